@@ -1,0 +1,57 @@
+// Every setting the service reads from its environment; the README's configuration table lists them.
+
+export interface Config {
+  port: number;
+  host: string;
+  baseUrl: string;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  logLevel: string;
+  /** 32 bytes, base64: encrypts identity, inbound and webhook secrets at rest. */
+  secretKey: string | undefined;
+  temporalAddress: string | undefined;
+  temporalNamespace: string;
+  /** Browser origins allowed to open the staff GraphQL WebSocket. */
+  staffConsoleOrigins: string[];
+  /** Read the caller's address from X-Forwarded-For (behind a proxy you run). */
+  trustProxy: boolean;
+  maxBodyBytes: number;
+  limits: RateLimits;
+}
+
+export interface RateLimits {
+  serverKeyPerMinute: number;
+  guestAppPerMinute: number;
+  guestAddressPerMinute: number;
+  publicAppPerMinute: number;
+  publicAddressPerMinute: number;
+}
+
+const int = (v: string | undefined, d: number) => (v === undefined || v === '' ? d : Number.parseInt(v, 10));
+const list = (v: string | undefined) => (v ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+
+export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = int(env.PORT, 8080);
+  return {
+    port,
+    host: env.HOST || '0.0.0.0',
+    baseUrl: (env.BASE_URL || `http://localhost:${port}`).replace(/\/$/, ''),
+    databaseUrl: env.DATABASE_URL || undefined,
+    dataDir: env.DATA_DIR || '.data',
+    logLevel: env.LOG_LEVEL || 'info',
+    secretKey: env.CRM_SECRET_KEY || undefined,
+    temporalAddress: env.TEMPORAL_ADDRESS || undefined,
+    temporalNamespace: env.TEMPORAL_NAMESPACE || 'default',
+    staffConsoleOrigins: list(env.STAFF_CONSOLE_ORIGINS),
+    trustProxy: env.TRUST_PROXY === 'true' || env.TRUST_PROXY === '1',
+    maxBodyBytes: int(env.MAX_BODY_BYTES, 1_048_576),
+    limits: {
+      // The spec fixes this one.
+      serverKeyPerMinute: 1200,
+      guestAppPerMinute: int(env.RATE_GUEST_APP_PER_MINUTE, 60_000),
+      guestAddressPerMinute: int(env.RATE_GUEST_ADDRESS_PER_MINUTE, 600),
+      publicAppPerMinute: int(env.RATE_PUBLIC_APP_PER_MINUTE, 30_000),
+      publicAddressPerMinute: int(env.RATE_PUBLIC_ADDRESS_PER_MINUTE, 300),
+    },
+  };
+}

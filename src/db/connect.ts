@@ -1,0 +1,32 @@
+import path from 'node:path';
+import type { Config } from '../config.js';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from './embedded-postgres.js';
+
+export interface DatabaseLocation {
+  url: string;
+  /** A connection to the server's maintenance database (to create scratch databases). */
+  adminUrl: string;
+  embedded?: EmbeddedPostgres;
+}
+
+const EMBEDDED_DB = 'crm';
+
+/** DATABASE_URL when given; else the embedded PostgreSQL in the data folder, started or reused. */
+export async function locateDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>): Promise<DatabaseLocation> {
+  if (config.databaseUrl) {
+    const admin = new URL(config.databaseUrl);
+    admin.pathname = '/postgres';
+    return { url: config.databaseUrl, adminUrl: admin.toString() };
+  }
+  const embedded = await startEmbeddedPostgres(path.join(config.dataDir));
+  const pg = await import('pg');
+  const client = new pg.default.Client({ connectionString: embedded.adminUrl });
+  await client.connect();
+  try {
+    const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [EMBEDDED_DB]);
+    if (!found.rowCount) await client.query(`CREATE DATABASE ${EMBEDDED_DB}`);
+  } finally {
+    await client.end();
+  }
+  return { url: embedded.urlFor(EMBEDDED_DB), adminUrl: embedded.adminUrl, embedded };
+}

@@ -1,0 +1,105 @@
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { openSchemaEngine, type SchemaEngine } from './schema-engine.js';
+
+// Create, apply and check migrations with Prisma's wasm schema engine. Migration folders are
+// Prisma's own (`prisma/migrations/<timestamp>_<name>/migration.sql` and `_prisma_migrations`).
+
+const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const schemaPath = path.join(projectRoot, 'prisma/schema.prisma');
+const migrationsDir = path.join(projectRoot, 'prisma/migrations');
+const noFilters = { externalTables: [], externalEnums: [] };
+
+async function readMigrations() {
+  await mkdir(migrationsDir, { recursive: true });
+  const names = (await readdir(migrationsDir, { withFileTypes: true }))
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name)
+    .sort();
+  const lockPath = path.join(migrationsDir, 'migration_lock.toml');
+  const lock = await readFile(lockPath, 'utf8').catch(() => 'provider = "postgresql"\n');
+  return {
+    baseDir: migrationsDir,
+    lockfile: { path: lockPath, content: lock },
+    shadowDbInitScript: '',
+    migrationDirectories: await Promise.all(
+      names.map(async (name) => ({
+        path: name,
+        migrationFile: {
+          path: 'migration.sql',
+          content: { tag: 'ok' as const, value: await readFile(path.join(migrationsDir, name, 'migration.sql'), 'utf8') },
+        },
+      })),
+    ),
+  };
+}
+
+async function withEngine<T>(url: string, fn: (engine: SchemaEngine) => Promise<T>): Promise<T> {
+  const engine = await openSchemaEngine(schemaPath, url);
+  try {
+    return await fn(engine);
+  } finally {
+    engine.free();
+  }
+}
+
+/** Applies pending migrations; safe to call on every start. Returns the names applied. */
+export async function applyMigrations(url: string): Promise<string[]> {
+  const migrationsList = await readMigrations();
+  return withEngine(url, async (engine) => {
+    const out = await engine.applyMigrations({ migrationsList, filters: noFilters });
+    return out.appliedMigrationNames;
+  });
+}
+
+/** SQL that takes a database holding every migration to what schema.prisma says ('' when none). */
+async function pendingSchemaChange(adminUrl: string): Promise<string> {
+  const scratch = `crm_migrate_scratch_${process.pid}_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${scratch}`);
+  try {
+    const url = withDatabase(adminUrl, scratch);
+    await applyMigrations(url);
+    const datamodel = await readFile(schemaPath, 'utf8');
+    return await withEngine(url, async (engine) => {
+      const diff = await engine.diff({
+        from: { tag: 'schemaDatasource', files: [{ path: schemaPath, content: datamodel }], configDir: projectRoot },
+        to: { tag: 'schemaDatamodel', files: [{ path: schemaPath, content: datamodel }] },
+        script: true,
+        exitCode: null,
+        filters: noFilters,
+      });
+      const sql = diff.stdout ?? '';
+      return /^\s*(--.*\n\s*)*$/.test(sql) || sql.includes('This is an empty migration') ? '' : sql;
+    });
+  } finally {
+    await admin.query(`DROP DATABASE IF EXISTS ${scratch} WITH (FORCE)`);
+    await admin.end();
+  }
+}
+
+/** Writes a new migration folder with what schema.prisma adds; returns its name, or null when nothing changed. */
+export async function createMigration(adminUrl: string, name: string, now = new Date()): Promise<string | null> {
+  const sql = await pendingSchemaChange(adminUrl);
+  if (!sql) return null;
+  const stamp = now.toISOString().replace(/\D/g, '').slice(0, 14);
+  const folder = `${stamp}_${name.replace(/[^a-z0-9]+/gi, '_').toLowerCase()}`;
+  await mkdir(path.join(migrationsDir, folder), { recursive: true });
+  await writeFile(path.join(migrationsDir, folder, 'migration.sql'), sql);
+  await writeFile(path.join(migrationsDir, 'migration_lock.toml'), 'provider = "postgresql"\n');
+  return folder;
+}
+
+/** Drift: schema.prisma says something the migrations do not. Returns the missing SQL, '' when none. */
+export function checkDrift(adminUrl: string): Promise<string> {
+  return pendingSchemaChange(adminUrl);
+}
+
+export function withDatabase(url: string, database: string): string {
+  const u = new URL(url);
+  u.pathname = `/${database}`;
+  return u.toString();
+}
