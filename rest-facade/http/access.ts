@@ -1,0 +1,78 @@
+import type Koa from 'koa';
+import type { Services } from '../../src/domain/context.js';
+import { findAppModeByKey, isAnyWebOrigin } from '../../src/domain/access/app-modes.js';
+import { authenticateGuest } from '../../src/domain/access/guest.js';
+import { takeRequest } from '../../src/domain/access/rate-limits.js';
+import { authenticateServer } from '../../src/domain/access/server.js';
+import { crossOrigin } from './cors.js';
+
+// The credential and rate-limit chain of each surface. Cookies are never read.
+
+/** The app-mode named by X-CRM-App-Key, looked up once per request. */
+async function headerAppMode(svc: Services, ctx: Koa.Context) {
+  if (!('appMode' in ctx.state)) ctx.state.appMode = await findAppModeByKey(svc, ctx.get('X-CRM-App-Key') || undefined);
+  return ctx.state.appMode as Awaited<ReturnType<typeof findAppModeByKey>>;
+}
+
+/** Guest routes: a page may read them only from its app's web origins (a preflight names no app). */
+export const guestCors = (svc: Services) =>
+  crossOrigin(async (ctx, origin) => {
+    if (ctx.method === 'OPTIONS') return isAnyWebOrigin(svc, origin);
+    return (await headerAppMode(svc, ctx))?.webOrigins.includes(origin) ?? false;
+  });
+
+/** `GET /public/v1/apps/{key}`: readable from that app's web origins. Other public routes: no one. */
+export const publicCors = (svc: Services) =>
+  crossOrigin(async (ctx, origin) => {
+    const key = /^\/public\/v1\/apps\/([^/]+)$/.exec(ctx.path)?.[1];
+    if (!key) return false;
+    if (ctx.method === 'OPTIONS') return isAnyWebOrigin(svc, origin);
+    return (await findAppModeByKey(svc, decodeURIComponent(key)))?.webOrigins.includes(origin) ?? false;
+  });
+
+export function guestAccess(svc: Services): Koa.Middleware {
+  return async (ctx, next) => {
+    const appMode = await headerAppMode(svc, ctx);
+    const caller = await authenticateGuest(
+      svc,
+      {
+        appKey: ctx.get('X-CRM-App-Key') || undefined,
+        authorization: ctx.get('Authorization') || undefined,
+        userId: ctx.get('X-CRM-User-Id') || undefined,
+        sdk: ctx.get('X-Crm-Sdk') || undefined,
+      },
+      appMode,
+    );
+    const { guestAppPerMinute, guestAddressPerMinute } = svc.config.limits;
+    await takeRequest(svc, [
+      { key: `guest:app:${caller.appModeId}`, perMinute: guestAppPerMinute },
+      { key: `guest:addr:${ctx.ip}`, perMinute: guestAddressPerMinute },
+    ]);
+    ctx.state.caller = caller;
+    ctx.state.log = ctx.state.log?.child({ app_mode: caller.appModeId, sdk: caller.sdk });
+    return next();
+  };
+}
+
+export function serverAccess(svc: Services): Koa.Middleware {
+  return async (ctx, next) => {
+    const caller = await authenticateServer(svc, ctx.get('Authorization') || undefined);
+    await takeRequest(svc, [{ key: `server:key:${caller.serverKeyId}`, perMinute: svc.config.limits.serverKeyPerMinute }]);
+    ctx.state.caller = caller;
+    ctx.state.log = ctx.state.log?.child({ app_mode: caller.appModeId });
+    return next();
+  };
+}
+
+/** Public routes: per address, and per app where the route names one. */
+export function publicAccess(svc: Services, appKeyOf: (ctx: Koa.Context) => string | undefined): Koa.Middleware {
+  return async (ctx, next) => {
+    const { publicAppPerMinute, publicAddressPerMinute } = svc.config.limits;
+    const appKey = appKeyOf(ctx);
+    await takeRequest(svc, [
+      { key: `public:addr:${ctx.ip}`, perMinute: publicAddressPerMinute },
+      ...(appKey ? [{ key: `public:app:${appKey}`, perMinute: publicAppPerMinute }] : []),
+    ]);
+    return next();
+  };
+}

@@ -1,0 +1,41 @@
+import type Koa from 'koa';
+import { DomainError } from '../../src/domain/errors.js';
+
+// Every refusal is application/problem+json with `code`, `title`, `detail` and, for bad fields,
+// `errors[].field`. A 5xx says nothing of the internals.
+
+export function problemBody(err: DomainError, requestId: string) {
+  return {
+    type: 'about:blank',
+    status: err.status,
+    code: err.code,
+    title: err.title,
+    detail: err.detail,
+    ...(err.errors.length ? { errors: err.errors } : {}),
+    request_id: requestId,
+  };
+}
+
+export function problems(): Koa.Middleware {
+  return async (ctx, next) => {
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined) throw new DomainError(404, 'not_found', 'Not found', `No route answers ${ctx.method} ${ctx.path}.`);
+    } catch (thrown) {
+      const err = asDomainError(thrown);
+      if (err.status >= 500) ctx.state.log?.error({ err: thrown }, 'request failed');
+      ctx.status = err.status;
+      for (const [name, value] of Object.entries(err.headers)) ctx.set(name, value);
+      ctx.type = 'application/problem+json';
+      ctx.body = problemBody(err, ctx.state.requestId ?? '');
+    }
+  };
+}
+
+function asDomainError(thrown: unknown): DomainError {
+  if (thrown instanceof DomainError) return thrown;
+  const status = (thrown as { status?: number }).status;
+  if (status === 405) return new DomainError(405, 'method_not_allowed', 'Method not allowed', (thrown as Error).message);
+  if (status === 501) return new DomainError(405, 'method_not_allowed', 'Method not allowed', 'This method is not used here.');
+  return new DomainError(500, 'internal', 'Something went wrong on our side', 'Try again later; nothing was half done.');
+}

@@ -1,0 +1,67 @@
+import type Koa from 'koa';
+import type Router from '@koa/router';
+import { z } from 'zod';
+import { invalid, type FieldError } from '../../src/domain/errors.js';
+import { parseJson } from './body.js';
+
+// One declaration per route: its zod schemas validate the request and are also the source of the
+// OpenAPI document, so the two cannot disagree.
+
+export type Surface = 'guest' | 'server' | 'public';
+type Method = 'get' | 'put' | 'post' | 'delete';
+
+export interface Answer {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface RouteSpec<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType> {
+  method: Method;
+  /** OpenAPI form, with `{param}`. */
+  path: string;
+  surface: Surface;
+  summary: string;
+  tag: string;
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** Success answers by status, with their schema when they have a body. */
+  responses: Record<number, { description: string; schema?: z.ZodType; contentType?: string }>;
+  /** Refusal statuses the route can answer, each a problem document. */
+  errors: number[];
+  handle(ctx: Koa.Context, input: { params: z.output<P>; query: z.output<Q>; body: z.output<B> }): Promise<Answer>;
+}
+
+export type AnyRoute = RouteSpec<z.ZodType, z.ZodType, z.ZodType>;
+
+export const defineRoute = <P extends z.ZodType = z.ZodObject, Q extends z.ZodType = z.ZodObject, B extends z.ZodType = z.ZodUndefined>(
+  spec: RouteSpec<P, Q, B>,
+): AnyRoute => spec as unknown as AnyRoute;
+
+function check<T extends z.ZodType>(schema: T | undefined, value: unknown, prefix: string, errors: FieldError[]): z.output<T> | undefined {
+  if (!schema) return undefined;
+  const r = schema.safeParse(value);
+  if (r.success) return r.data;
+  for (const issue of r.error.issues) {
+    const path = issue.path.map(String).join('.');
+    errors.push({ field: path || prefix, message: issue.message });
+  }
+  return undefined;
+}
+
+/** Registers a route on its surface's router, behind that surface's access chain. */
+export function mount(router: Router, route: AnyRoute, access: Koa.Middleware[]): void {
+  const koaPath = route.path.replace(/\{(\w+)\}/g, ':$1');
+  router[route.method](koaPath, ...access, async (ctx) => {
+    const errors: FieldError[] = [];
+    const params = check(route.params, ctx.params, 'path', errors);
+    const query = check(route.query, { ...ctx.query }, 'query', errors);
+    const body = check(route.body, parseJson(ctx), 'body', errors);
+    if (errors.length) throw invalid(errors);
+    const answer = await route.handle(ctx, { params, query, body } as never);
+    ctx.status = answer.status;
+    for (const [k, v] of Object.entries(answer.headers ?? {})) ctx.set(k, v);
+    if (answer.body !== undefined) ctx.body = answer.body;
+  });
+}

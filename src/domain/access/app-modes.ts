@@ -1,0 +1,15 @@
+import type { AppMode } from '../../generated/prisma/client.js';
+import type { Services } from '../context.js';
+import { modeOfAppKey } from '../apps/credentials.js';
+
+/** The app-mode an app key names, or undefined for no such key. */
+export async function findAppModeByKey(svc: Services, key: string | undefined): Promise<AppMode | undefined> {
+  if (!key || !modeOfAppKey(key)) return undefined;
+  return (await svc.db.appMode.findUnique({ where: { appKey: key } })) ?? undefined;
+}
+
+/** Whether some app-mode lists this origin: enough to answer a preflight, which names no app. */
+export async function isAnyWebOrigin(svc: Services, origin: string): Promise<boolean> {
+  const rows = await svc.db.$queryRaw<unknown[]>`SELECT 1 FROM app_mode WHERE web_origins @> ARRAY[${origin}]::text[] LIMIT 1`;
+  return rows.length > 0;
+}

@@ -1,0 +1,75 @@
+import { compactVerify, errors as joseErrors, jwtVerify } from 'jose';
+import type { AppMode } from '../../generated/prisma/client.js';
+import { scopeOf, type GuestCaller, type Services } from '../context.js';
+import { DomainError, forbidden, tokenExpired, unauthorized } from '../errors.js';
+import { findAppModeByKey } from './app-modes.js';
+
+export interface GuestHeaders {
+  appKey: string | undefined;
+  authorization: string | undefined;
+  userId: string | undefined;
+  sdk: string | undefined;
+}
+
+const MAX_EXTERNAL_ID = 200;
+
+/** Checks the app key first, then who the user is (a signed token, or a bare id where the app allows it). */
+export async function authenticateGuest(svc: Services, h: GuestHeaders, mode?: AppMode): Promise<GuestCaller> {
+  const appMode = await requireGuestApp(svc, h.appKey, mode);
+  const externalId = h.authorization !== undefined ? await verifyUserToken(svc, appMode, h.authorization) : unverifiedUser(appMode, h.userId);
+  return { ...scopeOf(appMode), externalId, sdk: h.sdk?.slice(0, 100) };
+}
+
+/** The app an X-CRM-App-Key names, usable by guests: 401 for none or a wrong one, 403 when switched off. */
+export async function requireGuestApp(svc: Services, appKey: string | undefined, known?: AppMode): Promise<AppMode> {
+  if (!appKey) throw unauthorized('The X-CRM-App-Key header is required.');
+  const appMode = known ?? (await findAppModeByKey(svc, appKey));
+  if (!appMode || appMode.archived) throw unauthorized('The X-CRM-App-Key header names no app.');
+  if (appMode.switchedOff) throw forbidden('app_switched_off', 'This app is switched off.');
+  return appMode;
+}
+
+function unverifiedUser(appMode: AppMode, userId: string | undefined): string {
+  if (userId === undefined) throw unauthorized('Send the user token as Authorization: Bearer <token>.');
+  if (!appMode.unverifiedSignin)
+    throw unauthorized('This app requires a signed user token; X-CRM-User-Id is accepted only for apps with unverified sign-in.');
+  return checkExternalId(userId, 'X-CRM-User-Id');
+}
+
+async function verifyUserToken(svc: Services, appMode: AppMode, authorization: string): Promise<string> {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+  if (!match) throw unauthorized('The Authorization header must be "Bearer <user token>".');
+  const token = match[1]!;
+  const secret = new TextEncoder().encode(svc.secrets.open(appMode.identitySecretEnc));
+  try {
+    const { payload } = await jwtVerify(token, secret, { algorithms: ['HS256'], currentDate: svc.clock.now(), clockTolerance: 30 });
+    if (typeof payload.sub !== 'string') throw unauthorized('The user token has no "sub" claim naming the user.');
+    return checkExternalId(payload.sub, 'the token\'s "sub" claim');
+  } catch (err) {
+    if (err instanceof DomainError) throw err;
+    if (err instanceof joseErrors.JWTExpired) throw tokenExpired();
+    if (err instanceof joseErrors.JWSSignatureVerificationFailed) throw unauthorized(await signatureProblem(svc, appMode, token));
+    if (err instanceof joseErrors.JOSEAlgNotAllowed) throw unauthorized('The user token must be signed with HS256.');
+    if (err instanceof joseErrors.JWTClaimValidationFailed) throw unauthorized(`The user token's "${err.claim}" claim is not valid now.`);
+    throw unauthorized('The user token is not a readable signed token (JWS compact form).');
+  }
+}
+
+/** Says whether a bad signature came from the app's other mode, the commonest mistake. */
+async function signatureProblem(svc: Services, appMode: AppMode, token: string): Promise<string> {
+  const other = await svc.db.appMode.findFirst({ where: { appId: appMode.appId, mode: appMode.mode === 'live' ? 'test' : 'live' } });
+  if (other) {
+    try {
+      await compactVerify(token, new TextEncoder().encode(svc.secrets.open(other.identitySecretEnc)), { algorithms: ['HS256'] });
+      return `The user token is signed with the ${other.mode} mode's identity secret, but the app key is the ${appMode.mode} mode's.`;
+    } catch {
+      /* not the other mode's either */
+    }
+  }
+  return "The user token's signature does not match this app's identity secret.";
+}
+
+function checkExternalId(id: string, where: string): string {
+  if (id.length < 1 || id.length > MAX_EXTERNAL_ID) throw unauthorized(`${where} must be 1 to ${MAX_EXTERNAL_ID} characters.`);
+  return id;
+}

@@ -1,0 +1,64 @@
+import { randomUUID } from 'node:crypto';
+import type { Contact } from '../../generated/prisma/client.js';
+import type { AppScope, GuestCaller, Services } from '../context.js';
+import { applyConsentChoice, type ConsentChoice } from './consent-rule.js';
+import { ensureContact } from './contacts.js';
+
+export interface Consent {
+  offersByEmail: boolean;
+  offersByPush: boolean;
+  changedAt: Date | null;
+}
+
+export interface ConsentInput {
+  offersByEmail?: boolean;
+  offersByPush?: boolean;
+  changedAt?: Date;
+}
+
+type Tx = Parameters<Parameters<Services['db']['$transaction']>[0]>[0];
+
+export function consentOf(c: Pick<Contact, 'offersByEmail' | 'offersByEmailChangedAt' | 'offersByPush' | 'offersByPushChangedAt'>): Consent {
+  const times = [c.offersByEmailChangedAt, c.offersByPushChangedAt].filter((t): t is Date => t !== null);
+  return {
+    offersByEmail: c.offersByEmail === true,
+    offersByPush: c.offersByPush === true,
+    changedAt: times.length ? new Date(Math.max(...times.map((t) => t.getTime()))) : null,
+  };
+}
+
+/** Applies a consent object to a contact by the rule; records every choice taken. */
+export async function applyConsent(svc: Services, tx: Tx, scope: AppScope, contact: Contact, input: ConsentInput, source: 'guest' | 'server'): Promise<Contact> {
+  const now = svc.clock.now();
+  const channels = [
+    { channel: 'email' as const, value: input.offersByEmail, current: { value: contact.offersByEmail, changedAt: contact.offersByEmailChangedAt } },
+    { channel: 'push' as const, value: input.offersByPush, current: { value: contact.offersByPush, changedAt: contact.offersByPushChangedAt } },
+  ];
+  const data: Record<string, unknown> = {};
+  for (const { channel, value, current } of channels) {
+    if (value === undefined) continue;
+    const choice: ConsentChoice = input.changedAt ? { value, changedAt: input.changedAt } : { value };
+    const next = applyConsentChoice(current, choice, now);
+    if (!next) continue;
+    const field = channel === 'email' ? 'offersByEmail' : 'offersByPush';
+    data[field] = next.value;
+    data[`${field}ChangedAt`] = next.changedAt;
+    await tx.consentChange.create({
+      data: { id: randomUUID(), appModeId: scope.appModeId, contactId: contact.id, channel, value: next.value, changedAt: next.changedAt, source, recordedAt: now },
+    });
+  }
+  if (!Object.keys(data).length) return contact;
+  return tx.contact.update({ where: { id: contact.id }, data });
+}
+
+export async function getGuestConsent(svc: Services, caller: GuestCaller): Promise<Consent> {
+  return consentOf(await ensureContact(svc.db, caller, caller.externalId, caller.sdk));
+}
+
+/** The person chose in the app just now: their choice is the newest there is. */
+export async function putGuestConsent(svc: Services, caller: GuestCaller, offersByPush: boolean): Promise<Consent> {
+  return svc.db.$transaction(async (tx) => {
+    const contact = await ensureContact(tx, caller, caller.externalId, caller.sdk);
+    return consentOf(await applyConsent(svc, tx, caller, contact, { offersByPush, changedAt: svc.clock.now() }, 'guest'));
+  });
+}

@@ -1,0 +1,29 @@
+import { boot } from './boot.js';
+import { readConfig } from './config.js';
+import { seedDemo } from './demo.js';
+import { createLogger } from './lib/logger.js';
+import { startServer } from './server.js';
+
+const config = readConfig();
+const log = createLogger(config.logLevel);
+const { location, svc, applied } = await boot(config, { listen: true });
+if (applied.length) log.info({ migrations: applied }, 'applied migrations');
+if (location.embedded) {
+  const banner = await seedDemo(svc, config.baseUrl);
+  if (banner) process.stdout.write(`${banner}\n`);
+}
+const server = await startServer(svc, log, { port: config.port, host: config.host });
+log.info({ port: server.port, base_url: config.baseUrl, database: location.embedded ? 'embedded' : 'DATABASE_URL' }, 'serving');
+
+let stopping = false;
+async function shutdown(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  log.info({ signal }, 'shutting down');
+  await server.close();
+  await svc.close();
+  await location.embedded?.stop();
+  process.exit(0);
+}
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+process.on('SIGINT', () => void shutdown('SIGINT'));

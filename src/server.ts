@@ -1,0 +1,84 @@
+import http from 'node:http';
+import Router from '@koa/router';
+import Koa from 'koa';
+import { openApiDocument } from '../rest-facade/openapi.js';
+import { allRoutes, restRouter } from '../rest-facade/routes.js';
+import { guestCors, publicCors } from '../rest-facade/http/access.js';
+import { readBody } from '../rest-facade/http/body.js';
+import { under } from '../rest-facade/http/cors.js';
+import { problems } from '../rest-facade/http/problem.js';
+import { sweepRateBuckets } from './domain/access/rate-limits.js';
+import type { Services } from './domain/context.js';
+import { DomainError } from './domain/errors.js';
+import { mountGraphQL } from './graphql/mount.js';
+import { createMetrics, observe } from './http/observability.js';
+import type { Logger } from './lib/logger.js';
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  /** Stops taking requests, lets those in flight finish, then closes sockets. */
+  close(): Promise<void>;
+}
+
+export async function startServer(svc: Services, log: Logger, opts: { port: number; host?: string }): Promise<RunningServer> {
+  const app = new Koa();
+  app.proxy = svc.config.trustProxy;
+  app.silent = true;
+  const metrics = createMetrics();
+  const server = http.createServer();
+  let ready = true;
+
+  const ops = new Router();
+  ops.get('/healthz', (ctx) => {
+    ctx.body = { status: 'ok' };
+  });
+  ops.get('/readyz', async (ctx) => {
+    const dbUp = ready && (await svc.pool.query('SELECT 1').then(() => true, () => false));
+    if (!dbUp) throw new DomainError(503, 'not_ready', 'Not ready', ready ? 'The database cannot be reached.' : 'Shutting down.');
+    ctx.body = { status: 'ready' };
+  });
+  ops.get('/metrics', async (ctx) => {
+    ctx.type = metrics.registry.contentType;
+    ctx.body = await metrics.registry.metrics();
+  });
+  const openapi = openApiDocument(allRoutes({ svc }), svc.config.baseUrl);
+  ops.get('/openapi.json', (ctx) => {
+    ctx.body = openapi;
+  });
+
+  const rest = restRouter({ svc });
+  const graphql = await mountGraphQL({ svc, log, server, router: ops });
+  const methodNotAllowed = () => new DomainError(405, 'method_not_allowed', 'Method not allowed', 'This route does not answer that method.');
+
+  app.use(observe(log, metrics));
+  // CORS before the problem middleware, so refusals carry the headers a page needs to read them.
+  app.use(under('/guest/v1', guestCors(svc)));
+  app.use(under('/public/v1', publicCors(svc)));
+  app.use(problems());
+  app.use(readBody(svc.config.maxBodyBytes));
+  app.use(ops.routes()).use(ops.allowedMethods({ throw: true, methodNotAllowed }));
+  app.use(rest.routes()).use(rest.allowedMethods({ throw: true, methodNotAllowed }));
+
+  server.on('request', app.callback());
+
+  const sweeper = setInterval(() => void sweepRateBuckets(svc).catch(() => {}), 60_000);
+  sweeper.unref();
+
+  await new Promise<void>((resolve) => server.listen(opts.port, opts.host ?? '0.0.0.0', resolve));
+  const port = (server.address() as { port: number }).port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    async close() {
+      ready = false;
+      clearInterval(sweeper);
+      await graphql.close();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+        setTimeout(() => server.closeAllConnections(), 10_000).unref();
+      });
+    },
+  };
+}
