@@ -28,6 +28,8 @@ export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedPo
   const stateFile = path.join(root, 'postgres.json');
   await mkdir(root, { recursive: true, mode: 0o755 });
   const owner = osUser();
+  // The database user must be able to enter the folder (mkdtemp makes it 0700).
+  if (owner.uid !== undefined) await chmod(root, 0o755);
   const bin = await reachableBinaries(owner);
 
   let state = await readState(stateFile);

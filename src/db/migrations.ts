@@ -37,11 +37,11 @@ async function readMigrations() {
 }
 
 async function withEngine<T>(url: string, fn: (engine: SchemaEngine) => Promise<T>): Promise<T> {
-  const engine = await openSchemaEngine(schemaPath, url);
+  const { engine, close } = await openSchemaEngine(schemaPath, url);
   try {
     return await fn(engine);
   } finally {
-    engine.free();
+    await close();
   }
 }
 

@@ -24,18 +24,26 @@ function loadWasm(): Promise<void> {
 
 export type SchemaEngine = bg.SchemaEngine;
 
-/** An engine bound to one database (it connects even for datamodel-only diffs). */
-export async function openSchemaEngine(schemaPath: string, url: string): Promise<SchemaEngine> {
+/** An engine bound to one database (it connects even for datamodel-only diffs). `close` frees its connections. */
+export async function openSchemaEngine(schemaPath: string, url: string): Promise<{ engine: SchemaEngine; close(): Promise<void> }> {
   await loadWasm();
   const datamodel = await readFile(schemaPath, 'utf8');
   const factory = new PrismaPg(pgConfig(url));
+  const opened: { dispose(): Promise<void> }[] = [];
   const connect = factory.connect.bind(factory);
-  factory.connect = async () => wholeScripts(readCharColumns(await connect()));
-  return bg.SchemaEngine.new(
-    { datamodels: [[schemaPath, datamodel]] },
-    () => {},
-    bindMigrationAwareSqlAdapterFactory(factory),
-  );
+  factory.connect = async () => {
+    const adapter = wholeScripts(readCharColumns(await connect()));
+    opened.push(adapter);
+    return adapter;
+  };
+  const engine = await bg.SchemaEngine.new({ datamodels: [[schemaPath, datamodel]] }, () => {}, bindMigrationAwareSqlAdapterFactory(factory));
+  return {
+    engine,
+    async close() {
+      engine.free();
+      await Promise.all(opened.map((a) => a.dispose().catch(() => {})));
+    },
+  };
 }
 
 function pgConfig(url: string) {

@@ -1,0 +1,51 @@
+import { randomBytes } from 'node:crypto';
+import { readConfig, type Config } from '../../src/config.js';
+import { createApp, type CreatedApp } from '../../src/domain/apps/create-app.js';
+import { createWorkspace } from '../../src/domain/staff/workspaces.js';
+import { ManualClock } from '../../src/lib/clock.js';
+import { createLogger } from '../../src/lib/logger.js';
+import { startServer } from '../../src/server.js';
+import { openServices, type OpenServices } from '../../src/services.js';
+import { createTestDatabase } from './db.js';
+
+export interface TestServer {
+  url: string;
+  svc: OpenServices;
+  clock: ManualClock;
+  dbUrl: string;
+  close(): Promise<void>;
+}
+
+export const TEST_SECRET_KEY = Buffer.alloc(32, 7).toString('base64');
+
+export function testConfig(overrides: Partial<Config> = {}, limits: Partial<Config['limits']> = {}): Config {
+  const base = readConfig({ LOG_LEVEL: 'silent' } as NodeJS.ProcessEnv);
+  return { ...base, secretKey: TEST_SECRET_KEY, ...overrides, limits: { ...base.limits, ...limits } };
+}
+
+/** The real server on a real database (a fresh one unless given), on a free port, with a clock the test moves. */
+export async function startTestServer(opts: { dbUrl?: string; config?: Config; clock?: ManualClock } = {}): Promise<TestServer> {
+  const dbUrl = opts.dbUrl ?? (await createTestDatabase());
+  const config = opts.config ?? testConfig();
+  const clock = opts.clock ?? new ManualClock();
+  const svc = await openServices({ config, url: dbUrl, secretKey: TEST_SECRET_KEY, clock, listen: true });
+  const server = await startServer(svc, createLogger('silent'), { port: 0, host: '127.0.0.1' });
+  return {
+    url: server.url,
+    svc,
+    clock,
+    dbUrl,
+    async close() {
+      await server.close();
+      await svc.close();
+    },
+  };
+}
+
+/** A workspace with an owner and one app; the app's credentials as shown once. */
+export async function seedApp(svc: OpenServices, name = 'Test app'): Promise<CreatedApp & { ownerEmail: string; ownerPassword: string }> {
+  const ownerEmail = `owner-${randomBytes(4).toString('hex')}@example.com`;
+  const ownerPassword = 'correct horse battery staple';
+  const { workspaceId } = await createWorkspace(svc, { name: `${name} workspace`, ownerEmail, ownerPassword });
+  return { ...(await createApp(svc, { workspaceId, name })), ownerEmail, ownerPassword };
+}
