@@ -49,7 +49,6 @@ export async function startServer(svc: Services, log: Logger, opts: { port: numb
 
   const rest = restRouter({ svc });
   const graphql = await mountGraphQL({ svc, log, server, router: ops });
-  const methodNotAllowed = () => new DomainError(405, 'method_not_allowed', 'Method not allowed', 'This route does not answer that method.');
 
   app.use(observe(log, metrics));
   // CORS before the problem middleware, so refusals carry the headers a page needs to read them.
@@ -57,8 +56,8 @@ export async function startServer(svc: Services, log: Logger, opts: { port: numb
   app.use(under('/public/v1', publicCors(svc)));
   app.use(problems());
   app.use(readBody(svc.config.maxBodyBytes));
-  app.use(ops.routes()).use(ops.allowedMethods({ throw: true, methodNotAllowed }));
-  app.use(rest.routes()).use(rest.allowedMethods({ throw: true, methodNotAllowed }));
+  app.use(ops.routes()).use(ops.allowedMethods());
+  app.use(rest.routes()).use(rest.allowedMethods());
 
   server.on('request', app.callback());
 

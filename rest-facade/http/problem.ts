@@ -20,7 +20,10 @@ export function problems(): Koa.Middleware {
   return async (ctx, next) => {
     try {
       await next();
+      // The routers leave these bare (405 with its Allow header): dress them as problems.
       if (ctx.status === 404 && ctx.body === undefined) throw new DomainError(404, 'not_found', 'Not found', `No route answers ${ctx.method} ${ctx.path}.`);
+      if ((ctx.status === 405 || ctx.status === 501) && !ctx.body)
+        throw new DomainError(405, 'method_not_allowed', 'Method not allowed', `This route answers ${ctx.response.get('Allow') || 'other methods'}.`);
     } catch (thrown) {
       const err = asDomainError(thrown);
       if (err.status >= 500) ctx.state.log?.error({ err: thrown }, 'request failed');
@@ -34,8 +37,5 @@ export function problems(): Koa.Middleware {
 
 function asDomainError(thrown: unknown): DomainError {
   if (thrown instanceof DomainError) return thrown;
-  const status = (thrown as { status?: number }).status;
-  if (status === 405) return new DomainError(405, 'method_not_allowed', 'Method not allowed', (thrown as Error).message);
-  if (status === 501) return new DomainError(405, 'method_not_allowed', 'Method not allowed', 'This method is not used here.');
   return new DomainError(500, 'internal', 'Something went wrong on our side', 'Try again later; nothing was half done.');
 }
