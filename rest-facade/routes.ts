@@ -5,14 +5,34 @@ import { getConsent, putConsent } from './guest/consent.js';
 import { guestAccess, publicAccess, serverAccess } from './http/access.js';
 import { mount, type AnyRoute, type Surface } from './http/route.js';
 import { getPublicApp } from './public/apps.js';
+import { postGuestEvents } from './guest/events.js';
+import { deleteContact, getContactExport, putContact } from './server/contacts.js';
+import { putEventDefinitions } from './server/event-definitions.js';
+import { postServerEvents } from './server/events.js';
+
+/** Starts durable processes (the embedded engine or Temporal); starting a run id twice is one run. */
+export interface ProcessStarter {
+  start(process: string, runId: string, input: unknown): Promise<unknown>;
+}
 
 export interface RouteDeps {
   svc: Services;
+  processes: ProcessStarter;
 }
 
 /** Every REST route of the service; the OpenAPI document is built from this list. */
 export function allRoutes(deps: RouteDeps): AnyRoute[] {
-  return [getConsent, putConsent, getPublicApp].map((make) => make(deps));
+  return [
+    getConsent,
+    putConsent,
+    postGuestEvents,
+    putContact,
+    deleteContact,
+    getContactExport,
+    putEventDefinitions,
+    postServerEvents,
+    getPublicApp,
+  ].map((make) => make(deps));
 }
 
 const appKeyOfPublic = (ctx: Koa.Context) =>

@@ -2,7 +2,7 @@ import http from 'node:http';
 import Router from '@koa/router';
 import Koa from 'koa';
 import { openApiDocument } from '../rest-facade/openapi.js';
-import { allRoutes, restRouter } from '../rest-facade/routes.js';
+import { allRoutes, restRouter, type ProcessStarter } from '../rest-facade/routes.js';
 import { guestCors, publicCors } from '../rest-facade/http/access.js';
 import { readBody } from '../rest-facade/http/body.js';
 import { under } from '../rest-facade/http/cors.js';
@@ -21,7 +21,7 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export async function startServer(svc: Services, log: Logger, opts: { port: number; host?: string }): Promise<RunningServer> {
+export async function startServer(svc: Services, log: Logger, opts: { port: number; host?: string; processes: ProcessStarter }): Promise<RunningServer> {
   const app = new Koa();
   app.proxy = svc.config.trustProxy;
   app.silent = true;
@@ -42,12 +42,13 @@ export async function startServer(svc: Services, log: Logger, opts: { port: numb
     ctx.type = metrics.registry.contentType;
     ctx.body = await metrics.registry.metrics();
   });
-  const openapi = openApiDocument(allRoutes({ svc }), svc.config.baseUrl);
+  const deps = { svc, processes: opts.processes };
+  const openapi = openApiDocument(allRoutes(deps), svc.config.baseUrl);
   ops.get('/openapi.json', (ctx) => {
     ctx.body = openapi;
   });
 
-  const rest = restRouter({ svc });
+  const rest = restRouter(deps);
   const graphql = await mountGraphQL({ svc, log, server, router: ops });
 
   app.use(observe(log, metrics));

@@ -29,7 +29,7 @@ export async function startTestServer(opts: { dbUrl?: string; config?: Config; c
   const config = opts.config ?? testConfig();
   const clock = opts.clock ?? new ManualClock();
   const svc = await openServices({ config, url: dbUrl, secretKey: TEST_SECRET_KEY, clock, listen: true });
-  const server = await startServer(svc, createLogger('silent'), { port: 0, host: '127.0.0.1' });
+  const server = await startServer(svc, createLogger('silent'), { port: 0, host: '127.0.0.1', processes: { start: async () => undefined } });
   return {
     url: server.url,
     svc,

@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import { ingestGuestEvents, MAX_GUEST_BATCH } from '../../src/domain/events/guest-events.js';
+import { MAX_PROPS } from '../../src/domain/events/props.js';
+import { readEvents, Rejected, tooManyEvents } from '../http/event-batch.js';
+import { ianaZone, rfc3339, stringMap } from '../http/fields.js';
+import { defineRoute } from '../http/route.js';
+import type { RouteDeps } from '../routes.js';
+
+const EventBody = z
+  .object({
+    id: z.uuid({ message: 'must be a UUID' }),
+    name: z.string().min(1).max(100),
+    occurred_at: rfc3339,
+    props: stringMap.refine((p) => Object.keys(p).length <= MAX_PROPS, `at most ${MAX_PROPS} props`).default({}),
+  })
+  .meta({ id: 'EventBody' });
+
+const EventsBody = z
+  .object({
+    events: z.array(z.unknown()).meta({ description: `Up to ${MAX_GUEST_BATCH} EventBody, oldest first` }),
+    app_version: z.string().min(1).max(100),
+    platform: z.enum(['ios', 'android', 'web']),
+    time_zone: z.union([z.literal(''), ianaZone]).optional(),
+    sent_at: rfc3339.optional(),
+  })
+  .meta({ id: 'EventsBody' });
+
+const EventsAccepted = z.object({ accepted: z.number().int(), rejected: z.array(Rejected).optional() }).meta({ id: 'EventsAccepted' });
+
+export const postGuestEvents = ({ svc }: RouteDeps) =>
+  defineRoute({
+    method: 'post',
+    path: '/guest/v1/events',
+    surface: 'guest',
+    tag: 'Events',
+    summary: "Send the user's product events, at most 50, oldest first; each id is kept once",
+    body: EventsBody,
+    responses: { 202: { description: 'How many were kept; refusals listed when there are any', schema: EventsAccepted } },
+    errors: [400, 401, 403, 409, 413, 429],
+    async handle(ctx, { body }) {
+      if (body.events.length > MAX_GUEST_BATCH) throw tooManyEvents(MAX_GUEST_BATCH);
+      const caller = ctx.state.caller;
+      const { events, rejected } = readEvents(body.events, EventBody, (e, index) => ({
+        index,
+        id: e.id.toLowerCase(),
+        externalId: caller.externalId,
+        name: e.name,
+        occurredAt: new Date(e.occurred_at),
+        props: e.props,
+      }));
+      const result = await ingestGuestEvents(svc, caller, events, body.platform, rejected);
+      return { status: 202, body: { accepted: result.accepted, ...(result.rejected.length ? { rejected: result.rejected } : {}) } };
+    },
+  });

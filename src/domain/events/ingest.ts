@@ -1,0 +1,160 @@
+import { randomUUID } from 'node:crypto';
+import type { EventDefinition, Prisma } from '../../generated/prisma/client.js';
+import type { AppScope, Services } from '../context.js';
+import { erasedIds } from '../contacts/erasure.js';
+import { lockDefinitions, propsOf } from './definitions.js';
+import { guessPropType, readProp, type PropDefinition } from './props.js';
+
+// One path for server and guest events: read props by their definitions (growing them on first
+// sight), refuse what must be refused, and insert the rest in one statement, kept once per id.
+
+export interface IncomingEvent {
+  index: number;
+  id: string;
+  externalId: string;
+  name: string;
+  occurredAt: Date;
+  props: Record<string, string>;
+}
+
+export interface Rejection {
+  index: number;
+  id: string;
+  reason: string;
+  detail: string;
+}
+
+export interface IngestOptions {
+  source: 'server' | 'guest';
+  /** The guest's platform; web events are counted apart. */
+  platform?: string;
+  /** Whether a name with no definition is made on first sight (else refused). */
+  mayDefine: (name: string) => boolean;
+  /** Whether a defined event may come from this source. */
+  mayUse: (def: EventDefinition) => boolean;
+}
+
+type Tx = Prisma.TransactionClient;
+interface Typed {
+  event: IncomingEvent;
+  props: Record<string, string | number | boolean>;
+}
+
+export async function ingestEvents(svc: Services, scope: AppScope, events: IncomingEvent[], opts: IngestOptions, rejected: Rejection[] = []) {
+  const now = svc.clock.now();
+  return svc.db.$transaction(async (tx) => {
+    const erased = await erasedIds(tx, scope.appId, [...new Set(events.map((e) => e.externalId))], now);
+    const live = events.filter((e) => {
+      if (!erased.has(e.externalId)) return true;
+      rejected.push({ index: e.index, id: e.id, reason: 'erased', detail: 'This person was erased; their events are refused for 30 days.' });
+      return false;
+    });
+    const typed = await typeEvents(tx, scope, live, opts, rejected);
+    const accepted = await insertEvents(tx, scope, typed, opts, now);
+    if (rejected.length) await recordRefusals(tx, scope, opts.source, events, rejected, now);
+    return { accepted, rejected: rejected.sort((a, b) => a.index - b.index), allErased: events.length > 0 && events.every((e) => erased.has(e.externalId)) };
+  });
+}
+
+/** Reads every prop by its definition. Definitions that must grow are locked and grown first. */
+async function typeEvents(tx: Tx, scope: AppScope, events: IncomingEvent[], opts: IngestOptions, rejected: Rejection[]): Promise<Typed[]> {
+  const names = [...new Set(events.map((e) => e.name))];
+  let defs = new Map((await tx.eventDefinition.findMany({ where: { appModeId: scope.appModeId, name: { in: names } } })).map((d) => [d.name, d]));
+  const mustGrow = (d: EventDefinition | undefined, e: IncomingEvent) => !d || Object.keys(e.props).some((k) => !propsOf(d.props).some((p) => p.key === k));
+  const growing = names.filter((n) => {
+    const d = defs.get(n);
+    return (d ? opts.mayUse(d) : opts.mayDefine(n)) && events.some((e) => e.name === n && mustGrow(d, e));
+  });
+  if (growing.length) {
+    const locked = await lockDefinitions(tx, scope, growing, opts.source === 'guest' ? 'both' : 'server');
+    defs = new Map([...defs, ...locked.defs]);
+  }
+
+  const grown = new Map<string, PropDefinition[]>();
+  const typed: Typed[] = [];
+  for (const e of events) {
+    const def = defs.get(e.name);
+    if (!def) {
+      rejected.push({ index: e.index, id: e.id, reason: 'unknown_event', detail: `"${e.name}" is neither a built-in event nor one this app defines.` });
+      continue;
+    }
+    if (!opts.mayUse(def)) {
+      rejected.push({ index: e.index, id: e.id, reason: 'server_only_event', detail: `"${e.name}" is declared as sent by servers only (source: server).` });
+      continue;
+    }
+    const props = grown.get(e.name) ?? propsOf(def.props);
+    const added: PropDefinition[] = [];
+    const values: Typed['props'] = {};
+    let problem: string | undefined;
+    for (const [key, raw] of Object.entries(e.props)) {
+      let prop = props.find((p) => p.key === key) ?? added.find((p) => p.key === key);
+      if (!prop) added.push((prop = { key, type: guessPropType(raw) }));
+      const read = readProp(prop.type, raw);
+      if ('problem' in read) {
+        problem = `prop ${key} ${read.problem} (its type is ${prop.type})`;
+        break;
+      }
+      values[key] = read.value;
+    }
+    if (problem) {
+      rejected.push({ index: e.index, id: e.id, reason: 'invalid_prop', detail: problem });
+      continue;
+    }
+    if (added.length) grown.set(e.name, [...props, ...added]);
+    typed.push({ event: e, props: values });
+  }
+  for (const [name, props] of grown) {
+    await tx.eventDefinition.update({ where: { id: defs.get(name)!.id }, data: { props: props as never } });
+  }
+  return typed;
+}
+
+/** One multi-row insert; an id already kept is skipped. Daily counts grow by what was new. */
+async function insertEvents(tx: Tx, scope: AppScope, typed: Typed[], opts: IngestOptions, now: Date): Promise<number> {
+  const unique = [...new Map(typed.map((t) => [t.event.id, t])).values()];
+  if (!unique.length) return 0;
+  const inserted = await tx.$queryRaw<{ name: string; day: string }[]>`
+    INSERT INTO event (app_mode_id, id, external_id, name, occurred_at, received_at, source, platform, props)
+    SELECT ${scope.appModeId}::uuid, i, x, n, o, ${now}, ${opts.source}, ${opts.platform ?? null}, p
+    FROM unnest(${unique.map((t) => t.event.id)}::text[], ${unique.map((t) => t.event.externalId)}::text[], ${unique.map((t) => t.event.name)}::text[],
+                ${unique.map((t) => t.event.occurredAt)}::timestamptz[], ${unique.map((t) => JSON.stringify(t.props))}::jsonb[]) AS u(i, x, n, o, p)
+    ON CONFLICT (app_mode_id, id) DO NOTHING
+    RETURNING name, to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day`;
+  if (!inserted.length) return 0;
+  const counts = new Map<string, { name: string; day: string; count: number }>();
+  for (const { name, day } of inserted) {
+    const key = `${day}\u0000${name}`;
+    const c = counts.get(key) ?? { name, day, count: 0 };
+    c.count++;
+    counts.set(key, c);
+  }
+  const rows = [...counts.values()];
+  await tx.$executeRaw`
+    INSERT INTO event_daily_count (app_mode_id, day, name, platform, count)
+    SELECT ${scope.appModeId}::uuid, d::date, n, ${opts.platform ?? opts.source}, c
+    FROM unnest(${rows.map((r) => r.day)}::text[], ${rows.map((r) => r.name)}::text[], ${rows.map((r) => r.count)}::int[]) AS u(d, n, c)
+    ON CONFLICT (app_mode_id, day, name, platform) DO UPDATE SET count = event_daily_count.count + excluded.count`;
+  return inserted.length;
+}
+
+/** Refused events, for the app's Data page. */
+async function recordRefusals(tx: Tx, scope: AppScope, source: string, events: IncomingEvent[], rejected: Rejection[], now: Date) {
+  const byIndex = new Map(events.map((e) => [e.index, e]));
+  await tx.refusedEvent.createMany({
+    data: rejected.map((r) => {
+      const e = byIndex.get(r.index);
+      return {
+        id: randomUUID(),
+        appModeId: scope.appModeId,
+        source,
+        eventId: r.id || null,
+        name: e?.name ?? null,
+        externalId: e?.externalId ?? null,
+        index: r.index,
+        reason: r.reason,
+        detail: r.detail,
+        receivedAt: now,
+      };
+    }),
+  });
+}
