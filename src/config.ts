@@ -1,4 +1,13 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
 // Every setting the service reads from its environment; the README's configuration table lists them.
+
+/**
+ * The project's own `.data`, wherever the server or `crm` is started from: a folder relative to
+ * the working directory would quietly start a second, empty database with its own secret key.
+ */
+export const PROJECT_DATA_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '.data');
 
 export interface Config {
   port: number;
@@ -37,7 +46,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: env.HOST || '0.0.0.0',
     baseUrl: (env.BASE_URL || `http://localhost:${port}`).replace(/\/$/, ''),
     databaseUrl: env.DATABASE_URL || undefined,
-    dataDir: env.DATA_DIR || '.data',
+    dataDir: env.DATA_DIR || PROJECT_DATA_DIR,
     logLevel: env.LOG_LEVEL || 'info',
     secretKey: env.CRM_SECRET_KEY || undefined,
     temporalAddress: env.TEMPORAL_ADDRESS || undefined,

@@ -1,0 +1,156 @@
+import { createServerKey, revokeServerKey } from '../domain/apps/server-keys.js';
+import { createOperatorApp, requireAppModeByKey } from '../domain/apps/operator-apps.js';
+import { PARTS, updateSettings, type SettingsPatch } from '../domain/apps/settings.js';
+import type { Services } from '../domain/context.js';
+import { DomainError } from '../domain/errors.js';
+import { createWorkspace } from '../domain/staff/workspaces.js';
+import { commaList, onOff, str, UsageError, type OptionSpec, type Values } from './args.js';
+import { createdAppJson, createdAppText, settingsJson, settingsText, type Printed } from './output.js';
+
+// The commands. Each one only reads its arguments (prepare: before any database is opened, so a
+// bad command line touches nothing) and then calls domain functions and shapes what they return.
+
+export interface Command {
+  /** "group verb", as typed after `crm`. */
+  name: string;
+  /** Positional arguments, each required, by their usage names. */
+  args: string[];
+  summary: string;
+  options: Record<string, OptionSpec>;
+  prepare(values: Values, positionals: string[]): (svc: Services) => Promise<Printed>;
+}
+
+/** How a positional argument is named in `field` of an error: APP_KEY → app_key. */
+export const argField = (arg: string) => arg.toLowerCase();
+
+export const commands: Command[] = [
+  {
+    name: 'workspace create',
+    args: [],
+    summary: 'Make a workspace and its first owner (a staff user who signs in with this email and password).',
+    options: {
+      name: { type: 'string', value: 'NAME', required: true, help: 'the workspace name, 1 to 100 characters' },
+      'owner-email': { type: 'string', value: 'EMAIL', required: true, help: "the owner's email (not yet a staff user)" },
+      'owner-password': { type: 'string', value: 'PASSWORD', required: true, help: 'at least 10 characters' },
+      'owner-name': { type: 'string', value: 'NAME', help: "the owner's display name (default: the email's local part)" },
+    },
+    prepare(values) {
+      const input = {
+        name: str(values, 'name')!,
+        ownerEmail: str(values, 'owner-email')!,
+        ownerPassword: str(values, 'owner-password')!,
+        ownerName: str(values, 'owner-name'),
+      };
+      return async (svc) => {
+        const made = await createWorkspace(svc, input);
+        return {
+          json: { workspace_id: made.workspaceId, owner_id: made.ownerId },
+          text: `Created workspace ${made.workspaceId} with owner ${made.ownerId} (${input.ownerEmail.trim().toLowerCase()}).`,
+        };
+      };
+    },
+  },
+  {
+    name: 'app create',
+    args: [],
+    summary: 'Make an app (live and test modes) and print its keys and secrets, shown only this once.',
+    options: {
+      name: { type: 'string', value: 'NAME', required: true, help: 'the app name (also its first brand name), 1 to 100 characters' },
+      workspace: { type: 'string', value: 'ID', help: 'an existing workspace; without it a new one, "<name> workspace", is made with no owner' },
+    },
+    prepare(values) {
+      const input = { name: str(values, 'name')!, workspaceId: str(values, 'workspace') };
+      return async (svc) => {
+        const app = await createOperatorApp(svc, input);
+        return { json: createdAppJson(app), text: createdAppText(app) };
+      };
+    },
+  },
+  {
+    name: 'app set',
+    args: ['APP_KEY'],
+    summary: 'Change the settings of the mode APP_KEY names (app_… live, app_test_… test) and print them. With no flag, only prints them.',
+    options: {
+      'web-origins': { type: 'string', value: 'a,b', help: "the browser origins allowed (https, or http://localhost), at most 20; '' clears" },
+      'unverified-signin': { type: 'string', value: 'on|off', help: 'allow guest sign-in without a user token' },
+      'strict-data': { type: 'string', value: 'on|off', help: 'strict data mode' },
+      archived: { type: 'string', value: 'on|off', help: 'archived: its keys stop working' },
+      'switched-off': { type: 'string', value: 'on|off', help: 'switched off: guests are refused' },
+      'home-origin': { type: 'string', value: 'URL', help: "the mode's home origin, such as https://example.com; '' clears" },
+      parts: { type: 'string', value: 'messenger,help,inapp', help: "the parts that are on; those not listed are switched off ('' switches all off)" },
+    },
+    prepare(values, [appKey]) {
+      const patch: SettingsPatch = {};
+      const origins = str(values, 'web-origins');
+      if (origins !== undefined) patch.webOrigins = commaList(origins);
+      patch.unverifiedSignin = onOff(values, 'unverified-signin');
+      patch.strictData = onOff(values, 'strict-data');
+      patch.archived = onOff(values, 'archived');
+      patch.switchedOff = onOff(values, 'switched-off');
+      const home = str(values, 'home-origin');
+      if (home !== undefined) patch.homeOrigin = home.trim() || null;
+      const parts = str(values, 'parts');
+      if (parts !== undefined) {
+        const on = commaList(parts);
+        const unknown = on.filter((p) => !Object.hasOwn(PARTS, p));
+        if (unknown.length) throw new UsageError(`--parts names ${unknown.map((p) => `"${p}"`).join(', ')}; the parts are ${Object.keys(PARTS).join(', ')}`, 'parts');
+        for (const [part, member] of Object.entries(PARTS)) patch[member] = on.includes(part);
+      }
+      for (const k of Object.keys(patch) as (keyof SettingsPatch)[]) if (patch[k] === undefined) delete patch[k];
+      return async (svc) => {
+        const mode = await requireAppModeByKey(svc, appKey!, argField('APP_KEY'));
+        const settings = Object.keys(patch).length ? await updateSettings(svc, mode.id, patch) : mode;
+        return { json: settingsJson(settings), text: settingsText(settings) };
+      };
+    },
+  },
+  {
+    name: 'key create',
+    args: ['APP_KEY'],
+    summary: 'Make a server key for the mode APP_KEY names; it is shown only this once (at most 20 per mode).',
+    options: {},
+    prepare(_values, [appKey]) {
+      return async (svc) => {
+        const mode = await requireAppModeByKey(svc, appKey!, argField('APP_KEY'));
+        const { serverKey } = await createServerKey(svc, mode.id);
+        return { json: { server_key: serverKey }, text: `Created server key ${serverKey} for ${mode.appKey} (shown only this once).` };
+      };
+    },
+  },
+  {
+    name: 'key revoke',
+    args: ['SERVER_KEY'],
+    summary: 'Revoke a server key, given as the key itself. Revoking twice is safe.',
+    options: {},
+    prepare(_values, [serverKey]) {
+      return async (svc) => {
+        try {
+          await revokeServerKey(svc, { serverKey: serverKey! });
+        } catch (err) {
+          if (err instanceof DomainError && err.code === 'not_found' && !err.errors.length)
+            throw new DomainError(err.status, err.code, err.title, err.detail, [{ field: argField('SERVER_KEY'), message: 'no such server key' }]);
+          throw err;
+        }
+        return { json: { revoked: true }, text: 'Revoked.' };
+      };
+    },
+  },
+];
+
+export const findCommand = (name: string) => commands.find((c) => c.name === name);
+
+/** The usage line of one command, such as `crm key create APP_KEY`. */
+export function usageLine(c: Command): string {
+  const flags = Object.entries(c.options).map(([name, o]) => {
+    const flag = o.type === 'string' ? `--${name} ${o.value ?? 'VALUE'}` : `--${name}`;
+    return o.required ? flag : `[${flag}]`;
+  });
+  return ['crm', c.name, ...c.args, ...flags, '[--json]'].join(' ');
+}
+
+export function commandHelp(c: Command): string {
+  const flags = Object.entries(c.options).map(([name, o]) => [`--${name}${o.type === 'string' ? ` ${o.value ?? 'VALUE'}` : ''}`, o.help] as const);
+  flags.push(['--json', 'print exactly one JSON object on stdout']);
+  const width = Math.max(...flags.map(([f]) => f.length));
+  return [`Usage: ${usageLine(c)}`, '', c.summary, '', ...flags.map(([f, h]) => `  ${f.padEnd(width)}  ${h}`)].join('\n');
+}

@@ -1,0 +1,41 @@
+import type { AppMode } from '../../generated/prisma/client.js';
+import { findAppModeByKey } from '../access/app-modes.js';
+import type { Services } from '../context.js';
+import { DomainError, invalidField } from '../errors.js';
+import { createOwnerlessWorkspace, MAX_WORKSPACE_NAME, requireWorkspace } from '../staff/ownerless-workspaces.js';
+import { createApp, type CreatedApp } from './create-app.js';
+
+// Apps as operators handle them (the `crm` CLI): made in a given workspace or a new one, and
+// named by their app keys.
+
+/** An app's name is also its first brand name, so it follows the brand name's rule. */
+export const MAX_APP_NAME = 100;
+
+/**
+ * An app in `workspaceId`, or in a new owner-less workspace named "<app name> workspace".
+ * Everything is checked before anything is written; an unknown workspace is refused.
+ */
+export async function createOperatorApp(svc: Services, input: { name: string; workspaceId?: string }): Promise<CreatedApp> {
+  const name = input.name.trim();
+  if (!name || name.length > MAX_APP_NAME) throw invalidField('name', `must be 1 to ${MAX_APP_NAME} characters`);
+  if (input.workspaceId !== undefined) {
+    await requireWorkspace(svc, input.workspaceId);
+    return createApp(svc, { workspaceId: input.workspaceId, name });
+  }
+  const suffix = ' workspace';
+  const { workspaceId } = await createOwnerlessWorkspace(svc, { name: name.slice(0, MAX_WORKSPACE_NAME - suffix.length).trim() + suffix });
+  try {
+    return await createApp(svc, { workspaceId, name });
+  } catch (err) {
+    // createApp runs its own transaction: undo the workspace made for it.
+    await svc.db.workspace.delete({ where: { id: workspaceId } }).catch(() => {});
+    throw err;
+  }
+}
+
+/** The app-mode an app key (`app_…` live, `app_test_…` test) names; refused, naming `field`, when none. */
+export async function requireAppModeByKey(svc: Services, appKey: string, field = 'appKey'): Promise<AppMode> {
+  const mode = await findAppModeByKey(svc, appKey);
+  if (!mode) throw new DomainError(404, 'not_found', 'Not found', 'No app has this key.', [{ field, message: 'no app has this key' }]);
+  return mode;
+}
