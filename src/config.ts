@@ -41,6 +41,7 @@ const list = (v: string | undefined) => (v ?? '').split(',').map((s) => s.trim()
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = int(env.PORT, 8080);
+  if (env.BASE_URL && !/^https?:\/\/[^/]/.test(env.BASE_URL)) throw new Error(`BASE_URL must be an absolute http(s) address, not "${env.BASE_URL}"`);
   return {
     port,
     host: env.HOST || '0.0.0.0',

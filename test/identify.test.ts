@@ -37,7 +37,7 @@ describe('Identify', () => {
 
   it('makes unknown attributes on first sight with their type, listed for review', async () => {
     await put('u3', { attributes: { first_order: '2026-01-02', last_login: '2026-11-20T10:00:00Z', tags_seen: ['a', 'b'], score: 4.5, vip: false, city_name: 'Lyon' } });
-    const defs = await t.svc.db.attributeDefinition.findMany({ where: { appMode: undefined, name: { in: ['first_order', 'last_login', 'tags_seen', 'score', 'vip', 'city_name'] } }, orderBy: { name: 'asc' } });
+    const defs = await t.svc.db.attributeDefinition.findMany({ where: { name: { in: ['first_order', 'last_login', 'tags_seen', 'score', 'vip', 'city_name'] } }, orderBy: { name: 'asc' } });
     expect(Object.fromEntries(defs.map((d) => [d.name, d.type]))).toEqual({
       city_name: 'string',
       first_order: 'date',

@@ -1,9 +1,20 @@
 import type http from 'node:http';
-import type Router from '@koa/router';
+import type { Router, RouterMiddleware } from '@koa/router';
 import type { Services } from '../domain/context.js';
 import type { Logger } from '../lib/logger.js';
+import { serveGraphQLOverWebSocket } from './ws.js';
+import { createStaffYoga } from './yoga.js';
 
 /** Mounts the staff GraphQL API at /graphql (HTTP and graphql-ws on the same path). */
-export async function mountGraphQL(_deps: { svc: Services; log: Logger; server: http.Server; router: Router }): Promise<{ close(): Promise<void> }> {
-  return { close: async () => {} };
+export async function mountGraphQL(deps: { svc: Services; log: Logger; server: http.Server; router: Router }): Promise<{ close(): Promise<void> }> {
+  const yoga = createStaffYoga(deps.svc, deps.log);
+  const handle: RouterMiddleware = async (ctx) => {
+    const response = await yoga.handleNodeRequestAndResponse(ctx.req, ctx.res, { authorization: ctx.get('Authorization') || undefined });
+    // Body first: Koa turns a bodiless answer (such as a 406) into a 204 unless the status follows.
+    ctx.body = response.body;
+    ctx.status = response.status;
+    response.headers.forEach((value, name) => ctx.set(name, value));
+  };
+  deps.router.get('/graphql', handle).post('/graphql', handle);
+  return serveGraphQLOverWebSocket({ ...deps, yoga });
 }

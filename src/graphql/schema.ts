@@ -1,6 +1,15 @@
-import { GraphQLObjectType, GraphQLSchema, GraphQLString } from 'graphql';
+import type { GraphQLSchema } from 'graphql';
+import { builder } from './builder.js';
+import './types/staff.js';
+import './types/workspaces.js';
+import './types/apps.js';
+import './types/app-settings.js';
+import './types/server-keys.js';
 
-/** Placeholder until the staff schema lands: built from code, printed to schema.graphql. */
+let schema: GraphQLSchema | undefined;
+
+/** The staff GraphQL schema. Needs no database: the Prisma client comes with each request's context. */
 export function buildStaffSchema(): GraphQLSchema {
-  return new GraphQLSchema({ query: new GraphQLObjectType({ name: 'Query', fields: { version: { type: GraphQLString } } }) });
+  schema ??= builder.toSchema();
+  return schema;
 }

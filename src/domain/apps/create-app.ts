@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Services } from '../context.js';
+import { invalidField } from '../errors.js';
 import { hashServerKey, newAppKey, newIdentitySecret, newInboundSecret, newServerKey, serverKeyHint, type ModeName } from './credentials.js';
 
 /** What is shown once when an app is made: each mode's app key, a server key and its secrets. */
@@ -17,11 +18,22 @@ export interface CreatedApp {
   test: ModeCredentials;
 }
 
+/** An app's name is also its first brand name, so it follows the brand name's rule. */
+export const MAX_APP_NAME = 100;
+
+/** The app's name as kept, or a refusal naming `name`. */
+export function checkAppName(text: string): string {
+  const name = text.trim();
+  if (!name || name.length > MAX_APP_NAME) throw invalidField('name', `must be 1 to ${MAX_APP_NAME} characters`);
+  return name;
+}
+
 export async function createApp(svc: Services, input: { workspaceId: string; name: string }): Promise<CreatedApp> {
+  const name = checkAppName(input.name);
   const appId = randomUUID();
   const made = { live: credentials('live'), test: credentials('test') };
   await svc.db.$transaction(async (tx) => {
-    await tx.app.create({ data: { id: appId, workspaceId: input.workspaceId, name: input.name } });
+    await tx.app.create({ data: { id: appId, workspaceId: input.workspaceId, name } });
     for (const mode of ['live', 'test'] as const) {
       const c = made[mode];
       const appModeId = randomUUID();
@@ -33,7 +45,7 @@ export async function createApp(svc: Services, input: { workspaceId: string; nam
           appKey: c.app_key,
           identitySecretEnc: svc.secrets.seal(c.identity_secret),
           inboundSecretEnc: svc.secrets.seal(c.inbound_secret),
-          brandName: input.name,
+          brandName: name,
         },
       });
       await tx.serverKey.create({

@@ -1,23 +1,19 @@
 import type { AppMode } from '../../generated/prisma/client.js';
 import { findAppModeByKey } from '../access/app-modes.js';
 import type { Services } from '../context.js';
-import { DomainError, invalidField } from '../errors.js';
+import { DomainError } from '../errors.js';
 import { createOwnerlessWorkspace, MAX_WORKSPACE_NAME, requireWorkspace } from '../staff/ownerless-workspaces.js';
-import { createApp, type CreatedApp } from './create-app.js';
+import { checkAppName, createApp, type CreatedApp } from './create-app.js';
 
 // Apps as operators handle them (the `crm` CLI): made in a given workspace or a new one, and
 // named by their app keys.
-
-/** An app's name is also its first brand name, so it follows the brand name's rule. */
-export const MAX_APP_NAME = 100;
 
 /**
  * An app in `workspaceId`, or in a new owner-less workspace named "<app name> workspace".
  * Everything is checked before anything is written; an unknown workspace is refused.
  */
 export async function createOperatorApp(svc: Services, input: { name: string; workspaceId?: string }): Promise<CreatedApp> {
-  const name = input.name.trim();
-  if (!name || name.length > MAX_APP_NAME) throw invalidField('name', `must be 1 to ${MAX_APP_NAME} characters`);
+  const name = checkAppName(input.name);
   if (input.workspaceId !== undefined) {
     await requireWorkspace(svc, input.workspaceId);
     return createApp(svc, { workspaceId: input.workspaceId, name });

@@ -56,16 +56,24 @@ export async function eraseContactData(svc: Services, requestId: string): Promis
   const modes = (await svc.db.appMode.findMany({ where: { appId: request.appId }, select: { id: true } })).map((m) => m.id);
   const who = { appModeId: { in: modes }, externalId: request.externalId };
   return svc.db.$transaction(async (tx) => {
-    await tx.eraseRequest.update({ where: { id: requestId }, data: { state: 'running' } });
     const events = await tx.$executeRaw`DELETE FROM event WHERE app_mode_id = ANY(${modes}::uuid[]) AND external_id = ${request.externalId}`;
     const refusedEvents = (await tx.refusedEvent.deleteMany({ where: who })).count;
     const outboxEvents = (await tx.outboxEvent.deleteMany({ where: { ...who, takenAt: null } })).count;
     // Consent history and every other row of the contact go with it (ON DELETE CASCADE).
     const contacts = (await tx.contact.deleteMany({ where: who })).count;
-    return { contacts, events, refusedEvents, outboxEvents };
+    // A second run finds less or nothing: the request keeps the sum of what was removed.
+    const before = (request.removed ?? {}) as Partial<Removed>;
+    const removed: Removed = {
+      contacts: (before.contacts ?? 0) + contacts,
+      events: (before.events ?? 0) + events,
+      refusedEvents: (before.refusedEvents ?? 0) + refusedEvents,
+      outboxEvents: (before.outboxEvents ?? 0) + outboxEvents,
+    };
+    await tx.eraseRequest.update({ where: { id: requestId }, data: { state: 'running', removed: removed as never } });
+    return removed;
   });
 }
 
-export async function finishErase(svc: Services, requestId: string, removed: Removed): Promise<void> {
-  await svc.db.eraseRequest.update({ where: { id: requestId }, data: { state: 'done', finishedAt: svc.clock.now(), removed: removed as never } });
+export async function finishErase(svc: Services, requestId: string): Promise<void> {
+  await svc.db.eraseRequest.update({ where: { id: requestId }, data: { state: 'done', finishedAt: svc.clock.now() } });
 }

@@ -21,11 +21,3 @@ export async function requireRole(svc: Services, staffUserId: string, workspaceI
   if (!roleAllows(m.role, action)) throw forbidden('role_forbids', `A workspace ${m.role} may not do this.`);
   return m.role;
 }
-
-/** Same, for the workspace that owns an app-mode. Returns the workspace id. */
-export async function requireRoleForAppMode(svc: Services, staffUserId: string, appModeId: string, action: Action): Promise<string> {
-  const mode = await svc.db.appMode.findUnique({ where: { id: appModeId }, include: { app: true } });
-  if (!mode) throw notFound('No such app.');
-  await requireRole(svc, staffUserId, mode.app.workspaceId, action);
-  return mode.app.workspaceId;
-}

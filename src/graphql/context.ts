@@ -1,0 +1,25 @@
+import type { StaffUser } from '../generated/prisma/client.js';
+import type { Services } from '../domain/context.js';
+import { DomainError } from '../domain/errors.js';
+import { staffForToken } from '../domain/staff/sessions.js';
+
+/** What every staff field sees: the services and, when a valid session token came, who is signed in. */
+export interface StaffContext {
+  svc: Services;
+  viewer: { staffUser: StaffUser; sessionId: string } | undefined;
+}
+
+/** Reads `Bearer crm_st_…` (the Authorization header over HTTP, connectionParams.authorization over graphql-ws). */
+export async function staffContext(svc: Services, authorization: unknown): Promise<StaffContext> {
+  const token = typeof authorization === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1] : undefined;
+  return { svc, viewer: await staffForToken(svc, token) };
+}
+
+export const unauthenticated = () =>
+  new DomainError(401, 'unauthenticated', 'Not signed in', 'Sign in with signIn and send its token as Authorization: Bearer crm_st_….');
+
+/** The signed-in staff user, or the `unauthenticated` refusal. */
+export function viewerOf(ctx: StaffContext): StaffUser {
+  if (!ctx.viewer) throw unauthenticated();
+  return ctx.viewer.staffUser;
+}

@@ -1,0 +1,28 @@
+import { GraphQLError } from 'graphql';
+import { DomainError } from '../domain/errors.js';
+import type { Logger } from '../lib/logger.js';
+
+/**
+ * A domain refusal becomes a GraphQL error carrying the same `code`, `status` and field list as
+ * the REST problem documents. GraphQL's own errors (syntax, validation, bad variables) pass as
+ * they are. Anything else is logged and masked as `internal`: clients never see internals.
+ */
+export function staffErrors(log: Logger): (error: unknown) => GraphQLError {
+  return (error) => {
+    const at = error instanceof GraphQLError ? { nodes: error.nodes, source: error.source, positions: error.positions, path: error.path } : {};
+    const original = error instanceof GraphQLError ? error.originalError : error;
+    if (original instanceof DomainError) {
+      return new GraphQLError(original.detail, {
+        ...at,
+        extensions: { code: original.code, status: original.status, title: original.title, errors: original.errors },
+      });
+    }
+    if (isGraphQLsOwn(error)) return error;
+    log.error({ err: original }, 'staff GraphQL operation failed');
+    return new GraphQLError('Something went wrong on our side; try again later.', { ...at, extensions: { code: 'internal', status: 500 } });
+  };
+}
+
+/** An error GraphQL made itself, wrapping nothing a resolver threw. */
+const isGraphQLsOwn = (error: unknown): error is GraphQLError =>
+  error instanceof GraphQLError && (!error.originalError || isGraphQLsOwn(error.originalError));

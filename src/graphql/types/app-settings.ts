@@ -1,0 +1,59 @@
+import { appModeChanges } from '../../domain/apps/app-mode-changes.js';
+import { updateSettings, type SettingsPatch } from '../../domain/apps/settings.js';
+import { requireRoleForApp } from '../../domain/staff/app-access.js';
+import { abortable } from '../abortable.js';
+import { builder } from '../builder.js';
+import { viewerOf } from '../context.js';
+import { AppMode } from './apps.js';
+
+// Changing an app-mode's settings, and hearing of changes live.
+
+const AppSettingsInput = builder.inputType('AppSettingsInput', {
+  description: 'Only the fields given change. Null clears the nullable addresses and the home origin.',
+  fields: (t) => ({
+    webOrigins: t.stringList({ description: 'Browser origins allowed to call the guest API, such as https://example.com.' }),
+    unverifiedSignin: t.boolean(),
+    strictData: t.boolean(),
+    archived: t.boolean(),
+    switchedOff: t.boolean(),
+    messengerOn: t.boolean(),
+    helpOn: t.boolean(),
+    inappOn: t.boolean(),
+    languages: t.stringList(),
+    defaultLanguage: t.string(),
+    currency: t.string(),
+    brandName: t.string(),
+    brandColor: t.string(),
+    brandLogoUrl: t.string(),
+    linkBase: t.string(),
+    appStoreUrl: t.string(),
+    playStoreUrl: t.string(),
+    homeOrigin: t.string(),
+  }),
+});
+
+builder.mutationField('updateAppSettings', (t) =>
+  t.field({
+    type: AppMode,
+    args: { appModeId: t.arg.id({ required: true }), input: t.arg({ type: AppSettingsInput, required: true }) },
+    resolve: async (_root, { appModeId, input }, ctx) => {
+      await requireRoleForApp(ctx.svc, viewerOf(ctx).id, { appModeId }, 'manage_apps');
+      // GraphQL lets any optional input be null; the domain validates the patch again and refuses
+      // a null where a value is needed, naming the field.
+      return updateSettings(ctx.svc, appModeId, input as SettingsPatch);
+    },
+  }),
+);
+
+builder.subscriptionField('appModeChanged', (t) =>
+  t.field({
+    type: AppMode,
+    description: 'The app-mode as it is now, then again after every change to its settings, from any server process.',
+    args: { appModeId: t.arg.id({ required: true }) },
+    subscribe: async (_root, { appModeId }, ctx) => {
+      await requireRoleForApp(ctx.svc, viewerOf(ctx).id, { appModeId }, 'read');
+      return abortable((signal) => appModeChanges(ctx.svc, appModeId, signal));
+    },
+    resolve: (mode) => mode,
+  }),
+);

@@ -1,0 +1,70 @@
+import type { StaffUser as StaffUserRow } from '../../generated/prisma/client.js';
+import { signIn, signOut, staffForToken } from '../../domain/staff/sessions.js';
+import { builder, StaffRole } from '../builder.js';
+import { unauthenticated, viewerOf } from '../context.js';
+
+// Staff users, their memberships, and signing in and out.
+
+export const StaffUser = builder.prismaObject('StaffUser', {
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    email: t.exposeString('email'),
+    name: t.exposeString('name'),
+    memberships: t.relation('memberships', {
+      description: "The staff user's workspaces and roles; of a colleague, only the workspaces the viewer shares.",
+      query: (_args, ctx) => ({
+        where: { workspace: { members: { some: { staffUserId: viewerOf(ctx).id } } } },
+        orderBy: { createdAt: 'asc' },
+      }),
+    }),
+  }),
+});
+
+builder.prismaObject('Membership', {
+  fields: (t) => ({
+    role: t.expose('role', { type: StaffRole }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    staffUser: t.relation('staffUser'),
+    workspace: t.relation('workspace'),
+  }),
+});
+
+const SignIn = builder.objectRef<{ token: string; expiresAt: Date; staffUser: StaffUserRow }>('SignIn').implement({
+  fields: (t) => ({
+    token: t.exposeString('token', { description: 'The session token (crm_st_…), shown once: send it as Authorization: Bearer.' }),
+    expiresAt: t.expose('expiresAt', { type: 'DateTime' }),
+    viewer: t.field({ type: StaffUser, resolve: (s) => s.staffUser }),
+  }),
+});
+
+builder.queryField('viewer', (t) =>
+  t.prismaField({
+    type: 'StaffUser',
+    description: 'The signed-in staff user.',
+    resolve: (query, _root, _args, ctx) => ctx.svc.db.staffUser.findUniqueOrThrow({ ...query, where: { id: viewerOf(ctx).id } }),
+  }),
+);
+
+builder.mutationField('signIn', (t) =>
+  t.field({
+    type: SignIn,
+    args: { email: t.arg.string({ required: true }), password: t.arg.string({ required: true }) },
+    resolve: async (_root, args, ctx) => {
+      const session = await signIn(ctx.svc, args.email, args.password);
+      // The rest of this operation (such as viewer { memberships }) runs as the one just signed in.
+      ctx.viewer = await staffForToken(ctx.svc, session.token);
+      return session;
+    },
+  }),
+);
+
+builder.mutationField('signOut', (t) =>
+  t.boolean({
+    description: 'Ends the session whose token came with this request.',
+    resolve: async (_root, _args, ctx) => {
+      if (!ctx.viewer) throw unauthenticated();
+      await signOut(ctx.svc, ctx.viewer.sessionId);
+      return true;
+    },
+  }),
+);

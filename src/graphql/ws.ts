@@ -1,0 +1,78 @@
+import type http from 'node:http';
+import { GraphQLError, type DocumentNode, type ExecutionArgs } from 'graphql';
+import { useServer } from 'graphql-ws/use/ws';
+import { WebSocketServer } from 'ws';
+import type { Services } from '../domain/context.js';
+import type { Logger } from '../lib/logger.js';
+import { staffContext } from './context.js';
+import { staffErrors } from './errors.js';
+import type { StaffYoga } from './yoga.js';
+
+// graphql-ws on the HTTP server's /graphql, executed by yoga's pipeline. The staff credential
+// comes once, as connectionParams.authorization; it is checked on connect (4401 when bad) and
+// again for every operation, so a session signed out meanwhile starts nothing new.
+
+const UNAUTHORIZED = 4401;
+/** How long sockets get to answer the close handshake before they are cut. */
+const CLOSE_GRACE_MS = 1000;
+
+/** Yoga's execute and subscribe for one operation, with its plugins (masking, context) around them. */
+type Pipeline = Pick<ReturnType<StaffYoga['getEnveloped']>, 'execute' | 'subscribe'>;
+
+export function serveGraphQLOverWebSocket(deps: { svc: Services; log: Logger; server: http.Server; yoga: StaffYoga }): { close(): Promise<void> } {
+  const { svc, yoga } = deps;
+  // WebSockets are outside CORS: a page on any site could open one. Browsers always send Origin,
+  // so only the service's own pages and the configured staff consoles get through; clients that
+  // are not browsers send none.
+  const allowedOrigins = new Set([new URL(svc.config.baseUrl).origin, ...svc.config.staffConsoleOrigins]);
+  const wss = new WebSocketServer({
+    server: deps.server,
+    path: '/graphql',
+    verifyClient: ({ origin }, done) => (!origin || allowedOrigins.has(origin) ? done(true) : done(false, 403, 'Origin not allowed')),
+  });
+  const maskError = staffErrors(deps.log);
+
+  const graphqlWs = useServer<{ authorization?: unknown }>(
+    {
+      onConnect: async (ctx) => {
+        if ((await staffContext(svc, ctx.connectionParams?.authorization)).viewer) return true;
+        // Returning false alone would close with 4403, which clients retry; 4401 tells them to sign in.
+        ctx.extra.socket.close(UNAUTHORIZED, 'Unauthorized');
+        return false;
+      },
+      onSubscribe: async (ctx, _id, payload) => {
+        const { schema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
+          authorization: ctx.connectionParams?.authorization,
+          params: payload,
+        });
+        let document: DocumentNode;
+        try {
+          document = parse(payload.query);
+        } catch (err) {
+          if (err instanceof GraphQLError) return [err];
+          throw err;
+        }
+        const errors = validate(schema, document);
+        if (errors.length) return errors;
+        const rootValue: Pipeline = { execute, subscribe };
+        return { schema, document, operationName: payload.operationName, variableValues: payload.variables, contextValue: await contextFactory(), rootValue };
+      },
+      // The pipeline's execute and subscribe ride in rootValue, as yoga's graphql-ws recipe does.
+      execute: (args: ExecutionArgs) => (args.rootValue as Pipeline).execute(args),
+      subscribe: (args: ExecutionArgs) => (args.rootValue as Pipeline).subscribe(args),
+      // Errors thrown while a subscription streams bypass yoga's masking: mask them here too.
+      onError: (_ctx, _id, _payload, errors) => errors.map((e) => maskError(e).toJSON()),
+      // A failure outside any operation closes the socket with its reason: never say what it was.
+      isProd: true,
+    },
+    wss,
+  );
+
+  return {
+    async close() {
+      const cut = setTimeout(() => wss.clients.forEach((socket) => socket.terminate()), CLOSE_GRACE_MS);
+      await graphqlWs.dispose();
+      clearTimeout(cut);
+    },
+  };
+}

@@ -1,0 +1,34 @@
+import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
+import { createYoga, type YogaServerInstance } from 'graphql-yoga';
+import type { Services } from '../domain/context.js';
+import type { Logger } from '../lib/logger.js';
+import { staffContext, type StaffContext } from './context.js';
+import { staffErrors } from './errors.js';
+import { buildStaffSchema } from './schema.js';
+
+/** What each transport hands yoga: the staff credential as the client sent it. */
+export interface TransportContext {
+  authorization: unknown;
+}
+
+export type StaffYoga = YogaServerInstance<TransportContext, StaffContext>;
+
+/** One execution pipeline (parse, validate, context, error masking) for HTTP and graphql-ws alike. */
+export function createStaffYoga(svc: Services, log: Logger): StaffYoga {
+  return createYoga<TransportContext, StaffContext>({
+    schema: buildStaffSchema(),
+    graphqlEndpoint: '/graphql',
+    // Yoga's CORS would echo any origin with credentials; the staff API is called from its own
+    // origin or by servers, and WebSocket origins are checked on upgrade.
+    cors: false,
+    // GraphiQL from the package itself: yoga's default page loads its scripts from a CDN, which a
+    // deployment behind a firewall cannot reach.
+    graphiql: { title: 'Staff API' },
+    renderGraphiQL,
+    landingPage: false,
+    maskedErrors: { maskError: staffErrors(log) },
+    // Yoga would log every refusal its masking touches as an error; staffErrors logs what matters.
+    logging: false,
+    context: ({ authorization }) => staffContext(svc, authorization),
+  });
+}

@@ -1,0 +1,337 @@
+import { createClient, type Client } from 'graphql-ws';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { authenticateServer } from '../src/domain/access/server.js';
+import { appModeChanges } from '../src/domain/apps/app-mode-changes.js';
+import { createServerKey, MAX_SERVER_KEYS } from '../src/domain/apps/server-keys.js';
+import { abortable } from '../src/graphql/abortable.js';
+import { call } from './support/http.js';
+import { seedApp, startTestServer, testConfig, type TestServer } from './support/server.js';
+
+// The staff GraphQL API, black-box: real HTTP, the official graphql-ws client, real PostgreSQL.
+
+const CONSOLE_ORIGIN = 'https://console.example.com';
+
+let t: TestServer;
+let app: Awaited<ReturnType<typeof seedApp>>;
+let owner: string;
+const clients: Client[] = [];
+
+beforeAll(async () => {
+  t = await startTestServer({ config: testConfig({ staffConsoleOrigins: [CONSOLE_ORIGIN] }) });
+  app = await seedApp(t.svc);
+  owner = await signIn(app.ownerEmail, app.ownerPassword);
+});
+let closed = false;
+afterAll(async () => {
+  if (!closed) await t.close();
+  await Promise.all(clients.map((c) => c.dispose()));
+});
+
+async function gql(query: string, variables: Record<string, unknown>, token: string) {
+  const r = await call(t.url, 'POST', '/graphql', { json: { query, variables }, headers: token ? { Authorization: `Bearer ${token}` } : {} });
+  expect(r.status).toBe(200);
+  return r.json as { data?: any; errors?: { message: string; extensions: { code: string; status?: number; errors?: { field: string }[] } }[] };
+}
+
+/** The data of an operation that must succeed. */
+async function ok(query: string, variables: Record<string, unknown> = {}, token = owner) {
+  const r = await gql(query, variables, token);
+  expect(r.errors).toBeUndefined();
+  return r.data;
+}
+
+/** The message and extensions of an operation's one refusal; token '' sends none. */
+async function refused(query: string, variables: Record<string, unknown> = {}, token = owner) {
+  const r = await gql(query, variables, token);
+  expect(r.errors).toHaveLength(1);
+  return { message: r.errors![0]!.message, ...r.errors![0]!.extensions };
+}
+
+async function signIn(email: string, password: string): Promise<string> {
+  const data = await ok('mutation($e: String!, $p: String!) { signIn(email: $e, password: $p) { token } }', { e: email, p: password }, '');
+  return data.signIn.token;
+}
+
+const appModeIds = async (appId = app.appId) => {
+  const rows = await t.svc.db.appMode.findMany({ where: { appId } });
+  return { live: rows.find((m) => m.mode === 'live')!.id, test: rows.find((m) => m.mode === 'test')!.id };
+};
+
+function wsClient(authorization: unknown, impl: unknown = WebSocket): Client {
+  const client = createClient({ url: `${t.url.replace('http', 'ws')}/graphql`, webSocketImpl: impl, retryAttempts: 0, connectionParams: { authorization } });
+  clients.push(client);
+  return client;
+}
+
+describe('signing in', () => {
+  it('gives a session token and the viewer', async () => {
+    const data = await ok('mutation($e: String!, $p: String!) { signIn(email: $e, password: $p) { token expiresAt viewer { email memberships { role } } } }', {
+      e: app.ownerEmail.toUpperCase(),
+      p: app.ownerPassword,
+    }, '');
+    expect(data.signIn.token).toMatch(/^crm_st_/);
+    expect(new Date(data.signIn.expiresAt).getTime()).toBeGreaterThan(t.clock.now().getTime());
+    expect(data.signIn.viewer).toEqual({ email: app.ownerEmail, memberships: [{ role: 'owner' }] });
+  });
+
+  it('refuses a wrong password', async () => {
+    const e = await refused('mutation { signIn(email: "' + app.ownerEmail + '", password: "not the password") { token } }', {}, '');
+    expect(e).toMatchObject({ code: 'unauthorized', status: 401 });
+  });
+
+  it('answers unauthenticated without a token, or with a made-up one', async () => {
+    expect(await refused('{ viewer { id } }', {}, '')).toMatchObject({ code: 'unauthenticated' });
+    expect(await refused('{ workspaces { id } }', {}, 'crm_st_madeup')).toMatchObject({ code: 'unauthenticated' });
+  });
+
+  it('masks what is no refusal: no internals reach the client', async () => {
+    const r = await call(t.url, 'POST', '/graphql', {
+      headers: { Authorization: `Bearer ${owner}` },
+      // PostgreSQL refuses a NUL in text: an unexpected failure deep in the database layer.
+      json: { query: 'mutation($w: ID!) { addMember(workspaceId: $w, email: "nul@example.com", name: "a\\u0000b", password: "0123456789", role: agent) { role } }', variables: { w: app.workspaceId } },
+    });
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(r.json.errors).toEqual([{ message: 'Something went wrong on our side; try again later.', locations: expect.any(Array), path: ['addMember'], extensions: { code: 'internal', status: 500 } }]);
+    expect(r.text).not.toMatch(/0x00|prisma|postgres|stack/i);
+  });
+
+  it('signOut makes the token stop working', async () => {
+    const token = await signIn(app.ownerEmail, app.ownerPassword);
+    expect((await ok('{ viewer { email } }', {}, token)).viewer.email).toBe(app.ownerEmail);
+    expect((await ok('mutation { signOut }', {}, token)).signOut).toBe(true);
+    expect(await refused('{ viewer { email } }', {}, token)).toMatchObject({ code: 'unauthenticated' });
+  });
+});
+
+describe('workspaces and apps', () => {
+  it('lists the viewer, their workspaces and the apps with both modes', async () => {
+    const data = await ok(`{
+      viewer { email memberships { role workspace { id } } }
+      workspaces { id name apps { id name live { mode appKey } test { mode appKey } } }
+    }`);
+    expect(data.viewer.memberships).toEqual([{ role: 'owner', workspace: { id: app.workspaceId } }]);
+    expect(data.workspaces).toEqual([
+      { id: app.workspaceId, name: 'Test app workspace', apps: [{ id: app.appId, name: 'Test app', live: { mode: 'live', appKey: app.live.app_key }, test: { mode: 'test', appKey: app.test.app_key } }] },
+    ]);
+  });
+
+  it('shows one app with its settings and key hints, never its secrets', async () => {
+    const data = await ok('query($id: ID!) { app(id: $id) { workspace { id } live { id webOrigins brandName serverKeys { hint revokedAt } } test { appKey } } }', { id: app.appId });
+    expect(data.app.workspace.id).toBe(app.workspaceId);
+    expect(data.app.live.serverKeys).toEqual([{ hint: `crm_sk_…${app.live.server_key.slice(-4)}`, revokedAt: null }]);
+    const fields = await ok('{ __type(name: "AppMode") { fields { name } } }');
+    const names: string[] = fields.__type.fields.map((f: { name: string }) => f.name);
+    expect(names).toContain('brandName');
+    expect(names.filter((n) => /secret|hash|enc$/i.test(n))).toEqual([]);
+  });
+
+  it('answers an unknown app and another workspace’s app alike: not found', async () => {
+    const other = await seedApp(t.svc, 'Other app');
+    const foreign = await refused('query($id: ID!) { app(id: $id) { id } }', { id: other.appId });
+    const unknown = await refused('query($id: ID!) { app(id: $id) { id } }', { id: 'no-such-app' });
+    expect(foreign).toEqual(unknown);
+    expect(foreign).toMatchObject({ code: 'not_found', status: 404 });
+    expect(await refused('query($id: ID!) { workspace(id: $id) { id } }', { id: other.workspaceId })).toMatchObject({ code: 'not_found' });
+  });
+
+  it('createApp shows each mode’s credentials once, and they work', async () => {
+    const data = await ok(
+      `mutation($w: ID!) { createApp(workspaceId: $w, name: "Second") {
+        app { id name live { id appKey } test { appKey } }
+        live { appKey serverKey identitySecret inboundSecret }
+        test { appKey serverKey identitySecret inboundSecret }
+      } }`,
+      { w: app.workspaceId },
+    );
+    const made = data.createApp;
+    expect(made.app.live.appKey).toBe(made.live.appKey);
+    expect(made.test.serverKey).toMatch(/^crm_sk_test_/);
+    expect((await authenticateServer(t.svc, `Bearer ${made.live.serverKey}`)).appId).toBe(made.app.id);
+
+    const everything = JSON.stringify(await ok('query($id: ID!) { app(id: $id) { live { ...M } test { ...M } } } fragment M on AppMode { id appKey webOrigins serverKeys { id hint } }', { id: made.app.id }));
+    for (const mode of [made.live, made.test]) {
+      for (const secret of [mode.serverKey, mode.identitySecret, mode.inboundSecret]) expect(everything).not.toContain(secret);
+    }
+  });
+});
+
+describe('server keys', () => {
+  it('makes a key shown once, then revokes it: the key stops opening the server API', async () => {
+    const { live } = await appModeIds();
+    const made = (await ok('mutation($m: ID!) { createServerKey(appModeId: $m) { id serverKey hint } }', { m: live })).createServerKey;
+    expect(made.hint).toBe(`crm_sk_…${made.serverKey.slice(-4)}`);
+    expect((await authenticateServer(t.svc, `Bearer ${made.serverKey}`)).serverKeyId).toBe(made.id);
+
+    const revoked = (await ok('mutation($id: ID!) { revokeServerKey(id: $id) { id revokedAt } }', { id: made.id })).revokeServerKey;
+    expect(revoked.revokedAt).toBe(t.clock.now().toISOString());
+    await expect(authenticateServer(t.svc, `Bearer ${made.serverKey}`)).rejects.toMatchObject({ status: 401, detail: 'This server key has been revoked.' });
+  });
+
+  it('refuses the 21st live key of a mode', async () => {
+    const { test } = await appModeIds();
+    const live = await t.svc.db.serverKey.count({ where: { appModeId: test, revokedAt: null } });
+    for (let i = live; i < MAX_SERVER_KEYS; i++) await createServerKey(t.svc, test);
+    expect(await refused('mutation($m: ID!) { createServerKey(appModeId: $m) { id } }', { m: test })).toMatchObject({ code: 'server_key_limit', status: 409 });
+  });
+});
+
+describe('app settings', () => {
+  it('changes what is given and returns the app-mode', async () => {
+    const { live } = await appModeIds();
+    const data = await ok('mutation($m: ID!, $i: AppSettingsInput!) { updateAppSettings(appModeId: $m, input: $i) { webOrigins brandColor helpOn } }', {
+      m: live,
+      i: { webOrigins: ['https://shop.example.com'], brandColor: '#112233', helpOn: false },
+    });
+    expect(data.updateAppSettings).toEqual({ webOrigins: ['https://shop.example.com'], brandColor: '#112233', helpOn: false });
+  });
+
+  it('refuses a bad origin, naming the field', async () => {
+    const { live } = await appModeIds();
+    const e = await refused('mutation($m: ID!, $i: AppSettingsInput!) { updateAppSettings(appModeId: $m, input: $i) { id } }', {
+      m: live,
+      i: { webOrigins: ['https://ok.example.com', 'http://shop.example.com/path'] },
+    });
+    expect(e).toMatchObject({ code: 'invalid_request', status: 400 });
+    expect(e.errors?.map((f) => f.field)).toEqual(['webOrigins.1']);
+  });
+});
+
+describe('roles', () => {
+  let agent: string;
+  const agentEmail = 'agent@example.com';
+  beforeAll(async () => {
+    const added = await ok('mutation($w: ID!) { addMember(workspaceId: $w, email: "Agent@Example.com", name: "Ann", password: "a long enough password", role: agent) { role staffUser { email name } } }', {
+      w: app.workspaceId,
+    });
+    expect(added.addMember).toEqual({ role: 'agent', staffUser: { email: agentEmail, name: 'Ann' } });
+    agent = await signIn(agentEmail, 'a long enough password');
+  });
+
+  it('lets an agent read but not manage apps, keys or members', async () => {
+    const { live } = await appModeIds();
+    expect((await ok('query($id: ID!) { app(id: $id) { live { appKey } } }', { id: app.appId }, agent)).app.live.appKey).toBe(app.live.app_key);
+    const forbidden = { code: 'role_forbids', status: 403 };
+    expect(await refused('mutation($m: ID!) { updateAppSettings(appModeId: $m, input: { helpOn: true }) { id } }', { m: live }, agent)).toMatchObject(forbidden);
+    expect(await refused('mutation($m: ID!) { createServerKey(appModeId: $m) { id } }', { m: live }, agent)).toMatchObject(forbidden);
+    expect(await refused('mutation($w: ID!) { createApp(workspaceId: $w, name: "Nope") { app { id } } }', { w: app.workspaceId }, agent)).toMatchObject(forbidden);
+    expect(await refused('mutation($w: ID!) { addMember(workspaceId: $w, email: "x@example.com", password: "0123456789", role: owner) { role } }', { w: app.workspaceId }, agent)).toMatchObject(forbidden);
+  });
+
+  it('adds an existing staff user as they are, changes roles, and keeps the last owner', async () => {
+    const other = await seedApp(t.svc, 'Neighbour');
+    const added = await ok('mutation($w: ID!, $e: String!) { addMember(workspaceId: $w, email: $e, role: admin) { role staffUser { id } } }', { w: app.workspaceId, e: other.ownerEmail });
+    expect(added.addMember.role).toBe('admin');
+    const staffUserId = added.addMember.staffUser.id;
+    // The new admin sees this workspace now; the owner still cannot see the admin's own workspace.
+    expect((await ok('query($w: ID!) { members(workspaceId: $w) { role staffUser { email memberships { workspace { id } } } } }', { w: app.workspaceId })).members).toContainEqual({
+      role: 'admin',
+      staffUser: { email: other.ownerEmail, memberships: [{ workspace: { id: app.workspaceId } }] },
+    });
+
+    const me = (await ok('{ viewer { id } }')).viewer.id;
+    expect(await refused('mutation($w: ID!, $u: ID!) { removeMember(workspaceId: $w, staffUserId: $u) }', { w: app.workspaceId, u: me })).toMatchObject({ code: 'last_owner', status: 409 });
+    expect(await refused('mutation($w: ID!, $u: ID!) { setMemberRole(workspaceId: $w, staffUserId: $u, role: admin) { role } }', { w: app.workspaceId, u: me })).toMatchObject({ code: 'last_owner' });
+
+    await ok('mutation($w: ID!, $u: ID!) { setMemberRole(workspaceId: $w, staffUserId: $u, role: owner) { role } }', { w: app.workspaceId, u: staffUserId });
+    expect((await ok('mutation($w: ID!, $u: ID!) { removeMember(workspaceId: $w, staffUserId: $u) }', { w: app.workspaceId, u: staffUserId })).removeMember).toBe(true);
+    expect(await refused('mutation($w: ID!, $e: String!) { addMember(workspaceId: $w, email: $e, role: agent) { role } }', { w: app.workspaceId, e: agentEmail })).toMatchObject({ code: 'already_member' });
+  });
+});
+
+describe('HTTP transport', () => {
+  it('answers GET queries and keeps yoga’s status when there is no body', async () => {
+    const r = await call(t.url, 'GET', `/graphql?query=${encodeURIComponent('{ viewer { email } }')}`, { headers: { Authorization: `Bearer ${owner}` } });
+    expect(r.json).toEqual({ data: { viewer: { email: app.ownerEmail } } });
+    // GraphiQL for a browser, served whole from the package: no script from another host.
+    const page = await call(t.url, 'GET', '/graphql', { headers: { Accept: 'text/html' } });
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toContain('text/html');
+    expect(page.text).toContain('GraphiQL');
+    expect(page.text).not.toMatch(/<script[^>]+src="https?:/);
+  });
+});
+
+describe('live changes over graphql-ws', () => {
+  const subscription = 'subscription($m: ID!) { appModeChanged(appModeId: $m) { id brandName } }';
+
+  it('sends the app-mode, then each change made through updateAppSettings', async () => {
+    const { live } = await appModeIds();
+    const changes = wsClient(`Bearer ${owner}`).iterate({ query: subscription, variables: { m: live } });
+    const first = await changes.next();
+    expect(first.value.data.appModeChanged.id).toBe(live);
+
+    await ok('mutation($m: ID!) { updateAppSettings(appModeId: $m, input: { brandName: "Renamed live" }) { id } }', { m: live });
+    expect((await changes.next()).value).toEqual({ data: { appModeChanged: { id: live, brandName: 'Renamed live' } } });
+    await changes.return!();
+  });
+
+  it('refuses a subscription to another workspace’s app-mode as not found', async () => {
+    const other = await seedApp(t.svc, 'Elsewhere');
+    const { live } = await appModeIds(other.appId);
+    const changes = wsClient(`Bearer ${owner}`).iterate({ query: subscription, variables: { m: live } });
+    const r = await changes.next();
+    expect(r.value.errors[0].extensions).toMatchObject({ code: 'not_found' });
+  });
+
+  it('ends the watch at once when the subscriber stops, without waiting for a change', async () => {
+    const { test } = await appModeIds();
+    const changes = abortable((signal) => appModeChanges(t.svc, test, signal));
+    expect((await changes.next()).value?.id).toBe(test);
+    const waiting = changes.next();
+    await changes.return!();
+    expect(await waiting).toEqual({ done: true, value: undefined });
+  });
+
+  it('checks the session again for each operation on an open socket', async () => {
+    const token = await signIn(app.ownerEmail, app.ownerPassword);
+    const client = wsClient(`Bearer ${token}`);
+    // A live subscription holds the one socket open; the client would otherwise reconnect.
+    const held = client.iterate({ query: subscription, variables: { m: (await appModeIds()).live } });
+    await held.next();
+    const viewer = () => client.iterate({ query: '{ viewer { email } }' }).next();
+    expect((await viewer()).value).toEqual({ data: { viewer: { email: app.ownerEmail } } });
+    await ok('mutation { signOut }', {}, token);
+    expect((await viewer()).value.errors[0].extensions).toMatchObject({ code: 'unauthenticated' });
+    await held.return!();
+  });
+
+  it('closes with 4401 on a bad token', async () => {
+    const closed = await new Promise<{ code: number }>((resolve) => {
+      wsClient('Bearer crm_st_madeup').subscribe({ query: '{ viewer { id } }' }, { next: () => {}, error: (e) => resolve(e as { code: number }), complete: () => resolve({ code: 0 }) });
+    });
+    expect(closed.code).toBe(4401);
+  });
+
+  it('refuses a browser from a foreign origin and takes one from the staff console', async () => {
+    const status = await new Promise<number>((resolve, reject) => {
+      const ws = new WebSocket(`${t.url.replace('http', 'ws')}/graphql`, 'graphql-transport-ws', { origin: 'https://evil.example' });
+      ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+      ws.on('open', () => reject(new Error('opened')));
+    });
+    expect(status).toBe(403);
+
+    class ConsolePage extends WebSocket {
+      constructor(url: string, protocols?: string | string[]) {
+        super(url, protocols, { origin: CONSOLE_ORIGIN });
+      }
+    }
+    const viewer = await wsClient(`Bearer ${owner}`, ConsolePage).iterate({ query: '{ viewer { email } }' }).next();
+    expect(viewer.value).toEqual({ data: { viewer: { email: app.ownerEmail } } });
+  });
+});
+
+describe('shutdown', () => {
+  it('close() ends open subscriptions and sockets promptly', async () => {
+    const { live } = await appModeIds();
+    const changes = wsClient(`Bearer ${owner}`).iterate({ query: 'subscription($m: ID!) { appModeChanged(appModeId: $m) { id } }', variables: { m: live } });
+    await changes.next();
+    const waiting = changes.next().catch((closeEvent: { code: number }) => closeEvent);
+    const started = Date.now();
+    closed = true;
+    await t.close();
+    expect(Date.now() - started).toBeLessThan(1500);
+    expect(await waiting).toMatchObject({ code: 1001 });
+  });
+});
