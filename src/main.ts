@@ -1,3 +1,6 @@
+import { createDurableEngine } from '../workflows/engine/engine.js';
+import { buildActivities } from '../workflows/processes/activities.js';
+import { processes } from '../workflows/processes/registry.js';
 import { boot } from './boot.js';
 import { readConfig } from './config.js';
 import { seedDemo } from './demo.js';
@@ -12,7 +15,8 @@ if (location.embedded) {
   const banner = await seedDemo(svc, config.baseUrl);
   if (banner) process.stdout.write(`${banner}\n`);
 }
-const server = await startServer(svc, log, { port: config.port, host: config.host });
+const engine = createDurableEngine(svc, processes, buildActivities(svc));
+const server = await startServer(svc, log, { port: config.port, host: config.host, processes: engine });
 log.info({ port: server.port, base_url: config.baseUrl, database: location.embedded ? 'embedded' : 'DATABASE_URL' }, 'serving');
 
 let stopping = false;
@@ -21,6 +25,7 @@ async function shutdown(signal: string) {
   stopping = true;
   log.info({ signal }, 'shutting down');
   await server.close();
+  await engine.close();
   await svc.close();
   await location.embedded?.stop();
   process.exit(0);

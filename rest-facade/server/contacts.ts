@@ -25,6 +25,9 @@ export const Identify = z
 
 const IdentifyAnswer = z.object({ external_id: z.string(), created: z.boolean() }).meta({ id: 'IdentifyAnswer' });
 const params = z.object({ external_id: externalIdParam });
+const EraseAccepted = z
+  .object({ external_id: z.string(), state: z.enum(['queued', 'running', 'done']), requested_at: z.string(), blocked_until: z.string() })
+  .meta({ id: 'EraseAccepted' });
 
 export const putContact = ({ svc }: RouteDeps) =>
   defineRoute({
@@ -64,12 +67,16 @@ export const deleteContact = ({ svc, processes }: RouteDeps) =>
     tag: 'Contacts',
     summary: 'Erase a person from the app, in both modes; queued, done within minutes',
     params,
-    responses: { 202: { description: 'Queued' } },
+    responses: { 202: { description: 'Queued (or already queued or done: asking twice is safe)', schema: EraseAccepted } },
     errors: [400, 401, 429],
     async handle(ctx, { params }) {
       const { request } = await requestErase(svc, ctx.state.caller, params.external_id);
+      // Starting again is a no-op for a run that exists, and mends a start lost after the commit.
       if (request.state !== 'done') await processes.start('erase', request.id, { requestId: request.id });
-      return { status: 202 };
+      return {
+        status: 202,
+        body: { external_id: request.externalId, state: request.state, requested_at: request.requestedAt.toISOString(), blocked_until: request.blockedUntil.toISOString() },
+      };
     },
   });
 

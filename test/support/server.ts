@@ -5,6 +5,10 @@ import { createWorkspace } from '../../src/domain/staff/workspaces.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { createLogger } from '../../src/lib/logger.js';
 import { startServer } from '../../src/server.js';
+import type { Activities } from '../../workflows/engine/activities.js';
+import { EmbeddedEngine } from '../../workflows/engine/embedded.js';
+import { buildActivities } from '../../workflows/processes/activities.js';
+import { processes } from '../../workflows/processes/registry.js';
 import { openServices, type OpenServices } from '../../src/services.js';
 import { createTestDatabase } from './db.js';
 
@@ -13,6 +17,7 @@ export interface TestServer {
   svc: OpenServices;
   clock: ManualClock;
   dbUrl: string;
+  engine: EmbeddedEngine;
   close(): Promise<void>;
 }
 
@@ -24,19 +29,25 @@ export function testConfig(overrides: Partial<Config> = {}, limits: Partial<Conf
 }
 
 /** The real server on a real database (a fresh one unless given), on a free port, with a clock the test moves. */
-export async function startTestServer(opts: { dbUrl?: string; config?: Config; clock?: ManualClock } = {}): Promise<TestServer> {
+export async function startTestServer(
+  opts: { dbUrl?: string; config?: Config; clock?: ManualClock; activities?: (svc: OpenServices) => Activities } = {},
+): Promise<TestServer> {
   const dbUrl = opts.dbUrl ?? (await createTestDatabase());
   const config = opts.config ?? testConfig();
   const clock = opts.clock ?? new ManualClock();
   const svc = await openServices({ config, url: dbUrl, secretKey: TEST_SECRET_KEY, clock, listen: true });
-  const server = await startServer(svc, createLogger('silent'), { port: 0, host: '127.0.0.1', processes: { start: async () => undefined } });
+  // The embedded engine, driven by the test (engine.runDue()) rather than a background loop.
+  const engine = new EmbeddedEngine(svc, processes, (opts.activities ?? buildActivities)(svc));
+  const server = await startServer(svc, createLogger('silent'), { port: 0, host: '127.0.0.1', processes: engine });
   return {
     url: server.url,
     svc,
     clock,
     dbUrl,
+    engine,
     async close() {
       await server.close();
+      await engine.close();
       await svc.close();
     },
   };

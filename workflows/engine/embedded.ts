@@ -1,0 +1,241 @@
+import type { Services } from '../../src/domain/context.js';
+import { Prisma, type WorkflowRun } from '../../src/generated/prisma/client.js';
+import { createLogger, type Logger } from '../../src/lib/logger.js';
+import type { Activities } from './activities.js';
+import { timeoutOf } from './commands.js';
+import type { DurableEngine } from './engine.js';
+import { RunNotFoundError } from './errors.js';
+import type { ProcessRegistry } from './registry.js';
+import { advance, afterFailure, cancelPending, commandOf, describeRun, settle, stepWithoutActivity, type RunChange } from './run-row.js';
+import type { CallCommand, ProcessDefinition, RunDescription } from './types.js';
+
+// The durable-process engine on PostgreSQL, for deployments without Temporal. Each run is a row
+// of workflow_run. Any number of server processes advance the due rows, each claimed with
+// FOR UPDATE SKIP LOCKED. Steps without I/O (timers, signals, cancels) happen inside that short
+// transaction. An activity runs outside it, under a lease (the row's wake time moves to the
+// lease's end and its revision is bumped); its result is saved only if the revision is still the
+// one it claimed. A worker that dies mid-activity leaves a lease that runs out: the attempt counts
+// as failed and is retried, so activities run at least once and a step is never lost.
+
+export interface EmbeddedEngineOptions {
+  /** How often to look for due runs when nothing in this process says there is one. */
+  pollMs?: number;
+  /** Runs claimed per transaction; their activities run side by side. */
+  batchSize?: number;
+  log?: Logger;
+}
+
+interface Claimed {
+  def: ProcessDefinition;
+  run: WorkflowRun;
+  call: CallCommand;
+}
+
+/** How long a run whose step cannot be taken here (its decide threw, its version is unknown) waits before the next try. */
+const STUCK_RETRY_MS = 60_000;
+
+/** A time for raw SQL on `timestamp(3)` columns, which hold UTC. */
+const utc = (at: Date) => Prisma.sql`(${at.toISOString()}::timestamptz AT TIME ZONE 'UTC')`;
+const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+export class EmbeddedEngine implements DurableEngine {
+  private readonly db: Services['db'];
+  private readonly clock: Services['clock'];
+  private readonly log: Logger;
+  private readonly pollMs: number;
+  private readonly batchSize: number;
+  private loop: Promise<void> | undefined;
+  private stopping = false;
+  private nudged = false;
+  private wake: (() => void) | undefined;
+
+  constructor(
+    svc: Pick<Services, 'db' | 'clock' | 'config'>,
+    private readonly registry: ProcessRegistry,
+    private readonly activities: Activities,
+    opts: EmbeddedEngineOptions = {},
+  ) {
+    this.db = svc.db;
+    this.clock = svc.clock;
+    this.log = opts.log ?? createLogger(svc.config.logLevel);
+    this.pollMs = opts.pollMs ?? 300;
+    this.batchSize = opts.batchSize ?? 16;
+  }
+
+  async start(process: string, runId: string, input: unknown): Promise<string> {
+    const def = this.registry.latest(process);
+    const now = this.clock.now();
+    const decision = def.decide(def.initialState(input), { kind: 'started', at: now.toISOString(), input });
+    await this.db.workflowRun.createMany({
+      data: [{ id: runId, process, processVersion: def.version, startedAt: now, ...settle(decision, now, [], false) }],
+      skipDuplicates: true,
+    });
+    this.nudge();
+    return runId;
+  }
+
+  async signal(runId: string, name: string, payload: unknown = null): Promise<void> {
+    const now = this.clock.now();
+    const entry = JSON.stringify([{ name, payload, receivedAt: now.toISOString() }]);
+    // A run waiting for this signal falls due now; an active one finds it in the inbox at its next wait.
+    const updated = await this.db.$executeRaw`
+      UPDATE workflow_run SET inbox = inbox || ${entry}::jsonb,
+        wake_at = CASE WHEN status IN ('waiting', 'parked') AND command->'signals' @> ${JSON.stringify([name])}::jsonb
+                  THEN ${utc(now)} ELSE wake_at END
+      WHERE id = ${runId} AND status <> 'ended'`;
+    if (updated === 0) throw new RunNotFoundError(runId);
+    this.nudge();
+  }
+
+  async cancel(runId: string): Promise<void> {
+    const now = this.clock.now();
+    // Due at once, even mid-activity: like Temporal's default, decide hears of the cancel without
+    // waiting for the activity, whose late result is then dropped. Only the first cancel counts.
+    const updated = await this.db.$executeRaw`
+      UPDATE workflow_run SET cancel_requested_at = ${utc(now)}, wake_at = ${utc(now)}
+      WHERE id = ${runId} AND status <> 'ended' AND cancel_requested_at IS NULL`;
+    if (updated === 0 && !(await this.db.workflowRun.count({ where: { id: runId } }))) throw new RunNotFoundError(runId);
+    this.nudge();
+  }
+
+  async describe(runId: string): Promise<RunDescription | null> {
+    const run = await this.db.workflowRun.findUnique({ where: { id: runId } });
+    return run && describeRun(run);
+  }
+
+  /** Takes every step that is due, activities included, until none is left; returns how many runs it stepped. */
+  async runDue(): Promise<number> {
+    let stepped = 0;
+    for (;;) {
+      const { claimed, calls } = await this.claimDue();
+      if (claimed === 0) return stepped;
+      stepped += claimed;
+      await Promise.all(calls.map((c) => this.perform(c)));
+    }
+  }
+
+  /** Advances due runs in the background until close(). */
+  startWorker(): void {
+    if (this.loop) return;
+    this.stopping = false;
+    this.loop = this.work();
+  }
+
+  /** Stops the background loop once its current pass is done. */
+  async close(): Promise<void> {
+    this.stopping = true;
+    this.wake?.();
+    await this.loop;
+    this.loop = undefined;
+  }
+
+  private async work(): Promise<void> {
+    while (!this.stopping) {
+      await this.runDue().catch((err) => this.log.error({ err }, 'durable processes: a pass failed'));
+      await this.idle();
+    }
+  }
+
+  private idle(): Promise<void> {
+    if (this.nudged || this.stopping) {
+      this.nudged = false;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.wake = undefined;
+        this.nudged = false;
+        resolve();
+      };
+      const timer = setTimeout(done, this.pollMs);
+      this.wake = done;
+    });
+  }
+
+  /** Something this process did made a run due: look now rather than at the next poll. */
+  private nudge(): void {
+    this.nudged = true;
+    this.wake?.();
+  }
+
+  private claimDue(): Promise<{ claimed: number; calls: Claimed[] }> {
+    return this.db.$transaction(async (tx) => {
+      const now = this.clock.now();
+      const due = await tx.$queryRaw<{ id: string }[]>`
+        SELECT id FROM workflow_run
+        WHERE status IN ('active', 'waiting', 'parked') AND wake_at <= ${utc(now)}
+        ORDER BY wake_at LIMIT ${this.batchSize}
+        FOR UPDATE SKIP LOCKED`;
+      if (due.length === 0) return { claimed: 0, calls: [] };
+      const runs = await tx.workflowRun.findMany({ where: { id: { in: due.map((r) => r.id) } } });
+      const calls: Claimed[] = [];
+      for (const run of runs) {
+        const call = await this.step(tx, run, now);
+        if (call) calls.push(call);
+      }
+      return { claimed: runs.length, calls };
+    });
+  }
+
+  /** One step of a claimed run: an activity call is leased and handed back to run; any other step is taken here. */
+  private async step(tx: Prisma.TransactionClient, run: WorkflowRun, now: Date): Promise<Claimed | undefined> {
+    const def = this.registry.get(run.process, run.processVersion);
+    const command = commandOf(run);
+    if (def && command.kind === 'call' && !cancelPending(run) && !run.leaseUntil) {
+      const leaseUntil = new Date(now.getTime() + timeoutOf(command));
+      const leased = await tx.workflowRun.update({
+        where: { id: run.id },
+        data: { leaseUntil, wakeAt: leaseUntil, attempts: { increment: 1 }, revision: { increment: 1 } },
+      });
+      return { def, run: leased, call: command };
+    }
+    await this.save(tx, run, () => stepWithoutActivity(def, run, now), now);
+  }
+
+  /** Runs a leased activity, then saves what came of it unless the lease was lost meanwhile. */
+  private async perform({ def, run, call }: Claimed): Promise<void> {
+    const result = await this.invoke(call).then(
+      (value) => ({ ok: true as const, value }),
+      (err: unknown) => ({ ok: false as const, error: messageOf(err) }),
+    );
+    await this.db
+      .$transaction(async (tx) => {
+        await tx.$queryRaw`SELECT 1 FROM workflow_run WHERE id = ${run.id} FOR UPDATE`;
+        const current = await tx.workflowRun.findUnique({ where: { id: run.id } });
+        if (!current || current.revision !== run.revision) return;
+        const now = this.clock.now();
+        const completed = (value: unknown) => ({ kind: 'activity_completed', at: now.toISOString(), activity: call.activity, result: value }) as const;
+        await this.save(tx, current, () => (result.ok ? advance(def, current, completed(result.value), now) : afterFailure(def, current, call, result.error, now)), now);
+      })
+      .catch((err) => this.log.error({ err, runId: run.id }, 'durable processes: an activity result was not saved'));
+  }
+
+  private async invoke(call: CallCommand): Promise<unknown> {
+    const activity = this.activities[call.activity];
+    if (!activity) throw new Error(`no activity is named ${call.activity}`);
+    const ms = timeoutOf(call);
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`${call.activity} did not finish within ${ms} ms`)), ms);
+    });
+    try {
+      return await Promise.race([activity(call.input as never), timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Saves a step. A step that cannot be taken here is what a failed Temporal workflow task is:
+   *  the run stays as it was, says why, and is tried again later (by fixed code, perhaps). */
+  private async save(tx: Prisma.TransactionClient, run: WorkflowRun, change: () => RunChange, now: Date): Promise<void> {
+    let data: RunChange;
+    try {
+      data = change();
+    } catch (err) {
+      this.log.error({ err, runId: run.id, process: run.process }, 'durable processes: a step could not be taken');
+      data = { lastError: messageOf(err), leaseUntil: null, wakeAt: new Date(now.getTime() + STUCK_RETRY_MS) };
+    }
+    await tx.workflowRun.update({ where: { id: run.id }, data: { ...data, revision: { increment: 1 } } });
+  }
+}

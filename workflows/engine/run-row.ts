@@ -1,0 +1,101 @@
+import { Prisma, type WorkflowRun } from '../../src/generated/prisma/client.js';
+import { awaitsSignal, backoffMs, retryPolicyOf, runStateOf, timeoutOf } from './commands.js';
+import type { CallCommand, Command, Decision, Instant, ProcessDefinition, ProcessEvent, RunDescription, RunState } from './types.js';
+
+// How a run's row changes on the embedded engine, apart from the SQL that claims and saves it.
+
+export interface InboxEntry {
+  name: string;
+  payload: unknown;
+  receivedAt: Instant;
+}
+
+export interface RunChange {
+  status?: RunState;
+  state?: Prisma.InputJsonValue;
+  command?: Prisma.InputJsonValue;
+  inbox?: Prisma.InputJsonValue;
+  wakeAt?: Date | null;
+  leaseUntil?: Date | null;
+  attempts?: number;
+  lastError?: string | null;
+  cancelDeliveredAt?: Date;
+  endedAt?: Date;
+  outcome?: Prisma.InputJsonValue | typeof Prisma.JsonNull;
+}
+
+/** A decision's state and command, stored as they are: JSON by the model's own rule. */
+const json = (value: unknown) => value as Prisma.InputJsonValue;
+
+export const commandOf = (run: WorkflowRun) => run.command as unknown as Command;
+export const inboxOf = (run: WorkflowRun) => run.inbox as unknown as InboxEntry[];
+export const cancelPending = (run: WorkflowRun) => run.cancelRequestedAt !== null && run.cancelDeliveredAt === null;
+
+/** The row after decide answered. Status and due time follow from the command; a wait that an
+ *  inbox signal or a pending cancel already answers is due at once. */
+export function settle(decision: Decision<unknown>, now: Date, inbox: InboxEntry[], cancelWaiting: boolean) {
+  const { command } = decision;
+  const dueNow = command.kind === 'call' || (command.kind === 'wait' && (cancelWaiting || inbox.some((s) => awaitsSignal(command, s.name))));
+  return {
+    status: runStateOf(command),
+    state: json(decision.state),
+    command: json(command),
+    inbox: json(inbox),
+    wakeAt: dueNow ? now : command.kind === 'wait' && command.until !== undefined ? new Date(command.until) : null,
+    leaseUntil: null,
+    attempts: 0,
+    lastError: null,
+    ...(command.kind === 'end' ? { endedAt: now, outcome: command.outcome == null ? Prisma.JsonNull : json(command.outcome) } : {}),
+  } satisfies RunChange;
+}
+
+/** Hands the run's decide function one event and settles its answer. */
+export function advance(def: ProcessDefinition, run: WorkflowRun, event: ProcessEvent, now: Date, inbox = inboxOf(run)): RunChange {
+  const cancelDelivered = event.kind === 'cancelled';
+  const change = settle(def.decide(run.state, event), now, inbox, cancelPending(run) && !cancelDelivered);
+  return cancelDelivered ? { ...change, cancelDeliveredAt: now } : change;
+}
+
+/** A failed attempt (run.attempts counts it): tried again after backoff while the policy
+ *  allows, else decide hears of the failure. */
+export function afterFailure(def: ProcessDefinition, run: WorkflowRun, call: CallCommand, error: string, now: Date): RunChange {
+  const policy = retryPolicyOf(call);
+  if (run.attempts < policy.maxAttempts) {
+    const retryAt = new Date(now.getTime() + backoffMs(policy, run.attempts));
+    return { leaseUntil: null, lastError: error, wakeAt: cancelPending(run) ? now : retryAt };
+  }
+  const event = { kind: 'activity_failed', at: now.toISOString(), activity: call.activity, error, attempts: run.attempts } as const;
+  return { ...advance(def, run, event, now), lastError: error };
+}
+
+/** The step a claimed run takes when it is not the start of an activity. Throws when this code cannot take it. */
+export function stepWithoutActivity(def: ProcessDefinition | undefined, run: WorkflowRun, now: Date): RunChange {
+  if (!def) throw new Error(`this code has no ${run.process} v${run.processVersion}`);
+  const at = now.toISOString();
+  const command = commandOf(run);
+  if (cancelPending(run)) return advance(def, run, { kind: 'cancelled', at }, now);
+  // A call gets here only still leased: the worker running it was lost.
+  if (command.kind === 'call') return afterFailure(def, run, command, `${command.activity} did not finish within ${timeoutOf(command)} ms`, now);
+  if (command.kind === 'end') throw new Error('an ended run was due');
+  const inbox = inboxOf(run);
+  const i = inbox.findIndex((s) => awaitsSignal(command, s.name));
+  const signal = inbox[i];
+  if (signal) return advance(def, run, { kind: 'signal', at, name: signal.name, payload: signal.payload }, now, inbox.filter((_, j) => j !== i));
+  if (command.until !== undefined && Date.parse(command.until) <= now.getTime()) return advance(def, run, { kind: 'timer_fired', at }, now);
+  // Woken by a signal it does not wait for: back to sleep.
+  return { wakeAt: command.until === undefined ? null : new Date(command.until) };
+}
+
+export function describeRun(run: WorkflowRun): RunDescription {
+  return {
+    runId: run.id,
+    process: run.process,
+    state: run.status,
+    startedAt: run.startedAt,
+    endedAt: run.endedAt,
+    outcome: run.outcome,
+    wakeAt: run.status === 'ended' ? null : run.wakeAt,
+    attempts: run.attempts,
+    lastError: run.lastError,
+  };
+}

@@ -1,0 +1,89 @@
+import { Client, Connection, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
+import type { Config } from '../../src/config.js';
+import { runViewQuery, TASK_QUEUE, type DurableArgs } from '../temporal/definitions.js';
+import type { DurableEngine } from './engine.js';
+import { RunNotFoundError } from './errors.js';
+import type { ProcessRegistry } from './registry.js';
+import type { RunDescription } from './types.js';
+
+// The engine interface on a Temporal server: a run is a workflow whose id is the run id and whose
+// type is the process's name. Workers (npm run worker) execute them; this side only asks.
+
+export class TemporalEngine implements DurableEngine {
+  private readonly connection: Connection;
+  private readonly client: Client;
+
+  /** Connects on first use, so a server starts even while Temporal is briefly away. */
+  constructor(
+    config: Pick<Config, 'temporalAddress' | 'temporalNamespace'>,
+    private readonly registry: ProcessRegistry,
+    private readonly taskQueue = TASK_QUEUE,
+  ) {
+    this.connection = Connection.lazy({ address: config.temporalAddress });
+    this.client = new Client({ connection: this.connection, namespace: config.temporalNamespace });
+  }
+
+  async start(process: string, runId: string, input: unknown): Promise<string> {
+    const args: DurableArgs = { version: this.registry.latest(process).version, input };
+    try {
+      // REJECT_DUPLICATE: a run id names one run for good, ended or not, as on the embedded engine.
+      await this.client.workflow.start(process, { taskQueue: this.taskQueue, workflowId: runId, args: [args], workflowIdReusePolicy: 'REJECT_DUPLICATE' });
+    } catch (err) {
+      if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+    }
+    return runId;
+  }
+
+  async signal(runId: string, name: string, payload: unknown = null): Promise<void> {
+    try {
+      await this.client.workflow.getHandle(runId).signal(name, payload);
+    } catch (err) {
+      throw err instanceof WorkflowNotFoundError ? new RunNotFoundError(runId) : err;
+    }
+  }
+
+  async cancel(runId: string): Promise<void> {
+    try {
+      await this.client.workflow.getHandle(runId).cancel();
+    } catch (err) {
+      if (!(err instanceof WorkflowNotFoundError)) throw err;
+      // Temporal says "not found" of a closed workflow too; cancelling an ended run is no error.
+      if (!(await this.describe(runId))) throw new RunNotFoundError(runId);
+    }
+  }
+
+  /** A running workflow answers the query only while a worker is up. */
+  async describe(runId: string): Promise<RunDescription | null> {
+    const handle = this.client.workflow.getHandle(runId);
+    const found = await handle.describe().catch((err: unknown) => {
+      if (err instanceof WorkflowNotFoundError) return null;
+      throw err;
+    });
+    if (!found) return null;
+    const pending = found.raw.pendingActivities?.[0];
+    const common = {
+      runId,
+      process: found.type,
+      startedAt: found.startTime,
+      endedAt: found.closeTime ?? null,
+      attempts: pending?.attempt ?? 0,
+      lastError: pending?.lastFailure?.message ?? null,
+    };
+    if (found.status.name === 'RUNNING') {
+      const view = await handle.query(runViewQuery);
+      return { ...common, state: view.state, wakeAt: view.wakeAt === null ? null : new Date(view.wakeAt), outcome: null };
+    }
+    const completed = found.status.name === 'COMPLETED';
+    return {
+      ...common,
+      state: 'ended',
+      wakeAt: null,
+      outcome: completed ? await handle.result() : null,
+      lastError: completed ? null : `the workflow ${found.status.name.toLowerCase()}`,
+    };
+  }
+
+  async close(): Promise<void> {
+    await this.connection.close();
+  }
+}

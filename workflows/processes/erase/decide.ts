@@ -1,0 +1,65 @@
+import { addMs } from '../../engine/commands.js';
+import type { Decision, ProcessDefinition, ProcessEvent } from '../../engine/types.js';
+
+// Erasing a person (DELETE /server/v1/contacts/{external_id}): remove their data in every mode
+// of the app, then mark the request done. Should the removal keep failing past its retries, the
+// process waits a while and tries again, a few rounds, before it gives up and says so.
+
+export interface EraseInput {
+  requestId: string;
+}
+
+export interface EraseState {
+  requestId: string;
+  phase: 'erasing' | 'finishing' | 'resting';
+  rounds: number;
+  removed: unknown;
+}
+
+export interface EraseOutcome {
+  erased: boolean;
+  removed?: unknown;
+  cancelled?: boolean;
+  failed?: { activity: string; error: string };
+}
+
+export const ERASE_ROUNDS = 5;
+export const REST_MS = 15 * 60_000;
+const retry = { maxAttempts: 8, initialIntervalMs: 2_000, backoffCoefficient: 2, maxIntervalMs: 60_000 };
+const timeoutMs = 5 * 60_000;
+
+const erase = (state: EraseState): Decision<EraseState> => ({
+  state: { ...state, phase: 'erasing', rounds: state.rounds + 1 },
+  command: { kind: 'call', activity: 'eraseContactData', input: { requestId: state.requestId }, retry, timeoutMs },
+});
+
+function decide(state: EraseState, event: ProcessEvent<EraseInput>): Decision<EraseState> {
+  switch (event.kind) {
+    case 'started':
+    case 'timer_fired':
+      return erase(state);
+    case 'activity_completed':
+      if (state.phase === 'erasing')
+        return {
+          state: { ...state, phase: 'finishing', removed: event.result },
+          command: { kind: 'call', activity: 'finishErase', input: { requestId: state.requestId }, retry, timeoutMs },
+        };
+      return { state, command: { kind: 'end', outcome: { erased: true, removed: state.removed } satisfies EraseOutcome } };
+    case 'activity_failed':
+      if (state.rounds < ERASE_ROUNDS) return { state: { ...state, phase: 'resting' }, command: { kind: 'wait', until: addMs(event.at, REST_MS) } };
+      return { state, command: { kind: 'end', outcome: { erased: false, failed: { activity: event.activity, error: event.error } } satisfies EraseOutcome } };
+    case 'cancelled':
+      return { state, command: { kind: 'end', outcome: { erased: false, cancelled: true } satisfies EraseOutcome } };
+    case 'signal':
+      // The process listens for none; erasing again from the start is safe (both steps are idempotent).
+      return erase(state);
+  }
+}
+
+export const eraseProcess: ProcessDefinition<EraseState, EraseInput> = {
+  name: 'erase',
+  version: 1,
+  signals: [],
+  initialState: ({ requestId }) => ({ requestId, phase: 'erasing', rounds: 0, removed: null }),
+  decide,
+};

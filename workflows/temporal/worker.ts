@@ -1,0 +1,43 @@
+// npm run worker: runs the durable processes' workflows and activities for a Temporal server.
+// Without TEMPORAL_ADDRESS there is nothing to serve: the server runs them on its embedded engine.
+import { fileURLToPath } from 'node:url';
+import { NativeConnection, Worker } from '@temporalio/worker';
+import { boot } from '../../src/boot.js';
+import { readConfig } from '../../src/config.js';
+import { buildActivities } from '../processes/activities.js';
+import { TASK_QUEUE } from './definitions.js';
+
+const config = readConfig();
+if (!config.temporalAddress) {
+  console.error('TEMPORAL_ADDRESS is not set: there is no Temporal server to work for. Without it the server runs durable processes itself (the embedded engine); set TEMPORAL_ADDRESS (and TEMPORAL_NAMESPACE) to run them on Temporal.');
+  process.exit(1);
+}
+
+// A failed connection or Worker.create leaves handles open that keep Node alive: every way out exits explicitly.
+let code = 0;
+try {
+  const connection = await NativeConnection.connect({ address: config.temporalAddress });
+  try {
+    const { svc, location } = await boot(config);
+    try {
+      const worker = await Worker.create({
+        connection,
+        namespace: config.temporalNamespace,
+        taskQueue: TASK_QUEUE,
+        workflowsPath: fileURLToPath(new URL('./workflows.ts', import.meta.url)),
+        activities: buildActivities(svc),
+      });
+      console.log(`worker on task queue '${TASK_QUEUE}' of ${config.temporalAddress} (namespace ${config.temporalNamespace})`);
+      await worker.run(); // until SIGINT or SIGTERM
+    } finally {
+      await svc.close();
+      await location.embedded?.stop();
+    }
+  } finally {
+    await connection.close();
+  }
+} catch (err) {
+  console.error('the worker stopped on an error:', err);
+  code = 1;
+}
+process.exit(code);
