@@ -81,6 +81,14 @@ describe('server events', () => {
     expect(again.json).toEqual({ accepted: 0, rejected: [] });
   });
 
+  it('takes concurrent batches that touch the same counters in other orders', async () => {
+    const batch = (k: number) =>
+      Array.from({ length: 40 }, (_, i) => ({ id: `ord-${k}-${i}`, external_id: 'p5', name: (i + k) % 2 ? 'alpha' : 'beta', at: at(-i * 86_400_000 / 4) }));
+    const results = await Promise.all(Array.from({ length: 12 }, (_, k) => send(k % 2 ? batch(k).reverse() : batch(k))));
+    expect(results.map((r) => r.status)).toEqual(Array(12).fill(202));
+    expect(results.reduce((n, r) => n + r.json.accepted, 0)).toBe(480);
+  });
+
   it('makes an undeclared event on first sight, guessing each prop type from its first value', async () => {
     await send([{ id: 'g1', external_id: 'p3', name: 'trial_started', at: at(), props: { days: '14', paid: 'false', ends: '2026-12-01T00:00:00Z', plan: 'pro' } }]);
     const d = await definition('trial_started');

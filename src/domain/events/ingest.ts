@@ -128,7 +128,8 @@ async function insertEvents(tx: Tx, scope: AppScope, typed: Typed[], opts: Inges
     c.count++;
     counts.set(key, c);
   }
-  const rows = [...counts.values()];
+  // In one order everywhere, so concurrent batches lock the same counters without deadlock.
+  const rows = [...counts.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, c]) => c);
   await tx.$executeRaw`
     INSERT INTO event_daily_count (app_mode_id, day, name, platform, count)
     SELECT ${scope.appModeId}::uuid, d::date, n, ${opts.platform ?? opts.source}, c

@@ -1,0 +1,45 @@
+// npm run bench: each benchmark beside its floor, measured in the same run on this machine.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { readConfig } from '../src/config.js';
+import { createApp } from '../src/domain/apps/create-app.js';
+import { createServerKey, MAX_SERVER_KEYS } from '../src/domain/apps/server-keys.js';
+import { startEmbeddedPostgres } from '../src/db/embedded-postgres.js';
+import { applyMigrations, withDatabase } from '../src/db/migrations.js';
+import { openServices } from '../src/services.js';
+import { benchEvents } from './events.js';
+
+const SECRET_KEY = Buffer.alloc(32, 9).toString('base64');
+const dataDir = await mkdtemp(path.join(tmpdir(), 'crm-bench-'));
+const embedded = await startEmbeddedPostgres(dataDir);
+let code = 0;
+try {
+  const admin = new pg.Client({ connectionString: embedded.adminUrl });
+  await admin.connect();
+  await admin.query('CREATE DATABASE crm_bench');
+  await admin.end();
+  const url = withDatabase(embedded.adminUrl, 'crm_bench');
+  await applyMigrations(url);
+  const svc = await openServices({ config: readConfig({ LOG_LEVEL: 'silent' } as NodeJS.ProcessEnv), url, secretKey: SECRET_KEY });
+  const ws = await svc.db.workspace.create({ data: { id: crypto.randomUUID(), name: 'Bench' } });
+  const app = await createApp(svc, { workspaceId: ws.id, name: 'Bench app' });
+  const mode = await svc.db.appMode.findUniqueOrThrow({ where: { appKey: app.live.app_key } });
+  const keys = [app.live.server_key];
+  while (keys.length < MAX_SERVER_KEYS) keys.push((await createServerKey(svc, mode.id)).serverKey);
+  await svc.close();
+
+  const r = await benchEvents(embedded.adminUrl, SECRET_KEY, keys, 'crm_bench');
+  console.log('events: POST /server/v1/events, 500 per batch, 8 connections');
+  console.log(`  service  ${Math.round(r.serviceEventsPerSecond).toLocaleString('en')} events/s`);
+  console.log(`  floor    ${Math.round(r.floorEventsPerSecond).toLocaleString('en')} events/s (multi-row INSERT … ON CONFLICT DO NOTHING through pg)`);
+  console.log(`  ratio    ${r.ratio.toFixed(2)} of the floor (aim: at least 0.50)`);
+} catch (err) {
+  console.error(err);
+  code = 1;
+} finally {
+  await embedded.stop();
+  await rm(dataDir, { recursive: true, force: true });
+}
+process.exit(code);
