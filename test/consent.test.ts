@@ -1,13 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedApp, startTestServer, type TestServer } from './support/server.js';
+import { type SeededApp, type TestServer, startWithApp } from './support/server.js';
 import { call, userToken } from './support/http.js';
 
 let t: TestServer;
-let app: Awaited<ReturnType<typeof seedApp>>;
-beforeAll(async () => {
-  t = await startTestServer();
-  app = await seedApp(t.svc);
-});
+let app: SeededApp;
+beforeAll(async () => ({ t, app } = await startWithApp()));
 afterAll(() => t.close());
 
 const guest = async (sub = 'user-1') => ({ 'X-CRM-App-Key': app.live.app_key, Authorization: `Bearer ${await userToken(app.live.identity_secret, { sub })}` });

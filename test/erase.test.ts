@@ -2,17 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildActivities } from '../workflows/processes/activities.js';
 import { call, userToken } from './support/http.js';
-import { seedApp, startTestServer, type TestServer } from './support/server.js';
+import { type SeededApp, type TestServer, seedApp, startTestServer, startWithApp } from './support/server.js';
 
 // DELETE /server/v1/contacts/{external_id}: a durable process removes the person in both modes,
 // keeps the anonymous daily counts, and for 30 days refuses Identify and events for the id.
 
 let t: TestServer;
-let app: Awaited<ReturnType<typeof seedApp>>;
-beforeAll(async () => {
-  t = await startTestServer();
-  app = await seedApp(t.svc);
-});
+let app: SeededApp;
+beforeAll(async () => ({ t, app } = await startWithApp()));
 afterAll(() => t?.close());
 
 const as = (key: string) => ({ headers: { Authorization: `Bearer ${key}` } });

@@ -1,14 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, userToken } from './support/http.js';
-import { seedApp, startTestServer, type TestServer } from './support/server.js';
+import { type SeededApp, type TestServer, startWithApp } from './support/server.js';
 
 let t: TestServer;
-let app: Awaited<ReturnType<typeof seedApp>>;
-beforeAll(async () => {
-  t = await startTestServer();
-  app = await seedApp(t.svc);
-});
+let app: SeededApp;
+beforeAll(async () => ({ t, app } = await startWithApp()));
 afterAll(() => t.close());
 
 const server = (path: string, json: unknown, method = 'POST') => call(t.url, method, path, { headers: { Authorization: `Bearer ${app.live.server_key}` }, json });

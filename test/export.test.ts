@@ -2,14 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXPORT_EVENT_LIMIT } from '../src/domain/contacts/export.js';
 import { call } from './support/http.js';
-import { seedApp, startTestServer, type TestServer } from './support/server.js';
+import { type SeededApp, type TestServer, startWithApp } from './support/server.js';
 
 let t: TestServer;
-let app: Awaited<ReturnType<typeof seedApp>>;
-beforeAll(async () => {
-  t = await startTestServer();
-  app = await seedApp(t.svc);
-});
+let app: SeededApp;
+beforeAll(async () => ({ t, app } = await startWithApp()));
 afterAll(() => t.close());
 
 const server = (method: string, path: string, json?: unknown) => call(t.url, method, path, { headers: { Authorization: `Bearer ${app.live.server_key}` }, json });

@@ -1,14 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { updateSettings } from '../src/domain/apps/settings.js';
 import { call } from './support/http.js';
-import { seedApp, startTestServer, type TestServer } from './support/server.js';
+import { type SeededApp, type TestServer, startWithApp } from './support/server.js';
 
 let t: TestServer;
-let app: Awaited<ReturnType<typeof seedApp>>;
-beforeAll(async () => {
-  t = await startTestServer();
-  app = await seedApp(t.svc);
-});
+let app: SeededApp;
+beforeAll(async () => ({ t, app } = await startWithApp()));
 afterAll(() => t.close());
 
 const put = (id: string, body: unknown, key = app.live.server_key) =>

@@ -3,32 +3,23 @@ import pg from 'pg';
 import { inject } from 'vitest';
 import { withDatabase } from '../../src/db/migrations.js';
 
-/** A fresh, migrated database for one test file (a copy of the run's template). */
-export async function createTestDatabase(): Promise<string> {
+async function createDatabase(template?: string): Promise<string> {
   const adminUrl = inject('adminUrl');
   const name = `crm_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   try {
-    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${inject('templateDb')}`);
+    await admin.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
   } finally {
     await admin.end();
   }
   return withDatabase(adminUrl, name);
 }
 
+/** A fresh, migrated database for one test file (a copy of the run's template). */
+export const createTestDatabase = () => createDatabase(inject('templateDb'));
+
 /** An empty database (no migrations), for tests of the migrations themselves. */
-export async function createEmptyDatabase(): Promise<string> {
-  const adminUrl = inject('adminUrl');
-  const name = `crm_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  try {
-    await admin.query(`CREATE DATABASE ${name}`);
-  } finally {
-    await admin.end();
-  }
-  return withDatabase(adminUrl, name);
-}
+export const createEmptyDatabase = () => createDatabase();
 
 export const adminUrl = () => inject('adminUrl');

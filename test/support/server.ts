@@ -53,10 +53,18 @@ export async function startTestServer(
   };
 }
 
+export type SeededApp = CreatedApp & { ownerEmail: string; ownerPassword: string };
+
 /** A workspace with an owner and one app; the app's credentials as shown once. */
-export async function seedApp(svc: OpenServices, name = 'Test app'): Promise<CreatedApp & { ownerEmail: string; ownerPassword: string }> {
+export async function seedApp(svc: OpenServices, name = 'Test app'): Promise<SeededApp> {
   const ownerEmail = `owner-${randomBytes(4).toString('hex')}@example.com`;
   const ownerPassword = 'correct horse battery staple';
   const { workspaceId } = await createWorkspace(svc, { name: `${name} workspace`, ownerEmail, ownerPassword });
   return { ...(await createApp(svc, { workspaceId, name })), ownerEmail, ownerPassword };
+}
+
+/** A test server on a fresh database with one seeded app: `({ t, app } = await startWithApp())`. */
+export async function startWithApp(name?: string): Promise<{ t: TestServer; app: SeededApp }> {
+  const t = await startTestServer();
+  return { t, app: await seedApp(t.svc, name) };
 }
