@@ -52,6 +52,7 @@ describe('server events', () => {
       { id: 'e3', external_id: 'p1', at: at() },
       { id: 'e4', external_id: 'p1', name: 'order_paid', at: 'yesterday' },
       { id: 'e5', external_id: 'p1', name: 'order_paid', at: at(), props: { amount: 4250 } },
+      { id: 'e6', external_id: 'p1', name: 'bad name!', at: at() },
     ]);
     expect(r.status).toBe(202);
     expect(r.json.accepted).toBe(1);
@@ -60,8 +61,10 @@ describe('server events', () => {
       [2, 'invalid'],
       [3, 'invalid'],
       [4, 'invalid'],
+      [5, 'invalid'],
     ]);
     expect(r.json.rejected[0].detail).toMatch(/amount/);
+    expect(r.json.rejected[4].detail).toMatch(/^events\.5\.name/);
     const kept = await t.svc.db.event.findFirstOrThrow({ where: { id: 'e1' } });
     expect(kept.props).toEqual({ amount: 4250, coupon: 'X' });
     const refused = await t.svc.db.refusedEvent.findMany({ where: { eventId: { in: ['e2', 'e3'] } } });

@@ -11,7 +11,7 @@ export const builder = new SchemaBuilder<{
   Context: StaffContext;
   PrismaTypes: PrismaTypes;
   DefaultFieldNullability: false;
-  Scalars: { ID: { Input: string; Output: string }; DateTime: { Input: Date; Output: Date } };
+  Scalars: { ID: { Input: string; Output: string }; DateTime: { Input: Date; Output: Date }; JSON: { Input: unknown; Output: unknown } };
 }>({
   plugins: [PrismaPlugin],
   defaultFieldNullability: false,

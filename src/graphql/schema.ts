@@ -5,6 +5,8 @@ import './types/workspaces.js';
 import './types/apps.js';
 import './types/app-settings.js';
 import './types/server-keys.js';
+import './types/contacts.js';
+import './types/data.js';
 
 let schema: GraphQLSchema | undefined;
 

@@ -48,7 +48,7 @@ export async function applyConsent(svc: Services, tx: Tx, scope: AppScope, conta
     });
   }
   if (!Object.keys(data).length) return contact;
-  return tx.contact.update({ where: { id: contact.id }, data });
+  return tx.contact.update({ where: { id: contact.id }, data: { ...data, updatedAt: now } });
 }
 
 export async function getGuestConsent(svc: Services, caller: GuestCaller): Promise<Consent> {

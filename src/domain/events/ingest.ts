@@ -3,6 +3,7 @@ import type { EventDefinition, Prisma } from '../../generated/prisma/client.js';
 import type { AppScope, Services } from '../context.js';
 import { erasedIds } from '../contacts/erasure.js';
 import { lockDefinitions, propsOf } from './definitions.js';
+import { isEventName, MAX_EVENT_NAME } from './names.js';
 import { guessPropType, readProp, type PropDefinition } from './props.js';
 
 // One path for server and guest events: read props by their definitions (growing them on first
@@ -58,6 +59,12 @@ export async function ingestEvents(svc: Services, scope: AppScope, events: Incom
 
 /** Reads every prop by its definition. Definitions that must grow are locked and grown first. */
 async function typeEvents(tx: Tx, scope: AppScope, events: IncomingEvent[], opts: IngestOptions, rejected: Rejection[]): Promise<Typed[]> {
+  const named = events.filter((e) => {
+    if (isEventName(e.name)) return true;
+    rejected.push({ index: e.index, id: e.id, reason: 'invalid', detail: `events.${e.index}.name: letters, digits, spaces or _ . : / -, starting with a letter or digit, at most ${MAX_EVENT_NAME}` });
+    return false;
+  });
+  events = named;
   const names = [...new Set(events.map((e) => e.name))];
   let defs = new Map((await tx.eventDefinition.findMany({ where: { appModeId: scope.appModeId, name: { in: names } } })).map((d) => [d.name, d]));
   const mustGrow = (d: EventDefinition | undefined, e: IncomingEvent) => !d || Object.keys(e.props).some((k) => !propsOf(d.props).some((p) => p.key === k));

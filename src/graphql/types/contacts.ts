@@ -1,0 +1,176 @@
+import type { Event } from '../../generated/prisma/client.js';
+import type { AttributeType as AttributeTypeName } from '../../domain/contacts/attributes.js';
+import { consentOf, type Consent } from '../../domain/contacts/consent.js';
+import { searchContacts } from '../../domain/contacts/search.js';
+import { invalidField, notFound } from '../../domain/errors.js';
+import { eventsOfContacts } from '../../domain/events/contact-events.js';
+import { DEFAULT_PAGE, type Page } from '../../domain/paging.js';
+import { requireRoleForApp } from '../../domain/staff/app-access.js';
+import { batchLoad } from '../batch.js';
+import { builder } from '../builder.js';
+import { viewerOf, type StaffContext } from '../context.js';
+import { JSONValue } from '../json.js';
+
+// Contacts as staff see them: the list with search, one person with their typed attributes,
+// consent and its history and their events, and the app's erase requests. Any member reads.
+
+export const AttributeType = builder.enumType('AttributeType', { values: ['string', 'number', 'boolean', 'date', 'time', 'list'] as const });
+const ConsentChannel = builder.enumType('ConsentChannel', { values: ['email', 'push'] as const });
+
+const ContactAttribute = builder.objectRef<{ name: string; type: AttributeTypeName; value: unknown }>('ContactAttribute').implement({
+  fields: (t) => ({
+    name: t.exposeString('name'),
+    type: t.expose('type', { type: AttributeType, description: "The type of the app's definition of the attribute." }),
+    value: t.expose('value', { type: JSONValue, description: 'A string, number, boolean or list of strings; dates and times are strings.' }),
+  }),
+});
+
+const ConsentObject = builder.objectRef<Consent>('Consent').implement({
+  description: 'Consent to offers per channel; a channel the person never chose on reads false.',
+  fields: (t) => ({
+    offersByEmail: t.exposeBoolean('offersByEmail'),
+    offersByPush: t.exposeBoolean('offersByPush'),
+    changedAt: t.expose('changedAt', { type: 'DateTime', nullable: true, description: 'The latest choice on either channel.' }),
+  }),
+});
+
+builder.prismaObject('ConsentChange', {
+  fields: (t) => ({
+    channel: t.expose('channel', { type: ConsentChannel }),
+    value: t.exposeBoolean('value'),
+    changedAt: t.expose('changedAt', { type: 'DateTime', description: 'When the person chose.' }),
+    source: t.exposeString('source', { description: 'guest (the person in the app) or server (the customer’s backend).' }),
+    recordedAt: t.expose('recordedAt', { type: 'DateTime' }),
+  }),
+});
+
+const EventRef = builder.prismaObject('Event', {
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    name: t.exposeString('name'),
+    occurredAt: t.expose('occurredAt', { type: 'DateTime' }),
+    receivedAt: t.expose('receivedAt', { type: 'DateTime' }),
+    source: t.exposeString('source', { description: 'server or guest.' }),
+    platform: t.exposeString('platform', { nullable: true, description: 'ios, android or web for guest events.' }),
+    props: t.expose('props', { type: JSONValue, description: 'Values as read by the definition’s prop types.' }),
+  }),
+});
+
+const EventPage = builder.objectRef<Page<Event>>('EventPage').implement({
+  fields: (t) => ({
+    items: t.expose('items', { type: [EventRef] }),
+    nextCursor: t.exposeString('nextCursor', { nullable: true, description: 'Pass as before for older events; null on the last page.' }),
+  }),
+});
+
+/** The types of these attributes by the app-mode's definitions. */
+async function attributeTypes(ctx: StaffContext, appModeId: string, names: readonly string[]) {
+  const defs = await ctx.svc.db.attributeDefinition.findMany({ where: { appModeId, name: { in: [...names] } }, select: { name: true, type: true } });
+  return new Map(defs.map((d) => [d.name, d.type]));
+}
+
+builder.prismaObject('Contact', {
+  fields: (t) => ({
+    externalId: t.exposeString('externalId'),
+    displayName: t.exposeString('displayName', { nullable: true }),
+    email: t.exposeString('email', { nullable: true }),
+    language: t.exposeString('language', { nullable: true }),
+    timeZone: t.exposeString('timeZone', { nullable: true }),
+    provider: t.exposeString('provider', { nullable: true }),
+    signedUpAt: t.expose('signedUpAt', { type: 'DateTime', nullable: true }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    attributes: t.field({
+      type: [ContactAttribute],
+      description: 'Custom attributes by name.',
+      resolve: async (contact, _args, ctx) => {
+        const kept = Object.entries(contact.attributes as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : 1));
+        const types = await Promise.all(
+          kept.map(([name]) => batchLoad(ctx, `attributeTypes:${contact.appModeId}`, name, (names) => attributeTypes(ctx, contact.appModeId, names))),
+        );
+        // Identify defines every attribute before keeping a value, and definitions are never removed.
+        return kept.map(([name, value], i) => ({ name, value, type: types[i]! }));
+      },
+    }),
+    consent: t.field({ type: ConsentObject, resolve: (contact) => consentOf(contact) }),
+    consentHistory: t.relation('consentChanges', {
+      description: 'Every consent choice taken, newest first.',
+      query: { orderBy: [{ recordedAt: 'desc' }, { channel: 'asc' }] },
+    }),
+    events: t.field({
+      type: EventPage,
+      description: 'The person’s events in this mode, newest first.',
+      args: { first: t.arg.int({ defaultValue: DEFAULT_PAGE }), before: t.arg.string() },
+      resolve: (contact, paging, ctx) =>
+        batchLoad(ctx, JSON.stringify(['events', contact.appModeId, paging.first, paging.before]), contact.externalId, (ids) =>
+          eventsOfContacts(ctx.svc, contact.appModeId, ids, paging),
+        ),
+    }),
+  }),
+});
+
+const ContactPage = builder.objectRef<{ ids: string[]; nextCursor: string | null }>('ContactPage').implement({
+  fields: (t) => ({
+    items: t.prismaField({
+      type: ['Contact'],
+      resolve: async (query, page, _args, ctx) => {
+        const rows = new Map((await ctx.svc.db.contact.findMany({ ...query, where: { id: { in: page.ids } } })).map((c) => [c.id, c]));
+        // A contact erased since the page was read is left out.
+        return page.ids.flatMap((id) => rows.get(id) ?? []);
+      },
+    }),
+    nextCursor: t.exposeString('nextCursor', { nullable: true, description: 'Pass as after for the next page; null on the last page.' }),
+  }),
+});
+
+builder.queryField('contacts', (t) =>
+  t.field({
+    type: ContactPage,
+    description: 'Contacts of an app-mode, most recently updated first; search finds text in the external id, email or display name, in any case.',
+    args: { appModeId: t.arg.id({ required: true }), search: t.arg.string(), first: t.arg.int({ defaultValue: DEFAULT_PAGE }), after: t.arg.string() },
+    resolve: async (_root, { appModeId, ...search }, ctx) => {
+      await requireRoleForApp(ctx.svc, viewerOf(ctx).id, { appModeId }, 'read');
+      return searchContacts(ctx.svc, appModeId, search);
+    },
+  }),
+);
+
+builder.queryField('contact', (t) =>
+  t.prismaField({
+    type: 'Contact',
+    args: { appModeId: t.arg.id({ required: true }), externalId: t.arg.string({ required: true }) },
+    resolve: async (query, _root, { appModeId, externalId }, ctx) => {
+      await requireRoleForApp(ctx.svc, viewerOf(ctx).id, { appModeId }, 'read');
+      const contact = await ctx.svc.db.contact.findUnique({ ...query, where: { appModeId_externalId: { appModeId, externalId } } });
+      if (!contact) throw notFound('No such contact.');
+      return contact;
+    },
+  }),
+);
+
+const ERASE_STATES = ['queued', 'running', 'done'];
+
+builder.prismaObject('EraseRequest', {
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    externalId: t.exposeString('externalId'),
+    requestedAt: t.expose('requestedAt', { type: 'DateTime' }),
+    blockedUntil: t.expose('blockedUntil', { type: 'DateTime', description: 'Identify and events for the id are refused until then.' }),
+    state: t.exposeString('state', { description: 'queued, running or done.' }),
+    finishedAt: t.expose('finishedAt', { type: 'DateTime', nullable: true }),
+    removed: t.expose('removed', { type: JSONValue, nullable: true, description: 'Rows removed, by kind, once the erase has run.' }),
+  }),
+});
+
+builder.queryField('eraseRequests', (t) =>
+  t.prismaField({
+    type: ['EraseRequest'],
+    description: 'Requests to erase a person from the app (both modes), newest first.',
+    args: { appId: t.arg.id({ required: true }), state: t.arg.string({ description: 'queued, running or done; all when left out.' }) },
+    resolve: async (query, _root, { appId, state }, ctx) => {
+      await requireRoleForApp(ctx.svc, viewerOf(ctx).id, { appId }, 'read');
+      if (state && !ERASE_STATES.includes(state)) throw invalidField('state', `must be one of ${ERASE_STATES.join(', ')}`);
+      return ctx.svc.db.eraseRequest.findMany({ ...query, where: { appId, state: state ?? undefined }, orderBy: [{ requestedAt: 'desc' }, { id: 'desc' }] });
+    },
+  }),
+);

@@ -1,0 +1,314 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eraseContactData, finishErase, requestErase } from '../src/domain/contacts/erasure.js';
+import { scopeOf } from '../src/domain/context.js';
+import { ingestEvents } from '../src/domain/events/ingest.js';
+import { call } from './support/http.js';
+import { seedApp, startTestServer, type TestServer } from './support/server.js';
+
+// The staff GraphQL surface for contacts and product events, black-box over real HTTP: data goes
+// in through the server API (and domain functions where no route exists), staff read it back.
+
+let t: TestServer;
+let app: Awaited<ReturnType<typeof seedApp>>;
+let owner: string;
+let live: string;
+let test: string;
+
+beforeAll(async () => {
+  t = await startTestServer();
+  app = await seedApp(t.svc);
+  owner = await signIn(app.ownerEmail, app.ownerPassword);
+  const modes = await t.svc.db.appMode.findMany({ where: { appId: app.appId } });
+  live = modes.find((m) => m.mode === 'live')!.id;
+  test = modes.find((m) => m.mode === 'test')!.id;
+});
+afterAll(() => t.close());
+
+type GqlError = { message: string; extensions: { code: string; status?: number; errors?: { field: string }[] } };
+
+async function gql(query: string, variables: Record<string, unknown>, token: string) {
+  const r = await call(t.url, 'POST', '/graphql', { json: { query, variables }, headers: token ? { Authorization: `Bearer ${token}` } : {} });
+  expect(r.status).toBe(200);
+  return r.json as { data?: any; errors?: GqlError[] };
+}
+
+async function ok(query: string, variables: Record<string, unknown> = {}, token = owner) {
+  const r = await gql(query, variables, token);
+  expect(r.errors).toBeUndefined();
+  return r.data;
+}
+
+async function refused(query: string, variables: Record<string, unknown> = {}, token = owner) {
+  const r = await gql(query, variables, token);
+  expect(r.errors).toHaveLength(1);
+  return { message: r.errors![0]!.message, ...r.errors![0]!.extensions };
+}
+
+async function signIn(email: string, password: string): Promise<string> {
+  return (await ok('mutation($e: String!, $p: String!) { signIn(email: $e, password: $p) { token } }', { e: email, p: password }, '')).signIn.token;
+}
+
+async function server(method: string, path: string, json: unknown, mode: 'live' | 'test' = 'live') {
+  const r = await call(t.url, method, path, { headers: { Authorization: `Bearer ${app[mode].server_key}` }, json });
+  expect(r.status, r.text).toBeLessThan(300);
+  return r.json;
+}
+const identify = (externalId: string, body: unknown) => server('PUT', `/server/v1/contacts/${externalId}`, body);
+const sendEvents = (events: unknown[], mode: 'live' | 'test' = 'live') => server('POST', '/server/v1/events', { events }, mode);
+const at = (offsetMs: number) => new Date(t.clock.now().getTime() + offsetMs).toISOString();
+const HOUR = 3_600_000;
+const scope = async (appModeId: string) => scopeOf(await t.svc.db.appMode.findUniqueOrThrow({ where: { id: appModeId } }));
+
+describe('contacts', () => {
+  const people = [
+    { id: 'ada', display_name: 'Ada Lovelace', email: 'ada@analytical.example' },
+    { id: 'grace', display_name: 'Grace Hopper', email: 'grace@navy.example' },
+    { id: 'alan', display_name: 'Alan Turing', email: 'alan@bletchley.example' },
+    { id: 'user_42', display_name: 'Underscore', email: null },
+    { id: 'user-42', display_name: 'Dash', email: null },
+  ];
+  beforeAll(async () => {
+    // One second apart, so "most recently updated first" has one answer.
+    for (const { id, ...fields } of people) {
+      t.clock.advance(1000);
+      await identify(id, fields);
+    }
+  });
+
+  const list = 'query($m: ID!, $s: String, $n: Int, $a: String) { contacts(appModeId: $m, search: $s, first: $n, after: $a) { items { externalId } nextCursor } }';
+  const found = async (search: string) => (await ok(list, { m: live, s: search })).contacts.items.map((c: { externalId: string }) => c.externalId);
+
+  it('search finds text in the email, display name or external id, in any case; wildcards are plain text', async () => {
+    expect(await found('NAVY.EX')).toEqual(['grace']);
+    expect(await found('lovelace')).toEqual(['ada']);
+    expect(await found('  turing ')).toEqual(['alan']);
+    expect(await found('r_4')).toEqual(['user_42']);
+    expect(await found('%')).toEqual([]);
+    expect(await found('user')).toEqual(['user-42', 'user_42']);
+  });
+
+  it('lists the most recently updated first, page by page with the cursor', async () => {
+    const seen: string[] = [];
+    let after: string | null = null;
+    do {
+      const page: { items: { externalId: string }[]; nextCursor: string | null } = (await ok(list, { m: live, n: 2, a: after })).contacts;
+      expect(page.items.length).toBeLessThanOrEqual(2);
+      seen.push(...page.items.map((c) => c.externalId));
+      after = page.nextCursor;
+    } while (after);
+    expect(seen).toEqual(people.map((p) => p.id).reverse());
+
+    expect(await refused(list, { m: live, a: 'not-a-cursor' })).toMatchObject({ code: 'invalid_request', errors: [{ field: 'after' }] });
+    expect(await refused(list, { m: live, n: 201 })).toMatchObject({ code: 'invalid_request', errors: [{ field: 'first' }] });
+  });
+
+  it('shows one contact with typed attributes, consent and its history, and events newest first', async () => {
+    await identify('ada', {
+      language: 'en-GB',
+      attributes: { plan: 'pro', seats: 3, renews_on: '2027-01-31', roles: ['admin', 'billing'], vip: true, last_login: '2026-01-01T10:00:00+02:00' },
+      consent: { offers_by_email: true, changed_at: at(-2 * HOUR) },
+    });
+    t.clock.advance(1000);
+    await identify('ada', { consent: { offers_by_email: false, offers_by_push: true, changed_at: at(-HOUR) } });
+    await sendEvents([
+      { id: 'ada-1', external_id: 'ada', name: 'order_paid', at: at(-3 * HOUR), props: { amount: '4250' } },
+      { id: 'ada-3', external_id: 'ada', name: 'page_seen', at: at(-HOUR), props: { path: '/pricing' } },
+      { id: 'ada-2', external_id: 'ada', name: 'page_seen', at: at(-2 * HOUR), props: { path: '/' } },
+      { id: 'grace-1', external_id: 'grace', name: 'page_seen', at: at(-HOUR), props: { path: '/docs' } },
+    ]);
+
+    const query = `query($m: ID!, $x: String!, $b: String) { contact(appModeId: $m, externalId: $x) {
+      externalId displayName email language
+      attributes { name type value }
+      consent { offersByEmail offersByPush changedAt }
+      consentHistory { channel value changedAt source }
+      events(first: 2, before: $b) { items { id name props occurredAt source } nextCursor }
+    } }`;
+    const ada = (await ok(query, { m: live, x: 'ada' })).contact;
+    expect(ada).toMatchObject({ externalId: 'ada', displayName: 'Ada Lovelace', email: 'ada@analytical.example', language: 'en-GB' });
+    expect(ada.attributes).toEqual([
+      { name: 'last_login', type: 'time', value: '2026-01-01T08:00:00.000Z' },
+      { name: 'plan', type: 'string', value: 'pro' },
+      { name: 'renews_on', type: 'date', value: '2027-01-31' },
+      { name: 'roles', type: 'list', value: ['admin', 'billing'] },
+      { name: 'seats', type: 'number', value: 3 },
+      { name: 'vip', type: 'boolean', value: true },
+    ]);
+    expect(ada.consent).toEqual({ offersByEmail: false, offersByPush: true, changedAt: at(-HOUR) });
+    expect(ada.consentHistory).toEqual([
+      { channel: 'email', value: false, changedAt: at(-HOUR), source: 'server' },
+      { channel: 'push', value: true, changedAt: at(-HOUR), source: 'server' },
+      { channel: 'email', value: true, changedAt: at(-2 * HOUR - 1000), source: 'server' },
+    ]);
+    expect(ada.events.items).toEqual([
+      { id: 'ada-3', name: 'page_seen', props: { path: '/pricing' }, occurredAt: at(-HOUR), source: 'server' },
+      { id: 'ada-2', name: 'page_seen', props: { path: '/' }, occurredAt: at(-2 * HOUR), source: 'server' },
+    ]);
+    const older = (await ok(query, { m: live, x: 'ada', b: ada.events.nextCursor })).contact.events;
+    expect(older).toEqual({ items: [{ id: 'ada-1', name: 'order_paid', props: { amount: 4250 }, occurredAt: at(-3 * HOUR), source: 'server' }], nextCursor: null });
+
+    // The list reads every listed person's latest events together.
+    const latest = await ok('query($m: ID!) { contacts(appModeId: $m, search: "a") { items { externalId events(first: 1) { items { id } } } } }', { m: live });
+    const withEvents = latest.contacts.items.filter((c: { events: { items: unknown[] } }) => c.events.items.length);
+    expect(withEvents.sort((a: { externalId: string }, b: { externalId: string }) => a.externalId.localeCompare(b.externalId))).toEqual([
+      { externalId: 'ada', events: { items: [{ id: 'ada-3' }] } },
+      { externalId: 'grace', events: { items: [{ id: 'grace-1' }] } },
+    ]);
+
+    expect(await refused(query, { m: live, x: 'nobody' })).toMatchObject({ code: 'not_found', status: 404 });
+  });
+});
+
+describe('attribute definitions', () => {
+  const defs = 'query($m: ID!, $r: Boolean) { attributeDefinitions(appModeId: $m, needsReview: $r) { name type needsReview } }';
+  const define = 'mutation($m: ID!, $n: String!, $t: AttributeType!) { defineAttribute(appModeId: $m, name: $n, type: $t) { name type needsReview } }';
+
+  it('lists those made on first sight for review, and marks one reviewed', async () => {
+    await identify('ivy', { attributes: { team: 'core', score: 7 } });
+    expect((await ok(defs, { m: live, r: true })).attributeDefinitions).toEqual(
+      expect.arrayContaining([
+        { name: 'score', type: 'number', needsReview: true },
+        { name: 'team', type: 'string', needsReview: true },
+      ]),
+    );
+    const reviewed = await ok('mutation($m: ID!) { reviewAttributeDefinition(appModeId: $m, name: "team") { name needsReview } }', { m: live });
+    expect(reviewed.reviewAttributeDefinition).toEqual({ name: 'team', needsReview: false });
+    expect((await ok(defs, { m: live, r: true })).attributeDefinitions.map((d: { name: string }) => d.name)).not.toContain('team');
+    expect((await ok(defs, { m: live, r: false })).attributeDefinitions).toContainEqual({ name: 'team', type: 'string', needsReview: false });
+    expect(await refused('mutation($m: ID!) { reviewAttributeDefinition(appModeId: $m, name: "nothing") { name } }', { m: live })).toMatchObject({ code: 'not_found' });
+  });
+
+  it('defineAttribute declares ahead of data, and never changes a type', async () => {
+    expect((await ok(define, { m: live, n: 'region', t: 'string' })).defineAttribute).toEqual({ name: 'region', type: 'string', needsReview: false });
+    expect((await ok(define, { m: live, n: 'region', t: 'string' })).defineAttribute).toEqual({ name: 'region', type: 'string', needsReview: false });
+    expect(await refused(define, { m: live, n: 'region', t: 'number' })).toMatchObject({ code: 'attribute_type_fixed', status: 409 });
+    expect(await refused(define, { m: live, n: 'score', t: 'string' })).toMatchObject({ code: 'attribute_type_fixed' });
+    expect(await refused(define, { m: live, n: 'country', t: 'string' })).toMatchObject({ code: 'invalid_request', errors: [{ field: 'name' }] });
+    expect(await refused(define, { m: live, n: '9lives', t: 'string' })).toMatchObject({ code: 'invalid_request', errors: [{ field: 'name' }] });
+    // Identify holds values to the declared type.
+    const r = await call(t.url, 'PUT', '/server/v1/contacts/ivy', { headers: { Authorization: `Bearer ${app.live.server_key}` }, json: { attributes: { region: 5 } } });
+    expect(r.status).toBe(400);
+  });
+});
+
+describe('event definitions', () => {
+  it('shows declared and first-sight events with daily counts per platform, web apart', async () => {
+    await server('PUT', '/server/v1/event-definitions', { definitions: [{ name: 'plan_changed', category: 'billing', description: 'A plan moved', props: [{ key: 'to', type: 'string' }] }] });
+    await sendEvents([
+      { id: 'pc-1', external_id: 'ada', name: 'plan_changed', at: at(0), props: { to: 'pro' } },
+      { id: 'pc-2', external_id: 'grace', name: 'plan_changed', at: at(0), props: { to: 'team' } },
+      { id: 'pc-old', external_id: 'grace', name: 'plan_changed', at: at(-40 * 24 * HOUR), props: { to: 'free' } },
+    ]);
+    const incoming = { index: 0, id: 'pc-web', externalId: 'ada', name: 'plan_changed', occurredAt: t.clock.now(), props: { to: 'team' } };
+    await ingestEvents(t.svc, await scope(live), [incoming], { source: 'guest', platform: 'web', mayDefine: () => false, mayUse: () => true });
+
+    const query = `query($m: ID!, $d: Int) { eventDefinitions(appModeId: $m) {
+      name description category source declared props { key type } dailyCounts(days: $d) { day platform count }
+    } }`;
+    const today = at(0).slice(0, 10);
+    const byName = async (days?: number) => new Map((await ok(query, { m: live, d: days })).eventDefinitions.map((d: { name: string }) => [d.name, d]));
+    const plan: any = (await byName()).get('plan_changed');
+    expect(plan).toEqual({
+      name: 'plan_changed',
+      description: 'A plan moved',
+      category: 'billing',
+      source: 'server',
+      declared: true,
+      props: [{ key: 'to', type: 'string' }],
+      dailyCounts: [
+        { day: today, platform: 'server', count: 2 },
+        { day: today, platform: 'web', count: 1 },
+      ],
+    });
+    expect(((await byName(60)).get('plan_changed') as any).dailyCounts).toHaveLength(3);
+    expect((await byName()).get('page_seen')).toMatchObject({ declared: false, props: [{ key: 'path', type: 'string' }] });
+    expect(await refused(query, { m: live, d: 0 })).toMatchObject({ code: 'invalid_request', errors: [{ field: 'days' }] });
+  });
+});
+
+describe('refused events', () => {
+  it('lists refusals newest batch first, each batch in order, page by page', async () => {
+    await sendEvents(
+      [
+        { id: 'ok-1', external_id: 'zoe', name: 'signed_up', at: at(0), props: { amount: '12' } },
+        { id: 'bad-1', external_id: 'zoe', name: 'signed_up', at: 'yesterday' },
+        { id: 'bad-2', external_id: 'zoe', name: 'signed_up', at: at(0), props: { amount: 'lots' } },
+      ],
+      'test',
+    );
+    t.clock.advance(1000);
+    await sendEvents([{ id: 'bad-3', external_id: 'zoe', name: 'signed_up', at: at(0), props: { amount: 'more' } }], 'test');
+
+    const query = 'query($m: ID!, $b: String) { refusedEvents(appModeId: $m, first: 2, before: $b) { items { index eventId name externalId reason source receivedAt } nextCursor } }';
+    const first = (await ok(query, { m: test })).refusedEvents;
+    expect(first.items).toEqual([
+      { index: 0, eventId: 'bad-3', name: 'signed_up', externalId: 'zoe', reason: 'invalid_prop', source: 'server', receivedAt: at(0) },
+      // Unreadable events keep only their id: the rest of them cannot be trusted.
+      { index: 1, eventId: 'bad-1', name: null, externalId: null, reason: 'invalid', source: 'server', receivedAt: at(-1000) },
+    ]);
+    const second = (await ok(query, { m: test, b: first.nextCursor })).refusedEvents;
+    expect(second).toEqual({
+      items: [{ index: 2, eventId: 'bad-2', name: 'signed_up', externalId: 'zoe', reason: 'invalid_prop', source: 'server', receivedAt: at(-1000) }],
+      nextCursor: null,
+    });
+  });
+});
+
+describe('erase requests', () => {
+  it('lists the app’s requests newest first, with their state', async () => {
+    await identify('eve', { display_name: 'Eve' });
+    await identify('mallory', { display_name: 'Mallory' });
+    const done = await requestErase(t.svc, await scope(live), 'mallory');
+    await eraseContactData(t.svc, done.request.id);
+    await finishErase(t.svc, done.request.id);
+    t.clock.advance(1000);
+    // Asked in the test mode: a request is for the whole app.
+    await requestErase(t.svc, await scope(test), 'eve');
+
+    const query = 'query($a: ID!, $s: String) { eraseRequests(appId: $a, state: $s) { externalId state requestedAt blockedUntil finishedAt removed } }';
+    const all = (await ok(query, { a: app.appId })).eraseRequests;
+    expect(all.map((r: { externalId: string; state: string }) => [r.externalId, r.state])).toEqual([
+      ['eve', 'queued'],
+      ['mallory', 'done'],
+    ]);
+    expect(all[0]).toMatchObject({ finishedAt: null, removed: null, requestedAt: at(0), blockedUntil: at(30 * 24 * HOUR) });
+    expect((await ok(query, { a: app.appId, s: 'done' })).eraseRequests).toEqual([
+      expect.objectContaining({ externalId: 'mallory', finishedAt: at(-1000), removed: { contacts: 1, events: 0, refusedEvents: 0, outboxEvents: expect.any(Number) } }),
+    ]);
+    expect(await refused(query, { a: app.appId, s: 'gone' })).toMatchObject({ code: 'invalid_request', errors: [{ field: 'state' }] });
+  });
+});
+
+describe('access', () => {
+  const reads = [
+    'query($m: ID!) { contacts(appModeId: $m) { nextCursor } }',
+    'query($m: ID!) { contact(appModeId: $m, externalId: "ada") { externalId } }',
+    'query($m: ID!) { attributeDefinitions(appModeId: $m) { name } }',
+    'query($m: ID!) { eventDefinitions(appModeId: $m) { name } }',
+    'query($m: ID!) { refusedEvents(appModeId: $m) { nextCursor } }',
+  ];
+
+  it('lets an agent read but not define or review attributes', async () => {
+    await ok('mutation($w: ID!) { addMember(workspaceId: $w, email: "agent@example.com", name: "Ann", password: "a long enough password", role: agent) { role } }', { w: app.workspaceId });
+    const agent = await signIn('agent@example.com', 'a long enough password');
+    for (const query of reads) await ok(query, { m: live }, agent);
+    await ok('query($a: ID!) { eraseRequests(appId: $a) { id } }', { a: app.appId }, agent);
+    const forbidden = { code: 'role_forbids', status: 403 };
+    expect(await refused('mutation($m: ID!) { defineAttribute(appModeId: $m, name: "nope", type: string) { name } }', { m: live }, agent)).toMatchObject(forbidden);
+    expect(await refused('mutation($m: ID!) { reviewAttributeDefinition(appModeId: $m, name: "score") { name } }', { m: live }, agent)).toMatchObject(forbidden);
+  });
+
+  it('answers a member of another workspace exactly as an unknown id: not found', async () => {
+    const other = await seedApp(t.svc, 'Other');
+    const stranger = await signIn(other.ownerEmail, other.ownerPassword);
+    const unknown = '00000000-0000-4000-8000-000000000000';
+    const mutations = ['mutation($m: ID!) { defineAttribute(appModeId: $m, name: "x", type: string) { name } }', 'mutation($m: ID!) { reviewAttributeDefinition(appModeId: $m, name: "score") { name } }'];
+    for (const query of [...reads, ...mutations]) {
+      const foreign = await refused(query, { m: live }, stranger);
+      expect(foreign).toMatchObject({ code: 'not_found', status: 404 });
+      expect(await refused(query, { m: unknown }, stranger)).toEqual(foreign);
+    }
+    const erase = 'query($a: ID!) { eraseRequests(appId: $a) { id } }';
+    expect(await refused(erase, { a: app.appId }, stranger)).toEqual(await refused(erase, { a: 'no-such-app' }, stranger));
+  });
+});
