@@ -3,7 +3,7 @@ import { readConfig, type Config } from '../../src/config.js';
 import { createApp, type CreatedApp } from '../../src/domain/apps/create-app.js';
 import { createWorkspace } from '../../src/domain/staff/workspaces.js';
 import { ManualClock } from '../../src/lib/clock.js';
-import { createLogger } from '../../src/lib/logger.js';
+import { createLogger, type Logger } from '../../src/lib/logger.js';
 import { startServer } from '../../src/server.js';
 import type { Activities } from '../../workflows/engine/activities.js';
 import { EmbeddedEngine } from '../../workflows/engine/embedded.js';
@@ -30,7 +30,7 @@ export function testConfig(overrides: Partial<Config> = {}, limits: Partial<Conf
 
 /** The real server on a real database (a fresh one unless given), on a free port, with a clock the test moves. */
 export async function startTestServer(
-  opts: { dbUrl?: string; config?: Config; clock?: ManualClock; activities?: (svc: OpenServices) => Activities } = {},
+  opts: { dbUrl?: string; config?: Config; clock?: ManualClock; activities?: (svc: OpenServices) => Activities; log?: Logger } = {},
 ): Promise<TestServer> {
   const dbUrl = opts.dbUrl ?? (await createTestDatabase());
   const config = opts.config ?? testConfig();
@@ -38,7 +38,7 @@ export async function startTestServer(
   const svc = await openServices({ config, url: dbUrl, secretKey: TEST_SECRET_KEY, clock, listen: true });
   // The embedded engine, driven by the test (engine.runDue()) rather than a background loop.
   const engine = new EmbeddedEngine(svc, processes, (opts.activities ?? buildActivities)(svc));
-  const server = await startServer(svc, createLogger('silent'), { port: 0, host: '127.0.0.1', processes: engine });
+  const server = await startServer(svc, opts.log ?? createLogger('silent'), { port: 0, host: '127.0.0.1', processes: engine });
   return {
     url: server.url,
     svc,

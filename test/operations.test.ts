@@ -1,0 +1,71 @@
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../src/lib/logger.js';
+import { call, userToken } from './support/http.js';
+import { seedApp, startTestServer, testConfig, type SeededApp, type TestServer } from './support/server.js';
+
+// What operators rely on: health, readiness, metrics, request ids, logs without credentials,
+// and the public routes' own limits.
+
+const lines: string[] = [];
+let t: TestServer;
+let app: SeededApp;
+beforeAll(async () => {
+  const sink = new Writable({
+    write(chunk, _enc, done) {
+      lines.push(...String(chunk).split('\n').filter(Boolean));
+      done();
+    },
+  });
+  t = await startTestServer({ log: createLogger('debug', sink), config: testConfig({}, { publicAddressPerMinute: 5 }) });
+  app = await seedApp(t.svc);
+});
+afterAll(() => t.close());
+
+describe('operations', () => {
+  it('answers /healthz and /readyz', async () => {
+    expect((await call(t.url, 'GET', '/healthz')).json).toEqual({ status: 'ok' });
+    expect((await call(t.url, 'GET', '/readyz')).json).toEqual({ status: 'ready' });
+  });
+
+  it('gives every answer a request id, its own or the caller’s', async () => {
+    const own = await call(t.url, 'GET', '/healthz');
+    expect(own.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    const given = await call(t.url, 'GET', '/nowhere', { headers: { 'X-Request-Id': 'trace-42' } });
+    expect(given.headers.get('x-request-id')).toBe('trace-42');
+    expect(given.json.request_id).toBe('trace-42');
+  });
+
+  it('serves Prometheus metrics by surface and route template', async () => {
+    await call(t.url, 'GET', `/public/v1/apps/${app.live.app_key}`);
+    const r = await call(t.url, 'GET', '/metrics');
+    expect(r.headers.get('content-type')).toContain('text/plain');
+    expect(r.text).toMatch(/crm_http_requests_total\{surface="public",route="\/public\/v1\/apps\/:key",method="GET",status="200"\} \d+/);
+    expect(r.text).toContain('crm_http_request_duration_seconds_bucket');
+    expect(r.text).not.toContain(app.live.app_key);
+  });
+
+  it('never logs a credential', async () => {
+    const token = await userToken(app.live.identity_secret, { sub: 'logged' });
+    await call(t.url, 'GET', '/guest/v1/consent', { headers: { 'X-CRM-App-Key': app.live.app_key, Authorization: `Bearer ${token}` } });
+    await call(t.url, 'PUT', '/server/v1/contacts/logged', { headers: { Authorization: `Bearer ${app.live.server_key}` }, json: { display_name: 'L' } });
+    await call(t.url, 'PUT', '/server/v1/contacts/logged', { headers: { Authorization: `Bearer ${app.live.server_key.slice(0, -2)}xx` }, json: {} });
+    await call(t.url, 'POST', '/graphql', { json: { query: 'mutation($e: String!, $p: String!) { signIn(email: $e, password: $p) { token } }', variables: { e: app.ownerEmail, p: app.ownerPassword } } });
+    const text = lines.join('\n');
+    expect(lines.filter((l) => l.includes('"msg":"request"')).length).toBeGreaterThanOrEqual(4);
+    for (const secret of [token, app.live.server_key, app.live.server_key.slice(7, -2), app.live.identity_secret, app.ownerPassword]) expect(text).not.toContain(secret);
+    expect(text).not.toMatch(/crm_st_[0-9A-Za-z]{10}/);
+  });
+
+  it('limits public routes per address, with Retry-After', async () => {
+    const statuses: number[] = [];
+    let last: Awaited<ReturnType<typeof call>> | undefined;
+    for (let i = 0; i < 7; i++) {
+      last = await call(t.url, 'GET', `/public/v1/apps/${app.test.app_key}`);
+      statuses.push(last.status);
+    }
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(1);
+    expect(last!.json.code).toBe('rate_limited');
+    expect(Number(last!.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+});

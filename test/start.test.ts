@@ -1,0 +1,74 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+
+// `npm start` with no DATABASE_URL: the embedded PostgreSQL in the data folder, migrated, a demo
+// app printed once with a curl line that works as printed; a second start reuses the data.
+
+const run = promisify(execFile);
+let dataDir: string;
+const children: ChildProcess[] = [];
+afterAll(async () => {
+  for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
+  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+});
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const srv = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+
+async function start(port: number) {
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', BASE_URL: `http://127.0.0.1:${port}`, LOG_LEVEL: 'warn' };
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  for (let i = 0; i < 300; i++) {
+    if (await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false)) return { child, output: () => out };
+    if (child.exitCode !== null) throw new Error(`the server exited: ${out}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`the server did not become ready: ${out}`);
+}
+
+const stop = (child: ChildProcess) =>
+  new Promise<number | null>((resolve) => {
+    child.once('exit', (code) => resolve(code));
+    child.kill('SIGTERM');
+  });
+
+describe('npm start on the embedded PostgreSQL', () => {
+  it('serves the demo app as printed, once, and reuses the data on the next start', async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), 'crm-start-'));
+    const port = await freePort();
+    const first = await start(port);
+    const banner = first.output();
+    const curl = banner.split('\n').find((l) => l.trim().startsWith('curl '))!.trim();
+    const liveKey = /live app key\s+(app_\S+)/.exec(banner)![1]!;
+    expect(banner).toMatch(/test app key\s+app_test_\S+/);
+    expect(banner).toMatch(/live server key\s+crm_sk_\S+/);
+    expect(banner).toMatch(/identity secret\s+\S+/);
+    expect(banner).toContain(`http://127.0.0.1:${port}`);
+
+    const { stdout } = await run('sh', ['-c', curl]);
+    expect(JSON.parse(stdout)).toMatchObject({ key: liveKey, mode: 'live', name: 'Demo app' });
+    expect(await stop(first.child)).toBe(0);
+
+    const second = await start(port);
+    expect(second.output()).not.toContain('Demo app created');
+    const again = await fetch(`http://127.0.0.1:${port}/public/v1/apps/${liveKey}`);
+    expect(again.status).toBe(200);
+    expect(await stop(second.child)).toBe(0);
+    // The embedded PostgreSQL stopped with the server that started it.
+    await expect(readFile(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8')).rejects.toThrow();
+  }, 60_000);
+});
