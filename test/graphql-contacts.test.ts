@@ -3,6 +3,7 @@ import { eraseContactData, finishErase, requestErase } from '../src/domain/conta
 import { scopeOf } from '../src/domain/context.js';
 import { ingestEvents } from '../src/domain/events/ingest.js';
 import { call } from './support/http.js';
+import { staffApi } from './support/graphql.js';
 import { seedApp, startTestServer, type TestServer } from './support/server.js';
 
 // The staff GraphQL surface for contacts and product events, black-box over real HTTP: data goes
@@ -24,29 +25,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-type GqlError = { message: string; extensions: { code: string; status?: number; errors?: { field: string }[] } };
-
-async function gql(query: string, variables: Record<string, unknown>, token: string) {
-  const r = await call(t.url, 'POST', '/graphql', { json: { query, variables }, headers: token ? { Authorization: `Bearer ${token}` } : {} });
-  expect(r.status).toBe(200);
-  return r.json as { data?: any; errors?: GqlError[] };
-}
-
-async function ok(query: string, variables: Record<string, unknown> = {}, token = owner) {
-  const r = await gql(query, variables, token);
-  expect(r.errors).toBeUndefined();
-  return r.data;
-}
-
-async function refused(query: string, variables: Record<string, unknown> = {}, token = owner) {
-  const r = await gql(query, variables, token);
-  expect(r.errors).toHaveLength(1);
-  return { message: r.errors![0]!.message, ...r.errors![0]!.extensions };
-}
-
-async function signIn(email: string, password: string): Promise<string> {
-  return (await ok('mutation($e: String!, $p: String!) { signIn(email: $e, password: $p) { token } }', { e: email, p: password }, '')).signIn.token;
-}
+const { ok, refused, signIn } = staffApi(() => t.url, () => owner);
 
 async function server(method: string, path: string, json: unknown, mode: 'live' | 'test' = 'live') {
   const r = await call(t.url, method, path, { headers: { Authorization: `Bearer ${app[mode].server_key}` }, json });

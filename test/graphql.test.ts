@@ -6,6 +6,7 @@ import { appModeChanges } from '../src/domain/apps/app-mode-changes.js';
 import { createServerKey, MAX_SERVER_KEYS } from '../src/domain/apps/server-keys.js';
 import { abortable } from '../src/graphql/abortable.js';
 import { call } from './support/http.js';
+import { staffApi } from './support/graphql.js';
 import { seedApp, startTestServer, testConfig, type TestServer } from './support/server.js';
 
 // The staff GraphQL API, black-box: real HTTP, the official graphql-ws client, real PostgreSQL.
@@ -28,30 +29,7 @@ afterAll(async () => {
   await Promise.all(clients.map((c) => c.dispose()));
 });
 
-async function gql(query: string, variables: Record<string, unknown>, token: string) {
-  const r = await call(t.url, 'POST', '/graphql', { json: { query, variables }, headers: token ? { Authorization: `Bearer ${token}` } : {} });
-  expect(r.status).toBe(200);
-  return r.json as { data?: any; errors?: { message: string; extensions: { code: string; status?: number; errors?: { field: string }[] } }[] };
-}
-
-/** The data of an operation that must succeed. */
-async function ok(query: string, variables: Record<string, unknown> = {}, token = owner) {
-  const r = await gql(query, variables, token);
-  expect(r.errors).toBeUndefined();
-  return r.data;
-}
-
-/** The message and extensions of an operation's one refusal; token '' sends none. */
-async function refused(query: string, variables: Record<string, unknown> = {}, token = owner) {
-  const r = await gql(query, variables, token);
-  expect(r.errors).toHaveLength(1);
-  return { message: r.errors![0]!.message, ...r.errors![0]!.extensions };
-}
-
-async function signIn(email: string, password: string): Promise<string> {
-  const data = await ok('mutation($e: String!, $p: String!) { signIn(email: $e, password: $p) { token } }', { e: email, p: password }, '');
-  return data.signIn.token;
-}
+const { ok, refused, signIn } = staffApi(() => t.url, () => owner);
 
 const appModeIds = async (appId = app.appId) => {
   const rows = await t.svc.db.appMode.findMany({ where: { appId } });
