@@ -32,6 +32,12 @@ describe('Identify', () => {
     expect(c.attributes).toEqual({ plan: 'pro', trial: true });
   });
 
+  it('takes attribute names that objects carry themselves', async () => {
+    expect((await put('u7', { attributes: { constructor: 'x', toString: 'y' } })).status).toBe(200);
+    await put('u7', { attributes: { constructor: null } });
+    expect((await contact('u7')).attributes).toEqual({ toString: 'y' });
+  });
+
   it('makes unknown attributes on first sight with their type, listed for review', async () => {
     await put('u3', { attributes: { first_order: '2026-01-02', last_login: '2026-11-20T10:00:00Z', tags_seen: ['a', 'b'], score: 4.5, vip: false, city_name: 'Lyon' } });
     const defs = await t.svc.db.attributeDefinition.findMany({ where: { name: { in: ['first_order', 'last_login', 'tags_seen', 'score', 'vip', 'city_name'] } }, orderBy: { name: 'asc' } });

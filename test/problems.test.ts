@@ -69,6 +69,18 @@ describe('problem documents', () => {
     expect((await res.json()).code).toBe('payload_too_large');
   });
 
+  it('refuses the NUL character, which PostgreSQL text cannot hold, naming where it is', async () => {
+    const server = { Authorization: `Bearer ${app.live.server_key}`, 'Content-Type': 'application/json' };
+    let r = await call(t.url, 'PUT', '/server/v1/contacts/abc', { headers: server, body: '{"display_name":"a\\u0000b"}' });
+    expectProblem(r, 400, 'invalid_request');
+    expect(r.json.errors[0].field).toBe('display_name');
+    r = await call(t.url, 'POST', '/server/v1/events', { headers: server, body: '{"events":[{"id":"z","external_id":"p","name":"n","at":"2026-01-01T00:00:00Z","props":{"k":"a\\u0000"}}]}' });
+    expect(r.json.errors[0].field).toBe('events.0.props.k');
+    r = await call(t.url, 'PUT', '/server/v1/contacts/a%00b', { headers: server, json: {} });
+    expectProblem(r, 400, 'invalid_request');
+    expect(r.json.errors[0].field).toBe('external_id');
+  });
+
   it('unknown routes: 404; wrong methods: 405', async () => {
     expectProblem(await call(t.url, 'GET', '/guest/v1/nothing-here', { headers: guest }), 404, 'not_found');
     expectProblem(await call(t.url, 'GET', '/elsewhere'), 404, 'not_found');

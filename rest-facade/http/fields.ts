@@ -2,7 +2,11 @@ import { z } from 'zod';
 
 // Field rules shared by several routes.
 
-export const externalIdParam = z.string().min(1, 'must be 1 to 200 characters').max(200, 'must be 1 to 200 characters');
+export const externalIdParam = z
+  .string()
+  .min(1, 'must be 1 to 200 characters')
+  .max(200, 'must be 1 to 200 characters')
+  .refine((v) => !v.includes('\u0000'), 'must not contain the NUL character');
 
 export const rfc3339 = z.iso.datetime({ offset: true, message: 'must be an RFC 3339 date-time' });
 

@@ -71,5 +71,6 @@ async function signatureProblem(svc: Services, appMode: AppMode, token: string):
 
 function checkExternalId(id: string, where: string): string {
   if (id.length < 1 || id.length > MAX_EXTERNAL_ID) throw unauthorized(`${where} must be 1 to ${MAX_EXTERNAL_ID} characters.`);
+  if (id.includes('\u0000')) throw unauthorized(`${where} must not contain the NUL character.`);
   return id;
 }

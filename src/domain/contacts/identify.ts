@@ -43,7 +43,7 @@ export async function identify(svc: Services, scope: AppScope, externalId: strin
     const kept = { ...(before.attributes as Record<string, AttributeValue>) };
     let attributesChanged = false;
     for (const [name, value] of Object.entries(attributes)) {
-      if (value === null ? name in kept : !same(kept[name], value)) attributesChanged = true;
+      if (value === null ? Object.hasOwn(kept, name) : !same(kept[name], value)) attributesChanged = true;
       if (value === null) delete kept[name];
       else kept[name] = value;
     }
