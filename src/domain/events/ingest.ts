@@ -120,18 +120,21 @@ async function typeEvents(tx: Tx, scope: AppScope, events: IncomingEvent[], opts
 async function insertEvents(tx: Tx, scope: AppScope, typed: Typed[], opts: IngestOptions, now: Date): Promise<number> {
   const unique = [...new Map(typed.map((t) => [t.event.id, t])).values()];
   if (!unique.length) return 0;
-  const inserted = await tx.$queryRaw<{ name: string; day: string }[]>`
+  const inserted = await tx.$queryRaw<{ id: string }[]>`
     INSERT INTO event (app_mode_id, id, external_id, name, occurred_at, received_at, source, platform, props)
     SELECT ${scope.appModeId}::uuid, i, x, n, o, ${now}, ${opts.source}, ${opts.platform ?? null}, p
     FROM unnest(${unique.map((t) => t.event.id)}::text[], ${unique.map((t) => t.event.externalId)}::text[], ${unique.map((t) => t.event.name)}::text[],
                 ${unique.map((t) => t.event.occurredAt)}::timestamptz[], ${unique.map((t) => JSON.stringify(t.props))}::jsonb[]) AS u(i, x, n, o, p)
     ON CONFLICT (app_mode_id, id) DO NOTHING
-    RETURNING name, to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day`;
+    RETURNING id`;
   if (!inserted.length) return 0;
+  const byId = new Map(unique.map((t) => [t.event.id, t.event]));
   const counts = new Map<string, { name: string; day: string; count: number }>();
-  for (const { name, day } of inserted) {
-    const key = `${day}\u0000${name}`;
-    const c = counts.get(key) ?? { name, day, count: 0 };
+  for (const { id } of inserted) {
+    const e = byId.get(id)!;
+    const day = e.occurredAt.toISOString().slice(0, 10);
+    const key = `${day}\u0000${e.name}`;
+    const c = counts.get(key) ?? { name: e.name, day, count: 0 };
     c.count++;
     counts.set(key, c);
   }
