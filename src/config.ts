@@ -25,6 +25,8 @@ export interface Config {
   /** Read the caller's address from X-Forwarded-For (behind a proxy you run). */
   trustProxy: boolean;
   maxBodyBytes: number;
+  /** Connections each server process keeps to PostgreSQL. */
+  databasePoolSize: number;
   limits: RateLimits;
 }
 
@@ -55,6 +57,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     staffConsoleOrigins: list(env.STAFF_CONSOLE_ORIGINS),
     trustProxy: env.TRUST_PROXY === 'true' || env.TRUST_PROXY === '1',
     maxBodyBytes: int(env.MAX_BODY_BYTES, 1_048_576),
+    databasePoolSize: int(env.DATABASE_POOL_SIZE, 10),
     limits: {
       // The spec fixes this one.
       serverKeyPerMinute: 1200,

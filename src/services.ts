@@ -11,8 +11,8 @@ export interface OpenServices extends Services {
 }
 
 /** The resolvers' dependencies on one database. `listen` starts hearing other processes' notices. */
-export async function openServices(opts: { config: Config; url: string; secretKey: string; clock?: Clock; listen?: boolean; poolSize?: number }): Promise<OpenServices> {
-  const database = openDatabase(opts.url, opts.poolSize);
+export async function openServices(opts: { config: Config; url: string; secretKey: string; clock?: Clock; listen?: boolean }): Promise<OpenServices> {
+  const database = openDatabase(opts.url, opts.config.databasePoolSize);
   const notifier = new Notifier(opts.url);
   if (opts.listen) await notifier.listen();
   return {

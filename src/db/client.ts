@@ -16,7 +16,9 @@ export interface Database {
 export function openDatabase(url: string, max = 10): Database {
   const pool = new pg.Pool({ connectionString: url, max });
   pool.on('error', () => {}); // an idle client lost: the pool replaces it
-  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  // Under load a transaction may wait for a connection longer than Prisma's 2 s default: waiting is
+  // better than refusing. A transaction that runs past 30 s is a bug and is rolled back.
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool), transactionOptions: { maxWait: 15_000, timeout: 30_000 } });
   return {
     prisma,
     pool,
