@@ -31,6 +31,8 @@ interface Claimed {
   call: CallCommand;
 }
 
+/** The longest pause between passes while they keep failing. */
+const MAX_BACKOFF_MS = 10_000;
 /** How long a run whose step cannot be taken here (its decide threw, its version is unknown) waits before the next try. */
 const STUCK_RETRY_MS = 60_000;
 
@@ -130,13 +132,20 @@ export class EmbeddedEngine implements DurableEngine {
   }
 
   private async work(): Promise<void> {
+    let failures = 0;
     while (!this.stopping) {
-      await this.runDue().catch((err) => this.log.error({ err }, 'durable processes: a pass failed'));
-      await this.idle();
+      try {
+        await this.runDue();
+        failures = 0;
+      } catch (err) {
+        // The database is away, most likely: say so once a while, not at every poll.
+        if (failures++ % 20 === 0) this.log.error({ err, failures }, 'durable processes: a pass failed');
+      }
+      await this.idle(failures ? Math.min(this.pollMs * 2 ** failures, MAX_BACKOFF_MS) : this.pollMs);
     }
   }
 
-  private idle(): Promise<void> {
+  private idle(ms: number): Promise<void> {
     if (this.nudged || this.stopping) {
       this.nudged = false;
       return Promise.resolve();
@@ -148,7 +157,7 @@ export class EmbeddedEngine implements DurableEngine {
         this.nudged = false;
         resolve();
       };
-      const timer = setTimeout(done, this.pollMs);
+      const timer = setTimeout(done, ms);
       this.wake = done;
     });
   }
