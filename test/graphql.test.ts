@@ -81,6 +81,18 @@ describe('signing in', () => {
     expect((await ok('mutation { signOut }', {}, token)).signOut).toBe(true);
     expect(await refused('{ viewer { email } }', {}, token)).toMatchObject({ code: 'unauthenticated' });
   });
+
+  it('allows 10 tries a minute for one email, then refuses with rate_limited and retryAfter', async () => {
+    const email = `guess-${Date.now()}@example.com`;
+    const tries = [];
+    for (let i = 0; i < 10; i++) tries.push(await refused('mutation($e: String!, $p: String!) { signIn(email: $e, password: $p) { token } }', { e: email, p: `wrong-${i}` }, ''));
+    expect(tries.every((r) => r.code === 'unauthorized')).toBe(true);
+    const limited = await refused('mutation($e: String!, $p: String!) { signIn(email: $e, password: $p) { token } }', { e: email, p: 'wrong' }, '');
+    expect(limited).toMatchObject({ code: 'rate_limited', status: 429 });
+    expect((limited as { retryAfter?: number }).retryAfter).toBeGreaterThan(0);
+    t.clock.advance(61_000);
+    expect((await refused('mutation($e: String!, $p: String!) { signIn(email: $e, password: $p) { token } }', { e: email, p: 'wrong' }, '')).code).toBe('unauthorized');
+  });
 });
 
 describe('workspaces and apps', () => {

@@ -7,12 +7,14 @@ import { staffForToken } from '../domain/staff/sessions.js';
 export interface StaffContext {
   svc: Services;
   viewer: { staffUser: StaffUser; sessionId: string } | undefined;
+  /** The caller's address, for the limits on signing in. */
+  address: string;
 }
 
 /** Reads `Bearer crm_st_…` (the Authorization header over HTTP, connectionParams.authorization over graphql-ws). */
-export async function staffContext(svc: Services, authorization: unknown): Promise<StaffContext> {
+export async function staffContext(svc: Services, authorization: unknown, address: string): Promise<StaffContext> {
   const token = typeof authorization === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1] : undefined;
-  return { svc, viewer: await staffForToken(svc, token) };
+  return { svc, viewer: await staffForToken(svc, token), address };
 }
 
 export const unauthenticated = () =>

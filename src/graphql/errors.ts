@@ -14,7 +14,13 @@ export function staffErrors(log: Logger): (error: unknown) => GraphQLError {
     if (original instanceof DomainError) {
       return new GraphQLError(original.detail, {
         ...at,
-        extensions: { code: original.code, status: original.status, title: original.title, errors: original.errors },
+        extensions: {
+          code: original.code,
+          status: original.status,
+          title: original.title,
+          errors: original.errors,
+          ...(original.headers['Retry-After'] ? { retryAfter: Number(original.headers['Retry-After']) } : {}),
+        },
       });
     }
     if (isGraphQLsOwn(error)) return error;

@@ -9,7 +9,7 @@ import { createStaffYoga } from './yoga.js';
 export async function mountGraphQL(deps: { svc: Services; log: Logger; server: http.Server; router: Router }): Promise<{ close(): Promise<void> }> {
   const yoga = createStaffYoga(deps.svc, deps.log);
   const handle: RouterMiddleware = async (ctx) => {
-    const response = await yoga.handleNodeRequestAndResponse(ctx.req, ctx.res, { authorization: ctx.get('Authorization') || undefined });
+    const response = await yoga.handleNodeRequestAndResponse(ctx.req, ctx.res, { authorization: ctx.get('Authorization') || undefined, address: ctx.ip });
     // Body first: Koa turns a bodiless answer (such as a 406) into a 204 unless the status follows.
     ctx.body = response.body;
     ctx.status = response.status;

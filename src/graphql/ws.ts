@@ -31,11 +31,16 @@ export function serveGraphQLOverWebSocket(deps: { svc: Services; log: Logger; se
     verifyClient: ({ origin }, done) => (!origin || allowedOrigins.has(origin) ? done(true) : done(false, 403, 'Origin not allowed')),
   });
   const maskError = staffErrors(deps.log);
+  // As Koa reads ctx.ip: the first X-Forwarded-For entry only behind a proxy the operator runs.
+  const addressOf = (request: http.IncomingMessage) => {
+    const forwarded = svc.config.trustProxy ? String(request.headers['x-forwarded-for'] ?? '').split(',')[0]?.trim() : '';
+    return forwarded || request.socket.remoteAddress || 'unknown';
+  };
 
   const graphqlWs = useServer<{ authorization?: unknown }>(
     {
       onConnect: async (ctx) => {
-        if ((await staffContext(svc, ctx.connectionParams?.authorization)).viewer) return true;
+        if ((await staffContext(svc, ctx.connectionParams?.authorization, addressOf(ctx.extra.request))).viewer) return true;
         // Returning false alone would close with 4403, which clients retry; 4401 tells them to sign in.
         ctx.extra.socket.close(UNAUTHORIZED, 'Unauthorized');
         return false;
@@ -43,6 +48,7 @@ export function serveGraphQLOverWebSocket(deps: { svc: Services; log: Logger; se
       onSubscribe: async (ctx, _id, payload) => {
         const { schema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
           authorization: ctx.connectionParams?.authorization,
+          address: addressOf(ctx.extra.request),
           params: payload,
         });
         let document: DocumentNode;

@@ -9,6 +9,7 @@ import { buildStaffSchema } from './schema.js';
 /** What each transport hands yoga: the staff credential as the client sent it. */
 export interface TransportContext {
   authorization: unknown;
+  address: string;
 }
 
 export type StaffYoga = YogaServerInstance<TransportContext, StaffContext>;
@@ -29,6 +30,6 @@ export function createStaffYoga(svc: Services, log: Logger): StaffYoga {
     maskedErrors: { maskError: staffErrors(log) },
     // Yoga would log every refusal its masking touches as an error; staffErrors logs what matters.
     logging: false,
-    context: ({ authorization }) => staffContext(svc, authorization),
+    context: ({ authorization, address }) => staffContext(svc, authorization, address),
   });
 }

@@ -4,14 +4,24 @@ import { decoyHash, verifyPassword } from '../../lib/passwords.js';
 import { randomToken, sha256 } from '../../lib/secrets.js';
 import type { Services } from '../context.js';
 import { unauthorized } from '../errors.js';
+import { takeRequest } from '../access/rate-limits.js';
 
 // Staff sign in with email and password and get a revocable session token (`crm_st_…`), sent as
 // `Authorization: Bearer` over HTTP and as `connectionParams.authorization` over graphql-ws.
 
 export const SESSION_DAYS = 30;
+/** Guesses allowed per minute: for one email from anywhere, and from one address at any emails. */
+export const SIGN_IN_PER_EMAIL = 10;
+export const SIGN_IN_PER_ADDRESS = 60;
 
-export async function signIn(svc: Services, email: string, password: string): Promise<{ token: string; staffUser: StaffUser; expiresAt: Date }> {
-  const user = await svc.db.staffUser.findUnique({ where: { email: email.trim().toLowerCase() } });
+export async function signIn(svc: Services, email: string, password: string, address: string): Promise<{ token: string; staffUser: StaffUser; expiresAt: Date }> {
+  const normalized = email.trim().toLowerCase();
+  // Counted before the password is looked at, so guessing costs the guesser, not only the hash.
+  await takeRequest(svc, [
+    { key: `signin:email:${sha256(normalized)}`, perMinute: SIGN_IN_PER_EMAIL },
+    { key: `signin:addr:${address}`, perMinute: SIGN_IN_PER_ADDRESS },
+  ]);
+  const user = await svc.db.staffUser.findUnique({ where: { email: normalized } });
   // An unknown email costs the same time as a wrong password.
   const ok = await verifyPassword(password, user?.passwordHash ?? (await decoyHash()));
   if (!user || !ok) throw unauthorized('The email or password is wrong.');

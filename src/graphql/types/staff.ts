@@ -50,7 +50,7 @@ builder.mutationField('signIn', (t) =>
     type: SignIn,
     args: { email: t.arg.string({ required: true }), password: t.arg.string({ required: true }) },
     resolve: async (_root, args, ctx) => {
-      const session = await signIn(ctx.svc, args.email, args.password);
+      const session = await signIn(ctx.svc, args.email, args.password, ctx.address);
       // The rest of this operation (such as viewer { memberships }) runs as the one just signed in.
       ctx.viewer = await staffForToken(ctx.svc, session.token);
       return session;
