@@ -20,6 +20,7 @@ export interface Config {
   secretKey: string | undefined;
   temporalAddress: string | undefined;
   temporalNamespace: string;
+  temporalTaskQueue: string;
   /** Browser origins allowed to open the staff GraphQL WebSocket. */
   staffConsoleOrigins: string[];
   /** Read the caller's address from X-Forwarded-For (behind a proxy you run). */
@@ -54,6 +55,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secretKey: env.CRM_SECRET_KEY || undefined,
     temporalAddress: env.TEMPORAL_ADDRESS || undefined,
     temporalNamespace: env.TEMPORAL_NAMESPACE || 'default',
+    temporalTaskQueue: env.TEMPORAL_TASK_QUEUE || 'crm',
     staffConsoleOrigins: list(env.STAFF_CONSOLE_ORIGINS),
     trustProxy: env.TRUST_PROXY === 'true' || env.TRUST_PROXY === '1',
     maxBodyBytes: int(env.MAX_BODY_BYTES, 1_048_576),

@@ -38,7 +38,7 @@ describe.skipIf(!address)('durable processes on a Temporal server', () => {
       activities: pingActivities({ clock: systemClock }),
     });
     running = worker.run();
-    engine = new TemporalEngine({ temporalAddress: address, temporalNamespace: namespace }, processes, taskQueue);
+    engine = new TemporalEngine({ temporalAddress: address, temporalNamespace: namespace, temporalTaskQueue: taskQueue }, processes);
   });
 
   afterAll(async () => {

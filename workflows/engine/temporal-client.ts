@@ -1,6 +1,6 @@
 import { Client, Connection, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
 import type { Config } from '../../src/config.js';
-import { runViewQuery, TASK_QUEUE, type DurableArgs } from '../temporal/definitions.js';
+import { runViewQuery, type DurableArgs } from '../temporal/definitions.js';
 import type { DurableEngine } from './engine.js';
 import { RunNotFoundError } from './errors.js';
 import type { ProcessRegistry } from './registry.js';
@@ -12,13 +12,14 @@ import type { RunDescription } from './types.js';
 export class TemporalEngine implements DurableEngine {
   private readonly connection: Connection;
   private readonly client: Client;
+  private readonly taskQueue: string;
 
   /** Connects on first use, so a server starts even while Temporal is briefly away. */
   constructor(
-    config: Pick<Config, 'temporalAddress' | 'temporalNamespace'>,
+    config: Pick<Config, 'temporalAddress' | 'temporalNamespace' | 'temporalTaskQueue'>,
     private readonly registry: ProcessRegistry,
-    private readonly taskQueue = TASK_QUEUE,
   ) {
+    this.taskQueue = config.temporalTaskQueue;
     this.connection = Connection.lazy({ address: config.temporalAddress });
     this.client = new Client({ connection: this.connection, namespace: config.temporalNamespace });
   }

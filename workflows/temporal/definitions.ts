@@ -3,8 +3,6 @@ import type { Instant, RunState } from '../engine/types.js';
 
 // What the workflow and the service's Temporal client agree on.
 
-export const TASK_QUEUE = 'crm';
-
 /** A workflow's argument; its workflow type is the process's name. The version is fixed at start so a replay decides as the first run did. */
 export interface DurableArgs {
   version: number;

@@ -5,7 +5,6 @@ import { NativeConnection, Worker } from '@temporalio/worker';
 import { boot } from '../../src/boot.js';
 import { readConfig } from '../../src/config.js';
 import { buildActivities } from '../processes/activities.js';
-import { TASK_QUEUE } from './definitions.js';
 
 const config = readConfig();
 if (!config.temporalAddress) {
@@ -23,11 +22,11 @@ try {
       const worker = await Worker.create({
         connection,
         namespace: config.temporalNamespace,
-        taskQueue: TASK_QUEUE,
+        taskQueue: config.temporalTaskQueue,
         workflowsPath: fileURLToPath(new URL('./workflows.ts', import.meta.url)),
         activities: buildActivities(svc),
       });
-      console.log(`worker on task queue '${TASK_QUEUE}' of ${config.temporalAddress} (namespace ${config.temporalNamespace})`);
+      console.log(`worker on task queue '${config.temporalTaskQueue}' of ${config.temporalAddress} (namespace ${config.temporalNamespace})`);
       await worker.run(); // until SIGINT or SIGTERM
     } finally {
       await svc.close();
