@@ -267,7 +267,7 @@ describe('live changes over graphql-ws', () => {
 
   it('ends the watch at once when the subscriber stops, without waiting for a change', async () => {
     const { test } = await appModeIds();
-    const changes = abortable((signal) => appModeChanges(t.svc, test, signal));
+    const changes = abortable((signal) => appModeChanges(t.svc, test, signal, async () => true));
     expect((await changes.next()).value?.id).toBe(test);
     const waiting = changes.next();
     await changes.return!();
@@ -284,7 +284,9 @@ describe('live changes over graphql-ws', () => {
     expect((await viewer()).value).toEqual({ data: { viewer: { email: app.ownerEmail } } });
     await ok('mutation { signOut }', {}, token);
     expect((await viewer()).value.errors[0].extensions).toMatchObject({ code: 'unauthenticated' });
-    await held.return!();
+    // The subscription already running hears no more changes: it ends at the next one.
+    await ok('mutation($m: ID!) { updateAppSettings(appModeId: $m, input: { brandName: "After sign-out" }) { id } }', { m: (await appModeIds()).live });
+    expect(await held.next()).toEqual({ done: true, value: undefined });
   });
 
   it('closes with 4401 on a bad token', async () => {

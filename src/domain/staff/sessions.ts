@@ -39,6 +39,12 @@ export async function staffForToken(svc: Services, token: string | undefined): P
   return { staffUser: session.staffUser, sessionId: session.id };
 }
 
+/** Whether a session may still be used: not revoked, not expired. */
+export async function sessionIsLive(svc: Services, sessionId: string): Promise<boolean> {
+  const session = await svc.db.staffSession.findUnique({ where: { id: sessionId } });
+  return !!session && !session.revokedAt && session.expiresAt > svc.clock.now();
+}
+
 export async function signOut(svc: Services, sessionId: string): Promise<void> {
   await svc.db.staffSession.updateMany({ where: { id: sessionId, revokedAt: null }, data: { revokedAt: svc.clock.now() } });
 }

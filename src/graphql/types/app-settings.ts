@@ -1,6 +1,7 @@
 import { appModeChanges } from '../../domain/apps/app-mode-changes.js';
 import { updateSettings, type SettingsPatch } from '../../domain/apps/settings.js';
 import { requireRoleForApp } from '../../domain/staff/app-access.js';
+import { sessionIsLive } from '../../domain/staff/sessions.js';
 import { abortable } from '../abortable.js';
 import { builder } from '../builder.js';
 import { viewerOf } from '../context.js';
@@ -51,8 +52,13 @@ builder.subscriptionField('appModeChanged', (t) =>
     description: 'The app-mode as it is now, then again after every change to its settings, from any server process.',
     args: { appModeId: t.arg.id({ required: true }) },
     subscribe: async (_root, { appModeId }, ctx) => {
-      await requireRoleForApp(ctx.svc, viewerOf(ctx).id, { appModeId }, 'read');
-      return abortable((signal) => appModeChanges(ctx.svc, appModeId, signal));
+      const viewer = viewerOf(ctx);
+      await requireRoleForApp(ctx.svc, viewer.id, { appModeId }, 'read');
+      const sessionId = ctx.viewer!.sessionId;
+      // Checked again before each change is sent: a session signed out, or a member removed, hears no more.
+      const allowed = async () =>
+        (await sessionIsLive(ctx.svc, sessionId)) && (await requireRoleForApp(ctx.svc, viewer.id, { appModeId }, 'read').then(() => true, () => false));
+      return abortable((signal) => appModeChanges(ctx.svc, appModeId, signal, allowed));
     },
     resolve: (mode) => mode,
   }),
