@@ -17,7 +17,7 @@ beforeAll(async () => {
       done();
     },
   });
-  t = await startTestServer({ log: createLogger('debug', sink), config: testConfig({}, { publicAddressPerMinute: 5 }) });
+  t = await startTestServer({ log: createLogger('debug', sink), config: testConfig({}, { publicAddressPerMinute: 5, guestAddressPerMinute: 5 }) });
   app = await seedApp(t.svc);
 });
 afterAll(() => t.close());
@@ -55,6 +55,13 @@ describe('operations', () => {
     expect(lines.filter((l) => l.includes('"msg":"request"')).length).toBeGreaterThanOrEqual(4);
     for (const secret of [token, app.live.server_key, app.live.server_key.slice(7, -2), app.live.identity_secret, app.ownerPassword]) expect(text).not.toContain(secret);
     expect(text).not.toMatch(/crm_st_[0-9A-Za-z]{10}/);
+  });
+
+  it('counts refused guest credentials against the address, so guessing is limited too', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 7; i++) statuses.push((await call(t.url, 'GET', '/guest/v1/consent', { headers: { 'X-CRM-App-Key': app.test.app_key, Authorization: 'Bearer wrong' } })).status);
+    expect(statuses.slice(0, 3)).toEqual([401, 401, 401]);
+    expect(statuses.at(-1)).toBe(429);
   });
 
   it('limits public routes per address, with Retry-After', async () => {

@@ -4,6 +4,7 @@ import { findAppModeByKey, isAnyWebOrigin } from '../../src/domain/access/app-mo
 import { authenticateGuest } from '../../src/domain/access/guest.js';
 import { takeRequest } from '../../src/domain/access/rate-limits.js';
 import { authenticateServer } from '../../src/domain/access/server.js';
+import { DomainError } from '../../src/domain/errors.js';
 import { crossOrigin } from './cors.js';
 
 // The credential and rate-limit chain of each surface. Cookies are never read.
@@ -30,20 +31,32 @@ export const publicCors = (svc: Services) =>
     return (await findAppModeByKey(svc, decodeURIComponent(key)))?.webOrigins.includes(origin) ?? false;
   });
 
+/** A refused credential still counts against the caller's address, so guessing is limited too. */
+async function countingRefusals<T>(svc: Services, allowance: { key: string; perMinute: number }, check: () => Promise<T>): Promise<T> {
+  try {
+    return await check();
+  } catch (err) {
+    if (err instanceof DomainError && err.status === 401) await takeRequest(svc, [allowance]);
+    throw err;
+  }
+}
+
 export function guestAccess(svc: Services): Koa.Middleware {
   return async (ctx, next) => {
-    const appMode = await headerAppMode(svc, ctx);
-    const caller = await authenticateGuest(
-      svc,
-      {
-        appKey: ctx.get('X-CRM-App-Key') || undefined,
-        authorization: ctx.get('Authorization') || undefined,
-        userId: ctx.get('X-CRM-User-Id') || undefined,
-        sdk: ctx.get('X-Crm-Sdk') || undefined,
-      },
-      appMode,
-    );
     const { guestAppPerMinute, guestAddressPerMinute } = svc.config.limits;
+    const appMode = await headerAppMode(svc, ctx);
+    const caller = await countingRefusals(svc, { key: `guest:addr:${ctx.ip}`, perMinute: guestAddressPerMinute }, () =>
+      authenticateGuest(
+        svc,
+        {
+          appKey: ctx.get('X-CRM-App-Key') || undefined,
+          authorization: ctx.get('Authorization') || undefined,
+          userId: ctx.get('X-CRM-User-Id') || undefined,
+          sdk: ctx.get('X-Crm-Sdk') || undefined,
+        },
+        appMode,
+      ),
+    );
     await takeRequest(svc, [
       { key: `guest:app:${caller.appModeId}`, perMinute: guestAppPerMinute },
       { key: `guest:addr:${ctx.ip}`, perMinute: guestAddressPerMinute },
@@ -56,7 +69,9 @@ export function guestAccess(svc: Services): Koa.Middleware {
 
 export function serverAccess(svc: Services): Koa.Middleware {
   return async (ctx, next) => {
-    const caller = await authenticateServer(svc, ctx.get('Authorization') || undefined);
+    const caller = await countingRefusals(svc, { key: `server:refused:${ctx.ip}`, perMinute: svc.config.limits.serverKeyPerMinute }, () =>
+      authenticateServer(svc, ctx.get('Authorization') || undefined),
+    );
     await takeRequest(svc, [{ key: `server:key:${caller.serverKeyId}`, perMinute: svc.config.limits.serverKeyPerMinute }]);
     ctx.state.caller = caller;
     ctx.state.log = ctx.state.log?.child({ app_mode: caller.appModeId });
