@@ -1,5 +1,4 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
 import autocannon from 'autocannon';
 import pg from 'pg';
@@ -127,5 +126,3 @@ function freePort(): Promise<number> {
     });
   });
 }
-
-export const uniquePrefix = () => randomUUID().slice(0, 8);
