@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { withDatabase } from '../src/db/migrations.js';
@@ -105,7 +106,7 @@ async function post(port: number, key: string, body: string) {
 }
 
 async function startServerProcess(url: string, secretKey: string, port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, [fileURLToPath(new URL('../dist/src/main.js', import.meta.url))], {
     env: { ...process.env, DATABASE_URL: url, CRM_SECRET_KEY: secretKey, PORT: String(port), LOG_LEVEL: 'warn', HOST: '127.0.0.1' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

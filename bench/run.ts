@@ -1,4 +1,5 @@
 // npm run bench: each benchmark beside its floor, measured in the same run on this machine.
+import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -10,6 +11,10 @@ import { startEmbeddedPostgres } from '../src/db/embedded-postgres.js';
 import { applyMigrations, withDatabase } from '../src/db/migrations.js';
 import { openServices } from '../src/services.js';
 import { benchEvents } from './events.js';
+import { benchStartup, summary } from './startup.js';
+
+// The server and `crm` are run as users run them, from dist/: build it from the current sources.
+execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: new URL('..', import.meta.url), stdio: 'inherit' });
 
 const SECRET_KEY = Buffer.alloc(32, 9).toString('base64');
 const dataDir = await mkdtemp(path.join(tmpdir(), 'crm-bench-'));
@@ -35,6 +40,16 @@ try {
   console.log(`  service  ${Math.round(r.serviceEventsPerSecond).toLocaleString('en')} events/s`);
   console.log(`  floor    ${Math.round(r.floorEventsPerSecond).toLocaleString('en')} events/s (multi-row INSERT … ON CONFLICT DO NOTHING through pg)`);
   console.log(`  ratio    ${r.ratio.toFixed(2)} of the floor (aim: at least 0.50)`);
+
+  const timings = await benchStartup({ databaseUrl: url, secretKey: SECRET_KEY, appKey: app.live.app_key });
+  const floorMs = summary(timings[0]!.ms).median;
+  const ms = (n: number) => `${Math.round(n).toLocaleString('en')} ms`;
+  console.log(`startup: wall time from spawn, ${timings[0]!.ms.length} runs each, median (min to max); floor: node -e '' in the same run`);
+  for (const t of timings) {
+    const s = summary(t.ms);
+    const ratio = t === timings[0] ? 'floor' : `${(s.median / floorMs).toFixed(1)}× the floor`;
+    console.log(`  ${t.name.padEnd(48)} ${ms(s.median).padStart(9)} (${ms(s.min)} to ${ms(s.max)})  ${ratio}`);
+  }
 } catch (err) {
   console.error(err);
   code = 1;

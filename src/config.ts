@@ -1,13 +1,21 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 // Every setting the service reads from its environment; the README's configuration table lists them.
 
+/** The folder of package.json: this file runs from src/ (tsx, vitest) and from dist/src/ (built). */
+export const PROJECT_ROOT = (() => {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(path.join(dir, 'package.json')) && dir !== path.dirname(dir)) dir = path.dirname(dir);
+  return dir;
+})();
+
 /**
  * The project's own `.data`, wherever the server or `crm` is started from: a folder relative to
  * the working directory would quietly start a second, empty database with its own secret key.
  */
-export const PROJECT_DATA_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '.data');
+export const PROJECT_DATA_DIR = path.join(PROJECT_ROOT, '.data');
 
 export interface Config {
   port: number;
@@ -26,6 +34,8 @@ export interface Config {
   /** Read the caller's address from X-Forwarded-For (behind a proxy you run). */
   trustProxy: boolean;
   maxBodyBytes: number;
+  /** How long a client may take to send a request's headers, the whole request, and how long a connection may sit idle (ms). */
+  timeouts: { headersMs: number; requestMs: number; idleMs: number; keepAliveMs: number };
   /** Connections each server process keeps to PostgreSQL. */
   databasePoolSize: number;
   limits: RateLimits;
@@ -59,6 +69,13 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     staffConsoleOrigins: list(env.STAFF_CONSOLE_ORIGINS),
     trustProxy: env.TRUST_PROXY === 'true' || env.TRUST_PROXY === '1',
     maxBodyBytes: int(env.MAX_BODY_BYTES, 1_048_576),
+    timeouts: {
+      headersMs: int(env.HTTP_HEADERS_TIMEOUT_MS, 10_000),
+      requestMs: int(env.HTTP_REQUEST_TIMEOUT_MS, 30_000),
+      // Above the conversation long poll's 25 s, during which the connection is silent.
+      idleMs: int(env.HTTP_IDLE_TIMEOUT_MS, 40_000),
+      keepAliveMs: int(env.HTTP_KEEP_ALIVE_TIMEOUT_MS, 5_000),
+    },
     databasePoolSize: int(env.DATABASE_POOL_SIZE, 10),
     limits: {
       // The spec fixes this one.

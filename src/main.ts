@@ -17,7 +17,7 @@ if (location.embedded) {
 }
 const engine = createDurableEngine(svc, processes, buildActivities(svc));
 const server = await startServer(svc, log, { port: config.port, host: config.host, processes: engine });
-log.info({ port: server.port, base_url: config.baseUrl, database: location.embedded ? 'embedded' : 'DATABASE_URL' }, 'serving');
+log.info({ port: server.port, base_url: config.baseUrl, database: location.embedded ? location.embedded.files : 'DATABASE_URL' }, 'serving');
 
 let stopping = false;
 async function shutdown(signal: string) {

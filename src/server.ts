@@ -1,4 +1,3 @@
-import http from 'node:http';
 import Router from '@koa/router';
 import Koa from 'koa';
 import { openApiDocument } from '../rest-facade/openapi.js';
@@ -8,10 +7,13 @@ import { readBody } from '../rest-facade/http/body.js';
 import { under } from '../rest-facade/http/cors.js';
 import { problems } from '../rest-facade/http/problem.js';
 import { sweepRateBuckets } from './domain/access/rate-limits.js';
+import { purgeEraseRequests } from './domain/contacts/erasure.js';
 import type { Services } from './domain/context.js';
 import { DomainError } from './domain/errors.js';
 import { mountGraphQL } from './graphql/mount.js';
+import { createHttpServer } from './http/connections.js';
 import { createMetrics, observe } from './http/observability.js';
+import { readableTarget } from './http/request-target.js';
 import type { Logger } from './lib/logger.js';
 
 export interface RunningServer {
@@ -26,7 +28,7 @@ export async function startServer(svc: Services, log: Logger, opts: { port: numb
   app.proxy = svc.config.trustProxy;
   app.silent = true;
   const metrics = createMetrics();
-  const server = http.createServer();
+  const server = createHttpServer(svc.config.timeouts);
   let ready = true;
 
   const ops = new Router();
@@ -52,17 +54,23 @@ export async function startServer(svc: Services, log: Logger, opts: { port: numb
   const graphql = await mountGraphQL({ svc, log, server, router: ops });
 
   app.use(observe(log, metrics));
-  // CORS before the problem middleware, so refusals carry the headers a page needs to read them.
+  // Outermost too, for what fails in the CORS step itself (such as a database away).
+  app.use(problems());
+  // CORS before the inner problem middleware, so refusals carry the headers a page needs to read them.
   app.use(under('/guest/v1', guestCors(svc)));
   app.use(under('/public/v1', publicCors(svc)));
   app.use(problems());
+  app.use(readableTarget());
   app.use(readBody(svc.config.maxBodyBytes));
   app.use(ops.routes()).use(ops.allowedMethods());
   app.use(rest.routes()).use(rest.allowedMethods());
 
   server.on('request', app.callback());
 
-  const sweeper = setInterval(() => void sweepRateBuckets(svc).catch(() => {}), 60_000);
+  // Housekeeping every process may do: spent rate buckets, erase requests past their block.
+  const sweep = () => Promise.all([sweepRateBuckets(svc), purgeEraseRequests(svc)]).catch(() => {});
+  void sweep();
+  const sweeper = setInterval(() => void sweep(), 60_000);
   sweeper.unref();
 
   await new Promise<void>((resolve) => server.listen(opts.port, opts.host ?? '0.0.0.0', resolve));

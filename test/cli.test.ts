@@ -2,15 +2,16 @@ import { spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { hashServerKey } from '../src/domain/apps/credentials.js';
 import { openServices, type OpenServices } from '../src/services.js';
 import { createEmptyDatabase, createTestDatabase } from './support/db.js';
 import { seedApp, testConfig, TEST_SECRET_KEY } from './support/server.js';
 
-// The real `crm` bin, spawned as operators run it, on a real database. A run that opens the
-// database costs about a second of CPU, so the tests run concurrently (each on its own apps) and
-// independent runs go together through Promise.all, a few processes at a time.
+// The real `crm` bin, spawned as operators run it (the build in dist/, which the global setup
+// refreshed), on a real database. Each test makes its own database and waits only for its own
+// processes: its timeout measures its own work, whatever else the machine runs. Independent runs
+// of one test go together through Promise.all.
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = path.join(root, 'scripts/crm.mjs');
@@ -23,23 +24,7 @@ interface Run {
   json: any;
 }
 
-const MAX_PROCESSES = 4;
-let running = 0;
-const waiting: (() => void)[] = [];
-
 async function crm(dbUrl: string, args: string[], opts: { cwd?: string } = {}): Promise<Run> {
-  if (running < MAX_PROCESSES) running++;
-  else await new Promise<void>((r) => waiting.push(r)); // a finishing run hands its slot over
-  try {
-    return await spawnCrm(dbUrl, args, opts);
-  } finally {
-    const next = waiting.shift();
-    if (next) next();
-    else running--;
-  }
-}
-
-async function spawnCrm(dbUrl: string, args: string[], opts: { cwd?: string }): Promise<Run> {
   const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, TMPDIR: process.env.TMPDIR, DATABASE_URL: dbUrl, CRM_SECRET_KEY: TEST_SECRET_KEY, LOG_LEVEL: 'silent' };
   const { code, stdout, stderr } = await new Promise<Omit<Run, 'json'>>((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], { cwd: opts.cwd ?? root, env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -76,21 +61,23 @@ function refused(r: Run, status: number, code: string, field?: string) {
   expect(Object.keys(r.json)).toEqual(['error']);
 }
 
-let dbUrl: string;
-let svc: OpenServices;
-beforeAll(async () => {
-  dbUrl = await createTestDatabase();
-  svc = await openServices({ config: testConfig(), url: dbUrl, secretKey: TEST_SECRET_KEY });
-});
-afterAll(() => svc.close());
-
-const modeRow = (appKey: string) => svc.db.appMode.findUniqueOrThrow({ where: { appKey } });
-const run = (args: string[], opts?: { cwd?: string }) => crm(dbUrl, args, opts);
+/** The test's own database (a copy of the migrated template), the services on it, and `crm` on it. */
+async function fresh() {
+  const dbUrl = await createTestDatabase();
+  const svc: OpenServices = await openServices({ config: testConfig(), url: dbUrl, secretKey: TEST_SECRET_KEY });
+  onTestFinished(() => svc.close());
+  return {
+    svc,
+    run: (args: string[], opts?: { cwd?: string }) => crm(dbUrl, args, opts),
+    modeRow: (appKey: string) => svc.db.appMode.findUniqueOrThrow({ where: { appKey } }),
+  };
+}
 
 const CREDENTIALS = ['app_key', 'server_key', 'identity_secret', 'inbound_secret'];
 
-describe.concurrent('crm', () => {
+describe('crm', () => {
   it('makes a workspace with its owner, and apps in a new or a given workspace', async () => {
+    const { svc, run, modeRow } = await fresh();
     const [ws, solo] = await Promise.all([
       run(['workspace', 'create', '--name', 'Acme', '--owner-email', 'Boss@Acme.test', '--owner-password', 'correct horse battery', '--json']),
       run(['app', 'create', '--name', 'Solo', '--json']),
@@ -132,6 +119,7 @@ describe.concurrent('crm', () => {
   });
 
   it('changes each setting of the mode its key names, and prints them without secrets', async () => {
+    const { svc, run, modeRow } = await fresh();
     const a = await seedApp(svc, 'Settings app');
     const b = await seedApp(svc, 'Test-mode app');
     const bLiveBefore = await modeRow(b.live.app_key);
@@ -193,6 +181,7 @@ describe.concurrent('crm', () => {
   });
 
   it('creates a server key for a mode, keeps only its hash, and revokes it (twice is safe)', async () => {
+    const { svc, run, modeRow } = await fresh();
     const a = await seedApp(svc, 'Keys app');
     const [created, human] = await Promise.all([run(['key', 'create', a.test.app_key, '--json']), run(['key', 'create', a.live.app_key])]);
     const { server_key } = ok(created);
@@ -221,8 +210,9 @@ describe.concurrent('crm', () => {
   });
 
   it('refuses every bad argument with a clear error, exits non-zero and changes nothing', async () => {
+    const { svc, run, modeRow } = await fresh();
     const a = await seedApp(svc, 'Untouched app');
-    // What these runs could have touched (the other tests run meanwhile on their own apps).
+    // What these runs could have touched.
     const snapshot = async () => {
       const live = await modeRow(a.live.app_key);
       const test = await modeRow(a.test.app_key);
@@ -293,11 +283,30 @@ describe.concurrent('crm', () => {
     expect(await snapshot()).toEqual(before);
   });
 
-  it('prints usage for --help and help', async () => {
+  it('makes a staff user of no workspace, and refuses a taken email', async () => {
+    const { svc, run } = await fresh();
+    const made = ok(await run(['staff', 'create', '--email', 'New@Staff.test', '--password', 'correct horse battery', '--name', 'Nell', '--json']));
+    expect(Object.keys(made).sort()).toEqual(['email', 'name', 'staff_user_id']);
+    expect(made).toMatchObject({ email: 'new@staff.test', name: 'Nell' });
+    expect(await svc.db.staffUser.findUnique({ where: { id: made.staff_user_id } })).toMatchObject({ email: 'new@staff.test', name: 'Nell' });
+    expect(await svc.db.membership.count({ where: { staffUserId: made.staff_user_id } })).toBe(0);
+    const [taken, bad, missing] = await Promise.all([
+      run(['staff', 'create', '--email', 'new@staff.test', '--password', 'correct horse battery', '--json']),
+      run(['staff', 'create', '--email', 'not-an-email', '--password', 'short', '--json']),
+      run(['staff', 'create', '--password', 'correct horse battery', '--json']),
+    ]);
+    refused(taken, 1, 'email_taken');
+    refused(bad, 1, 'invalid_request', 'email');
+    refused(missing, 2, 'usage', 'email');
+    expect(await svc.db.staffUser.count()).toBe(1);
+  });
+
+  it('prints usage for --help and help, without a database', async () => {
+    const run = (args: string[]) => crm('postgresql://127.0.0.1:1/none', args);
     const [dashed, word, command] = await Promise.all([run(['--help']), run(['help']), run(['app', 'set', '--help'])]);
     for (const h of [dashed, word]) {
       expect(h.code).toBe(0);
-      for (const c of ['workspace create', 'app create', 'app set', 'key create', 'key revoke']) expect(h.stdout).toContain(`crm ${c}`);
+      for (const c of ['workspace create', 'app create', 'app set', 'key create', 'key revoke', 'staff create']) expect(h.stdout).toContain(`crm ${c}`);
     }
     expect(command.code).toBe(0);
     expect(command.stdout).toContain('--web-origins');

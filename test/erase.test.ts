@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { subjectHash } from '../src/domain/contacts/erasure.js';
 import { buildActivities } from '../workflows/processes/activities.js';
 import { call, userToken } from './support/http.js';
 import { type SeededApp, type TestServer, seedApp, startTestServer, startWithApp } from './support/server.js';
@@ -50,7 +51,7 @@ describe('erase', () => {
     expect(await dailyTotal(t)).toBe(counts);
     expect((await exportOf(t, app.live.server_key, 'erin')).status).toBe(404);
     expect((await exportOf(t, app.test.server_key, 'erin')).status).toBe(404);
-    const request = await t.svc.db.eraseRequest.findFirstOrThrow({ where: { externalId: 'erin' } });
+    const request = await t.svc.db.eraseRequest.findFirstOrThrow({ where: { subjectHash: subjectHash(t.svc, app.appId, 'erin') } });
     expect(request).toMatchObject({ state: 'done', removed: { contacts: 2, events: 6 } });
     expect(await t.engine.describe(request.id)).toMatchObject({ state: 'ended', outcome: { erased: true } });
   });
@@ -61,8 +62,8 @@ describe('erase', () => {
     expect([a.status, b.status]).toEqual([202, 202]);
     expect((await erase(t, app.live.server_key, 'twice')).status).toBe(202);
     await t.engine.runDue();
-    expect(await t.svc.db.eraseRequest.count({ where: { externalId: 'twice' } })).toBe(1);
-    expect(await t.svc.db.workflowRun.count({ where: { process: 'erase', id: (await t.svc.db.eraseRequest.findFirstOrThrow({ where: { externalId: 'twice' } })).id } })).toBe(1);
+    expect(await t.svc.db.eraseRequest.count({ where: { subjectHash: subjectHash(t.svc, app.appId, 'twice') } })).toBe(1);
+    expect(await t.svc.db.workflowRun.count({ where: { process: 'erase', id: (await t.svc.db.eraseRequest.findFirstOrThrow({ where: { subjectHash: subjectHash(t.svc, app.appId, 'twice') } })).id } })).toBe(1);
     expect(await kept(t, 'twice')).toEqual({ contacts: 0, events: 0, consent: 0 });
   });
 

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, userToken } from './support/http.js';
-import { type SeededApp, type TestServer, startWithApp } from './support/server.js';
+import { modeIdOf, serverApi, unique } from './support/factories.js';
+import { type SeededApp, type TestServer, seedApp, startWithApp } from './support/server.js';
 
 let t: TestServer;
 let app: SeededApp;
@@ -46,12 +47,14 @@ describe('event definitions', () => {
 
 describe('server events', () => {
   it('keeps each event or refuses it on its own, with its place and reason', async () => {
+    const paid = unique('order_paid');
+    await serverApi(t, app.live.server_key).declareEvents([{ name: paid, props: [{ key: 'amount', type: 'money' }, { key: 'coupon', type: 'string' }] }]);
     const r = await send([
-      { id: 'e1', external_id: 'p1', name: 'order_paid', at: at(-1000), props: { amount: '4250', coupon: 'X' } },
-      { id: 'e2', external_id: 'p1', name: 'order_paid', at: at(), props: { amount: '42.50' } },
+      { id: 'e1', external_id: 'p1', name: paid, at: at(-1000), props: { amount: '4250', coupon: 'X' } },
+      { id: 'e2', external_id: 'p1', name: paid, at: at(), props: { amount: '42.50' } },
       { id: 'e3', external_id: 'p1', at: at() },
-      { id: 'e4', external_id: 'p1', name: 'order_paid', at: 'yesterday' },
-      { id: 'e5', external_id: 'p1', name: 'order_paid', at: at(), props: { amount: 4250 } },
+      { id: 'e4', external_id: 'p1', name: paid, at: 'yesterday' },
+      { id: 'e5', external_id: 'p1', name: paid, at: at(), props: { amount: 4250 } },
       { id: 'e6', external_id: 'p1', name: 'bad name!', at: at() },
     ]);
     expect(r.status).toBe(202);
@@ -115,15 +118,20 @@ describe('server events', () => {
   });
 
   it('counts events per name and day, apart from the rows', async () => {
-    const rows = await t.svc.db.eventDailyCount.findMany({ where: { name: 'page_seen' } });
+    const name = unique('page_seen');
+    const batch = Array.from({ length: 20 }, (_, i) => ({ id: `${name}-${i}`, external_id: 'p6', name, at: at(), props: { path: '/a' } }));
+    // Sent six times at once: each event is kept, and counted, once.
+    const results = await Promise.all(Array.from({ length: 6 }, () => send(batch)));
+    expect(results.map((r) => r.status)).toEqual(Array(6).fill(202));
+    const rows = await t.svc.db.eventDailyCount.findMany({ where: { name } });
     expect(rows.reduce((n, r) => n + r.count, 0)).toBe(20);
   });
 });
 
 describe('guest events', () => {
-  const guest = async (sub: string) => ({ 'X-CRM-App-Key': app.live.app_key, Authorization: `Bearer ${await userToken(app.live.identity_secret, { sub })}` });
-  const post = async (sub: string, events: unknown[], platform = 'ios') =>
-    call(t.url, 'POST', '/guest/v1/events', { headers: await guest(sub), json: { events, app_version: '1.2.3', platform, time_zone: 'Europe/Paris' } });
+  const guest = async (sub: string, mode = app.live) => ({ 'X-CRM-App-Key': mode.app_key, Authorization: `Bearer ${await userToken(mode.identity_secret, { sub })}` });
+  const post = async (sub: string, events: unknown[], platform = 'ios', mode = app.live) =>
+    call(t.url, 'POST', '/guest/v1/events', { headers: await guest(sub, mode), json: { events, app_version: '1.2.3', platform, time_zone: 'Europe/Paris' } });
 
   it('keeps built-in events and events the app declares for clients, once per id', async () => {
     await declare([{ name: 'level_up', source: 'both', props: [{ key: 'level', type: 'number' }] }, { name: 'server_thing', source: 'server' }]);
@@ -140,9 +148,11 @@ describe('guest events', () => {
   });
 
   it('refuses unknown and server-only events, events older than a week and bad shapes, listing each', async () => {
+    const serverOnly = unique('server_thing');
+    await serverApi(t, app.live.server_key).declareEvents([{ name: serverOnly, source: 'server' }]);
     const r = await post('g2', [
-      { id: randomUUID(), name: 'not_defined', occurred_at: at() },
-      { id: randomUUID(), name: 'server_thing', occurred_at: at() },
+      { id: randomUUID(), name: unique('not_defined'), occurred_at: at() },
+      { id: randomUUID(), name: serverOnly, occurred_at: at() },
       { id: randomUUID(), name: 'app_opened', occurred_at: at(-8 * 86_400_000) },
       { id: 'not-a-uuid', name: 'app_opened', occurred_at: at() },
       { id: randomUUID(), name: 'screen_viewed', occurred_at: at(-6 * 86_400_000), props: { screen: 'home' } },
@@ -158,8 +168,10 @@ describe('guest events', () => {
   });
 
   it('keeps web events apart in the daily counts', async () => {
-    await post('g3', [{ id: randomUUID(), name: 'page_viewed', occurred_at: at() }], 'web');
-    const rows = await t.svc.db.eventDailyCount.findMany({ where: { name: 'page_viewed' } });
+    // An app of its own: page_viewed is built in, so no other test's name can be kept apart from it.
+    const own = await seedApp(t.svc, 'Web counts');
+    await post('g3', [{ id: randomUUID(), name: 'page_viewed', occurred_at: at() }], 'web', own.live);
+    const rows = await t.svc.db.eventDailyCount.findMany({ where: { name: 'page_viewed', appModeId: await modeIdOf(t, own.live.app_key) } });
     expect(rows.map((r) => r.platform)).toEqual(['web']);
   });
 

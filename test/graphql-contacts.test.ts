@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eraseContactData, finishErase, requestErase } from '../src/domain/contacts/erasure.js';
 import { scopeOf } from '../src/domain/context.js';
 import { ingestEvents } from '../src/domain/events/ingest.js';
 import { call } from './support/http.js';
+import { memberOf, staffApp } from './support/factories.js';
 import { staffApi } from './support/graphql.js';
 import { seedApp, startTestServer, type TestServer } from './support/server.js';
 
@@ -17,11 +18,14 @@ let test: string;
 
 beforeAll(async () => {
   t = await startTestServer();
-  app = await seedApp(t.svc);
-  owner = await signIn(app.ownerEmail, app.ownerPassword);
-  const modes = await t.svc.db.appMode.findMany({ where: { appId: app.appId } });
-  live = modes.find((m) => m.mode === 'live')!.id;
-  test = modes.find((m) => m.mode === 'test')!.id;
+});
+// Each test reads and counts what an app holds (contacts, definitions, refusals, erase requests),
+// so each has an app of its own, in a workspace of its own, its owner signed in.
+beforeEach(async () => {
+  const made = await staffApp(t);
+  app = made;
+  owner = made.owner;
+  ({ live, test } = made.modes);
 });
 afterAll(() => t.close());
 
@@ -46,7 +50,7 @@ describe('contacts', () => {
     { id: 'user_42', display_name: 'Underscore', email: null },
     { id: 'user-42', display_name: 'Dash', email: null },
   ];
-  beforeAll(async () => {
+  beforeEach(async () => {
     // One second apart, so "most recently updated first" has one answer.
     for (const { id, ...fields } of people) {
       t.clock.advance(1000);
@@ -158,6 +162,7 @@ describe('attribute definitions', () => {
   });
 
   it('defineAttribute declares ahead of data, and never changes a type', async () => {
+    await identify('ivy', { attributes: { score: 7 } }); // score: a number, made on first sight
     expect((await ok(define, { m: live, n: 'region', t: 'string' })).defineAttribute).toEqual({ name: 'region', type: 'string', needsReview: false });
     expect((await ok(define, { m: live, n: 'region', t: 'string' })).defineAttribute).toEqual({ name: 'region', type: 'string', needsReview: false });
     expect(await refused(define, { m: live, n: 'region', t: 'number' })).toMatchObject({ code: 'attribute_type_fixed', status: 409 });
@@ -174,6 +179,7 @@ describe('event definitions', () => {
   it('shows declared and first-sight events with daily counts per platform, web apart', async () => {
     await server('PUT', '/server/v1/event-definitions', { definitions: [{ name: 'plan_changed', category: 'billing', description: 'A plan moved', props: [{ key: 'to', type: 'string' }] }] });
     await sendEvents([
+      { id: 'ps-1', external_id: 'ada', name: 'page_seen', at: at(-HOUR), props: { path: '/pricing' } }, // undeclared: made on first sight
       { id: 'pc-1', external_id: 'ada', name: 'plan_changed', at: at(0), props: { to: 'pro' } },
       { id: 'pc-2', external_id: 'grace', name: 'plan_changed', at: at(0), props: { to: 'team' } },
       { id: 'pc-old', external_id: 'grace', name: 'plan_changed', at: at(-40 * 24 * HOUR), props: { to: 'free' } },
@@ -246,13 +252,14 @@ describe('erase requests', () => {
 
     const query = 'query($a: ID!, $s: String) { eraseRequests(appId: $a, state: $s) { externalId state requestedAt blockedUntil finishedAt removed } }';
     const all = (await ok(query, { a: app.appId })).eraseRequests;
-    expect(all.map((r: { externalId: string; state: string }) => [r.externalId, r.state])).toEqual([
+    // Once done, the request keeps only a keyed hash of the id.
+    expect(all.map((r: { externalId: string | null; state: string }) => [r.externalId, r.state])).toEqual([
       ['eve', 'queued'],
-      ['mallory', 'done'],
+      [null, 'done'],
     ]);
     expect(all[0]).toMatchObject({ finishedAt: null, removed: null, requestedAt: at(0), blockedUntil: at(30 * 24 * HOUR) });
     expect((await ok(query, { a: app.appId, s: 'done' })).eraseRequests).toEqual([
-      expect.objectContaining({ externalId: 'mallory', finishedAt: at(-1000), removed: { contacts: 1, events: 0, refusedEvents: 0, outboxEvents: expect.any(Number) } }),
+      expect.objectContaining({ externalId: null, finishedAt: at(-1000), removed: { contacts: 1, consentChanges: 0, events: 0, refusedEvents: 0, outboxEvents: expect.any(Number) } }),
     ]);
     expect(await refused(query, { a: app.appId, s: 'gone' })).toMatchObject({ code: 'invalid_request', errors: [{ field: 'state' }] });
   });
@@ -268,8 +275,8 @@ describe('access', () => {
   ];
 
   it('lets an agent read but not define or review attributes', async () => {
-    await ok('mutation($w: ID!) { addMember(workspaceId: $w, email: "agent@example.com", name: "Ann", password: "a long enough password", role: agent) { role } }', { w: app.workspaceId });
-    const agent = await signIn('agent@example.com', 'a long enough password');
+    await identify('ada', { display_name: 'Ada Lovelace' }); // the contact the reads ask for
+    const { token: agent } = await memberOf(t, app.workspaceId, 'agent');
     for (const query of reads) await ok(query, { m: live }, agent);
     await ok('query($a: ID!) { eraseRequests(appId: $a) { id } }', { a: app.appId }, agent);
     const forbidden = { code: 'role_forbids', status: 403 };

@@ -24,7 +24,7 @@ interface Proc {
 let svc: OpenServices;
 let a: Proc;
 let b: Proc;
-let client: Client | undefined;
+const clients: Client[] = [];
 
 /** Distinct free ports, held together while read so none is handed out twice. */
 async function freePorts(count: number): Promise<number[]> {
@@ -87,20 +87,27 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await Promise.all([stopProcess(a), stopProcess(b)]);
-  await client?.dispose();
+  await Promise.all(clients.map((c) => c.dispose()));
   await svc?.close();
 });
 
-it('a change made through process B reaches a subscriber of process A', async () => {
+/** The owner of a new app, subscribed through process A to the app's live mode, once A is listening. */
+async function subscriberOfA() {
   const app = await seedApp(svc);
   const appModeId = (await svc.db.appMode.findFirstOrThrow({ where: { appId: app.appId, mode: 'live' } })).id;
   const signedIn = await gql(a.url, '', 'mutation($e: String!, $p: String!) { signIn(email: $e, password: $p) { token } }', { e: app.ownerEmail, p: app.ownerPassword });
   const token: string = signedIn.signIn.token;
 
-  client = createClient({ url: `${a.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0, connectionParams: { authorization: `Bearer ${token}` } });
+  const client = createClient({ url: `${a.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0, connectionParams: { authorization: `Bearer ${token}` } });
+  clients.push(client);
   const changes = client.iterate({ query: 'subscription($m: ID!) { appModeChanged(appModeId: $m) { id brandName webOrigins } }', variables: { m: appModeId } });
   // The first answer is the app-mode as it is: A is listening from then on.
   expect((await changes.next()).value).toMatchObject({ data: { appModeChanged: { id: appModeId, brandName: 'Test app' } } });
+  return { appModeId, token, changes };
+}
+
+it('a change made through process B reaches a subscriber of process A', async () => {
+  const { appModeId, token, changes } = await subscriberOfA();
 
   await gql(b.url, token, 'mutation($m: ID!, $i: AppSettingsInput!) { updateAppSettings(appModeId: $m, input: $i) { id } }', {
     m: appModeId,
@@ -110,6 +117,7 @@ it('a change made through process B reaches a subscriber of process A', async ()
 });
 
 it('both stop cleanly on SIGTERM, a subscriber still connected to A', async () => {
+  await subscriberOfA();
   const started = Date.now();
   expect(await Promise.all([stopProcess(a), stopProcess(b)])).toEqual([{ code: 0, signal: null }, { code: 0, signal: null }]);
   expect(Date.now() - started).toBeLessThan(5000);

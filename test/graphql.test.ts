@@ -63,35 +63,11 @@ describe('signing in', () => {
     expect(await refused('{ workspaces { id } }', {}, 'crm_st_madeup')).toMatchObject({ code: 'unauthenticated' });
   });
 
-  it('masks what is no refusal: no internals reach the client', async () => {
-    const r = await call(t.url, 'POST', '/graphql', {
-      headers: { Authorization: `Bearer ${owner}` },
-      // PostgreSQL refuses a NUL in text: an unexpected failure deep in the database layer.
-      json: { query: 'mutation($w: ID!) { addMember(workspaceId: $w, email: "nul@example.com", name: "a\\u0000b", password: "0123456789", role: agent) { role } }', variables: { w: app.workspaceId } },
-    });
-    expect(r.status).toBe(200);
-    expect(r.headers.get('content-type')).toMatch(/^application\/json/);
-    expect(r.json.errors).toEqual([{ message: 'Something went wrong on our side; try again later.', locations: expect.any(Array), path: ['addMember'], extensions: { code: 'internal', status: 500 } }]);
-    expect(r.text).not.toMatch(/0x00|prisma|postgres|stack/i);
-  });
-
   it('signOut makes the token stop working', async () => {
     const token = await signIn(app.ownerEmail, app.ownerPassword);
     expect((await ok('{ viewer { email } }', {}, token)).viewer.email).toBe(app.ownerEmail);
     expect((await ok('mutation { signOut }', {}, token)).signOut).toBe(true);
     expect(await refused('{ viewer { email } }', {}, token)).toMatchObject({ code: 'unauthenticated' });
-  });
-
-  it('allows 10 tries a minute for one email, then refuses with rate_limited and retryAfter', async () => {
-    const email = `guess-${Date.now()}@example.com`;
-    const tries = [];
-    for (let i = 0; i < 10; i++) tries.push(await refused('mutation($e: String!, $p: String!) { signIn(email: $e, password: $p) { token } }', { e: email, p: `wrong-${i}` }, ''));
-    expect(tries.every((r) => r.code === 'unauthorized')).toBe(true);
-    const limited = await refused('mutation($e: String!, $p: String!) { signIn(email: $e, password: $p) { token } }', { e: email, p: 'wrong' }, '');
-    expect(limited).toMatchObject({ code: 'rate_limited', status: 429 });
-    expect((limited as { retryAfter?: number }).retryAfter).toBeGreaterThan(0);
-    t.clock.advance(61_000);
-    expect((await refused('mutation($e: String!, $p: String!) { signIn(email: $e, password: $p) { token } }', { e: email, p: 'wrong' }, '')).code).toBe('unauthorized');
   });
 });
 
@@ -185,48 +161,6 @@ describe('app settings', () => {
     });
     expect(e).toMatchObject({ code: 'invalid_request', status: 400 });
     expect(e.errors?.map((f) => f.field)).toEqual(['webOrigins.1']);
-  });
-});
-
-describe('roles', () => {
-  let agent: string;
-  const agentEmail = 'agent@example.com';
-  beforeAll(async () => {
-    const added = await ok('mutation($w: ID!) { addMember(workspaceId: $w, email: "Agent@Example.com", name: "Ann", password: "a long enough password", role: agent) { role staffUser { email name } } }', {
-      w: app.workspaceId,
-    });
-    expect(added.addMember).toEqual({ role: 'agent', staffUser: { email: agentEmail, name: 'Ann' } });
-    agent = await signIn(agentEmail, 'a long enough password');
-  });
-
-  it('lets an agent read but not manage apps, keys or members', async () => {
-    const { live } = await appModeIds();
-    expect((await ok('query($id: ID!) { app(id: $id) { live { appKey } } }', { id: app.appId }, agent)).app.live.appKey).toBe(app.live.app_key);
-    const forbidden = { code: 'role_forbids', status: 403 };
-    expect(await refused('mutation($m: ID!) { updateAppSettings(appModeId: $m, input: { helpOn: true }) { id } }', { m: live }, agent)).toMatchObject(forbidden);
-    expect(await refused('mutation($m: ID!) { createServerKey(appModeId: $m) { id } }', { m: live }, agent)).toMatchObject(forbidden);
-    expect(await refused('mutation($w: ID!) { createApp(workspaceId: $w, name: "Nope") { app { id } } }', { w: app.workspaceId }, agent)).toMatchObject(forbidden);
-    expect(await refused('mutation($w: ID!) { addMember(workspaceId: $w, email: "x@example.com", password: "0123456789", role: owner) { role } }', { w: app.workspaceId }, agent)).toMatchObject(forbidden);
-  });
-
-  it('adds an existing staff user as they are, changes roles, and keeps the last owner', async () => {
-    const other = await seedApp(t.svc, 'Neighbour');
-    const added = await ok('mutation($w: ID!, $e: String!) { addMember(workspaceId: $w, email: $e, role: admin) { role staffUser { id } } }', { w: app.workspaceId, e: other.ownerEmail });
-    expect(added.addMember.role).toBe('admin');
-    const staffUserId = added.addMember.staffUser.id;
-    // The new admin sees this workspace now; the owner still cannot see the admin's own workspace.
-    expect((await ok('query($w: ID!) { members(workspaceId: $w) { role staffUser { email memberships { workspace { id } } } } }', { w: app.workspaceId })).members).toContainEqual({
-      role: 'admin',
-      staffUser: { email: other.ownerEmail, memberships: [{ workspace: { id: app.workspaceId } }] },
-    });
-
-    const me = (await ok('{ viewer { id } }')).viewer.id;
-    expect(await refused('mutation($w: ID!, $u: ID!) { removeMember(workspaceId: $w, staffUserId: $u) }', { w: app.workspaceId, u: me })).toMatchObject({ code: 'last_owner', status: 409 });
-    expect(await refused('mutation($w: ID!, $u: ID!) { setMemberRole(workspaceId: $w, staffUserId: $u, role: admin) { role } }', { w: app.workspaceId, u: me })).toMatchObject({ code: 'last_owner' });
-
-    await ok('mutation($w: ID!, $u: ID!) { setMemberRole(workspaceId: $w, staffUserId: $u, role: owner) { role } }', { w: app.workspaceId, u: staffUserId });
-    expect((await ok('mutation($w: ID!, $u: ID!) { removeMember(workspaceId: $w, staffUserId: $u) }', { w: app.workspaceId, u: staffUserId })).removeMember).toBe(true);
-    expect(await refused('mutation($w: ID!, $e: String!) { addMember(workspaceId: $w, email: $e, role: agent) { role } }', { w: app.workspaceId, e: agentEmail })).toMatchObject({ code: 'already_member' });
   });
 });
 

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { updateSettings } from '../src/domain/apps/settings.js';
 import { call } from './support/http.js';
-import { type SeededApp, type TestServer, startWithApp } from './support/server.js';
+import { modeIdOf } from './support/factories.js';
+import { type SeededApp, type TestServer, seedApp, startWithApp } from './support/server.js';
 
 let t: TestServer;
 let app: SeededApp;
@@ -39,8 +40,13 @@ describe('Identify', () => {
   });
 
   it('makes unknown attributes on first sight with their type, listed for review', async () => {
-    await put('u3', { attributes: { first_order: '2026-01-02', last_login: '2026-11-20T10:00:00Z', tags_seen: ['a', 'b'], score: 4.5, vip: false, city_name: 'Lyon' } });
-    const defs = await t.svc.db.attributeDefinition.findMany({ where: { name: { in: ['first_order', 'last_login', 'tags_seen', 'score', 'vip', 'city_name'] } }, orderBy: { name: 'asc' } });
+    // An app of its own, so that no attribute here is known before.
+    const own = await seedApp(t.svc, 'First sight');
+    await put('u3', { attributes: { first_order: '2026-01-02', last_login: '2026-11-20T10:00:00Z', tags_seen: ['a', 'b'], score: 4.5, vip: false, city_name: 'Lyon' } }, own.live.server_key);
+    const defs = await t.svc.db.attributeDefinition.findMany({
+      where: { appModeId: await modeIdOf(t, own.live.app_key), name: { in: ['first_order', 'last_login', 'tags_seen', 'score', 'vip', 'city_name'] } },
+      orderBy: { name: 'asc' },
+    });
     expect(Object.fromEntries(defs.map((d) => [d.name, d.type]))).toEqual({
       city_name: 'string',
       first_order: 'date',
@@ -53,6 +59,7 @@ describe('Identify', () => {
   });
 
   it('holds every attribute to its type, naming each bad one, and changes nothing then', async () => {
+    expect((await put('u4-dates', { attributes: { first_order: '2026-01-02' } })).status).toBe(200); // first_order: a date
     await put('u4', { attributes: { plan: 'basic', seats: 1 } });
     const r = await put('u4', { display_name: 'Changed', attributes: { plan: 5, seats: 'many', first_order: 'yesterday', nested: { a: 1 } } });
     expect(r.status).toBe(400);
@@ -70,13 +77,14 @@ describe('Identify', () => {
   });
 
   it('refuses unknown attributes under strict data, but takes defined ones', async () => {
-    const testMode = await t.svc.db.appMode.findUniqueOrThrow({ where: { appKey: app.test.app_key } });
-    await put('s1', { attributes: { plan: 'pro' } }, app.test.server_key);
-    await updateSettings(t.svc, testMode.id, { strictData: true });
-    const r = await put('s1', { attributes: { plan: 'team', brand_new: 'x' } }, app.test.server_key);
+    // An app of its own: strict data would hold every later test of the mode to it.
+    const own = await seedApp(t.svc, 'Strict data');
+    await put('s1', { attributes: { plan: 'pro' } }, own.test.server_key);
+    await updateSettings(t.svc, await modeIdOf(t, own.test.app_key), { strictData: true });
+    const r = await put('s1', { attributes: { plan: 'team', brand_new: 'x' } }, own.test.server_key);
     expect(r.status).toBe(400);
     expect(fieldsOf(r)).toEqual(['attributes.brand_new']);
-    expect((await put('s1', { attributes: { plan: 'team' } }, app.test.server_key)).status).toBe(200);
+    expect((await put('s1', { attributes: { plan: 'team' } }, own.test.server_key)).status).toBe(200);
   });
 
   it('holds the fields to their rules', async () => {

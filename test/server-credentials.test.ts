@@ -71,7 +71,8 @@ describe('server credentials', () => {
   });
 
   it('allows at most 20 live keys per mode', async () => {
-    const id = await modeId(other.test.app_key);
+    // An app of its own: its test mode has exactly the one key it was made with.
+    const id = await modeId((await seedApp(t.svc, 'Key limit app')).test.app_key);
     for (let i = 0; i < 19; i++) await createServerKey(t.svc, id);
     await expect(createServerKey(t.svc, id)).rejects.toMatchObject({ status: 409, code: 'server_key_limit' });
   });

@@ -1,15 +1,21 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm, rmdir, stat } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
+import { startEmbeddedPostgres } from '../src/db/embedded-postgres.js';
 
 // `npm start` with no DATABASE_URL: the embedded PostgreSQL in the data folder, migrated, a demo
 // app printed once with a curl line that works as printed; a second start reuses the data.
+// It runs what `npm start` runs, the build in dist/ (the global setup rebuilt it), from another
+// working directory.
 
 const run = promisify(execFile);
+const MAIN = fileURLToPath(new URL('../dist/src/main.js', import.meta.url));
 let dataDir: string;
 const children: ChildProcess[] = [];
 afterAll(async () => {
@@ -26,8 +32,8 @@ const freePort = () =>
   });
 
 async function start(port: number) {
-  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', BASE_URL: `http://127.0.0.1:${port}`, LOG_LEVEL: 'warn' };
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', BASE_URL: `http://127.0.0.1:${port}`, LOG_LEVEL: 'info' };
+  const child = spawn(process.execPath, [MAIN], { cwd: tmpdir(), env, stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
@@ -58,6 +64,9 @@ describe('npm start on the embedded PostgreSQL', () => {
     expect(banner).toMatch(/live server key\s+crm_sk_\S+/);
     expect(banner).toMatch(/identity secret\s+\S+/);
     expect(banner).toContain(`http://127.0.0.1:${port}`);
+    // The log says where the database files are.
+    const serving = banner.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l)).find((l) => l.msg === 'serving');
+    expect(serving).toMatchObject({ port, database: path.join(dataDir, 'pg') });
 
     const { stdout } = await run('sh', ['-c', curl]);
     expect(JSON.parse(stdout)).toMatchObject({ key: liveKey, mode: 'live', name: 'Demo app' });
@@ -70,5 +79,54 @@ describe('npm start on the embedded PostgreSQL', () => {
     expect(await stop(second.child)).toBe(0);
     // The embedded PostgreSQL stopped with the server that started it.
     await expect(readFile(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8')).rejects.toThrow();
+  }, 60_000);
+});
+
+const rows = async (url: string, sql: string, values: unknown[] = []) => {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query(sql, values)).rows;
+  } finally {
+    await client.end();
+  }
+};
+
+describe('the embedded PostgreSQL, run as root', () => {
+  // A clone in /root/app: PostgreSQL runs as another user, who cannot enter /root.
+  it.runIf(process.getuid?.() === 0)('keeps its cluster where the database user can reach it when the data folder is private, and finds it again', async () => {
+    const parent = await mkdtemp(path.join(tmpdir(), 'crm-private-'));
+    await chmod(parent, 0o700);
+    const dataDir = path.join(parent, 'app', '.data');
+    let files = '';
+    try {
+      const first = await startEmbeddedPostgres(dataDir);
+      files = first.files;
+      try {
+        expect(files.startsWith(parent)).toBe(false);
+        expect(await readFile(path.join(path.dirname(files), 'data-dir'), 'utf8')).toBe(`${dataDir}\n`);
+        await rows(first.adminUrl, 'CREATE TABLE kept (v text)');
+        await rows(first.adminUrl, 'INSERT INTO kept VALUES ($1)', ['survives a restart']);
+      } finally {
+        await first.stop();
+      }
+      await expect(stat(path.join(files, 'postmaster.pid'))).rejects.toThrow();
+      // Its password and port stay in the data folder.
+      expect((await stat(path.join(dataDir, 'postgres.json'))).isFile()).toBe(true);
+
+      const second = await startEmbeddedPostgres(dataDir);
+      try {
+        expect(second.files).toBe(files);
+        expect(await rows(second.adminUrl, 'SELECT v FROM kept')).toEqual([{ v: 'survives a restart' }]);
+      } finally {
+        await second.stop();
+      }
+    } finally {
+      await rm(parent, { recursive: true, force: true });
+      if (files) {
+        await rm(path.dirname(files), { recursive: true, force: true });
+        await rmdir(path.dirname(path.dirname(files))).catch(() => {}); // only when no other data folder uses it
+      }
+    }
   }, 60_000);
 });

@@ -4,7 +4,8 @@ import { findAppModeByKey, isAnyWebOrigin } from '../../src/domain/access/app-mo
 import { authenticateGuest } from '../../src/domain/access/guest.js';
 import { takeRequest } from '../../src/domain/access/rate-limits.js';
 import { authenticateServer } from '../../src/domain/access/server.js';
-import { DomainError } from '../../src/domain/errors.js';
+import { DomainError, unauthorized } from '../../src/domain/errors.js';
+import { utf8Text } from '../../src/lib/text.js';
 import { crossOrigin } from './cors.js';
 
 // The credential and rate-limit chain of each surface. Cookies are never read.
@@ -25,10 +26,10 @@ export const guestCors = (svc: Services) =>
 /** `GET /public/v1/apps/{key}`: readable from that app's web origins. Other public routes: no one. */
 export const publicCors = (svc: Services) =>
   crossOrigin(async (ctx, origin) => {
-    const key = /^\/public\/v1\/apps\/([^/]+)$/.exec(ctx.path)?.[1];
+    const key = /^\/public\/v1\/apps\/([\w-]+)$/.exec(ctx.path)?.[1];
     if (!key) return false;
     if (ctx.method === 'OPTIONS') return isAnyWebOrigin(svc, origin);
-    return (await findAppModeByKey(svc, decodeURIComponent(key)))?.webOrigins.includes(origin) ?? false;
+    return (await findAppModeByKey(svc, key))?.webOrigins.includes(origin) ?? false;
   });
 
 /** A refused credential still counts against the caller's address, so guessing is limited too. */
@@ -51,7 +52,7 @@ export function guestAccess(svc: Services): Koa.Middleware {
         {
           appKey: ctx.get('X-CRM-App-Key') || undefined,
           authorization: ctx.get('Authorization') || undefined,
-          userId: ctx.get('X-CRM-User-Id') || undefined,
+          userId: userIdHeader(ctx),
           sdk: ctx.get('X-Crm-Sdk') || undefined,
         },
         appMode,
@@ -65,6 +66,15 @@ export function guestAccess(svc: Services): Koa.Middleware {
     ctx.state.log = ctx.state.log?.child({ app_mode: caller.appModeId, sdk: caller.sdk });
     return next();
   };
+}
+
+/** Node reads header bytes as Latin-1; an id is UTF-8 text, refused when its bytes are not. */
+function userIdHeader(ctx: Koa.Context): string | undefined {
+  const raw = ctx.get('X-CRM-User-Id');
+  if (!raw) return undefined;
+  const text = utf8Text(Buffer.from(raw, 'latin1'));
+  if (text === undefined) throw unauthorized('The X-CRM-User-Id header must be UTF-8 text.');
+  return text;
 }
 
 export function serverAccess(svc: Services): Koa.Middleware {

@@ -1,5 +1,6 @@
 import type Koa from 'koa';
 import { DomainError, invalidField } from '../../src/domain/errors.js';
+import { checkJsonCharset, parseJsonBody } from './json.js';
 
 // Reads request bodies up to a size, keeping the raw bytes (signed hooks need them). Never on /graphql.
 
@@ -27,28 +28,8 @@ export function readBody(maxBytes: number): Koa.Middleware {
 export function parseJson(ctx: Koa.Context): unknown {
   const raw: Buffer | undefined = ctx.state.rawBody;
   if (!raw || raw.length === 0) return undefined;
-  if (!/^application\/([\w.+-]+\+)?json\b/i.test(ctx.get('Content-Type'))) throw invalidField('Content-Type', 'send the body as application/json');
-  let body: unknown;
-  try {
-    body = JSON.parse(raw.toString('utf8'));
-  } catch {
-    throw new DomainError(400, 'malformed_json', 'The body is not readable JSON', 'The request body could not be parsed as JSON.', [
-      { field: 'body', message: 'not valid JSON' },
-    ]);
-  }
-  const nul = pathOfNul(body, []);
-  if (nul) throw invalidField(nul.join('.') || 'body', 'must not contain the NUL character (\\u0000)');
-  return body;
-}
-
-/** PostgreSQL text cannot hold U+0000: the path of the first string (or key) that has one. */
-function pathOfNul(value: unknown, path: string[]): string[] | undefined {
-  if (typeof value === 'string') return value.includes('\u0000') ? path : undefined;
-  if (!value || typeof value !== 'object') return undefined;
-  for (const [key, item] of Object.entries(value)) {
-    if (key.includes('\u0000')) return [...path, key.replaceAll('\u0000', '')];
-    const found = pathOfNul(item, [...path, key]);
-    if (found) return found;
-  }
-  return undefined;
+  const contentType = ctx.get('Content-Type');
+  if (!/^application\/([\w.+-]+\+)?json\b/i.test(contentType)) throw invalidField('Content-Type', 'send the body as application/json');
+  checkJsonCharset(contentType);
+  return parseJsonBody(raw);
 }

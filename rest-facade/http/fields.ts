@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { textProblem } from '../../src/lib/text.js';
 
 // Field rules shared by several routes.
 
@@ -6,7 +7,10 @@ export const externalIdParam = z
   .string()
   .min(1, 'must be 1 to 200 characters')
   .max(200, 'must be 1 to 200 characters')
-  .refine((v) => !v.includes('\u0000'), 'must not contain the NUL character');
+  .superRefine((v, ctx) => {
+    const problem = textProblem(v);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
 
 export const rfc3339 = z.iso.datetime({ offset: true, message: 'must be an RFC 3339 date-time' });
 

@@ -1,4 +1,5 @@
 import type Koa from 'koa';
+import { isConnectionLost } from '../../src/db/lost-connection.js';
 import { DomainError } from '../../src/domain/errors.js';
 
 // Every refusal is application/problem+json with `code`, `title`, `detail` and, for bad fields,
@@ -26,7 +27,7 @@ export function problems(): Koa.Middleware {
         throw new DomainError(405, 'method_not_allowed', 'Method not allowed', `This route answers ${ctx.response.get('Allow') || 'other methods'}.`);
     } catch (thrown) {
       const err = asDomainError(thrown);
-      if (err.status >= 500) ctx.state.log?.error({ err: thrown }, 'request failed');
+      if (err.status >= 500) ctx.state.log?.[err.status === 503 ? 'warn' : 'error']({ err: thrown }, 'request failed');
       ctx.status = err.status;
       for (const [name, value] of Object.entries(err.headers)) ctx.set(name, value);
       ctx.type = 'application/problem+json';
@@ -37,5 +38,7 @@ export function problems(): Koa.Middleware {
 
 function asDomainError(thrown: unknown): DomainError {
   if (thrown instanceof DomainError) return thrown;
+  if (isConnectionLost(thrown))
+    return new DomainError(503, 'unavailable', 'Try again', 'The database connection was lost; nothing was done. Send the request again.', [], { 'Retry-After': '1' });
   return new DomainError(500, 'internal', 'Something went wrong on our side', 'Try again later; nothing was half done.');
 }

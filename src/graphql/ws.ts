@@ -28,6 +28,8 @@ export function serveGraphQLOverWebSocket(deps: { svc: Services; log: Logger; se
   const wss = new WebSocketServer({
     server: deps.server,
     path: '/graphql',
+    // A message larger than an HTTP body may be closes the socket (1009).
+    maxPayload: svc.config.maxBodyBytes,
     verifyClient: ({ origin }, done) => (!origin || allowedOrigins.has(origin) ? done(true) : done(false, 403, 'Origin not allowed')),
   });
   const maskError = staffErrors(deps.log);

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
 
 // Random credentials, their hashes, constant-time comparison, and encryption at rest.
 
@@ -28,6 +28,7 @@ export function constantTimeEqual(a: string, b: string): boolean {
 /** AES-256-GCM under the deployment's secret key; for secrets that must be used, not only checked. */
 export class SecretBox {
   private readonly key: Buffer;
+  private readonly derived = new Map<string, Buffer>();
   constructor(keyBase64: string) {
     this.key = Buffer.from(keyBase64, 'base64');
     if (this.key.length !== 32) throw new Error('CRM_SECRET_KEY must be 32 bytes, base64-encoded');
@@ -37,6 +38,12 @@ export class SecretBox {
     const cipher = createCipheriv('aes-256-gcm', this.key, iv);
     const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
     return ['v1', iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), body.toString('base64url')].join('.');
+  }
+  /** HMAC-SHA256 of `text` under a key derived for one purpose, so a hash kept for one use answers no other. */
+  keyedHash(purpose: string, text: string): string {
+    let key = this.derived.get(purpose);
+    if (!key) this.derived.set(purpose, (key = Buffer.from(hkdfSync('sha256', this.key, '', `crm:${purpose}`, 32))));
+    return createHmac('sha256', key).update(text).digest('hex');
   }
   open(sealed: string): string {
     const [version, iv, tag, body] = sealed.split('.');

@@ -1,3 +1,5 @@
+import { execFileSync } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -8,6 +10,8 @@ import { applyMigrations, withDatabase } from '../../src/db/migrations.js';
 
 // One PostgreSQL for the run: DATABASE_URL's server when given, else an embedded one in a temp
 // folder. Migrations are applied once to a template database; each test file copies it.
+// Before that: the browser the run needs is there, and dist/ is rebuilt, so that the processes
+// tests spawn (crm, npm start) never run stale code, also under a bare `npx vitest`.
 
 export const TEMPLATE = `crm_test_template_${process.pid}`;
 
@@ -15,7 +19,22 @@ let embedded: EmbeddedPostgres | undefined;
 let dataDir: string | undefined;
 let adminUrl: string;
 
+const BROWSER_TESTS = ['test/cors-browser.test.ts'];
+
 export async function setup(project: TestProject) {
+  // Without it Playwright fails only minutes into the run; say at once what to do.
+  const filters = (project.vitest as { filenamePattern?: string[] }).filenamePattern;
+  if (!filters?.length || BROWSER_TESTS.some((file) => filters.some((f) => file.includes(f.replace(/^\.\//, '')) || path.resolve(f) === path.resolve(file)))) {
+    const found = findChromium();
+    if (!found) fail(`chromium not found (${process.env.CHROMIUM_PATH ?? '/usr/bin/chromium, or on PATH'}); the browser tests need it: apt-get install -y chromium`);
+    process.env.CHROMIUM_PATH ??= found;
+  }
+  try {
+    execFileSync(process.execPath, ['scripts/build.mjs', '--quiet'], { cwd: project.config.root, stdio: ['ignore', 'ignore', 'pipe'] });
+  } catch (err) {
+    fail(`npm run build failed: ${(err as { stderr?: Buffer }).stderr?.toString().trim() || err}`);
+  }
+
   if (process.env.DATABASE_URL) {
     adminUrl = withDatabase(process.env.DATABASE_URL, 'postgres');
   } else {
@@ -34,6 +53,7 @@ export async function setup(project: TestProject) {
 }
 
 export async function teardown() {
+  if (!adminUrl) return; // setup stopped before any database
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   const { rows } = await admin.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname LIKE 'crm_test_%'`);
@@ -41,6 +61,26 @@ export async function teardown() {
   await admin.end();
   await embedded?.stop();
   if (dataDir) await rm(dataDir, { recursive: true, force: true }).catch(() => {});
+}
+
+function findChromium(): string | undefined {
+  const candidates = process.env.CHROMIUM_PATH
+    ? [process.env.CHROMIUM_PATH]
+    : ['/usr/bin/chromium', ...(process.env.PATH ?? '').split(':').filter(Boolean).map((dir) => path.join(dir, 'chromium'))];
+  return candidates.find((file) => {
+    try {
+      accessSync(file, constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** Nothing runs yet: stop the run with just this (a thrown error is buried under vitest's "No test files found"). */
+function fail(message: string): never {
+  process.stderr.write(`${message}\n`);
+  process.exit(1);
 }
 
 declare module 'vitest' {

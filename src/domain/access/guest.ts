@@ -2,6 +2,7 @@ import { compactVerify, errors as joseErrors, jwtVerify } from 'jose';
 import type { AppMode } from '../../generated/prisma/client.js';
 import { scopeOf, type GuestCaller, type Services } from '../context.js';
 import { DomainError, forbidden, tokenExpired, unauthorized } from '../errors.js';
+import { textProblem, utf8Text } from '../../lib/text.js';
 import { findAppModeByKey } from './app-modes.js';
 
 export interface GuestHeaders {
@@ -40,10 +41,16 @@ async function verifyUserToken(svc: Services, appMode: AppMode, authorization: s
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
   if (!match) throw unauthorized('The Authorization header must be "Bearer <user token>".');
   const token = match[1]!;
+  // jose reads the claims leniently, turning bytes that are not UTF-8 into U+FFFD: two different
+  // subjects would become one person.
+  if (utf8Text(Buffer.from(token.split('.')[1] ?? '', 'base64url')) === undefined) throw unauthorized("The user token's claims are not UTF-8 JSON.");
   const secret = new TextEncoder().encode(svc.secrets.open(appMode.identitySecretEnc));
   try {
     const { payload } = await jwtVerify(token, secret, { algorithms: ['HS256'], currentDate: svc.clock.now(), clockTolerance: 30 });
     if (typeof payload.sub !== 'string') throw unauthorized('The user token has no "sub" claim naming the user.');
+    for (const claim of ['exp', 'nbf', 'iat'] as const) {
+      if (payload[claim] !== undefined && !Number.isFinite(payload[claim])) throw unauthorized(`The user token's "${claim}" claim must be a number of seconds.`);
+    }
     return checkExternalId(payload.sub, 'the token\'s "sub" claim');
   } catch (err) {
     if (err instanceof DomainError) throw err;
@@ -71,6 +78,7 @@ async function signatureProblem(svc: Services, appMode: AppMode, token: string):
 
 function checkExternalId(id: string, where: string): string {
   if (id.length < 1 || id.length > MAX_EXTERNAL_ID) throw unauthorized(`${where} must be 1 to ${MAX_EXTERNAL_ID} characters.`);
-  if (id.includes('\u0000')) throw unauthorized(`${where} must not contain the NUL character.`);
+  const problem = textProblem(id);
+  if (problem) throw unauthorized(`${where} ${problem}.`);
   return id;
 }

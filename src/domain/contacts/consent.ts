@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Contact } from '../../generated/prisma/client.js';
 import type { AppScope, GuestCaller, Services } from '../context.js';
 import { applyConsentChoice, type ConsentChoice } from './consent-rule.js';
-import { ensureContact } from './contacts.js';
+import { DomainError } from '../errors.js';
+import { touchContact } from './contacts.js';
 
 export interface Consent {
   offersByEmail: boolean;
@@ -51,14 +52,24 @@ export async function applyConsent(svc: Services, tx: Tx, scope: AppScope, conta
   return tx.contact.update({ where: { id: contact.id }, data: { ...data, updatedAt: now } });
 }
 
-export async function getGuestConsent(svc: Services, caller: GuestCaller): Promise<Consent> {
-  return consentOf(await ensureContact(svc.db, caller, caller.externalId, caller.sdk));
+/** Nobody has agreed to anything: what a person erased within the block is answered. */
+const NO_CONSENT: Consent = { offersByEmail: false, offersByPush: false, changedAt: null };
+
+/**
+ * The guest consent routes answer no 409: for a person erased within the block they answer that
+ * nothing is agreed, and write nothing.
+ */
+async function asGuest(svc: Services, caller: GuestCaller, then: (tx: Tx, contact: Contact) => Promise<Contact>): Promise<Consent> {
+  try {
+    return await svc.db.$transaction(async (tx) => consentOf(await then(tx, (await touchContact(svc, tx, caller, caller.externalId, { sdk: caller.sdk })).contact)));
+  } catch (err) {
+    if (err instanceof DomainError && err.code === 'erased') return NO_CONSENT;
+    throw err;
+  }
 }
 
+export const getGuestConsent = (svc: Services, caller: GuestCaller) => asGuest(svc, caller, async (_tx, contact) => contact);
+
 /** The person chose in the app just now: their choice is the newest there is. */
-export async function putGuestConsent(svc: Services, caller: GuestCaller, offersByPush: boolean): Promise<Consent> {
-  return svc.db.$transaction(async (tx) => {
-    const contact = await ensureContact(tx, caller, caller.externalId, caller.sdk);
-    return consentOf(await applyConsent(svc, tx, caller, contact, { offersByPush, changedAt: svc.clock.now() }, 'guest'));
-  });
-}
+export const putGuestConsent = (svc: Services, caller: GuestCaller, offersByPush: boolean) =>
+  asGuest(svc, caller, (tx, contact) => applyConsent(svc, tx, caller, contact, { offersByPush, changedAt: svc.clock.now() }, 'guest'));

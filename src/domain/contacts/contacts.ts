@@ -1,14 +1,29 @@
 import { randomUUID } from 'node:crypto';
-import type { Contact } from '../../generated/prisma/client.js';
+import type { Contact, Prisma } from '../../generated/prisma/client.js';
 import type { AppScope, Services } from '../context.js';
+import { refuseIfErased } from './erasure.js';
 
-type Tx = Pick<Services['db'], 'contact'>;
-
-/** The contact for an external id, made on first sight. Safe under concurrent first sights. */
-export async function ensureContact(tx: Tx, scope: AppScope, externalId: string, sdk?: string): Promise<Contact> {
-  return tx.contact.upsert({
-    where: { appModeId_externalId: { appModeId: scope.appModeId, externalId } },
-    create: { id: randomUUID(), appModeId: scope.appModeId, externalId, lastSdk: sdk ?? null },
-    update: sdk ? { lastSdk: sdk } : {},
+/**
+ * The contact for an external id, made on first sight, in the caller's transaction: the one way
+ * to reach a person for writing. An id erased within the block is refused (409 erased), and the
+ * person is held against a new erase request until the transaction ends. Safe under concurrent
+ * first sights; `lock` holds the row for an update that reads it first.
+ */
+export async function touchContact(
+  svc: Services,
+  tx: Prisma.TransactionClient,
+  scope: AppScope,
+  externalId: string,
+  opts: { sdk?: string; lock?: boolean } = {},
+): Promise<{ contact: Contact; created: boolean }> {
+  await refuseIfErased(svc, tx, scope, externalId);
+  const now = svc.clock.now();
+  const made = await tx.contact.createMany({
+    data: [{ id: randomUUID(), appModeId: scope.appModeId, externalId, lastSdk: opts.sdk ?? null, createdAt: now, updatedAt: now }],
+    skipDuplicates: true,
   });
+  const where = { appModeId_externalId: { appModeId: scope.appModeId, externalId } };
+  if (opts.lock) await tx.$queryRaw`SELECT id FROM contact WHERE app_mode_id = ${scope.appModeId} AND external_id = ${externalId} FOR UPDATE`;
+  const contact = opts.sdk && !made.count ? await tx.contact.update({ where, data: { lastSdk: opts.sdk } }) : await tx.contact.findUniqueOrThrow({ where });
+  return { contact, created: made.count === 1 };
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { EraseRequest, Prisma } from '../../generated/prisma/client.js';
 import type { AppScope, Services } from '../context.js';
 import { conflict } from '../errors.js';
+import { erasePerson } from '../personal-data/areas.js';
 
 // Erasing a person: DELETE /server/v1/contacts/{external_id} queues a request; the `erase`
 // durable process removes their data in both modes of the app. For 30 days after the request,
@@ -10,70 +11,76 @@ import { conflict } from '../errors.js';
 export const ERASE_BLOCK_DAYS = 30;
 type Tx = Prisma.TransactionClient;
 
-/** The ids among these that are erased, or being erased, in this app now. */
-export async function erasedIds(tx: Tx | Services['db'], appId: string, externalIds: string[], now: Date): Promise<Set<string>> {
+/** What the block keeps of a person: a keyed hash of the app and id, never the id itself. */
+export const subjectHash = (svc: Pick<Services, 'secrets'>, appId: string, externalId: string) => svc.secrets.keyedHash('erase-subject', `${appId}\u0000${externalId}`);
+
+/**
+ * The ids among these that are erased, or being erased, in this app now. Call it in the
+ * transaction that then writes about them: it holds each person against an erase request until
+ * that transaction ends, so nothing written here can outlive an erase (crm_erased).
+ */
+export async function erasedAmong(svc: Services, tx: Tx, scope: AppScope, externalIds: string[]): Promise<Set<string>> {
   if (!externalIds.length) return new Set();
-  const rows = await tx.eraseRequest.findMany({
-    where: { appId, externalId: { in: externalIds }, blockedUntil: { gt: now } },
-    select: { externalId: true },
-  });
-  return new Set(rows.map((r) => r.externalId));
+  const byHash = new Map(externalIds.map((x) => [subjectHash(svc, scope.appId, x), x]));
+  const [row] = await tx.$queryRaw<{ found: string[] }[]>`
+    SELECT crm_erased(${scope.appId}, ${externalIds}::text[], ${[...byHash.keys()]}::text[], ${svc.clock.now()}::timestamptz) AS found`;
+  return new Set(row!.found.map((h) => byHash.get(h)!));
 }
 
-export async function refuseIfErased(tx: Tx | Services['db'], scope: AppScope, externalId: string, now: Date): Promise<void> {
-  if ((await erasedIds(tx, scope.appId, [externalId], now)).size)
-    throw conflict('erased', `The person "${externalId}" was erased; Identify and events for this id are refused for ${ERASE_BLOCK_DAYS} days.`);
+export const erasedRefusal = (externalId: string) =>
+  conflict('erased', `The person "${externalId}" was erased; Identify and events for this id are refused for ${ERASE_BLOCK_DAYS} days.`);
+
+export async function refuseIfErased(svc: Services, tx: Tx, scope: AppScope, externalId: string): Promise<void> {
+  if ((await erasedAmong(svc, tx, scope, [externalId])).size) throw erasedRefusal(externalId);
 }
 
 /** Queues an erase, or returns the one already queued or done within the block: asking twice is safe. */
 export async function requestErase(svc: Services, scope: AppScope, externalId: string): Promise<{ request: EraseRequest; fresh: boolean }> {
   const now = svc.clock.now();
+  const hash = subjectHash(svc, scope.appId, externalId);
   return svc.db.$transaction(async (tx) => {
-    // One erase at a time per person: serialise concurrent asks on the app and id.
+    // Exclusive against crm_erased's shared lock: writes about the person in flight finish first.
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`erase:${scope.appId}:${externalId}`}, 0))`;
-    const current = await tx.eraseRequest.findFirst({ where: { appId: scope.appId, externalId, blockedUntil: { gt: now } }, orderBy: { requestedAt: 'desc' } });
+    const current = await tx.eraseRequest.findFirst({ where: { appId: scope.appId, subjectHash: hash, blockedUntil: { gt: now } }, orderBy: { requestedAt: 'desc' } });
     if (current) return { request: current, fresh: false };
     const request = await tx.eraseRequest.create({
-      data: { id: randomUUID(), appId: scope.appId, externalId, requestedAt: now, blockedUntil: new Date(now.getTime() + ERASE_BLOCK_DAYS * 86_400_000) },
+      data: { id: randomUUID(), appId: scope.appId, externalId, subjectHash: hash, requestedAt: now, blockedUntil: new Date(now.getTime() + ERASE_BLOCK_DAYS * 86_400_000) },
     });
     return { request, fresh: true };
   });
 }
 
-export interface Removed {
-  contacts: number;
-  events: number;
-  refusedEvents: number;
-  outboxEvents: number;
+/** Requests past their block are forgotten; rows of earlier releases get their hash. */
+export async function purgeEraseRequests(svc: Services): Promise<void> {
+  await svc.db.eraseRequest.deleteMany({ where: { blockedUntil: { lte: svc.clock.now() } } });
+  const unhashed = await svc.db.eraseRequest.findMany({ where: { subjectHash: null, externalId: { not: null } }, select: { id: true, appId: true, externalId: true } });
+  for (const r of unhashed) await svc.db.eraseRequest.update({ where: { id: r.id }, data: { subjectHash: subjectHash(svc, r.appId, r.externalId!) } });
 }
 
+/** Rows removed, by kind (each area of the personal-data registry names its own). */
+export type Removed = Record<string, number>;
+
 /**
- * Removes everything kept about the person in every mode of the app, except the anonymous daily
- * counts. Idempotent: the durable process may run it more than once.
+ * Removes everything kept about the person in every mode of the app, area by area from the
+ * personal-data registry, except the anonymous daily counts. Idempotent: the durable process may
+ * run it more than once; the request keeps the sum of what each run removed.
  */
 export async function eraseContactData(svc: Services, requestId: string): Promise<Removed> {
   const request = await svc.db.eraseRequest.findUniqueOrThrow({ where: { id: requestId } });
-  const modes = (await svc.db.appMode.findMany({ where: { appId: request.appId }, select: { id: true } })).map((m) => m.id);
-  const who = { appModeId: { in: modes }, externalId: request.externalId };
+  const before = (request.removed ?? {}) as Removed;
+  // Done before: the id is no longer kept, and there is nothing left to remove.
+  if (request.externalId === null) return before;
+  const appModeIds = (await svc.db.appMode.findMany({ where: { appId: request.appId }, select: { id: true } })).map((m) => m.id);
   return svc.db.$transaction(async (tx) => {
-    const events = await tx.$executeRaw`DELETE FROM event WHERE app_mode_id = ANY(${modes}::uuid[]) AND external_id = ${request.externalId}`;
-    const refusedEvents = (await tx.refusedEvent.deleteMany({ where: who })).count;
-    const outboxEvents = (await tx.outboxEvent.deleteMany({ where: { ...who, takenAt: null } })).count;
-    // Consent history and every other row of the contact go with it (ON DELETE CASCADE).
-    const contacts = (await tx.contact.deleteMany({ where: who })).count;
-    // A second run finds less or nothing: the request keeps the sum of what was removed.
-    const before = (request.removed ?? {}) as Partial<Removed>;
-    const removed: Removed = {
-      contacts: (before.contacts ?? 0) + contacts,
-      events: (before.events ?? 0) + events,
-      refusedEvents: (before.refusedEvents ?? 0) + refusedEvents,
-      outboxEvents: (before.outboxEvents ?? 0) + outboxEvents,
-    };
-    await tx.eraseRequest.update({ where: { id: requestId }, data: { state: 'running', removed: removed as never } });
+    const now = await erasePerson(tx, { externalId: request.externalId!, appModeIds });
+    const removed = { ...before };
+    for (const [kind, n] of Object.entries(now)) removed[kind] = (removed[kind] ?? 0) + n;
+    await tx.eraseRequest.update({ where: { id: requestId }, data: { state: 'running', removed } });
     return removed;
   });
 }
 
 export async function finishErase(svc: Services, requestId: string): Promise<void> {
-  await svc.db.eraseRequest.update({ where: { id: requestId }, data: { state: 'done', finishedAt: svc.clock.now() } });
+  // From here the block needs only the hash.
+  await svc.db.eraseRequest.update({ where: { id: requestId }, data: { state: 'done', finishedAt: svc.clock.now(), externalId: null } });
 }

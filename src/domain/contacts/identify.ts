@@ -4,7 +4,7 @@ import type { AppScope, Services } from '../context.js';
 import { invalid, type FieldError } from '../errors.js';
 import { COMPUTED_ATTRIBUTES, holdToType, isAttributeName, STANDARD_FIELDS, typeOfValue, type AttributeType, type AttributeValue } from './attributes.js';
 import { applyConsent, type ConsentInput } from './consent.js';
-import { refuseIfErased } from './erasure.js';
+import { touchContact } from './contacts.js';
 import { recordOutbox } from '../outbox.js';
 
 // Identify: PUT /server/v1/contacts/{external_id}. Only sent fields change; empty clears; an
@@ -27,13 +27,8 @@ const FIELDS = ['displayName', 'email', 'signedUpAt', 'language', 'timeZone', 'p
 export async function identify(svc: Services, scope: AppScope, externalId: string, input: IdentifyInput): Promise<{ created: boolean }> {
   const now = svc.clock.now();
   return svc.db.$transaction(async (tx) => {
-    await refuseIfErased(tx, scope, externalId, now);
+    const { contact: before, created } = await touchContact(svc, tx, scope, externalId, { lock: true });
     const attributes = await typedAttributes(tx, scope, input.attributes ?? {});
-
-    const made = await tx.contact.createMany({ data: [{ id: randomUUID(), appModeId: scope.appModeId, externalId, createdAt: now, updatedAt: now }], skipDuplicates: true });
-    const created = made.count === 1;
-    await tx.$queryRaw`SELECT id FROM contact WHERE app_mode_id = ${scope.appModeId} AND external_id = ${externalId} FOR UPDATE`;
-    const before = await tx.contact.findUniqueOrThrow({ where: { appModeId_externalId: { appModeId: scope.appModeId, externalId } } });
 
     const data: Prisma.ContactUpdateInput = {};
     for (const f of FIELDS) {

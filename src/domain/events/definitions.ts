@@ -1,7 +1,7 @@
 import type { EventDefinition, Prisma } from '../../generated/prisma/client.js';
 import type { AppScope, Services } from '../context.js';
 import { isEventName } from './names.js';
-import { PROP_TYPES, MAX_PROP_KEY, MAX_PROPS, type PropDefinition, type PropType } from './props.js';
+import { MAX_DEFINITION_PROPS, MAX_PROP_KEY, MAX_PROPS, PROP_TYPES, type PropDefinition, type PropType } from './props.js';
 
 // Event definitions only ever grow: an absent event is made, an absent prop added; nothing is
 // deleted, and a prop's type is never changed.
@@ -60,6 +60,10 @@ export async function declareEvents(svc: Services, scope: AppScope, definitions:
         continue;
       }
       const added = declared.filter((p) => !props.some((q) => q.key === p.key));
+      if (props.length + added.length > MAX_DEFINITION_PROPS) {
+        outcomes.push({ name: d.name, outcome: 'refused', reason: `an event holds at most ${MAX_DEFINITION_PROPS} props; this would make ${props.length + added.length}` });
+        continue;
+      }
       const row = await tx.eventDefinition.update({
         where: { id: current.id },
         data: {

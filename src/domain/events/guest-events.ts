@@ -1,7 +1,6 @@
 import type { GuestCaller, Services } from '../context.js';
-import { ensureContact } from '../contacts/contacts.js';
-import { refuseIfErased } from '../contacts/erasure.js';
-import { ingestEvents, type IncomingEvent, type Rejection } from './ingest.js';
+import { touchContact } from '../contacts/contacts.js';
+import { keepEvents, type IncomingEvent, type Rejection } from './ingest.js';
 import { BUILT_IN_EVENTS } from './names.js';
 
 export const MAX_GUEST_BATCH = 50;
@@ -15,20 +14,21 @@ export const MAX_EVENT_LEAD_MS = 86_400_000;
  */
 export async function ingestGuestEvents(svc: Services, caller: GuestCaller, events: IncomingEvent[], platform: string, rejected: Rejection[]) {
   const now = svc.clock.now().getTime();
-  await refuseIfErased(svc.db, caller, caller.externalId, svc.clock.now());
-  const contact = await ensureContact(svc.db, caller, caller.externalId, caller.sdk);
-  if (contact.productEventsOff) return { accepted: 0, rejected };
-  const timely = events.filter((e) => {
-    const age = now - e.occurredAt.getTime();
-    if (age > MAX_EVENT_AGE_MS) rejected.push({ index: e.index, id: e.id, reason: 'too_old', detail: 'Events older than a week are refused.' });
-    else if (-age > MAX_EVENT_LEAD_MS) rejected.push({ index: e.index, id: e.id, reason: 'in_future', detail: 'The event is dated more than a day ahead.' });
-    else return true;
-    return false;
+  return svc.db.$transaction(async (tx) => {
+    const { contact } = await touchContact(svc, tx, caller, caller.externalId, { sdk: caller.sdk });
+    if (contact.productEventsOff) return { accepted: 0, rejected };
+    const timely = events.filter((e) => {
+      const age = now - e.occurredAt.getTime();
+      if (age > MAX_EVENT_AGE_MS) rejected.push({ index: e.index, id: e.id, reason: 'too_old', detail: 'Events older than a week are refused.' });
+      else if (-age > MAX_EVENT_LEAD_MS) rejected.push({ index: e.index, id: e.id, reason: 'in_future', detail: 'The event is dated more than a day ahead.' });
+      else return true;
+      return false;
+    });
+    return keepEvents(svc, tx, caller, timely, {
+      source: 'guest',
+      platform,
+      mayDefine: (name) => BUILT_IN_EVENTS.has(name),
+      mayUse: (def) => def.source === 'both' || BUILT_IN_EVENTS.has(def.name),
+    }, rejected, events);
   });
-  return ingestEvents(svc, caller, timely, {
-    source: 'guest',
-    platform,
-    mayDefine: (name) => BUILT_IN_EVENTS.has(name),
-    mayUse: (def) => def.source === 'both' || BUILT_IN_EVENTS.has(def.name),
-  }, rejected);
 }

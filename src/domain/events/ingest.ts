@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { EventDefinition, Prisma } from '../../generated/prisma/client.js';
 import type { AppScope, Services } from '../context.js';
-import { erasedIds } from '../contacts/erasure.js';
+import { erasedAmong } from '../contacts/erasure.js';
 import { lockDefinitions, propsOf } from './definitions.js';
 import { isEventName, MAX_EVENT_NAME } from './names.js';
-import { guessPropType, readProp, type PropDefinition } from './props.js';
+import { guessPropType, MAX_DEFINITION_PROPS, propProblem, readProp, type PropDefinition } from './props.js';
 
 // One path for server and guest events: read props by their definitions (growing them on first
 // sight), refuse what must be refused, and insert the rest in one statement, kept once per id.
@@ -41,20 +41,30 @@ interface Typed {
   props: Record<string, string | number | boolean>;
 }
 
+/** Server events: each person's erase checked in the batch's own transaction. */
 export async function ingestEvents(svc: Services, scope: AppScope, events: IncomingEvent[], opts: IngestOptions, rejected: Rejection[] = []) {
-  const now = svc.clock.now();
   return svc.db.$transaction(async (tx) => {
-    const erased = await erasedIds(tx, scope.appId, [...new Set(events.map((e) => e.externalId))], now);
+    const erased = await erasedAmong(svc, tx, scope, [...new Set(events.map((e) => e.externalId))]);
     const live = events.filter((e) => {
       if (!erased.has(e.externalId)) return true;
       rejected.push({ index: e.index, id: e.id, reason: 'erased', detail: 'This person was erased; their events are refused for 30 days.' });
       return false;
     });
-    const typed = await typeEvents(tx, scope, live, opts, rejected);
-    const accepted = await insertEvents(tx, scope, typed, opts, now);
-    if (rejected.length) await recordRefusals(tx, scope, opts.source, events, rejected, now);
-    return { accepted, rejected: rejected.sort((a, b) => a.index - b.index), allErased: events.length > 0 && events.every((e) => erased.has(e.externalId)) };
+    const result = await keepEvents(svc, tx, scope, live, opts, rejected, events);
+    return { ...result, allErased: events.length > 0 && events.every((e) => erased.has(e.externalId)) };
   });
+}
+
+/**
+ * Types, inserts and counts events of people known not to be erased (the caller checked, in `tx`);
+ * refusals are recorded for the Data page, never naming an erased person.
+ */
+export async function keepEvents(svc: Services, tx: Tx, scope: AppScope, live: IncomingEvent[], opts: IngestOptions, rejected: Rejection[], sent = live) {
+  const now = svc.clock.now();
+  const typed = await typeEvents(tx, scope, live, opts, rejected);
+  const accepted = await insertEvents(tx, scope, typed, opts, now);
+  if (rejected.length) await recordRefusals(tx, scope, opts.source, sent, rejected, now);
+  return { accepted, rejected: rejected.sort((a, b) => a.index - b.index) };
 }
 
 /** Reads every prop by its definition. Definitions that must grow are locked and grown first. */
@@ -92,19 +102,30 @@ async function typeEvents(tx: Tx, scope: AppScope, events: IncomingEvent[], opts
     const props = grown.get(e.name) ?? propsOf(def.props);
     const added: PropDefinition[] = [];
     const values: Typed['props'] = {};
-    let problem: string | undefined;
+    let problem: { reason: string; detail: string } | undefined;
     for (const [key, raw] of Object.entries(e.props)) {
+      const unfit = propProblem(key, raw);
+      if (unfit) {
+        problem = { reason: 'invalid_prop', detail: unfit };
+        break;
+      }
       let prop = props.find((p) => p.key === key) ?? added.find((p) => p.key === key);
-      if (!prop) added.push((prop = { key, type: guessPropType(raw) }));
+      if (!prop) {
+        if (props.length + added.length >= MAX_DEFINITION_PROPS) {
+          problem = { reason: 'too_many_props', detail: `prop ${key} is new, and "${e.name}" already holds the most props an event may (${MAX_DEFINITION_PROPS})` };
+          break;
+        }
+        added.push((prop = { key, type: guessPropType(raw) }));
+      }
       const read = readProp(prop.type, raw);
       if ('problem' in read) {
-        problem = `prop ${key} ${read.problem} (its type is ${prop.type})`;
+        problem = { reason: 'invalid_prop', detail: `prop ${key} ${read.problem} (its type is ${prop.type})` };
         break;
       }
       values[key] = read.value;
     }
     if (problem) {
-      rejected.push({ index: e.index, id: e.id, reason: 'invalid_prop', detail: problem });
+      rejected.push({ index: e.index, id: e.id, ...problem });
       continue;
     }
     if (added.length) grown.set(e.name, [...props, ...added]);
@@ -153,12 +174,14 @@ async function recordRefusals(tx: Tx, scope: AppScope, source: string, events: I
   const byIndex = new Map(events.map((e) => [e.index, e]));
   await tx.refusedEvent.createMany({
     data: rejected.map((r) => {
-      const e = byIndex.get(r.index);
+      // An erased person's refused events are counted, but nothing says whose or which they were.
+      const named = r.reason !== 'erased';
+      const e = named ? byIndex.get(r.index) : undefined;
       return {
         id: randomUUID(),
         appModeId: scope.appModeId,
         source,
-        eventId: r.id || null,
+        eventId: (named && r.id) || null,
         name: e?.name ?? null,
         externalId: e?.externalId ?? null,
         index: r.index,

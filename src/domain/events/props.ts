@@ -9,9 +9,19 @@ export interface PropDefinition {
   type: PropType;
 }
 
+/** Props one event may carry. */
 export const MAX_PROPS = 50;
+/** Props one event definition may hold, declared and made on first sight together: an event's shape stays readable. */
+export const MAX_DEFINITION_PROPS = 200;
 export const MAX_PROP_KEY = 100;
 export const MAX_PROP_VALUE = 1000;
+
+/** Why a prop an event carries cannot be kept, whatever its type. */
+export function propProblem(key: string, value: string): string | undefined {
+  if (!key || key.length > MAX_PROP_KEY) return `prop names are 1 to ${MAX_PROP_KEY} characters`;
+  if (value.length > MAX_PROP_VALUE) return `prop ${key} must be at most ${MAX_PROP_VALUE} characters`;
+  return undefined;
+}
 
 const NUMBER = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/;
 const WHOLE = /^-?(0|[1-9]\d*)$/;

@@ -1,26 +1,39 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { StaffUser } from '../../generated/prisma/client.js';
 import { decoyHash, verifyPassword } from '../../lib/passwords.js';
 import { randomToken, sha256 } from '../../lib/secrets.js';
 import type { Services } from '../context.js';
-import { unauthorized } from '../errors.js';
+import { DomainError, unauthorized } from '../errors.js';
 import { takeRequest } from '../access/rate-limits.js';
+import { normalizeEmail } from './staff-users.js';
 
 // Staff sign in with email and password and get a revocable session token (`crm_st_…`), sent as
 // `Authorization: Bearer` over HTTP and as `connectionParams.authorization` over graphql-ws.
 
 export const SESSION_DAYS = 30;
-/** Guesses allowed per minute: for one email from anywhere, and from one address at any emails. */
-export const SIGN_IN_PER_EMAIL = 10;
+
+// Guessing limits. Refusing tries at one email from everywhere would let anyone lock a chosen
+// person out, so refusals count per (email, address) and per address; tries at one email from
+// all addresses only slow down past a ceiling.
+/** Tries per minute at one email from one address; more are refused (rate_limited). */
+export const SIGN_IN_PER_EMAIL_AND_ADDRESS = 10;
+/** Tries per minute from one address at any emails; more are refused (rate_limited). */
 export const SIGN_IN_PER_ADDRESS = 60;
+/** Tries per minute at one email from all addresses before each further one is slowed down. */
+export const SIGN_IN_PER_EMAIL = 100;
+/** How long a try past SIGN_IN_PER_EMAIL waits before its password is checked. */
+export const SIGN_IN_SLOW_MS = 1_500;
 
 export async function signIn(svc: Services, email: string, password: string, address: string): Promise<{ token: string; staffUser: StaffUser; expiresAt: Date }> {
-  const normalized = email.trim().toLowerCase();
+  const normalized = normalizeEmail(email);
+  const emailKey = sha256(normalized);
   // Counted before the password is looked at, so guessing costs the guesser, not only the hash.
   await takeRequest(svc, [
-    { key: `signin:email:${sha256(normalized)}`, perMinute: SIGN_IN_PER_EMAIL },
+    { key: `signin:pair:${emailKey}:${address}`, perMinute: SIGN_IN_PER_EMAIL_AND_ADDRESS },
     { key: `signin:addr:${address}`, perMinute: SIGN_IN_PER_ADDRESS },
   ]);
+  if (await pastCeiling(svc, `signin:email:${emailKey}`)) await sleep(SIGN_IN_SLOW_MS);
   const user = await svc.db.staffUser.findUnique({ where: { email: normalized } });
   // An unknown email costs the same time as a wrong password.
   const ok = await verifyPassword(password, user?.passwordHash ?? (await decoyHash()));
@@ -29,6 +42,17 @@ export async function signIn(svc: Services, email: string, password: string, add
   const expiresAt = new Date(svc.clock.now().getTime() + SESSION_DAYS * 86_400_000);
   await svc.db.staffSession.create({ data: { id: randomUUID(), staffUserId: user.id, tokenHash: sha256(token), expiresAt, createdAt: svc.clock.now() } });
   return { token, staffUser: user, expiresAt };
+}
+
+/** Whether one email has had SIGN_IN_PER_EMAIL tries this minute. Tries past it are not counted, so the slowing ends a minute after the storm. */
+async function pastCeiling(svc: Services, key: string): Promise<boolean> {
+  try {
+    await takeRequest(svc, [{ key, perMinute: SIGN_IN_PER_EMAIL }]);
+    return false;
+  } catch (err) {
+    if (err instanceof DomainError && err.code === 'rate_limited') return true;
+    throw err;
+  }
 }
 
 /** The staff user a session token names, or undefined when it is unknown, revoked or expired. */

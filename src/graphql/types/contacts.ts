@@ -10,6 +10,7 @@ import { batchLoad } from '../batch.js';
 import { builder } from '../builder.js';
 import { viewerOf, type StaffContext } from '../context.js';
 import { JSONValue } from '../json.js';
+import { costByPageSize, PAGE_ITEMS_COST } from '../limits.js';
 
 // Contacts as staff see them: the list with search, one person with their typed attributes,
 // consent and its history and their events, and the app's erase requests. Any member reads.
@@ -58,7 +59,7 @@ const EventRef = builder.prismaObject('Event', {
 
 const EventPage = builder.objectRef<Page<Event>>('EventPage').implement({
   fields: (t) => ({
-    items: t.expose('items', { type: [EventRef] }),
+    items: t.expose('items', { type: [EventRef], complexity: PAGE_ITEMS_COST }),
     nextCursor: t.exposeString('nextCursor', { nullable: true, description: 'Pass as before for older events; null on the last page.' }),
   }),
 });
@@ -101,6 +102,7 @@ builder.prismaObject('Contact', {
       type: EventPage,
       description: 'The person’s events in this mode, newest first.',
       args: { first: t.arg.int({ defaultValue: DEFAULT_PAGE }), before: t.arg.string() },
+      complexity: costByPageSize,
       resolve: (contact, paging, ctx) =>
         batchLoad(ctx, JSON.stringify(['events', contact.appModeId, paging.first, paging.before]), contact.externalId, (ids) =>
           eventsOfContacts(ctx.svc, contact.appModeId, ids, paging),
@@ -113,6 +115,7 @@ const ContactPage = builder.objectRef<{ ids: string[]; nextCursor: string | null
   fields: (t) => ({
     items: t.prismaField({
       type: ['Contact'],
+      complexity: PAGE_ITEMS_COST,
       resolve: async (query, page, _args, ctx) => {
         const rows = new Map((await ctx.svc.db.contact.findMany({ ...query, where: { id: { in: page.ids } } })).map((c) => [c.id, c]));
         // A contact erased since the page was read is left out.
@@ -128,6 +131,7 @@ builder.queryField('contacts', (t) =>
     type: ContactPage,
     description: 'Contacts of an app-mode, most recently updated first; search finds text in the external id, email or display name, in any case.',
     args: { appModeId: t.arg.id({ required: true }), search: t.arg.string(), first: t.arg.int({ defaultValue: DEFAULT_PAGE }), after: t.arg.string() },
+    complexity: costByPageSize,
     resolve: async (_root, { appModeId, ...search }, ctx) => {
       await requireRoleForApp(ctx.svc, viewerOf(ctx).id, { appModeId }, 'read');
       return searchContacts(ctx.svc, appModeId, search);
@@ -153,7 +157,7 @@ const ERASE_STATES = ['queued', 'running', 'done'];
 builder.prismaObject('EraseRequest', {
   fields: (t) => ({
     id: t.exposeID('id'),
-    externalId: t.exposeString('externalId'),
+    externalId: t.exposeString('externalId', { nullable: true, description: 'Kept until the erase is done; after that the block keeps only a keyed hash of it.' }),
     requestedAt: t.expose('requestedAt', { type: 'DateTime' }),
     blockedUntil: t.expose('blockedUntil', { type: 'DateTime', description: 'Identify and events for the id are refused until then.' }),
     state: t.exposeString('state', { description: 'queued, running or done.' }),

@@ -9,6 +9,7 @@ import { requireRoleForApp } from '../../domain/staff/app-access.js';
 import { batchLoad } from '../batch.js';
 import { builder } from '../builder.js';
 import { viewerOf } from '../context.js';
+import { costByPageSize, PAGE_ITEMS_COST } from '../limits.js';
 import { AttributeType } from './contacts.js';
 
 // An app-mode's Data page: attribute and event definitions, daily event counts and refused
@@ -122,7 +123,7 @@ const RefusedEventRef = builder.prismaObject('RefusedEvent', {
 
 const RefusedEventPage = builder.objectRef<Page<RefusedEvent>>('RefusedEventPage').implement({
   fields: (t) => ({
-    items: t.expose('items', { type: [RefusedEventRef] }),
+    items: t.expose('items', { type: [RefusedEventRef], complexity: PAGE_ITEMS_COST }),
     nextCursor: t.exposeString('nextCursor', { nullable: true, description: 'Pass as before for older refusals; null on the last page.' }),
   }),
 });
@@ -132,6 +133,7 @@ builder.queryField('refusedEvents', (t) =>
     type: RefusedEventPage,
     description: 'Events refused from batches, newest batch first, each batch in the order sent.',
     args: { appModeId: t.arg.id({ required: true }), first: t.arg.int({ defaultValue: DEFAULT_PAGE }), before: t.arg.string() },
+    complexity: costByPageSize,
     resolve: async (_root, { appModeId, ...paging }, ctx) => {
       await requireRoleForApp(ctx.svc, viewerOf(ctx).id, { appModeId }, 'read');
       return refusedEvents(ctx.svc, appModeId, paging);

@@ -1,11 +1,13 @@
 import type { StaffUser as StaffUserRow } from '../../generated/prisma/client.js';
+import { pending } from '../../domain/staff/invitations.js';
 import { signIn, signOut, staffForToken } from '../../domain/staff/sessions.js';
 import { builder, StaffRole } from '../builder.js';
 import { unauthenticated, viewerOf } from '../context.js';
 
-// Staff users, their memberships, and signing in and out.
+// Staff users, their memberships, and signing in and out. The viewer is its own type: it alone
+// shows a staff user's invitations.
 
-export const StaffUser = builder.prismaObject('StaffUser', {
+builder.prismaObject('StaffUser', {
   fields: (t) => ({
     id: t.exposeID('id'),
     email: t.exposeString('email'),
@@ -16,6 +18,23 @@ export const StaffUser = builder.prismaObject('StaffUser', {
         where: { workspace: { members: { some: { staffUserId: viewerOf(ctx).id } } } },
         orderBy: { createdAt: 'asc' },
       }),
+    }),
+  }),
+});
+
+const Viewer = builder.prismaObject('StaffUser', {
+  variant: 'Viewer',
+  description: 'The signed-in staff user, with what only they see of themselves.',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    email: t.exposeString('email'),
+    name: t.exposeString('name'),
+    memberships: t.relation('memberships', { query: { orderBy: { createdAt: 'asc' } } }),
+    invitations: t.prismaField({
+      type: ['Invitation'],
+      description: 'Pending invitations to this email: acceptInvitation or declineInvitation.',
+      resolve: (query, viewer, _args, ctx) =>
+        ctx.svc.db.invitation.findMany({ ...query, where: { email: viewer.email, ...pending(ctx.svc) }, orderBy: { createdAt: 'asc' } }),
     }),
   }),
 });
@@ -33,13 +52,13 @@ const SignIn = builder.objectRef<{ token: string; expiresAt: Date; staffUser: St
   fields: (t) => ({
     token: t.exposeString('token', { description: 'The session token (crm_st_…), shown once: send it as Authorization: Bearer.' }),
     expiresAt: t.expose('expiresAt', { type: 'DateTime' }),
-    viewer: t.field({ type: StaffUser, resolve: (s) => s.staffUser }),
+    viewer: t.field({ type: Viewer, resolve: (s) => s.staffUser }),
   }),
 });
 
 builder.queryField('viewer', (t) =>
   t.prismaField({
-    type: 'StaffUser',
+    type: Viewer,
     description: 'The signed-in staff user.',
     resolve: (query, _root, _args, ctx) => ctx.svc.db.staffUser.findUniqueOrThrow({ ...query, where: { id: viewerOf(ctx).id } }),
   }),

@@ -1,9 +1,10 @@
-import { addMember, removeMember, setMemberRole } from '../../domain/staff/members.js';
+import { removeMember, setMemberRole } from '../../domain/staff/members.js';
 import { requireRole } from '../../domain/staff/roles.js';
 import { builder, StaffRole } from '../builder.js';
 import { viewerOf } from '../context.js';
 
-// Workspaces and their members. Any member reads; only owners change who belongs.
+// Workspaces and their members. Any member reads; only owners change who belongs (and invite:
+// invitations.ts).
 
 builder.prismaObject('Workspace', {
   fields: (t) => ({
@@ -42,25 +43,6 @@ builder.queryField('members', (t) =>
     resolve: async (query, _root, { workspaceId }, ctx) => {
       await requireRole(ctx.svc, viewerOf(ctx).id, workspaceId, 'read');
       return ctx.svc.db.membership.findMany({ ...query, where: { workspaceId }, orderBy: { createdAt: 'asc' } });
-    },
-  }),
-);
-
-builder.mutationField('addMember', (t) =>
-  t.prismaField({
-    type: 'Membership',
-    description: 'Adds a staff user by email; name and password make a new staff user when the email is not known yet.',
-    args: {
-      workspaceId: t.arg.id({ required: true }),
-      email: t.arg.string({ required: true }),
-      role: t.arg({ type: StaffRole, required: true }),
-      name: t.arg.string(),
-      password: t.arg.string(),
-    },
-    resolve: async (query, _root, args, ctx) => {
-      await requireRole(ctx.svc, viewerOf(ctx).id, args.workspaceId, 'manage_members');
-      const { staffUserId } = await addMember(ctx.svc, args);
-      return ctx.svc.db.membership.findUniqueOrThrow({ ...query, where: { workspaceId_staffUserId: { workspaceId: args.workspaceId, staffUserId } } });
     },
   }),
 );

@@ -1,0 +1,83 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+// Wall time of what an operator waits for: one `crm` command, and `npm start` until /readyz answers
+// 200 on an existing data folder (its PostgreSQL included), beside the floor of starting Node
+// itself (`node -e ''`). The runs are interleaved so a busy moment of the machine hits all alike.
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const RUNS = Number(process.env.BENCH_STARTUP_RUNS ?? 7);
+
+export interface Timing {
+  name: string;
+  ms: number[];
+}
+
+export async function benchStartup(opts: { databaseUrl: string; secretKey: string; appKey: string }): Promise<Timing[]> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'crm-bench-start-'));
+  try {
+    const port = await freePort();
+    const env = { ...process.env, DATABASE_URL: '', DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
+    const crmEnv = { ...process.env, DATABASE_URL: opts.databaseUrl, CRM_SECRET_KEY: opts.secretKey, LOG_LEVEL: 'silent' };
+    const cases: [string, () => Promise<number>][] = [
+      ["node -e ''", () => untilExit(process.execPath, ['-e', ''], process.env)],
+      [`crm app set <key> --json (prints the settings)`, () => untilExit(process.execPath, ['scripts/crm.mjs', 'app', 'set', opts.appKey, '--json'], crmEnv)],
+      ['npm start → 200 from /readyz', () => untilReady('npm', ['start'], env, port)],
+      ['node dist/src/main.js → 200 (no npm, no build)', () => untilReady(process.execPath, ['dist/src/main.js'], env, port)],
+    ];
+    await untilReady(process.execPath, ['dist/src/main.js'], env, port); // the first start makes the data folder
+    const timings: Timing[] = cases.map(([name]) => ({ name, ms: [] }));
+    for (let i = 0; i < RUNS; i++) for (const [c, [, measure]] of cases.entries()) timings[c]!.ms.push(await measure());
+    return timings;
+  } finally {
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function untilExit(cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  const started = performance.now();
+  const child = spawn(cmd, args, { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  let err = '';
+  child.stderr.on('data', (d) => (err += d));
+  const code = await new Promise((resolve) => child.once('exit', resolve));
+  if (code !== 0) throw new Error(`${cmd} ${args.join(' ')} exited with ${code}: ${err}`);
+  return performance.now() - started;
+}
+
+/** From spawn to the first 200 from /readyz; then SIGTERM to its process group (npm and the server) and wait for the exit. */
+async function untilReady(cmd: string, args: string[], env: NodeJS.ProcessEnv, port: number): Promise<number> {
+  const started = performance.now();
+  const child = spawn(cmd, args, { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+  let err = '';
+  child.stderr.on('data', (d) => (err += d));
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  try {
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`${cmd} ${args.join(' ')} exited with ${child.exitCode}: ${err}`);
+      if (await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false)) return performance.now() - started;
+      if (performance.now() - started > 60_000) throw new Error(`${cmd} ${args.join(' ')}: no 200 from /readyz within 60 s`);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  } finally {
+    process.kill(-child.pid!, 'SIGTERM');
+    await exited;
+  }
+}
+
+export function summary(ms: number[]) {
+  const sorted = [...ms].sort((a, b) => a - b);
+  return { median: sorted[Math.floor(sorted.length / 2)]!, min: sorted[0]!, max: sorted.at(-1)! };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const srv = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}

@@ -1,0 +1,45 @@
+import type { PersonalDataArea } from '../personal-data/registry.js';
+import type { AttributeValue } from './attributes.js';
+
+// A contact: its fields and attributes, tags, and every consent choice (which go with it).
+
+export const contactData: PersonalDataArea = {
+  name: 'contacts',
+  tables: ['contact', 'consent_change'],
+  async exportOf(db, appModeId, externalId) {
+    const contact = await db.contact.findUnique({
+      where: { appModeId_externalId: { appModeId, externalId } },
+      include: { consentChanges: { orderBy: { recordedAt: 'asc' } } },
+    });
+    if (!contact) return undefined;
+    const fields: [string, unknown][] = [
+      ['display_name', contact.displayName],
+      ['email', contact.email],
+      ['signed_up_at', contact.signedUpAt?.toISOString()],
+      ['language', contact.language],
+      ['time_zone', contact.timeZone],
+      ['provider', contact.provider],
+      ...Object.entries((contact.attributes ?? {}) as Record<string, AttributeValue>),
+    ];
+    return {
+      attributes: fields.filter(([, v]) => v !== null && v !== undefined).map(([name, value]) => ({ name, value: asText(value) })),
+      tags: contact.tags,
+      consentHistory: contact.consentChanges.map((c) => ({
+        channel: c.channel,
+        value: c.value,
+        changedAt: c.changedAt.toISOString(),
+        source: c.source,
+        recordedAt: c.recordedAt.toISOString(),
+      })),
+    };
+  },
+  async erase(tx, { externalId, appModeIds }) {
+    // Consent history and every other row of the contact go with it (ON DELETE CASCADE).
+    const consentChanges = await tx.consentChange.count({ where: { contact: { appModeId: { in: appModeIds }, externalId } } });
+    const { count: contacts } = await tx.contact.deleteMany({ where: { appModeId: { in: appModeIds }, externalId } });
+    return { contacts, consentChanges };
+  },
+};
+
+/** A kept value as the export's string. */
+export const asText = (v: unknown) => (typeof v === 'string' ? v : Array.isArray(v) ? JSON.stringify(v) : String(v));

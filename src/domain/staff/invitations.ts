@@ -1,0 +1,78 @@
+import { randomUUID } from 'node:crypto';
+import type { Services } from '../context.js';
+import { conflict, invalidField, notFound } from '../errors.js';
+import { lockWorkspace } from './members.js';
+import { requireRole, type Role } from './roles.js';
+import { checkStaffEmail, normalizeEmail } from './staff-users.js';
+
+// People join a workspace only by accepting an invitation to their email, signed in with it.
+// Inviting answers alike whether or not the email belongs to a staff user, so an owner learns
+// nothing about other workspaces' staff. Until mail is sent, the invited person finds their
+// invitations on signing in (viewer { invitations }).
+
+export const INVITATION_DAYS = 14;
+/** Pending invitations a workspace may have at once. */
+export const MAX_PENDING_INVITATIONS = 100;
+
+/** Invitations still open now: the condition every reader applies. */
+export const pending = (svc: Services) => ({ expiresAt: { gt: svc.clock.now() } });
+
+const noSuchInvitation = () => notFound('No such invitation.');
+
+/** Invites an email (once per workspace: inviting again renews the role and expiry). */
+export async function inviteMember(
+  svc: Services,
+  input: { workspaceId: string; email: string; role: Role; invitedById: string },
+): Promise<{ invitationId: string }> {
+  const email = normalizeEmail(input.email);
+  const problem = checkStaffEmail(email);
+  if (problem) throw invalidField('email', problem);
+  const { workspaceId, role, invitedById } = input;
+  const now = svc.clock.now();
+  const expiresAt = new Date(now.getTime() + INVITATION_DAYS * 86_400_000);
+  return svc.db.$transaction(async (tx) => {
+    // Under the lock, two invitations at once cannot both pass the cap.
+    await lockWorkspace(tx, workspaceId);
+    // Said only of this workspace's members, whom the inviter can list anyway.
+    if (await tx.membership.count({ where: { workspaceId, staffUser: { email } } }))
+      throw conflict('already_member', 'This person is already a member of the workspace.');
+    await tx.invitation.deleteMany({ where: { workspaceId, expiresAt: { lte: now } } });
+    if ((await tx.invitation.count({ where: { workspaceId, email: { not: email } } })) >= MAX_PENDING_INVITATIONS)
+      throw conflict('invitation_limit', `A workspace has at most ${MAX_PENDING_INVITATIONS} pending invitations: cancel some first.`);
+    const { id } = await tx.invitation.upsert({
+      where: { workspaceId_email: { workspaceId, email } },
+      create: { id: randomUUID(), workspaceId, email, role, invitedById, createdAt: now, expiresAt },
+      update: { role, invitedById, expiresAt },
+      select: { id: true },
+    });
+    return { invitationId: id };
+  });
+}
+
+/**
+ * Joins the invitation's workspace with its role. Only the staff user whose email it names may:
+ * for anyone else, as for an unknown, expired or already answered id, not_found.
+ */
+export async function acceptInvitation(svc: Services, staffUser: { id: string; email: string }, id: string): Promise<{ workspaceId: string }> {
+  return svc.db.$transaction(async (tx) => {
+    const invitation = await tx.invitation.findFirst({ where: { id, email: staffUser.email, ...pending(svc) } });
+    // Deleting claims it: a concurrent accept waits on the row, then deletes nothing and rolls back.
+    if (!invitation || !(await tx.invitation.deleteMany({ where: { id } })).count) throw noSuchInvitation();
+    await tx.membership.createMany({ data: [{ workspaceId: invitation.workspaceId, staffUserId: staffUser.id, role: invitation.role }], skipDuplicates: true });
+    return { workspaceId: invitation.workspaceId };
+  });
+}
+
+/** The invited person says no; the invitation is gone. */
+export async function declineInvitation(svc: Services, staffUser: { email: string }, id: string): Promise<void> {
+  const gone = await svc.db.invitation.deleteMany({ where: { id, email: staffUser.email } });
+  if (!gone.count) throw noSuchInvitation();
+}
+
+/** An owner withdraws an invitation of their workspace; others' invitations are not_found. */
+export async function cancelInvitation(svc: Services, staffUserId: string, id: string): Promise<void> {
+  const invitation = await svc.db.invitation.findFirst({ where: { id, workspace: { members: { some: { staffUserId } } } }, select: { workspaceId: true } });
+  if (!invitation) throw noSuchInvitation();
+  await requireRole(svc, staffUserId, invitation.workspaceId, 'manage_members');
+  await svc.db.invitation.deleteMany({ where: { id } });
+}

@@ -1,0 +1,51 @@
+import { randomUUID } from 'node:crypto';
+import { hashPassword } from '../../lib/passwords.js';
+import type { Services } from '../context.js';
+import { conflict, invalid, type FieldError } from '../errors.js';
+
+// Staff users: one per email, across workspaces. Operators make them (`crm staff create`), or
+// createWorkspace with its first owner; they join other workspaces only by accepting invitations.
+
+export const MIN_PASSWORD = 10;
+export const MAX_STAFF_NAME = 100;
+
+export const normalizeEmail = (email: string) => email.trim().toLowerCase();
+
+export function checkStaffEmail(email: string): string | undefined {
+  return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) && email.length <= 254 ? undefined : 'must be an email address';
+}
+
+export interface NewStaffUser {
+  email: string;
+  password: string;
+  name?: string | null;
+}
+
+/** The problems of a new staff user, each under the caller's name for its field. */
+export function newStaffUserProblems(input: NewStaffUser, field = { email: 'email', password: 'password', name: 'name' }): FieldError[] {
+  const errors: FieldError[] = [];
+  const emailProblem = checkStaffEmail(normalizeEmail(input.email));
+  if (emailProblem) errors.push({ field: field.email, message: emailProblem });
+  if (input.password.length < MIN_PASSWORD) errors.push({ field: field.password, message: `must be at least ${MIN_PASSWORD} characters` });
+  if ((input.name?.trim().length ?? 0) > MAX_STAFF_NAME) errors.push({ field: field.name, message: `must be at most ${MAX_STAFF_NAME} characters` });
+  return errors;
+}
+
+/** The display name: the one given, else the email's local part. */
+export const staffName = (name: string | null | undefined, email: string) => name?.trim() || email.split('@')[0]!;
+
+export const emailTaken = () => conflict('email_taken', 'A staff user with this email exists; invite them to the workspace instead.');
+
+/** A staff user of no workspace yet, who can sign in and accept invitations. */
+export async function createStaffUser(svc: Services, input: NewStaffUser): Promise<{ staffUserId: string; email: string; name: string }> {
+  const errors = newStaffUserProblems(input);
+  if (errors.length) throw invalid(errors);
+  const email = normalizeEmail(input.email);
+  // Checked before hashing, which is the slow part.
+  if (await svc.db.staffUser.findUnique({ where: { email }, select: { id: true } })) throw emailTaken();
+  const row = { id: randomUUID(), email, name: staffName(input.name, email), passwordHash: await hashPassword(input.password) };
+  // Someone may have taken the email while the password was hashed.
+  const made = await svc.db.staffUser.createMany({ data: [row], skipDuplicates: true });
+  if (!made.count) throw emailTaken();
+  return { staffUserId: row.id, email, name: row.name };
+}
