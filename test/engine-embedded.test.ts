@@ -8,9 +8,10 @@ import { createDurableEngine } from '../workflows/engine/engine.js';
 import { RunNotFoundError } from '../workflows/engine/errors.js';
 import { ProcessRegistry } from '../workflows/engine/registry.js';
 import { TemporalEngine } from '../workflows/engine/temporal-client.js';
-import { pingActivities } from '../workflows/processes/ping/activities.js';
-import { ping } from '../workflows/processes/ping/decide.js';
-import { processes } from '../workflows/processes/registry.js';
+import { pingActivities, type PingActivities } from './fixtures/ping/activities.js';
+import { ping } from './fixtures/ping/decide.js';
+// The tests' own registry (the ping alone): the service's holds only real processes.
+import { pingProcesses as processes } from './fixtures/ping/registry.js';
 import { createTestDatabase } from './support/db.js';
 import { TEST_SECRET_KEY, testConfig } from './support/server.js';
 
@@ -44,7 +45,8 @@ async function serverProcess(): Promise<OpenServices> {
 function counted(overrides: Partial<Activities> = {}) {
   const calls: { activity: string; to: string }[] = [];
   const base: Activities = { ...pingActivities({ clock }), ...overrides } as Activities;
-  const activities: Activities = Object.fromEntries(
+  // Typed as the ping's own, as the engine asks: the wrappers pass the input through and answer what the activity answers.
+  const activities = Object.fromEntries(
     Object.entries(base).map(([activity, fn]) => [
       activity,
       async (input: { to: string }) => {
@@ -52,7 +54,7 @@ function counted(overrides: Partial<Activities> = {}) {
         return fn(input as never);
       },
     ]),
-  );
+  ) as unknown as PingActivities;
   const count = (activity: string, to?: string) => calls.filter((c) => c.activity === activity && (to === undefined || c.to === to)).length;
   return { activities, calls, count };
 }
@@ -192,7 +194,7 @@ describe('the embedded engine on PostgreSQL', () => {
             }
           },
         ]),
-      );
+      ) as unknown as PingActivities;
       return { wrapped, count };
     };
     const one = tracked('one');
@@ -312,7 +314,7 @@ describe('createDurableEngine', () => {
     const embedded = createDurableEngine(svc, processes, counted().activities);
     expect(embedded).toBeInstanceOf(EmbeddedEngine);
     await embedded.close();
-    const onTemporal = createDurableEngine({ ...svc, config: testConfig({ temporalAddress: '127.0.0.1:7233' }) }, processes, {});
+    const onTemporal = createDurableEngine({ ...svc, config: testConfig({ temporalAddress: '127.0.0.1:7233' }) }, processes, counted().activities);
     expect(onTemporal).toBeInstanceOf(TemporalEngine);
     await onTemporal.close();
   });

@@ -5,11 +5,12 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { systemClock } from '../src/lib/clock.js';
 import { RunNotFoundError } from '../workflows/engine/errors.js';
 import { TemporalEngine } from '../workflows/engine/temporal-client.js';
-import { pingActivities } from '../workflows/processes/ping/activities.js';
-import { processes } from '../workflows/processes/registry.js';
+import { pingActivities } from './fixtures/ping/activities.js';
+import { pingProcesses, type PingProcesses } from './fixtures/ping/registry.js';
 
 // The durable processes on a real Temporal server: a worker in this process on a task queue of
-// its own, and the service's Temporal engine asking. No server can run on the project's own
+// its own, running the tests' workflows module (the service's workflow loop over the ping), and
+// the service's Temporal engine asking. No server can run on the project's own
 // machines, so this suite runs only where TEMPORAL_ADDRESS names one, and says so when it cannot.
 
 const address = process.env.TEMPORAL_ADDRESS;
@@ -26,7 +27,7 @@ describe.skipIf(!address)('durable processes on a Temporal server', () => {
   let connection: NativeConnection;
   let worker: Worker;
   let running: Promise<void>;
-  let engine: TemporalEngine;
+  let engine: TemporalEngine<PingProcesses>;
 
   beforeAll(async () => {
     connection = await NativeConnection.connect({ address });
@@ -34,11 +35,11 @@ describe.skipIf(!address)('durable processes on a Temporal server', () => {
       connection,
       namespace,
       taskQueue,
-      workflowBundle: await bundleWorkflowCode({ workflowsPath: fileURLToPath(new URL('../workflows/temporal/workflows.ts', import.meta.url)) }),
+      workflowBundle: await bundleWorkflowCode({ workflowsPath: fileURLToPath(new URL('./fixtures/ping/workflows.ts', import.meta.url)) }),
       activities: pingActivities({ clock: systemClock }),
     });
     running = worker.run();
-    engine = new TemporalEngine({ temporalAddress: address, temporalNamespace: namespace, temporalTaskQueue: taskQueue }, processes);
+    engine = new TemporalEngine({ temporalAddress: address, temporalNamespace: namespace, temporalTaskQueue: taskQueue }, pingProcesses);
   });
 
   afterAll(async () => {

@@ -5,10 +5,9 @@ import { createWorkspace } from '../../src/domain/staff/workspaces.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { createLogger, type Logger } from '../../src/lib/logger.js';
 import { startServer } from '../../src/server.js';
-import type { Activities } from '../../workflows/engine/activities.js';
 import { EmbeddedEngine } from '../../workflows/engine/embedded.js';
 import { buildActivities } from '../../workflows/processes/activities.js';
-import { processes } from '../../workflows/processes/registry.js';
+import { processes, type Processes } from '../../workflows/processes/registry.js';
 import { openServices, type OpenServices } from '../../src/services.js';
 import { createTestDatabase } from './db.js';
 
@@ -17,7 +16,7 @@ export interface TestServer {
   svc: OpenServices;
   clock: ManualClock;
   dbUrl: string;
-  engine: EmbeddedEngine;
+  engine: EmbeddedEngine<Processes>;
   close(): Promise<void>;
 }
 
@@ -30,7 +29,7 @@ export function testConfig(overrides: Partial<Config> = {}, limits: Partial<Conf
 
 /** The real server on a real database (a fresh one unless given), on a free port, with a clock the test moves. */
 export async function startTestServer(
-  opts: { dbUrl?: string; config?: Config; clock?: ManualClock; activities?: (svc: OpenServices) => Activities; log?: Logger } = {},
+  opts: { dbUrl?: string; config?: Config; clock?: ManualClock; activities?: (svc: OpenServices) => ReturnType<typeof buildActivities>; log?: Logger } = {},
 ): Promise<TestServer> {
   const dbUrl = opts.dbUrl ?? (await createTestDatabase());
   const config = opts.config ?? testConfig();

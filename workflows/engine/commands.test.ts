@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { addMs, awaitsSignal, backoffMs, retryPolicyOf, runStateOf } from './commands.js';
 import { ProcessRegistry } from './registry.js';
 import { registerActivities } from './activities.js';
-import { ping } from '../processes/ping/decide.js';
+import { ping } from '../../test/fixtures/ping/decide.js';
 
 describe('commands as both engines read them', () => {
   it('names the run state a command leaves the run in', () => {

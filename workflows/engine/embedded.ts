@@ -7,7 +7,7 @@ import type { DurableEngine } from './engine.js';
 import { RunNotFoundError } from './errors.js';
 import type { ProcessRegistry } from './registry.js';
 import { advance, afterFailure, cancelPending, commandOf, describeRun, settle, stepWithoutActivity, type RunChange } from './run-row.js';
-import type { CallCommand, ProcessDefinition, RunDescription } from './types.js';
+import type { ActivitiesOf, AnyProcess, CallCommand, ProcessRef, RunDescription, StartInput } from './types.js';
 
 // The durable-process engine on PostgreSQL, for deployments without Temporal. Each run is a row
 // of workflow_run. Any number of server processes advance the due rows, each claimed with
@@ -26,7 +26,7 @@ export interface EmbeddedEngineOptions {
 }
 
 interface Claimed {
-  def: ProcessDefinition;
+  def: AnyProcess;
   run: WorkflowRun;
   call: CallCommand;
 }
@@ -40,10 +40,12 @@ const STUCK_RETRY_MS = 60_000;
 const utc = (at: Date) => Prisma.sql`(${at.toISOString()}::timestamptz AT TIME ZONE 'UTC')`;
 const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
-export class EmbeddedEngine implements DurableEngine {
+export class EmbeddedEngine<Def extends AnyProcess = AnyProcess> implements DurableEngine<Def> {
   private readonly db: Services['db'];
   private readonly clock: Services['clock'];
   private readonly log: Logger;
+  /** Looked up by the name a call command carries. */
+  private readonly activities: Activities;
   private readonly pollMs: number;
   private readonly batchSize: number;
   private loop: Promise<void> | undefined;
@@ -53,23 +55,24 @@ export class EmbeddedEngine implements DurableEngine {
 
   constructor(
     svc: Pick<Services, 'db' | 'clock' | 'config'>,
-    private readonly registry: ProcessRegistry,
-    private readonly activities: Activities,
+    private readonly registry: ProcessRegistry<Def>,
+    activities: NoInfer<ActivitiesOf<Def>>,
     opts: EmbeddedEngineOptions = {},
   ) {
     this.db = svc.db;
     this.clock = svc.clock;
+    this.activities = activities as Activities;
     this.log = opts.log ?? createLogger(svc.config.logLevel);
     this.pollMs = opts.pollMs ?? 300;
     this.batchSize = opts.batchSize ?? 16;
   }
 
-  async start(process: string, runId: string, input: unknown): Promise<string> {
+  async start<Name extends Def['name']>(process: ProcessRef<Name>, runId: string, input: StartInput<Def, Name>): Promise<string> {
     const def = this.registry.latest(process);
     const now = this.clock.now();
     const decision = def.decide(def.initialState(input), { kind: 'started', at: now.toISOString(), input });
     await this.db.workflowRun.createMany({
-      data: [{ id: runId, process, processVersion: def.version, startedAt: now, ...settle(decision, now, [], false) }],
+      data: [{ id: runId, process: def.name, processVersion: def.version, startedAt: now, ...settle(decision, now, [], false) }],
       skipDuplicates: true,
     });
     this.nudge();

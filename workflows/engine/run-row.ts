@@ -1,6 +1,6 @@
 import { Prisma, type WorkflowRun } from '../../src/generated/prisma/client.js';
 import { awaitsSignal, backoffMs, retryPolicyOf, runStateOf, timeoutOf } from './commands.js';
-import type { CallCommand, Command, Decision, Instant, ProcessDefinition, ProcessEvent, RunDescription, RunState } from './types.js';
+import type { AnyProcess, CallCommand, Command, Decision, Instant, ProcessEvent, RunDescription, RunState } from './types.js';
 
 // How a run's row changes on the embedded engine, apart from the SQL that claims and saves it.
 
@@ -50,7 +50,7 @@ export function settle(decision: Decision<unknown>, now: Date, inbox: InboxEntry
 }
 
 /** Hands the run's decide function one event and settles its answer. */
-export function advance(def: ProcessDefinition, run: WorkflowRun, event: ProcessEvent, now: Date, inbox = inboxOf(run)): RunChange {
+export function advance(def: AnyProcess, run: WorkflowRun, event: ProcessEvent, now: Date, inbox = inboxOf(run)): RunChange {
   const cancelDelivered = event.kind === 'cancelled';
   const change = settle(def.decide(run.state, event), now, inbox, cancelPending(run) && !cancelDelivered);
   return cancelDelivered ? { ...change, cancelDeliveredAt: now } : change;
@@ -58,7 +58,7 @@ export function advance(def: ProcessDefinition, run: WorkflowRun, event: Process
 
 /** A failed attempt (run.attempts counts it): tried again after backoff while the policy
  *  allows, else decide hears of the failure. */
-export function afterFailure(def: ProcessDefinition, run: WorkflowRun, call: CallCommand, error: string, now: Date): RunChange {
+export function afterFailure(def: AnyProcess, run: WorkflowRun, call: CallCommand, error: string, now: Date): RunChange {
   const policy = retryPolicyOf(call);
   if (run.attempts < policy.maxAttempts) {
     const retryAt = new Date(now.getTime() + backoffMs(policy, run.attempts));
@@ -69,7 +69,7 @@ export function afterFailure(def: ProcessDefinition, run: WorkflowRun, call: Cal
 }
 
 /** The step a claimed run takes when it is not the start of an activity. Throws when this code cannot take it. */
-export function stepWithoutActivity(def: ProcessDefinition | undefined, run: WorkflowRun, now: Date): RunChange {
+export function stepWithoutActivity(def: AnyProcess | undefined, run: WorkflowRun, now: Date): RunChange {
   if (!def) throw new Error(`this code has no ${run.process} v${run.processVersion}`);
   const at = now.toISOString();
   const command = commandOf(run);

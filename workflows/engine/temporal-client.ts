@@ -4,12 +4,12 @@ import { runViewQuery, type DurableArgs } from '../temporal/definitions.js';
 import type { DurableEngine } from './engine.js';
 import { RunNotFoundError } from './errors.js';
 import type { ProcessRegistry } from './registry.js';
-import type { RunDescription } from './types.js';
+import type { AnyProcess, ProcessRef, RunDescription, StartInput } from './types.js';
 
 // The engine interface on a Temporal server: a run is a workflow whose id is the run id and whose
 // type is the process's name. Workers (npm run worker) execute them; this side only asks.
 
-export class TemporalEngine implements DurableEngine {
+export class TemporalEngine<Def extends AnyProcess = AnyProcess> implements DurableEngine<Def> {
   private readonly connection: Connection;
   private readonly client: Client;
   private readonly taskQueue: string;
@@ -17,18 +17,19 @@ export class TemporalEngine implements DurableEngine {
   /** Connects on first use, so a server starts even while Temporal is briefly away. */
   constructor(
     config: Pick<Config, 'temporalAddress' | 'temporalNamespace' | 'temporalTaskQueue'>,
-    private readonly registry: ProcessRegistry,
+    private readonly registry: ProcessRegistry<Def>,
   ) {
     this.taskQueue = config.temporalTaskQueue;
     this.connection = Connection.lazy({ address: config.temporalAddress });
     this.client = new Client({ connection: this.connection, namespace: config.temporalNamespace });
   }
 
-  async start(process: string, runId: string, input: unknown): Promise<string> {
-    const args: DurableArgs = { version: this.registry.latest(process).version, input };
+  async start<Name extends Def['name']>(process: ProcessRef<Name>, runId: string, input: StartInput<Def, Name>): Promise<string> {
+    const { name, version } = this.registry.latest(process);
+    const args: DurableArgs = { version, input };
     try {
       // REJECT_DUPLICATE: a run id names one run for good, ended or not, as on the embedded engine.
-      await this.client.workflow.start(process, { taskQueue: this.taskQueue, workflowId: runId, args: [args], workflowIdReusePolicy: 'REJECT_DUPLICATE' });
+      await this.client.workflow.start(name, { taskQueue: this.taskQueue, workflowId: runId, args: [args], workflowIdReusePolicy: 'REJECT_DUPLICATE' });
     } catch (err) {
       if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
     }

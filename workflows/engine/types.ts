@@ -4,17 +4,24 @@
 // do), so Temporal can replay it and the embedded engine can resume it from a row.
 // States, inputs, results and payloads must survive JSON: both engines store or send them as JSON.
 
+import type { Activities, ActivityInput, ActivityName, ActivityResult, UnionToIntersection } from './activities.js';
+
 /** An ISO-8601 instant. Times are strings so states and commands stay plain JSON. */
 export type Instant = string;
 
-export type ProcessEvent<Input = unknown> =
+export type ProcessEvent<Input = unknown, Acts extends Activities = Activities, Signal extends string = string> =
   | { kind: 'started'; at: Instant; input: Input }
-  | { kind: 'activity_completed'; at: Instant; activity: string; result: unknown }
+  | ActivityCompleted<Acts>
   /** Only once retries are spent: both engines retry a failed activity on their own. */
-  | { kind: 'activity_failed'; at: Instant; activity: string; error: string; attempts: number }
+  | { kind: 'activity_failed'; at: Instant; activity: ActivityName<Acts>; error: string; attempts: number }
   | { kind: 'timer_fired'; at: Instant }
-  | { kind: 'signal'; at: Instant; name: string; payload: unknown }
+  | { kind: 'signal'; at: Instant; name: Signal; payload: unknown }
   | { kind: 'cancelled'; at: Instant };
+
+/** An activity's result, typed by its name: switch on `event.activity` to read it. */
+export type ActivityCompleted<Acts extends Activities = Activities> = {
+  [A in ActivityName<Acts>]: { kind: 'activity_completed'; at: Instant; activity: A; result: ActivityResult<Acts[A]> };
+}[ActivityName<Acts>];
 
 export interface RetryPolicy {
   maxAttempts: number;
@@ -23,42 +30,84 @@ export interface RetryPolicy {
   maxIntervalMs: number;
 }
 
-export interface CallCommand {
-  kind: 'call';
-  /** The activity's own name, as an operator reads it in a Temporal history. */
-  activity: string;
-  input: unknown;
+export interface CallOptions {
   retry?: Partial<RetryPolicy>;
   /** How long one attempt may take (Temporal's start-to-close timeout; the embedded engine's lease). */
   timeoutMs?: number;
 }
 
+/** Call an activity. Unparameterised (as the engines read it): any activity, any input. */
+export interface CallCommand<Activity extends string = string, Input = unknown> extends CallOptions {
+  kind: 'call';
+  /** The activity's own name, as an operator reads it in a Temporal history. */
+  activity: Activity;
+  input: Input;
+}
+
+/** A call of one of the set's activities, with that activity's input. */
+export type CallOf<Acts extends Activities> = {
+  [A in ActivityName<Acts>]: CallCommand<A, ActivityInput<Acts[A]>>;
+}[ActivityName<Acts>];
+
 /** Wait for a time, for one of some signals, or both: whichever comes first. */
-export type WaitCommand =
-  | { kind: 'wait'; until: Instant; signals?: string[] }
-  | { kind: 'wait'; until?: undefined; signals: string[] };
+export type WaitCommand<Signal extends string = string> =
+  | { kind: 'wait'; until: Instant; signals?: Signal[] }
+  | { kind: 'wait'; until?: undefined; signals: Signal[] };
 
 export interface EndCommand {
   kind: 'end';
   outcome: unknown;
 }
 
+/** Any command, as the engines read it. */
 export type Command = CallCommand | WaitCommand | EndCommand;
 
-export interface Decision<State> {
+/** Decide's answer: its new state and the next command, a call of one of `Acts` or a wait on some of `Signal`. */
+export type Decision<State = unknown, Acts extends Activities = Activities, Signal extends string = string> = {
   state: State;
-  command: Command;
-}
+  command: CallOf<Acts> | WaitCommand<Signal> | EndCommand;
+};
 
-export interface ProcessDefinition<State = unknown, Input = unknown> {
-  name: string;
+/**
+ * A process: its state, its input, the activities it calls and the signals it hears, tied together
+ * for the compiler. Declare one with `defineProcess` (define.ts).
+ */
+export interface ProcessDefinition<State, Input, Acts extends Activities, Signal extends string = never, Name extends string = string> {
+  name: Name;
   /** Bump it whenever decide would answer a running process differently: runs finish on the version they began with. */
   version: number;
   /** The signal names the process listens for (Temporal needs them to register handlers). */
-  signals: readonly string[];
+  signals: readonly Signal[];
   initialState(input: Input): State;
-  decide(state: State, event: ProcessEvent<Input>): Decision<State>;
+  decide(state: State, event: ProcessEvent<Input, Acts, Signal>): Decision<State, Acts, Signal>;
+  /** For the compiler only, never set: the activities the process calls, so an engine can ask for all of them. */
+  readonly activityTypes?: Acts;
 }
+
+/**
+ * Any process, as the engines and registries hold it (every `ProcessDefinition` is one). Its types
+ * are spelt out rather than `ProcessDefinition<unknown, ...>`, so the compiler compares a typed
+ * definition with it member by member.
+ */
+export interface AnyProcess {
+  readonly name: string;
+  readonly version: number;
+  readonly signals: readonly string[];
+  initialState(input: unknown): unknown;
+  decide(state: unknown, event: ProcessEvent): { state: unknown; command: Command };
+  readonly activityTypes?: Activities;
+}
+
+/** What starting the process takes. */
+export type InputOf<Def> = Def extends { initialState(input: infer Input): unknown } ? Input : never;
+/** The activities every process of a union of definitions calls, as one set. */
+export type ActivitiesOf<Def> = UnionToIntersection<Def extends { readonly activityTypes?: infer Acts } ? Exclude<Acts, undefined> : never>;
+/** What starting the process `Name` of the definitions `Def` takes (two versions of one process: either input). */
+export type StartInput<Def extends AnyProcess, Name extends string> = Def extends unknown ? (Name extends Def['name'] ? InputOf<Def> : never) : never;
+/** Process name -> start input, for the definitions `Def`. */
+export type ProcessInputs<Def extends AnyProcess> = { [Name in Def['name']]: StartInput<Def, Name> };
+/** A process to start or look up: its registered name, or its definition. */
+export type ProcessRef<Name extends string = string> = Name | { readonly name: Name };
 
 /** Where a run stands, as both engines report it. */
 export type RunState = 'active' | 'waiting' | 'parked' | 'ended';

@@ -1,7 +1,7 @@
 import type { Services } from '../../src/domain/context.js';
-import { registerActivities, type Activities } from '../engine/activities.js';
+import { registerActivities } from '../engine/activities.js';
 import { eraseActivities } from './erase/activities.js';
-import { pingActivities } from './ping/activities.js';
 
-/** Every process's activities over the service's dependencies; both engines run this set. */
-export const buildActivities = (svc: Services): Activities => registerActivities(eraseActivities(svc), pingActivities({ clock: svc.clock }));
+/** Every process's activities over the service's dependencies; both engines run this set. The
+ *  engines take it only if it holds every activity the registry's processes call. */
+export const buildActivities = (svc: Services) => registerActivities(eraseActivities(svc));

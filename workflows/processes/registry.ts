@@ -1,7 +1,9 @@
-import { ProcessRegistry } from '../engine/registry.js';
+import { ProcessRegistry, type ProcessesOf } from '../engine/registry.js';
 import { eraseProcess } from './erase/decide.js';
-import { ping } from './ping/decide.js';
 
 // Every durable process the service runs. The Temporal workflow bundle imports this file, so it
-// and what it imports stay pure: decide modules only, never activities.
-export const processes = new ProcessRegistry([eraseProcess, ping]);
+// and what it imports stay pure: decide modules only, never activities (their types only).
+export const processes = new ProcessRegistry([eraseProcess]);
+
+/** The service's processes, as types: what `ProcessStarter<Processes>` may start, and with which input. */
+export type Processes = ProcessesOf<typeof processes>;

@@ -1,5 +1,6 @@
 // npm run worker: runs the durable processes' workflows and activities for a Temporal server.
 // Without TEMPORAL_ADDRESS there is nothing to serve: the server runs them on its embedded engine.
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { boot } from '../../src/boot.js';
@@ -23,7 +24,8 @@ try {
         connection,
         namespace: config.temporalNamespace,
         taskQueue: config.temporalTaskQueue,
-        workflowsPath: fileURLToPath(new URL('./workflows.ts', import.meta.url)),
+        // workflows.ts from the sources, workflows.js from dist/.
+        workflowsPath: fileURLToPath(new URL(`./workflows${path.extname(import.meta.url)}`, import.meta.url)),
         activities: buildActivities(svc),
       });
       console.log(`worker on task queue '${config.temporalTaskQueue}' of ${config.temporalAddress} (namespace ${config.temporalNamespace})`);

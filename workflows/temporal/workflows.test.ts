@@ -38,7 +38,8 @@ vi.mock('@temporalio/workflow', async (importOriginal) => ({
   CancellationScope: { nonCancellable: (fn: () => Promise<unknown>) => fn() },
 }));
 
-const { default: durableProcess } = await import('./workflows.js');
+// The tests' workflows module: the same loop as the service's, over a registry holding the ping.
+const { default: durableProcess } = await import('../../test/fixtures/ping/workflows.js');
 
 const input = { to: 'ops', replyWithinMs: 60_000 };
 

@@ -6,3 +6,6 @@ export const eraseActivities = (svc: Services) => ({
   eraseContactData: (input: { requestId: string }): Promise<Removed> => eraseContactData(svc, input.requestId),
   finishErase: (input: { requestId: string }): Promise<void> => finishErase(svc, input.requestId),
 });
+
+/** The erase process's activities as its decide module sees them: by type only. */
+export type EraseActivities = ReturnType<typeof eraseActivities>;

@@ -1,5 +1,7 @@
 import { addMs } from '../../engine/commands.js';
-import type { Decision, ProcessDefinition, ProcessEvent } from '../../engine/types.js';
+import { defineProcess } from '../../engine/define.js';
+import type { Decision, ProcessEvent } from '../../engine/types.js';
+import type { EraseActivities } from './activities.js';
 
 // Erasing a person (DELETE /server/v1/contacts/{external_id}): remove their data in every mode
 // of the app, then mark the request done. Should the removal keep failing past its retries, the
@@ -28,12 +30,17 @@ export const REST_MS = 15 * 60_000;
 const retry = { maxAttempts: 8, initialIntervalMs: 2_000, backoffCoefficient: 2, maxIntervalMs: 60_000 };
 const timeoutMs = 5 * 60_000;
 
-const erase = (state: EraseState): Decision<EraseState> => ({
+const { call, define } = defineProcess<EraseState, EraseInput, EraseActivities>();
+/** What decide hears and answers: the erase's activities, and no signal. */
+type EraseEvent = ProcessEvent<EraseInput, EraseActivities, never>;
+type EraseDecision = Decision<EraseState, EraseActivities, never>;
+
+const erase = (state: EraseState): EraseDecision => ({
   state: { ...state, phase: 'erasing', rounds: state.rounds + 1 },
-  command: { kind: 'call', activity: 'eraseContactData', input: { requestId: state.requestId }, retry, timeoutMs },
+  command: call('eraseContactData', { requestId: state.requestId }, { retry, timeoutMs }),
 });
 
-function decide(state: EraseState, event: ProcessEvent<EraseInput>): Decision<EraseState> {
+function decide(state: EraseState, event: EraseEvent): EraseDecision {
   switch (event.kind) {
     case 'started':
     case 'timer_fired':
@@ -42,7 +49,7 @@ function decide(state: EraseState, event: ProcessEvent<EraseInput>): Decision<Er
       if (state.phase === 'erasing')
         return {
           state: { ...state, phase: 'finishing', removed: event.result },
-          command: { kind: 'call', activity: 'finishErase', input: { requestId: state.requestId }, retry, timeoutMs },
+          command: call('finishErase', { requestId: state.requestId }, { retry, timeoutMs }),
         };
       return { state, command: { kind: 'end', outcome: { erased: true, removed: state.removed } satisfies EraseOutcome } };
     case 'activity_failed':
@@ -56,10 +63,10 @@ function decide(state: EraseState, event: ProcessEvent<EraseInput>): Decision<Er
   }
 }
 
-export const eraseProcess: ProcessDefinition<EraseState, EraseInput> = {
+export const eraseProcess = define({
   name: 'erase',
   version: 1,
   signals: [],
   initialState: ({ requestId }) => ({ requestId, phase: 'erasing', rounds: 0, removed: null }),
   decide,
-};
+});
