@@ -1,8 +1,6 @@
 import Router from '@koa/router';
 import type Koa from 'koa';
 import type { Services } from '../src/domain/context.js';
-import type { ProcessStarter as DurableProcessStarter } from '../workflows/engine/engine.js';
-import type { Processes } from '../workflows/processes/registry.js';
 import { getConsent, putConsent } from './guest/consent.js';
 import { guestAccess, publicAccess, serverAccess } from './http/access.js';
 import { mount, type AnyRoute, type Surface } from './http/route.js';
@@ -12,13 +10,8 @@ import { deleteContact, getContactExport, putContact } from './server/contacts.j
 import { putEventDefinitions } from './server/event-definitions.js';
 import { postServerEvents } from './server/events.js';
 
-/** Starts the service's durable processes (the embedded engine or Temporal); starting a run id twice
- *  is one run. Typed by the registry: `start('erase', id, { requestId })`, a name it lacks or a wrong input does not compile. */
-export type ProcessStarter = DurableProcessStarter<Processes>;
-
 export interface RouteDeps {
   svc: Services;
-  processes: ProcessStarter;
 }
 
 /** Every REST route of the service; the OpenAPI document is built from this list. */

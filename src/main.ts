@@ -1,6 +1,7 @@
 import { createDurableEngine } from '../workflows/engine/engine.js';
 import { buildActivities } from '../workflows/processes/activities.js';
 import { processes } from '../workflows/processes/registry.js';
+import { PROCESS_STARTS, startProcesses } from '../workflows/processes/starts.js';
 import { boot } from './boot.js';
 import { readConfig } from './config.js';
 import { seedDemo } from './demo.js';
@@ -16,7 +17,8 @@ if (location.embedded) {
   if (banner) process.stdout.write(`${banner}\n`);
 }
 const engine = createDurableEngine(svc, processes, buildActivities(svc));
-const server = await startServer(svc, log, { port: config.port, host: config.host, processes: engine });
+svc.outbox.consume(PROCESS_STARTS, startProcesses(engine));
+const server = await startServer(svc, log, { port: config.port, host: config.host });
 log.info({ port: server.port, base_url: config.baseUrl, database: location.embedded ? location.embedded.files : 'DATABASE_URL' }, 'serving');
 
 let stopping = false;

@@ -1,13 +1,14 @@
 import Router from '@koa/router';
 import Koa from 'koa';
 import { openApiDocument } from '../rest-facade/openapi.js';
-import { allRoutes, restRouter, type ProcessStarter } from '../rest-facade/routes.js';
+import { allRoutes, restRouter } from '../rest-facade/routes.js';
 import { guestCors, publicCors } from '../rest-facade/http/access.js';
 import { readBody } from '../rest-facade/http/body.js';
 import { under } from '../rest-facade/http/cors.js';
 import { problems } from '../rest-facade/http/problem.js';
 import { sweepRateBuckets } from './domain/access/rate-limits.js';
 import { purgeEraseRequests } from './domain/contacts/erasure.js';
+import { purgeOutbox } from './domain/outbox.js';
 import type { Services } from './domain/context.js';
 import { DomainError } from './domain/errors.js';
 import { mountGraphQL } from './graphql/mount.js';
@@ -23,7 +24,7 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export async function startServer(svc: Services, log: Logger, opts: { port: number; host?: string; processes: ProcessStarter }): Promise<RunningServer> {
+export async function startServer(svc: Services, log: Logger, opts: { port: number; host?: string }): Promise<RunningServer> {
   const app = new Koa();
   app.proxy = svc.config.trustProxy;
   app.silent = true;
@@ -44,7 +45,7 @@ export async function startServer(svc: Services, log: Logger, opts: { port: numb
     ctx.type = metrics.registry.contentType;
     ctx.body = await metrics.registry.metrics();
   });
-  const deps = { svc, processes: opts.processes };
+  const deps = { svc };
   const openapi = openApiDocument(allRoutes(deps), svc.config.baseUrl);
   ops.get('/openapi.json', (ctx) => {
     ctx.body = openapi;
@@ -67,8 +68,8 @@ export async function startServer(svc: Services, log: Logger, opts: { port: numb
 
   server.on('request', app.callback());
 
-  // Housekeeping every process may do: spent rate buckets, erase requests past their block.
-  const sweep = () => Promise.all([sweepRateBuckets(svc), purgeEraseRequests(svc)]).catch(() => {});
+  // Housekeeping every process may do: spent rate buckets, erase requests past their block, old outbox rows.
+  const sweep = () => Promise.all([sweepRateBuckets(svc), purgeEraseRequests(svc), purgeOutbox(svc)]).catch(() => {});
   void sweep();
   const sweeper = setInterval(() => void sweep(), 60_000);
   sweeper.unref();

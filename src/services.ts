@@ -1,8 +1,9 @@
 import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/client.js';
-import { Notifier } from './db/notify.js';
+import { OutboxDispatcher } from './db/outbox-dispatcher.js';
 import type { Services } from './domain/context.js';
 import { systemClock, type Clock } from './lib/clock.js';
+import { createLogger, type Logger } from './lib/logger.js';
 import { SecretBox } from './lib/secrets.js';
 
 export interface OpenServices extends Services {
@@ -10,21 +11,22 @@ export interface OpenServices extends Services {
   close(): Promise<void>;
 }
 
-/** The resolvers' dependencies on one database. `listen` starts hearing other processes' notices. */
-export async function openServices(opts: { config: Config; url: string; secretKey: string; clock?: Clock; listen?: boolean }): Promise<OpenServices> {
+/** The resolvers' dependencies on one database. `listen` starts reading the outbox (other processes' changes too). */
+export async function openServices(opts: { config: Config; url: string; secretKey: string; clock?: Clock; listen?: boolean; log?: Logger }): Promise<OpenServices> {
   const database = openDatabase(opts.url, opts.config.databasePoolSize);
-  const notifier = new Notifier(opts.url);
-  if (opts.listen) await notifier.listen();
+  const log = opts.log ?? createLogger(opts.config.logLevel);
+  const outbox = new OutboxDispatcher(database.pool, opts.url, (err) => log.error({ err }, 'outbox pass failed'));
+  if (opts.listen) await outbox.start();
   return {
     db: database.prisma,
     pool: database.pool,
     clock: opts.clock ?? systemClock,
     secrets: new SecretBox(opts.secretKey),
-    notifier,
+    outbox,
     config: opts.config,
     database,
     async close() {
-      await notifier.close();
+      await outbox.close();
       await database.close();
     },
   };

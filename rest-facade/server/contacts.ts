@@ -59,7 +59,7 @@ export const putContact = ({ svc }: RouteDeps) =>
     },
   });
 
-export const deleteContact = ({ svc, processes }: RouteDeps) =>
+export const deleteContact = ({ svc }: RouteDeps) =>
   defineRoute({
     method: 'delete',
     path: '/server/v1/contacts/{external_id}',
@@ -71,8 +71,6 @@ export const deleteContact = ({ svc, processes }: RouteDeps) =>
     errors: [400, 401, 429],
     async handle(ctx, { params }) {
       const { request } = await requestErase(svc, ctx.state.caller, params.external_id);
-      // Starting again is a no-op for a run that exists, and mends a start lost after the commit.
-      if (request.state !== 'done') await processes.start('erase', request.id, { requestId: request.id });
       return {
         status: 202,
         body: { external_id: params.external_id, state: request.state, requested_at: request.requestedAt.toISOString(), blocked_until: request.blockedUntil.toISOString() },

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
-import type { Notifier } from '../db/notify.js';
+import type { OutboxDispatcher } from '../db/outbox-dispatcher.js';
 import type { Clock } from '../lib/clock.js';
 import type { SecretBox } from '../lib/secrets.js';
 import type { AppMode } from '../generated/prisma/client.js';
@@ -12,7 +12,8 @@ export interface Services {
   pool: pg.Pool;
   clock: Clock;
   secrets: SecretBox;
-  notifier: Notifier;
+  /** The outbox as read by this process: live subscriptions watch it. */
+  outbox: OutboxDispatcher;
   config: Config;
 }
 

@@ -8,6 +8,7 @@ import { startServer } from '../../src/server.js';
 import { EmbeddedEngine } from '../../workflows/engine/embedded.js';
 import { buildActivities } from '../../workflows/processes/activities.js';
 import { processes, type Processes } from '../../workflows/processes/registry.js';
+import { PROCESS_STARTS, startProcesses } from '../../workflows/processes/starts.js';
 import { openServices, type OpenServices } from '../../src/services.js';
 import { createTestDatabase } from './db.js';
 
@@ -29,15 +30,32 @@ export function testConfig(overrides: Partial<Config> = {}, limits: Partial<Conf
 
 /** The real server on a real database (a fresh one unless given), on a free port, with a clock the test moves. */
 export async function startTestServer(
-  opts: { dbUrl?: string; config?: Config; clock?: ManualClock; activities?: (svc: OpenServices) => ReturnType<typeof buildActivities>; log?: Logger } = {},
+  opts: {
+    dbUrl?: string;
+    config?: Config;
+    clock?: ManualClock;
+    activities?: (svc: OpenServices) => ReturnType<typeof buildActivities>;
+    log?: Logger;
+    /** false: nothing here starts the processes the outbox asks for (a server that dies right after a commit). */
+    startProcesses?: boolean;
+  } = {},
 ): Promise<TestServer> {
   const dbUrl = opts.dbUrl ?? (await createTestDatabase());
   const config = opts.config ?? testConfig();
   const clock = opts.clock ?? new ManualClock();
   const svc = await openServices({ config, url: dbUrl, secretKey: TEST_SECRET_KEY, clock, listen: true });
-  // The embedded engine, driven by the test (engine.runDue()) rather than a background loop.
+  // The embedded engine, driven by the test (engine.runDue()) rather than a background loop. Its
+  // runs are started from the outbox: runDue first hands on every row already committed.
   const engine = new EmbeddedEngine(svc, processes, (opts.activities ?? buildActivities)(svc));
-  const server = await startServer(svc, opts.log ?? createLogger('silent'), { port: 0, host: '127.0.0.1', processes: engine });
+  if (opts.startProcesses !== false) {
+    svc.outbox.consume(PROCESS_STARTS, startProcesses(engine));
+    const runDue = engine.runDue.bind(engine);
+    engine.runDue = async () => {
+      await svc.outbox.drain();
+      return runDue();
+    };
+  }
+  const server = await startServer(svc, opts.log ?? createLogger('silent'), { port: 0, host: '127.0.0.1' });
   return {
     url: server.url,
     svc,

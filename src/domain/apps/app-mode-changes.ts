@@ -8,7 +8,7 @@ import type { Services } from '../context.js';
  * so a change between the two is never missed.
  */
 export async function* appModeChanges(svc: Services, appModeId: string, signal: AbortSignal, allowed: () => Promise<boolean>): AsyncGenerator<AppMode> {
-  const notices = svc.notifier.watch('app_mode.changed', appModeId, signal);
+  const notices = svc.outbox.watch('app_mode.changed', appModeId, signal);
   let next = notices.next();
   for (;;) {
     const mode = await svc.db.appMode.findUnique({ where: { id: appModeId } });

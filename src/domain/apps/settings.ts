@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { AppMode } from '../../generated/prisma/client.js';
 import type { Services } from '../context.js';
 import { invalid, notFound, type FieldError } from '../errors.js';
+import { emit } from '../outbox.js';
 import { checkOrigin, checkOrigins } from './origins.js';
 
 // The settings of one app-mode, changed by staff (GraphQL) and operators (the CLI) alike.
@@ -59,7 +60,7 @@ export async function updateSettings(svc: Services, appModeId: string, patch: Se
 
   return svc.db.$transaction(async (tx) => {
     const updated = await tx.appMode.update({ where: { id: appModeId }, data });
-    await svc.notifier.publish(tx, { topic: 'app_mode.changed', id: appModeId });
+    await emit(tx, 'app_mode.changed', { appModeId, data: { id: appModeId }, at: svc.clock.now() });
     return updated;
   });
 }

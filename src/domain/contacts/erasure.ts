@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { EraseRequest, Prisma } from '../../generated/prisma/client.js';
 import type { AppScope, Services } from '../context.js';
 import { conflict } from '../errors.js';
+import { emit } from '../outbox.js';
 import { erasePerson } from '../personal-data/areas.js';
 
 // Erasing a person: DELETE /server/v1/contacts/{external_id} queues a request; the `erase`
@@ -9,6 +10,8 @@ import { erasePerson } from '../personal-data/areas.js';
 // Identify and events for the id are refused (409 erased), so nothing in flight re-creates them.
 
 export const ERASE_BLOCK_DAYS = 30;
+/** The outbox topic that starts the erase process (never a webhook: it names no one). */
+export const ERASE_REQUESTED = 'erase.requested';
 type Tx = Prisma.TransactionClient;
 
 /** What the block keeps of a person: a keyed hash of the app and id, never the id itself. */
@@ -46,6 +49,8 @@ export async function requestErase(svc: Services, scope: AppScope, externalId: s
     const request = await tx.eraseRequest.create({
       data: { id: randomUUID(), appId: scope.appId, externalId, subjectHash: hash, requestedAt: now, blockedUntil: new Date(now.getTime() + ERASE_BLOCK_DAYS * 86_400_000) },
     });
+    // The erase process is started from the outbox: a crash after this commit cannot strand the request.
+    await emit(tx, ERASE_REQUESTED, { appModeId: scope.appModeId, data: { request_id: request.id }, at: now });
     return { request, fresh: true };
   });
 }

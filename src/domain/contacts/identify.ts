@@ -5,7 +5,7 @@ import { invalid, type FieldError } from '../errors.js';
 import { COMPUTED_ATTRIBUTES, holdToType, isAttributeName, STANDARD_FIELDS, typeOfValue, type AttributeType, type AttributeValue } from './attributes.js';
 import { applyConsent, type ConsentInput } from './consent.js';
 import { touchContact } from './contacts.js';
-import { recordOutbox } from '../outbox.js';
+import { emit } from '../outbox.js';
 
 // Identify: PUT /server/v1/contacts/{external_id}. Only sent fields change; empty clears; an
 // attribute sent null is removed. The contact is made the first time. One transaction.
@@ -47,7 +47,7 @@ export async function identify(svc: Services, scope: AppScope, externalId: strin
     if (input.consent) after = await applyConsent(svc, tx, scope, after, input.consent, 'server');
 
     if (created || after !== before) {
-      await recordOutbox(tx, scope, created ? 'contact.created' : 'contact.updated', externalId, { external_id: externalId }, now);
+      await emit(tx, created ? 'contact.created' : 'contact.updated', { appModeId: scope.appModeId, externalId, data: { external_id: externalId }, at: now });
     }
     return { created };
   });

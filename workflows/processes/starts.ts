@@ -1,0 +1,21 @@
+import type { OutboxConsumer } from '../../src/db/outbox-dispatcher.js';
+import { ERASE_REQUESTED } from '../../src/domain/contacts/erasure.js';
+import type { ProcessStarter } from '../engine/engine.js';
+import type { Processes } from './registry.js';
+
+// Processes are started from the outbox, not by the request that asked for them: the row commits
+// with the change, so a crash between the commit and the start cannot strand the work. A start is
+// idempotent by run id, so a row handed on twice starts one run.
+
+export const PROCESS_STARTS = 'process-starts';
+
+export const startProcesses =
+  (engine: ProcessStarter<Processes>): OutboxConsumer =>
+  async (rows) => {
+    for (const row of rows) {
+      if (row.topic === ERASE_REQUESTED) {
+        const requestId = String(row.data.request_id);
+        await engine.start('erase', requestId, { requestId });
+      }
+    }
+  };
