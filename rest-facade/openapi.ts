@@ -74,7 +74,8 @@ export function openApiDocument(routes: AnyRoute[], baseUrl: string) {
       responses,
     };
   }
-  schemas.Problem = toSchema(Problem, 'output');
+  // A schema with an id comes back as a reference to itself; its definition lands in `schemas`.
+  toSchema(Problem, 'output');
   return {
     openapi: '3.1.0',
     info: { title: 'Customer messaging and support service', version: '1' },

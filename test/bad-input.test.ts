@@ -83,6 +83,11 @@ describe('bodies', () => {
     expect(await t.svc.db.contact.count({ where: { externalId: 'latin', displayName: 'José' } })).toBe(1);
   });
 
+  it('ignores a body sent to a route that takes none', async () => {
+    const r = await call(t.url, 'DELETE', '/server/v1/contacts/no-body', { headers: { ...serverKey(), 'Content-Type': 'application/json' }, body: '{' });
+    expect(r.status).toBe(202);
+  });
+
   it('refuses an attribute named __proto__ rather than dropping it', async () => {
     const r = await call(t.url, 'PUT', '/server/v1/contacts/proto', { headers: { ...serverKey(), 'Content-Type': 'application/json' }, body: '{"attributes":{"__proto__":{"x":1},"plan":"pro"}}' });
     expectProblem(r, 400, 'invalid_request', 'attributes.__proto__');

@@ -127,15 +127,20 @@ describe('public app details', () => {
       name: 'Guest app',
       mode: 'test',
       brand: { name: 'Guest app' },
-      features: { messenger: true, help_center: true, in_app_messages: true },
+      features: { messenger: true, helpCenter: true, inAppMessages: true },
       languages: ['en'],
+      defaultLanguage: 'en',
+      // The link page's members, spelled as the spec gives them.
+      linkBase: null,
+      appStoreUrl: null,
+      playStoreUrl: null,
     });
     expect(JSON.stringify(r.json)).not.toContain(app.test.identity_secret);
   });
 
   it('shows parts switched off and answers 404 for an unknown key', async () => {
     await updateSettings(t.svc, await modeId(app.live.app_key), { helpOn: false });
-    expect((await call(t.url, 'GET', `/public/v1/apps/${app.live.app_key}`)).json.features).toEqual({ messenger: true, help_center: false, in_app_messages: true });
+    expect((await call(t.url, 'GET', `/public/v1/apps/${app.live.app_key}`)).json.features).toEqual({ messenger: true, helpCenter: false, inAppMessages: true });
     expectProblem(await call(t.url, 'GET', '/public/v1/apps/app_nothinghere00000000000'), 404, 'not_found');
   });
 });

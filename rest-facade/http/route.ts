@@ -58,7 +58,8 @@ export function mount(router: Router, route: AnyRoute, access: Koa.Middleware[])
     const errors: FieldError[] = [];
     const params = check(route.params, ctx.params, 'path', errors);
     const query = check(route.query, { ...ctx.query }, 'query', errors);
-    const body = check(route.body, parseJson(ctx), 'body', errors);
+    // A route that takes no body ignores whatever came, as HTTP lets it.
+    const body = route.body ? check(route.body, parseJson(ctx), 'body', errors) : undefined;
     if (errors.length) throw invalid(errors);
     const answer = await route.handle(ctx, { params, query, body } as never);
     ctx.status = answer.status;

@@ -8,14 +8,15 @@ export const PublicApp = z
     key: z.string(),
     name: z.string(),
     mode: z.enum(['live', 'test']),
-    brand: z.object({ name: z.string(), color: z.string(), logo_url: z.string().nullable() }),
-    features: z.object({ messenger: z.boolean(), help_center: z.boolean(), in_app_messages: z.boolean() }),
+    brand: z.object({ name: z.string(), color: z.string(), logoUrl: z.string().nullable() }),
+    features: z.object({ messenger: z.boolean(), helpCenter: z.boolean(), inAppMessages: z.boolean() }),
     languages: z.array(z.string()),
-    default_language: z.string(),
-    link_base: z.string().nullable(),
-    app_store_url: z.string().nullable(),
-    play_store_url: z.string().nullable(),
+    defaultLanguage: z.string(),
+    linkBase: z.string().nullable(),
+    appStoreUrl: z.string().nullable(),
+    playStoreUrl: z.string().nullable(),
   })
+  .describe("The spec gives the link page's members exactly (linkBase, appStoreUrl, playStoreUrl); the whole object follows their spelling.")
   .meta({ id: 'PublicApp' });
 
 export const getPublicApp = ({ svc }: RouteDeps) =>
@@ -37,13 +38,13 @@ export const getPublicApp = ({ svc }: RouteDeps) =>
           key: app.appKey,
           name: app.appName,
           mode: app.mode,
-          brand: { name: app.brandName, color: app.brandColor, logo_url: app.brandLogoUrl },
-          features: { messenger: on && app.messengerOn, help_center: on && app.helpOn, in_app_messages: on && app.inappOn },
+          brand: { name: app.brandName, color: app.brandColor, logoUrl: app.brandLogoUrl },
+          features: { messenger: on && app.messengerOn, helpCenter: on && app.helpOn, inAppMessages: on && app.inappOn },
           languages: app.languages,
-          default_language: app.defaultLanguage,
-          link_base: app.linkBase,
-          app_store_url: app.appStoreUrl,
-          play_store_url: app.playStoreUrl,
+          defaultLanguage: app.defaultLanguage,
+          linkBase: app.linkBase,
+          appStoreUrl: app.appStoreUrl,
+          playStoreUrl: app.playStoreUrl,
         } satisfies z.input<typeof PublicApp>,
       };
     },
