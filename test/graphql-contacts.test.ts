@@ -40,6 +40,8 @@ const identify = (externalId: string, body: unknown) => server('PUT', `/server/v
 const sendEvents = (events: unknown[], mode: 'live' | 'test' = 'live') => server('POST', '/server/v1/events', { events }, mode);
 const at = (offsetMs: number) => new Date(t.clock.now().getTime() + offsetMs).toISOString();
 const HOUR = 3_600_000;
+/** The nodes of a connection's page. */
+const nodes = (connection: { edges: { node: any }[] }) => connection.edges.map((e) => e.node);
 const scope = async (appModeId: string) => scopeOf(await t.svc.db.appMode.findUniqueOrThrow({ where: { id: appModeId } }));
 
 describe('contacts', () => {
@@ -58,8 +60,9 @@ describe('contacts', () => {
     }
   });
 
-  const list = 'query($m: ID!, $s: String, $n: Int, $a: String) { contacts(appModeId: $m, search: $s, first: $n, after: $a) { items { externalId } nextCursor } }';
-  const found = async (search: string) => (await ok(list, { m: live, s: search })).contacts.items.map((c: { externalId: string }) => c.externalId);
+  const list =
+    'query($m: ID!, $s: String, $n: Int, $a: String) { contacts(appModeId: $m, search: $s, first: $n, after: $a) { edges { node { externalId } cursor } pageInfo { hasNextPage endCursor } } }';
+  const found = async (search: string) => nodes((await ok(list, { m: live, s: search })).contacts).map((c: { externalId: string }) => c.externalId);
 
   it('search finds text in the email, display name or external id, in any case; wildcards are plain text', async () => {
     expect(await found('NAVY.EX')).toEqual(['grace']);
@@ -73,13 +76,20 @@ describe('contacts', () => {
   it('lists the most recently updated first, page by page with the cursor', async () => {
     const seen: string[] = [];
     let after: string | null = null;
-    do {
-      const page: { items: { externalId: string }[]; nextCursor: string | null } = (await ok(list, { m: live, n: 2, a: after })).contacts;
-      expect(page.items.length).toBeLessThanOrEqual(2);
-      seen.push(...page.items.map((c) => c.externalId));
-      after = page.nextCursor;
-    } while (after);
+    let more = true;
+    while (more) {
+      const page: { edges: { node: { externalId: string }; cursor: string }[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } } = (
+        await ok(list, { m: live, n: 2, a: after })
+      ).contacts;
+      expect(page.edges.length).toBeLessThanOrEqual(2);
+      expect(page.pageInfo.endCursor).toBe(page.edges.at(-1)?.cursor ?? null);
+      seen.push(...page.edges.map((e) => e.node.externalId));
+      ({ hasNextPage: more, endCursor: after } = page.pageInfo);
+    }
     expect(seen).toEqual(people.map((p) => p.id).reverse());
+    // Any edge's cursor resumes the list just after it.
+    const firstPage = (await ok(list, { m: live, n: 2 })).contacts;
+    expect(nodes((await ok(list, { m: live, n: 2, a: firstPage.edges[0].cursor })).contacts).map((c: { externalId: string }) => c.externalId)).toEqual(seen.slice(1, 3));
 
     expect(await refused(list, { m: live, a: 'not-a-cursor' })).toMatchObject({ code: 'invalid_request', errors: [{ field: 'after' }] });
     expect(await refused(list, { m: live, n: 201 })).toMatchObject({ code: 'invalid_request', errors: [{ field: 'first' }] });
@@ -104,8 +114,8 @@ describe('contacts', () => {
       externalId displayName email language
       attributes { name type value }
       consent { offersByEmail offersByPush changedAt }
-      consentHistory { channel value changedAt source }
-      events(first: 2, before: $b) { items { id name props occurredAt source } nextCursor }
+      consentHistory { edges { node { channel value changedAt source } } }
+      events(first: 2, after: $b) { edges { node { id name props occurredAt source } } pageInfo { hasNextPage endCursor } }
     } }`;
     const ada = (await ok(query, { m: live, x: 'ada' })).contact;
     expect(ada).toMatchObject({ externalId: 'ada', displayName: 'Ada Lovelace', email: 'ada@analytical.example', language: 'en-GB' });
@@ -118,24 +128,26 @@ describe('contacts', () => {
       { name: 'vip', type: 'boolean', value: true },
     ]);
     expect(ada.consent).toEqual({ offersByEmail: false, offersByPush: true, changedAt: at(-HOUR) });
-    expect(ada.consentHistory).toEqual([
+    expect(nodes(ada.consentHistory)).toEqual([
       { channel: 'email', value: false, changedAt: at(-HOUR), source: 'server' },
       { channel: 'push', value: true, changedAt: at(-HOUR), source: 'server' },
       { channel: 'email', value: true, changedAt: at(-2 * HOUR - 1000), source: 'server' },
     ]);
-    expect(ada.events.items).toEqual([
+    expect(ada.events.pageInfo.hasNextPage).toBe(true);
+    expect(nodes(ada.events)).toEqual([
       { id: 'ada-3', name: 'page_seen', props: { path: '/pricing' }, occurredAt: at(-HOUR), source: 'server' },
       { id: 'ada-2', name: 'page_seen', props: { path: '/' }, occurredAt: at(-2 * HOUR), source: 'server' },
     ]);
-    const older = (await ok(query, { m: live, x: 'ada', b: ada.events.nextCursor })).contact.events;
-    expect(older).toEqual({ items: [{ id: 'ada-1', name: 'order_paid', props: { amount: 4250 }, occurredAt: at(-3 * HOUR), source: 'server' }], nextCursor: null });
+    const older = (await ok(query, { m: live, x: 'ada', b: ada.events.pageInfo.endCursor })).contact.events;
+    expect(nodes(older)).toEqual([{ id: 'ada-1', name: 'order_paid', props: { amount: 4250 }, occurredAt: at(-3 * HOUR), source: 'server' }]);
+    expect(older.pageInfo).toEqual({ hasNextPage: false, endCursor: expect.any(String) });
 
     // The list reads every listed person's latest events together.
-    const latest = await ok('query($m: ID!) { contacts(appModeId: $m, search: "a") { items { externalId events(first: 1) { items { id } } } } }', { m: live });
-    const withEvents = latest.contacts.items.filter((c: { events: { items: unknown[] } }) => c.events.items.length);
+    const latest = await ok('query($m: ID!) { contacts(appModeId: $m, search: "a") { edges { node { externalId events(first: 1) { edges { node { id } } } } } } }', { m: live });
+    const withEvents = nodes(latest.contacts).filter((c: { events: { edges: unknown[] } }) => c.events.edges.length);
     expect(withEvents.sort((a: { externalId: string }, b: { externalId: string }) => a.externalId.localeCompare(b.externalId))).toEqual([
-      { externalId: 'ada', events: { items: [{ id: 'ada-3' }] } },
-      { externalId: 'grace', events: { items: [{ id: 'grace-1' }] } },
+      { externalId: 'ada', events: { edges: [{ node: { id: 'ada-3' } }] } },
+      { externalId: 'grace', events: { edges: [{ node: { id: 'grace-1' } }] } },
     ]);
 
     expect(await refused(query, { m: live, x: 'nobody' })).toMatchObject({ code: 'not_found', status: 404 });
@@ -143,12 +155,12 @@ describe('contacts', () => {
 });
 
 describe('attribute definitions', () => {
-  const defs = 'query($m: ID!, $r: Boolean) { attributeDefinitions(appModeId: $m, needsReview: $r) { name type needsReview } }';
+  const defs = 'query($m: ID!, $r: Boolean) { attributeDefinitions(appModeId: $m, needsReview: $r) { edges { node { name type needsReview } } } }';
   const define = 'mutation($m: ID!, $n: String!, $t: AttributeType!) { defineAttribute(appModeId: $m, name: $n, type: $t) { name type needsReview } }';
 
   it('lists those made on first sight for review, and marks one reviewed', async () => {
     await identify('ivy', { attributes: { team: 'core', score: 7 } });
-    expect((await ok(defs, { m: live, r: true })).attributeDefinitions).toEqual(
+    expect(nodes((await ok(defs, { m: live, r: true })).attributeDefinitions)).toEqual(
       expect.arrayContaining([
         { name: 'score', type: 'number', needsReview: true },
         { name: 'team', type: 'string', needsReview: true },
@@ -156,8 +168,8 @@ describe('attribute definitions', () => {
     );
     const reviewed = await ok('mutation($m: ID!) { reviewAttributeDefinition(appModeId: $m, name: "team") { name needsReview } }', { m: live });
     expect(reviewed.reviewAttributeDefinition).toEqual({ name: 'team', needsReview: false });
-    expect((await ok(defs, { m: live, r: true })).attributeDefinitions.map((d: { name: string }) => d.name)).not.toContain('team');
-    expect((await ok(defs, { m: live, r: false })).attributeDefinitions).toContainEqual({ name: 'team', type: 'string', needsReview: false });
+    expect(nodes((await ok(defs, { m: live, r: true })).attributeDefinitions).map((d: { name: string }) => d.name)).not.toContain('team');
+    expect(nodes((await ok(defs, { m: live, r: false })).attributeDefinitions)).toContainEqual({ name: 'team', type: 'string', needsReview: false });
     expect(await refused('mutation($m: ID!) { reviewAttributeDefinition(appModeId: $m, name: "nothing") { name } }', { m: live })).toMatchObject({ code: 'not_found' });
   });
 
@@ -187,11 +199,11 @@ describe('event definitions', () => {
     const incoming = { index: 0, id: 'pc-web', externalId: 'ada', name: 'plan_changed', occurredAt: t.clock.now(), props: { to: 'team' } };
     await ingestEvents(t.svc, await scope(live), [incoming], { source: 'guest', platform: 'web', mayDefine: () => false, mayUse: () => true });
 
-    const query = `query($m: ID!, $d: Int) { eventDefinitions(appModeId: $m) {
+    const query = `query($m: ID!, $d: Int) { eventDefinitions(appModeId: $m) { edges { node {
       name description category source declared props { key type } dailyCounts(days: $d) { day platform count }
-    } }`;
+    } } } }`;
     const today = at(0).slice(0, 10);
-    const byName = async (days?: number) => new Map((await ok(query, { m: live, d: days })).eventDefinitions.map((d: { name: string }) => [d.name, d]));
+    const byName = async (days?: number) => new Map(nodes((await ok(query, { m: live, d: days })).eventDefinitions).map((d: { name: string }) => [d.name, d]));
     const plan: any = (await byName()).get('plan_changed');
     expect(plan).toEqual({
       name: 'plan_changed',
@@ -224,18 +236,18 @@ describe('refused events', () => {
     t.clock.advance(1000);
     await sendEvents([{ id: 'bad-3', external_id: 'zoe', name: 'signed_up', at: at(0), props: { amount: 'more' } }], 'test');
 
-    const query = 'query($m: ID!, $b: String) { refusedEvents(appModeId: $m, first: 2, before: $b) { items { index eventId name externalId reason source receivedAt } nextCursor } }';
+    const query =
+      'query($m: ID!, $b: String) { refusedEvents(appModeId: $m, first: 2, after: $b) { edges { node { index eventId name externalId reason source receivedAt } } pageInfo { hasNextPage endCursor } } }';
     const first = (await ok(query, { m: test })).refusedEvents;
-    expect(first.items).toEqual([
+    expect(first.pageInfo.hasNextPage).toBe(true);
+    expect(nodes(first)).toEqual([
       { index: 0, eventId: 'bad-3', name: 'signed_up', externalId: 'zoe', reason: 'invalid_prop', source: 'server', receivedAt: at(0) },
       // Unreadable events keep only their id: the rest of them cannot be trusted.
       { index: 1, eventId: 'bad-1', name: null, externalId: null, reason: 'invalid', source: 'server', receivedAt: at(-1000) },
     ]);
-    const second = (await ok(query, { m: test, b: first.nextCursor })).refusedEvents;
-    expect(second).toEqual({
-      items: [{ index: 2, eventId: 'bad-2', name: 'signed_up', externalId: 'zoe', reason: 'invalid_prop', source: 'server', receivedAt: at(-1000) }],
-      nextCursor: null,
-    });
+    const second = (await ok(query, { m: test, b: first.pageInfo.endCursor })).refusedEvents;
+    expect(nodes(second)).toEqual([{ index: 2, eventId: 'bad-2', name: 'signed_up', externalId: 'zoe', reason: 'invalid_prop', source: 'server', receivedAt: at(-1000) }]);
+    expect(second.pageInfo.hasNextPage).toBe(false);
   });
 });
 
@@ -250,15 +262,15 @@ describe('erase requests', () => {
     // Asked in the test mode: a request is for the whole app.
     await requestErase(t.svc, await scope(test), 'eve');
 
-    const query = 'query($a: ID!, $s: String) { eraseRequests(appId: $a, state: $s) { externalId state requestedAt blockedUntil finishedAt removed } }';
-    const all = (await ok(query, { a: app.appId })).eraseRequests;
+    const query = 'query($a: ID!, $s: String) { eraseRequests(appId: $a, state: $s) { edges { node { externalId state requestedAt blockedUntil finishedAt removed } } } }';
+    const all = nodes((await ok(query, { a: app.appId })).eraseRequests);
     // Once done, the request keeps only a keyed hash of the id.
     expect(all.map((r: { externalId: string | null; state: string }) => [r.externalId, r.state])).toEqual([
       ['eve', 'queued'],
       [null, 'done'],
     ]);
     expect(all[0]).toMatchObject({ finishedAt: null, removed: null, requestedAt: at(0), blockedUntil: at(30 * 24 * HOUR) });
-    expect((await ok(query, { a: app.appId, s: 'done' })).eraseRequests).toEqual([
+    expect(nodes((await ok(query, { a: app.appId, s: 'done' })).eraseRequests)).toEqual([
       expect.objectContaining({ externalId: null, finishedAt: at(-1000), removed: { contacts: 1, consentChanges: 0, events: 0, refusedEvents: 0, outboxEvents: expect.any(Number) } }),
     ]);
     expect(await refused(query, { a: app.appId, s: 'gone' })).toMatchObject({ code: 'invalid_request', errors: [{ field: 'state' }] });
@@ -267,18 +279,18 @@ describe('erase requests', () => {
 
 describe('access', () => {
   const reads = [
-    'query($m: ID!) { contacts(appModeId: $m) { nextCursor } }',
+    'query($m: ID!) { contacts(appModeId: $m) { pageInfo { endCursor } } }',
     'query($m: ID!) { contact(appModeId: $m, externalId: "ada") { externalId } }',
-    'query($m: ID!) { attributeDefinitions(appModeId: $m) { name } }',
-    'query($m: ID!) { eventDefinitions(appModeId: $m) { name } }',
-    'query($m: ID!) { refusedEvents(appModeId: $m) { nextCursor } }',
+    'query($m: ID!) { attributeDefinitions(appModeId: $m) { edges { node { name } } } }',
+    'query($m: ID!) { eventDefinitions(appModeId: $m) { edges { node { name } } } }',
+    'query($m: ID!) { refusedEvents(appModeId: $m) { pageInfo { endCursor } } }',
   ];
 
   it('lets an agent read but not define or review attributes', async () => {
     await identify('ada', { display_name: 'Ada Lovelace' }); // the contact the reads ask for
     const { token: agent } = await memberOf(t, app.workspaceId, 'agent');
     for (const query of reads) await ok(query, { m: live }, agent);
-    await ok('query($a: ID!) { eraseRequests(appId: $a) { id } }', { a: app.appId }, agent);
+    await ok('query($a: ID!) { eraseRequests(appId: $a) { edges { node { id } } } }', { a: app.appId }, agent);
     const forbidden = { code: 'role_forbids', status: 403 };
     expect(await refused('mutation($m: ID!) { defineAttribute(appModeId: $m, name: "nope", type: string) { name } }', { m: live }, agent)).toMatchObject(forbidden);
     expect(await refused('mutation($m: ID!) { reviewAttributeDefinition(appModeId: $m, name: "score") { name } }', { m: live }, agent)).toMatchObject(forbidden);
@@ -294,7 +306,7 @@ describe('access', () => {
       expect(foreign).toMatchObject({ code: 'not_found', status: 404 });
       expect(await refused(query, { m: unknown }, stranger)).toEqual(foreign);
     }
-    const erase = 'query($a: ID!) { eraseRequests(appId: $a) { id } }';
+    const erase = 'query($a: ID!) { eraseRequests(appId: $a) { edges { node { id } } } }';
     expect(await refused(erase, { a: app.appId }, stranger)).toEqual(await refused(erase, { a: 'no-such-app' }, stranger));
   });
 });

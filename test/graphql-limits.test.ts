@@ -42,12 +42,12 @@ const aliased = (n: number, selection: (i: number) => string) => `{ ${Array.from
 /** A selection 2 + 2 × hops deep, each hop one object: deep but cheap. */
 const nested = (hops: number) => `{ app(id: "${app.appId}") ${'{ live { app '.repeat(hops)}{ id }${' }'.repeat(2 * hops)} }`;
 const contactsWithEvents = (contacts: number, events: number) =>
-  `contacts(appModeId: "${live}", first: ${contacts}) { items { externalId displayName email events(first: ${events}) { items { id name occurredAt props } nextCursor } } nextCursor }`;
+  `contacts(appModeId: "${live}", first: ${contacts}) { edges { node { externalId displayName email events(first: ${events}) { edges { node { id name occurredAt props } } pageInfo { hasNextPage endCursor } } } } pageInfo { hasNextPage endCursor } }`;
 
 describe('documents within the limits', () => {
   it('still run, including one contacts page of 200 with 20 events each', async () => {
     expect((await ok('{ viewer { email } }')).viewer.email).toBe(app.ownerEmail);
-    expect((await ok(`{ ${contactsWithEvents(200, 20)} }`)).contacts).toEqual({ items: [], nextCursor: null });
+    expect((await ok(`{ ${contactsWithEvents(200, 20)} }`)).contacts).toEqual({ edges: [], pageInfo: { hasNextPage: false, endCursor: null } });
     expect((await ok(aliased(MAX_ALIASES, () => 'viewer { id }'))).a0.id).toBeTruthy();
   });
 });
@@ -127,7 +127,7 @@ describe('depth, aliases, directives and cost', () => {
     expect(await refusal(aliased(MAX_ALIASES, () => contactsWithEvents(200, 20)))).toMatchObject({ code: 'query_too_complex' });
 
     // The same document is judged by each request's variables.
-    const paged = `query($e: Int) { contacts(appModeId: "${live}", first: 200) { items { events(first: $e) { items { id } } } } }`;
+    const paged = `query($e: Int) { contacts(appModeId: "${live}", first: 200) { edges { node { events(first: $e) { edges { node { id } } } } } } }`;
     await ok(paged, { e: 20 });
     expect(await refusal(paged, { e: 200 })).toMatchObject({ code: 'query_too_complex' });
     await ok(paged, { e: 20 });

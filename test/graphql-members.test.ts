@@ -32,8 +32,10 @@ const person = async (name: string) => (await createStaffUser(t.svc, { email: ne
 const INVITE = 'mutation($w: ID!, $e: String!, $r: StaffRole!) { inviteMember(workspaceId: $w, email: $e, role: $r) { id email role createdAt expiresAt workspace { id name } } }';
 const invite = async (email: string, role = 'agent', w = app.workspaceId) => (await ok(INVITE, { w, e: email, r: role })).inviteMember;
 const ACCEPT = 'mutation($id: ID!) { acceptInvitation(id: $id) { role workspace { id } staffUser { email name } } }';
-const PENDING = '{ viewer { invitations { id workspace { id name } role expiresAt } } }';
-const INVITATIONS = 'query($w: ID!) { invitations(workspaceId: $w) { id email role } }';
+const PENDING = '{ viewer { invitations { edges { node { id workspace { id name } role expiresAt } } } } }';
+const INVITATIONS = 'query($w: ID!) { invitations(workspaceId: $w) { edges { node { id email role } } } }';
+/** The nodes of a connection's page. */
+const nodes = (connection: { edges: { node: any }[] }) => connection.edges.map((e) => e.node);
 
 describe('inviting', () => {
   it('answers alike whether or not the email has an account, and makes nobody a member', async () => {
@@ -64,24 +66,31 @@ describe('inviting', () => {
     t.clock.advance(86_400_000);
     const again = await invite(unknown, 'agent');
     expect(again).toMatchObject({ id: unregistered.id, role: 'agent', expiresAt: new Date(t.clock.now().getTime() + INVITATION_DAYS * 86_400_000).toISOString() });
-    expect((await ok(INVITATIONS, { w: app.workspaceId })).invitations.filter((i: { email: string }) => i.email === unknown)).toEqual([{ id: unregistered.id, email: unknown, role: 'agent' }]);
+    expect(nodes((await ok(INVITATIONS, { w: app.workspaceId })).invitations).filter((i: { email: string }) => i.email === unknown)).toEqual([{ id: unregistered.id, email: unknown, role: 'agent' }]);
   });
 
   it('shows the invited person the invitation on signing in; accepting makes them a member with the role', async () => {
     const email = await person('ivy');
     const { id } = await invite(email.toUpperCase(), 'admin');
-    const signedIn = await ok('mutation($e: String!, $p: String!) { signIn(email: $e, password: $p) { token viewer { memberships { role } invitations { id workspace { id name } role expiresAt } } } }', { e: email, p: PASSWORD }, '');
+    const signedIn = await ok(
+      'mutation($e: String!, $p: String!) { signIn(email: $e, password: $p) { token viewer { memberships { edges { node { role } } } invitations { edges { node { id workspace { id name } role expiresAt } } } } } }',
+      { e: email, p: PASSWORD },
+      '',
+    );
     const { token, viewer } = signedIn.signIn;
-    expect(viewer.memberships).toEqual([]);
-    expect(viewer.invitations).toEqual([{ id, workspace: { id: app.workspaceId, name: 'Test app workspace' }, role: 'admin', expiresAt: expect.any(String) }]);
+    expect(nodes(viewer.memberships)).toEqual([]);
+    expect(nodes(viewer.invitations)).toEqual([{ id, workspace: { id: app.workspaceId, name: 'Test app workspace' }, role: 'admin', expiresAt: expect.any(String) }]);
     // Before accepting, only the workspace's name: not its apps or members.
     expect((await ok('{ __type(name: "InvitingWorkspace") { fields { name } } }', {}, token)).__type.fields.map((f: { name: string }) => f.name).sort()).toEqual(['id', 'name']);
 
     expect((await ok(ACCEPT, { id }, token)).acceptInvitation).toEqual({ role: 'admin', workspace: { id: app.workspaceId }, staffUser: { email, name: 'ivy' } });
-    expect((await ok(PENDING, {}, token)).viewer.invitations).toEqual([]);
-    expect((await ok('query($w: ID!) { workspace(id: $w) { apps { id } } }', { w: app.workspaceId }, token)).workspace.apps).toContainEqual({ id: app.appId });
-    expect((await ok('query($w: ID!) { members(workspaceId: $w) { role staffUser { email } } }', { w: app.workspaceId })).members).toContainEqual({ role: 'admin', staffUser: { email } });
-    expect((await ok(INVITATIONS, { w: app.workspaceId })).invitations.map((i: { id: string }) => i.id)).not.toContain(id);
+    expect(nodes((await ok(PENDING, {}, token)).viewer.invitations)).toEqual([]);
+    expect(nodes((await ok('query($w: ID!) { workspace(id: $w) { apps { edges { node { id } } } } }', { w: app.workspaceId }, token)).workspace.apps)).toContainEqual({ id: app.appId });
+    expect(nodes((await ok('query($w: ID!) { members(workspaceId: $w) { edges { node { role staffUser { email } } } } }', { w: app.workspaceId })).members)).toContainEqual({
+      role: 'admin',
+      staffUser: { email },
+    });
+    expect(nodes((await ok(INVITATIONS, { w: app.workspaceId })).invitations).map((i: { id: string }) => i.id)).not.toContain(id);
     // Answered once: again, it is not found.
     expect(await refused(ACCEPT, { id }, token)).toMatchObject({ code: 'not_found', status: 404 });
   });
@@ -102,9 +111,9 @@ describe('inviting', () => {
 
     const token = await signIn(email, PASSWORD);
     t.clock.advance((INVITATION_DAYS + 1) * 86_400_000);
-    expect((await ok(PENDING, {}, token)).viewer.invitations).toEqual([]);
+    expect(nodes((await ok(PENDING, {}, token)).viewer.invitations)).toEqual([]);
     expect(await refused(ACCEPT, { id }, token)).toEqual(unknown);
-    expect((await ok(INVITATIONS, { w: app.workspaceId })).invitations.map((i: { id: string }) => i.id)).not.toContain(id);
+    expect(nodes((await ok(INVITATIONS, { w: app.workspaceId })).invitations).map((i: { id: string }) => i.id)).not.toContain(id);
   });
 
   it('declines and cancels', async () => {
@@ -114,15 +123,15 @@ describe('inviting', () => {
     const [dee, cal] = [await signIn(declining, PASSWORD), await signIn(cancelled, PASSWORD)];
 
     expect((await ok('mutation($id: ID!) { declineInvitation(id: $id) }', { id: declined.id }, dee)).declineInvitation).toBe(true);
-    expect((await ok(PENDING, {}, dee)).viewer.invitations).toEqual([]);
+    expect(nodes((await ok(PENDING, {}, dee)).viewer.invitations)).toEqual([]);
     expect(await refused('mutation($id: ID!) { declineInvitation(id: $id) }', { id: declined.id }, dee)).toMatchObject({ code: 'not_found' });
 
-    expect((await ok(PENDING, {}, cal)).viewer.invitations.map((i: { id: string }) => i.id)).toEqual([withdrawn.id]);
+    expect(nodes((await ok(PENDING, {}, cal)).viewer.invitations).map((i: { id: string }) => i.id)).toEqual([withdrawn.id]);
     expect((await ok('mutation($id: ID!) { cancelInvitation(id: $id) }', { id: withdrawn.id })).cancelInvitation).toBe(true);
-    expect((await ok(PENDING, {}, cal)).viewer.invitations).toEqual([]);
+    expect(nodes((await ok(PENDING, {}, cal)).viewer.invitations)).toEqual([]);
     expect(await refused(ACCEPT, { id: withdrawn.id }, cal)).toMatchObject({ code: 'not_found' });
 
-    const listed = (await ok(INVITATIONS, { w: app.workspaceId })).invitations.map((i: { id: string }) => i.id);
+    const listed = nodes((await ok(INVITATIONS, { w: app.workspaceId })).invitations).map((i: { id: string }) => i.id);
     expect(listed).not.toContain(declined.id);
     expect(listed).not.toContain(withdrawn.id);
     expect(await t.svc.db.membership.count({ where: { workspaceId: app.workspaceId, staffUser: { email: { in: [declining, cancelled] } } } })).toBe(0);
@@ -181,9 +190,13 @@ describe('roles', () => {
     expect((await ok(ACCEPT, { id }, otherToken)).acceptInvitation.role).toBe('admin');
     const staffUserId = (await ok('{ viewer { id } }', {}, otherToken)).viewer.id;
     // The new admin sees this workspace now; the owner still cannot see the admin's own workspace.
-    expect((await ok('query($w: ID!) { members(workspaceId: $w) { role staffUser { email memberships { workspace { id } } } } }', { w: app.workspaceId })).members).toContainEqual({
+    const members = nodes(
+      (await ok('query($w: ID!) { members(workspaceId: $w) { edges { node { role staffUser { email memberships { edges { node { workspace { id } } } } } } } } }', { w: app.workspaceId }))
+        .members,
+    );
+    expect(members).toContainEqual({
       role: 'admin',
-      staffUser: { email: other.ownerEmail, memberships: [{ workspace: { id: app.workspaceId } }] },
+      staffUser: { email: other.ownerEmail, memberships: { edges: [{ node: { workspace: { id: app.workspaceId } } }] } },
     });
 
     const me = (await ok('{ viewer { id } }')).viewer.id;

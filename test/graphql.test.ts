@@ -6,6 +6,7 @@ import { appModeChanges } from '../src/domain/apps/app-mode-changes.js';
 import { createServerKey, MAX_SERVER_KEYS } from '../src/domain/apps/server-keys.js';
 import { abortable } from '../src/graphql/abortable.js';
 import { call } from './support/http.js';
+import { staffApp } from './support/factories.js';
 import { staffApi } from './support/graphql.js';
 import { seedApp, startTestServer, testConfig, type TestServer } from './support/server.js';
 
@@ -31,6 +32,9 @@ afterAll(async () => {
 
 const { ok, refused, signIn } = staffApi(() => t.url, () => owner);
 
+/** The nodes of a connection's page. */
+const nodes = (connection: { edges: { node: any }[] }) => connection.edges.map((e) => e.node);
+
 const appModeIds = async (appId = app.appId) => {
   const rows = await t.svc.db.appMode.findMany({ where: { appId } });
   return { live: rows.find((m) => m.mode === 'live')!.id, test: rows.find((m) => m.mode === 'test')!.id };
@@ -44,13 +48,13 @@ function wsClient(authorization: unknown, impl: unknown = WebSocket): Client {
 
 describe('signing in', () => {
   it('gives a session token and the viewer', async () => {
-    const data = await ok('mutation($e: String!, $p: String!) { signIn(email: $e, password: $p) { token expiresAt viewer { email memberships { role } } } }', {
+    const data = await ok('mutation($e: String!, $p: String!) { signIn(email: $e, password: $p) { token expiresAt viewer { email memberships { edges { node { role } } } } } }', {
       e: app.ownerEmail.toUpperCase(),
       p: app.ownerPassword,
     }, '');
     expect(data.signIn.token).toMatch(/^crm_st_/);
     expect(new Date(data.signIn.expiresAt).getTime()).toBeGreaterThan(t.clock.now().getTime());
-    expect(data.signIn.viewer).toEqual({ email: app.ownerEmail, memberships: [{ role: 'owner' }] });
+    expect(data.signIn.viewer).toEqual({ email: app.ownerEmail, memberships: { edges: [{ node: { role: 'owner' } }] } });
   });
 
   it('refuses a wrong password', async () => {
@@ -60,7 +64,7 @@ describe('signing in', () => {
 
   it('answers unauthenticated without a token, or with a made-up one', async () => {
     expect(await refused('{ viewer { id } }', {}, '')).toMatchObject({ code: 'unauthenticated' });
-    expect(await refused('{ workspaces { id } }', {}, 'crm_st_madeup')).toMatchObject({ code: 'unauthenticated' });
+    expect(await refused('{ workspaces { edges { node { id } } } }', {}, 'crm_st_madeup')).toMatchObject({ code: 'unauthenticated' });
   });
 
   it('signOut makes the token stop working', async () => {
@@ -73,20 +77,22 @@ describe('signing in', () => {
 
 describe('workspaces and apps', () => {
   it('lists the viewer, their workspaces and the apps with both modes', async () => {
+    const app = await staffApp(t); // a workspace of its own: other tests add apps to the shared one
     const data = await ok(`{
-      viewer { email memberships { role workspace { id } } }
-      workspaces { id name apps { id name live { mode appKey } test { mode appKey } } }
-    }`);
-    expect(data.viewer.memberships).toEqual([{ role: 'owner', workspace: { id: app.workspaceId } }]);
-    expect(data.workspaces).toEqual([
+      viewer { email memberships { edges { node { role workspace { id } } } } }
+      workspaces { edges { node { id name apps { edges { node { id name live { mode appKey } test { mode appKey } } } } } } }
+    }`, {}, app.owner);
+    expect(nodes(data.viewer.memberships)).toEqual([{ role: 'owner', workspace: { id: app.workspaceId } }]);
+    expect(nodes(data.workspaces).map((w: any) => ({ ...w, apps: nodes(w.apps) }))).toEqual([
       { id: app.workspaceId, name: 'Test app workspace', apps: [{ id: app.appId, name: 'Test app', live: { mode: 'live', appKey: app.live.app_key }, test: { mode: 'test', appKey: app.test.app_key } }] },
     ]);
   });
 
   it('shows one app with its settings and key hints, never its secrets', async () => {
-    const data = await ok('query($id: ID!) { app(id: $id) { workspace { id } live { id webOrigins brandName serverKeys { hint revokedAt } } test { appKey } } }', { id: app.appId });
+    const app = await staffApp(t); // an app of its own: other tests add keys to the shared one
+    const data = await ok('query($id: ID!) { app(id: $id) { workspace { id } live { id webOrigins brandName serverKeys { edges { node { hint revokedAt } } } } test { appKey } } }', { id: app.appId }, app.owner);
     expect(data.app.workspace.id).toBe(app.workspaceId);
-    expect(data.app.live.serverKeys).toEqual([{ hint: `crm_sk_…${app.live.server_key.slice(-4)}`, revokedAt: null }]);
+    expect(nodes(data.app.live.serverKeys)).toEqual([{ hint: `crm_sk_…${app.live.server_key.slice(-4)}`, revokedAt: null }]);
     const fields = await ok('{ __type(name: "AppMode") { fields { name } } }');
     const names: string[] = fields.__type.fields.map((f: { name: string }) => f.name);
     expect(names).toContain('brandName');
@@ -116,7 +122,7 @@ describe('workspaces and apps', () => {
     expect(made.test.serverKey).toMatch(/^crm_sk_test_/);
     expect((await authenticateServer(t.svc, `Bearer ${made.live.serverKey}`)).appId).toBe(made.app.id);
 
-    const everything = JSON.stringify(await ok('query($id: ID!) { app(id: $id) { live { ...M } test { ...M } } } fragment M on AppMode { id appKey webOrigins serverKeys { id hint } }', { id: made.app.id }));
+    const everything = JSON.stringify(await ok('query($id: ID!) { app(id: $id) { live { ...M } test { ...M } } } fragment M on AppMode { id appKey webOrigins serverKeys { edges { node { id hint } } } }', { id: made.app.id }));
     for (const mode of [made.live, made.test]) {
       for (const secret of [mode.serverKey, mode.identitySecret, mode.inboundSecret]) expect(everything).not.toContain(secret);
     }

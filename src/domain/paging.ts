@@ -1,14 +1,17 @@
 import { invalidField } from './errors.js';
 
 // Staff lists are read in keyset pages: each page starts after the last row of the one before,
-// never at an offset, so rows written meanwhile neither repeat nor go missing. The cursor carries
-// that row's sort key; clients treat it as opaque.
+// never at an offset, so rows written meanwhile neither repeat nor go missing. A row's cursor
+// carries its sort key; clients treat it as opaque.
 
 export const DEFAULT_PAGE = 50;
 export const MAX_PAGE = 200;
 
 export interface Page<T> {
   items: T[];
+  /** Each item's cursor: the next page after it starts just past it. */
+  cursors: string[];
+  /** The last item's cursor when another page follows; null on the last page. */
   nextCursor: string | null;
 }
 
@@ -19,10 +22,14 @@ const fits: Record<KeyPart, (v: unknown) => boolean> = {
   int: (v) => Number.isSafeInteger(v),
 };
 
+/** The refusals of a page size and of a cursor, naming the argument. */
+export const pageSizeRefusal = (field = 'first') => invalidField(field, `must be 1 to ${MAX_PAGE}`);
+export const cursorRefusal = (field: string) => invalidField(field, 'must be a cursor this list gave');
+
 /** How many rows a page has, or a refusal naming the argument. */
 export function pageSize(first: number | null | undefined, field = 'first'): number {
   const size = first ?? DEFAULT_PAGE;
-  if (!Number.isInteger(size) || size < 1 || size > MAX_PAGE) throw invalidField(field, `must be 1 to ${MAX_PAGE}`);
+  if (!Number.isInteger(size) || size < 1 || size > MAX_PAGE) throw pageSizeRefusal(field);
   return size;
 }
 
@@ -37,7 +44,7 @@ export function decodeCursor(cursor: string, field: string, parts: KeyPart[]): (
     key = undefined;
   }
   if (!Array.isArray(key) || key.length !== parts.length || !parts.every((p, i) => fits[p](key[i]))) {
-    throw invalidField(field, 'must be a nextCursor this list gave');
+    throw cursorRefusal(field);
   }
   return key;
 }
@@ -45,5 +52,6 @@ export function decodeCursor(cursor: string, field: string, parts: KeyPart[]): (
 /** A page from rows read one beyond its size: the extra row only says another page follows. */
 export function pageOf<T>(rows: T[], size: number, keyOf: (row: T) => (string | number)[]): Page<T> {
   const items = rows.slice(0, size);
-  return { items, nextCursor: rows.length > size ? encodeCursor(keyOf(items[items.length - 1]!)) : null };
+  const cursors = items.map((row) => encodeCursor(keyOf(row)));
+  return { items, cursors, nextCursor: rows.length > size ? cursors[cursors.length - 1]! : null };
 }

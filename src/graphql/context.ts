@@ -20,8 +20,11 @@ export async function staffContext(svc: Services, authorization: unknown, addres
 export const unauthenticated = () =>
   new DomainError(401, 'unauthenticated', 'Not signed in', 'Sign in with signIn and send its token as Authorization: Bearer crm_st_….');
 
-/** The signed-in staff user, or the `unauthenticated` refusal. */
-export function viewerOf(ctx: StaffContext): StaffUser {
+/** The session of the signed-in staff user, or the `unauthenticated` refusal. */
+export function sessionOf(ctx: StaffContext): NonNullable<StaffContext['viewer']> {
   if (!ctx.viewer) throw unauthenticated();
-  return ctx.viewer.staffUser;
+  return ctx.viewer;
 }
+
+/** The signed-in staff user, or the `unauthenticated` refusal. */
+export const viewerOf = (ctx: StaffContext): StaffUser => sessionOf(ctx).staffUser;

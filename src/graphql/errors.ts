@@ -1,6 +1,7 @@
 import { GraphQLError, type GraphQLErrorOptions } from 'graphql';
 import { DomainError } from '../domain/errors.js';
 import type { Logger } from '../lib/logger.js';
+import { pageArgumentRefusal } from './pages.js';
 
 /**
  * A domain refusal becomes a GraphQL error carrying the same `code`, `status` and field list as
@@ -11,7 +12,8 @@ export function staffErrors(log: Logger): (error: unknown) => GraphQLError {
   return (error) => {
     const at = error instanceof GraphQLError ? { nodes: error.nodes, source: error.source, positions: error.positions, path: error.path } : {};
     const original = error instanceof GraphQLError ? error.originalError : error;
-    if (original instanceof DomainError) return asGraphQLError(original, at);
+    const refusal = original instanceof DomainError ? original : pageArgumentRefusal(original);
+    if (refusal) return asGraphQLError(refusal, at);
     if (isGraphQLsOwn(error)) return error;
     log.error({ err: original }, 'staff GraphQL operation failed');
     return new GraphQLError('Something went wrong on our side; try again later.', { ...at, extensions: { code: 'internal', status: 500 } });

@@ -24,14 +24,17 @@ export const MAX_ALIASES = 30;
 export const MAX_DIRECTIVES = 20;
 /**
  * Each field costs 1, and a field's selections cost its multiplier times over: the page size
- * asked for (`first`) on paged lists, 10 on other lists. One contacts page of 200 with 20 events
+ * asked for (`first`) on connections, 10 on other lists. One contacts page of 200 with 20 events
  * each costs 25,000 to 40,000 by the fields selected; with 200 events each, 240,000 and more.
  */
 export const MAX_COST = 50_000;
 
-/** A paged field's cost: its items count as many times as the page size asked for. */
-export const costByPageSize = (args: { first?: number | null }) => ({ field: 1, multiplier: args.first ?? DEFAULT_PAGE });
-/** A page's items, already multiplied by the page size. */
+/**
+ * A connection's cost (every connection field's, builder.ts): its edges count as many times as the
+ * page size asked for. Never below nothing: a refused negative page must not pay for a sibling.
+ */
+export const costByPageSize = (args: { first?: number | null }) => ({ field: 1, multiplier: Math.max(args.first ?? DEFAULT_PAGE, 0) });
+/** A page's edges, already multiplied by the page size. */
 export const PAGE_ITEMS_COST = { field: 1, multiplier: 1 };
 
 /** A refusal by these limits: 400, with the code the README lists. */

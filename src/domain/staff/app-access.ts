@@ -1,31 +1,73 @@
 import type { Services } from '../context.js';
-import { notFound } from '../errors.js';
-import { requireRole, type Action, type Role } from './roles.js';
+import { notFound, type DomainError } from '../errors.js';
+import { roleRefusal, type Action, type Role } from './roles.js';
 
-// Staff reach an app, one of its modes or one of its server keys only through a workspace they
-// belong to. An id from someone else's workspace is refused exactly like an unknown one, so ids
-// cannot be probed.
+// Staff reach a workspace, and what it holds (its apps, their modes and server keys, its
+// invitations), only as its members. An id from a workspace the staff user does not belong to is
+// refused exactly like an unknown one, so ids cannot be probed.
 
-export type AppTarget = { appId: string } | { appModeId: string } | { serverKeyId: string };
+export type TargetKind = 'workspaceId' | 'appId' | 'appModeId' | 'serverKeyId' | 'invitationId';
+/** What an action is done to, named by the id a staff field takes: `{ appModeId }`, `{ invitationId }`… */
+export type Target = { [K in TargetKind]: Record<K, string> }[TargetKind];
 
-/** The workspace holding the target and the staff user's role there, refusing what the role does not allow. */
-export async function requireRoleForApp(svc: Services, staffUserId: string, target: AppTarget, action: Action): Promise<{ workspaceId: string; role: Role }> {
-  const workspaceId = await memberWorkspaceOf(svc, staffUserId, target);
-  if (!workspaceId) throw notFound('No such app.');
-  return { workspaceId, role: await requireRole(svc, staffUserId, workspaceId, action) };
+export interface Access {
+  workspaceId: string;
+  role: Role;
 }
 
-async function memberWorkspaceOf(svc: Services, staffUserId: string, target: AppTarget): Promise<string | undefined> {
-  const app = { workspace: { members: { some: { staffUserId } } } };
-  if ('appId' in target) return (await svc.db.app.findFirst({ where: { id: target.appId, ...app }, select: { workspaceId: true } }))?.workspaceId;
-  const modeWhere = { app };
-  if ('appModeId' in target) {
-    const mode = await svc.db.appMode.findFirst({ where: { id: target.appModeId, ...modeWhere }, select: { app: { select: { workspaceId: true } } } });
-    return mode?.app.workspaceId;
+const noSuch: Record<TargetKind, string> = {
+  workspaceId: 'No such workspace.',
+  appId: 'No such app.',
+  appModeId: 'No such app.',
+  serverKeyId: 'No such app.',
+  invitationId: 'No such invitation.',
+};
+
+export const targetOf = (target: Target): [TargetKind, string] => Object.entries(target)[0] as [TargetKind, string];
+
+/**
+ * The staff user's access to each target of one kind, read together: a target is missing from
+ * the answer when it is unknown or in a workspace they do not belong to.
+ */
+export async function accessTo(svc: Services, staffUserId: string, kind: TargetKind, ids: readonly string[]): Promise<Map<string, Access>> {
+  const found = await workspacesOf(svc, staffUserId, kind, { in: [...ids] });
+  return new Map(found.flatMap(([targetId, w]) => (w.members[0] ? [[targetId, { workspaceId: w.id, role: w.members[0].role }] as const] : [])));
+}
+
+type MemberWorkspace = { id: string; members: { role: Role }[] };
+
+/** Each target with its workspace and the staff user's membership there, for targets in their workspaces only. */
+async function workspacesOf(svc: Services, staffUserId: string, kind: TargetKind, id: { in: string[] }): Promise<(readonly [string, MemberWorkspace])[]> {
+  const member = { members: { some: { staffUserId } } };
+  const workspace = { select: { id: true, members: { where: { staffUserId }, select: { role: true } } } };
+  switch (kind) {
+    case 'workspaceId':
+      return (await svc.db.workspace.findMany({ where: { id, ...member }, ...workspace })).map((w) => [w.id, w] as const);
+    case 'appId':
+      return (await svc.db.app.findMany({ where: { id, workspace: member }, select: { id: true, workspace } })).map((a) => [a.id, a.workspace] as const);
+    case 'appModeId':
+      return (await svc.db.appMode.findMany({ where: { id, app: { workspace: member } }, select: { id: true, app: { select: { workspace } } } })).map(
+        (m) => [m.id, m.app.workspace] as const,
+      );
+    case 'serverKeyId':
+      return (
+        await svc.db.serverKey.findMany({ where: { id, appMode: { app: { workspace: member } } }, select: { id: true, appMode: { select: { app: { select: { workspace } } } } } })
+      ).map((k) => [k.id, k.appMode.app.workspace] as const);
+    case 'invitationId':
+      return (await svc.db.invitation.findMany({ where: { id, workspace: member }, select: { id: true, workspace } })).map((i) => [i.id, i.workspace] as const);
   }
-  const key = await svc.db.serverKey.findFirst({
-    where: { id: target.serverKeyId, appMode: modeWhere },
-    select: { appMode: { select: { app: { select: { workspaceId: true } } } } },
-  });
-  return key?.appMode.app.workspaceId;
+}
+
+/** The refusal of an action on a target, given the staff user's access to it (none: not a member). */
+export function accessRefusal(kind: TargetKind, access: Access | undefined, action: Action): DomainError | undefined {
+  return access ? roleRefusal(access.role, action) : notFound(noSuch[kind]);
+}
+
+/** The staff user's access to a target, refusing what it does not allow; read afresh each call. */
+export async function requireAccess(svc: Services, staffUserId: string, target: Target, action: Action): Promise<Access> {
+  const [kind, id] = targetOf(target);
+  const access = (await accessTo(svc, staffUserId, kind, [id])).get(id);
+  const refusal = accessRefusal(kind, access, action);
+  if (refusal) throw refusal;
+  return access!;
 }

@@ -1,23 +1,32 @@
 import type { Services } from '../context.js';
-import { forbidden, notFound } from '../errors.js';
+import { forbidden, notFound, type DomainError } from '../errors.js';
 
-// What each role may do. Owners and admins run the workspace's apps; agents answer people.
+// What each role may do. Owners do everything; admins run the workspace's apps and keys but not
+// who belongs; agents read, and answer and hand over the people who write in.
 
 export type Role = 'owner' | 'admin' | 'agent';
-export type Action = 'read' | 'manage_apps' | 'manage_keys' | 'manage_members';
 
-const ALLOWED: Record<Role, Action[]> = {
-  owner: ['read', 'manage_apps', 'manage_keys', 'manage_members'],
-  admin: ['read', 'manage_apps', 'manage_keys'],
-  agent: ['read'],
+export const ACTIONS = ['read', 'reply', 'assign', 'manage_settings', 'manage_keys', 'manage_members'] as const;
+/** What a staff user does: each field of the staff API declares the one it needs. */
+export type Action = (typeof ACTIONS)[number];
+
+const ALLOWED: Record<Role, readonly Action[]> = {
+  owner: ACTIONS,
+  admin: ['read', 'reply', 'assign', 'manage_settings', 'manage_keys'],
+  agent: ['read', 'reply', 'assign'],
 };
 
 export const roleAllows = (role: Role, action: Action) => ALLOWED[role].includes(action);
+
+/** The refusal of an action the role does not allow, if it does not. */
+export const roleRefusal = (role: Role, action: Action): DomainError | undefined =>
+  roleAllows(role, action) ? undefined : forbidden('role_forbids', `A workspace ${role} may not do this.`);
 
 /** The staff user's role in a workspace, refusing when it does not allow the action. */
 export async function requireRole(svc: Services, staffUserId: string, workspaceId: string, action: Action): Promise<Role> {
   const m = await svc.db.membership.findUnique({ where: { workspaceId_staffUserId: { workspaceId, staffUserId } } });
   if (!m) throw notFound('No such workspace.');
-  if (!roleAllows(m.role, action)) throw forbidden('role_forbids', `A workspace ${m.role} may not do this.`);
+  const refusal = roleRefusal(m.role, action);
+  if (refusal) throw refusal;
   return m.role;
 }

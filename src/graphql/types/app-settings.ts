@@ -1,10 +1,10 @@
 import { appModeChanges } from '../../domain/apps/app-mode-changes.js';
 import { updateSettings, type SettingsPatch } from '../../domain/apps/settings.js';
-import { requireRoleForApp } from '../../domain/staff/app-access.js';
+import { requireAccess } from '../../domain/staff/app-access.js';
 import { sessionIsLive } from '../../domain/staff/sessions.js';
 import { abortable } from '../abortable.js';
 import { builder } from '../builder.js';
-import { viewerOf } from '../context.js';
+import { sessionOf } from '../context.js';
 import { AppMode } from './apps.js';
 
 // Changing an app-mode's settings, and hearing of changes live.
@@ -37,12 +37,10 @@ builder.mutationField('updateAppSettings', (t) =>
   t.field({
     type: AppMode,
     args: { appModeId: t.arg.id({ required: true }), input: t.arg({ type: AppSettingsInput, required: true }) },
-    resolve: async (_root, { appModeId, input }, ctx) => {
-      await requireRoleForApp(ctx.svc, viewerOf(ctx).id, { appModeId }, 'manage_apps');
-      // GraphQL lets any optional input be null; the domain validates the patch again and refuses
-      // a null where a value is needed, naming the field.
-      return updateSettings(ctx.svc, appModeId, input as SettingsPatch);
-    },
+    authScopes: (_root, { appModeId }) => ({ manage_settings: { appModeId } }),
+    // GraphQL lets any optional input be null; the domain validates the patch again and refuses
+    // a null where a value is needed, naming the field.
+    resolve: (_root, { appModeId, input }, ctx) => updateSettings(ctx.svc, appModeId, input as SettingsPatch),
   }),
 );
 
@@ -51,13 +49,13 @@ builder.subscriptionField('appModeChanged', (t) =>
     type: AppMode,
     description: 'The app-mode as it is now, then again after every change to its settings, from any server process.',
     args: { appModeId: t.arg.id({ required: true }) },
-    subscribe: async (_root, { appModeId }, ctx) => {
-      const viewer = viewerOf(ctx);
-      await requireRoleForApp(ctx.svc, viewer.id, { appModeId }, 'read');
-      const sessionId = ctx.viewer!.sessionId;
-      // Checked again before each change is sent: a session signed out, or a member removed, hears no more.
+    // Checked when subscribing; the subscription outlives the request's cache, so before each
+    // change is sent it is checked afresh: a session signed out, or a member removed, hears no more.
+    authScopes: (_root, { appModeId }) => ({ read: { appModeId } }),
+    subscribe: (_root, { appModeId }, ctx) => {
+      const { staffUser, sessionId } = sessionOf(ctx);
       const allowed = async () =>
-        (await sessionIsLive(ctx.svc, sessionId)) && (await requireRoleForApp(ctx.svc, viewer.id, { appModeId }, 'read').then(() => true, () => false));
+        (await sessionIsLive(ctx.svc, sessionId)) && (await requireAccess(ctx.svc, staffUser.id, { appModeId }, 'read').then(() => true, () => false));
       return abortable((signal) => appModeChanges(ctx.svc, appModeId, signal, allowed));
     },
     resolve: (mode) => mode,

@@ -1,13 +1,11 @@
 import { createApp, type ModeCredentials } from '../../domain/apps/create-app.js';
-import { requireRoleForApp } from '../../domain/staff/app-access.js';
-import { requireRole } from '../../domain/staff/roles.js';
-import { builder, Mode } from '../builder.js';
-import { viewerOf } from '../context.js';
+import { builder, connectionType, Mode } from '../builder.js';
+import { ServerKeyConnection } from './server-keys.js';
 
 // Apps and their two modes. An app-mode shows its settings and key hints; its identity and inbound
 // secrets are never exposed after createApp showed them once.
 
-builder.prismaObject('App', {
+const App = builder.prismaObject('App', {
   fields: (t) => {
     // Both modes come from one planned `modes` selection; each field picks its own. Every app is
     // made with both.
@@ -27,6 +25,8 @@ builder.prismaObject('App', {
     };
   },
 });
+
+export const AppConnection = connectionType(App, 'App');
 
 export const AppMode = builder.prismaObject('AppMode', {
   fields: (t) => ({
@@ -53,7 +53,11 @@ export const AppMode = builder.prismaObject('AppMode', {
     playStoreUrl: t.exposeString('playStoreUrl', { nullable: true }),
     homeOrigin: t.exposeString('homeOrigin', { nullable: true }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
-    serverKeys: t.relation('serverKeys', { query: { orderBy: { createdAt: 'desc' } } }),
+    serverKeys: t.relatedConnection(
+      'serverKeys',
+      { cursor: 'id', description: 'Newest first.', query: { orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] } },
+      ServerKeyConnection,
+    ),
   }),
 });
 
@@ -82,10 +86,8 @@ builder.queryField('app', (t) =>
   t.prismaField({
     type: 'App',
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (query, _root, { id }, ctx) => {
-      await requireRoleForApp(ctx.svc, viewerOf(ctx).id, { appId: id }, 'read');
-      return ctx.svc.db.app.findUniqueOrThrow({ ...query, where: { id } });
-    },
+    authScopes: (_root, { id }) => ({ read: { appId: id } }),
+    resolve: (query, _root, { id }, ctx) => ctx.svc.db.app.findUniqueOrThrow({ ...query, where: { id } }),
   }),
 );
 
@@ -93,9 +95,7 @@ builder.mutationField('createApp', (t) =>
   t.field({
     type: CreatedApp,
     args: { workspaceId: t.arg.id({ required: true }), name: t.arg.string({ required: true }) },
-    resolve: async (_root, args, ctx) => {
-      await requireRole(ctx.svc, viewerOf(ctx).id, args.workspaceId, 'manage_apps');
-      return createApp(ctx.svc, args);
-    },
+    authScopes: (_root, { workspaceId }) => ({ manage_settings: { workspaceId } }),
+    resolve: (_root, args, ctx) => createApp(ctx.svc, args),
   }),
 );

@@ -1,16 +1,16 @@
-import type { Event } from '../../generated/prisma/client.js';
+import { queryFromInfo } from '@pothos/plugin-prisma';
+import type { Contact } from '../../generated/prisma/client.js';
 import type { AttributeType as AttributeTypeName } from '../../domain/contacts/attributes.js';
 import { consentOf, type Consent } from '../../domain/contacts/consent.js';
 import { searchContacts } from '../../domain/contacts/search.js';
 import { invalidField, notFound } from '../../domain/errors.js';
 import { eventsOfContacts } from '../../domain/events/contact-events.js';
-import { DEFAULT_PAGE, type Page } from '../../domain/paging.js';
-import { requireRoleForApp } from '../../domain/staff/app-access.js';
+import { encodeCursor } from '../../domain/paging.js';
 import { batchLoad } from '../batch.js';
-import { builder } from '../builder.js';
-import { viewerOf, type StaffContext } from '../context.js';
+import { builder, connectionType } from '../builder.js';
+import type { StaffContext } from '../context.js';
 import { JSONValue } from '../json.js';
-import { costByPageSize, PAGE_ITEMS_COST } from '../limits.js';
+import { connectionOf, olderPage } from '../pages.js';
 
 // Contacts as staff see them: the list with search, one person with their typed attributes,
 // consent and its history and their events, and the app's erase requests. Any member reads.
@@ -35,7 +35,7 @@ const ConsentObject = builder.objectRef<Consent>('Consent').implement({
   }),
 });
 
-builder.prismaObject('ConsentChange', {
+const ConsentChange = builder.prismaObject('ConsentChange', {
   fields: (t) => ({
     channel: t.expose('channel', { type: ConsentChannel }),
     value: t.exposeBoolean('value'),
@@ -44,6 +44,8 @@ builder.prismaObject('ConsentChange', {
     recordedAt: t.expose('recordedAt', { type: 'DateTime' }),
   }),
 });
+
+const ConsentChangeConnection = connectionType(ConsentChange, 'ConsentChange');
 
 const EventRef = builder.prismaObject('Event', {
   fields: (t) => ({
@@ -57,12 +59,7 @@ const EventRef = builder.prismaObject('Event', {
   }),
 });
 
-const EventPage = builder.objectRef<Page<Event>>('EventPage').implement({
-  fields: (t) => ({
-    items: t.expose('items', { type: [EventRef], complexity: PAGE_ITEMS_COST }),
-    nextCursor: t.exposeString('nextCursor', { nullable: true, description: 'Pass as before for older events; null on the last page.' }),
-  }),
-});
+const EventConnection = connectionType(EventRef, 'Event');
 
 /** The types of these attributes by the app-mode's definitions. */
 async function attributeTypes(ctx: StaffContext, appModeId: string, names: readonly string[]) {
@@ -70,7 +67,7 @@ async function attributeTypes(ctx: StaffContext, appModeId: string, names: reado
   return new Map(defs.map((d) => [d.name, d.type]));
 }
 
-builder.prismaObject('Contact', {
+const ContactRef = builder.prismaObject('Contact', {
   fields: (t) => ({
     externalId: t.exposeString('externalId'),
     displayName: t.exposeString('displayName', { nullable: true }),
@@ -94,57 +91,65 @@ builder.prismaObject('Contact', {
       },
     }),
     consent: t.field({ type: ConsentObject, resolve: (contact) => consentOf(contact) }),
-    consentHistory: t.relation('consentChanges', {
-      description: 'Every consent choice taken, newest first.',
-      query: { orderBy: [{ recordedAt: 'desc' }, { channel: 'asc' }] },
-    }),
-    events: t.field({
-      type: EventPage,
-      description: 'The person’s events in this mode, newest first.',
-      args: { first: t.arg.int({ defaultValue: DEFAULT_PAGE }), before: t.arg.string() },
-      complexity: costByPageSize,
-      resolve: (contact, paging, ctx) =>
-        batchLoad(ctx, JSON.stringify(['events', contact.appModeId, paging.first, paging.before]), contact.externalId, (ids) =>
-          eventsOfContacts(ctx.svc, contact.appModeId, ids, paging),
-        ),
-    }),
+    consentHistory: t.relatedConnection(
+      'consentChanges',
+      { cursor: 'id', description: 'Every consent choice taken, newest first.', query: { orderBy: [{ recordedAt: 'desc' }, { channel: 'asc' }, { id: 'asc' }] } },
+      ConsentChangeConnection,
+    ),
+    events: t.connection(
+      {
+        type: EventRef,
+        description: 'The person’s events in this mode, newest first: the next page is older.',
+        // Every listed person's page comes from one read (eventsOfContacts reads backwards in time).
+        resolve: async ({ appModeId, externalId }, { first, after }, ctx) =>
+          connectionOf(
+            await olderPage(
+              batchLoad(ctx, JSON.stringify(['events', appModeId, first, after]), externalId, (ids) => eventsOfContacts(ctx.svc, appModeId, ids, { first, before: after })),
+            ),
+            after,
+          ),
+      },
+      EventConnection,
+    ),
   }),
 });
 
-const ContactPage = builder.objectRef<{ ids: string[]; nextCursor: string | null }>('ContactPage').implement({
-  fields: (t) => ({
-    items: t.prismaField({
-      type: ['Contact'],
-      complexity: PAGE_ITEMS_COST,
-      resolve: async (query, page, _args, ctx) => {
-        const rows = new Map((await ctx.svc.db.contact.findMany({ ...query, where: { id: { in: page.ids } } })).map((c) => [c.id, c]));
-        // A contact erased since the page was read is left out.
-        return page.ids.flatMap((id) => rows.get(id) ?? []);
-      },
-    }),
-    nextCursor: t.exposeString('nextCursor', { nullable: true, description: 'Pass as after for the next page; null on the last page.' }),
-  }),
-});
+/**
+ * A listed contact's cursor, as searchContacts keys its pages: updated_at as the column's own text
+ * (milliseconds, no zone) and the id. searchContacts answers the ids and the next page's cursor only.
+ */
+const contactCursor = (c: Pick<Contact, 'updatedAt' | 'id'>) => encodeCursor([c.updatedAt.toISOString().slice(0, 23), c.id]);
+
+const ContactConnection = connectionType(ContactRef, 'Contact');
 
 builder.queryField('contacts', (t) =>
-  t.field({
-    type: ContactPage,
-    description: 'Contacts of an app-mode, most recently updated first; search finds text in the external id, email or display name, in any case.',
-    args: { appModeId: t.arg.id({ required: true }), search: t.arg.string(), first: t.arg.int({ defaultValue: DEFAULT_PAGE }), after: t.arg.string() },
-    complexity: costByPageSize,
-    resolve: async (_root, { appModeId, ...search }, ctx) => {
-      await requireRoleForApp(ctx.svc, viewerOf(ctx).id, { appModeId }, 'read');
-      return searchContacts(ctx.svc, appModeId, search);
+  t.connection(
+    {
+      type: ContactRef,
+      description: 'Contacts of an app-mode, most recently updated first; search finds text in the external id, email or display name, in any case.',
+      args: { appModeId: t.arg.id({ required: true }), search: t.arg.string() },
+      authScopes: (_root, { appModeId }) => ({ read: { appModeId } }),
+      resolve: async (_root, { appModeId, search, first, after }, ctx, info) => {
+        const page = await searchContacts(ctx.svc, appModeId, { search, first, after });
+        // The search has a rule (the domain's); reading the rows it found is plain, planned by Pothos.
+        const query = queryFromInfo({ context: ctx, info, typeName: 'Contact', paths: [['edges', 'node']] });
+        const keyed = 'select' in query && query.select ? { select: { ...query.select, id: true, updatedAt: true } } : query;
+        const rows = new Map((await ctx.svc.db.contact.findMany({ ...keyed, where: { id: { in: page.ids } } })).map((c) => [c.id, c]));
+        // A contact erased since the page was read is left out.
+        const items = page.ids.flatMap((id) => rows.get(id) ?? []);
+        return connectionOf({ items, cursors: items.map(contactCursor), nextCursor: page.nextCursor }, after);
+      },
     },
-  }),
+    ContactConnection,
+  ),
 );
 
 builder.queryField('contact', (t) =>
   t.prismaField({
     type: 'Contact',
     args: { appModeId: t.arg.id({ required: true }), externalId: t.arg.string({ required: true }) },
+    authScopes: (_root, { appModeId }) => ({ read: { appModeId } }),
     resolve: async (query, _root, { appModeId, externalId }, ctx) => {
-      await requireRoleForApp(ctx.svc, viewerOf(ctx).id, { appModeId }, 'read');
       const contact = await ctx.svc.db.contact.findUnique({ ...query, where: { appModeId_externalId: { appModeId, externalId } } });
       if (!contact) throw notFound('No such contact.');
       return contact;
@@ -154,7 +159,7 @@ builder.queryField('contact', (t) =>
 
 const ERASE_STATES = ['queued', 'running', 'done'];
 
-builder.prismaObject('EraseRequest', {
+const EraseRequest = builder.prismaObject('EraseRequest', {
   fields: (t) => ({
     id: t.exposeID('id'),
     externalId: t.exposeString('externalId', { nullable: true, description: 'Kept until the erase is done; after that the block keeps only a keyed hash of it.' }),
@@ -166,15 +171,21 @@ builder.prismaObject('EraseRequest', {
   }),
 });
 
+const EraseRequestConnection = connectionType(EraseRequest, 'EraseRequest');
+
 builder.queryField('eraseRequests', (t) =>
-  t.prismaField({
-    type: ['EraseRequest'],
-    description: 'Requests to erase a person from the app (both modes), newest first.',
-    args: { appId: t.arg.id({ required: true }), state: t.arg.string({ description: 'queued, running or done; all when left out.' }) },
-    resolve: async (query, _root, { appId, state }, ctx) => {
-      await requireRoleForApp(ctx.svc, viewerOf(ctx).id, { appId }, 'read');
-      if (state && !ERASE_STATES.includes(state)) throw invalidField('state', `must be one of ${ERASE_STATES.join(', ')}`);
-      return ctx.svc.db.eraseRequest.findMany({ ...query, where: { appId, state: state ?? undefined }, orderBy: [{ requestedAt: 'desc' }, { id: 'desc' }] });
+  t.prismaConnection(
+    {
+      type: 'EraseRequest',
+      cursor: 'id',
+      description: 'Requests to erase a person from the app (both modes), newest first.',
+      args: { appId: t.arg.id({ required: true }), state: t.arg.string({ description: 'queued, running or done; all when left out.' }) },
+      authScopes: (_root, { appId }) => ({ read: { appId } }),
+      resolve: (query, _root, { appId, state }, ctx) => {
+        if (state && !ERASE_STATES.includes(state)) throw invalidField('state', `must be one of ${ERASE_STATES.join(', ')}`);
+        return ctx.svc.db.eraseRequest.findMany({ ...query, where: { appId, state: state ?? undefined }, orderBy: [{ requestedAt: 'desc' }, { id: 'desc' }] });
+      },
     },
-  }),
+    EraseRequestConnection,
+  ),
 );

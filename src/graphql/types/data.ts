@@ -1,21 +1,17 @@
-import type { RefusedEvent } from '../../generated/prisma/client.js';
 import { defineAttribute, markAttributeReviewed } from '../../domain/contacts/attribute-review.js';
 import { dailyCounts, DEFAULT_COUNT_DAYS } from '../../domain/events/daily-counts.js';
 import { propsOf } from '../../domain/events/definitions.js';
 import type { PropDefinition } from '../../domain/events/props.js';
 import { refusedEvents } from '../../domain/events/refusals.js';
-import { DEFAULT_PAGE, type Page } from '../../domain/paging.js';
-import { requireRoleForApp } from '../../domain/staff/app-access.js';
 import { batchLoad } from '../batch.js';
-import { builder } from '../builder.js';
-import { viewerOf } from '../context.js';
-import { costByPageSize, PAGE_ITEMS_COST } from '../limits.js';
+import { builder, connectionType } from '../builder.js';
+import { connectionOf, olderPage } from '../pages.js';
 import { AttributeType } from './contacts.js';
 
 // An app-mode's Data page: attribute and event definitions, daily event counts and refused
-// events. Any member reads; changing definitions takes an owner or admin, like managing apps.
+// events. Any member reads; changing definitions takes an owner or admin, like other settings.
 
-builder.prismaObject('AttributeDefinition', {
+const AttributeDefinition = builder.prismaObject('AttributeDefinition', {
   fields: (t) => ({
     name: t.exposeString('name'),
     type: t.expose('type', { type: AttributeType, description: 'Never changes once given.' }),
@@ -24,16 +20,21 @@ builder.prismaObject('AttributeDefinition', {
   }),
 });
 
+const AttributeDefinitionConnection = connectionType(AttributeDefinition, 'AttributeDefinition');
+
 builder.queryField('attributeDefinitions', (t) =>
-  t.prismaField({
-    type: ['AttributeDefinition'],
-    description: 'Custom contact attributes of an app-mode, by name.',
-    args: { appModeId: t.arg.id({ required: true }), needsReview: t.arg.boolean({ description: 'Only those waiting for review (true) or not (false).' }) },
-    resolve: async (query, _root, { appModeId, needsReview }, ctx) => {
-      await requireRoleForApp(ctx.svc, viewerOf(ctx).id, { appModeId }, 'read');
-      return ctx.svc.db.attributeDefinition.findMany({ ...query, where: { appModeId, needsReview: needsReview ?? undefined }, orderBy: { name: 'asc' } });
+  t.prismaConnection(
+    {
+      type: 'AttributeDefinition',
+      cursor: 'id',
+      description: 'Custom contact attributes of an app-mode, by name.',
+      args: { appModeId: t.arg.id({ required: true }), needsReview: t.arg.boolean({ description: 'Only those waiting for review (true) or not (false).' }) },
+      authScopes: (_root, { appModeId }) => ({ read: { appModeId } }),
+      resolve: (query, _root, { appModeId, needsReview }, ctx) =>
+        ctx.svc.db.attributeDefinition.findMany({ ...query, where: { appModeId, needsReview: needsReview ?? undefined }, orderBy: { name: 'asc' } }),
     },
-  }),
+    AttributeDefinitionConnection,
+  ),
 );
 
 builder.mutationField('reviewAttributeDefinition', (t) =>
@@ -41,8 +42,8 @@ builder.mutationField('reviewAttributeDefinition', (t) =>
     type: 'AttributeDefinition',
     description: 'Marks an attribute made on first sight as reviewed.',
     args: { appModeId: t.arg.id({ required: true }), name: t.arg.string({ required: true }) },
+    authScopes: (_root, { appModeId }) => ({ manage_settings: { appModeId } }),
     resolve: async (query, _root, { appModeId, name }, ctx) => {
-      await requireRoleForApp(ctx.svc, viewerOf(ctx).id, { appModeId }, 'manage_apps');
       await markAttributeReviewed(ctx.svc, appModeId, name);
       return ctx.svc.db.attributeDefinition.findUniqueOrThrow({ ...query, where: { appModeId_name: { appModeId, name } } });
     },
@@ -54,8 +55,8 @@ builder.mutationField('defineAttribute', (t) =>
     type: 'AttributeDefinition',
     description: 'Declares an attribute ahead of data. The same name and type again changes nothing; another type is refused.',
     args: { appModeId: t.arg.id({ required: true }), name: t.arg.string({ required: true }), type: t.arg({ type: AttributeType, required: true }) },
+    authScopes: (_root, { appModeId }) => ({ manage_settings: { appModeId } }),
     resolve: async (query, _root, { appModeId, name, type }, ctx) => {
-      await requireRoleForApp(ctx.svc, viewerOf(ctx).id, { appModeId }, 'manage_apps');
       await defineAttribute(ctx.svc, appModeId, name, type);
       return ctx.svc.db.attributeDefinition.findUniqueOrThrow({ ...query, where: { appModeId_name: { appModeId, name } } });
     },
@@ -77,7 +78,7 @@ const DailyCount = builder.prismaObject('EventDailyCount', {
   }),
 });
 
-builder.prismaObject('EventDefinition', {
+const EventDefinition = builder.prismaObject('EventDefinition', {
   fields: (t) => ({
     name: t.exposeString('name'),
     description: t.exposeString('description', { nullable: true }),
@@ -96,16 +97,20 @@ builder.prismaObject('EventDefinition', {
   }),
 });
 
+const EventDefinitionConnection = connectionType(EventDefinition, 'EventDefinition');
+
 builder.queryField('eventDefinitions', (t) =>
-  t.prismaField({
-    type: ['EventDefinition'],
-    description: 'Events of an app-mode, declared or made on first sight, by name.',
-    args: { appModeId: t.arg.id({ required: true }) },
-    resolve: async (query, _root, { appModeId }, ctx) => {
-      await requireRoleForApp(ctx.svc, viewerOf(ctx).id, { appModeId }, 'read');
-      return ctx.svc.db.eventDefinition.findMany({ ...query, where: { appModeId }, orderBy: { name: 'asc' } });
+  t.prismaConnection(
+    {
+      type: 'EventDefinition',
+      cursor: 'id',
+      description: 'Events of an app-mode, declared or made on first sight, by name.',
+      args: { appModeId: t.arg.id({ required: true }) },
+      authScopes: (_root, { appModeId }) => ({ read: { appModeId } }),
+      resolve: (query, _root, { appModeId }, ctx) => ctx.svc.db.eventDefinition.findMany({ ...query, where: { appModeId }, orderBy: { name: 'asc' } }),
     },
-  }),
+    EventDefinitionConnection,
+  ),
 );
 
 const RefusedEventRef = builder.prismaObject('RefusedEvent', {
@@ -121,22 +126,18 @@ const RefusedEventRef = builder.prismaObject('RefusedEvent', {
   }),
 });
 
-const RefusedEventPage = builder.objectRef<Page<RefusedEvent>>('RefusedEventPage').implement({
-  fields: (t) => ({
-    items: t.expose('items', { type: [RefusedEventRef], complexity: PAGE_ITEMS_COST }),
-    nextCursor: t.exposeString('nextCursor', { nullable: true, description: 'Pass as before for older refusals; null on the last page.' }),
-  }),
-});
+const RefusedEventConnection = connectionType(RefusedEventRef, 'RefusedEvent');
 
 builder.queryField('refusedEvents', (t) =>
-  t.field({
-    type: RefusedEventPage,
-    description: 'Events refused from batches, newest batch first, each batch in the order sent.',
-    args: { appModeId: t.arg.id({ required: true }), first: t.arg.int({ defaultValue: DEFAULT_PAGE }), before: t.arg.string() },
-    complexity: costByPageSize,
-    resolve: async (_root, { appModeId, ...paging }, ctx) => {
-      await requireRoleForApp(ctx.svc, viewerOf(ctx).id, { appModeId }, 'read');
-      return refusedEvents(ctx.svc, appModeId, paging);
+  t.connection(
+    {
+      type: RefusedEventRef,
+      description: 'Events refused from batches, newest batch first, each batch in the order sent: the next page is older.',
+      args: { appModeId: t.arg.id({ required: true }) },
+      authScopes: (_root, { appModeId }) => ({ read: { appModeId } }),
+      // refusedEvents reads backwards in time: its `before` is this list's next page.
+      resolve: async (_root, { appModeId, first, after }, ctx) => connectionOf(await olderPage(refusedEvents(ctx.svc, appModeId, { first, before: after })), after),
     },
-  }),
+    RefusedEventConnection,
+  ),
 );

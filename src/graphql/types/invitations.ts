@@ -1,6 +1,5 @@
 import { acceptInvitation, cancelInvitation, declineInvitation, inviteMember, pending } from '../../domain/staff/invitations.js';
-import { requireRole } from '../../domain/staff/roles.js';
-import { builder, StaffRole } from '../builder.js';
+import { builder, connectionType, StaffRole } from '../builder.js';
 import { viewerOf } from '../context.js';
 
 // Invitations: owners invite by email and cancel; the invited person, signed in with that email,
@@ -12,7 +11,7 @@ const InvitingWorkspace = builder.prismaObject('Workspace', {
   fields: (t) => ({ id: t.exposeID('id'), name: t.exposeString('name') }),
 });
 
-builder.prismaObject('Invitation', {
+const Invitation = builder.prismaObject('Invitation', {
   fields: (t) => ({
     id: t.exposeID('id'),
     email: t.exposeString('email'),
@@ -22,17 +21,21 @@ builder.prismaObject('Invitation', {
     workspace: t.relation('workspace', { type: InvitingWorkspace }),
   }),
 });
+export const InvitationConnection = connectionType(Invitation, 'Invitation');
 
 builder.queryField('invitations', (t) =>
-  t.prismaField({
-    type: ['Invitation'],
-    description: "The workspace's pending invitations (owners).",
-    args: { workspaceId: t.arg.id({ required: true }) },
-    resolve: async (query, _root, { workspaceId }, ctx) => {
-      await requireRole(ctx.svc, viewerOf(ctx).id, workspaceId, 'manage_members');
-      return ctx.svc.db.invitation.findMany({ ...query, where: { workspaceId, ...pending(ctx.svc) }, orderBy: { createdAt: 'asc' } });
+  t.prismaConnection(
+    {
+      type: 'Invitation',
+      cursor: 'id',
+      description: "The workspace's pending invitations (owners).",
+      args: { workspaceId: t.arg.id({ required: true }) },
+      authScopes: (_root, { workspaceId }) => ({ manage_members: { workspaceId } }),
+      resolve: (query, _root, { workspaceId }, ctx) =>
+        ctx.svc.db.invitation.findMany({ ...query, where: { workspaceId, ...pending(ctx.svc) }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] }),
     },
-  }),
+    InvitationConnection,
+  ),
 );
 
 builder.mutationField('inviteMember', (t) =>
@@ -40,10 +43,9 @@ builder.mutationField('inviteMember', (t) =>
     type: 'Invitation',
     description: 'Invites an email to join with a role; inviting it again renews the role and expiry. The answer is the same whether or not the email has an account.',
     args: { workspaceId: t.arg.id({ required: true }), email: t.arg.string({ required: true }), role: t.arg({ type: StaffRole, required: true }) },
+    authScopes: (_root, { workspaceId }) => ({ manage_members: { workspaceId } }),
     resolve: async (query, _root, args, ctx) => {
-      const invitedById = viewerOf(ctx).id;
-      await requireRole(ctx.svc, invitedById, args.workspaceId, 'manage_members');
-      const { invitationId } = await inviteMember(ctx.svc, { ...args, invitedById });
+      const { invitationId } = await inviteMember(ctx.svc, { ...args, invitedById: viewerOf(ctx).id });
       return ctx.svc.db.invitation.findUniqueOrThrow({ ...query, where: { id: invitationId } });
     },
   }),
@@ -77,6 +79,7 @@ builder.mutationField('cancelInvitation', (t) =>
   t.boolean({
     description: "Withdraws an invitation of the viewer's workspace (owners).",
     args: { id: t.arg.id({ required: true }) },
+    authScopes: (_root, { id }) => ({ manage_members: { invitationId: id } }),
     resolve: async (_root, { id }, ctx) => {
       await cancelInvitation(ctx.svc, viewerOf(ctx).id, id);
       return true;

@@ -1,12 +1,10 @@
 import { serverKeyHint } from '../../domain/apps/credentials.js';
 import { createServerKey, revokeServerKey } from '../../domain/apps/server-keys.js';
-import { requireRoleForApp } from '../../domain/staff/app-access.js';
-import { builder } from '../builder.js';
-import { viewerOf } from '../context.js';
+import { builder, connectionType } from '../builder.js';
 
 // Server keys: staff see hints, make a key (shown once) and revoke one.
 
-builder.prismaObject('ServerKey', {
+const ServerKey = builder.prismaObject('ServerKey', {
   fields: (t) => ({
     id: t.exposeID('id'),
     hint: t.exposeString('hint', { description: 'The prefix and last four characters, to tell keys apart.' }),
@@ -14,6 +12,8 @@ builder.prismaObject('ServerKey', {
     revokedAt: t.expose('revokedAt', { type: 'DateTime', nullable: true }),
   }),
 });
+
+export const ServerKeyConnection = connectionType(ServerKey, 'ServerKey');
 
 const NewServerKey = builder.objectRef<{ id: string; serverKey: string }>('NewServerKey').implement({
   fields: (t) => ({
@@ -27,10 +27,8 @@ builder.mutationField('createServerKey', (t) =>
   t.field({
     type: NewServerKey,
     args: { appModeId: t.arg.id({ required: true }) },
-    resolve: async (_root, { appModeId }, ctx) => {
-      await requireRoleForApp(ctx.svc, viewerOf(ctx).id, { appModeId }, 'manage_keys');
-      return createServerKey(ctx.svc, appModeId);
-    },
+    authScopes: (_root, { appModeId }) => ({ manage_keys: { appModeId } }),
+    resolve: (_root, { appModeId }, ctx) => createServerKey(ctx.svc, appModeId),
   }),
 );
 
@@ -39,8 +37,8 @@ builder.mutationField('revokeServerKey', (t) =>
     type: 'ServerKey',
     description: 'Revokes a server key at once; revoking twice is harmless.',
     args: { id: t.arg.id({ required: true }) },
+    authScopes: (_root, { id }) => ({ manage_keys: { serverKeyId: id } }),
     resolve: async (query, _root, { id }, ctx) => {
-      await requireRoleForApp(ctx.svc, viewerOf(ctx).id, { serverKeyId: id }, 'manage_keys');
       await revokeServerKey(ctx.svc, { id });
       return ctx.svc.db.serverKey.findUniqueOrThrow({ ...query, where: { id } });
     },

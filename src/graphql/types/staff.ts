@@ -1,24 +1,32 @@
 import type { StaffUser as StaffUserRow } from '../../generated/prisma/client.js';
 import { pending } from '../../domain/staff/invitations.js';
 import { signIn, signOut, staffForToken } from '../../domain/staff/sessions.js';
-import { builder, StaffRole } from '../builder.js';
-import { unauthenticated, viewerOf } from '../context.js';
+import { builder, connectionType, StaffRole } from '../builder.js';
+import { sessionOf, viewerOf } from '../context.js';
+import { InvitationConnection } from './invitations.js';
 
 // Staff users, their memberships, and signing in and out. The viewer is its own type: it alone
 // shows a staff user's invitations.
+
+const MEMBERSHIP_ORDER = [{ createdAt: 'asc' }, { workspaceId: 'asc' }] as const;
 
 builder.prismaObject('StaffUser', {
   fields: (t) => ({
     id: t.exposeID('id'),
     email: t.exposeString('email'),
     name: t.exposeString('name'),
-    memberships: t.relation('memberships', {
-      description: "The staff user's workspaces and roles; of a colleague, only the workspaces the viewer shares.",
-      query: (_args, ctx) => ({
-        where: { workspace: { members: { some: { staffUserId: viewerOf(ctx).id } } } },
-        orderBy: { createdAt: 'asc' },
-      }),
-    }),
+    memberships: t.relatedConnection(
+      'memberships',
+      {
+        cursor: 'workspaceId_staffUserId',
+        description: "The staff user's workspaces and roles; of a colleague, only the workspaces the viewer shares.",
+        query: (_args, ctx) => ({
+          where: { workspace: { members: { some: { staffUserId: viewerOf(ctx).id } } } },
+          orderBy: [...MEMBERSHIP_ORDER],
+        }),
+      },
+      MembershipConnection,
+    ),
   }),
 });
 
@@ -29,17 +37,21 @@ const Viewer = builder.prismaObject('StaffUser', {
     id: t.exposeID('id'),
     email: t.exposeString('email'),
     name: t.exposeString('name'),
-    memberships: t.relation('memberships', { query: { orderBy: { createdAt: 'asc' } } }),
-    invitations: t.prismaField({
-      type: ['Invitation'],
-      description: 'Pending invitations to this email: acceptInvitation or declineInvitation.',
-      resolve: (query, viewer, _args, ctx) =>
-        ctx.svc.db.invitation.findMany({ ...query, where: { email: viewer.email, ...pending(ctx.svc) }, orderBy: { createdAt: 'asc' } }),
-    }),
+    memberships: t.relatedConnection('memberships', { cursor: 'workspaceId_staffUserId', query: { orderBy: [...MEMBERSHIP_ORDER] } }, MembershipConnection),
+    invitations: t.prismaConnection(
+      {
+        type: 'Invitation',
+        cursor: 'id',
+        description: 'Pending invitations to this email: acceptInvitation or declineInvitation.',
+        resolve: (query, viewer, _args, ctx) =>
+          ctx.svc.db.invitation.findMany({ ...query, where: { email: viewer.email, ...pending(ctx.svc) }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] }),
+      },
+      InvitationConnection,
+    ),
   }),
 });
 
-builder.prismaObject('Membership', {
+const Membership = builder.prismaObject('Membership', {
   fields: (t) => ({
     role: t.expose('role', { type: StaffRole }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
@@ -47,6 +59,7 @@ builder.prismaObject('Membership', {
     workspace: t.relation('workspace'),
   }),
 });
+export const MembershipConnection = connectionType(Membership, 'Membership');
 
 const SignIn = builder.objectRef<{ token: string; expiresAt: Date; staffUser: StaffUserRow }>('SignIn').implement({
   fields: (t) => ({
@@ -67,6 +80,8 @@ builder.queryField('viewer', (t) =>
 builder.mutationField('signIn', (t) =>
   t.field({
     type: SignIn,
+    // The one root field open without a session.
+    skipTypeScopes: true,
     args: { email: t.arg.string({ required: true }), password: t.arg.string({ required: true }) },
     resolve: async (_root, args, ctx) => {
       const session = await signIn(ctx.svc, args.email, args.password, ctx.address);
@@ -81,8 +96,7 @@ builder.mutationField('signOut', (t) =>
   t.boolean({
     description: 'Ends the session whose token came with this request.',
     resolve: async (_root, _args, ctx) => {
-      if (!ctx.viewer) throw unauthenticated();
-      await signOut(ctx.svc, ctx.viewer.sessionId);
+      await signOut(ctx.svc, sessionOf(ctx).sessionId);
       return true;
     },
   }),
