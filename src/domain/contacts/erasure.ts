@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EraseRequest, Prisma } from '../../generated/prisma/client.js';
 import type { AppScope, Services } from '../context.js';
-import { conflict } from '../errors.js';
+import { conflict, invalidField } from '../errors.js';
 import { emit } from '../outbox.js';
 import { erasePerson } from '../personal-data/areas.js';
 
@@ -13,6 +13,13 @@ export const ERASE_BLOCK_DAYS = 30;
 /** The outbox topic that starts the erase process (never a webhook: it names no one). */
 export const ERASE_REQUESTED = 'erase.requested';
 type Tx = Prisma.TransactionClient;
+
+export const ERASE_STATES = ['queued', 'running', 'done'] as const;
+
+/** Refuses, naming `field`, a state that is none of ERASE_STATES. */
+export function checkEraseState(state: string | null | undefined, field = 'state'): void {
+  if (state && !(ERASE_STATES as readonly string[]).includes(state)) throw invalidField(field, `must be one of ${ERASE_STATES.join(', ')}`);
+}
 
 /** What the block keeps of a person: a keyed hash of the app and id, never the id itself. */
 export const subjectHash = (svc: Pick<Services, 'secrets'>, appId: string, externalId: string) => svc.secrets.keyedHash('erase-subject', `${appId}\u0000${externalId}`);

@@ -14,8 +14,8 @@ export interface ContactSearch {
   after?: string | null;
 }
 
-/** One page of contact ids in list order; the caller reads the contacts with what it needs. */
-export async function searchContacts(svc: Services, appModeId: string, opts: ContactSearch): Promise<{ ids: string[]; nextCursor: string | null }> {
+/** One page of contact ids in list order, each with its cursor; the caller reads the contacts with what it needs. */
+export async function searchContacts(svc: Services, appModeId: string, opts: ContactSearch): Promise<{ ids: string[]; cursors: string[]; nextCursor: string | null }> {
   const size = pageSize(opts.first);
   const text = opts.search?.trim() ?? '';
   if (text.length > MAX_SEARCH) throw invalidField('search', `must be at most ${MAX_SEARCH} characters`);
@@ -30,5 +30,5 @@ export async function searchContacts(svc: Services, appModeId: string, opts: Con
     ORDER BY updated_at DESC, id DESC
     LIMIT ${size + 1}`;
   const page = pageOf(rows, size, (r) => [r.at, r.id]);
-  return { ids: page.items.map((r) => r.id), nextCursor: page.nextCursor };
+  return { ids: page.items.map((r) => r.id), cursors: page.cursors, nextCursor: page.nextCursor };
 }

@@ -1,5 +1,4 @@
-import type { Services } from '../context.js';
-import { forbidden, notFound, type DomainError } from '../errors.js';
+import { forbidden, type DomainError } from '../errors.js';
 
 // What each role may do. Owners do everything; admins run the workspace's apps and keys but not
 // who belongs; agents read, and answer and hand over the people who write in.
@@ -22,11 +21,3 @@ export const roleAllows = (role: Role, action: Action) => ALLOWED[role].includes
 export const roleRefusal = (role: Role, action: Action): DomainError | undefined =>
   roleAllows(role, action) ? undefined : forbidden('role_forbids', `A workspace ${role} may not do this.`);
 
-/** The staff user's role in a workspace, refusing when it does not allow the action. */
-export async function requireRole(svc: Services, staffUserId: string, workspaceId: string, action: Action): Promise<Role> {
-  const m = await svc.db.membership.findUnique({ where: { workspaceId_staffUserId: { workspaceId, staffUserId } } });
-  if (!m) throw notFound('No such workspace.');
-  const refusal = roleRefusal(m.role, action);
-  if (refusal) throw refusal;
-  return m.role;
-}

@@ -1,11 +1,10 @@
 import { queryFromInfo } from '@pothos/plugin-prisma';
-import type { Contact } from '../../generated/prisma/client.js';
 import type { AttributeType as AttributeTypeName } from '../../domain/contacts/attributes.js';
 import { consentOf, type Consent } from '../../domain/contacts/consent.js';
+import { checkEraseState } from '../../domain/contacts/erasure.js';
 import { searchContacts } from '../../domain/contacts/search.js';
-import { invalidField, notFound } from '../../domain/errors.js';
+import { notFound } from '../../domain/errors.js';
 import { eventsOfContacts } from '../../domain/events/contact-events.js';
-import { encodeCursor } from '../../domain/paging.js';
 import { batchLoad } from '../batch.js';
 import { builder, connectionType } from '../builder.js';
 import type { StaffContext } from '../context.js';
@@ -114,12 +113,6 @@ const ContactRef = builder.prismaObject('Contact', {
   }),
 });
 
-/**
- * A listed contact's cursor, as searchContacts keys its pages: updated_at as the column's own text
- * (milliseconds, no zone) and the id. searchContacts answers the ids and the next page's cursor only.
- */
-const contactCursor = (c: Pick<Contact, 'updatedAt' | 'id'>) => encodeCursor([c.updatedAt.toISOString().slice(0, 23), c.id]);
-
 const ContactConnection = connectionType(ContactRef, 'Contact');
 
 builder.queryField('contacts', (t) =>
@@ -136,8 +129,8 @@ builder.queryField('contacts', (t) =>
         const keyed = 'select' in query && query.select ? { select: { ...query.select, id: true, updatedAt: true } } : query;
         const rows = new Map((await ctx.svc.db.contact.findMany({ ...keyed, where: { id: { in: page.ids } } })).map((c) => [c.id, c]));
         // A contact erased since the page was read is left out.
-        const items = page.ids.flatMap((id) => rows.get(id) ?? []);
-        return connectionOf({ items, cursors: items.map(contactCursor), nextCursor: page.nextCursor }, after);
+        const found = page.ids.flatMap((id, i) => (rows.has(id) ? [{ item: rows.get(id)!, cursor: page.cursors[i]! }] : []));
+        return connectionOf({ items: found.map((f) => f.item), cursors: found.map((f) => f.cursor), nextCursor: page.nextCursor }, after);
       },
     },
     ContactConnection,
@@ -156,8 +149,6 @@ builder.queryField('contact', (t) =>
     },
   }),
 );
-
-const ERASE_STATES = ['queued', 'running', 'done'];
 
 const EraseRequest = builder.prismaObject('EraseRequest', {
   fields: (t) => ({
@@ -182,7 +173,7 @@ builder.queryField('eraseRequests', (t) =>
       args: { appId: t.arg.id({ required: true }), state: t.arg.string({ description: 'queued, running or done; all when left out.' }) },
       authScopes: (_root, { appId }) => ({ read: { appId } }),
       resolve: (query, _root, { appId, state }, ctx) => {
-        if (state && !ERASE_STATES.includes(state)) throw invalidField('state', `must be one of ${ERASE_STATES.join(', ')}`);
+        checkEraseState(state);
         return ctx.svc.db.eraseRequest.findMany({ ...query, where: { appId, state: state ?? undefined }, orderBy: [{ requestedAt: 'desc' }, { id: 'desc' }] });
       },
     },

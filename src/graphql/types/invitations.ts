@@ -81,7 +81,7 @@ builder.mutationField('cancelInvitation', (t) =>
     args: { id: t.arg.id({ required: true }) },
     authScopes: (_root, { id }) => ({ manage_members: { invitationId: id } }),
     resolve: async (_root, { id }, ctx) => {
-      await cancelInvitation(ctx.svc, viewerOf(ctx).id, id);
+      await cancelInvitation(ctx.svc, id);
       return true;
     },
   }),
