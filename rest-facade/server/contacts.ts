@@ -43,7 +43,7 @@ export const putContact = ({ svc }: RouteDeps) =>
     async handle(ctx, { params, body }) {
       const { created } = await identify(svc, ctx.state.caller, params.external_id, {
         displayName: body.display_name,
-        email: body.email?.toLowerCase() ?? body.email,
+        email: body.email,
         signedUpAt: body.signed_up_at === undefined || body.signed_up_at === null ? body.signed_up_at : new Date(body.signed_up_at),
         language: body.language,
         timeZone: body.time_zone,

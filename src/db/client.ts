@@ -1,9 +1,9 @@
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
-import { PrismaClient } from '../generated/prisma/client.js';
+import { PrismaClient, type Prisma } from '../generated/prisma/client.js';
 
 export type Db = PrismaClient;
-export type { Prisma } from '../generated/prisma/client.js';
+export type { Prisma };
 
 export interface Database {
   prisma: PrismaClient;
@@ -28,4 +28,14 @@ export function openDatabase(url: string, max = 10): Database {
       await pool.end().catch(() => {});
     },
   };
+}
+
+/** A transaction's client: what a domain function writes through inside its caller's transaction. */
+export type Tx = Prisma.TransactionClient;
+/** The database, or the transaction a caller is already in. */
+export type DbHandle = Db | Tx;
+
+/** Runs `fn` in a transaction: the caller's own when `db` is one, so two domain functions can share it. */
+export function inTransaction<T>(db: DbHandle, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  return '$transaction' in db ? db.$transaction(fn) : fn(db);
 }

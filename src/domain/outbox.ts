@@ -1,3 +1,4 @@
+import type { Tx } from '../db/client.js';
 import type { Prisma } from '../generated/prisma/client.js';
 import type { Services } from './context.js';
 import type { PersonalDataArea } from './personal-data/registry.js';
@@ -19,7 +20,7 @@ export interface Emitted {
 }
 
 /** Writes the outbox row and wakes every process's dispatcher, both in the caller's transaction. */
-export async function emit(tx: Prisma.TransactionClient, topic: string, change: Emitted): Promise<void> {
+export async function emit(tx: Tx, topic: string, change: Emitted): Promise<void> {
   await tx.outboxEvent.create({
     data: { appModeId: change.appModeId, topic, externalId: change.externalId ?? null, data: change.data as Prisma.InputJsonValue, createdAt: change.at },
   });

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { inTransaction, type DbHandle } from '../../db/client.js';
 import type { Services } from '../context.js';
 import { invalidField } from '../errors.js';
 import { hashServerKey, newAppKey, newIdentitySecret, newInboundSecret, newServerKey, serverKeyHint, type ModeName } from './credentials.js';
@@ -28,11 +29,12 @@ export function checkAppName(text: string): string {
   return name;
 }
 
-export async function createApp(svc: Services, input: { workspaceId: string; name: string }): Promise<CreatedApp> {
+/** An app with both modes, each with its app key, a server key and its secrets; in `db`'s transaction when it is one. */
+export async function createApp(svc: Services, input: { workspaceId: string; name: string }, db: DbHandle = svc.db): Promise<CreatedApp> {
   const name = checkAppName(input.name);
   const appId = randomUUID();
   const made = { live: credentials('live'), test: credentials('test') };
-  await svc.db.$transaction(async (tx) => {
+  await inTransaction(db, async (tx) => {
     await tx.app.create({ data: { id: appId, workspaceId: input.workspaceId, name } });
     for (const mode of ['live', 'test'] as const) {
       const c = made[mode];

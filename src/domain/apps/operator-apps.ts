@@ -19,14 +19,11 @@ export async function createOperatorApp(svc: Services, input: { name: string; wo
     return createApp(svc, { workspaceId: input.workspaceId, name });
   }
   const suffix = ' workspace';
-  const { workspaceId } = await createOwnerlessWorkspace(svc, { name: name.slice(0, MAX_WORKSPACE_NAME - suffix.length).trim() + suffix });
-  try {
-    return await createApp(svc, { workspaceId, name });
-  } catch (err) {
-    // createApp runs its own transaction: undo the workspace made for it.
-    await svc.db.workspace.delete({ where: { id: workspaceId } }).catch(() => {});
-    throw err;
-  }
+  // One transaction for both: an app that cannot be made leaves no workspace behind.
+  return svc.db.$transaction(async (tx) => {
+    const { workspaceId } = await createOwnerlessWorkspace(svc, { name: name.slice(0, MAX_WORKSPACE_NAME - suffix.length).trim() + suffix }, tx);
+    return createApp(svc, { workspaceId, name }, tx);
+  });
 }
 
 /** The app-mode an app key (`app_…` live, `app_test_…` test) names; refused, naming `field`, when none. */

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Tx } from '../../db/client.js';
 import type { Contact } from '../../generated/prisma/client.js';
 import type { AppScope, GuestCaller, Services } from '../context.js';
 import { applyConsentChoice, type ConsentChoice } from './consent-rule.js';
@@ -17,7 +18,6 @@ export interface ConsentInput {
   changedAt?: Date;
 }
 
-type Tx = Parameters<Parameters<Services['db']['$transaction']>[0]>[0];
 
 export function consentOf(c: Pick<Contact, 'offersByEmail' | 'offersByEmailChangedAt' | 'offersByPush' | 'offersByPushChangedAt'>): Consent {
   const times = [c.offersByEmailChangedAt, c.offersByPushChangedAt].filter((t): t is Date => t !== null);

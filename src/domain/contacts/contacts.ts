@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { Contact, Prisma } from '../../generated/prisma/client.js';
+import type { Tx } from '../../db/client.js';
+import type { Contact } from '../../generated/prisma/client.js';
 import type { AppScope, Services } from '../context.js';
 import { refuseIfErased } from './erasure.js';
 
@@ -11,7 +12,7 @@ import { refuseIfErased } from './erasure.js';
  */
 export async function touchContact(
   svc: Services,
-  tx: Prisma.TransactionClient,
+  tx: Tx,
   scope: AppScope,
   externalId: string,
   opts: { sdk?: string; lock?: boolean } = {},

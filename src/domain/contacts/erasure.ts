@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { EraseRequest, Prisma } from '../../generated/prisma/client.js';
+import type { Tx } from '../../db/client.js';
+import type { EraseRequest } from '../../generated/prisma/client.js';
 import type { AppScope, Services } from '../context.js';
 import { conflict, invalidField } from '../errors.js';
 import { emit } from '../outbox.js';
@@ -12,7 +13,6 @@ import { erasePerson } from '../personal-data/areas.js';
 export const ERASE_BLOCK_DAYS = 30;
 /** The outbox topic that starts the erase process (never a webhook: it names no one). */
 export const ERASE_REQUESTED = 'erase.requested';
-type Tx = Prisma.TransactionClient;
 
 export const ERASE_STATES = ['queued', 'running', 'done'] as const;
 

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Contact, Prisma } from '../../generated/prisma/client.js';
+import type { Tx } from '../../db/client.js';
 import type { AppScope, Services } from '../context.js';
 import { invalid, type FieldError } from '../errors.js';
 import { COMPUTED_ATTRIBUTES, holdToType, isAttributeName, STANDARD_FIELDS, typeOfValue, type AttributeType, type AttributeValue } from './attributes.js';
@@ -21,7 +22,6 @@ export interface IdentifyInput {
   attributes?: Record<string, unknown>;
 }
 
-type Tx = Prisma.TransactionClient;
 const FIELDS = ['displayName', 'email', 'signedUpAt', 'language', 'timeZone', 'provider'] as const;
 
 export async function identify(svc: Services, scope: AppScope, externalId: string, input: IdentifyInput): Promise<{ created: boolean }> {
@@ -31,8 +31,10 @@ export async function identify(svc: Services, scope: AppScope, externalId: strin
     const attributes = await typedAttributes(tx, scope, input.attributes ?? {});
 
     const data: Prisma.ContactUpdateInput = {};
+    // Addresses are kept lowercased, so one person's email compares equal however it was typed.
+    const fields = { ...input, email: input.email?.toLowerCase() ?? input.email };
     for (const f of FIELDS) {
-      const v = input[f];
+      const v = fields[f];
       if (v !== undefined && !same(before[f], v)) (data as Record<string, unknown>)[f] = v;
     }
     const kept = { ...(before.attributes as Record<string, AttributeValue>) };

@@ -1,7 +1,7 @@
 import { contactData } from '../contacts/personal-data.js';
 import { eventData } from '../events/personal-data.js';
 import { outboxData } from '../outbox.js';
-import type { Db, Prisma } from '../../db/client.js';
+import type { Db, Tx } from '../../db/client.js';
 import { emptyExport, type ErasedPerson, type ExportContact, type PersonalDataArea } from './registry.js';
 
 /** Every area that keeps something about a person; erased in this order (the contact last). */
@@ -14,7 +14,7 @@ export async function exportPerson(db: Db, appModeId: string, externalId: string
 }
 
 /** Removes the person from every area, in the caller's transaction; how many rows, by kind. */
-export async function erasePerson(tx: Prisma.TransactionClient, person: ErasedPerson): Promise<Record<string, number>> {
+export async function erasePerson(tx: Tx, person: ErasedPerson): Promise<Record<string, number>> {
   const removed: Record<string, number> = {};
   for (const area of PERSONAL_DATA) Object.assign(removed, await area.erase(tx, person));
   return removed;

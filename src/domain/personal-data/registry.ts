@@ -1,4 +1,4 @@
-import type { Db, Prisma } from '../../db/client.js';
+import type { Db, Tx } from '../../db/client.js';
 
 // What the service keeps about a person, area by area. Each area registers how to export its
 // part (its members of ExportContact) and how to erase it; export and erase iterate the list, so a
@@ -62,5 +62,5 @@ export interface PersonalDataArea {
   /** This area's members of the export in one app-mode, or undefined when it keeps nothing of the person. */
   exportOf?(db: Db, appModeId: string, externalId: string): Promise<Partial<ExportContact> | undefined>;
   /** Removes the person's rows; answers how many, by kind. Idempotent: a second run removes nothing more. */
-  erase(tx: Prisma.TransactionClient, person: ErasedPerson): Promise<Record<string, number>>;
+  erase(tx: Tx, person: ErasedPerson): Promise<Record<string, number>>;
 }

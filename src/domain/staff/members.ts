@@ -1,4 +1,4 @@
-import type { Prisma } from '../../db/client.js';
+import type { Tx } from '../../db/client.js';
 import type { Services } from '../context.js';
 import { conflict, notFound } from '../errors.js';
 import type { Role } from './roles.js';
@@ -24,11 +24,11 @@ export async function removeMember(svc: Services, input: { workspaceId: string; 
 }
 
 /** Serializes changes to who belongs to a workspace, until the transaction ends. */
-export async function lockWorkspace(tx: Prisma.TransactionClient, workspaceId: string): Promise<void> {
+export async function lockWorkspace(tx: Tx, workspaceId: string): Promise<void> {
   await tx.$queryRaw`SELECT id FROM workspace WHERE id = ${workspaceId} FOR UPDATE`;
 }
 
-async function lockedMember(tx: Prisma.TransactionClient, workspaceId: string, staffUserId: string) {
+async function lockedMember(tx: Tx, workspaceId: string, staffUserId: string) {
   await lockWorkspace(tx, workspaceId);
   const member = await tx.membership.findUnique({ where: { workspaceId_staffUserId: { workspaceId, staffUserId } } });
   if (!member) throw notFound('No such member.');
@@ -36,7 +36,7 @@ async function lockedMember(tx: Prisma.TransactionClient, workspaceId: string, s
 }
 
 /** Refuses when the member about to stop being an owner is the last one. */
-async function keepAnOwner(tx: Prisma.TransactionClient, workspaceId: string): Promise<void> {
+async function keepAnOwner(tx: Tx, workspaceId: string): Promise<void> {
   const owners = await tx.membership.count({ where: { workspaceId, role: 'owner' } });
   if (owners <= 1) throw conflict('last_owner', 'A workspace keeps at least one owner: make another member owner first.');
 }

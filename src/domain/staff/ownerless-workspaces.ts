@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { DbHandle } from '../../db/client.js';
 import type { Services } from '../context.js';
 import { DomainError, invalidField } from '../errors.js';
 
@@ -13,11 +14,11 @@ export function checkWorkspaceName(name: string): string | undefined {
 }
 
 /** A workspace with no member yet. */
-export async function createOwnerlessWorkspace(svc: Services, input: { name: string }): Promise<{ workspaceId: string }> {
+export async function createOwnerlessWorkspace(svc: Services, input: { name: string }, db: DbHandle = svc.db): Promise<{ workspaceId: string }> {
   const problem = checkWorkspaceName(input.name);
   if (problem) throw invalidField('name', problem);
   const workspaceId = randomUUID();
-  await svc.db.workspace.create({ data: { id: workspaceId, name: input.name.trim() } });
+  await db.workspace.create({ data: { id: workspaceId, name: input.name.trim() } });
   return { workspaceId };
 }
 
