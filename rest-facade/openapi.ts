@@ -22,9 +22,10 @@ const STATUS_TEXT: Record<number, string> = {
   404: 'Not found',
   409: 'Refused as things stand',
   413: 'Too large',
+  415: 'The body is declared in a charset other than UTF-8',
   422: 'A value that is not right',
   429: 'Too many requests; wait for Retry-After seconds',
-  503: 'Not set up here yet',
+  503: 'Not set up here yet, or the database connection was lost mid-request (nothing was done; send it again after Retry-After)',
 };
 
 const security: Record<AnyRoute['surface'], Record<string, string[]>[]> = {
@@ -57,13 +58,17 @@ export function openApiDocument(routes: AnyRoute[], baseUrl: string) {
         ...(r.schema ? { content: { [r.contentType ?? 'application/json']: { schema: toSchema(r.schema, 'output') } } } : {}),
       };
     }
-    for (const status of route.errors) {
+    for (const status of answeredBy(route)) {
       responses[String(status)] = {
         description: STATUS_TEXT[status] ?? 'Refused',
-        ...(status === 429 ? { headers: { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } } } } : {}),
+        ...(status === 429 || status === 503 ? { headers: { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } } } } : {}),
         content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
       };
     }
+    responses.default = {
+      description: 'Something failed on our side (code internal): try again later; nothing was half done',
+      content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+    };
     (paths[route.path] ??= {})[route.method] = {
       operationId: `${route.method}${route.path.replace(/[{}]/g, '').replace(/(^|[/_-])(\w)/g, (_m, _s, c: string) => c.toUpperCase())}`,
       summary: route.summary,
@@ -91,6 +96,16 @@ export function openApiDocument(routes: AnyRoute[], baseUrl: string) {
       },
     },
   };
+}
+
+/**
+ * Every refusal a route can answer: its own, and those every route of its kind answers (a path
+ * that is not UTF-8, a lost database connection, a body too large or in another charset, a
+ * refused credential, too many requests).
+ */
+function answeredBy(route: AnyRoute): number[] {
+  const common = [400, 429, 503, ...(route.surface === 'public' ? [] : [401]), ...(route.body ? [413, 415] : [])];
+  return [...new Set([...route.errors, ...common])].sort((a, b) => a - b);
 }
 
 function paramsOf(schema: z.ZodType | undefined, where: 'path' | 'query', toSchema: (s: z.ZodType, io: 'input') => Record<string, unknown>) {

@@ -1,3 +1,4 @@
+import { contractProblem } from './contract.js';
 import { SignJWT } from 'jose';
 
 /** A user token as a customer's backend would make it. */
@@ -25,5 +26,7 @@ export async function call(base: string, method: string, path: string, opts: { h
   } catch {
     json = undefined;
   }
+  const problem = contractProblem(method, path, res.status, res.headers.get('content-type'), json, text);
+  if (problem) throw new Error(`the answer breaks the published contract: ${problem}`);
   return { status: res.status, headers: res.headers, json, text };
 }
