@@ -1,74 +1,19 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
-import net from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { createClient, type Client } from 'graphql-ws';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { openServices, type OpenServices } from '../src/services.js';
 import { createTestDatabase } from './support/db.js';
 import { call } from './support/http.js';
+import { freePorts, launch, ready, stopProcess, type Proc } from './support/processes.js';
 import { seedApp, TEST_SECRET_KEY, testConfig } from './support/server.js';
 
 // Two real server processes on one database: a change made through one reaches a subscriber of
 // the other (PostgreSQL LISTEN/NOTIFY), as in a cluster behind a load balancer.
 
-const root = fileURLToPath(new URL('..', import.meta.url));
-
-interface Proc {
-  url: string;
-  child: ChildProcess;
-  output: string[];
-}
-
 let svc: OpenServices;
 let a: Proc;
 let b: Proc;
 const clients: Client[] = [];
-
-/** Distinct free ports, held together while read so none is handed out twice. */
-async function freePorts(count: number): Promise<number[]> {
-  const servers = Array.from({ length: count }, () => net.createServer().listen(0, '127.0.0.1'));
-  await Promise.all(servers.map((server) => once(server, 'listening')));
-  const ports = servers.map((server) => (server.address() as net.AddressInfo).port);
-  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
-  return ports;
-}
-
-function launch(dbUrl: string, port: number): Proc {
-  const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: root,
-    // BASE_URL explicitly: vitest sets its own BASE_URL ('/') in the environment children inherit.
-    env: { ...process.env, DATABASE_URL: dbUrl, CRM_SECRET_KEY: TEST_SECRET_KEY, PORT: String(port), HOST: '127.0.0.1', BASE_URL: url, LOG_LEVEL: 'silent' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const output: string[] = [];
-  child.stdout!.on('data', (chunk) => output.push(String(chunk)));
-  child.stderr!.on('data', (chunk) => output.push(String(chunk)));
-  return { url, child, output };
-}
-
-async function ready(proc: Proc): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  while (Date.now() < deadline) {
-    if (proc.child.exitCode !== null) throw new Error(`server exited with ${proc.child.exitCode}:\n${proc.output.join('')}`);
-    if (await fetch(`${proc.url}/readyz`).then((r) => r.ok, () => false)) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`server not ready in time:\n${proc.output.join('')}`);
-}
-
-/** SIGTERM, then SIGKILL when the process has not exited within 5 s. Answers how it exited. */
-async function stopProcess(proc: Proc | undefined): Promise<{ code: number | null; signal: string | null } | undefined> {
-  if (!proc || proc.child.exitCode !== null || proc.child.signalCode !== null) return undefined;
-  const exited = once(proc.child, 'exit') as Promise<[number | null, string | null]>;
-  proc.child.kill('SIGTERM');
-  const kill = setTimeout(() => proc.child.kill('SIGKILL'), 5000);
-  const [code, signal] = await exited;
-  clearTimeout(kill);
-  return { code, signal };
-}
 
 async function gql(base: string, token: string, query: string, variables: Record<string, unknown>) {
   const r = await call(base, 'POST', '/graphql', { json: { query, variables }, headers: token ? { Authorization: `Bearer ${token}` } : {} });
@@ -100,9 +45,9 @@ async function subscriberOfA() {
 
   const client = createClient({ url: `${a.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0, connectionParams: { authorization: `Bearer ${token}` } });
   clients.push(client);
-  const changes = client.iterate({ query: 'subscription($m: ID!) { appModeChanged(appModeId: $m) { id brandName webOrigins } }', variables: { m: appModeId } });
+  const changes = client.iterate({ query: 'subscription($m: ID!) { appModeChanged(appModeId: $m) { appMode { id brandName webOrigins } } }', variables: { m: appModeId } });
   // The first answer is the app-mode as it is: A is listening from then on.
-  expect((await changes.next()).value).toMatchObject({ data: { appModeChanged: { id: appModeId, brandName: 'Test app' } } });
+  expect((await changes.next()).value).toMatchObject({ data: { appModeChanged: { appMode: { id: appModeId, brandName: 'Test app' } } } });
   return { appModeId, token, changes };
 }
 
@@ -113,7 +58,7 @@ it('a change made through process B reaches a subscriber of process A', async ()
     m: appModeId,
     i: { brandName: 'Changed on B', webOrigins: ['https://b.example.com'] },
   });
-  expect((await changes.next()).value).toEqual({ data: { appModeChanged: { id: appModeId, brandName: 'Changed on B', webOrigins: ['https://b.example.com'] } } });
+  expect((await changes.next()).value).toEqual({ data: { appModeChanged: { appMode: { id: appModeId, brandName: 'Changed on B', webOrigins: ['https://b.example.com'] } } } });
 });
 
 it('both stop cleanly on SIGTERM, a subscriber still connected to A', async () => {

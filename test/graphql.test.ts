@@ -40,8 +40,8 @@ const appModeIds = async (appId = app.appId) => {
   return { live: rows.find((m) => m.mode === 'live')!.id, test: rows.find((m) => m.mode === 'test')!.id };
 };
 
-function wsClient(authorization: unknown, impl: unknown = WebSocket): Client {
-  const client = createClient({ url: `${t.url.replace('http', 'ws')}/graphql`, webSocketImpl: impl, retryAttempts: 0, connectionParams: { authorization } });
+function wsClient(authorization: unknown, impl: unknown = WebSocket, options: { lazy?: boolean } = {}): Client {
+  const client = createClient({ url: `${t.url.replace('http', 'ws')}/graphql`, webSocketImpl: impl, retryAttempts: 0, connectionParams: { authorization }, ...options });
   clients.push(client);
   return client;
 }
@@ -184,16 +184,16 @@ describe('HTTP transport', () => {
 });
 
 describe('live changes over graphql-ws', () => {
-  const subscription = 'subscription($m: ID!) { appModeChanged(appModeId: $m) { id brandName } }';
+  const subscription = 'subscription($m: ID!) { appModeChanged(appModeId: $m) { reload appMode { id brandName } } }';
 
   it('sends the app-mode, then each change made through updateAppSettings', async () => {
     const { live } = await appModeIds();
     const changes = wsClient(`Bearer ${owner}`).iterate({ query: subscription, variables: { m: live } });
     const first = await changes.next();
-    expect(first.value.data.appModeChanged.id).toBe(live);
+    expect(first.value.data.appModeChanged).toMatchObject({ reload: true, appMode: { id: live } });
 
     await ok('mutation($m: ID!) { updateAppSettings(appModeId: $m, input: { brandName: "Renamed live" }) { id } }', { m: live });
-    expect((await changes.next()).value).toEqual({ data: { appModeChanged: { id: live, brandName: 'Renamed live' } } });
+    expect((await changes.next()).value).toEqual({ data: { appModeChanged: { reload: false, appMode: { id: live, brandName: 'Renamed live' } } } });
     await changes.return!();
   });
 
@@ -207,8 +207,8 @@ describe('live changes over graphql-ws', () => {
 
   it('ends the watch at once when the subscriber stops, without waiting for a change', async () => {
     const { test } = await appModeIds();
-    const changes = abortable((signal) => appModeChanges(t.svc, test, signal, async () => true));
-    expect((await changes.next()).value?.id).toBe(test);
+    const changes = abortable((signal) => appModeChanges(t.svc, test, { signal }));
+    expect((await changes.next()).value?.appMode.id).toBe(test);
     const waiting = changes.next();
     await changes.return!();
     expect(await waiting).toEqual({ done: true, value: undefined });
@@ -216,17 +216,16 @@ describe('live changes over graphql-ws', () => {
 
   it('checks the session again for each operation on an open socket', async () => {
     const token = await signIn(app.ownerEmail, app.ownerPassword);
-    const client = wsClient(`Bearer ${token}`);
-    // A live subscription holds the one socket open; the client would otherwise reconnect.
+    // Not lazy: the one socket stays open between operations; the client would otherwise reconnect.
+    const client = wsClient(`Bearer ${token}`, WebSocket, { lazy: false });
     const held = client.iterate({ query: subscription, variables: { m: (await appModeIds()).live } });
     await held.next();
     const viewer = () => client.iterate({ query: '{ viewer { email } }' }).next();
     expect((await viewer()).value).toEqual({ data: { viewer: { email: app.ownerEmail } } });
     await ok('mutation { signOut }', {}, token);
     expect((await viewer()).value.errors[0].extensions).toMatchObject({ code: 'unauthenticated' });
-    // The subscription already running hears no more changes: it ends at the next one.
-    await ok('mutation($m: ID!) { updateAppSettings(appModeId: $m, input: { brandName: "After sign-out" }) { id } }', { m: (await appModeIds()).live });
-    expect(await held.next()).toEqual({ done: true, value: undefined });
+    // The subscription already running ends on the sign-out's notice, with no change needed.
+    await expect(held.next()).rejects.toMatchObject([{ extensions: { code: 'unauthenticated' } }]);
   });
 
   it('closes with 4401 on a bad token', async () => {
@@ -257,7 +256,7 @@ describe('live changes over graphql-ws', () => {
 describe('shutdown', () => {
   it('close() ends open subscriptions and sockets promptly', async () => {
     const { live } = await appModeIds();
-    const changes = wsClient(`Bearer ${owner}`).iterate({ query: 'subscription($m: ID!) { appModeChanged(appModeId: $m) { id } }', variables: { m: live } });
+    const changes = wsClient(`Bearer ${owner}`).iterate({ query: 'subscription($m: ID!) { appModeChanged(appModeId: $m) { version } }', variables: { m: live } });
     await changes.next();
     const waiting = changes.next().catch((closeEvent: { code: number }) => closeEvent);
     const started = Date.now();

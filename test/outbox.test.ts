@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { OutboxRow } from '../src/db/outbox-dispatcher.js';
+import { parseVersion, versionOf, type FollowStep, type OutboxRow } from '../src/db/outbox-dispatcher.js';
 import { purgeOutbox } from '../src/domain/outbox.js';
 import { call } from './support/http.js';
 import { seedApp, startTestServer, startWithApp, type SeededApp, type TestServer } from './support/server.js';
@@ -81,6 +81,42 @@ describe('the outbox dispatcher', () => {
       expect(heard.rows[0]).toMatchObject({ topic: 'app_mode.changed', appModeId: mode.id, data: { id: mode.id } });
     } finally {
       heard.stop();
+    }
+  });
+});
+
+describe('following a topic (live subscriptions)', () => {
+  it('hands on the kept rows after a version, then the new ones, each once and in order', async () => {
+    const appModeId = randomUUID();
+    const c = await client(t.dbUrl);
+    const stop = new AbortController();
+    try {
+      for (const n of [1, 2, 3]) await insert(c, appModeId, n);
+      await t.svc.outbox.drain();
+      const steps: FollowStep[] = [];
+      const follow = (after?: string) =>
+        void (async () => {
+          for await (const step of t.svc.outbox.follow('test.ordered', appModeId, { after: after ? parseVersion(after) : undefined, now: t.clock.now(), signal: stop.signal }))
+            steps.push(step);
+        })();
+      follow();
+      await expect.poll(() => steps.length).toBe(1);
+      expect(steps[0]).toMatchObject({ reload: true });
+      await insert(c, appModeId, 4);
+      await expect.poll(() => steps.length).toBe(2);
+      const version = (steps[1] as { version: string }).version;
+
+      const resumed: number[] = [];
+      const first = (await t.svc.db.outboxEvent.findFirstOrThrow({ where: { appModeId }, orderBy: { id: 'asc' } }));
+      for await (const step of t.svc.outbox.follow('test.ordered', appModeId, { after: parseVersion(versionOf(first, first.createdAt)), now: t.clock.now(), signal: stop.signal })) {
+        if ('row' in step) resumed.push(step.row.data.n as number);
+        if (resumed.length === 3) break;
+      }
+      expect(resumed).toEqual([2, 3, 4]);
+      expect(version > steps[0]!.version).toBe(true);
+    } finally {
+      stop.abort();
+      await c.end();
     }
   });
 });

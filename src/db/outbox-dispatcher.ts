@@ -1,10 +1,11 @@
 import { EventEmitter, on } from 'node:events';
 import pg from 'pg';
-import { OUTBOX_CHANNEL } from '../domain/outbox.js';
+import { OUTBOX_CHANNEL, OUTBOX_KEEP_DAYS } from '../domain/outbox.js';
 
 // Reads the outbox in order and hands each row to what listens:
-// - in this process, live subscriptions and long-poll wakes (`watch`), from a cursor that starts
-//   at the head when the process starts;
+// - in this process, live subscriptions and long-poll wakes (`watch`, `hear`), from a cursor that
+//   starts at the head when the process starts; a live subscriber that names a version it saw
+//   (`follow`) first gets the kept rows after it, read from the table;
 // - once in the whole cluster, consumers such as "start the processes these rows ask for" and
 //   webhook delivery (`consume`), from a cursor kept in outbox_consumer and advanced under its
 //   row's lock, so one process at a time serves a consumer and a crash re-delivers, never skips.
@@ -22,6 +23,58 @@ export interface OutboxRow {
   data: Record<string, unknown>;
   createdAt: Date;
 }
+
+/** Where a row sits in the outbox: rows are read, and live subscribers served, in this order. */
+export interface Position {
+  txId: bigint;
+  id: bigint;
+}
+
+/**
+ * What a live subscriber is handed (`follow`): each change after the last it had, as its row, or
+ * `reload`: what it had may be stale (it named nothing to resume from, its version is older than
+ * the outbox keeps, or it fell too far behind), so it reads the whole state again. The version is
+ * what it names to resume from; versions of one subscription increase (as strings too).
+ */
+export type FollowStep = { version: string; row: OutboxRow } | { version: string; reload: true };
+
+/** A version: the position (fixed-width hex, so versions compare as strings) and the time of the row or read it stands for. */
+export const versionOf = (at: Position, time: Date): string =>
+  `${at.txId.toString(16).padStart(16, '0')}${at.id.toString(16).padStart(16, '0')}-${time.getTime().toString(36)}`;
+
+/** The position and time a version names, or undefined when it is not one this service gave. */
+export function parseVersion(version: string): { at: Position; time: Date } | undefined {
+  const m = /^([0-9a-f]{16})([0-9a-f]{16})-([0-9a-z]{1,11})$/.exec(version);
+  if (!m) return undefined;
+  return { at: { txId: BigInt(`0x${m[1]}`), id: BigInt(`0x${m[2]}`) }, time: new Date(parseInt(m[3]!, 36)) };
+}
+
+const versions = new WeakMap<OutboxRow, string>();
+/** A row's version, made once for all its followers in the process. */
+function rowVersion(row: OutboxRow): string {
+  let version = versions.get(row);
+  if (!version) versions.set(row, (version = versionOf(row, row.createdAt)));
+  return version;
+}
+
+const after = (a: Position, b: Position) => a.txId > b.txId || (a.txId === b.txId && a.id > b.id);
+
+/**
+ * Whether a transaction's changes were visible in a snapshot (`pg_current_snapshot()::text`,
+ * `xmin:xmax:xip,…`): a state read in that snapshot already shows that transaction's rows.
+ */
+export function seenBy(snapshot: string): (txId: bigint) => boolean {
+  const [xmin, xmax, xip] = snapshot.split(':').map((part, i) => (i < 2 ? BigInt(part) : part)) as [bigint, bigint, string | undefined];
+  const running = new Set((xip ?? '').split(',').filter(Boolean));
+  return (txId) => txId < xmin || (txId < xmax && !running.has(String(txId)));
+}
+
+/** Versions older than this before the keep time runs out are not resumed: a transaction can write a row with an earlier time than a row placed before it. */
+const RESUME_MARGIN_MS = 3_600_000;
+/** Live subscribers woken per turn of the event loop: requests (the change's own answer among them) are served between turns. */
+const WAKE_AT_ONCE = 500;
+/** A live subscriber this many rows behind (a stalled socket) is told to reload rather than held in memory. */
+const MAX_BEHIND = 10_000;
 
 /** Handles rows at least once: a failure re-delivers them on the next pass. */
 export type OutboxConsumer = (rows: OutboxRow[]) => Promise<void>;
@@ -46,6 +99,7 @@ export class OutboxDispatcher {
   private running: Promise<void> | undefined;
   private again = false;
   private closed = false;
+  private readonly waking: (() => void)[] = [];
 
   constructor(
     private readonly pool: pg.Pool,
@@ -77,6 +131,93 @@ export class OutboxDispatcher {
       for await (const [row] of on(this.local, `${topic}:${appModeId}`, { signal })) yield row as OutboxRow;
     } catch (err) {
       if ((err as Error).name !== 'AbortError') throw err;
+    }
+  }
+
+  /** Calls `handle` with each row of a topic for one app-mode as this process reads it; answers the way to stop. */
+  hear(topic: string, appModeId: string, handle: (row: OutboxRow) => void): () => void {
+    const key = `${topic}:${appModeId}`;
+    this.local.on(key, handle);
+    return () => void this.local.off(key, handle);
+  }
+
+  /**
+   * A live subscriber's steps (FollowStep): the changes after `after` from the outbox, then each
+   * new one as this process reads it, in outbox order, each once, until the signal aborts. Without
+   * `after`, or with one older than the outbox keeps, a `reload` comes first. Changes heard while
+   * the kept ones are read wait in memory, so none falls between the two.
+   */
+  async *follow(topic: string, appModeId: string, opts: { after?: { at: Position; time: Date }; now: Date; signal: AbortSignal }): AsyncGenerator<FollowStep> {
+    if (!this.cursor) throw new Error('the outbox is not being read: open the services with listen');
+    let heard: OutboxRow[] = [];
+    let wake: (() => void) | undefined;
+    const stop = this.hear(topic, appModeId, (row) => {
+      heard.push(row);
+      if (wake) this.inTurn(wake);
+      wake = undefined;
+    });
+    // Everything up to here was handed on before the listener came; everything after reaches it.
+    const head = this.cursor;
+    const onAbort = () => wake?.();
+    opts.signal.addEventListener('abort', onAbort);
+    try {
+      let last = head;
+      const keptSince = opts.now.getTime() - OUTBOX_KEEP_DAYS * 86_400_000 + RESUME_MARGIN_MS;
+      if (!opts.after || opts.after.time.getTime() < keptSince) yield { version: versionOf(head, opts.now), reload: true };
+      else if (after(head, opts.after.at)) {
+        for await (const row of this.kept(topic, appModeId, opts.after.at, head)) {
+          if (opts.signal.aborted) return;
+          yield { version: rowVersion(row), row };
+        }
+      } else last = opts.after.at; // the subscriber was served by a process ahead of this one
+      for (;;) {
+        if (heard.length > MAX_BEHIND) {
+          last = heard[heard.length - 1]!;
+          heard = [];
+          yield { version: versionOf(last, opts.now), reload: true };
+        }
+        const rows = heard;
+        heard = [];
+        for (const row of rows) {
+          if (opts.signal.aborted) return;
+          if (!after(row, last)) continue;
+          last = row;
+          yield { version: rowVersion(row), row };
+        }
+        if (opts.signal.aborted) return;
+        if (!heard.length) await new Promise<void>((resolve) => (wake = resolve));
+        wake = undefined;
+      }
+    } finally {
+      stop();
+      opts.signal.removeEventListener('abort', onAbort);
+    }
+  }
+
+  /** Runs `fn` in a coming turn of the event loop, WAKE_AT_ONCE at a time. */
+  private inTurn(fn: () => void): void {
+    if (this.waking.push(fn) > 1) return;
+    const turn = () =>
+      setImmediate(() => {
+        for (const next of this.waking.splice(0, WAKE_AT_ONCE)) next();
+        if (this.waking.length) turn();
+      });
+    turn();
+  }
+
+  /** The kept rows of a topic for one app-mode in (from, to], in order. */
+  private async *kept(topic: string, appModeId: string, from: Position, to: Position): AsyncGenerator<OutboxRow> {
+    let at = from;
+    for (;;) {
+      const { rows } = await this.pool.query(
+        `SELECT id, tx_id AS "txId", app_mode_id AS "appModeId", topic, external_id AS "externalId", data, created_at AS "createdAt"
+         FROM outbox_event
+         WHERE app_mode_id = $1 AND topic = $2 AND (tx_id, id) > ($3::bigint, $4::bigint) AND (tx_id, id) <= ($5::bigint, $6::bigint)
+         ORDER BY tx_id, id LIMIT ${BATCH}`,
+        [appModeId, topic, at.txId, at.id, to.txId, to.id],
+      );
+      for (const row of rows.map(fromPg)) yield (at = row);
+      if (rows.length < BATCH) return;
     }
   }
 

@@ -28,6 +28,23 @@ export async function emit(tx: Tx, topic: string, change: Emitted): Promise<void
   await tx.$executeRaw`SELECT pg_notify(${OUTBOX_CHANNEL}, '')`;
 }
 
+/**
+ * Called first in a transaction (before it writes anything) that changes one thing whose rows
+ * subscribers take as its state: one such transaction at a time, so the rows' outbox positions
+ * follow the order the changes commit. (A transaction's position is its id, given at its first
+ * write: transactions waiting for the same row lock would otherwise commit out of that order.)
+ */
+export async function inOrder(tx: Tx, topic: string, key: string): Promise<void> {
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`${topic}:${key}`}, 0))`;
+}
+
+/** The app-mode id of rows about no app-mode: staff sessions and memberships, heard by every live subscription of a process. */
+export const SERVICE_WIDE = '00000000-0000-0000-0000-000000000000';
+
+/** Internal topics (SERVICE_WIDE) that end or narrow live subscriptions: a session signed out, a membership changed or ended. */
+export const SESSION_ENDED = 'staff.session_ended';
+export const MEMBERSHIP_CHANGED = 'staff.membership_changed';
+
 /** How long rows are kept once every cluster-wide consumer has passed them (live subscribers may resume from them). */
 export const OUTBOX_KEEP_DAYS = 7;
 

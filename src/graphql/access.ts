@@ -1,4 +1,4 @@
-import { accessRefusal, accessTo, targetOf, type Target } from '../domain/staff/app-access.js';
+import { accessRefusal, accessTo, targetOf, type Access, type Target } from '../domain/staff/app-access.js';
 import { ACTIONS, type Action } from '../domain/staff/roles.js';
 import { batchLoad } from './batch.js';
 import { viewerOf, type StaffContext } from './context.js';
@@ -27,10 +27,16 @@ export function staffScopes(ctx: StaffContext): ScopeLoaders {
  * own refusal (not_found for a target outside the viewer's workspaces, role_forbids for the role).
  */
 async function allows(ctx: StaffContext, target: Target, action: Action): Promise<boolean> {
+  await accessFor(ctx, target, action);
+  return true;
+}
+
+/** The viewer's access to a target (their workspace and role there), refusing what it does not allow; read once per request. */
+export async function accessFor(ctx: StaffContext, target: Target, action: Action): Promise<Access> {
   const viewer = viewerOf(ctx);
   const [kind, id] = targetOf(target);
   const access = await batchLoad(ctx, `access:${viewer.id}:${kind}`, id, (ids) => accessTo(ctx.svc, viewer.id, kind, ids));
   const refusal = accessRefusal(kind, access, action);
   if (refusal) throw refusal;
-  return true;
+  return access!;
 }

@@ -9,12 +9,15 @@ export interface StaffContext {
   viewer: { staffUser: StaffUser; sessionId: string } | undefined;
   /** The caller's address, for the limits on signing in. */
   address: string;
+  /** When the operation began, before its session was read (live subscriptions: notices heard since may not be in that read). */
+  startedAt: number;
 }
 
 /** Reads `Bearer crm_st_…` (the Authorization header over HTTP, connectionParams.authorization over graphql-ws). */
 export async function staffContext(svc: Services, authorization: unknown, address: string): Promise<StaffContext> {
+  const startedAt = Date.now();
   const token = typeof authorization === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1] : undefined;
-  return { svc, viewer: await staffForToken(svc, token), address };
+  return { svc, viewer: await staffForToken(svc, token), address, startedAt };
 }
 
 export const unauthenticated = () =>

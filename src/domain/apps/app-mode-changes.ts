@@ -1,20 +1,46 @@
 import type { AppMode } from '../../generated/prisma/client.js';
 import type { Services } from '../context.js';
+import { liveTopic } from '../live.js';
+
+// An app-mode's settings, live: each change comes as the `app_mode.changed` row, which carries the
+// settings as that change left them, so subscribers see every change as itself, in order.
+
+/** An app-mode as subscribers see it: everything but its secrets. */
+export type AppModeState = Omit<AppMode, 'identitySecretEnc' | 'inboundSecretEnc'>;
+
+export interface AppModeChange {
+  /** Name it as `after` to resume from here. */
+  version: string;
+  /** The whole state, not a change after the last version the subscriber named. */
+  reload: boolean;
+  appMode: AppModeState;
+}
+
+/** What an `app_mode.changed` row carries: the settings after the change, as JSON. */
+export function appModeState(mode: AppMode): Record<string, unknown> {
+  const { identitySecretEnc: _i, inboundSecretEnc: _s, ...state } = mode;
+  return { ...state, updatedAt: state.updatedAt.toISOString() };
+}
+
+const states = new WeakMap<object, AppModeState>();
+/** The settings a row carries, made once for all the process's subscribers (the row is the same object for each). */
+function fromRow(data: Record<string, unknown>): AppModeState | undefined {
+  if (typeof data.updatedAt !== 'string') return undefined;
+  let state = states.get(data);
+  if (!state) states.set(data, (state = { ...data, updatedAt: new Date(data.updatedAt) } as AppModeState));
+  return state;
+}
 
 /**
- * An app-mode as it is now, then again after each committed change (from any server process),
- * until the signal is aborted, the app-mode is gone, or `allowed` says the subscriber may no
- * longer see it (signed out, removed from the workspace). Listening starts before the first read,
- * so a change between the two is never missed.
+ * An app-mode as it is now (or each change after the version named by `after`), then after each
+ * committed change, from any server process, until the signal is aborted or the app-mode is gone.
  */
-export async function* appModeChanges(svc: Services, appModeId: string, signal: AbortSignal, allowed: () => Promise<boolean>): AsyncGenerator<AppMode> {
-  const notices = svc.outbox.watch('app_mode.changed', appModeId, signal);
-  let next = notices.next();
-  for (;;) {
-    const mode = await svc.db.appMode.findUnique({ where: { id: appModeId } });
-    if (!mode || !(await allowed())) return;
-    yield mode;
-    if ((await next).done) return;
-    next = notices.next();
+export async function* appModeChanges(svc: Services, appModeId: string, opts: { after?: string | null; signal: AbortSignal }): AsyncGenerator<AppModeChange> {
+  const read = (db: Pick<Services['db'], 'appMode'>) => db.appMode.findUnique({ where: { id: appModeId }, omit: { identitySecretEnc: true, inboundSecretEnc: true } });
+  for await (const event of liveTopic(svc, 'app_mode.changed', appModeId, { ...opts, read, change: (row) => fromRow(row.data) })) {
+    // A row written before rows carried the settings (kept at most OUTBOX_KEEP_DAYS): read them.
+    const appMode = event.reload ? event.state : (event.change ?? (await read(svc.db)));
+    if (!appMode) return;
+    yield { version: event.version, reload: event.reload, appMode };
   }
 }

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import type { AppMode } from '../../generated/prisma/client.js';
 import type { Services } from '../context.js';
 import { invalid, notFound, type FieldError } from '../errors.js';
-import { emit } from '../outbox.js';
+import { emit, inOrder } from '../outbox.js';
+import { appModeState } from './app-mode-changes.js';
 import { checkOrigin, checkOrigins } from './origins.js';
 
 // The settings of one app-mode, changed by staff (GraphQL) and operators (the CLI) alike.
@@ -59,8 +60,9 @@ export async function updateSettings(svc: Services, appModeId: string, patch: Se
     throw invalid([{ field: data.defaultLanguage ? 'defaultLanguage' : 'languages', message: 'the default language must be one of the languages' }]);
 
   return svc.db.$transaction(async (tx) => {
+    await inOrder(tx, 'app_mode.changed', appModeId);
     const updated = await tx.appMode.update({ where: { id: appModeId }, data });
-    await emit(tx, 'app_mode.changed', { appModeId, data: { id: appModeId }, at: svc.clock.now() });
+    await emit(tx, 'app_mode.changed', { appModeId, data: appModeState(updated), at: svc.clock.now() });
     return updated;
   });
 }

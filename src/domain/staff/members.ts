@@ -1,6 +1,7 @@
 import type { Tx } from '../../db/client.js';
 import type { Services } from '../context.js';
 import { conflict, notFound } from '../errors.js';
+import { emit, MEMBERSHIP_CHANGED, SERVICE_WIDE } from '../outbox.js';
 import type { Role } from './roles.js';
 
 // Who belongs to a workspace and as what (people join by invitation: invitations.ts). A workspace
@@ -12,6 +13,7 @@ export async function setMemberRole(svc: Services, input: { workspaceId: string;
     const member = await lockedMember(tx, input.workspaceId, input.staffUserId);
     if (member.role === 'owner' && input.role !== 'owner') await keepAnOwner(tx, input.workspaceId);
     await tx.membership.update({ where: { workspaceId_staffUserId: { workspaceId: input.workspaceId, staffUserId: input.staffUserId } }, data: { role: input.role } });
+    await membershipChanged(svc, tx, input.workspaceId, input.staffUserId, input.role);
   });
 }
 
@@ -20,8 +22,13 @@ export async function removeMember(svc: Services, input: { workspaceId: string; 
     const member = await lockedMember(tx, input.workspaceId, input.staffUserId);
     if (member.role === 'owner') await keepAnOwner(tx, input.workspaceId);
     await tx.membership.delete({ where: { workspaceId_staffUserId: { workspaceId: input.workspaceId, staffUserId: input.staffUserId } } });
+    await membershipChanged(svc, tx, input.workspaceId, input.staffUserId, null);
   });
 }
+
+/** The notice that narrows (a new role) or ends (null: removed) the member's live subscriptions in every server process. */
+const membershipChanged = (svc: Services, tx: Tx, workspaceId: string, staffUserId: string, role: Role | null) =>
+  emit(tx, MEMBERSHIP_CHANGED, { appModeId: SERVICE_WIDE, data: { workspaceId, staffUserId, role }, at: svc.clock.now() });
 
 /** Serializes changes to who belongs to a workspace, until the transaction ends. */
 export async function lockWorkspace(tx: Tx, workspaceId: string): Promise<void> {

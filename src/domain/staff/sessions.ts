@@ -6,6 +6,7 @@ import { randomToken, sha256 } from '../../lib/secrets.js';
 import type { Services } from '../context.js';
 import { DomainError, unauthorized } from '../errors.js';
 import { takeRequest } from '../access/rate-limits.js';
+import { emit, SERVICE_WIDE, SESSION_ENDED } from '../outbox.js';
 import { normalizeEmail } from './staff-users.js';
 
 // Staff sign in with email and password and get a revocable session token (`crm_st_…`), sent as
@@ -63,12 +64,10 @@ export async function staffForToken(svc: Services, token: string | undefined): P
   return { staffUser: session.staffUser, sessionId: session.id };
 }
 
-/** Whether a session may still be used: not revoked, not expired. */
-export async function sessionIsLive(svc: Services, sessionId: string): Promise<boolean> {
-  const session = await svc.db.staffSession.findUnique({ where: { id: sessionId } });
-  return !!session && !session.revokedAt && session.expiresAt > svc.clock.now();
-}
-
+/** Revokes the session; its live subscriptions, in every server process, end on the notice. */
 export async function signOut(svc: Services, sessionId: string): Promise<void> {
-  await svc.db.staffSession.updateMany({ where: { id: sessionId, revokedAt: null }, data: { revokedAt: svc.clock.now() } });
+  await svc.db.$transaction(async (tx) => {
+    const { count } = await tx.staffSession.updateMany({ where: { id: sessionId, revokedAt: null }, data: { revokedAt: svc.clock.now() } });
+    if (count) await emit(tx, SESSION_ENDED, { appModeId: SERVICE_WIDE, data: { sessionId }, at: svc.clock.now() });
+  });
 }

@@ -1,10 +1,8 @@
-import { appModeChanges } from '../../domain/apps/app-mode-changes.js';
+import { appModeChanges, type AppModeChange as AppModeChangeShape } from '../../domain/apps/app-mode-changes.js';
 import { updateSettings, type SettingsPatch } from '../../domain/apps/settings.js';
-import { requireAccess } from '../../domain/staff/app-access.js';
-import { sessionIsLive } from '../../domain/staff/sessions.js';
-import { abortable } from '../abortable.js';
+import type { AppMode as AppModeRow } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
-import { sessionOf } from '../context.js';
+import { liveFor } from '../live.js';
 import { AppMode } from './apps.js';
 
 // Changing an app-mode's settings, and hearing of changes live.
@@ -44,20 +42,26 @@ builder.mutationField('updateAppSettings', (t) =>
   }),
 );
 
+const AppModeChange = builder.objectRef<AppModeChangeShape>('AppModeChange').implement({
+  description: 'One step of appModeChanged: the app-mode after a change, or as it is (reload).',
+  fields: (t) => ({
+    version: t.exposeString('version', { description: 'Increasing; name it as `after` to resume from here after a reconnect.' }),
+    reload: t.exposeBoolean('reload', {
+      description: 'The whole state rather than the next change: the first answer without `after`, or when `after` is older than the outbox keeps (7 days).',
+    }),
+    // The settings as the change left them; fields beyond the settings (app, serverKeys) are read per subscriber when asked for.
+    appMode: t.field({ type: AppMode, resolve: (change) => change.appMode as AppModeRow }),
+  }),
+});
+
 builder.subscriptionField('appModeChanged', (t) =>
   t.field({
-    type: AppMode,
-    description: 'The app-mode as it is now, then again after every change to its settings, from any server process.',
-    args: { appModeId: t.arg.id({ required: true }) },
-    // Checked when subscribing; the subscription outlives the request's cache, so before each
-    // change is sent it is checked afresh: a session signed out, or a member removed, hears no more.
+    type: AppModeChange,
+    description:
+      'The app-mode as it is now, then each change to its settings from any server process, in order. With `after` (a version it sent), each change since then first. Ends with unauthenticated, not_found or role_forbids when the session is signed out or the membership ends or changes.',
+    args: { appModeId: t.arg.id({ required: true }), after: t.arg.string() },
     authScopes: (_root, { appModeId }) => ({ read: { appModeId } }),
-    subscribe: (_root, { appModeId }, ctx) => {
-      const { staffUser, sessionId } = sessionOf(ctx);
-      const allowed = async () =>
-        (await sessionIsLive(ctx.svc, sessionId)) && (await requireAccess(ctx.svc, staffUser.id, { appModeId }, 'read').then(() => true, () => false));
-      return abortable((signal) => appModeChanges(ctx.svc, appModeId, signal, allowed));
-    },
-    resolve: (mode) => mode,
+    subscribe: (_root, { appModeId, after }, ctx) => liveFor(ctx, { appModeId }, 'read', (signal) => appModeChanges(ctx.svc, appModeId, { after, signal })),
+    resolve: (change) => change,
   }),
 );

@@ -1,0 +1,321 @@
+// Live fan-out: two server processes on one database, N staff tools subscribed to one app-mode's
+// settings (graphql-ws), split between them, a change a second made through one process. Beside
+// it the floor: a bare `ws` server (its own process) broadcasting the same payload to as many
+// clients. Run by bench/run.ts, or alone: `npx tsx bench/live.ts [subscribers…]`.
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import pg from 'pg';
+import WebSocket from 'ws';
+import { readConfig } from '../src/config.js';
+import { createApp } from '../src/domain/apps/create-app.js';
+import { createWorkspace } from '../src/domain/staff/workspaces.js';
+import { startEmbeddedPostgres } from '../src/db/embedded-postgres.js';
+import { applyMigrations, withDatabase } from '../src/db/migrations.js';
+import { sha256 } from '../src/lib/secrets.js';
+import { openServices } from '../src/services.js';
+
+const CHANGES = Number(process.env.BENCH_LIVE_CHANGES ?? 15);
+const CONNECT_AT_ONCE = 50;
+const SUBSCRIPTION = 'subscription($m: ID!) { appModeChanged(appModeId: $m) { version reload appMode { id brandName brandColor webOrigins updatedAt } } }';
+
+export interface LiveResult {
+  subscribers: number;
+  service: {
+    p50: number;
+    p99: number;
+    max: number;
+    /** From the change's outbox row (written just before its commit) to each answer. */
+    fromCommitP50: number;
+    fromCommitP99: number;
+    missed: number;
+    outOfOrder: number;
+    mutationP50: number;
+    mutationP99: number;
+    bytesPerSubscriber: number;
+  };
+  floor: { p50: number; p99: number; max: number; missed: number };
+}
+
+/** Runs the benchmark for each subscriber count on the database at `url` (migrated) and prints it. */
+export async function benchLive(url: string, secretKey: string, counts = [1000, 5000]): Promise<LiveResult[]> {
+  const results: LiveResult[] = [];
+  for (const subscribers of counts) {
+    const r = await runOnce(url, secretKey, subscribers);
+    results.push(r);
+    const ms = (n: number) => `${n.toFixed(1)} ms`;
+    console.log(`live: ${subscribers.toLocaleString('en')} subscribers over two server processes, ${CHANGES} changes, one a second, made through one process`);
+    const s = r.service;
+    console.log(`  service  fan-out p50 ${ms(s.p50)}, p99 ${ms(s.p99)}, max ${ms(s.max)} from the mutation sent to each subscriber's answer`);
+    console.log(`           p50 ${ms(s.fromCommitP50)}, p99 ${ms(s.fromCommitP99)} from the change's commit; missed ${s.missed}, out of order ${s.outOfOrder}`);
+    console.log(`           mutation p50 ${ms(s.mutationP50)}, p99 ${ms(s.mutationP99)}; server memory ${(s.bytesPerSubscriber / 1024).toFixed(1)} KiB per subscriber (RSS of both processes)`);
+    console.log(`  floor    p50 ${ms(r.floor.p50)}, p99 ${ms(r.floor.p99)}, max ${ms(r.floor.max)}; missed ${r.floor.missed} (a bare ws server, one process, broadcasting the same payload)`);
+    console.log(`  ratio    p99 ${(s.p99 / Math.max(r.floor.p99, 0.1)).toFixed(1)}× the floor (aim: service p99 within 100 ms at 1,000)`);
+  }
+  return results;
+}
+
+async function runOnce(url: string, secretKey: string, subscribers: number): Promise<LiveResult> {
+  const svc = await openServices({ config: readConfig({ LOG_LEVEL: 'silent' } as NodeJS.ProcessEnv), url, secretKey });
+  const ownerEmail = `live-${randomUUID()}@example.com`;
+  const { workspaceId } = await createWorkspace(svc, { name: 'Live bench', ownerEmail, ownerPassword: 'bench password, long enough' });
+  const app = await createApp(svc, { workspaceId, name: 'Live bench app' });
+  const appModeId = (await svc.db.appMode.findUniqueOrThrow({ where: { appKey: app.live.app_key } })).id;
+  const owner = await svc.db.staffUser.findUniqueOrThrow({ where: { email: ownerEmail } });
+  // One session per staff tool, as tools signed in one by one would have.
+  const tokens = Array.from({ length: subscribers + 1 }, () => `crm_st_${randomUUID().replaceAll('-', '')}${randomUUID().replaceAll('-', '')}`.slice(0, 47));
+  const expiresAt = new Date(Date.now() + 86_400_000);
+  await svc.db.staffSession.createMany({ data: tokens.map((t) => ({ id: randomUUID(), staffUserId: owner.id, tokenHash: sha256(t), expiresAt, createdAt: new Date() })) });
+  await svc.close();
+
+  const ports = await Promise.all([freePort(), freePort()]);
+  const servers = ports.map((port) => startServerProcess(url, secretKey, port));
+  try {
+    await Promise.all(ports.map(ready));
+    const before = servers.map(rss);
+    const sockets: Subscriber[] = [];
+    for (let i = 0; i < subscribers; i += CONNECT_AT_ONCE) {
+      const batch = tokens.slice(i, Math.min(i + CONNECT_AT_ONCE, subscribers));
+      sockets.push(...(await Promise.all(batch.map((token, j) => subscribe(ports[(i + j) % 2]!, token, appModeId)))));
+    }
+    await sleep(500);
+    const bytesPerSubscriber = servers.reduce((sum, s, i) => sum + rss(s) - before[i]!, 0) / subscribers;
+
+    const mutationMs: number[] = [];
+    const sentAt: number[] = [];
+    const change = async (i: number) => {
+      const started = performance.now();
+      sentAt[i] = started;
+      const res = await fetch(`http://127.0.0.1:${ports[0]}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${tokens[subscribers]}` },
+        body: JSON.stringify({ query: 'mutation($m: ID!, $i: AppSettingsInput!) { updateAppSettings(appModeId: $m, input: $i) { id } }', variables: { m: appModeId, i: { brandName: `change ${i}` } } }),
+      });
+      const body = (await res.json()) as { errors?: unknown };
+      if (body.errors) throw new Error(`the change was refused: ${JSON.stringify(body.errors)}`);
+      return performance.now() - started;
+    };
+    // Warm-up: code paths compiled, pools filled; not counted.
+    for (let i = 0; i < 2; i++) {
+      await change(-1 - i);
+      await sleep(500);
+    }
+    for (const s of sockets) s.received.clear();
+    for (let i = 0; i < CHANGES; i++) {
+      const tick = sleep(1000);
+      mutationMs.push(await change(i));
+      await tick;
+    }
+    await sleep(2000);
+    const service = tally(sockets, sentAt);
+    const committedAt = await commitTimes(url, appModeId);
+    const payload = sockets[0]!.sample;
+    for (const s of sockets) s.socket.terminate();
+
+    const floor = await broadcastFloor(subscribers, payload);
+    return {
+      subscribers,
+      service: { ...service, ...fromCommit(sockets, committedAt), mutationP50: quantile(mutationMs, 0.5), mutationP99: quantile(mutationMs, 0.99), bytesPerSubscriber },
+      floor,
+    };
+  } finally {
+    await Promise.all(servers.map(stop));
+  }
+}
+
+interface Subscriber {
+  socket: WebSocket;
+  /** Change number → when it arrived (performance.now()). */
+  received: Map<number, number>;
+  order: number[];
+  sample: string;
+}
+
+/** A staff tool over graphql-transport-ws, spoken by hand so the client costs the same as the floor's. */
+function subscribe(port: number, token: string, appModeId: string): Promise<Subscriber> {
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(`ws://127.0.0.1:${port}/graphql`, 'graphql-transport-ws');
+    const sub: Subscriber = { socket, received: new Map(), order: [], sample: '' };
+    socket.on('open', () => socket.send(JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${token}` } })));
+    socket.on('error', reject);
+    socket.on('message', (raw) => {
+      const at = performance.now();
+      const text = String(raw);
+      const message = JSON.parse(text);
+      if (message.type === 'connection_ack') socket.send(JSON.stringify({ id: '1', type: 'subscribe', payload: { query: SUBSCRIPTION, variables: { m: appModeId } } }));
+      else if (message.type === 'next') {
+        const change = message.payload.data?.appModeChanged;
+        if (!change) return reject(new Error(JSON.stringify(message.payload)));
+        if (change.reload) return resolve(sub);
+        const n = Number(/^change (-?\d+)$/.exec(change.appMode.brandName)?.[1]);
+        sub.received.set(n, at);
+        sub.order.push(n);
+        sub.sample = text;
+      } else if (message.type === 'error') reject(new Error(JSON.stringify(message.payload)));
+    });
+  });
+}
+
+/** When each counted change's row was written (the server's clock, in its commit's transaction), by change number. */
+async function commitTimes(url: string, appModeId: string): Promise<Map<number, number>> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const { rows } = await client.query<{ name: string; at: Date }>(`SELECT data->>'brandName' AS name, created_at AS at FROM outbox_event WHERE app_mode_id = $1 AND topic = 'app_mode.changed'`, [appModeId]);
+  await client.end();
+  return new Map(rows.map((r) => [Number(/^change (-?\d+)$/.exec(r.name)?.[1]), r.at.getTime()]));
+}
+
+function fromCommit(sockets: Subscriber[], committedAt: Map<number, number>) {
+  const latencies: number[] = [];
+  for (const s of sockets)
+    for (const [n, at] of s.received) if (n >= 0 && committedAt.has(n)) latencies.push(performance.timeOrigin + at - committedAt.get(n)!);
+  return { fromCommitP50: quantile(latencies, 0.5), fromCommitP99: quantile(latencies, 0.99) };
+}
+
+function tally(sockets: Subscriber[], sentAt: number[]) {
+  const latencies: number[] = [];
+  let missed = 0;
+  let outOfOrder = 0;
+  for (const s of sockets) {
+    for (let i = 0; i < CHANGES; i++) {
+      const at = s.received.get(i);
+      if (at === undefined) missed++;
+      else latencies.push(at - sentAt[i]!);
+    }
+    const counted = s.order.filter((n) => n >= 0);
+    outOfOrder += counted.filter((n, i) => i > 0 && n <= counted[i - 1]!).length;
+  }
+  return { p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99), max: Math.max(...latencies), missed, outOfOrder };
+}
+
+const FLOOR_SERVER = `
+import { WebSocketServer } from 'ws';
+const wss = new WebSocketServer({ port: 0, host: '127.0.0.1' });
+wss.on('listening', () => console.log(wss.address().port));
+wss.on('connection', (socket) => socket.on('message', (data) => { for (const c of wss.clients) if (c !== socket) c.send(String(data)); }));
+`;
+
+/** The floor: a bare ws server in its own process relaying one sender's message to every other client. */
+async function broadcastFloor(subscribers: number, payload: string) {
+  const child = spawn(process.execPath, ['--input-type=module', '-e', FLOOR_SERVER], { cwd: fileURLToPath(new URL('..', import.meta.url)), stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    const port = await new Promise<number>((resolve) => child.stdout!.once('data', (d) => resolve(Number(String(d).trim()))));
+    const open = (onMessage?: (at: number, text: string) => void) =>
+      new Promise<WebSocket>((resolve, reject) => {
+        const socket = new WebSocket(`ws://127.0.0.1:${port}`);
+        socket.on('open', () => resolve(socket));
+        socket.on('error', reject);
+        if (onMessage) socket.on('message', (raw) => onMessage(performance.now(), String(raw)));
+      });
+    const received: Map<number, number>[] = [];
+    const clients: WebSocket[] = [];
+    for (let i = 0; i < subscribers; i += CONNECT_AT_ONCE) {
+      const batch = Array.from({ length: Math.min(CONNECT_AT_ONCE, subscribers - i) }, () => {
+        const got = new Map<number, number>();
+        received.push(got);
+        // Parsed as the service's clients parse theirs.
+        return open((at, text) => got.set(JSON.parse(text).n, at));
+      });
+      clients.push(...(await Promise.all(batch)));
+    }
+    const sender = await open();
+    const sentAt: number[] = [];
+    const template = JSON.parse(payload || '{}');
+    for (let i = 0; i < CHANGES; i++) {
+      sentAt[i] = performance.now();
+      sender.send(JSON.stringify({ ...template, n: i }));
+      await sleep(1000);
+    }
+    await sleep(1000);
+    const latencies: number[] = [];
+    let missed = 0;
+    for (const got of received)
+      for (let i = 0; i < CHANGES; i++) {
+        const at = got.get(i);
+        if (at === undefined) missed++;
+        else latencies.push(at - sentAt[i]!);
+      }
+    for (const c of [...clients, sender]) c.terminate();
+    return { p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99), max: Math.max(...latencies), missed };
+  } finally {
+    child.kill('SIGTERM');
+  }
+}
+
+function quantile(values: number[], q: number): number {
+  if (!values.length) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+}
+
+/** Resident memory of a process, from /proc (Linux). */
+function rss(child: ChildProcess): number {
+  const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1];
+  return Number(kb) * 1024;
+}
+
+function startServerProcess(url: string, secretKey: string, port: number): ChildProcess {
+  // BENCH_LIVE_PROFILE=<dir>: each server writes a CPU profile there when it stops.
+  const profile = process.env.BENCH_LIVE_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_LIVE_PROFILE}`] : [];
+  return spawn(process.execPath, [...profile, fileURLToPath(new URL('../dist/src/main.js', import.meta.url))], {
+    env: { ...process.env, DATABASE_URL: url, CRM_SECRET_KEY: secretKey, PORT: String(port), LOG_LEVEL: 'warn', HOST: '127.0.0.1', BASE_URL: `http://127.0.0.1:${port}` },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+}
+
+async function ready(port: number): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    if (await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false)) return;
+    await sleep(100);
+  }
+  throw new Error('a server did not become ready');
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  const kill = setTimeout(() => child.kill('SIGKILL'), 5000);
+  await exited;
+  clearTimeout(kill);
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const srv = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+// Alone: a database of its own, then the counts given (1,000 and 5,000 by default).
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: new URL('..', import.meta.url), stdio: 'inherit' });
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'crm-bench-live-'));
+  const embedded = await startEmbeddedPostgres(dataDir);
+  let code = 0;
+  try {
+    const admin = new pg.Client({ connectionString: embedded.adminUrl });
+    await admin.connect();
+    await admin.query('CREATE DATABASE crm_bench_live');
+    await admin.end();
+    const url = withDatabase(embedded.adminUrl, 'crm_bench_live');
+    await applyMigrations(url);
+    const counts = process.argv.slice(2).map(Number);
+    await benchLive(url, Buffer.alloc(32, 9).toString('base64'), counts.length ? counts : undefined);
+  } catch (err) {
+    console.error(err);
+    code = 1;
+  } finally {
+    await embedded.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+  process.exit(code);
+}

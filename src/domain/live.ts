@@ -1,0 +1,46 @@
+import { parseVersion, seenBy, type OutboxRow } from '../db/outbox-dispatcher.js';
+import type { Tx } from '../db/client.js';
+import type { Services } from './context.js';
+import { invalidField } from './errors.js';
+
+// Every live subscription (app-mode settings, and those the areas add: conversations, parts,
+// tickets, delivery logs) is this one piece over the outbox: the state once when the subscriber
+// has nothing to resume from, then each change as its outbox row tells it, in outbox order, each
+// once, with a version the subscriber names to resume after a reconnect. Nothing here reads the
+// database per change: what a subscriber is told comes in the row, read once per process.
+
+/** One step of a live subscription: the whole state (`reload`: drop what you had), or a change after the last one. */
+export type LiveEvent<S, C> = { version: string; reload: true; state: S } | { version: string; reload: false; change: C };
+
+export async function* liveTopic<S, C>(
+  svc: Services,
+  topic: string,
+  appModeId: string,
+  opts: {
+    /** The last version the subscriber saw; null or left out for the state as it is now. */
+    after?: string | null;
+    signal: AbortSignal;
+    /** The whole state, read when the subscriber has nothing (still kept) to resume from. */
+    read: (tx: Tx) => Promise<S>;
+    /** What a row of the topic tells the subscriber. */
+    change: (row: OutboxRow) => C;
+  },
+): AsyncGenerator<LiveEvent<S, C>> {
+  const resume = opts.after == null ? undefined : parseVersion(opts.after);
+  if (opts.after != null && !resume) throw invalidField('after', 'must be a version this subscription sent');
+  // Changes whose transaction the state's read already saw: sending them again would step back.
+  let seen: (txId: bigint) => boolean = () => false;
+  for await (const step of svc.outbox.follow(topic, appModeId, { after: resume, now: svc.clock.now(), signal: opts.signal })) {
+    if ('reload' in step) {
+      const { state, snapshot } = await svc.db.$transaction(
+        async (tx) => {
+          const [{ snapshot }] = await tx.$queryRaw<[{ snapshot: string }]>`SELECT pg_current_snapshot()::text AS snapshot`;
+          return { snapshot, state: await opts.read(tx) };
+        },
+        { isolationLevel: 'RepeatableRead' },
+      );
+      seen = seenBy(snapshot);
+      yield { version: step.version, reload: true, state };
+    } else if (!seen(step.row.txId)) yield { version: step.version, reload: false, change: opts.change(step.row) };
+  }
+}

@@ -1,0 +1,154 @@
+import type { OutboxDispatcher, OutboxRow } from '../db/outbox-dispatcher.js';
+import type { DomainError } from '../domain/errors.js';
+import { MEMBERSHIP_CHANGED, SERVICE_WIDE, SESSION_ENDED } from '../domain/outbox.js';
+import { accessRefusal, targetOf, type Target, type TargetKind } from '../domain/staff/app-access.js';
+import type { Action, Role } from '../domain/staff/roles.js';
+import { abortable } from './abortable.js';
+import { accessFor } from './access.js';
+import { sessionOf, unauthenticated, type StaffContext } from './context.js';
+
+// Who may see what a staff subscription streams is decided once, when it starts (its authScopes,
+// as for any field), and kept here in memory. The outbox notices of a change to it end the
+// subscription in every server process, with the refusal a new request would get: a session
+// signed out (`unauthenticated`), a member removed (`not_found`) or moved to a role that no
+// longer allows the action (`role_forbids`). Nothing is read per change.
+
+interface Grant {
+  sessionId: string;
+  member: string;
+  workspaceId: string;
+  kind: TargetKind;
+  action: Action;
+  end(refusal: DomainError): void;
+}
+
+type Heard<T> = Map<string, { value: T; at: number }>;
+
+/** How long notices are remembered: a subscription whose reads came before a notice it was not yet listening for still ends. */
+const REMEMBER_MS = 60_000;
+
+const memberKey = (workspaceId: string, staffUserId: string) => `${workspaceId}:${staffUserId}`;
+/** What a request would now be refused with, given the member's new role (null: no longer a member). */
+const refusalFor = (grant: Grant, role: Role | null) => accessRefusal(grant.kind, role ? { workspaceId: grant.workspaceId, role } : undefined, grant.action);
+
+/** One process's grants, ended by the notices its dispatcher hears. */
+class Grants {
+  private readonly bySession = new Map<string, Set<Grant>>();
+  private readonly byMember = new Map<string, Set<Grant>>();
+  private readonly endedSessions: Heard<true> = new Map();
+  private readonly roles: Heard<Role | null> = new Map();
+
+  constructor(outbox: OutboxDispatcher) {
+    outbox.hear(SESSION_ENDED, SERVICE_WIDE, (row) => this.sessionEnded(row));
+    outbox.hear(MEMBERSHIP_CHANGED, SERVICE_WIDE, (row) => this.membershipChanged(row));
+  }
+
+  /** Keeps a grant whose session and access were read after `readSince`; answers the way to drop it. */
+  add(grant: Grant, readSince: number): () => void {
+    this.forgetOld();
+    const ended = this.endedSessions.get(grant.sessionId);
+    const role = this.roles.get(grant.member);
+    const refusal = ended && ended.at >= readSince ? unauthenticated() : role && role.at >= readSince ? refusalFor(grant, role.value) : undefined;
+    if (refusal) {
+      grant.end(refusal);
+      return () => {};
+    }
+    const sets = [setOf(this.bySession, grant.sessionId), setOf(this.byMember, grant.member)];
+    for (const set of sets) set.add(grant);
+    return () => {
+      for (const [map, key] of [[this.bySession, grant.sessionId], [this.byMember, grant.member]] as const) {
+        map.get(key)?.delete(grant);
+        if (!map.get(key)?.size) map.delete(key);
+      }
+    };
+  }
+
+  private sessionEnded(row: OutboxRow): void {
+    this.forgetOld();
+    const sessionId = String(row.data.sessionId);
+    heard(this.endedSessions, sessionId, true);
+    for (const grant of this.bySession.get(sessionId) ?? []) grant.end(unauthenticated());
+  }
+
+  private membershipChanged(row: OutboxRow): void {
+    this.forgetOld();
+    const { workspaceId, staffUserId, role } = row.data as { workspaceId: string; staffUserId: string; role: Role | null };
+    const member = memberKey(workspaceId, staffUserId);
+    heard(this.roles, member, role);
+    for (const grant of this.byMember.get(member) ?? []) {
+      const refusal = refusalFor(grant, role);
+      if (refusal) grant.end(refusal);
+    }
+  }
+
+  private forgetOld(): void {
+    const before = Date.now() - REMEMBER_MS;
+    for (const heard of [this.endedSessions, this.roles] as Heard<unknown>[])
+      for (const [key, { at }] of heard) {
+        if (at >= before) break; // oldest first (see heard)
+        heard.delete(key);
+      }
+  }
+}
+
+/** Remembers a notice; re-inserted, so each map stays in the order notices were heard. */
+function heard<T>(map: Heard<T>, key: string, value: T): void {
+  map.delete(key);
+  map.set(key, { value, at: Date.now() });
+}
+
+function setOf<T>(map: Map<string, Set<T>>, key: string): Set<T> {
+  let set = map.get(key);
+  if (!set) map.set(key, (set = new Set()));
+  return set;
+}
+
+const grantsOf = new WeakMap<OutboxDispatcher, Grants>();
+
+/**
+ * A staff subscription's stream, kept only while the viewer may do `action` on `target`: what
+ * `start(signal)` yields, until the subscriber stops (the signal aborts) or a notice takes the
+ * right away (the stream then fails with the refusal). Every staff subscription goes through here:
+ *
+ *   subscribe: (_root, { appModeId, after }, ctx) =>
+ *     liveFor(ctx, { appModeId }, 'read', (signal) => ticketChanges(ctx.svc, appModeId, { after, signal })),
+ */
+export async function liveFor<T>(ctx: StaffContext, target: Target, action: Action, start: (signal: AbortSignal) => AsyncGenerator<T>): Promise<AsyncIterableIterator<T>> {
+  const { staffUser, sessionId } = sessionOf(ctx);
+  // Read (once per request) by the field's authScopes already.
+  const { workspaceId } = await accessFor(ctx, target, action);
+  let grants = grantsOf.get(ctx.svc.outbox);
+  if (!grants) grantsOf.set(ctx.svc.outbox, (grants = new Grants(ctx.svc.outbox)));
+  const registry = grants;
+  return abortable(async function* (signal) {
+    const stream = new AbortController();
+    const stop = () => stream.abort();
+    signal.addEventListener('abort', stop);
+    let refusal: DomainError | undefined;
+    const drop = registry.add(
+      {
+        sessionId,
+        member: memberKey(workspaceId, staffUser.id),
+        workspaceId,
+        kind: targetOf(target)[0],
+        action,
+        end: (r) => {
+          refusal ??= r;
+          stream.abort();
+        },
+      },
+      ctx.startedAt,
+    );
+    try {
+      if (refusal) throw refusal;
+      for await (const item of start(stream.signal)) {
+        if (refusal) break;
+        yield item;
+      }
+      if (refusal) throw refusal;
+    } finally {
+      drop();
+      signal.removeEventListener('abort', stop);
+    }
+  });
+}
