@@ -239,8 +239,16 @@ export class OutboxDispatcher {
       });
   }
 
-  /** Until every row visible now has been handed to every listener and consumer. */
+  /** Until every row committed by now has been handed to every listener and consumer. */
   async drain(): Promise<void> {
+    // A committed row waits while an older transaction runs anywhere in the cluster (READ takes rows
+    // only below the oldest): wait until the rows there now are all below it, for at most 30 s.
+    const { rows } = await this.pool.query<{ top: string }>('SELECT coalesce(max(tx_id), 0) AS top FROM outbox_event');
+    const top = BigInt(rows[0]!.top);
+    for (const until = Date.now() + 30_000; Date.now() < until; await new Promise((r) => setTimeout(r, 20))) {
+      const { rows: now } = await this.pool.query<{ oldest: string }>('SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint AS oldest');
+      if (BigInt(now[0]!.oldest) > top) break;
+    }
     // A pass running now may have begun before those rows: wake() asks for one more after it.
     this.wake();
     while (this.running) await this.running;
