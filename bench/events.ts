@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { withDatabase } from '../src/db/migrations.js';
+import { countRoundTrips } from './round-trips.js';
 
 // POST /server/v1/events with 500-event batches through the real HTTP server (its own process)
 // on the embedded PostgreSQL, beside the floor: the same rows written straight into the same
@@ -12,11 +13,15 @@ import { withDatabase } from '../src/db/migrations.js';
 const BATCH = 500;
 const CONNECTIONS = 8;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+/** Batches sent one after the other while round trips are counted. */
+const COUNTED_BATCHES = 40;
 
 export interface EventsBenchResult {
   serviceEventsPerSecond: number;
   floorEventsPerSecond: number;
   ratio: number;
+  /** Database round trips per batch, by statement (see roundTripsPerBatch). */
+  roundTrips: Map<string, number>;
 }
 
 let counter = 0;
@@ -62,11 +67,50 @@ export async function benchEvents(adminUrl: string, secretKey: string, serverKey
     const serviceEventsPerSecond = (result.requests.total * BATCH) / SECONDS;
 
     const floorEventsPerSecond = await floor(url, at);
-    return { serviceEventsPerSecond, floorEventsPerSecond, ratio: serviceEventsPerSecond / floorEventsPerSecond };
+    const roundTrips = await roundTripsPerBatch(url, secretKey, serverKeys, at);
+    return { serviceEventsPerSecond, floorEventsPerSecond, ratio: serviceEventsPerSecond / floorEventsPerSecond, roundTrips };
   } finally {
-    const exited = new Promise((resolve) => server.once('exit', resolve));
-    server.kill('SIGTERM');
-    await exited;
+    await stop(server);
+  }
+}
+
+async function stop(server: ChildProcess) {
+  const exited = new Promise((resolve) => server.once('exit', resolve));
+  server.kill('SIGTERM');
+  await exited;
+}
+
+/**
+ * Round trips per batch, counted on the wire (round-trips.ts) apart from the timed run, so the
+ * proxy costs it nothing: a second server process reaches the database through the proxy and is
+ * sent batches one at a time after a warm-up. What the process does on its own meanwhile (the
+ * outbox poll, once a second) is counted over an idle spell twice as long right after and taken
+ * off at its rate; what is left under 0.1 a batch is that poll's jitter, not the batch's.
+ */
+async function roundTripsPerBatch(url: string, secretKey: string, serverKeys: string[], at: string): Promise<Map<string, number>> {
+  const db = new URL(url);
+  const counter = await countRoundTrips({ host: db.hostname, port: Number(db.port) });
+  db.host = `127.0.0.1:${counter.port}`;
+  const port = await freePort();
+  const server = await startServerProcess(db.toString(), secretKey, port);
+  try {
+    for (let i = 0; i < 5; i++) await post(port, serverKeys[i % serverKeys.length]!, JSON.stringify({ events: batch('rt-warm', at) }));
+    counter.take();
+    const started = Date.now();
+    for (let i = 0; i < COUNTED_BATCHES; i++) await post(port, serverKeys[i % serverKeys.length]!, JSON.stringify({ events: batch('rt', at) }));
+    const busy = counter.take();
+    const busyMs = Date.now() - started;
+    await new Promise((r) => setTimeout(r, 2 * busyMs));
+    const idle = counter.take();
+    const perBatch = new Map<string, number>();
+    for (const [statement, n] of busy) {
+      const own = (n - (idle.get(statement) ?? 0) / 2) / COUNTED_BATCHES;
+      if (own >= 0.1) perBatch.set(statement, own);
+    }
+    return perBatch;
+  } finally {
+    await stop(server);
+    await counter.close();
   }
 }
 

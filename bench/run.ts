@@ -39,7 +39,10 @@ try {
   console.log('events: POST /server/v1/events, 500 per batch, 8 connections');
   console.log(`  service  ${Math.round(r.serviceEventsPerSecond).toLocaleString('en')} events/s`);
   console.log(`  floor    ${Math.round(r.floorEventsPerSecond).toLocaleString('en')} events/s (multi-row INSERT … ON CONFLICT DO NOTHING through pg)`);
-  console.log(`  ratio    ${r.ratio.toFixed(2)} of the floor (aim: at least 0.50)`);
+  const trips = [...r.roundTrips.values()].reduce((a, b) => a + b, 0);
+  console.log(`  ratio    ${r.ratio.toFixed(2)} of the floor (aim: at least 0.80), ${trips.toFixed(1)} database round trips per batch (floor: 1)`);
+  console.log('  round trips per batch once its definitions are known, counted on the wire (bench/round-trips.ts):');
+  for (const [statement, n] of r.roundTrips) console.log(`    ${n.toFixed(2).padStart(5)}  ${statement}`);
 
   const timings = await benchStartup({ databaseUrl: url, secretKey: SECRET_KEY, appKey: app.live.app_key });
   const floorMs = summary(timings[0]!.ms).median;
@@ -50,6 +53,9 @@ try {
     const ratio = t === timings[0] ? 'floor' : `${(s.median / floorMs).toFixed(1)}× the floor`;
     console.log(`  ${t.name.padEnd(48)} ${ms(s.median).padStart(9)} (${ms(s.min)} to ${ms(s.max)})  ${ratio}`);
   }
+
+  // Live fan-out (bench/live.ts): two server processes, 1,000 and 5,000 subscribers, beside a bare ws broadcast.
+  await (await import('./live.js')).benchLive(url, SECRET_KEY);
 } catch (err) {
   console.error(err);
   code = 1;

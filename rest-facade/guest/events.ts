@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ingestGuestEvents, MAX_GUEST_BATCH } from '../../src/domain/events/guest-events.js';
 import { MAX_PROPS } from '../../src/domain/events/props.js';
-import { readEvents, Rejected, tooManyEvents } from '../http/event-batch.js';
+import { readEvents, Rejected } from '../http/event-batch.js';
 import { ianaZone, rfc3339, stringMap } from '../http/fields.js';
 import { defineRoute } from '../http/route.js';
 import type { RouteDeps } from '../routes.js';
@@ -38,9 +38,8 @@ export const postGuestEvents = ({ svc }: RouteDeps) =>
     responses: { 202: { description: 'How many were kept; refusals listed when there are any', schema: EventsAccepted } },
     errors: [400, 401, 403, 409, 413, 429],
     async handle(ctx, { body }) {
-      if (body.events.length > MAX_GUEST_BATCH) throw tooManyEvents(MAX_GUEST_BATCH);
       const caller = ctx.state.caller;
-      const { events, rejected } = readEvents(body.events, EventBody, (e, index) => ({
+      const batch = readEvents(body.events, EventBody, (e, index) => ({
         index,
         id: e.id.toLowerCase(),
         externalId: caller.externalId,
@@ -48,7 +47,7 @@ export const postGuestEvents = ({ svc }: RouteDeps) =>
         occurredAt: new Date(e.occurred_at),
         props: e.props,
       }));
-      const result = await ingestGuestEvents(svc, caller, events, body.platform, rejected);
-      return { status: 202, body: { accepted: result.accepted, ...(result.rejected.length ? { rejected: result.rejected } : {}) } };
+      const { accepted, rejected } = await ingestGuestEvents(svc, caller, batch, body.platform);
+      return { status: 202, body: { accepted, ...(rejected.length ? { rejected } : {}) } };
     },
   });

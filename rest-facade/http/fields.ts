@@ -20,7 +20,8 @@ export const bcp47 = z.string().refine((v) => {
   } catch {
     return false;
   }
-}, 'must be a BCP 47 language tag, such as en or pt-BR');
+}, 'must be a BCP 47 language tag, such as en or pt-BR')
+  .meta({ description: 'A BCP 47 language tag, such as en or pt-BR', pattern: '^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$' });
 
 export const ianaZone = z.string().refine((v) => {
   try {
@@ -29,7 +30,8 @@ export const ianaZone = z.string().refine((v) => {
   } catch {
     return false;
   }
-}, 'must be an IANA time zone name, such as Europe/Paris');
+}, 'must be an IANA time zone name, such as Europe/Paris')
+  .meta({ description: 'An IANA time zone name, such as Europe/Paris or UTC' });
 
 /** A field that an empty value (or null) clears. */
 export const clearable = <T extends z.ZodType>(schema: T) => z.union([z.literal('').transform(() => null), z.null(), schema]).optional();

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { requestErase } from '../../src/domain/contacts/erasure.js';
+import { MAX_ATTRIBUTE_NAME, MAX_LIST_ITEMS, MAX_STRING_VALUE } from '../../src/domain/contacts/attributes.js';
+import { ERASE_STATES, requestErase } from '../../src/domain/contacts/erasure.js';
 import { exportContact } from '../../src/domain/contacts/export.js';
 import { identify } from '../../src/domain/contacts/identify.js';
 import { bcp47, clearable, externalIdParam, ianaZone, rfc3339 } from '../http/fields.js';
@@ -10,6 +11,13 @@ const ConsentObject = z
   .object({ offers_by_email: z.boolean().optional(), offers_by_push: z.boolean().optional(), changed_at: rfc3339.optional() })
   .meta({ id: 'ConsentObject' });
 
+const ATTRIBUTE_VALUE = [
+  { type: 'string', maxLength: MAX_STRING_VALUE, description: 'text, a date (YYYY-MM-DD) or an RFC 3339 time' },
+  { type: 'number' },
+  { type: 'boolean' },
+  { type: 'array', items: { type: 'string', maxLength: MAX_STRING_VALUE }, maxItems: MAX_LIST_ITEMS },
+];
+
 export const Identify = z
   .object({
     display_name: clearable(z.string().max(100, 'must be at most 100 characters')),
@@ -19,14 +27,19 @@ export const Identify = z
     time_zone: clearable(ianaZone),
     provider: clearable(z.string().regex(/^[A-Za-z0-9_.-]{1,40}$/, 'must be apple, google, password or another word of at most 40 characters')),
     consent: ConsentObject.optional(),
-    attributes: z.record(z.string(), z.unknown()).optional(),
+    // Each value is held to its definition's type by the domain, which names the attribute it refuses.
+    attributes: z.record(z.string(), z.unknown().meta({ anyOf: [...ATTRIBUTE_VALUE, { type: 'null', description: 'removes the value' }] })).optional().meta({
+      description: `Custom attributes by name (letters, digits, _ . -, starting with a letter, at most ${MAX_ATTRIBUTE_NAME} characters)`,
+      propertyNames: { pattern: `^[A-Za-z][A-Za-z0-9_.-]{0,${MAX_ATTRIBUTE_NAME - 1}}$` },
+    }),
   })
   .meta({ id: 'Identify' });
+
 
 const IdentifyAnswer = z.object({ external_id: z.string(), created: z.boolean() }).meta({ id: 'IdentifyAnswer' });
 const params = z.object({ external_id: externalIdParam });
 const EraseAccepted = z
-  .object({ external_id: z.string(), state: z.enum(['queued', 'running', 'done']), requested_at: z.string(), blocked_until: z.string() })
+  .object({ external_id: z.string(), state: z.enum(ERASE_STATES), requested_at: z.iso.datetime({ offset: true }), blocked_until: z.iso.datetime({ offset: true }) })
   .meta({ id: 'EraseAccepted' });
 
 export const putContact = ({ svc }: RouteDeps) =>
@@ -78,6 +91,46 @@ export const deleteContact = ({ svc }: RouteDeps) =>
     },
   });
 
+const instant = z.iso.datetime({ offset: true });
+const notYet = (area: string) => z.array(z.record(z.string(), z.unknown())).describe(`Empty until the ${area} area lands; then its records.`);
+
+/** The spec's ExportContact, every member present (model names are the wire spelling). */
+export const ExportContact = z
+  .object({
+    attributes: z.array(z.object({ name: z.string(), value: z.string() })).describe('Contact fields and custom attributes, values as text (lists as JSON).'),
+    tags: z.array(z.string()),
+    notes: z.array(z.object({ body: z.string(), createdAt: instant })),
+    events: z.array(z.object({ name: z.string(), occurredAt: instant, props: z.record(z.string(), z.string()) })).describe('Newest first.'),
+    eventsTruncated: z.boolean().describe('Only the newest 1,000 events are present.'),
+    conversations: notYet('messenger'),
+    tickets: notYet('tickets'),
+    articleRatings: notYet('help center'),
+    receipts: z.array(
+      z.object({
+        message: z.string(),
+        kind: z.string(),
+        variant: z.string(),
+        sentAt: instant.nullable(),
+        seenAt: instant.nullable(),
+        clickedAt: instant.nullable(),
+        dismissedAt: instant.nullable(),
+        completedAt: instant.nullable(),
+      }),
+    ),
+    surveyResponses: z.array(z.object({ question: z.string(), answer: z.string() })),
+    workflows: z.array(z.object({ workflow: z.string(), state: z.string(), startedAt: instant, outcome: z.unknown(), endedAt: instant.nullable() })),
+    collected: z.array(z.object({ conversationId: z.string(), key: z.string(), value: z.string() })),
+    testPhone: z.boolean(),
+    testSends: notYet('in-app messages'),
+    devices: notYet('push'),
+    notices: notYet('notices'),
+    subscriptions: notYet('preferences'),
+    consentHistory: z
+      .array(z.object({ channel: z.enum(['email', 'push']), value: z.boolean(), changedAt: instant, source: z.enum(['guest', 'server']), recordedAt: instant }))
+      .describe('Every consent choice taken, oldest first.'),
+  })
+  .meta({ id: 'ExportContact' });
+
 export const getContactExport = ({ svc }: RouteDeps) =>
   defineRoute({
     method: 'get',
@@ -86,7 +139,7 @@ export const getContactExport = ({ svc }: RouteDeps) =>
     tag: 'Contacts',
     summary: 'Everything kept about a person in this mode',
     params,
-    responses: { 200: { description: 'ExportContact', schema: z.record(z.string(), z.unknown()).meta({ id: 'ExportContact' }) } },
+    responses: { 200: { description: 'ExportContact', schema: ExportContact } },
     errors: [400, 401, 404, 429],
     async handle(ctx, { params }) {
       return { status: 200, body: await exportContact(svc, ctx.state.caller, params.external_id) };

@@ -1,13 +1,10 @@
 import { z } from 'zod';
-import { conflict } from '../../src/domain/errors.js';
-import { ingestEvents } from '../../src/domain/events/ingest.js';
 import { MAX_PROPS } from '../../src/domain/events/props.js';
-import { readEvents, Rejected, tooManyEvents } from '../http/event-batch.js';
+import { ingestServerEvents, MAX_SERVER_BATCH } from '../../src/domain/events/server-events.js';
+import { readEvents, Rejected } from '../http/event-batch.js';
 import { rfc3339, stringMap } from '../http/fields.js';
 import { defineRoute } from '../http/route.js';
 import type { RouteDeps } from '../routes.js';
-
-export const MAX_SERVER_BATCH = 500;
 
 const ServerEvent = z
   .object({
@@ -33,8 +30,7 @@ export const postServerEvents = ({ svc }: RouteDeps) =>
     responses: { 202: { description: 'How many were kept, and each refusal', schema: ServerAccepted } },
     errors: [400, 401, 409, 413, 429],
     async handle(ctx, { body }) {
-      if (body.events.length > MAX_SERVER_BATCH) throw tooManyEvents(MAX_SERVER_BATCH);
-      const { events, rejected } = readEvents(body.events, ServerEvent, (e, index) => ({
+      const batch = readEvents(body.events, ServerEvent, (e, index) => ({
         index,
         id: e.id,
         externalId: e.external_id,
@@ -42,9 +38,7 @@ export const postServerEvents = ({ svc }: RouteDeps) =>
         occurredAt: new Date(e.at),
         props: e.props ?? {},
       }));
-      const result = await ingestEvents(svc, ctx.state.caller, events, { source: 'server', mayDefine: () => true, mayUse: () => true }, rejected);
-      // A batch of nothing but erased people is refused as a whole; otherwise they are listed.
-      if (result.allErased && rejected.length === body.events.length) throw conflict('erased', 'Every event in the batch is for a person erased within 30 days.');
-      return { status: 202, body: { accepted: result.accepted, rejected: result.rejected } };
+      const { accepted, rejected } = await ingestServerEvents(svc, ctx.state.caller, batch);
+      return { status: 202, body: { accepted, rejected } };
     },
   });

@@ -1,6 +1,6 @@
 import type { GuestCaller, Services } from '../context.js';
 import { touchContact } from '../contacts/contacts.js';
-import { keepEvents, type IncomingEvent, type Rejection } from './ingest.js';
+import { keepEvents, openBatch, type SentBatch } from './ingest.js';
 import { BUILT_IN_EVENTS } from './names.js';
 
 export const MAX_GUEST_BATCH = 50;
@@ -9,12 +9,13 @@ export const MAX_EVENT_AGE_MS = 7 * 86_400_000;
 export const MAX_EVENT_LEAD_MS = 86_400_000;
 
 /**
- * POST /guest/v1/events. Built-in events and those the app declares for clients (source both)
- * are kept; older than a week is refused; nothing is kept when the user turned product events off.
+ * POST /guest/v1/events: up to 50. Built-in events and those the app declares for clients (source
+ * both) are kept; older than a week is refused; nothing is kept when the user turned product events off.
  */
-export async function ingestGuestEvents(svc: Services, caller: GuestCaller, events: IncomingEvent[], platform: string, rejected: Rejection[]) {
+export async function ingestGuestEvents(svc: Services, caller: GuestCaller, batch: SentBatch, platform: string) {
+  const { events, rejected } = openBatch(batch, MAX_GUEST_BATCH);
   const now = svc.clock.now().getTime();
-  return svc.db.$transaction(async (tx) => {
+  const { accepted, rejected: refused } = await svc.db.$transaction(async (tx) => {
     const { contact } = await touchContact(svc, tx, caller, caller.externalId, { sdk: caller.sdk });
     if (contact.productEventsOff) return { accepted: 0, rejected };
     const timely = events.filter((e) => {
@@ -31,4 +32,5 @@ export async function ingestGuestEvents(svc: Services, caller: GuestCaller, even
       mayUse: (def) => def.source === 'both' || BUILT_IN_EVENTS.has(def.name),
     }, rejected, events);
   });
+  return { accepted, rejected: refused };
 }
