@@ -2,13 +2,10 @@
 // settings (graphql-ws), split between them, a change a second made through one process. Beside
 // it the floor: a bare `ws` server (its own process) broadcasting the same payload to as many
 // clients. Run by bench/run.ts, or alone: `npx tsx bench/live.ts [subscribers…]`.
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import pg from 'pg';
@@ -16,10 +13,9 @@ import WebSocket from 'ws';
 import { readConfig } from '../src/config.js';
 import { createApp } from '../src/domain/apps/create-app.js';
 import { createWorkspace } from '../src/domain/staff/workspaces.js';
-import { startEmbeddedPostgres } from '../src/db/embedded-postgres.js';
-import { applyMigrations, withDatabase } from '../src/db/migrations.js';
 import { sha256 } from '../src/lib/secrets.js';
 import { openServices } from '../src/services.js';
+import { BENCH_SECRET_KEY, withBenchDatabase } from './database.js';
 
 const CHANGES = Number(process.env.BENCH_LIVE_CHANGES ?? 15);
 const CONNECT_AT_ONCE = 50;
@@ -297,25 +293,6 @@ function freePort(): Promise<number> {
 
 // Alone: a database of its own, then the counts given (1,000 and 5,000 by default).
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: new URL('..', import.meta.url), stdio: 'inherit' });
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'crm-bench-live-'));
-  const embedded = await startEmbeddedPostgres(dataDir);
-  let code = 0;
-  try {
-    const admin = new pg.Client({ connectionString: embedded.adminUrl });
-    await admin.connect();
-    await admin.query('CREATE DATABASE crm_bench_live');
-    await admin.end();
-    const url = withDatabase(embedded.adminUrl, 'crm_bench_live');
-    await applyMigrations(url);
-    const counts = process.argv.slice(2).map(Number);
-    await benchLive(url, Buffer.alloc(32, 9).toString('base64'), counts.length ? counts : undefined);
-  } catch (err) {
-    console.error(err);
-    code = 1;
-  } finally {
-    await embedded.stop();
-    await rm(dataDir, { recursive: true, force: true });
-  }
-  process.exit(code);
+  const counts = process.argv.slice(2).map(Number);
+  process.exit(await withBenchDatabase('crm_bench_live', async ({ url }) => void (await benchLive(url, BENCH_SECRET_KEY, counts.length ? counts : undefined))));
 }
