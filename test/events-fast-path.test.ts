@@ -83,6 +83,18 @@ describe('a batch whose definitions are known', () => {
     expect(counts.reduce((n, c) => n + c.count, 0)).toBe(2);
   });
 
+  it('keeps text with quotes, backslashes and braces exactly as sent', async () => {
+    const name = unique('quoted');
+    await known(name, { said: 'x' });
+    const odd = ['q"uo\\te', 'a\\"b', '{x,y}', 'NULL', ' spaced ', 'é😀'];
+    const events = odd.map((text) => ({ ...event(name, text, { said: `he said "${text}" \\ bye` }), id: `${unique('id')}${text}` }));
+    expect((await send(events)).json).toEqual({ accepted: odd.length, rejected: [] });
+    for (const e of events) {
+      const kept = await t.svc.db.event.findFirstOrThrow({ where: { id: e.id } });
+      expect([kept.externalId, kept.props]).toEqual([e.external_id, e.props]);
+    }
+  });
+
   it('keeps the time to the millisecond and counts it on its UTC day', async () => {
     const name = unique('timed');
     await known(name, {});

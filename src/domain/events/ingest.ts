@@ -163,15 +163,13 @@ export async function writeEvents(
 
 /**
  * A PostgreSQL array literal of texts. pg writes one too, but escapes every element with two
- * regular expressions: for the 3,000 values of a batch that was a fifth of the server's time.
+ * regular expressions and joins them one by one: for the 3,000 values of a batch that showed in
+ * the server's profile.
  */
 function arrayLiteral(texts: string[]): string {
-  let literal = '{';
-  for (let i = 0; i < texts.length; i++) {
-    const text = texts[i]!;
-    literal += `${i ? ',' : ''}"${NEEDS_ESCAPE.test(text) ? text.replace(ESCAPED, '\\$&') : text}"`;
-  }
-  return `${literal}}`;
+  if (!texts.length) return '{}';
+  const escaped = texts.some((t) => NEEDS_ESCAPE.test(t)) ? texts.map((t) => t.replace(ESCAPED, '\\$&')) : texts;
+  return `{"${escaped.join('","')}"}`;
 }
 const NEEDS_ESCAPE = /["\\]/;
 const ESCAPED = /["\\]/g;

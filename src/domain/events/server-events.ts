@@ -29,7 +29,9 @@ export async function ingestServerEvents(svc: Services, caller: ServerCaller, ba
  * when a definition is missing or must grow: the locked path (ingestEvents) then does it all.
  */
 async function keepKnownEvents(svc: Services, scope: AppScope, events: IncomingEvent[], rejected: Rejection[]) {
-  const defs = cachedDefinitions(svc, scope.appModeId, events.flatMap((e) => (isEventName(e.name) ? [e.name] : [])));
+  const names = new Set<string>();
+  for (const e of events) names.add(e.name);
+  const defs = cachedDefinitions(svc, scope.appModeId, [...names].filter(isEventName));
   if (!defs) return undefined;
   const { typed, refused, grown } = typeEvents(events, defs, SERVER_EVENTS);
   if (grown.size) return undefined;
@@ -37,7 +39,7 @@ async function keepKnownEvents(svc: Services, scope: AppScope, events: IncomingE
   const held = { subjects, hashes: subjects.map((x) => knownSubjectHash(svc, scope.appId, x)) };
   const { accepted, erased } = await writeEvents(onPool(svc), scope, SERVER_EVENTS, svc.clock.now(), { typed, rejected: [...rejected, ...refused], sent: events, held });
   // An erased person's events are refused as erased, whatever else was wrong with them.
-  const gone = events.filter((e) => erased.has(e.externalId));
+  const gone = erased.size ? events.filter((e) => erased.has(e.externalId)) : [];
   const hidden = new Set(gone.map((e) => e.index));
   const all = [...rejected, ...refused.filter((r) => !hidden.has(r.index)), ...gone.map(erasedRejection)];
   return { accepted, rejected: all.sort((a, b) => a.index - b.index), allErased: events.length > 0 && gone.length === events.length };
