@@ -14,6 +14,7 @@ import { readConfig } from '../src/config.js';
 import { createApp } from '../src/domain/apps/create-app.js';
 import { createWorkspace } from '../src/domain/staff/workspaces.js';
 import { sha256 } from '../src/lib/secrets.js';
+import { systemContext } from '../src/domain/context.js';
 import { openServices } from '../src/services.js';
 import { BENCH_SECRET_KEY, withBenchDatabase } from './database.js';
 
@@ -60,8 +61,8 @@ export async function benchLive(url: string, secretKey: string, counts = [1000, 
 async function runOnce(url: string, secretKey: string, subscribers: number): Promise<LiveResult> {
   const svc = await openServices({ config: readConfig({ LOG_LEVEL: 'silent' } as NodeJS.ProcessEnv), url, secretKey });
   const ownerEmail = `live-${randomUUID()}@example.com`;
-  const { workspaceId } = await createWorkspace(svc, { name: 'Live bench', ownerEmail, ownerPassword: 'bench password, long enough' });
-  const app = await createApp(svc, { workspaceId, name: 'Live bench app' });
+  const { workspaceId } = await createWorkspace(systemContext(svc, 'bench'), { name: 'Live bench', ownerEmail, ownerPassword: 'bench password, long enough' });
+  const app = await createApp(systemContext(svc, 'bench'), { workspaceId, name: 'Live bench app' });
   const appModeId = (await svc.db.appMode.findUniqueOrThrow({ where: { appKey: app.live.app_key } })).id;
   const owner = await svc.db.staffUser.findUniqueOrThrow({ where: { email: ownerEmail } });
   // One session per staff tool, as tools signed in one by one would have.

@@ -2,6 +2,7 @@
 import { readConfig } from '../src/config.js';
 import { createApp } from '../src/domain/apps/create-app.js';
 import { createServerKey, MAX_SERVER_KEYS } from '../src/domain/apps/server-keys.js';
+import { systemContext } from '../src/domain/context.js';
 import { openServices } from '../src/services.js';
 import { BENCH_SECRET_KEY, withBenchDatabase } from './database.js';
 import { benchEvents } from './events.js';
@@ -11,10 +12,10 @@ process.exit(
   await withBenchDatabase('crm_bench', async ({ url, adminUrl }) => {
   const svc = await openServices({ config: readConfig({ LOG_LEVEL: 'silent' } as NodeJS.ProcessEnv), url, secretKey: BENCH_SECRET_KEY });
   const ws = await svc.db.workspace.create({ data: { id: crypto.randomUUID(), name: 'Bench' } });
-  const app = await createApp(svc, { workspaceId: ws.id, name: 'Bench app' });
+  const app = await createApp(systemContext(svc, 'bench'), { workspaceId: ws.id, name: 'Bench app' });
   const mode = await svc.db.appMode.findUniqueOrThrow({ where: { appKey: app.live.app_key } });
   const keys = [app.live.server_key];
-  while (keys.length < MAX_SERVER_KEYS) keys.push((await createServerKey(svc, mode.id)).serverKey);
+  while (keys.length < MAX_SERVER_KEYS) keys.push((await createServerKey(systemContext(svc, 'bench'), mode.id)).serverKey);
   await svc.close();
 
   const r = await benchEvents(adminUrl, BENCH_SECRET_KEY, keys, 'crm_bench');

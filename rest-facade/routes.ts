@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import type Koa from 'koa';
-import type { Services } from '../src/domain/context.js';
+import { contextOf, type Services } from '../src/domain/context.js';
 import { getConsent, putConsent } from './guest/consent.js';
 import { guestAccess, publicAccess, serverAccess } from './http/access.js';
 import { mount, type AnyRoute, type Surface } from './http/route.js';
@@ -15,7 +15,7 @@ export interface RouteDeps {
 }
 
 /** Every REST route of the service; the OpenAPI document is built from this list. */
-export function allRoutes(deps: RouteDeps): AnyRoute[] {
+export function allRoutes(): AnyRoute[] {
   return [
     getConsent,
     putConsent,
@@ -26,19 +26,28 @@ export function allRoutes(deps: RouteDeps): AnyRoute[] {
     putEventDefinitions,
     postServerEvents,
     getPublicApp,
-  ].map((make) => make(deps));
+  ];
 }
 
 const appKeyOfPublic = (ctx: Koa.Context) =>
   (ctx.params.key as string | undefined) ?? (typeof ctx.query.app === 'string' ? ctx.query.app : undefined) ?? (ctx.get('X-CRM-App-Key') || undefined);
 
+/** The request's context (SurfaceState), for the caller the access chain admitted: on the public surface, a visitor. */
+const requestContext =
+  (svc: Services): Koa.Middleware =>
+  (ctx, next) => {
+    ctx.state.context = contextOf(svc, ctx.state.caller ?? { kind: 'visitor', address: ctx.ip });
+    return next();
+  };
+
 export function restRouter(deps: RouteDeps): Router {
   const router = new Router();
+  const context = requestContext(deps.svc);
   const access: Record<Surface, Koa.Middleware[]> = {
-    guest: [guestAccess(deps.svc)],
-    server: [serverAccess(deps.svc)],
-    public: [publicAccess(deps.svc, appKeyOfPublic)],
+    guest: [guestAccess(deps.svc), context],
+    server: [serverAccess(deps.svc), context],
+    public: [publicAccess(deps.svc, appKeyOfPublic), context],
   };
-  for (const route of allRoutes(deps)) mount(router, route, access[route.surface]);
+  for (const route of allRoutes()) mount(router, route, access[route.surface]);
   return router;
 }

@@ -1,14 +1,15 @@
 import { randomToken } from './lib/secrets.js';
 import { createApp } from './domain/apps/create-app.js';
-import type { Services } from './domain/context.js';
+import { systemContext, type Services } from './domain/context.js';
 import { createWorkspace } from './domain/staff/workspaces.js';
 
 /** On the first start with the embedded database: a demo workspace and app, printed once. */
 export async function seedDemo(svc: Services, baseUrl: string): Promise<string | undefined> {
   if ((await svc.db.workspace.count()) > 0) return undefined;
   const password = randomToken(16);
-  const { workspaceId } = await createWorkspace(svc, { name: 'Demo workspace', ownerEmail: 'owner@demo.test', ownerPassword: password, ownerName: 'Demo owner' });
-  const app = await createApp(svc, { workspaceId, name: 'Demo app' });
+  const ctx = systemContext(svc, 'demo');
+  const { workspaceId } = await createWorkspace(ctx, { name: 'Demo workspace', ownerEmail: 'owner@demo.test', ownerPassword: password, ownerName: 'Demo owner' });
+  const app = await createApp(ctx, { workspaceId, name: 'Demo app' });
   return [
     '',
     'Demo app created (shown once; keep what you need):',

@@ -9,7 +9,7 @@ import { problems } from '../rest-facade/http/problem.js';
 import { sweepRateBuckets } from './domain/access/rate-limits.js';
 import { purgeEraseRequests } from './domain/contacts/erasure.js';
 import { purgeOutbox } from './domain/outbox.js';
-import type { Services } from './domain/context.js';
+import { systemContext, type Services } from './domain/context.js';
 import { DomainError } from './domain/errors.js';
 import { mountGraphQL } from './graphql/mount.js';
 import { createHttpServer } from './http/connections.js';
@@ -46,7 +46,7 @@ export async function startServer(svc: Services, log: Logger, opts: { port: numb
     ctx.body = await metrics.registry.metrics();
   });
   const deps = { svc };
-  const openapi = openApiDocument(allRoutes(deps), svc.config.baseUrl);
+  const openapi = openApiDocument(allRoutes(), svc.config.baseUrl);
   ops.get('/openapi.json', (ctx) => {
     ctx.body = openapi;
   });
@@ -69,7 +69,8 @@ export async function startServer(svc: Services, log: Logger, opts: { port: numb
   server.on('request', app.callback());
 
   // Housekeeping every process may do: spent rate buckets, erase requests past their block, old outbox rows.
-  const sweep = () => Promise.all([sweepRateBuckets(svc), purgeEraseRequests(svc), purgeOutbox(svc)]).catch(() => {});
+  const sweeping = systemContext(svc, 'sweep');
+  const sweep = () => Promise.all([sweepRateBuckets(svc), purgeEraseRequests(sweeping), purgeOutbox(sweeping)]).catch(() => {});
   void sweep();
   const sweeper = setInterval(() => void sweep(), 60_000);
   sweeper.unref();

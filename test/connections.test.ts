@@ -1,3 +1,4 @@
+import { contextOf } from '../src/domain/context.js';
 import net from 'node:net';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
@@ -63,7 +64,7 @@ describe('timeouts', () => {
 
   it('keeps an idle staff WebSocket open past the idle timeout', async () => {
     // Signed in directly: over HTTP, a sign-in slower than this server's short idle timeout would be cut.
-    const { token } = await signIn(t.svc, app.ownerEmail, app.ownerPassword, '127.0.0.1');
+    const { token } = await signIn(contextOf(t.svc, { kind: 'visitor', address: '127.0.0.1' }), app.ownerEmail, app.ownerPassword);
     const client = createClient({ url: t.url.replace('http', 'ws') + '/graphql', webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${token}` }, retryAttempts: 0, lazy: false });
     const closed: unknown[] = [];
     client.on('closed', (e) => closed.push(e));

@@ -28,7 +28,7 @@ beforeAll(async () => {
   ({ srv: listedPage, origin: listedOrigin } = await servePage());
   ({ srv: unlistedPage, origin: unlistedOrigin } = await servePage());
   const live = await t.svc.db.appMode.findUniqueOrThrow({ where: { appKey: app.live.app_key } });
-  await updateSettings(t.svc, live.id, { webOrigins: [listedOrigin] });
+  await updateSettings(t.ctx, live.id, { webOrigins: [listedOrigin] });
   appKey = app.live.app_key;
   token = await userToken(app.live.identity_secret, { sub: 'browser-user' });
   browser = await chromium.launch({

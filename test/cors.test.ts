@@ -15,8 +15,8 @@ beforeAll(async () => {
   app = await seedApp(t.svc);
   const live = await t.svc.db.appMode.findUniqueOrThrow({ where: { appKey: app.live.app_key } });
   const test = await t.svc.db.appMode.findUniqueOrThrow({ where: { appKey: app.test.app_key } });
-  await updateSettings(t.svc, live.id, { webOrigins: [LISTED] });
-  await updateSettings(t.svc, test.id, { webOrigins: [TEST_LISTED] });
+  await updateSettings(t.ctx, live.id, { webOrigins: [LISTED] });
+  await updateSettings(t.ctx, test.id, { webOrigins: [TEST_LISTED] });
   guest = { 'X-CRM-App-Key': app.live.app_key, Authorization: `Bearer ${await userToken(app.live.identity_secret, { sub: 'c' })}` };
 });
 afterAll(() => t.close());
@@ -82,12 +82,12 @@ describe('web origin rules', () => {
     const id = (await t.svc.db.appMode.findUniqueOrThrow({ where: { appKey: app.live.app_key } })).id;
     const bad = ['http://shop.example.com', 'https://shop.example.com/path', 'https://*.example.com', 'https://shop.example.com:443', 'https://shop.example.com/'];
     for (const origin of bad) {
-      await expect(updateSettings(t.svc, id, { webOrigins: [LISTED, origin] }), origin).rejects.toMatchObject({ status: 400, errors: [{ field: 'webOrigins.1' }] });
+      await expect(updateSettings(t.ctx, id, { webOrigins: [LISTED, origin] }), origin).rejects.toMatchObject({ status: 400, errors: [{ field: 'webOrigins.1' }] });
     }
     const many = Array.from({ length: 21 }, (_, i) => `https://s${i}.example.com`);
-    await expect(updateSettings(t.svc, id, { webOrigins: many })).rejects.toMatchObject({ status: 400 });
-    const ok = await updateSettings(t.svc, id, { webOrigins: [...many.slice(0, 19), 'http://localhost:3000'] });
+    await expect(updateSettings(t.ctx, id, { webOrigins: many })).rejects.toMatchObject({ status: 400 });
+    const ok = await updateSettings(t.ctx, id, { webOrigins: [...many.slice(0, 19), 'http://localhost:3000'] });
     expect(ok.webOrigins).toHaveLength(20);
-    await updateSettings(t.svc, id, { webOrigins: [LISTED] });
+    await updateSettings(t.ctx, id, { webOrigins: [LISTED] });
   });
 });

@@ -115,7 +115,7 @@ describe('after the block', () => {
     await erased('purged');
     expect(await t.svc.db.eraseRequest.count()).toBeGreaterThan(0);
     t.clock.advance(30 * 86_400_000 + 1000);
-    await purgeEraseRequests(t.svc);
+    await purgeEraseRequests(t.ctx);
     const left = await t.svc.db.eraseRequest.findMany({ where: { blockedUntil: { lte: t.clock.now() } } });
     expect(left).toEqual([]);
     expect((await server('PUT', '/server/v1/contacts/purged', {})).json).toEqual({ external_id: 'purged', created: true });

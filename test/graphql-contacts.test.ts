@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eraseContactData, finishErase, requestErase } from '../src/domain/contacts/erasure.js';
-import { scopeOf } from '../src/domain/context.js';
+import { contextOf, scopeOf } from '../src/domain/context.js';
 import { ingestEvents } from '../src/domain/events/ingest.js';
 import { call } from './support/http.js';
 import { memberOf, staffApp } from './support/factories.js';
@@ -42,7 +42,9 @@ const at = (offsetMs: number) => new Date(t.clock.now().getTime() + offsetMs).to
 const HOUR = 3_600_000;
 /** The nodes of a connection's page. */
 const nodes = (connection: { edges: { node: any }[] }) => connection.edges.map((e) => e.node);
-const scope = async (appModeId: string) => scopeOf(await t.svc.db.appMode.findUniqueOrThrow({ where: { id: appModeId } }));
+/** The context of a request by one of the app-mode's server keys. */
+const asServer = async (appModeId: string) =>
+  contextOf(t.svc, { kind: 'server', serverKeyId: 'test', ...scopeOf(await t.svc.db.appMode.findUniqueOrThrow({ where: { id: appModeId } })) });
 
 describe('contacts', () => {
   const people = [
@@ -197,7 +199,7 @@ describe('event definitions', () => {
       { id: 'pc-old', external_id: 'grace', name: 'plan_changed', at: at(-40 * 24 * HOUR), props: { to: 'free' } },
     ]);
     const incoming = { index: 0, id: 'pc-web', externalId: 'ada', name: 'plan_changed', occurredAt: t.clock.now(), props: { to: 'team' } };
-    await ingestEvents(t.svc, await scope(live), [incoming], { source: 'guest', platform: 'web', mayDefine: () => false, mayUse: () => true });
+    await ingestEvents(await asServer(live), [incoming], { source: 'guest', platform: 'web', mayDefine: () => false, mayUse: () => true });
 
     const query = `query($m: ID!, $d: Int) { eventDefinitions(appModeId: $m) { edges { node {
       name description category source declared props { key type } dailyCounts(days: $d) { day platform count }
@@ -255,12 +257,12 @@ describe('erase requests', () => {
   it('lists the app’s requests newest first, with their state', async () => {
     await identify('eve', { display_name: 'Eve' });
     await identify('mallory', { display_name: 'Mallory' });
-    const done = await requestErase(t.svc, await scope(live), 'mallory');
-    await eraseContactData(t.svc, done.request.id);
-    await finishErase(t.svc, done.request.id);
+    const done = await requestErase(await asServer(live), 'mallory');
+    await eraseContactData(t.ctx, done.request.id);
+    await finishErase(t.ctx, done.request.id);
     t.clock.advance(1000);
     // Asked in the test mode: a request is for the whole app.
-    await requestErase(t.svc, await scope(test), 'eve');
+    await requestErase(await asServer(test), 'eve');
 
     const query = 'query($a: ID!, $s: String) { eraseRequests(appId: $a, state: $s) { edges { node { externalId state requestedAt blockedUntil finishedAt removed } } } }';
     const all = nodes((await ok(query, { a: app.appId })).eraseRequests);

@@ -27,7 +27,7 @@ const { ok, refused, signIn } = staffApi(() => t.url, () => owner);
 const PASSWORD = 'a long enough password';
 const newEmail = (name: string) => `${name}-${randomBytes(4).toString('hex')}@example.com`;
 /** Someone an operator made with `crm staff create`: an account, no workspace. */
-const person = async (name: string) => (await createStaffUser(t.svc, { email: newEmail(name), password: PASSWORD, name })).email;
+const person = async (name: string) => (await createStaffUser(t.ctx, { email: newEmail(name), password: PASSWORD, name })).email;
 
 const INVITE = 'mutation($w: ID!, $e: String!, $r: StaffRole!) { inviteMember(workspaceId: $w, email: $e, role: $r) { id email role createdAt expiresAt workspace { id name } } }';
 const invite = async (email: string, role = 'agent', w = app.workspaceId) => (await ok(INVITE, { w, e: email, r: role })).inviteMember;
@@ -164,7 +164,7 @@ describe('roles', () => {
   let agent: string;
   const agentEmail = 'agent@example.com';
   beforeAll(async () => {
-    await createStaffUser(t.svc, { email: agentEmail, password: PASSWORD, name: 'Ann' });
+    await createStaffUser(t.ctx, { email: agentEmail, password: PASSWORD, name: 'Ann' });
     const { id } = await invite('Agent@Example.com', 'agent');
     agent = await signIn(agentEmail, PASSWORD);
     expect((await ok(ACCEPT, { id }, agent)).acceptInvitation).toEqual({ role: 'agent', workspace: { id: app.workspaceId }, staffUser: { email: agentEmail, name: 'Ann' } });

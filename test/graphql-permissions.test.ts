@@ -116,7 +116,7 @@ describe('checks in one request', () => {
       { live: app.modes.live, test: app.modes.test, a: app.appId },
     );
     expect(data.f.id).toBe(app.appId);
-    expect(accessTo.mock.calls.map(([, , kind, ids]) => [kind, [...ids].sort()])).toEqual(
+    expect(accessTo.mock.calls.map(([, kind, ids]) => [kind, [...ids].sort()])).toEqual(
       expect.arrayContaining([
         ['appModeId', [app.modes.live, app.modes.test].sort()],
         ['appId', [app.appId]],

@@ -144,7 +144,7 @@ describe('server keys', () => {
   it('refuses the 21st live key of a mode', async () => {
     const { test } = await appModeIds();
     const live = await t.svc.db.serverKey.count({ where: { appModeId: test, revokedAt: null } });
-    for (let i = live; i < MAX_SERVER_KEYS; i++) await createServerKey(t.svc, test);
+    for (let i = live; i < MAX_SERVER_KEYS; i++) await createServerKey(t.ctx, test);
     expect(await refused('mutation($m: ID!) { createServerKey(appModeId: $m) { id } }', { m: test })).toMatchObject({ code: 'server_key_limit', status: 409 });
   });
 });
@@ -207,7 +207,7 @@ describe('live changes over graphql-ws', () => {
 
   it('ends the watch at once when the subscriber stops, without waiting for a change', async () => {
     const { test } = await appModeIds();
-    const changes = abortable((signal) => appModeChanges(t.svc, test, { signal }));
+    const changes = abortable((signal) => appModeChanges(t.ctx, test, { signal }));
     expect((await changes.next()).value?.appMode.id).toBe(test);
     const waiting = changes.next();
     await changes.return!();

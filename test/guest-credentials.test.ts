@@ -86,7 +86,7 @@ describe('guest credentials', () => {
   it('takes X-CRM-User-Id only for apps with unverified sign-in', async () => {
     expectProblem(await consent({ 'X-CRM-App-Key': app.live.app_key, 'X-CRM-User-Id': 'u-2' }), 401, 'unauthorized', /unverified sign-in/);
     expectProblem(await consent({ 'X-CRM-App-Key': app.live.app_key }), 401, 'unauthorized', /Bearer/);
-    await updateSettings(t.svc, await modeId(app.test.app_key), { unverifiedSignin: true });
+    await updateSettings(t.ctx, await modeId(app.test.app_key), { unverifiedSignin: true });
     const r = await consent({ 'X-CRM-App-Key': app.test.app_key, 'X-CRM-User-Id': 'u-2' });
     expect(r.status).toBe(200);
     expect(await t.svc.db.contact.count({ where: { externalId: 'u-2', appModeId: await modeId(app.test.app_key) } })).toBe(1);
@@ -97,11 +97,11 @@ describe('guest credentials', () => {
   it('refuses a switched-off app with 403 and an archived one with 401', async () => {
     const token = await userToken(other.live.identity_secret, { sub: 'u-1' });
     const h = { 'X-CRM-App-Key': other.live.app_key, ...bearer(token) };
-    await updateSettings(t.svc, await modeId(other.live.app_key), { switchedOff: true });
+    await updateSettings(t.ctx, await modeId(other.live.app_key), { switchedOff: true });
     expectProblem(await consent(h), 403, 'app_switched_off');
-    await updateSettings(t.svc, await modeId(other.live.app_key), { switchedOff: false, archived: true });
+    await updateSettings(t.ctx, await modeId(other.live.app_key), { switchedOff: false, archived: true });
     expectProblem(await consent(h), 401, 'unauthorized');
-    await updateSettings(t.svc, await modeId(other.live.app_key), { archived: false });
+    await updateSettings(t.ctx, await modeId(other.live.app_key), { archived: false });
     expect((await consent(h)).status).toBe(200);
   });
 
@@ -139,7 +139,7 @@ describe('public app details', () => {
   });
 
   it('shows parts switched off and answers 404 for an unknown key', async () => {
-    await updateSettings(t.svc, await modeId(app.live.app_key), { helpOn: false });
+    await updateSettings(t.ctx, await modeId(app.live.app_key), { helpOn: false });
     expect((await call(t.url, 'GET', `/public/v1/apps/${app.live.app_key}`)).json.features).toEqual({ messenger: true, helpCenter: false, inAppMessages: true });
     expectProblem(await call(t.url, 'GET', '/public/v1/apps/app_nothinghere00000000000'), 404, 'not_found');
   });

@@ -80,7 +80,7 @@ describe('Identify', () => {
     // An app of its own: strict data would hold every later test of the mode to it.
     const own = await seedApp(t.svc, 'Strict data');
     await put('s1', { attributes: { plan: 'pro' } }, own.test.server_key);
-    await updateSettings(t.svc, await modeIdOf(t, own.test.app_key), { strictData: true });
+    await updateSettings(t.ctx, await modeIdOf(t, own.test.app_key), { strictData: true });
     const r = await put('s1', { attributes: { plan: 'team', brand_new: 'x' } }, own.test.server_key);
     expect(r.status).toBe(400);
     expect(fieldsOf(r)).toEqual(['attributes.brand_new']);

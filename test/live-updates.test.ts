@@ -1,3 +1,4 @@
+import { systemContext } from '../src/domain/context.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createClient, type Client } from 'graphql-ws';
 import pg from 'pg';
@@ -89,7 +90,7 @@ describe('a subscriber of a server that is killed and restarted', () => {
     const tool = follow(client, appModeId);
     await expect.poll(() => tool.names()).toEqual(['Test app']);
 
-    const change = (brandName: string) => updateSettings(svc, appModeId, { brandName });
+    const change = (brandName: string) => updateSettings(systemContext(svc, 'test'), appModeId, { brandName });
     for (const n of [1, 2, 3]) await change(`before ${n}`);
     await expect.poll(() => tool.seen.length).toBe(4);
 
@@ -123,7 +124,7 @@ describe('in one server', () => {
     for (const tool of tools) await expect.poll(() => tool.seen.length).toBe(1);
 
     const names = Array.from({ length: 30 }, (_, i) => `concurrent ${i}`);
-    await Promise.all(names.map((brandName) => updateSettings(t.svc, app.modes.live, { brandName })));
+    await Promise.all(names.map((brandName) => updateSettings(t.ctx, app.modes.live, { brandName })));
     for (const tool of tools) await expect.poll(() => tool.seen.length).toBe(31);
 
     const stored = (await t.svc.db.appMode.findUniqueOrThrow({ where: { id: app.modes.live } })).brandName;
@@ -159,7 +160,7 @@ describe('in one server', () => {
 
     const member = 'mutation($w: ID!, $u: ID!, $r: StaffRole!) { setMemberRole(workspaceId: $w, staffUserId: $u, role: $r) { role } }';
     await ok(member, { w: workspaceId, u: staffUserId, r: 'admin' }, app.owner);
-    await updateSettings(t.svc, app.modes.live, { brandName: 'Still seen' });
+    await updateSettings(t.ctx, app.modes.live, { brandName: 'Still seen' });
     await expect.poll(() => tool.names()).toEqual(['Test app', 'Still seen']);
 
     await ok('mutation($w: ID!, $u: ID!) { removeMember(workspaceId: $w, staffUserId: $u) }', { w: workspaceId, u: staffUserId }, app.owner);
@@ -172,9 +173,9 @@ describe('in one server', () => {
     const app = await staffApp(t);
     const first = follow(toolClient(t.url, app.owner, false), app.modes.test);
     await expect.poll(() => first.seen.length).toBe(1);
-    await updateSettings(t.svc, app.modes.test, { brandName: 'One' });
+    await updateSettings(t.ctx, app.modes.test, { brandName: 'One' });
     await expect.poll(() => first.seen.length).toBe(2);
-    await updateSettings(t.svc, app.modes.test, { brandName: 'Two' });
+    await updateSettings(t.ctx, app.modes.test, { brandName: 'Two' });
     await expect.poll(() => first.seen.length).toBe(3);
 
     const resumed = follow(toolClient(t.url, app.owner, false), app.modes.test, first.seen[1]!.version);
@@ -197,7 +198,7 @@ describe('in one server', () => {
       variables: { m: app.modes.live },
     });
     expect((await changes.next()).value.data.appModeChanged.appMode).toMatchObject({ brandName: 'Test app', app: { name: 'Test app' }, serverKeys: { edges: [{ node: {} }] } });
-    await updateSettings(t.svc, app.modes.live, { brandName: 'With its app' });
+    await updateSettings(t.ctx, app.modes.live, { brandName: 'With its app' });
     expect((await changes.next()).value.data.appModeChanged.appMode).toMatchObject({ brandName: 'With its app', app: { name: 'Test app' } });
     await changes.return!();
   });
@@ -208,7 +209,7 @@ describe('in one server', () => {
       const tools = Array.from({ length: subscribers }, () => follow(toolClient(t.url, app.owner, false), app.modes.live));
       for (const tool of tools) await expect.poll(() => tool.seen.length).toBe(1);
       return queriesDuring(async () => {
-        await updateSettings(t.svc, app.modes.live, { brandName: 'Counted' });
+        await updateSettings(t.ctx, app.modes.live, { brandName: 'Counted' });
         for (const tool of tools) await expect.poll(() => tool.seen.length, { interval: 5 }).toBe(2);
       });
     };

@@ -23,7 +23,7 @@ describe('/openapi.json', () => {
 
   it('lists every route built, with its refusals as problem documents', async () => {
     const doc = (await call(t.url, 'GET', '/openapi.json')).json;
-    for (const route of allRoutes({ svc: t.svc })) {
+    for (const route of allRoutes()) {
       const op = doc.paths[route.path]?.[route.method];
       expect(op, `${route.method} ${route.path}`).toBeDefined();
       for (const status of route.errors) expect(op.responses[status].content['application/problem+json']).toBeDefined();

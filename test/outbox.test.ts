@@ -80,7 +80,7 @@ describe('the outbox dispatcher', () => {
     const heard = collect(t, 'app_mode.changed', mode.id);
     try {
       const { updateSettings } = await import('../src/domain/apps/settings.js');
-      await updateSettings(t.svc, mode.id, { brandName: 'Renamed' });
+      await updateSettings(t.ctx, mode.id, { brandName: 'Renamed' });
       await expect.poll(() => heard.rows.length, { timeout: 5000 }).toBe(1);
       expect(heard.rows[0]).toMatchObject({ topic: 'app_mode.changed', appModeId: mode.id, data: { id: mode.id } });
     } finally {
@@ -135,7 +135,7 @@ describe('outbox retention', () => {
     await t.svc.outbox.drain(); // the server's own consumers have read both
     // A consumer that stopped just past the first row.
     await t.svc.db.outboxConsumer.create({ data: { name: `slow-${appModeId}`, txId: read.txId, lastId: read.id } });
-    await purgeOutbox(t.svc);
+    await purgeOutbox(t.ctx);
     expect((await t.svc.db.outboxEvent.findMany({ where: { appModeId } })).map((r) => r.id)).toEqual([unread.id]);
     await t.svc.db.outboxConsumer.delete({ where: { name: `slow-${appModeId}` } });
   });

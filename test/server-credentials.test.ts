@@ -42,9 +42,9 @@ describe('server credentials', () => {
   });
 
   it('refuses a revoked key while another key of the app keeps working', async () => {
-    const made = await createServerKey(t.svc, await modeId(app.live.app_key));
+    const made = await createServerKey(t.ctx, await modeId(app.live.app_key));
     expect((await identify(`Bearer ${made.serverKey}`, 'a-2')).status).toBe(200);
-    await revokeServerKey(t.svc, { serverKey: made.serverKey });
+    await revokeServerKey(t.ctx, { serverKey: made.serverKey });
     expect401(await identify(`Bearer ${made.serverKey}`, 'a-2'), /revoked/);
     expect((await identify(`Bearer ${app.live.server_key}`, 'a-2')).status).toBe(200);
   });
@@ -59,7 +59,7 @@ describe('server credentials', () => {
   });
 
   it('refuses every key of an archived app', async () => {
-    await updateSettings(t.svc, await modeId(other.live.app_key), { archived: true });
+    await updateSettings(t.ctx, await modeId(other.live.app_key), { archived: true });
     expect401(await identify(`Bearer ${other.live.server_key}`, 'x'), /archived/);
     expect((await identify(`Bearer ${other.test.server_key}`, 'x')).status).toBe(200);
   });
@@ -73,7 +73,7 @@ describe('server credentials', () => {
   it('allows at most 20 live keys per mode', async () => {
     // An app of its own: its test mode has exactly the one key it was made with.
     const id = await modeId((await seedApp(t.svc, 'Key limit app')).test.app_key);
-    for (let i = 0; i < 19; i++) await createServerKey(t.svc, id);
-    await expect(createServerKey(t.svc, id)).rejects.toMatchObject({ status: 409, code: 'server_key_limit' });
+    for (let i = 0; i < 19; i++) await createServerKey(t.ctx, id);
+    await expect(createServerKey(t.ctx, id)).rejects.toMatchObject({ status: 409, code: 'server_key_limit' });
   });
 });

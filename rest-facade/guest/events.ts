@@ -4,7 +4,6 @@ import { MAX_PROPS } from '../../src/domain/events/props.js';
 import { readEvents, Rejected } from '../http/event-batch.js';
 import { ianaZone, rfc3339, stringMap } from '../http/fields.js';
 import { defineRoute } from '../http/route.js';
-import type { RouteDeps } from '../routes.js';
 
 const EventBody = z
   .object({
@@ -27,27 +26,26 @@ const EventsBody = z
 
 const EventsAccepted = z.object({ accepted: z.number().int(), rejected: z.array(Rejected).optional() }).meta({ id: 'EventsAccepted' });
 
-export const postGuestEvents = ({ svc }: RouteDeps) =>
-  defineRoute({
-    method: 'post',
-    path: '/guest/v1/events',
-    surface: 'guest',
-    tag: 'Events',
-    summary: "Send the user's product events, at most 50, oldest first; each id is kept once",
-    body: EventsBody,
-    responses: { 202: { description: 'How many were kept; refusals listed when there are any', schema: EventsAccepted } },
-    errors: [400, 401, 403, 409, 413, 429],
-    async handle(ctx, { body }) {
-      const caller = ctx.state.caller;
-      const batch = readEvents(body.events, EventBody, (e, index) => ({
-        index,
-        id: e.id.toLowerCase(),
-        externalId: caller.externalId,
-        name: e.name,
-        occurredAt: new Date(e.occurred_at),
-        props: e.props,
-      }));
-      const { accepted, rejected } = await ingestGuestEvents(svc, caller, batch, body.platform);
-      return { status: 202, body: { accepted, ...(rejected.length ? { rejected } : {}) } };
-    },
-  });
+export const postGuestEvents = defineRoute({
+  method: 'post',
+  path: '/guest/v1/events',
+  surface: 'guest',
+  tag: 'Events',
+  summary: "Send the user's product events, at most 50, oldest first; each id is kept once",
+  body: EventsBody,
+  responses: { 202: { description: 'How many were kept; refusals listed when there are any', schema: EventsAccepted } },
+  errors: [400, 401, 403, 409, 413, 429],
+  async handle(ctx, { body }) {
+    const { context } = ctx.state;
+    const batch = readEvents(body.events, EventBody, (e, index) => ({
+      index,
+      id: e.id.toLowerCase(),
+      externalId: context.caller.externalId,
+      name: e.name,
+      occurredAt: new Date(e.occurred_at),
+      props: e.props,
+    }));
+    const { accepted, rejected } = await ingestGuestEvents(context, batch, body.platform);
+    return { status: 202, body: { accepted, ...(rejected.length ? { rejected } : {}) } };
+  },
+});

@@ -2,6 +2,7 @@ import type Koa from 'koa';
 import type Router from '@koa/router';
 import { z } from 'zod';
 import { isConnectionLost } from '../../src/db/lost-connection.js';
+import type { Ctx, GuestCaller, ServerCaller, VisitorCaller } from '../../src/domain/context.js';
 import { invalid, type FieldError } from '../../src/domain/errors.js';
 import { parseJson } from './body.js';
 
@@ -9,6 +10,18 @@ import { parseJson } from './body.js';
 // OpenAPI document, so the two cannot disagree.
 
 export type Surface = 'guest' | 'server' | 'public';
+
+/**
+ * What a surface's access chain leaves on `ctx.state`: the request's context, with that surface's
+ * caller. A route sees only its own surface's state, so a public route cannot read a guest.
+ */
+export interface SurfaceState {
+  guest: { context: Ctx<GuestCaller> };
+  server: { context: Ctx<ServerCaller> };
+  public: { context: Ctx<VisitorCaller> };
+}
+
+export type RouteContext<S extends Surface> = Koa.ParameterizedContext<SurfaceState[S]>;
 type Method = 'get' | 'put' | 'post' | 'delete';
 
 export interface Answer {
@@ -17,11 +30,11 @@ export interface Answer {
   headers?: Record<string, string>;
 }
 
-export interface RouteSpec<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType> {
+export interface RouteSpec<S extends Surface, P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType> {
   method: Method;
   /** OpenAPI form, with `{param}`. */
   path: string;
-  surface: Surface;
+  surface: S;
   summary: string;
   tag: string;
   params?: P;
@@ -31,13 +44,13 @@ export interface RouteSpec<P extends z.ZodType, Q extends z.ZodType, B extends z
   responses: Record<number, { description: string; schema?: z.ZodType; contentType?: string }>;
   /** Refusal statuses the route can answer, each a problem document. */
   errors: number[];
-  handle(ctx: Koa.Context, input: { params: z.output<P>; query: z.output<Q>; body: z.output<B> }): Promise<Answer>;
+  handle(ctx: RouteContext<S>, input: { params: z.output<P>; query: z.output<Q>; body: z.output<B> }): Promise<Answer>;
 }
 
-export type AnyRoute = RouteSpec<z.ZodType, z.ZodType, z.ZodType>;
+export type AnyRoute = RouteSpec<Surface, z.ZodType, z.ZodType, z.ZodType>;
 
-export const defineRoute = <P extends z.ZodType = z.ZodObject, Q extends z.ZodType = z.ZodObject, B extends z.ZodType = z.ZodUndefined>(
-  spec: RouteSpec<P, Q, B>,
+export const defineRoute = <S extends Surface, P extends z.ZodType = z.ZodObject, Q extends z.ZodType = z.ZodObject, B extends z.ZodType = z.ZodUndefined>(
+  spec: RouteSpec<S, P, Q, B>,
 ): AnyRoute => spec as unknown as AnyRoute;
 
 function check<T extends z.ZodType>(schema: T | undefined, value: unknown, prefix: string, errors: FieldError[]): z.output<T> | undefined {
@@ -61,7 +74,7 @@ export function mount(router: Router, route: AnyRoute, access: Koa.Middleware[])
     // A route that takes no body ignores whatever came, as HTTP lets it.
     const body = route.body ? check(route.body, parseJson(ctx), 'body', errors) : undefined;
     if (errors.length) throw invalid(errors);
-    const answer = await route.handle(ctx, { params, query, body } as never);
+    const answer = await route.handle(ctx as RouteContext<Surface>, { params, query, body } as never);
     ctx.status = answer.status;
     for (const [k, v] of Object.entries(answer.headers ?? {})) ctx.set(k, v);
     if (answer.body !== undefined) ctx.body = answer.body;

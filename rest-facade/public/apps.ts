@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { publicAppDetails } from '../../src/domain/apps/public-details.js';
 import { defineRoute } from '../http/route.js';
-import type { RouteDeps } from '../routes.js';
 
 export const PublicApp = z
   .object({
@@ -19,33 +18,32 @@ export const PublicApp = z
   .describe("The spec gives the link page's members exactly (linkBase, appStoreUrl, playStoreUrl); the whole object follows their spelling.")
   .meta({ id: 'PublicApp' });
 
-export const getPublicApp = ({ svc }: RouteDeps) =>
-  defineRoute({
-    method: 'get',
-    path: '/public/v1/apps/{key}',
-    surface: 'public',
-    tag: 'Apps',
-    summary: "An app's public details: brand, parts switched on, languages and mode",
-    params: z.object({ key: z.string().min(1).max(100) }),
-    responses: { 200: { description: 'The public app details', schema: PublicApp } },
-    errors: [400, 404, 429],
-    async handle(_ctx, { params }) {
-      const app = await publicAppDetails(svc, params.key);
-      const on = !app.switchedOff;
-      return {
-        status: 200,
-        body: {
-          key: app.appKey,
-          name: app.appName,
-          mode: app.mode,
-          brand: { name: app.brandName, color: app.brandColor, logoUrl: app.brandLogoUrl },
-          features: { messenger: on && app.messengerOn, helpCenter: on && app.helpOn, inAppMessages: on && app.inappOn },
-          languages: app.languages,
-          defaultLanguage: app.defaultLanguage,
-          linkBase: app.linkBase,
-          appStoreUrl: app.appStoreUrl,
-          playStoreUrl: app.playStoreUrl,
-        } satisfies z.input<typeof PublicApp>,
-      };
-    },
-  });
+export const getPublicApp = defineRoute({
+  method: 'get',
+  path: '/public/v1/apps/{key}',
+  surface: 'public',
+  tag: 'Apps',
+  summary: "An app's public details: brand, parts switched on, languages and mode",
+  params: z.object({ key: z.string().min(1).max(100) }),
+  responses: { 200: { description: 'The public app details', schema: PublicApp } },
+  errors: [400, 404, 429],
+  async handle(ctx, { params }) {
+    const app = await publicAppDetails(ctx.state.context, params.key);
+    const on = !app.switchedOff;
+    return {
+      status: 200,
+      body: {
+        key: app.appKey,
+        name: app.appName,
+        mode: app.mode,
+        brand: { name: app.brandName, color: app.brandColor, logoUrl: app.brandLogoUrl },
+        features: { messenger: on && app.messengerOn, helpCenter: on && app.helpOn, inAppMessages: on && app.inappOn },
+        languages: app.languages,
+        defaultLanguage: app.defaultLanguage,
+        linkBase: app.linkBase,
+        appStoreUrl: app.appStoreUrl,
+        playStoreUrl: app.playStoreUrl,
+      } satisfies z.input<typeof PublicApp>,
+    };
+  },
+});

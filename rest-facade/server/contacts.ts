@@ -5,7 +5,6 @@ import { exportContact } from '../../src/domain/contacts/export.js';
 import { identify } from '../../src/domain/contacts/identify.js';
 import { bcp47, clearable, externalIdParam, ianaZone, rfc3339 } from '../http/fields.js';
 import { defineRoute } from '../http/route.js';
-import type { RouteDeps } from '../routes.js';
 
 const ConsentObject = z
   .object({ offers_by_email: z.boolean().optional(), offers_by_push: z.boolean().optional(), changed_at: rfc3339.optional() })
@@ -42,54 +41,52 @@ const EraseAccepted = z
   .object({ external_id: z.string(), state: z.enum(ERASE_STATES), requested_at: z.iso.datetime({ offset: true }), blocked_until: z.iso.datetime({ offset: true }) })
   .meta({ id: 'EraseAccepted' });
 
-export const putContact = ({ svc }: RouteDeps) =>
-  defineRoute({
-    method: 'put',
-    path: '/server/v1/contacts/{external_id}',
-    surface: 'server',
-    tag: 'Contacts',
-    summary: 'Identify: make or change a contact; only sent fields change',
-    params,
-    body: Identify,
-    responses: { 200: { description: 'The contact, and whether this call made it', schema: IdentifyAnswer } },
-    errors: [400, 401, 409, 429],
-    async handle(ctx, { params, body }) {
-      const { created } = await identify(svc, ctx.state.caller, params.external_id, {
-        displayName: body.display_name,
-        email: body.email,
-        signedUpAt: body.signed_up_at === undefined || body.signed_up_at === null ? body.signed_up_at : new Date(body.signed_up_at),
-        language: body.language,
-        timeZone: body.time_zone,
-        provider: body.provider,
-        consent: body.consent && {
-          offersByEmail: body.consent.offers_by_email,
-          offersByPush: body.consent.offers_by_push,
-          changedAt: body.consent.changed_at ? new Date(body.consent.changed_at) : undefined,
-        },
-        attributes: body.attributes,
-      });
-      return { status: 200, body: { external_id: params.external_id, created } };
-    },
-  });
+export const putContact = defineRoute({
+  method: 'put',
+  path: '/server/v1/contacts/{external_id}',
+  surface: 'server',
+  tag: 'Contacts',
+  summary: 'Identify: make or change a contact; only sent fields change',
+  params,
+  body: Identify,
+  responses: { 200: { description: 'The contact, and whether this call made it', schema: IdentifyAnswer } },
+  errors: [400, 401, 409, 429],
+  async handle(ctx, { params, body }) {
+    const { created } = await identify(ctx.state.context, params.external_id, {
+      displayName: body.display_name,
+      email: body.email,
+      signedUpAt: body.signed_up_at === undefined || body.signed_up_at === null ? body.signed_up_at : new Date(body.signed_up_at),
+      language: body.language,
+      timeZone: body.time_zone,
+      provider: body.provider,
+      consent: body.consent && {
+        offersByEmail: body.consent.offers_by_email,
+        offersByPush: body.consent.offers_by_push,
+        changedAt: body.consent.changed_at ? new Date(body.consent.changed_at) : undefined,
+      },
+      attributes: body.attributes,
+    });
+    return { status: 200, body: { external_id: params.external_id, created } };
+  },
+});
 
-export const deleteContact = ({ svc }: RouteDeps) =>
-  defineRoute({
-    method: 'delete',
-    path: '/server/v1/contacts/{external_id}',
-    surface: 'server',
-    tag: 'Contacts',
-    summary: 'Erase a person from the app, in both modes; queued, done within minutes',
-    params,
-    responses: { 202: { description: 'Queued (or already queued or done: asking twice is safe)', schema: EraseAccepted } },
-    errors: [400, 401, 429],
-    async handle(ctx, { params }) {
-      const { request } = await requestErase(svc, ctx.state.caller, params.external_id);
-      return {
-        status: 202,
-        body: { external_id: params.external_id, state: request.state, requested_at: request.requestedAt.toISOString(), blocked_until: request.blockedUntil.toISOString() },
-      };
-    },
-  });
+export const deleteContact = defineRoute({
+  method: 'delete',
+  path: '/server/v1/contacts/{external_id}',
+  surface: 'server',
+  tag: 'Contacts',
+  summary: 'Erase a person from the app, in both modes; queued, done within minutes',
+  params,
+  responses: { 202: { description: 'Queued (or already queued or done: asking twice is safe)', schema: EraseAccepted } },
+  errors: [400, 401, 429],
+  async handle(ctx, { params }) {
+    const { request } = await requestErase(ctx.state.context, params.external_id);
+    return {
+      status: 202,
+      body: { external_id: params.external_id, state: request.state, requested_at: request.requestedAt.toISOString(), blocked_until: request.blockedUntil.toISOString() },
+    };
+  },
+});
 
 const instant = z.iso.datetime({ offset: true });
 const notYet = (area: string) => z.array(z.record(z.string(), z.unknown())).describe(`Empty until the ${area} area lands; then its records.`);
@@ -131,17 +128,16 @@ export const ExportContact = z
   })
   .meta({ id: 'ExportContact' });
 
-export const getContactExport = ({ svc }: RouteDeps) =>
-  defineRoute({
-    method: 'get',
-    path: '/server/v1/contacts/{external_id}/export',
-    surface: 'server',
-    tag: 'Contacts',
-    summary: 'Everything kept about a person in this mode',
-    params,
-    responses: { 200: { description: 'ExportContact', schema: ExportContact } },
-    errors: [400, 401, 404, 429],
-    async handle(ctx, { params }) {
-      return { status: 200, body: await exportContact(svc, ctx.state.caller, params.external_id) };
-    },
-  });
+export const getContactExport = defineRoute({
+  method: 'get',
+  path: '/server/v1/contacts/{external_id}/export',
+  surface: 'server',
+  tag: 'Contacts',
+  summary: 'Everything kept about a person in this mode',
+  params,
+  responses: { 200: { description: 'ExportContact', schema: ExportContact } },
+  errors: [400, 401, 404, 429],
+  async handle(ctx, { params }) {
+    return { status: 200, body: await exportContact(ctx.state.context, params.external_id) };
+  },
+});

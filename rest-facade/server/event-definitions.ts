@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { declareEvents } from '../../src/domain/events/definitions.js';
 import { MAX_DEFINITION_PROPS, MAX_PROP_KEY, MAX_PROPS, PROP_TYPES } from '../../src/domain/events/props.js';
 import { defineRoute } from '../http/route.js';
-import type { RouteDeps } from '../routes.js';
 
 // Each definition is checked by the domain, which refuses a bad one with a reason and keeps the
 // others: the document says what fits, the answer says what did not.
@@ -33,17 +32,16 @@ const DeclaredEvents = z
   })
   .meta({ id: 'DeclaredEvents' });
 
-export const putEventDefinitions = ({ svc }: RouteDeps) =>
-  defineRoute({
-    method: 'put',
-    path: '/server/v1/event-definitions',
-    surface: 'server',
-    tag: 'Events',
-    summary: 'Declare events and their props; declaring only adds',
-    body: EventDefinitions,
-    responses: { 200: { description: 'The outcome of each definition, in order', schema: DeclaredEvents } },
-    errors: [400, 401, 429],
-    async handle(ctx, { body }) {
-      return { status: 200, body: { definitions: await declareEvents(svc, ctx.state.caller, body.definitions) } };
-    },
-  });
+export const putEventDefinitions = defineRoute({
+  method: 'put',
+  path: '/server/v1/event-definitions',
+  surface: 'server',
+  tag: 'Events',
+  summary: 'Declare events and their props; declaring only adds',
+  body: EventDefinitions,
+  responses: { 200: { description: 'The outcome of each definition, in order', schema: DeclaredEvents } },
+  errors: [400, 401, 429],
+  async handle(ctx, { body }) {
+    return { status: 200, body: { definitions: await declareEvents(ctx.state.context, body.definitions) } };
+  },
+});

@@ -4,7 +4,6 @@ import { ingestServerEvents, MAX_SERVER_BATCH } from '../../src/domain/events/se
 import { readEvents, Rejected } from '../http/event-batch.js';
 import { rfc3339, stringMap } from '../http/fields.js';
 import { defineRoute } from '../http/route.js';
-import type { RouteDeps } from '../routes.js';
 
 const ServerEvent = z
   .object({
@@ -19,26 +18,25 @@ const ServerEvent = z
 const ServerEvents = z.object({ events: z.array(z.unknown()).meta({ description: `Up to ${MAX_SERVER_BATCH} ServerEvent` }) }).meta({ id: 'ServerEvents' });
 const ServerAccepted = z.object({ accepted: z.number().int(), rejected: z.array(Rejected) }).meta({ id: 'ServerAccepted' });
 
-export const postServerEvents = ({ svc }: RouteDeps) =>
-  defineRoute({
-    method: 'post',
-    path: '/server/v1/events',
-    surface: 'server',
-    tag: 'Events',
-    summary: 'Send up to 500 events; each is kept or refused on its own, and an id is kept once',
-    body: ServerEvents,
-    responses: { 202: { description: 'How many were kept, and each refusal', schema: ServerAccepted } },
-    errors: [400, 401, 409, 413, 429],
-    async handle(ctx, { body }) {
-      const batch = readEvents(body.events, ServerEvent, (e, index) => ({
-        index,
-        id: e.id,
-        externalId: e.external_id,
-        name: e.name,
-        occurredAt: new Date(e.at),
-        props: e.props ?? {},
-      }));
-      const { accepted, rejected } = await ingestServerEvents(svc, ctx.state.caller, batch);
-      return { status: 202, body: { accepted, rejected } };
-    },
-  });
+export const postServerEvents = defineRoute({
+  method: 'post',
+  path: '/server/v1/events',
+  surface: 'server',
+  tag: 'Events',
+  summary: 'Send up to 500 events; each is kept or refused on its own, and an id is kept once',
+  body: ServerEvents,
+  responses: { 202: { description: 'How many were kept, and each refusal', schema: ServerAccepted } },
+  errors: [400, 401, 409, 413, 429],
+  async handle(ctx, { body }) {
+    const batch = readEvents(body.events, ServerEvent, (e, index) => ({
+      index,
+      id: e.id,
+      externalId: e.external_id,
+      name: e.name,
+      occurredAt: new Date(e.at),
+      props: e.props ?? {},
+    }));
+    const { accepted, rejected } = await ingestServerEvents(ctx.state.context, batch);
+    return { status: 202, body: { accepted, rejected } };
+  },
+});

@@ -1,7 +1,7 @@
 import { createServerKey, revokeServerKey } from '../domain/apps/server-keys.js';
 import { createOperatorApp, requireAppModeByKey } from '../domain/apps/operator-apps.js';
 import { PARTS, updateSettings, type SettingsPatch } from '../domain/apps/settings.js';
-import type { Services } from '../domain/context.js';
+import type { Ctx, SystemCaller } from '../domain/context.js';
 import { DomainError } from '../domain/errors.js';
 import { createStaffUser } from '../domain/staff/staff-users.js';
 import { createWorkspace } from '../domain/staff/workspaces.js';
@@ -18,7 +18,7 @@ export interface Command {
   args: string[];
   summary: string;
   options: Record<string, OptionSpec>;
-  prepare(values: Values, positionals: string[]): (svc: Services) => Promise<Printed>;
+  prepare(values: Values, positionals: string[]): (ctx: Ctx<SystemCaller>) => Promise<Printed>;
 }
 
 /** How a positional argument is named in `field` of an error: APP_KEY → app_key. */
@@ -42,8 +42,8 @@ export const commands: Command[] = [
         ownerPassword: str(values, 'owner-password')!,
         ownerName: str(values, 'owner-name'),
       };
-      return async (svc) => {
-        const made = await createWorkspace(svc, input);
+      return async (ctx) => {
+        const made = await createWorkspace(ctx, input);
         return {
           json: { workspace_id: made.workspaceId, owner_id: made.ownerId },
           text: `Created workspace ${made.workspaceId} with owner ${made.ownerId} (${input.ownerEmail.trim().toLowerCase()}).`,
@@ -62,8 +62,8 @@ export const commands: Command[] = [
     },
     prepare(values) {
       const input = { email: str(values, 'email')!, password: str(values, 'password')!, name: str(values, 'name') };
-      return async (svc) => {
-        const made = await createStaffUser(svc, input);
+      return async (ctx) => {
+        const made = await createStaffUser(ctx, input);
         return { json: { staff_user_id: made.staffUserId, email: made.email, name: made.name }, text: `Created staff user ${made.staffUserId} (${made.email}).` };
       };
     },
@@ -78,8 +78,8 @@ export const commands: Command[] = [
     },
     prepare(values) {
       const input = { name: str(values, 'name')!, workspaceId: str(values, 'workspace') };
-      return async (svc) => {
-        const app = await createOperatorApp(svc, input);
+      return async (ctx) => {
+        const app = await createOperatorApp(ctx, input);
         return { json: createdAppJson(app), text: createdAppText(app) };
       };
     },
@@ -115,9 +115,9 @@ export const commands: Command[] = [
         for (const [part, member] of Object.entries(PARTS)) patch[member] = on.includes(part);
       }
       for (const k of Object.keys(patch) as (keyof SettingsPatch)[]) if (patch[k] === undefined) delete patch[k];
-      return async (svc) => {
-        const mode = await requireAppModeByKey(svc, appKey!, argField('APP_KEY'));
-        const settings = Object.keys(patch).length ? await updateSettings(svc, mode.id, patch) : mode;
+      return async (ctx) => {
+        const mode = await requireAppModeByKey(ctx, appKey!, argField('APP_KEY'));
+        const settings = Object.keys(patch).length ? await updateSettings(ctx, mode.id, patch) : mode;
         return { json: settingsJson(settings), text: settingsText(settings) };
       };
     },
@@ -128,9 +128,9 @@ export const commands: Command[] = [
     summary: 'Make a server key for the mode APP_KEY names; it is shown only this once (at most 20 per mode).',
     options: {},
     prepare(_values, [appKey]) {
-      return async (svc) => {
-        const mode = await requireAppModeByKey(svc, appKey!, argField('APP_KEY'));
-        const { serverKey } = await createServerKey(svc, mode.id);
+      return async (ctx) => {
+        const mode = await requireAppModeByKey(ctx, appKey!, argField('APP_KEY'));
+        const { serverKey } = await createServerKey(ctx, mode.id);
         return { json: { server_key: serverKey }, text: `Created server key ${serverKey} for ${mode.appKey} (shown only this once).` };
       };
     },
@@ -141,9 +141,9 @@ export const commands: Command[] = [
     summary: 'Revoke a server key, given as the key itself. Revoking twice is safe.',
     options: {},
     prepare(_values, [serverKey]) {
-      return async (svc) => {
+      return async (ctx) => {
         try {
-          await revokeServerKey(svc, { serverKey: serverKey! });
+          await revokeServerKey(ctx, { serverKey: serverKey! });
         } catch (err) {
           if (err instanceof DomainError && err.code === 'not_found' && !err.errors.length)
             throw new DomainError(err.status, err.code, err.title, err.detail, [{ field: argField('SERVER_KEY'), message: 'no such server key' }]);

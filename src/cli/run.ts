@@ -1,5 +1,5 @@
 import { readConfig } from '../config.js';
-import type { Services } from '../domain/context.js';
+import { systemContext, type Ctx, type SystemCaller } from '../domain/context.js';
 import { DomainError } from '../domain/errors.js';
 import { parseCommandLine, UsageError, wantsJson } from './args.js';
 import { argField, commandHelp, commands, findCommand, usageLine } from './commands.js';
@@ -52,7 +52,7 @@ export function usage(): string {
   ].join('\n');
 }
 
-type Parsed = { help: string } | { action: (svc: Services) => Promise<Printed> };
+type Parsed = { help: string } | { action: (ctx: Ctx<SystemCaller>) => Promise<Printed> };
 
 function parse(argv: string[]): Parsed {
   const [group, verb] = argv;
@@ -97,7 +97,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
     const { location, svc } = await boot(readConfig(io.env));
     let printed: Printed;
     try {
-      printed = await parsed.action(svc);
+      printed = await parsed.action(systemContext(svc, 'operator'));
     } finally {
       await svc.close().catch(() => {});
       await location.embedded?.stop();

@@ -35,7 +35,3 @@ export type Tx = Prisma.TransactionClient;
 /** The database, or the transaction a caller is already in. */
 export type DbHandle = Db | Tx;
 
-/** Runs `fn` in a transaction: the caller's own when `db` is one, so two domain functions can share it. */
-export function inTransaction<T>(db: DbHandle, fn: (tx: Tx) => Promise<T>): Promise<T> {
-  return '$transaction' in db ? db.$transaction(fn) : fn(db);
-}

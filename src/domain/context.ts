@@ -1,12 +1,12 @@
 import type pg from 'pg';
 import type { Config } from '../config.js';
-import type { Db } from '../db/client.js';
+import type { Db, DbHandle, Tx } from '../db/client.js';
 import type { OutboxDispatcher } from '../db/outbox-dispatcher.js';
 import type { Clock } from '../lib/clock.js';
 import type { SecretBox } from '../lib/secrets.js';
-import type { AppMode } from '../generated/prisma/client.js';
+import type { AppMode, StaffUser } from '../generated/prisma/client.js';
 
-/** What every resolver needs: the database, the clock and the deployment's secrets. */
+/** What the deployment gives every request: the database, the clock and its secrets. */
 export interface Services {
   db: Db;
   pool: pg.Pool;
@@ -25,13 +25,76 @@ export interface AppScope {
   settings: AppMode;
 }
 
+/** A signed-in user of an app (guest surface). */
 export interface GuestCaller extends AppScope {
+  kind: 'guest';
   externalId: string;
   sdk: string | undefined;
 }
 
+/** An app's backend, by one of its server keys (server surface). */
 export interface ServerCaller extends AppScope {
+  kind: 'server';
   serverKeyId: string;
+}
+
+/** A signed-in staff user (staff GraphQL). */
+export interface StaffCaller {
+  kind: 'staff';
+  staffUser: StaffUser;
+  sessionId: string;
+}
+
+/** Someone not signed in: the public surface, or a staff user signing in. */
+export interface VisitorCaller {
+  kind: 'visitor';
+  address: string;
+}
+
+/** The service itself: durable process steps, sweeps, and operators through the `crm` CLI. */
+export interface SystemCaller {
+  kind: 'system';
+  name: string;
+}
+
+export type Caller = GuestCaller | ServerCaller | StaffCaller | VisitorCaller | SystemCaller;
+/** The callers that speak for one app-mode: the scope is the caller's own. */
+export type AppCaller = GuestCaller | ServerCaller;
+
+/**
+ * What every domain function takes first: who asks, the database handle to use (the database, or
+ * the transaction a caller is already in), the clock, and the deployment's services.
+ */
+export interface Ctx<C extends Caller = Caller> {
+  readonly caller: C;
+  readonly db: DbHandle;
+  readonly clock: Clock;
+  readonly svc: Services;
+}
+
+/** A context inside a transaction: what it writes commits or rolls back with its caller's work. */
+export interface TxCtx<C extends Caller = Caller> extends Ctx<C> {
+  readonly db: Tx;
+}
+
+/**
+ * Whether the context is in a transaction. (A transaction's client has a `$transaction` member too,
+ * so only the handle itself tells: the database's own client is never one.)
+ */
+export const inTransaction = (ctx: Ctx): boolean => ctx.db !== ctx.svc.db;
+
+/** A context on the database itself, for one caller. */
+export const contextOf = <C extends Caller>(svc: Services, caller: C): Ctx<C> => ({ caller, db: svc.db, clock: svc.clock, svc });
+
+/** The service's own context, for process steps, sweeps and operators' commands. */
+export const systemContext = (svc: Services, name: string): Ctx<SystemCaller> => contextOf(svc, { kind: 'system', name });
+
+/**
+ * Runs `fn` in a transaction: the context's own when it is in one already, so two domain
+ * functions share it and neither needs to undo the other's work by hand.
+ */
+export function transaction<C extends Caller, T>(ctx: Ctx<C>, fn: (tx: TxCtx<C>) => Promise<T>, opts?: { isolationLevel?: 'RepeatableRead' | 'Serializable' }): Promise<T> {
+  return inTransaction(ctx) ? fn(ctx as TxCtx<C>) : ctx.svc.db.$transaction((tx) => fn({ ...ctx, db: tx }), opts);
 }
 
 export const scopeOf = (mode: AppMode): AppScope => ({ appModeId: mode.id, appId: mode.appId, mode: mode.mode, settings: mode });

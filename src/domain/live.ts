@@ -1,6 +1,5 @@
 import { parseVersion, seenBy, type OutboxRow } from '../db/outbox-dispatcher.js';
-import type { Tx } from '../db/client.js';
-import type { Services } from './context.js';
+import { transaction, type Ctx, type TxCtx } from './context.js';
 import { invalidField } from './errors.js';
 
 // Every live subscription (app-mode settings, and those the areas add: conversations, parts,
@@ -13,7 +12,7 @@ import { invalidField } from './errors.js';
 export type LiveEvent<S, C> = { version: string; reload: true; state: S } | { version: string; reload: false; change: C };
 
 export async function* liveTopic<S, C>(
-  svc: Services,
+  ctx: Ctx,
   topic: string,
   appModeId: string,
   opts: {
@@ -21,7 +20,7 @@ export async function* liveTopic<S, C>(
     after?: string | null;
     signal: AbortSignal;
     /** The whole state, read when the subscriber has nothing (still kept) to resume from. */
-    read: (tx: Tx) => Promise<S>;
+    read: (tx: TxCtx) => Promise<S>;
     /** What a row of the topic tells the subscriber. */
     change: (row: OutboxRow) => C;
   },
@@ -30,11 +29,12 @@ export async function* liveTopic<S, C>(
   if (opts.after != null && !resume) throw invalidField('after', 'must be a version this subscription sent');
   // Changes whose transaction the state's read already saw: sending them again would step back.
   let seen: (txId: bigint) => boolean = () => false;
-  for await (const step of svc.outbox.follow(topic, appModeId, { after: resume, now: svc.clock.now(), signal: opts.signal })) {
+  for await (const step of ctx.svc.outbox.follow(topic, appModeId, { after: resume, now: ctx.clock.now(), signal: opts.signal })) {
     if ('reload' in step) {
-      const { state, snapshot } = await svc.db.$transaction(
+      const { state, snapshot } = await transaction(
+        ctx,
         async (tx) => {
-          const [{ snapshot }] = await tx.$queryRaw<[{ snapshot: string }]>`SELECT pg_current_snapshot()::text AS snapshot`;
+          const [{ snapshot }] = await tx.db.$queryRaw<[{ snapshot: string }]>`SELECT pg_current_snapshot()::text AS snapshot`;
           return { snapshot, state: await opts.read(tx) };
         },
         { isolationLevel: 'RepeatableRead' },

@@ -1,6 +1,5 @@
-import type { Tx } from '../db/client.js';
 import type { Prisma } from '../generated/prisma/client.js';
-import type { Services } from './context.js';
+import type { Ctx, TxCtx } from './context.js';
 import type { PersonalDataArea } from './personal-data/registry.js';
 
 // Changes that leave the service (webhook topics) or that other parts must hear of (live
@@ -16,16 +15,15 @@ export interface Emitted {
   /** The contact it is about, when it names one (an erase then removes it). */
   externalId?: string | null;
   data: Record<string, unknown>;
-  at: Date;
 }
 
 /** Writes the outbox row and wakes every process's dispatcher, both in the caller's transaction. */
-export async function emit(tx: Tx, topic: string, change: Emitted): Promise<void> {
-  await tx.outboxEvent.create({
-    data: { appModeId: change.appModeId, topic, externalId: change.externalId ?? null, data: change.data as Prisma.InputJsonValue, createdAt: change.at },
+export async function emit({ db, clock }: TxCtx, topic: string, change: Emitted): Promise<void> {
+  await db.outboxEvent.create({
+    data: { appModeId: change.appModeId, topic, externalId: change.externalId ?? null, data: change.data as Prisma.InputJsonValue, createdAt: clock.now() },
   });
   // Delivered at commit; NOTIFY folds repeats within one transaction into one.
-  await tx.$executeRaw`SELECT pg_notify(${OUTBOX_CHANNEL}, '')`;
+  await db.$executeRaw`SELECT pg_notify(${OUTBOX_CHANNEL}, '')`;
 }
 
 /**
@@ -34,8 +32,8 @@ export async function emit(tx: Tx, topic: string, change: Emitted): Promise<void
  * follow the order the changes commit. (A transaction's position is its id, given at its first
  * write: transactions waiting for the same row lock would otherwise commit out of that order.)
  */
-export async function inOrder(tx: Tx, topic: string, key: string): Promise<void> {
-  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`${topic}:${key}`}, 0))`;
+export async function inOrder({ db }: TxCtx, topic: string, key: string): Promise<void> {
+  await db.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`${topic}:${key}`}, 0))`;
 }
 
 /** The app-mode id of rows about no app-mode: staff sessions and memberships, heard by every live subscription of a process. */
@@ -49,9 +47,9 @@ export const MEMBERSHIP_CHANGED = 'staff.membership_changed';
 export const OUTBOX_KEEP_DAYS = 7;
 
 /** Forgets rows older than OUTBOX_KEEP_DAYS that no consumer still has to read. */
-export async function purgeOutbox(svc: Pick<Services, 'db' | 'clock'>): Promise<void> {
-  const before = new Date(svc.clock.now().getTime() - OUTBOX_KEEP_DAYS * 86_400_000);
-  await svc.db.$executeRaw`
+export async function purgeOutbox(ctx: Ctx): Promise<void> {
+  const before = new Date(ctx.clock.now().getTime() - OUTBOX_KEEP_DAYS * 86_400_000);
+  await ctx.db.$executeRaw`
     DELETE FROM outbox_event e WHERE e.created_at < ${before}
       AND NOT EXISTS (SELECT 1 FROM outbox_consumer c WHERE (c.tx_id, c.last_id) < (e.tx_id, e.id))`;
 }
@@ -60,7 +58,7 @@ export async function purgeOutbox(svc: Pick<Services, 'db' | 'clock'>): Promise<
 export const outboxData: PersonalDataArea = {
   name: 'outbox',
   tables: ['outbox_event'],
-  async erase(tx, { externalId, appModeIds }) {
+  async erase({ db: tx }, { externalId, appModeIds }) {
     const { count: outboxEvents } = await tx.outboxEvent.deleteMany({ where: { appModeId: { in: appModeIds }, externalId } });
     return { outboxEvents };
   },

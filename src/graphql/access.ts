@@ -1,7 +1,7 @@
 import { accessRefusal, accessTo, targetOf, type Access, type Target } from '../domain/staff/app-access.js';
 import { ACTIONS, type Action } from '../domain/staff/roles.js';
 import { batchLoad } from './batch.js';
-import { viewerOf, type StaffContext } from './context.js';
+import { asStaff, type StaffContext } from './context.js';
 
 // Who may run a field, declared on it. Every root field needs a session: the root types ask for
 // `staff`. A field that acts on a workspace, or on something in one, names its action and takes
@@ -33,9 +33,9 @@ async function allows(ctx: StaffContext, target: Target, action: Action): Promis
 
 /** The viewer's access to a target (their workspace and role there), refusing what it does not allow; read once per request. */
 export async function accessFor(ctx: StaffContext, target: Target, action: Action): Promise<Access> {
-  const viewer = viewerOf(ctx);
+  const staff = asStaff(ctx);
   const [kind, id] = targetOf(target);
-  const access = await batchLoad(ctx, `access:${viewer.id}:${kind}`, id, (ids) => accessTo(ctx.svc, viewer.id, kind, ids));
+  const access = await batchLoad(ctx, `access:${staff.caller.staffUser.id}:${kind}`, id, (ids) => accessTo(staff, kind, ids));
   const refusal = accessRefusal(kind, access, action);
   if (refusal) throw refusal;
   return access!;

@@ -1,5 +1,5 @@
 import type { StaffUser } from '../generated/prisma/client.js';
-import type { Services } from '../domain/context.js';
+import { contextOf, type Ctx, type Services, type StaffCaller, type VisitorCaller } from '../domain/context.js';
 import { DomainError } from '../domain/errors.js';
 import { staffForToken } from '../domain/staff/sessions.js';
 
@@ -31,3 +31,12 @@ export function sessionOf(ctx: StaffContext): NonNullable<StaffContext['viewer']
 
 /** The signed-in staff user, or the `unauthenticated` refusal. */
 export const viewerOf = (ctx: StaffContext): StaffUser => sessionOf(ctx).staffUser;
+
+/** The domain context of the signed-in staff user, or the `unauthenticated` refusal. */
+export function asStaff(ctx: StaffContext): Ctx<StaffCaller> {
+  const { staffUser, sessionId } = sessionOf(ctx);
+  return contextOf(ctx.svc, { kind: 'staff', staffUser, sessionId });
+}
+
+/** The domain context of someone not signed in (signing in). */
+export const asVisitor = (ctx: StaffContext): Ctx<VisitorCaller> => contextOf(ctx.svc, { kind: 'visitor', address: ctx.address });

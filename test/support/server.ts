@@ -1,3 +1,4 @@
+import { systemContext, type Ctx, type SystemCaller } from '../../src/domain/context.js';
 import { randomBytes } from 'node:crypto';
 import { readConfig, type Config } from '../../src/config.js';
 import { createApp, type CreatedApp } from '../../src/domain/apps/create-app.js';
@@ -15,6 +16,8 @@ import { createTestDatabase } from './db.js';
 export interface TestServer {
   url: string;
   svc: OpenServices;
+  /** The service's own context on this server's database (an operator's): for setting things up. */
+  ctx: Ctx<SystemCaller>;
   clock: ManualClock;
   dbUrl: string;
   engine: EmbeddedEngine<Processes>;
@@ -59,6 +62,7 @@ export async function startTestServer(
   return {
     url: server.url,
     svc,
+    ctx: systemContext(svc, 'test'),
     clock,
     dbUrl,
     engine,
@@ -76,8 +80,9 @@ export type SeededApp = CreatedApp & { ownerEmail: string; ownerPassword: string
 export async function seedApp(svc: OpenServices, name = 'Test app'): Promise<SeededApp> {
   const ownerEmail = `owner-${randomBytes(4).toString('hex')}@example.com`;
   const ownerPassword = 'correct horse battery staple';
-  const { workspaceId } = await createWorkspace(svc, { name: `${name} workspace`, ownerEmail, ownerPassword });
-  return { ...(await createApp(svc, { workspaceId, name })), ownerEmail, ownerPassword };
+  const ctx = systemContext(svc, 'test');
+  const { workspaceId } = await createWorkspace(ctx, { name: `${name} workspace`, ownerEmail, ownerPassword });
+  return { ...(await createApp(ctx, { workspaceId, name })), ownerEmail, ownerPassword };
 }
 
 /** A test server on a fresh database with one seeded app: `({ t, app } = await startWithApp())`. */

@@ -1,4 +1,5 @@
 import type { Services } from '../../src/domain/context.js';
+import type { Tx } from '../../src/db/client.js';
 import { Prisma, type WorkflowRun } from '../../src/generated/prisma/client.js';
 import { createLogger, type Logger } from '../../src/lib/logger.js';
 import type { Activities } from './activities.js';
@@ -191,7 +192,7 @@ export class EmbeddedEngine<Def extends AnyProcess = AnyProcess> implements Dura
   }
 
   /** One step of a claimed run: an activity call is leased and handed back to run; any other step is taken here. */
-  private async step(tx: Prisma.TransactionClient, run: WorkflowRun, now: Date): Promise<Claimed | undefined> {
+  private async step(tx: Tx, run: WorkflowRun, now: Date): Promise<Claimed | undefined> {
     const def = this.registry.get(run.process, run.processVersion);
     const command = commandOf(run);
     if (def && command.kind === 'call' && !cancelPending(run) && !run.leaseUntil) {
@@ -240,7 +241,7 @@ export class EmbeddedEngine<Def extends AnyProcess = AnyProcess> implements Dura
 
   /** Saves a step. A step that cannot be taken here is what a failed Temporal workflow task is:
    *  the run stays as it was, says why, and is tried again later (by fixed code, perhaps). */
-  private async save(tx: Prisma.TransactionClient, run: WorkflowRun, change: () => RunChange, now: Date): Promise<void> {
+  private async save(tx: Tx, run: WorkflowRun, change: () => RunChange, now: Date): Promise<void> {
     let data: RunChange;
     try {
       data = change();

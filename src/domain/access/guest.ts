@@ -18,7 +18,7 @@ const MAX_EXTERNAL_ID = 200;
 export async function authenticateGuest(svc: Services, h: GuestHeaders, mode?: AppMode): Promise<GuestCaller> {
   const appMode = await requireGuestApp(svc, h.appKey, mode);
   const externalId = h.authorization !== undefined ? await verifyUserToken(svc, appMode, h.authorization) : unverifiedUser(appMode, h.userId);
-  return { ...scopeOf(appMode), externalId, sdk: h.sdk?.slice(0, 100) };
+  return { kind: 'guest', ...scopeOf(appMode), externalId, sdk: h.sdk?.slice(0, 100) };
 }
 
 /** The app an X-CRM-App-Key names, usable by guests: 401 for none or a wrong one, 403 when switched off. */

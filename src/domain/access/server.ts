@@ -12,5 +12,5 @@ export async function authenticateServer(svc: Services, authorization: string | 
   if (!key) throw unauthorized('This server key is not known.');
   if (key.revokedAt) throw unauthorized('This server key has been revoked.');
   if (key.appMode.archived) throw unauthorized('This app is archived.');
-  return { ...scopeOf(key.appMode), serverKeyId: key.id };
+  return { kind: 'server', ...scopeOf(key.appMode), serverKeyId: key.id };
 }

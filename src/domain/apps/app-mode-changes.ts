@@ -1,5 +1,5 @@
 import type { AppMode } from '../../generated/prisma/client.js';
-import type { Services } from '../context.js';
+import type { Ctx, Services } from '../context.js';
 import { liveTopic } from '../live.js';
 
 // An app-mode's settings, live: each change comes as the `app_mode.changed` row, which carries the
@@ -35,11 +35,11 @@ function fromRow(data: Record<string, unknown>): AppModeState | undefined {
  * An app-mode as it is now (or each change after the version named by `after`), then after each
  * committed change, from any server process, until the signal is aborted or the app-mode is gone.
  */
-export async function* appModeChanges(svc: Services, appModeId: string, opts: { after?: string | null; signal: AbortSignal }): AsyncGenerator<AppModeChange> {
+export async function* appModeChanges(ctx: Ctx, appModeId: string, opts: { after?: string | null; signal: AbortSignal }): AsyncGenerator<AppModeChange> {
   const read = (db: Pick<Services['db'], 'appMode'>) => db.appMode.findUnique({ where: { id: appModeId }, omit: { identitySecretEnc: true, inboundSecretEnc: true } });
-  for await (const event of liveTopic(svc, 'app_mode.changed', appModeId, { ...opts, read, change: (row) => fromRow(row.data) })) {
+  for await (const event of liveTopic(ctx, 'app_mode.changed', appModeId, { ...opts, read: (tx) => read(tx.db), change: (row) => fromRow(row.data) })) {
     // A row written before rows carried the settings (kept at most OUTBOX_KEEP_DAYS): read them.
-    const appMode = event.reload ? event.state : (event.change ?? (await read(svc.db)));
+    const appMode = event.reload ? event.state : (event.change ?? (await read(ctx.db)));
     if (!appMode) return;
     yield { version: event.version, reload: event.reload, appMode };
   }

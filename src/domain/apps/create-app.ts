@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { inTransaction, type DbHandle } from '../../db/client.js';
-import type { Services } from '../context.js';
+import { transaction, type Ctx } from '../context.js';
 import { invalidField } from '../errors.js';
 import { hashServerKey, newAppKey, newIdentitySecret, newInboundSecret, newServerKey, serverKeyHint, type ModeName } from './credentials.js';
 
@@ -29,12 +28,13 @@ export function checkAppName(text: string): string {
   return name;
 }
 
-/** An app with both modes, each with its app key, a server key and its secrets; in `db`'s transaction when it is one. */
-export async function createApp(svc: Services, input: { workspaceId: string; name: string }, db: DbHandle = svc.db): Promise<CreatedApp> {
+/** An app with both modes, each with its app key, a server key and its secrets; in the context's transaction when it is in one. */
+export async function createApp(ctx: Ctx, input: { workspaceId: string; name: string }): Promise<CreatedApp> {
   const name = checkAppName(input.name);
   const appId = randomUUID();
   const made = { live: credentials('live'), test: credentials('test') };
-  await inTransaction(db, async (tx) => {
+  const { secrets } = ctx.svc;
+  await transaction(ctx, async ({ db: tx }) => {
     await tx.app.create({ data: { id: appId, workspaceId: input.workspaceId, name } });
     for (const mode of ['live', 'test'] as const) {
       const c = made[mode];
@@ -45,8 +45,8 @@ export async function createApp(svc: Services, input: { workspaceId: string; nam
           appId,
           mode,
           appKey: c.app_key,
-          identitySecretEnc: svc.secrets.seal(c.identity_secret),
-          inboundSecretEnc: svc.secrets.seal(c.inbound_secret),
+          identitySecretEnc: secrets.seal(c.identity_secret),
+          inboundSecretEnc: secrets.seal(c.inbound_secret),
           brandName: name,
         },
       });

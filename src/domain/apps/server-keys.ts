@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import type { Services } from '../context.js';
+import { transaction, type Ctx } from '../context.js';
 import { conflict, notFound } from '../errors.js';
 import { hashServerKey, newServerKey, serverKeyHint } from './credentials.js';
 
 export const MAX_SERVER_KEYS = 20;
 
 /** Makes a server key for one mode; the raw key is returned once and only its hash is kept. */
-export async function createServerKey(svc: Services, appModeId: string): Promise<{ id: string; serverKey: string }> {
-  return svc.db.$transaction(async (tx) => {
+export async function createServerKey(ctx: Ctx, appModeId: string): Promise<{ id: string; serverKey: string }> {
+  return transaction(ctx, async ({ db: tx }) => {
     // Lock the mode so two concurrent calls cannot both pass the count.
     const [mode] = await tx.$queryRaw<{ mode: 'live' | 'test' }[]>`SELECT mode FROM app_mode WHERE id = ${appModeId} FOR UPDATE`;
     if (!mode) throw notFound('No such app.');
@@ -22,10 +22,10 @@ export async function createServerKey(svc: Services, appModeId: string): Promise
 }
 
 /** Revokes a key named by its id (staff) or by the key itself (operators). Revoking twice is safe. */
-export async function revokeServerKey(svc: Services, by: { id: string } | { serverKey: string }): Promise<{ id: string; appModeId: string }> {
+export async function revokeServerKey(ctx: Ctx, by: { id: string } | { serverKey: string }): Promise<{ id: string; appModeId: string }> {
   const where = 'id' in by ? { id: by.id } : { keyHash: hashServerKey(by.serverKey) };
-  const key = await svc.db.serverKey.findUnique({ where });
+  const key = await ctx.db.serverKey.findUnique({ where });
   if (!key) throw notFound('No such server key.');
-  if (!key.revokedAt) await svc.db.serverKey.update({ where: { id: key.id }, data: { revokedAt: svc.clock.now() } });
+  if (!key.revokedAt) await ctx.db.serverKey.update({ where: { id: key.id }, data: { revokedAt: ctx.clock.now() } });
   return { id: key.id, appModeId: key.appModeId };
 }

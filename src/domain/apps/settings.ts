@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { AppMode } from '../../generated/prisma/client.js';
-import type { Services } from '../context.js';
+import { transaction, type Ctx } from '../context.js';
 import { invalid, notFound, type FieldError } from '../errors.js';
 import { emit, inOrder } from '../outbox.js';
 import { appModeState } from './app-mode-changes.js';
@@ -36,7 +36,7 @@ export type SettingsPatch = z.infer<typeof settingsPatch>;
 /** The parts (messenger, help center, in-app messages) by the names staff and operators use. */
 export const PARTS = { messenger: 'messengerOn', help: 'helpOn', inapp: 'inappOn' } as const;
 
-export async function updateSettings(svc: Services, appModeId: string, patch: SettingsPatch): Promise<AppMode> {
+export async function updateSettings(ctx: Ctx, appModeId: string, patch: SettingsPatch): Promise<AppMode> {
   const parsed = settingsPatch.safeParse(patch);
   if (!parsed.success) throw invalid(parsed.error.issues.map((i) => ({ field: i.path.join('.'), message: i.message })));
   const data = { ...parsed.data };
@@ -52,17 +52,17 @@ export async function updateSettings(svc: Services, appModeId: string, patch: Se
   }
   if (errors.length) throw invalid(errors);
 
-  const current = await svc.db.appMode.findUnique({ where: { id: appModeId } });
+  const current = await ctx.db.appMode.findUnique({ where: { id: appModeId } });
   if (!current) throw notFound('No such app.');
   const languages = data.languages ?? current.languages;
   const defaultLanguage = data.defaultLanguage ?? current.defaultLanguage;
   if (!languages.includes(defaultLanguage))
     throw invalid([{ field: data.defaultLanguage ? 'defaultLanguage' : 'languages', message: 'the default language must be one of the languages' }]);
 
-  return svc.db.$transaction(async (tx) => {
+  return transaction(ctx, async (tx) => {
     await inOrder(tx, 'app_mode.changed', appModeId);
-    const updated = await tx.appMode.update({ where: { id: appModeId }, data });
-    await emit(tx, 'app_mode.changed', { appModeId, data: appModeState(updated), at: svc.clock.now() });
+    const updated = await tx.db.appMode.update({ where: { id: appModeId }, data });
+    await emit(tx, 'app_mode.changed', { appModeId, data: appModeState(updated) });
     return updated;
   });
 }

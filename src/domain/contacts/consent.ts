@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { Tx } from '../../db/client.js';
 import type { Contact } from '../../generated/prisma/client.js';
-import type { AppScope, GuestCaller, Services } from '../context.js';
+import { transaction, type AppCaller, type Ctx, type GuestCaller, type TxCtx } from '../context.js';
 import { applyConsentChoice, type ConsentChoice } from './consent-rule.js';
 import { DomainError } from '../errors.js';
 import { touchContact } from './contacts.js';
@@ -29,8 +28,10 @@ export function consentOf(c: Pick<Contact, 'offersByEmail' | 'offersByEmailChang
 }
 
 /** Applies a consent object to a contact by the rule; records every choice taken. */
-export async function applyConsent(svc: Services, tx: Tx, scope: AppScope, contact: Contact, input: ConsentInput, source: 'guest' | 'server'): Promise<Contact> {
-  const now = svc.clock.now();
+export async function applyConsent(ctx: TxCtx<AppCaller>, contact: Contact, input: ConsentInput): Promise<Contact> {
+  const { db: tx, caller: scope } = ctx;
+  const source = scope.kind;
+  const now = ctx.clock.now();
   const channels = [
     { channel: 'email' as const, value: input.offersByEmail, current: { value: contact.offersByEmail, changedAt: contact.offersByEmailChangedAt } },
     { channel: 'push' as const, value: input.offersByPush, current: { value: contact.offersByPush, changedAt: contact.offersByPushChangedAt } },
@@ -59,17 +60,18 @@ const NO_CONSENT: Consent = { offersByEmail: false, offersByPush: false, changed
  * The guest consent routes answer no 409: for a person erased within the block they answer that
  * nothing is agreed, and write nothing.
  */
-async function asGuest(svc: Services, caller: GuestCaller, then: (tx: Tx, contact: Contact) => Promise<Contact>): Promise<Consent> {
+async function asGuest(ctx: Ctx<GuestCaller>, then: (tx: TxCtx<GuestCaller>, contact: Contact) => Promise<Contact>): Promise<Consent> {
+  const { externalId, sdk } = ctx.caller;
   try {
-    return await svc.db.$transaction(async (tx) => consentOf(await then(tx, (await touchContact(svc, tx, caller, caller.externalId, { sdk: caller.sdk })).contact)));
+    return await transaction(ctx, async (tx) => consentOf(await then(tx, (await touchContact(tx, externalId, { sdk })).contact)));
   } catch (err) {
     if (err instanceof DomainError && err.code === 'erased') return NO_CONSENT;
     throw err;
   }
 }
 
-export const getGuestConsent = (svc: Services, caller: GuestCaller) => asGuest(svc, caller, async (_tx, contact) => contact);
+export const getGuestConsent = (ctx: Ctx<GuestCaller>) => asGuest(ctx, async (_tx, contact) => contact);
 
 /** The person chose in the app just now: their choice is the newest there is. */
-export const putGuestConsent = (svc: Services, caller: GuestCaller, offersByPush: boolean) =>
-  asGuest(svc, caller, (tx, contact) => applyConsent(svc, tx, caller, contact, { offersByPush, changedAt: svc.clock.now() }, 'guest'));
+export const putGuestConsent = (ctx: Ctx<GuestCaller>, offersByPush: boolean) =>
+  asGuest(ctx, (tx, contact) => applyConsent(tx, contact, { offersByPush, changedAt: tx.clock.now() }));

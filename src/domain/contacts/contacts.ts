@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { Tx } from '../../db/client.js';
 import type { Contact } from '../../generated/prisma/client.js';
-import type { AppScope, Services } from '../context.js';
+import type { AppCaller, TxCtx } from '../context.js';
 import { refuseIfErased } from './erasure.js';
 
 /**
@@ -11,14 +10,13 @@ import { refuseIfErased } from './erasure.js';
  * first sights; `lock` holds the row for an update that reads it first.
  */
 export async function touchContact(
-  svc: Services,
-  tx: Tx,
-  scope: AppScope,
+  ctx: TxCtx<AppCaller>,
   externalId: string,
   opts: { sdk?: string; lock?: boolean } = {},
 ): Promise<{ contact: Contact; created: boolean }> {
-  await refuseIfErased(svc, tx, scope, externalId);
-  const now = svc.clock.now();
+  await refuseIfErased(ctx, externalId);
+  const { db: tx, caller: scope } = ctx;
+  const now = ctx.clock.now();
   const made = await tx.contact.createMany({
     data: [{ id: randomUUID(), appModeId: scope.appModeId, externalId, lastSdk: opts.sdk ?? null, createdAt: now, updatedAt: now }],
     skipDuplicates: true,

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { Tx } from '../../db/client.js';
 import type { EraseRequest } from '../../generated/prisma/client.js';
-import type { AppScope, Services } from '../context.js';
+import { transaction, type AppCaller, type Ctx, type Services, type TxCtx } from '../context.js';
 import { conflict, invalidField } from '../errors.js';
 import { emit } from '../outbox.js';
 import { erasePerson } from '../personal-data/areas.js';
@@ -29,26 +28,29 @@ export const subjectHash = (svc: Pick<Services, 'secrets'>, appId: string, exter
  * transaction that then writes about them: it holds each person against an erase request until
  * that transaction ends, so nothing written here can outlive an erase (crm_erased).
  */
-export async function erasedAmong(svc: Services, tx: Tx, scope: AppScope, externalIds: string[]): Promise<Set<string>> {
+export async function erasedAmong(tx: TxCtx<AppCaller>, externalIds: string[]): Promise<Set<string>> {
   if (!externalIds.length) return new Set();
-  const byHash = new Map(externalIds.map((x) => [subjectHash(svc, scope.appId, x), x]));
-  const [row] = await tx.$queryRaw<{ found: string[] }[]>`
-    SELECT crm_erased(${scope.appId}, ${externalIds}::text[], ${[...byHash.keys()]}::text[], ${svc.clock.now()}::timestamptz) AS found`;
+  const { appId } = tx.caller;
+  const byHash = new Map(externalIds.map((x) => [subjectHash(tx.svc, appId, x), x]));
+  const [row] = await tx.db.$queryRaw<{ found: string[] }[]>`
+    SELECT crm_erased(${appId}, ${externalIds}::text[], ${[...byHash.keys()]}::text[], ${tx.clock.now()}::timestamptz) AS found`;
   return new Set(row!.found.map((h) => byHash.get(h)!));
 }
 
 export const erasedRefusal = (externalId: string) =>
   conflict('erased', `The person "${externalId}" was erased; Identify and events for this id are refused for ${ERASE_BLOCK_DAYS} days.`);
 
-export async function refuseIfErased(svc: Services, tx: Tx, scope: AppScope, externalId: string): Promise<void> {
-  if ((await erasedAmong(svc, tx, scope, [externalId])).size) throw erasedRefusal(externalId);
+export async function refuseIfErased(tx: TxCtx<AppCaller>, externalId: string): Promise<void> {
+  if ((await erasedAmong(tx, [externalId])).size) throw erasedRefusal(externalId);
 }
 
 /** Queues an erase, or returns the one already queued or done within the block: asking twice is safe. */
-export async function requestErase(svc: Services, scope: AppScope, externalId: string): Promise<{ request: EraseRequest; fresh: boolean }> {
-  const now = svc.clock.now();
-  const hash = subjectHash(svc, scope.appId, externalId);
-  return svc.db.$transaction(async (tx) => {
+export async function requestErase(ctx: Ctx<AppCaller>, externalId: string): Promise<{ request: EraseRequest; fresh: boolean }> {
+  const scope = ctx.caller;
+  const now = ctx.clock.now();
+  const hash = subjectHash(ctx.svc, scope.appId, externalId);
+  return transaction(ctx, async (ttx) => {
+    const tx = ttx.db;
     // Exclusive against crm_erased's shared lock: writes about the person in flight finish first.
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`erase:${scope.appId}:${externalId}`}, 0))`;
     const current = await tx.eraseRequest.findFirst({ where: { appId: scope.appId, subjectHash: hash, blockedUntil: { gt: now } }, orderBy: { requestedAt: 'desc' } });
@@ -57,16 +59,17 @@ export async function requestErase(svc: Services, scope: AppScope, externalId: s
       data: { id: randomUUID(), appId: scope.appId, externalId, subjectHash: hash, requestedAt: now, blockedUntil: new Date(now.getTime() + ERASE_BLOCK_DAYS * 86_400_000) },
     });
     // The erase process is started from the outbox: a crash after this commit cannot strand the request.
-    await emit(tx, ERASE_REQUESTED, { appModeId: scope.appModeId, data: { request_id: request.id }, at: now });
+    await emit(ttx, ERASE_REQUESTED, { appModeId: scope.appModeId, data: { request_id: request.id } });
     return { request, fresh: true };
   });
 }
 
 /** Requests past their block are forgotten; rows of earlier releases get their hash. */
-export async function purgeEraseRequests(svc: Services): Promise<void> {
-  await svc.db.eraseRequest.deleteMany({ where: { blockedUntil: { lte: svc.clock.now() } } });
-  const unhashed = await svc.db.eraseRequest.findMany({ where: { subjectHash: null, externalId: { not: null } }, select: { id: true, appId: true, externalId: true } });
-  for (const r of unhashed) await svc.db.eraseRequest.update({ where: { id: r.id }, data: { subjectHash: subjectHash(svc, r.appId, r.externalId!) } });
+export async function purgeEraseRequests(ctx: Ctx): Promise<void> {
+  const { db, svc } = ctx;
+  await db.eraseRequest.deleteMany({ where: { blockedUntil: { lte: ctx.clock.now() } } });
+  const unhashed = await db.eraseRequest.findMany({ where: { subjectHash: null, externalId: { not: null } }, select: { id: true, appId: true, externalId: true } });
+  for (const r of unhashed) await db.eraseRequest.update({ where: { id: r.id }, data: { subjectHash: subjectHash(svc, r.appId, r.externalId!) } });
 }
 
 /** Rows removed, by kind (each area of the personal-data registry names its own). */
@@ -77,22 +80,22 @@ export type Removed = Record<string, number>;
  * personal-data registry, except the anonymous daily counts. Idempotent: the durable process may
  * run it more than once; the request keeps the sum of what each run removed.
  */
-export async function eraseContactData(svc: Services, requestId: string): Promise<Removed> {
-  const request = await svc.db.eraseRequest.findUniqueOrThrow({ where: { id: requestId } });
+export async function eraseContactData(ctx: Ctx, requestId: string): Promise<Removed> {
+  const request = await ctx.db.eraseRequest.findUniqueOrThrow({ where: { id: requestId } });
   const before = (request.removed ?? {}) as Removed;
   // Done before: the id is no longer kept, and there is nothing left to remove.
   if (request.externalId === null) return before;
-  const appModeIds = (await svc.db.appMode.findMany({ where: { appId: request.appId }, select: { id: true } })).map((m) => m.id);
-  return svc.db.$transaction(async (tx) => {
+  const appModeIds = (await ctx.db.appMode.findMany({ where: { appId: request.appId }, select: { id: true } })).map((m) => m.id);
+  return transaction(ctx, async (tx) => {
     const now = await erasePerson(tx, { externalId: request.externalId!, appModeIds });
     const removed = { ...before };
     for (const [kind, n] of Object.entries(now)) removed[kind] = (removed[kind] ?? 0) + n;
-    await tx.eraseRequest.update({ where: { id: requestId }, data: { state: 'running', removed } });
+    await tx.db.eraseRequest.update({ where: { id: requestId }, data: { state: 'running', removed } });
     return removed;
   });
 }
 
-export async function finishErase(svc: Services, requestId: string): Promise<void> {
+export async function finishErase(ctx: Ctx, requestId: string): Promise<void> {
   // From here the block needs only the hash.
-  await svc.db.eraseRequest.update({ where: { id: requestId }, data: { state: 'done', finishedAt: svc.clock.now(), externalId: null } });
+  await ctx.db.eraseRequest.update({ where: { id: requestId }, data: { state: 'done', finishedAt: ctx.clock.now(), externalId: null } });
 }

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Contact, Prisma } from '../../generated/prisma/client.js';
-import type { Tx } from '../../db/client.js';
-import type { AppScope, Services } from '../context.js';
+import { transaction, type AppCaller, type Ctx, type TxCtx } from '../context.js';
 import { invalid, type FieldError } from '../errors.js';
 import { COMPUTED_ATTRIBUTES, holdToType, isAttributeName, STANDARD_FIELDS, typeOfValue, type AttributeType, type AttributeValue } from './attributes.js';
 import { applyConsent, type ConsentInput } from './consent.js';
@@ -24,11 +23,12 @@ export interface IdentifyInput {
 
 const FIELDS = ['displayName', 'email', 'signedUpAt', 'language', 'timeZone', 'provider'] as const;
 
-export async function identify(svc: Services, scope: AppScope, externalId: string, input: IdentifyInput): Promise<{ created: boolean }> {
-  const now = svc.clock.now();
-  return svc.db.$transaction(async (tx) => {
-    const { contact: before, created } = await touchContact(svc, tx, scope, externalId, { lock: true });
-    const attributes = await typedAttributes(tx, scope, input.attributes ?? {});
+export async function identify(ctx: Ctx<AppCaller>, externalId: string, input: IdentifyInput): Promise<{ created: boolean }> {
+  const now = ctx.clock.now();
+  return transaction(ctx, async (ttx) => {
+    const tx = ttx.db;
+    const { contact: before, created } = await touchContact(ttx, externalId, { lock: true });
+    const attributes = await typedAttributes(ttx, input.attributes ?? {});
 
     const data: Prisma.ContactUpdateInput = {};
     // Addresses are kept lowercased, so one person's email compares equal however it was typed.
@@ -46,17 +46,18 @@ export async function identify(svc: Services, scope: AppScope, externalId: strin
     }
     if (attributesChanged) data.attributes = kept;
     let after: Contact = Object.keys(data).length ? await tx.contact.update({ where: { id: before.id }, data: { ...data, updatedAt: now } }) : before;
-    if (input.consent) after = await applyConsent(svc, tx, scope, after, input.consent, 'server');
+    if (input.consent) after = await applyConsent(ttx, after, input.consent);
 
     if (created || after !== before) {
-      await emit(tx, created ? 'contact.created' : 'contact.updated', { appModeId: scope.appModeId, externalId, data: { external_id: externalId }, at: now });
+      await emit(ttx, created ? 'contact.created' : 'contact.updated', { appModeId: ctx.caller.appModeId, externalId, data: { external_id: externalId } });
     }
     return { created };
   });
 }
 
 /** Every attribute held to its definition; unknown ones defined on first sight unless the app has strict data. */
-async function typedAttributes(tx: Tx, scope: AppScope, sent: Record<string, unknown>): Promise<Record<string, AttributeValue | null>> {
+async function typedAttributes(ctx: TxCtx<AppCaller>, sent: Record<string, unknown>): Promise<Record<string, AttributeValue | null>> {
+  const { db: tx, caller: scope } = ctx;
   const errors: FieldError[] = [];
   const names = Object.keys(sent);
   const defs = new Map(

@@ -6,7 +6,7 @@ import type { AttributeValue } from './attributes.js';
 export const contactData: PersonalDataArea = {
   name: 'contacts',
   tables: ['contact', 'consent_change'],
-  async exportOf(db, appModeId, externalId) {
+  async exportOf({ db }, { appModeId, externalId }) {
     const contact = await db.contact.findUnique({
       where: { appModeId_externalId: { appModeId, externalId } },
       include: { consentChanges: { orderBy: { recordedAt: 'asc' } } },
@@ -33,7 +33,7 @@ export const contactData: PersonalDataArea = {
       })),
     };
   },
-  async erase(tx, { externalId, appModeIds }) {
+  async erase({ db: tx }, { externalId, appModeIds }) {
     // Consent history and every other row of the contact go with it (ON DELETE CASCADE).
     const consentChanges = await tx.consentChange.count({ where: { contact: { appModeId: { in: appModeIds }, externalId } } });
     const { count: contacts } = await tx.contact.deleteMany({ where: { appModeId: { in: appModeIds }, externalId } });

@@ -1,5 +1,5 @@
 import { Prisma } from '../../generated/prisma/client.js';
-import type { Services } from '../context.js';
+import type { Ctx } from '../context.js';
 import { invalidField } from '../errors.js';
 import { decodeCursor, pageOf, pageSize } from '../paging.js';
 
@@ -15,14 +15,14 @@ export interface ContactSearch {
 }
 
 /** One page of contact ids in list order, each with its cursor; the caller reads the contacts with what it needs. */
-export async function searchContacts(svc: Services, appModeId: string, opts: ContactSearch): Promise<{ ids: string[]; cursors: string[]; nextCursor: string | null }> {
+export async function searchContacts(ctx: Ctx, appModeId: string, opts: ContactSearch): Promise<{ ids: string[]; cursors: string[]; nextCursor: string | null }> {
   const size = pageSize(opts.first);
   const text = opts.search?.trim() ?? '';
   if (text.length > MAX_SEARCH) throw invalidField('search', `must be at most ${MAX_SEARCH} characters`);
   const pattern = `%${text.replace(/[\\%_]/g, '\\$&')}%`;
   const [at, id] = opts.after ? decodeCursor(opts.after, 'after', ['time', 'text']) : [];
   // The cursor keeps updated_at as the column's own text, so no time zone comes between.
-  const rows = await svc.db.$queryRaw<{ id: string; at: string }[]>`
+  const rows = await ctx.db.$queryRaw<{ id: string; at: string }[]>`
     SELECT id, to_char(updated_at, 'YYYY-MM-DD"T"HH24:MI:SS.MS') AS at FROM contact
     WHERE app_mode_id = ${appModeId}
       ${text ? Prisma.sql`AND (external_id ILIKE ${pattern} OR email ILIKE ${pattern} OR display_name ILIKE ${pattern})` : Prisma.empty}

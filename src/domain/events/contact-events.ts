@@ -1,5 +1,5 @@
 import { Prisma, type Event } from '../../generated/prisma/client.js';
-import type { Services } from '../context.js';
+import type { Ctx } from '../context.js';
 import { decodeCursor, pageOf, pageSize, type Page } from '../paging.js';
 
 // A person's events, newest first, for the staff contact view. Many people are read in one
@@ -11,11 +11,11 @@ export interface EventPaging {
 }
 
 /** A page of events for each external id, all from the same starting point. */
-export async function eventsOfContacts(svc: Services, appModeId: string, externalIds: readonly string[], paging: EventPaging): Promise<Map<string, Page<Event>>> {
+export async function eventsOfContacts(ctx: Ctx, appModeId: string, externalIds: readonly string[], paging: EventPaging): Promise<Map<string, Page<Event>>> {
   const size = pageSize(paging.first);
   const [at, id] = paging.before ? decodeCursor(paging.before, 'before', ['time', 'text']) : [];
   // Each person's newest rows come from the (app_mode_id, external_id, occurred_at DESC) index.
-  const rows = await svc.db.$queryRaw<Event[]>`
+  const rows = await ctx.db.$queryRaw<Event[]>`
     SELECT e.app_mode_id::text AS "appModeId", e.id, e.external_id AS "externalId", e.name, e.occurred_at AS "occurredAt",
            e.received_at AS "receivedAt", e.source, e.platform, e.props
     FROM unnest(${[...externalIds]}::text[]) AS p(external_id)

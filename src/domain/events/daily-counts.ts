@@ -1,5 +1,5 @@
 import type { EventDailyCount } from '../../generated/prisma/client.js';
-import type { Services } from '../context.js';
+import type { Ctx } from '../context.js';
 import { invalidField } from '../errors.js';
 
 // Daily counts per event and platform (server, ios, android, web), so staff see web apart.
@@ -9,11 +9,11 @@ export const MAX_COUNT_DAYS = 366;
 const DAY_MS = 86_400_000;
 
 /** The counts of the last `days` UTC days, today included, for each name; oldest day first. */
-export async function dailyCounts(svc: Services, appModeId: string, names: readonly string[], given?: number | null): Promise<Map<string, EventDailyCount[]>> {
+export async function dailyCounts(ctx: Ctx, appModeId: string, names: readonly string[], given?: number | null): Promise<Map<string, EventDailyCount[]>> {
   const days = given ?? DEFAULT_COUNT_DAYS;
   if (!Number.isInteger(days) || days < 1 || days > MAX_COUNT_DAYS) throw invalidField('days', `must be 1 to ${MAX_COUNT_DAYS}`);
-  const today = Math.floor(svc.clock.now().getTime() / DAY_MS) * DAY_MS;
-  const rows = await svc.db.eventDailyCount.findMany({
+  const today = Math.floor(ctx.clock.now().getTime() / DAY_MS) * DAY_MS;
+  const rows = await ctx.db.eventDailyCount.findMany({
     where: { appModeId, name: { in: [...names] }, day: { gte: new Date(today - (days - 1) * DAY_MS) } },
     orderBy: [{ day: 'asc' }, { platform: 'asc' }],
   });

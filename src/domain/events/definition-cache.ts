@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { Services } from '../context.js';
+import type { AppCaller, Ctx } from '../context.js';
 import type { KnownDefinition } from './typing.js';
 
 // Event definitions as this process last saw them committed. A definition only grows (a prop is
@@ -12,7 +12,7 @@ const MAX_CACHED = 10_000;
 /** One cache per database (its pool): tests run several services in one process. */
 const caches = new WeakMap<pg.Pool, Map<string, KnownDefinition>>();
 
-function cacheOf(svc: Services) {
+function cacheOf({ svc }: Ctx) {
   let cache = caches.get(svc.pool);
   if (!cache) caches.set(svc.pool, (cache = new Map()));
   return cache;
@@ -21,8 +21,9 @@ function cacheOf(svc: Services) {
 const keyOf = (appModeId: string, name: string) => `${appModeId}\u0000${name}`;
 
 /** The cached definitions of these names, or undefined when any of them is not cached. */
-export function cachedDefinitions(svc: Services, appModeId: string, names: Iterable<string>): Map<string, KnownDefinition> | undefined {
-  const cache = cacheOf(svc);
+export function cachedDefinitions(ctx: Ctx<AppCaller>, names: Iterable<string>): Map<string, KnownDefinition> | undefined {
+  const cache = cacheOf(ctx);
+  const { appModeId } = ctx.caller;
   const found = new Map<string, KnownDefinition>();
   for (const name of names) {
     if (found.has(name)) continue;
@@ -34,8 +35,9 @@ export function cachedDefinitions(svc: Services, appModeId: string, names: Itera
 }
 
 /** Definitions as a transaction that has committed read or wrote them. */
-export function rememberDefinitions(svc: Services, appModeId: string, defs: Iterable<KnownDefinition>): void {
-  const cache = cacheOf(svc);
+export function rememberDefinitions(ctx: Ctx<AppCaller>, defs: Iterable<KnownDefinition>): void {
+  const cache = cacheOf(ctx);
+  const { appModeId } = ctx.caller;
   for (const def of defs) {
     const key = keyOf(appModeId, def.name);
     cache.delete(key); // the newest last, so the oldest go first

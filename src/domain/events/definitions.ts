@@ -1,5 +1,5 @@
-import type { EventDefinition, Prisma } from '../../generated/prisma/client.js';
-import type { AppScope, Services } from '../context.js';
+import type { EventDefinition } from '../../generated/prisma/client.js';
+import { transaction, type AppCaller, type Ctx, type TxCtx } from '../context.js';
 import { isEventName } from './names.js';
 import { MAX_DEFINITION_PROPS, MAX_PROP_KEY, MAX_PROPS, PROP_TYPES, type PropDefinition, type PropType } from './props.js';
 
@@ -15,8 +15,6 @@ export interface DefinitionInput {
 }
 
 export type Outcome = { name: string; outcome: 'created' | 'props_added' | 'unchanged' } | { name: string; outcome: 'refused'; reason: string };
-
-type Tx = Prisma.TransactionClient;
 
 export const propsOf = (json: unknown) => (Array.isArray(json) ? (json as PropDefinition[]) : []);
 
@@ -38,10 +36,10 @@ function problemOf(d: DefinitionInput): string | undefined {
 }
 
 /** PUT /server/v1/event-definitions: each definition's outcome, all in one transaction. */
-export async function declareEvents(svc: Services, scope: AppScope, definitions: DefinitionInput[]): Promise<Outcome[]> {
-  return svc.db.$transaction(async (tx) => {
+export async function declareEvents(ctx: Ctx<AppCaller>, definitions: DefinitionInput[]): Promise<Outcome[]> {
+  return transaction(ctx, async (tx) => {
     const names = [...new Set(definitions.filter((d) => !problemOf(d)).map((d) => d.name))];
-    const { defs: existing, created } = await lockDefinitions(tx, scope, names);
+    const { defs: existing, created } = await lockDefinitions(tx, names);
     const outcomes: Outcome[] = [];
     for (const d of definitions) {
       const problem = problemOf(d);
@@ -64,7 +62,7 @@ export async function declareEvents(svc: Services, scope: AppScope, definitions:
         outcomes.push({ name: d.name, outcome: 'refused', reason: `an event holds at most ${MAX_DEFINITION_PROPS} props; this would make ${props.length + added.length}` });
         continue;
       }
-      const row = await tx.eventDefinition.update({
+      const row = await tx.db.eventDefinition.update({
         where: { id: current.id },
         data: {
           props: [...props, ...added] as never,
@@ -86,15 +84,16 @@ export async function declareEvents(svc: Services, scope: AppScope, definitions:
  * The definitions of these names, made (empty) where absent and locked for this transaction, so
  * concurrent batches add props one after the other. `created` names the ones this call made.
  */
-export async function lockDefinitions(tx: Tx, scope: AppScope, names: string[], source = 'server') {
+export async function lockDefinitions(tx: TxCtx<AppCaller>, names: string[], source = 'server') {
   if (!names.length) return { defs: new Map<string, EventDefinition>(), created: new Set<string>() };
-  const made = await tx.$queryRaw<{ name: string }[]>`
+  const { db, caller: scope } = tx;
+  const made = await db.$queryRaw<{ name: string }[]>`
     INSERT INTO event_definition (id, app_mode_id, name, source, props, declared, created_at, updated_at)
     SELECT gen_random_uuid()::text, ${scope.appModeId}, n, ${source}, '[]'::jsonb, false, now(), now() FROM unnest(${names}::text[]) AS n
     ON CONFLICT (app_mode_id, name) DO NOTHING
     RETURNING name`;
-  const rows = await tx.$queryRaw<{ id: string }[]>`
+  const rows = await db.$queryRaw<{ id: string }[]>`
     SELECT id FROM event_definition WHERE app_mode_id = ${scope.appModeId} AND name = ANY(${names}::text[]) ORDER BY name FOR UPDATE`;
-  const defs = await tx.eventDefinition.findMany({ where: { id: { in: rows.map((r) => r.id) } } });
+  const defs = await db.eventDefinition.findMany({ where: { id: { in: rows.map((r) => r.id) } } });
   return { defs: new Map(defs.map((d) => [d.name, d])), created: new Set(made.map((m) => m.name)) };
 }

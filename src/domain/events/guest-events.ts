@@ -1,4 +1,4 @@
-import type { GuestCaller, Services } from '../context.js';
+import { transaction, type Ctx, type GuestCaller } from '../context.js';
 import { touchContact } from '../contacts/contacts.js';
 import { keepEvents, openBatch, type SentBatch } from './ingest.js';
 import { BUILT_IN_EVENTS } from './names.js';
@@ -12,11 +12,11 @@ export const MAX_EVENT_LEAD_MS = 86_400_000;
  * POST /guest/v1/events: up to 50. Built-in events and those the app declares for clients (source
  * both) are kept; older than a week is refused; nothing is kept when the user turned product events off.
  */
-export async function ingestGuestEvents(svc: Services, caller: GuestCaller, batch: SentBatch, platform: string) {
+export async function ingestGuestEvents(ctx: Ctx<GuestCaller>, batch: SentBatch, platform: string) {
   const { events, rejected } = openBatch(batch, MAX_GUEST_BATCH);
-  const now = svc.clock.now().getTime();
-  const { accepted, rejected: refused } = await svc.db.$transaction(async (tx) => {
-    const { contact } = await touchContact(svc, tx, caller, caller.externalId, { sdk: caller.sdk });
+  const now = ctx.clock.now().getTime();
+  const { accepted, rejected: refused } = await transaction(ctx, async (tx) => {
+    const { contact } = await touchContact(tx, tx.caller.externalId, { sdk: tx.caller.sdk });
     if (contact.productEventsOff) return { accepted: 0, rejected };
     const timely = events.filter((e) => {
       const age = now - e.occurredAt.getTime();
@@ -25,7 +25,7 @@ export async function ingestGuestEvents(svc: Services, caller: GuestCaller, batc
       else return true;
       return false;
     });
-    return keepEvents(svc, tx, caller, timely, {
+    return keepEvents(tx, timely, {
       source: 'guest',
       platform,
       mayDefine: (name) => BUILT_IN_EVENTS.has(name),

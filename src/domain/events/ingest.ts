@@ -1,6 +1,5 @@
-import type { Tx } from '../../db/client.js';
 import type { EventDefinition } from '../../generated/prisma/client.js';
-import type { AppScope, Services } from '../context.js';
+import { inTransaction, transaction, type AppCaller, type Ctx, type TxCtx } from '../context.js';
 import { ERASE_BLOCK_DAYS, erasedAmong } from '../contacts/erasure.js';
 import { DomainError } from '../errors.js';
 import { rememberDefinitions } from './definition-cache.js';
@@ -57,19 +56,19 @@ const ERASED_DETAIL = `This person was erased; their events are refused for ${ER
 export const erasedRejection = (e: IncomingEvent): Rejection => ({ index: e.index, id: e.id, reason: 'erased', detail: ERASED_DETAIL });
 
 /** Each person's erase checked, then their events typed with definitions locked where they grow. */
-export async function ingestEvents(svc: Services, scope: AppScope, events: IncomingEvent[], opts: IngestOptions, rejected: Rejection[] = []) {
-  const result = await svc.db.$transaction(async (tx) => {
-    const erased = await erasedAmong(svc, tx, scope, [...new Set(events.map((e) => e.externalId))]);
+export async function ingestEvents(ctx: Ctx<AppCaller>, events: IncomingEvent[], opts: IngestOptions, rejected: Rejection[] = []) {
+  const result = await transaction(ctx, async (tx) => {
+    const erased = await erasedAmong(tx, [...new Set(events.map((e) => e.externalId))]);
     const live = events.filter((e) => {
       if (!erased.has(e.externalId)) return true;
       rejected.push(erasedRejection(e));
       return false;
     });
-    const result = await keepEvents(svc, tx, scope, live, opts, rejected, events);
+    const result = await keepEvents(tx, live, opts, rejected, events);
     return { ...result, allErased: events.length > 0 && events.every((e) => erased.has(e.externalId)) };
   });
   // Committed: what it read and wrote may now type later batches (definition-cache.ts).
-  rememberDefinitions(svc, scope.appModeId, result.definitions);
+  rememberDefinitions(ctx, result.definitions);
   return result;
 }
 
@@ -77,24 +76,24 @@ export async function ingestEvents(svc: Services, scope: AppScope, events: Incom
  * Types, inserts and counts events of people known not to be erased (the caller checked, in `tx`);
  * refusals are recorded for the Data page, never naming an erased person.
  */
-export async function keepEvents(svc: Services, tx: Tx, scope: AppScope, live: IncomingEvent[], opts: IngestOptions, rejected: Rejection[], sent = live) {
-  const { typed, refused, definitions } = await typeLocked(tx, scope, live, opts);
+export async function keepEvents(tx: TxCtx<AppCaller>, live: IncomingEvent[], opts: IngestOptions, rejected: Rejection[], sent = live) {
+  const { typed, refused, definitions } = await typeLocked(tx, live, opts);
   rejected.push(...refused);
-  const { accepted } = await writeEvents((text, values) => tx.$queryRawUnsafe(text, ...values), scope, opts, svc.clock.now(), { typed, rejected, sent });
+  const { accepted } = await writeEvents(tx, opts, { typed, rejected, sent });
   return { accepted, rejected: rejected.sort((a, b) => a.index - b.index), definitions };
 }
 
 const knownOf = (d: EventDefinition): KnownDefinition => ({ name: d.name, source: d.source, props: propsOf(d.props) });
 
 /** The events typed by their definitions as read; those that must be made or grown are locked, read again, and grown. */
-async function typeLocked(tx: Tx, scope: AppScope, events: IncomingEvent[], opts: IngestOptions) {
+async function typeLocked(tx: TxCtx<AppCaller>, events: IncomingEvent[], opts: IngestOptions) {
   const names = [...new Set(events.map((e) => e.name).filter(isEventName))];
-  const rows = names.length ? await tx.eventDefinition.findMany({ where: { appModeId: scope.appModeId, name: { in: names } } }) : [];
+  const rows = names.length ? await tx.db.eventDefinition.findMany({ where: { appModeId: tx.caller.appModeId, name: { in: names } } }) : [];
   const ids = new Map(rows.map((d) => [d.name, d.id]));
   const defs = new Map(rows.map((d) => [d.name, knownOf(d)]));
   let batch = typeEvents(events, defs, opts);
   if (batch.grown.size) {
-    const locked = await lockDefinitions(tx, scope, [...batch.grown.keys()], opts.source === 'guest' ? 'both' : 'server');
+    const locked = await lockDefinitions(tx, [...batch.grown.keys()], opts.source === 'guest' ? 'both' : 'server');
     for (const d of locked.defs.values()) {
       ids.set(d.name, d.id);
       defs.set(d.name, knownOf(d));
@@ -103,20 +102,17 @@ async function typeLocked(tx: Tx, scope: AppScope, events: IncomingEvent[], opts
     batch = typeEvents(events, defs, opts);
     for (const [name, props] of batch.grown) {
       if (props.length === defs.get(name)!.props.length) continue;
-      await tx.eventDefinition.update({ where: { id: ids.get(name)! }, data: { props: props as never } });
+      await tx.db.eventDefinition.update({ where: { id: ids.get(name)! }, data: { props: props as never } });
       defs.set(name, { ...defs.get(name)!, props });
     }
   }
   return { ...batch, definitions: [...defs.values()] };
 }
 
-type RunSql = (text: string, values: unknown[]) => Promise<unknown[]>;
-
-/** Runs SQL on the pool: a statement alone is its own transaction. */
-export const onPool =
-  (svc: Services): RunSql =>
-  async (text, values) =>
-    (await svc.pool.query(text, values)).rows;
+/** Runs SQL in the context's transaction, or else on the pool (a statement alone is its own transaction, and pg is quicker there). */
+async function runSql(ctx: Ctx, text: string, values: unknown[]): Promise<unknown[]> {
+  return inTransaction(ctx) ? ctx.db.$queryRawUnsafe(text, ...values) : (await ctx.svc.pool.query(text, values)).rows;
+}
 
 const WRITE = `SELECT accepted, erased FROM crm_ingest_events($1::uuid, $2, $3, $4, $5::timestamptz, $6::text[], $7::text[],
   $8::int[], $9::text[], $10::text[], $11::text[], $12::bigint[], $13::jsonb[], $14::json, $15)`;
@@ -128,10 +124,8 @@ const WRITE = `SELECT accepted, erased FROM crm_ingest_events($1::uuid, $2, $3, 
  * unless the caller did in this transaction. Answers how many were kept and which people are erased.
  */
 export async function writeEvents(
-  run: RunSql,
-  scope: AppScope,
+  ctx: Ctx<AppCaller>,
   opts: IngestOptions,
-  now: Date,
   batch: { typed: Typed[]; rejected: Rejection[]; sent: IncomingEvent[]; held?: { subjects: string[]; hashes: string[] } },
 ): Promise<{ accepted: number; erased: Set<string> }> {
   if (!batch.typed.length && !batch.rejected.length) return { accepted: 0, erased: new Set() };
@@ -141,12 +135,13 @@ export async function writeEvents(
     const e = sent!.get(r.index);
     return { index: r.index, id: r.id, external_id: e?.externalId ?? null, name: e?.name ?? null, reason: r.reason, detail: r.detail };
   });
-  const [row] = (await run(WRITE, [
+  const scope = ctx.caller;
+  const [row] = (await runSql(ctx, WRITE, [
     scope.appModeId,
     scope.appId,
     opts.source,
     opts.platform ?? null,
-    now.toISOString(),
+    ctx.clock.now().toISOString(),
     arrayLiteral(batch.held?.subjects ?? []),
     arrayLiteral(batch.held?.hashes ?? []),
     `{${typed.map((t) => t.event.index).join(',')}}`,

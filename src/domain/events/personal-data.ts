@@ -9,7 +9,7 @@ export const EXPORT_EVENT_LIMIT = 1000;
 export const eventData: PersonalDataArea = {
   name: 'events',
   tables: ['event', 'refused_event'],
-  async exportOf(db, appModeId, externalId) {
+  async exportOf({ db }, { appModeId, externalId }) {
     const events = await db.event.findMany({
       where: { appModeId, externalId },
       orderBy: [{ occurredAt: 'desc' }, { id: 'desc' }],
@@ -25,7 +25,7 @@ export const eventData: PersonalDataArea = {
       eventsTruncated: events.length > EXPORT_EVENT_LIMIT,
     };
   },
-  async erase(tx, { externalId, appModeIds }) {
+  async erase({ db: tx }, { externalId, appModeIds }) {
     const events = await tx.$executeRaw`DELETE FROM event WHERE app_mode_id = ANY(${appModeIds}::uuid[]) AND external_id = ${externalId}`;
     const { count: refusedEvents } = await tx.refusedEvent.deleteMany({ where: { appModeId: { in: appModeIds }, externalId } });
     return { events, refusedEvents };

@@ -1,8 +1,8 @@
-import type { AppScope, ServerCaller, Services } from '../context.js';
+import type { Ctx, ServerCaller, Services } from '../context.js';
 import { ERASE_BLOCK_DAYS, subjectHash } from '../contacts/erasure.js';
 import { conflict } from '../errors.js';
 import { cachedDefinitions } from './definition-cache.js';
-import { erasedRejection, ingestEvents, onPool, openBatch, writeEvents, type IncomingEvent, type IngestOptions, type Rejection, type SentBatch } from './ingest.js';
+import { erasedRejection, ingestEvents, openBatch, writeEvents, type IncomingEvent, type IngestOptions, type Rejection, type SentBatch } from './ingest.js';
 import { isEventName } from './names.js';
 import { typeEvents } from './typing.js';
 
@@ -15,9 +15,9 @@ const SERVER_EVENTS: IngestOptions = { source: 'server', mayDefine: () => true, 
  * POST /server/v1/events: up to 500 events, each kept or refused on its own. A batch whose events
  * are all for erased people is refused whole (409 erased); otherwise they are listed.
  */
-export async function ingestServerEvents(svc: Services, caller: ServerCaller, batch: SentBatch): Promise<{ accepted: number; rejected: Rejection[] }> {
+export async function ingestServerEvents(ctx: Ctx<ServerCaller>, batch: SentBatch): Promise<{ accepted: number; rejected: Rejection[] }> {
   const { events, rejected } = openBatch(batch, MAX_SERVER_BATCH);
-  const result = (await keepKnownEvents(svc, caller, events, rejected)) ?? (await ingestEvents(svc, caller, events, SERVER_EVENTS, rejected));
+  const result = (await keepKnownEvents(ctx, events, rejected)) ?? (await ingestEvents(ctx, events, SERVER_EVENTS, rejected));
   if (result.allErased && result.rejected.length === batch.size) throw conflict('erased', `Every event in the batch is for a person erased within ${ERASE_BLOCK_DAYS} days.`);
   return { accepted: result.accepted, rejected: result.rejected };
 }
@@ -28,16 +28,16 @@ export async function ingestServerEvents(svc: Services, caller: ServerCaller, ba
  * insert, the daily counts and the refusals run in crm_ingest_events, one transaction. Undefined
  * when a definition is missing or must grow: the locked path (ingestEvents) then does it all.
  */
-async function keepKnownEvents(svc: Services, scope: AppScope, events: IncomingEvent[], rejected: Rejection[]) {
+async function keepKnownEvents(ctx: Ctx<ServerCaller>, events: IncomingEvent[], rejected: Rejection[]) {
   const names = new Set<string>();
   for (const e of events) names.add(e.name);
-  const defs = cachedDefinitions(svc, scope.appModeId, [...names].filter(isEventName));
+  const defs = cachedDefinitions(ctx, [...names].filter(isEventName));
   if (!defs) return undefined;
   const { typed, refused, grown } = typeEvents(events, defs, SERVER_EVENTS);
   if (grown.size) return undefined;
   const subjects = [...new Set(events.map((e) => e.externalId))];
-  const held = { subjects, hashes: subjects.map((x) => knownSubjectHash(svc, scope.appId, x)) };
-  const { accepted, erased } = await writeEvents(onPool(svc), scope, SERVER_EVENTS, svc.clock.now(), { typed, rejected: [...rejected, ...refused], sent: events, held });
+  const held = { subjects, hashes: subjects.map((x) => knownSubjectHash(ctx.svc, ctx.caller.appId, x)) };
+  const { accepted, erased } = await writeEvents(ctx, SERVER_EVENTS, { typed, rejected: [...rejected, ...refused], sent: events, held });
   // An erased person's events are refused as erased, whatever else was wrong with them.
   const gone = erased.size ? events.filter((e) => erased.has(e.externalId)) : [];
   const hidden = new Set(gone.map((e) => e.index));

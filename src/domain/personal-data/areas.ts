@@ -1,20 +1,21 @@
 import { contactData } from '../contacts/personal-data.js';
 import { eventData } from '../events/personal-data.js';
 import { outboxData } from '../outbox.js';
-import type { Db, Tx } from '../../db/client.js';
+import type { AppCaller, Ctx, TxCtx } from '../context.js';
 import { emptyExport, type ErasedPerson, type ExportContact, type PersonalDataArea } from './registry.js';
 
 /** Every area that keeps something about a person; erased in this order (the contact last). */
 export const PERSONAL_DATA: PersonalDataArea[] = [eventData, outboxData, contactData];
 
-/** Everything kept about the person in one app-mode, or undefined when nothing is. */
-export async function exportPerson(db: Db, appModeId: string, externalId: string): Promise<ExportContact | undefined> {
-  const parts = (await Promise.all(PERSONAL_DATA.map((area) => area.exportOf?.(db, appModeId, externalId)))).filter((p) => p !== undefined);
+/** Everything kept about the person in the caller's app-mode, or undefined when nothing is. */
+export async function exportPerson(ctx: Ctx<AppCaller>, externalId: string): Promise<ExportContact | undefined> {
+  const person = { appModeId: ctx.caller.appModeId, externalId };
+  const parts = (await Promise.all(PERSONAL_DATA.map((area) => area.exportOf?.(ctx, person)))).filter((p) => p !== undefined);
   return parts.length ? Object.assign(emptyExport(), ...parts) : undefined;
 }
 
 /** Removes the person from every area, in the caller's transaction; how many rows, by kind. */
-export async function erasePerson(tx: Tx, person: ErasedPerson): Promise<Record<string, number>> {
+export async function erasePerson(tx: TxCtx, person: ErasedPerson): Promise<Record<string, number>> {
   const removed: Record<string, number> = {};
   for (const area of PERSONAL_DATA) Object.assign(removed, await area.erase(tx, person));
   return removed;

@@ -1,4 +1,4 @@
-import type { Db, Tx } from '../../db/client.js';
+import type { Ctx, TxCtx } from '../context.js';
 
 // What the service keeps about a person, area by area. Each area registers how to export its
 // part (its members of ExportContact) and how to erase it; export and erase iterate the list, so a
@@ -49,6 +49,12 @@ export const emptyExport = (): ExportContact => ({
   consentHistory: [],
 });
 
+/** Whom an export is about: one external id, in one app-mode. */
+export interface ExportedPerson {
+  externalId: string;
+  appModeId: string;
+}
+
 /** Whom an erase is about: one external id, in every mode of its app. */
 export interface ErasedPerson {
   externalId: string;
@@ -60,7 +66,7 @@ export interface PersonalDataArea {
   /** The tables of this area that name a person (an external id, a contact reference, an email). */
   tables: string[];
   /** This area's members of the export in one app-mode, or undefined when it keeps nothing of the person. */
-  exportOf?(db: Db, appModeId: string, externalId: string): Promise<Partial<ExportContact> | undefined>;
+  exportOf?(ctx: Ctx, person: ExportedPerson): Promise<Partial<ExportContact> | undefined>;
   /** Removes the person's rows; answers how many, by kind. Idempotent: a second run removes nothing more. */
-  erase(tx: Tx, person: ErasedPerson): Promise<Record<string, number>>;
+  erase(tx: TxCtx, person: ErasedPerson): Promise<Record<string, number>>;
 }

@@ -1,4 +1,4 @@
-import type { Services } from '../context.js';
+import type { Ctx, StaffCaller } from '../context.js';
 import { notFound, type DomainError } from '../errors.js';
 import { roleRefusal, type Action, type Role } from './roles.js';
 
@@ -29,45 +29,37 @@ export const targetOf = (target: Target): [TargetKind, string] => Object.entries
  * The staff user's access to each target of one kind, read together: a target is missing from
  * the answer when it is unknown or in a workspace they do not belong to.
  */
-export async function accessTo(svc: Services, staffUserId: string, kind: TargetKind, ids: readonly string[]): Promise<Map<string, Access>> {
-  const found = await workspacesOf(svc, staffUserId, kind, { in: [...ids] });
+export async function accessTo(ctx: Ctx<StaffCaller>, kind: TargetKind, ids: readonly string[]): Promise<Map<string, Access>> {
+  const found = await workspacesOf(ctx, kind, { in: [...ids] });
   return new Map(found.flatMap(([targetId, w]) => (w.members[0] ? [[targetId, { workspaceId: w.id, role: w.members[0].role }] as const] : [])));
 }
 
 type MemberWorkspace = { id: string; members: { role: Role }[] };
 
 /** Each target with its workspace and the staff user's membership there, for targets in their workspaces only. */
-async function workspacesOf(svc: Services, staffUserId: string, kind: TargetKind, id: { in: string[] }): Promise<(readonly [string, MemberWorkspace])[]> {
+async function workspacesOf({ db, caller }: Ctx<StaffCaller>, kind: TargetKind, id: { in: string[] }): Promise<(readonly [string, MemberWorkspace])[]> {
+  const staffUserId = caller.staffUser.id;
   const member = { members: { some: { staffUserId } } };
   const workspace = { select: { id: true, members: { where: { staffUserId }, select: { role: true } } } };
   switch (kind) {
     case 'workspaceId':
-      return (await svc.db.workspace.findMany({ where: { id, ...member }, ...workspace })).map((w) => [w.id, w] as const);
+      return (await db.workspace.findMany({ where: { id, ...member }, ...workspace })).map((w) => [w.id, w] as const);
     case 'appId':
-      return (await svc.db.app.findMany({ where: { id, workspace: member }, select: { id: true, workspace } })).map((a) => [a.id, a.workspace] as const);
+      return (await db.app.findMany({ where: { id, workspace: member }, select: { id: true, workspace } })).map((a) => [a.id, a.workspace] as const);
     case 'appModeId':
-      return (await svc.db.appMode.findMany({ where: { id, app: { workspace: member } }, select: { id: true, app: { select: { workspace } } } })).map(
+      return (await db.appMode.findMany({ where: { id, app: { workspace: member } }, select: { id: true, app: { select: { workspace } } } })).map(
         (m) => [m.id, m.app.workspace] as const,
       );
     case 'serverKeyId':
       return (
-        await svc.db.serverKey.findMany({ where: { id, appMode: { app: { workspace: member } } }, select: { id: true, appMode: { select: { app: { select: { workspace } } } } } })
+        await db.serverKey.findMany({ where: { id, appMode: { app: { workspace: member } } }, select: { id: true, appMode: { select: { app: { select: { workspace } } } } } })
       ).map((k) => [k.id, k.appMode.app.workspace] as const);
     case 'invitationId':
-      return (await svc.db.invitation.findMany({ where: { id, workspace: member }, select: { id: true, workspace } })).map((i) => [i.id, i.workspace] as const);
+      return (await db.invitation.findMany({ where: { id, workspace: member }, select: { id: true, workspace } })).map((i) => [i.id, i.workspace] as const);
   }
 }
 
 /** The refusal of an action on a target, given the staff user's access to it (none: not a member). */
 export function accessRefusal(kind: TargetKind, access: Access | undefined, action: Action): DomainError | undefined {
   return access ? roleRefusal(access.role, action) : notFound(noSuch[kind]);
-}
-
-/** The staff user's access to a target, refusing what it does not allow; read afresh each call. */
-export async function requireAccess(svc: Services, staffUserId: string, target: Target, action: Action): Promise<Access> {
-  const [kind, id] = targetOf(target);
-  const access = (await accessTo(svc, staffUserId, kind, [id])).get(id);
-  const refusal = accessRefusal(kind, access, action);
-  if (refusal) throw refusal;
-  return access!;
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Services } from '../context.js';
+import { transaction, type Ctx, type StaffCaller } from '../context.js';
 import { conflict, invalidField, notFound } from '../errors.js';
 import { lockWorkspace } from './members.js';
 import type { Role } from './roles.js';
@@ -15,24 +15,23 @@ export const INVITATION_DAYS = 14;
 export const MAX_PENDING_INVITATIONS = 100;
 
 /** Invitations still open now: the condition every reader applies. */
-export const pending = (svc: Services) => ({ expiresAt: { gt: svc.clock.now() } });
+export const pending = (ctx: Pick<Ctx, 'clock'>) => ({ expiresAt: { gt: ctx.clock.now() } });
 
 const noSuchInvitation = () => notFound('No such invitation.');
 
 /** Invites an email (once per workspace: inviting again renews the role and expiry). */
-export async function inviteMember(
-  svc: Services,
-  input: { workspaceId: string; email: string; role: Role; invitedById: string },
-): Promise<{ invitationId: string }> {
+export async function inviteMember(ctx: Ctx<StaffCaller>, input: { workspaceId: string; email: string; role: Role }): Promise<{ invitationId: string }> {
   const email = normalizeEmail(input.email);
   const problem = checkStaffEmail(email);
   if (problem) throw invalidField('email', problem);
-  const { workspaceId, role, invitedById } = input;
-  const now = svc.clock.now();
+  const { workspaceId, role } = input;
+  const invitedById = ctx.caller.staffUser.id;
+  const now = ctx.clock.now();
   const expiresAt = new Date(now.getTime() + INVITATION_DAYS * 86_400_000);
-  return svc.db.$transaction(async (tx) => {
+  return transaction(ctx, async (ttx) => {
+    const tx = ttx.db;
     // Under the lock, two invitations at once cannot both pass the cap.
-    await lockWorkspace(tx, workspaceId);
+    await lockWorkspace(ttx, workspaceId);
     // Said only of this workspace's members, whom the inviter can list anyway.
     if (await tx.membership.count({ where: { workspaceId, staffUser: { email } } }))
       throw conflict('already_member', 'This person is already a member of the workspace.');
@@ -53,9 +52,10 @@ export async function inviteMember(
  * Joins the invitation's workspace with its role. Only the staff user whose email it names may:
  * for anyone else, as for an unknown, expired or already answered id, not_found.
  */
-export async function acceptInvitation(svc: Services, staffUser: { id: string; email: string }, id: string): Promise<{ workspaceId: string }> {
-  return svc.db.$transaction(async (tx) => {
-    const invitation = await tx.invitation.findFirst({ where: { id, email: staffUser.email, ...pending(svc) } });
+export async function acceptInvitation(ctx: Ctx<StaffCaller>, id: string): Promise<{ workspaceId: string }> {
+  const { staffUser } = ctx.caller;
+  return transaction(ctx, async ({ db: tx }) => {
+    const invitation = await tx.invitation.findFirst({ where: { id, email: staffUser.email, ...pending(ctx) } });
     // Deleting claims it: a concurrent accept waits on the row, then deletes nothing and rolls back.
     if (!invitation || !(await tx.invitation.deleteMany({ where: { id } })).count) throw noSuchInvitation();
     await tx.membership.createMany({ data: [{ workspaceId: invitation.workspaceId, staffUserId: staffUser.id, role: invitation.role }], skipDuplicates: true });
@@ -64,12 +64,12 @@ export async function acceptInvitation(svc: Services, staffUser: { id: string; e
 }
 
 /** The invited person says no; the invitation is gone. */
-export async function declineInvitation(svc: Services, staffUser: { email: string }, id: string): Promise<void> {
-  const gone = await svc.db.invitation.deleteMany({ where: { id, email: staffUser.email } });
+export async function declineInvitation(ctx: Ctx<StaffCaller>, id: string): Promise<void> {
+  const gone = await ctx.db.invitation.deleteMany({ where: { id, email: ctx.caller.staffUser.email } });
   if (!gone.count) throw noSuchInvitation();
 }
 
 /** Withdraws an invitation (the field declares who may: owners of its workspace). Gone already: not_found. */
-export async function cancelInvitation(svc: Services, id: string): Promise<void> {
-  if (!(await svc.db.invitation.deleteMany({ where: { id } })).count) throw noSuchInvitation();
+export async function cancelInvitation(ctx: Ctx, id: string): Promise<void> {
+  if (!(await ctx.db.invitation.deleteMany({ where: { id } })).count) throw noSuchInvitation();
 }

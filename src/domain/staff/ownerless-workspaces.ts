@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { DbHandle } from '../../db/client.js';
-import type { Services } from '../context.js';
+import type { Ctx } from '../context.js';
 import { DomainError, invalidField } from '../errors.js';
 
 // Workspaces as operators make them (the `crm` CLI): without a first owner, for an app whose
@@ -14,17 +13,17 @@ export function checkWorkspaceName(name: string): string | undefined {
 }
 
 /** A workspace with no member yet. */
-export async function createOwnerlessWorkspace(svc: Services, input: { name: string }, db: DbHandle = svc.db): Promise<{ workspaceId: string }> {
+export async function createOwnerlessWorkspace(ctx: Ctx, input: { name: string }): Promise<{ workspaceId: string }> {
   const problem = checkWorkspaceName(input.name);
   if (problem) throw invalidField('name', problem);
   const workspaceId = randomUUID();
-  await db.workspace.create({ data: { id: workspaceId, name: input.name.trim() } });
+  await ctx.db.workspace.create({ data: { id: workspaceId, name: input.name.trim() } });
   return { workspaceId };
 }
 
 /** Refuses, naming `field`, when no workspace has this id. */
-export async function requireWorkspace(svc: Services, workspaceId: string, field = 'workspaceId'): Promise<{ id: string; name: string }> {
-  const found = await svc.db.workspace.findUnique({ where: { id: workspaceId }, select: { id: true, name: true } });
+export async function requireWorkspace(ctx: Ctx, workspaceId: string, field = 'workspaceId'): Promise<{ id: string; name: string }> {
+  const found = await ctx.db.workspace.findUnique({ where: { id: workspaceId }, select: { id: true, name: true } });
   if (!found) throw new DomainError(404, 'not_found', 'Not found', 'No workspace has this id.', [{ field, message: 'no workspace has this id' }]);
   return found;
 }

@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { StaffUser } from '../../generated/prisma/client.js';
 import { decoyHash, verifyPassword } from '../../lib/passwords.js';
 import { randomToken, sha256 } from '../../lib/secrets.js';
-import type { Services } from '../context.js';
+import { transaction, type Ctx, type StaffCaller, type VisitorCaller } from '../context.js';
 import { DomainError, unauthorized } from '../errors.js';
 import { takeRequest } from '../access/rate-limits.js';
 import { emit, SERVICE_WIDE, SESSION_ENDED } from '../outbox.js';
@@ -26,7 +26,9 @@ export const SIGN_IN_PER_EMAIL = 100;
 /** How long a try past SIGN_IN_PER_EMAIL waits before its password is checked. */
 export const SIGN_IN_SLOW_MS = 1_500;
 
-export async function signIn(svc: Services, email: string, password: string, address: string): Promise<{ token: string; staffUser: StaffUser; expiresAt: Date }> {
+export async function signIn(ctx: Ctx<VisitorCaller>, email: string, password: string): Promise<{ token: string; staffUser: StaffUser; expiresAt: Date }> {
+  const { svc, db, clock } = ctx;
+  const { address } = ctx.caller;
   const normalized = normalizeEmail(email);
   const emailKey = sha256(normalized);
   // Counted before the password is looked at, so guessing costs the guesser, not only the hash.
@@ -35,18 +37,18 @@ export async function signIn(svc: Services, email: string, password: string, add
     { key: `signin:addr:${address}`, perMinute: SIGN_IN_PER_ADDRESS },
   ]);
   if (await pastCeiling(svc, `signin:email:${emailKey}`)) await sleep(SIGN_IN_SLOW_MS);
-  const user = await svc.db.staffUser.findUnique({ where: { email: normalized } });
+  const user = await db.staffUser.findUnique({ where: { email: normalized } });
   // An unknown email costs the same time as a wrong password.
   const ok = await verifyPassword(password, user?.passwordHash ?? (await decoyHash()));
   if (!user || !ok) throw unauthorized('The email or password is wrong.');
   const token = `crm_st_${randomToken(40)}`;
-  const expiresAt = new Date(svc.clock.now().getTime() + SESSION_DAYS * 86_400_000);
-  await svc.db.staffSession.create({ data: { id: randomUUID(), staffUserId: user.id, tokenHash: sha256(token), expiresAt, createdAt: svc.clock.now() } });
+  const expiresAt = new Date(clock.now().getTime() + SESSION_DAYS * 86_400_000);
+  await db.staffSession.create({ data: { id: randomUUID(), staffUserId: user.id, tokenHash: sha256(token), expiresAt, createdAt: clock.now() } });
   return { token, staffUser: user, expiresAt };
 }
 
 /** Whether one email has had SIGN_IN_PER_EMAIL tries this minute. Tries past it are not counted, so the slowing ends a minute after the storm. */
-async function pastCeiling(svc: Services, key: string): Promise<boolean> {
+async function pastCeiling(svc: Ctx['svc'], key: string): Promise<boolean> {
   try {
     await takeRequest(svc, [{ key, perMinute: SIGN_IN_PER_EMAIL }]);
     return false;
@@ -57,7 +59,7 @@ async function pastCeiling(svc: Services, key: string): Promise<boolean> {
 }
 
 /** The staff user a session token names, or undefined when it is unknown, revoked or expired. */
-export async function staffForToken(svc: Services, token: string | undefined): Promise<{ staffUser: StaffUser; sessionId: string } | undefined> {
+export async function staffForToken(svc: Ctx['svc'], token: string | undefined): Promise<{ staffUser: StaffUser; sessionId: string } | undefined> {
   if (!token || !token.startsWith('crm_st_')) return undefined;
   const session = await svc.db.staffSession.findUnique({ where: { tokenHash: sha256(token) }, include: { staffUser: true } });
   if (!session || session.revokedAt || session.expiresAt <= svc.clock.now()) return undefined;
@@ -65,9 +67,10 @@ export async function staffForToken(svc: Services, token: string | undefined): P
 }
 
 /** Revokes the session; its live subscriptions, in every server process, end on the notice. */
-export async function signOut(svc: Services, sessionId: string): Promise<void> {
-  await svc.db.$transaction(async (tx) => {
-    const { count } = await tx.staffSession.updateMany({ where: { id: sessionId, revokedAt: null }, data: { revokedAt: svc.clock.now() } });
-    if (count) await emit(tx, SESSION_ENDED, { appModeId: SERVICE_WIDE, data: { sessionId }, at: svc.clock.now() });
+export async function signOut(ctx: Ctx<StaffCaller>): Promise<void> {
+  const { sessionId } = ctx.caller;
+  await transaction(ctx, async (tx) => {
+    const { count } = await tx.db.staffSession.updateMany({ where: { id: sessionId, revokedAt: null }, data: { revokedAt: tx.clock.now() } });
+    if (count) await emit(tx, SESSION_ENDED, { appModeId: SERVICE_WIDE, data: { sessionId } });
   });
 }

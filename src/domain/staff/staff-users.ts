@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { hashPassword } from '../../lib/passwords.js';
-import type { Services } from '../context.js';
+import type { Ctx } from '../context.js';
 import { conflict, invalid, type FieldError } from '../errors.js';
 
 // Staff users: one per email, across workspaces. Operators make them (`crm staff create`), or
@@ -37,15 +37,15 @@ export const staffName = (name: string | null | undefined, email: string) => nam
 export const emailTaken = () => conflict('email_taken', 'A staff user with this email exists; invite them to the workspace instead.');
 
 /** A staff user of no workspace yet, who can sign in and accept invitations. */
-export async function createStaffUser(svc: Services, input: NewStaffUser): Promise<{ staffUserId: string; email: string; name: string }> {
+export async function createStaffUser(ctx: Ctx, input: NewStaffUser): Promise<{ staffUserId: string; email: string; name: string }> {
   const errors = newStaffUserProblems(input);
   if (errors.length) throw invalid(errors);
   const email = normalizeEmail(input.email);
   // Checked before hashing, which is the slow part.
-  if (await svc.db.staffUser.findUnique({ where: { email }, select: { id: true } })) throw emailTaken();
+  if (await ctx.db.staffUser.findUnique({ where: { email }, select: { id: true } })) throw emailTaken();
   const row = { id: randomUUID(), email, name: staffName(input.name, email), passwordHash: await hashPassword(input.password) };
   // Someone may have taken the email while the password was hashed.
-  const made = await svc.db.staffUser.createMany({ data: [row], skipDuplicates: true });
+  const made = await ctx.db.staffUser.createMany({ data: [row], skipDuplicates: true });
   if (!made.count) throw emailTaken();
   return { staffUserId: row.id, email, name: row.name };
 }

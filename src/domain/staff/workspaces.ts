@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { hashPassword } from '../../lib/passwords.js';
-import type { Services } from '../context.js';
+import { transaction, type Ctx } from '../context.js';
 import { invalid } from '../errors.js';
 import { checkWorkspaceName } from './ownerless-workspaces.js';
 import { emailTaken, newStaffUserProblems, normalizeEmail, staffName } from './staff-users.js';
 
 /** A workspace and its first owner, a new staff user; someone who has an account is invited instead. */
 export async function createWorkspace(
-  svc: Services,
+  ctx: Ctx,
   input: { name: string; ownerEmail: string; ownerPassword: string; ownerName?: string },
 ): Promise<{ workspaceId: string; ownerId: string }> {
   const errors = newStaffUserProblems(
@@ -19,11 +19,11 @@ export async function createWorkspace(
   if (errors.length) throw invalid(errors);
 
   const email = normalizeEmail(input.ownerEmail);
-  if (await svc.db.staffUser.findUnique({ where: { email }, select: { id: true } })) throw emailTaken();
+  if (await ctx.db.staffUser.findUnique({ where: { email }, select: { id: true } })) throw emailTaken();
   const passwordHash = await hashPassword(input.ownerPassword);
   const workspaceId = randomUUID();
   const ownerId = randomUUID();
-  await svc.db.$transaction(async (tx) => {
+  await transaction(ctx, async ({ db: tx }) => {
     await tx.workspace.create({ data: { id: workspaceId, name: input.name.trim() } });
     await tx.staffUser.create({ data: { id: ownerId, email, name: staffName(input.ownerName, email), passwordHash } });
     await tx.membership.create({ data: { workspaceId, staffUserId: ownerId, role: 'owner' } });

@@ -1,3 +1,4 @@
+import { asStaff } from '../context.js';
 import { appModeChanges, type AppModeChange as AppModeChangeShape } from '../../domain/apps/app-mode-changes.js';
 import { updateSettings, type SettingsPatch } from '../../domain/apps/settings.js';
 import type { AppMode as AppModeRow } from '../../generated/prisma/client.js';
@@ -38,7 +39,7 @@ builder.mutationField('updateAppSettings', (t) =>
     authScopes: (_root, { appModeId }) => ({ manage_settings: { appModeId } }),
     // GraphQL lets any optional input be null; the domain validates the patch again and refuses
     // a null where a value is needed, naming the field.
-    resolve: (_root, { appModeId, input }, ctx) => updateSettings(ctx.svc, appModeId, input as SettingsPatch),
+    resolve: (_root, { appModeId, input }, ctx) => updateSettings(asStaff(ctx), appModeId, input as SettingsPatch),
   }),
 );
 
@@ -61,7 +62,7 @@ builder.subscriptionField('appModeChanged', (t) =>
       'The app-mode as it is now, then each change to its settings from any server process, in order. With `after` (a version it sent), each change since then first. Ends with unauthenticated, not_found or role_forbids when the session is signed out or the membership ends or changes.',
     args: { appModeId: t.arg.id({ required: true }), after: t.arg.string() },
     authScopes: (_root, { appModeId }) => ({ read: { appModeId } }),
-    subscribe: (_root, { appModeId, after }, ctx) => liveFor(ctx, { appModeId }, 'read', (signal) => appModeChanges(ctx.svc, appModeId, { after, signal })),
+    subscribe: (_root, { appModeId, after }, ctx) => liveFor(ctx, { appModeId }, 'read', (signal) => appModeChanges(asStaff(ctx), appModeId, { after, signal })),
     resolve: (change) => change,
   }),
 );

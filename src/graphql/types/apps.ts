@@ -1,3 +1,4 @@
+import { asStaff } from '../context.js';
 import { createApp, type ModeCredentials } from '../../domain/apps/create-app.js';
 import { builder, connectionType, Mode } from '../builder.js';
 import { ServerKeyConnection } from './server-keys.js';
@@ -96,6 +97,6 @@ builder.mutationField('createApp', (t) =>
     type: CreatedApp,
     args: { workspaceId: t.arg.id({ required: true }), name: t.arg.string({ required: true }) },
     authScopes: (_root, { workspaceId }) => ({ manage_settings: { workspaceId } }),
-    resolve: (_root, args, ctx) => createApp(ctx.svc, args),
+    resolve: (_root, args, ctx) => createApp(asStaff(ctx), args),
   }),
 );

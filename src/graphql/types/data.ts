@@ -1,3 +1,4 @@
+import { asStaff } from '../context.js';
 import { defineAttribute, markAttributeReviewed } from '../../domain/contacts/attribute-review.js';
 import { dailyCounts, DEFAULT_COUNT_DAYS } from '../../domain/events/daily-counts.js';
 import { propsOf } from '../../domain/events/definitions.js';
@@ -44,7 +45,7 @@ builder.mutationField('reviewAttributeDefinition', (t) =>
     args: { appModeId: t.arg.id({ required: true }), name: t.arg.string({ required: true }) },
     authScopes: (_root, { appModeId }) => ({ manage_settings: { appModeId } }),
     resolve: async (query, _root, { appModeId, name }, ctx) => {
-      await markAttributeReviewed(ctx.svc, appModeId, name);
+      await markAttributeReviewed(asStaff(ctx), appModeId, name);
       return ctx.svc.db.attributeDefinition.findUniqueOrThrow({ ...query, where: { appModeId_name: { appModeId, name } } });
     },
   }),
@@ -57,7 +58,7 @@ builder.mutationField('defineAttribute', (t) =>
     args: { appModeId: t.arg.id({ required: true }), name: t.arg.string({ required: true }), type: t.arg({ type: AttributeType, required: true }) },
     authScopes: (_root, { appModeId }) => ({ manage_settings: { appModeId } }),
     resolve: async (query, _root, { appModeId, name, type }, ctx) => {
-      await defineAttribute(ctx.svc, appModeId, name, type);
+      await defineAttribute(asStaff(ctx), appModeId, name, type);
       return ctx.svc.db.attributeDefinition.findUniqueOrThrow({ ...query, where: { appModeId_name: { appModeId, name } } });
     },
   }),
@@ -92,7 +93,7 @@ const EventDefinition = builder.prismaObject('EventDefinition', {
       description: 'Counts per UTC day and platform over the last days, today included; oldest day first.',
       args: { days: t.arg.int({ defaultValue: DEFAULT_COUNT_DAYS }) },
       resolve: (d, { days }, ctx) =>
-        batchLoad(ctx, `dailyCounts:${d.appModeId}:${days}`, d.name, (names) => dailyCounts(ctx.svc, d.appModeId, names, days)),
+        batchLoad(ctx, `dailyCounts:${d.appModeId}:${days}`, d.name, (names) => dailyCounts(asStaff(ctx), d.appModeId, names, days)),
     }),
   }),
 });
@@ -136,7 +137,7 @@ builder.queryField('refusedEvents', (t) =>
       args: { appModeId: t.arg.id({ required: true }) },
       authScopes: (_root, { appModeId }) => ({ read: { appModeId } }),
       // refusedEvents reads backwards in time: its `before` is this list's next page.
-      resolve: async (_root, { appModeId, first, after }, ctx) => connectionOf(await olderPage(refusedEvents(ctx.svc, appModeId, { first, before: after })), after),
+      resolve: async (_root, { appModeId, first, after }, ctx) => connectionOf(await olderPage(refusedEvents(asStaff(ctx), appModeId, { first, before: after })), after),
     },
     RefusedEventConnection,
   ),

@@ -1,6 +1,6 @@
 import { acceptInvitation, cancelInvitation, declineInvitation, inviteMember, pending } from '../../domain/staff/invitations.js';
 import { builder, connectionType, StaffRole } from '../builder.js';
-import { viewerOf } from '../context.js';
+import { asStaff, viewerOf } from '../context.js';
 
 // Invitations: owners invite by email and cancel; the invited person, signed in with that email,
 // finds them as viewer { invitations } and accepts or declines.
@@ -45,7 +45,7 @@ builder.mutationField('inviteMember', (t) =>
     args: { workspaceId: t.arg.id({ required: true }), email: t.arg.string({ required: true }), role: t.arg({ type: StaffRole, required: true }) },
     authScopes: (_root, { workspaceId }) => ({ manage_members: { workspaceId } }),
     resolve: async (query, _root, args, ctx) => {
-      const { invitationId } = await inviteMember(ctx.svc, { ...args, invitedById: viewerOf(ctx).id });
+      const { invitationId } = await inviteMember(asStaff(ctx), args);
       return ctx.svc.db.invitation.findUniqueOrThrow({ ...query, where: { id: invitationId } });
     },
   }),
@@ -57,9 +57,8 @@ builder.mutationField('acceptInvitation', (t) =>
     description: 'Joins the workspace with the role of an invitation to your email.',
     args: { id: t.arg.id({ required: true }) },
     resolve: async (query, _root, { id }, ctx) => {
-      const viewer = viewerOf(ctx);
-      const { workspaceId } = await acceptInvitation(ctx.svc, viewer, id);
-      return ctx.svc.db.membership.findUniqueOrThrow({ ...query, where: { workspaceId_staffUserId: { workspaceId, staffUserId: viewer.id } } });
+      const { workspaceId } = await acceptInvitation(asStaff(ctx), id);
+      return ctx.svc.db.membership.findUniqueOrThrow({ ...query, where: { workspaceId_staffUserId: { workspaceId, staffUserId: viewerOf(ctx).id } } });
     },
   }),
 );
@@ -69,7 +68,7 @@ builder.mutationField('declineInvitation', (t) =>
     description: 'Refuses an invitation to your email; it is removed.',
     args: { id: t.arg.id({ required: true }) },
     resolve: async (_root, { id }, ctx) => {
-      await declineInvitation(ctx.svc, viewerOf(ctx), id);
+      await declineInvitation(asStaff(ctx), id);
       return true;
     },
   }),
@@ -81,7 +80,7 @@ builder.mutationField('cancelInvitation', (t) =>
     args: { id: t.arg.id({ required: true }) },
     authScopes: (_root, { id }) => ({ manage_members: { invitationId: id } }),
     resolve: async (_root, { id }, ctx) => {
-      await cancelInvitation(ctx.svc, id);
+      await cancelInvitation(asStaff(ctx), id);
       return true;
     },
   }),

@@ -1,3 +1,4 @@
+import { asStaff } from '../context.js';
 import { serverKeyHint } from '../../domain/apps/credentials.js';
 import { createServerKey, revokeServerKey } from '../../domain/apps/server-keys.js';
 import { builder, connectionType } from '../builder.js';
@@ -28,7 +29,7 @@ builder.mutationField('createServerKey', (t) =>
     type: NewServerKey,
     args: { appModeId: t.arg.id({ required: true }) },
     authScopes: (_root, { appModeId }) => ({ manage_keys: { appModeId } }),
-    resolve: (_root, { appModeId }, ctx) => createServerKey(ctx.svc, appModeId),
+    resolve: (_root, { appModeId }, ctx) => createServerKey(asStaff(ctx), appModeId),
   }),
 );
 
@@ -39,7 +40,7 @@ builder.mutationField('revokeServerKey', (t) =>
     args: { id: t.arg.id({ required: true }) },
     authScopes: (_root, { id }) => ({ manage_keys: { serverKeyId: id } }),
     resolve: async (query, _root, { id }, ctx) => {
-      await revokeServerKey(ctx.svc, { id });
+      await revokeServerKey(asStaff(ctx), { id });
       return ctx.svc.db.serverKey.findUniqueOrThrow({ ...query, where: { id } });
     },
   }),

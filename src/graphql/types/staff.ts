@@ -2,7 +2,7 @@ import type { StaffUser as StaffUserRow } from '../../generated/prisma/client.js
 import { pending } from '../../domain/staff/invitations.js';
 import { signIn, signOut, staffForToken } from '../../domain/staff/sessions.js';
 import { builder, connectionType, StaffRole } from '../builder.js';
-import { sessionOf, viewerOf } from '../context.js';
+import { asStaff, asVisitor, viewerOf } from '../context.js';
 import { InvitationConnection } from './invitations.js';
 
 // Staff users, their memberships, and signing in and out. The viewer is its own type: it alone
@@ -84,7 +84,7 @@ builder.mutationField('signIn', (t) =>
     skipTypeScopes: true,
     args: { email: t.arg.string({ required: true }), password: t.arg.string({ required: true }) },
     resolve: async (_root, args, ctx) => {
-      const session = await signIn(ctx.svc, args.email, args.password, ctx.address);
+      const session = await signIn(asVisitor(ctx), args.email, args.password);
       // The rest of this operation (such as viewer { memberships }) runs as the one just signed in.
       ctx.viewer = await staffForToken(ctx.svc, session.token);
       return session;
@@ -96,7 +96,7 @@ builder.mutationField('signOut', (t) =>
   t.boolean({
     description: 'Ends the session whose token came with this request.',
     resolve: async (_root, _args, ctx) => {
-      await signOut(ctx.svc, sessionOf(ctx).sessionId);
+      await signOut(asStaff(ctx));
       return true;
     },
   }),

@@ -1,6 +1,6 @@
 import { removeMember, setMemberRole } from '../../domain/staff/members.js';
 import { builder, connectionType, StaffRole } from '../builder.js';
-import { viewerOf } from '../context.js';
+import { viewerOf, asStaff } from '../context.js';
 import { AppConnection } from './apps.js';
 import { MembershipConnection } from './staff.js';
 
@@ -64,7 +64,7 @@ builder.mutationField('setMemberRole', (t) =>
     args: { workspaceId: t.arg.id({ required: true }), staffUserId: t.arg.id({ required: true }), role: t.arg({ type: StaffRole, required: true }) },
     authScopes: (_root, { workspaceId }) => ({ manage_members: { workspaceId } }),
     resolve: async (query, _root, args, ctx) => {
-      await setMemberRole(ctx.svc, args);
+      await setMemberRole(asStaff(ctx), args);
       return ctx.svc.db.membership.findUniqueOrThrow({ ...query, where: { workspaceId_staffUserId: { workspaceId: args.workspaceId, staffUserId: args.staffUserId } } });
     },
   }),
@@ -76,7 +76,7 @@ builder.mutationField('removeMember', (t) =>
     args: { workspaceId: t.arg.id({ required: true }), staffUserId: t.arg.id({ required: true }) },
     authScopes: (_root, { workspaceId }) => ({ manage_members: { workspaceId } }),
     resolve: async (_root, args, ctx) => {
-      await removeMember(ctx.svc, args);
+      await removeMember(asStaff(ctx), args);
       return true;
     },
   }),
