@@ -118,7 +118,7 @@ export const ExportContact = z
       }),
     ),
     surveyResponses: z.array(z.object({ question: z.string(), answer: z.string() })),
-    workflows: z.array(z.object({ workflow: z.string(), state: z.string(), startedAt: instant, outcome: z.unknown(), endedAt: instant.nullable() })),
+    workflows: z.array(z.object({ workflow: z.string(), state: z.string(), startedAt: instant, outcome: z.unknown().describe('What the run ended with, as its workflow records it: any JSON value, null while it runs'), endedAt: instant.nullable() })),
     collected: z.array(z.object({ conversationId: z.string(), key: z.string(), value: z.string() })),
     testPhone: z.boolean(),
     testSends: notYet('in-app messages'),

@@ -245,6 +245,7 @@ export interface components {
                 state: string;
                 /** Format: date-time */
                 startedAt: string;
+                /** @description What the run ended with, as its workflow records it: any JSON value, null while it runs */
                 outcome: unknown;
                 endedAt: string | null;
             }[];
