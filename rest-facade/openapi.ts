@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { batchItems } from './http/event-batch.js';
 import type { AnyRoute } from './http/route.js';
 
 // The OpenAPI 3.1 document of every REST route, from the same zod schemas that validate requests.
@@ -60,7 +61,8 @@ export function openApiDocument(routes: AnyRoute[], baseUrl: string) {
     }
     for (const status of answeredBy(route)) {
       responses[String(status)] = {
-        description: STATUS_TEXT[status] ?? 'Refused',
+        // A route may say what a refusal means for it (its `responses` entry of that status).
+        description: route.responses[status]?.description ?? STATUS_TEXT[status] ?? 'Refused',
         ...(status === 429 || status === 503 ? { headers: { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } } } } : {}),
         content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
       };
@@ -81,6 +83,8 @@ export function openApiDocument(routes: AnyRoute[], baseUrl: string) {
   }
   // A schema with an id comes back as a reference to itself; its definition lands in `schemas`.
   toSchema(Problem, 'output');
+  // The events of a batch, which batches name by reference (event-batch.ts).
+  for (const item of batchItems) toSchema(item, 'input');
   return {
     openapi: '3.1.0',
     info: { title: 'Customer messaging and support service', version: '1' },
@@ -100,11 +104,13 @@ export function openApiDocument(routes: AnyRoute[], baseUrl: string) {
 
 /**
  * Every refusal a route can answer: its own, and those every route of its kind answers (a path
- * that is not UTF-8, a lost database connection, a body too large or in another charset, a
- * refused credential, too many requests).
+ * that is not UTF-8, a lost database connection, a refused credential, too many requests; a body
+ * too large on every method that may carry one, as it arrives, even where the route ignores it;
+ * a body in another charset where the route reads it).
  */
 function answeredBy(route: AnyRoute): number[] {
-  const common = [400, 429, 503, ...(route.surface === 'public' ? [] : [401]), ...(route.body ? [413, 415] : [])];
+  const mayCarryBody = route.method !== 'get';
+  const common = [400, 429, 503, ...(route.surface === 'public' ? [] : [401]), ...(mayCarryBody ? [413] : []), ...(route.body ? [415] : [])];
   return [...new Set([...route.errors, ...common])].sort((a, b) => a - b);
 }
 

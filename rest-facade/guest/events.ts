@@ -1,22 +1,22 @@
 import { z } from 'zod';
 import { ingestGuestEvents, MAX_GUEST_BATCH } from '../../src/domain/events/guest-events.js';
-import { MAX_PROPS } from '../../src/domain/events/props.js';
-import { readEvents, Rejected } from '../http/event-batch.js';
-import { ianaZone, rfc3339, stringMap } from '../http/fields.js';
+import { eventName, eventProps, eventsOf, readEvents, Rejected } from '../http/event-batch.js';
+import { ianaZone, rfc3339 } from '../http/fields.js';
 import { defineRoute } from '../http/route.js';
 
 const EventBody = z
   .object({
-    id: z.uuid({ message: 'must be a UUID' }),
-    name: z.string().min(1).max(100),
-    occurred_at: rfc3339,
-    props: stringMap.refine((p) => Object.keys(p).length <= MAX_PROPS, `at most ${MAX_PROPS} props`).default({}),
+    id: z.uuid({ message: 'must be a UUID' }).describe('A UUID drawn when it happened: a batch sent twice is kept once'),
+    name: eventName.describe(`${eventName.description}; a built-in event or one the app declares with source both`),
+    occurred_at: rfc3339.describe('When it happened: at most a week ago (too_old) and at most a day ahead (in_future)'),
+    // Empty when left out. (Not a `default`: generated clients would make a member with a default required.)
+    props: eventProps.optional().transform((p) => p ?? {}),
   })
   .meta({ id: 'EventBody' });
 
 const EventsBody = z
   .object({
-    events: z.array(z.unknown()).meta({ description: `Up to ${MAX_GUEST_BATCH} EventBody, oldest first` }),
+    events: eventsOf(EventBody, MAX_GUEST_BATCH, `Up to ${MAX_GUEST_BATCH} events, oldest first (413 too_many_events beyond); each is kept or refused on its own`),
     app_version: z.string().min(1).max(100),
     platform: z.enum(['ios', 'android', 'web']),
     time_zone: z.union([z.literal(''), ianaZone]).optional(),

@@ -115,7 +115,7 @@ export const ExportContact = z
       }),
     ),
     surveyResponses: z.array(z.object({ question: z.string(), answer: z.string() })),
-    workflows: z.array(z.object({ workflow: z.string(), state: z.string(), startedAt: instant, outcome: z.unknown(), endedAt: instant.nullable() })),
+    workflows: z.array(z.object({ workflow: z.string(), state: z.string(), startedAt: instant, outcome: z.unknown().describe('What the run ended with, as its workflow records it: any JSON value, null while it runs'), endedAt: instant.nullable() })),
     collected: z.array(z.object({ conversationId: z.string(), key: z.string(), value: z.string() })),
     testPhone: z.boolean(),
     testSends: notYet('in-app messages'),
@@ -123,9 +123,18 @@ export const ExportContact = z
     notices: notYet('notices'),
     subscriptions: notYet('preferences'),
     consentHistory: z
-      .array(z.object({ channel: z.enum(['email', 'push']), value: z.boolean(), changedAt: instant, source: z.enum(['guest', 'server']), recordedAt: instant }))
-      .describe('Every consent choice taken, oldest first.'),
+      .array(
+        z.object({
+          channel: z.enum(['email', 'push']).describe('Offers by email or by push'),
+          value: z.boolean().describe('Agreed (true) or not (false)'),
+          changedAt: instant.describe("The choice's changed_at, or the service's time when it came without one (always, for a guest choice)"),
+          source: z.enum(['guest', 'server']).describe('guest: PUT /guest/v1/consent; server: the consent of Identify'),
+          recordedAt: instant.describe('When the service took it'),
+        }),
+      )
+      .describe('Every consent choice that changed the consent (a stale or repeated one changes nothing and is not kept), in the order taken.'),
   })
+  .describe('Every member is always present. Members are spelled as the spec gives the model (camelCase, as the link page of the public app details); the request and answer bodies the spec spells in snake_case keep it.')
   .meta({ id: 'ExportContact' });
 
 export const getContactExport = defineRoute({

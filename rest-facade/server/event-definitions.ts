@@ -18,15 +18,24 @@ const Definition = z
   })
   .meta({ id: 'Definition' });
 
-const EventDefinitions = z.object({ definitions: z.array(Definition).max(500).describe('At most 500 in one request') }).meta({ id: 'EventDefinitions' });
+const EventDefinitions = z
+  .object({
+    definitions: z
+      .array(Definition)
+      .max(500)
+      .describe('At most 500 in one request (400 beyond); each definition is then checked on its own, and one that does not fit is refused in the answer while the others are taken'),
+  })
+  .meta({ id: 'EventDefinitions' });
 
 const DeclaredEvents = z
   .object({
     definitions: z.array(
       z.object({
-        name: z.string(),
-        outcome: z.enum(['created', 'props_added', 'unchanged', 'refused']),
-        reason: z.string().optional().describe('Why, when refused'),
+        name: z.string().describe('The name as sent'),
+        outcome: z
+          .enum(['created', 'props_added', 'unchanged', 'refused'])
+          .describe('created: the event is new; props_added: it existed and gained props; unchanged: it already held all of this; refused: nothing of it was taken'),
+        reason: z.string().optional().describe('Why, when refused; left out otherwise'),
       }),
     ).describe('One per definition sent, in order'),
   })

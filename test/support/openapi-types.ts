@@ -139,14 +139,18 @@ export interface components {
             rejected?: components["schemas"]["EventRejected"][];
         };
         EventRejected: {
+            /** @description Place of the event in the batch, from 0 */
             index: number;
+            /** @description The event's id as sent (empty when it had none) */
             id: string;
+            /** @description invalid (its shape; detail names the field), invalid_prop (a prop beyond the limits or not readable by its type), too_many_props, unknown_event, server_only_event, erased, and for guest events too_old and in_future; other words may be added */
             reason: string;
+            /** @description Human-readable reason */
             detail: string;
         };
         EventsBody: {
-            /** @description Up to 50 EventBody, oldest first */
-            events: unknown[];
+            /** @description Up to 50 events, oldest first (413 too_many_events beyond); each is kept or refused on its own */
+            events: components["schemas"]["EventBody"][];
             app_version: string;
             /** @enum {string} */
             platform: "ios" | "android" | "web";
@@ -186,6 +190,7 @@ export interface components {
             /** Format: date-time */
             blocked_until: string;
         };
+        /** @description Every member is always present. Members are spelled as the spec gives the model (camelCase, as the link page of the public app details); the request and answer bodies the spec spells in snake_case keep it. */
         ExportContact: {
             /** @description Contact fields and custom attributes, values as text (lists as JSON). */
             attributes: {
@@ -240,6 +245,7 @@ export interface components {
                 state: string;
                 /** Format: date-time */
                 startedAt: string;
+                /** @description What the run ended with, as its workflow records it: any JSON value, null while it runs */
                 outcome: unknown;
                 endedAt: string | null;
             }[];
@@ -265,31 +271,48 @@ export interface components {
             subscriptions: {
                 [key: string]: unknown;
             }[];
-            /** @description Every consent choice taken, oldest first. */
+            /** @description Every consent choice that changed the consent (a stale or repeated one changes nothing and is not kept), in the order taken. */
             consentHistory: {
-                /** @enum {string} */
+                /**
+                 * @description Offers by email or by push
+                 * @enum {string}
+                 */
                 channel: "email" | "push";
+                /** @description Agreed (true) or not (false) */
                 value: boolean;
-                /** Format: date-time */
+                /**
+                 * Format: date-time
+                 * @description The choice's changed_at, or the service's time when it came without one (always, for a guest choice)
+                 */
                 changedAt: string;
-                /** @enum {string} */
+                /**
+                 * @description guest: PUT /guest/v1/consent; server: the consent of Identify
+                 * @enum {string}
+                 */
                 source: "guest" | "server";
-                /** Format: date-time */
+                /**
+                 * Format: date-time
+                 * @description When the service took it
+                 */
                 recordedAt: string;
             }[];
         };
         DeclaredEvents: {
             /** @description One per definition sent, in order */
             definitions: {
+                /** @description The name as sent */
                 name: string;
-                /** @enum {string} */
+                /**
+                 * @description created: the event is new; props_added: it existed and gained props; unchanged: it already held all of this; refused: nothing of it was taken
+                 * @enum {string}
+                 */
                 outcome: "created" | "props_added" | "unchanged" | "refused";
-                /** @description Why, when refused */
+                /** @description Why, when refused; left out otherwise */
                 reason?: string;
             }[];
         };
         EventDefinitions: {
-            /** @description At most 500 in one request */
+            /** @description At most 500 in one request (400 beyond); each definition is then checked on its own, and one that does not fit is refused in the answer while the others are taken */
             definitions: components["schemas"]["Definition"][];
         };
         Definition: {
@@ -315,8 +338,8 @@ export interface components {
             rejected: components["schemas"]["EventRejected"][];
         };
         ServerEvents: {
-            /** @description Up to 500 ServerEvent */
-            events: unknown[];
+            /** @description Up to 500 events (413 too_many_events beyond); each is kept or refused on its own */
+            events: components["schemas"]["ServerEvent"][];
         };
         /** @description The spec gives the link page's members exactly (linkBase, appStoreUrl, playStoreUrl); the whole object follows their spelling. */
         PublicApp: {
@@ -353,6 +376,41 @@ export interface components {
                 message: string;
             }[];
             request_id: string;
+        };
+        EventBody: {
+            /**
+             * Format: uuid
+             * @description A UUID drawn when it happened: a batch sent twice is kept once
+             */
+            id: string;
+            /** @description Letters, digits, spaces and _ . : / -, starting with a letter or digit, at most 100 characters; a built-in event or one the app declares with source both */
+            name: string;
+            /**
+             * Format: date-time
+             * @description When it happened: at most a week ago (too_old) and at most a day ahead (in_future)
+             */
+            occurred_at: string;
+            /** @description At most 50 props, names 1 to 100 characters, values strings of at most 1000 characters; each value is read by the type its definition gives the prop (number, bool as true or false, time as RFC 3339, money as a whole number of the smallest currency unit) */
+            props?: {
+                [key: string]: string;
+            };
+        };
+        ServerEvent: {
+            /** @description The idempotency key, 1 to 200 characters: derive it from what happened; the same id sent again is kept once */
+            id: string;
+            /** @description The person, 1 to 200 characters */
+            external_id: string;
+            /** @description Letters, digits, spaces and _ . : / -, starting with a letter or digit, at most 100 characters; an event not yet declared is made on first sight */
+            name: string;
+            /**
+             * Format: date-time
+             * @description When it happened; no age limit (backends backfill history)
+             */
+            at: string;
+            /** @description At most 50 props, names 1 to 100 characters, values strings of at most 1000 characters; each value is read by the type its definition gives the prop (number, bool as true or false, time as RFC 3339, money as a whole number of the smallest currency unit) */
+            props?: {
+                [key: string]: string;
+            };
         };
     };
     responses: never;
@@ -790,6 +848,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests; wait for Retry-After seconds */
             429: {
                 headers: {
@@ -1105,7 +1172,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The public app details */
+            /** @description The public app details; a switched-off app shows every part off */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1114,7 +1181,7 @@ export interface operations {
                     "application/json": components["schemas"]["PublicApp"];
                 };
             };
-            /** @description The request could not be read; the problem names the field */
+            /** @description The key is not percent-encoded UTF-8, or longer than 100 characters */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1123,7 +1190,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not found */
+            /** @description No app has this key, or its app is archived */
             404: {
                 headers: {
                     [name: string]: unknown;
