@@ -52,7 +52,7 @@ export async function startServer(svc: Services, log: Logger, opts: { port: numb
   });
 
   const rest = restRouter(deps);
-  const graphql = await mountGraphQL({ svc, log, server, router: ops });
+  const graphql = await mountGraphQL({ svc, log, server, router: ops, metrics });
 
   app.use(observe(log, metrics));
   // Outermost too, for what fails in the CORS step itself (such as a database away).

@@ -1,10 +1,12 @@
-import { systemContext } from '../src/domain/context.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createClient, type Client } from 'graphql-ws';
+import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { updateSettings } from '../src/domain/apps/settings.js';
+import { systemContext } from '../src/domain/context.js';
+import { randomToken, sha256 } from '../src/lib/secrets.js';
 import { OUTBOX_KEEP_DAYS } from '../src/domain/outbox.js';
 import { openServices, type OpenServices } from '../src/services.js';
 import { createTestDatabase } from './support/db.js';
@@ -40,13 +42,13 @@ interface Seen {
 }
 
 /** Follows an app-mode as a tool does: each answer's version becomes `after`, so a reconnect resumes there. */
-function follow(client: Client, appModeId: string, after: string | null = null) {
+function follow(client: Client, appModeId: string, after: string | null = null, query = SUBSCRIPTION) {
   const seen: Seen[] = [];
   const state: { error?: unknown; done: boolean } = { done: false };
   // The client sends this same object again on each reconnect.
   const variables = { m: appModeId, after };
   client.subscribe<{ appModeChanged: { version: string; reload: boolean; appMode: { brandName: string } } }>(
-    { query: SUBSCRIPTION, variables },
+    { query, variables },
     {
       next: ({ data, errors }) => {
         if (errors) state.error = errors;
@@ -150,6 +152,18 @@ describe('in one server', () => {
     await expect.poll(() => other.seen.length).toBe(1);
   });
 
+  it('ends the subscription of a session that reaches its expiry, with unauthenticated', async () => {
+    const app = await staffApp(t);
+    const owner = await t.svc.db.staffUser.findUniqueOrThrow({ where: { email: app.ownerEmail } });
+    // A session a second and a half from its end, as after 30 days of use.
+    const token = `crm_st_${randomToken(40)}`;
+    await t.svc.db.staffSession.create({ data: { id: randomUUID(), staffUserId: owner.id, tokenHash: sha256(token), createdAt: t.clock.now(), expiresAt: new Date(t.clock.now().getTime() + 1500) } });
+    const tool = follow(toolClient(t.url, token, false), app.modes.live);
+    await expect.poll(() => tool.seen.length).toBe(1);
+    expect(tool.state.error).toBeUndefined();
+    await expect.poll(() => tool.state.error, { timeout: 5000, interval: 20 }).toMatchObject([{ extensions: { code: 'unauthenticated' } }]);
+  });
+
   it('ends a removed member’s subscription within a second, with not_found; a new role that still allows reading keeps it', async () => {
     const app = await staffApp(t);
     const workspaceId = (await t.svc.db.app.findUniqueOrThrow({ where: { id: app.appId } })).workspaceId;
@@ -218,14 +232,45 @@ describe('in one server', () => {
     // Beside the change's own statements, the dispatcher's read of the row (and a pass of its own now and then).
     expect(forty - one).toBeLessThan(10);
   });
+
+  it('answers each change once for the subscribers who asked the same with the same rights, resumed or not, and apart for other rights', async () => {
+    const app = await staffApp(t);
+    const workspaceId = (await t.svc.db.app.findUniqueOrThrow({ where: { id: app.appId } })).workspaceId;
+    const agent = await memberOf(t, workspaceId, 'agent');
+    const withApp = 'subscription($m: ID!, $after: String) { appModeChanged(appModeId: $m, after: $after) { version reload appMode { brandName app { name } } } }';
+    const owners = Array.from({ length: 20 }, () => follow(toolClient(t.url, app.owner, false), app.modes.live, null, withApp));
+    for (const tool of owners) await expect.poll(() => tool.seen.length).toBe(1);
+    await updateSettings(t.ctx, app.modes.live, { brandName: 'First' });
+    for (const tool of owners) await expect.poll(() => tool.names()).toEqual(['Test app', 'First']);
+    // Resumed from a version: another `after`, the same answer to share.
+    const resumed = follow(toolClient(t.url, app.owner, false), app.modes.live, owners[0]!.seen[0]!.version, withApp);
+    const agents = [follow(toolClient(t.url, agent.token, false), app.modes.live, null, withApp)];
+    for (const tool of [resumed, ...agents]) await expect.poll(() => tool.names().at(-1)).toBe('First');
+
+    const before = await liveAnswers(t.url);
+    await updateSettings(t.ctx, app.modes.live, { brandName: 'Second' });
+    for (const tool of [...owners, resumed, ...agents]) await expect.poll(() => tool.names().at(-1), { interval: 5 }).toBe('Second');
+    const after = await liveAnswers(t.url);
+    // One answer made for the 21 owners' tools and handed to 20 more, one made for the agent's.
+    expect({ made: after.made - before.made, shared: after.shared - before.shared }).toEqual({ made: 2, shared: 20 });
+    expect(resumed.names()).toEqual(['First', 'Second']);
+  });
 });
 
-/** Statements this process sent to PostgreSQL while `fn` ran (the server runs in this process: every pg client's query is counted). */
-async function queriesDuring(fn: () => Promise<void>): Promise<number> {
+/** The server's count of answers to live subscribers, made and shared (from /metrics). */
+async function liveAnswers(url: string): Promise<{ made: number; shared: number }> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const count = (how: string) => Number(new RegExp(`^crm_live_answers_total\\{how="${how}"\\} (\\d+)`, 'm').exec(text)?.[1] ?? 0);
+  return { made: count('made'), shared: count('shared') };
+}
+
+/** Statements this process sent to PostgreSQL while `fn` ran (the server runs in this process: every pg client's query is counted), or those `only` keeps. */
+async function queriesDuring(fn: () => Promise<void>, only: (text: string) => boolean = () => true): Promise<number> {
   const original = pg.Client.prototype.query;
   let sent = 0;
   pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-    sent++;
+    const text = typeof args[0] === 'string' ? args[0] : String((args[0] as { text?: string } | undefined)?.text ?? '');
+    if (only(text)) sent++;
     return (original as (...a: unknown[]) => unknown).apply(this, args);
   } as typeof original;
   try {

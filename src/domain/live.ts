@@ -11,6 +11,21 @@ import { invalidField } from './errors.js';
 /** One step of a live subscription: the whole state (`reload`: drop what you had), or a change after the last one. */
 export type LiveEvent<S, C> = { version: string; reload: true; state: S } | { version: string; reload: false; change: C };
 
+/**
+ * A row's change event, made once per process for every subscriber whose `change` is the same
+ * function: subscribers of one change then hold the same event, and the staff API runs each event
+ * once for all of them that asked the same thing with the same rights (src/graphql/shared-events.ts).
+ */
+const changeEvents = new WeakMap<(row: OutboxRow) => unknown, WeakMap<OutboxRow, LiveEvent<never, unknown>>>();
+
+function changeEvent<C>(change: (row: OutboxRow) => C, version: string, row: OutboxRow): LiveEvent<never, C> {
+  let byRow = changeEvents.get(change);
+  if (!byRow) changeEvents.set(change, (byRow = new WeakMap()));
+  let event = byRow.get(row) as LiveEvent<never, C> | undefined;
+  if (!event) byRow.set(row, (event = { version, reload: false, change: change(row) }));
+  return event;
+}
+
 export async function* liveTopic<S, C>(
   ctx: Ctx,
   topic: string,
@@ -21,7 +36,7 @@ export async function* liveTopic<S, C>(
     signal: AbortSignal;
     /** The whole state, read when the subscriber has nothing (still kept) to resume from. */
     read: (tx: TxCtx) => Promise<S>;
-    /** What a row of the topic tells the subscriber. */
+    /** What a row of the topic tells the subscriber: a function of the module, not made per call, so its events are shared. */
     change: (row: OutboxRow) => C;
   },
 ): AsyncGenerator<LiveEvent<S, C>> {
@@ -41,6 +56,6 @@ export async function* liveTopic<S, C>(
       );
       seen = seenBy(snapshot);
       yield { version: step.version, reload: true, state };
-    } else if (!seen(step.row.txId)) yield { version: step.version, reload: false, change: opts.change(step.row) };
+    } else if (!seen(step.row.txId)) yield changeEvent(opts.change, step.version, step.row);
   }
 }

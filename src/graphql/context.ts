@@ -6,11 +6,13 @@ import { staffForToken } from '../domain/staff/sessions.js';
 /** What every staff field sees: the services and, when a valid session token came, who is signed in. */
 export interface StaffContext {
   svc: Services;
-  viewer: { staffUser: StaffUser; sessionId: string } | undefined;
+  viewer: { staffUser: StaffUser; sessionId: string; expiresAt: Date } | undefined;
   /** The caller's address, for the limits on signing in. */
   address: string;
   /** When the operation began, before its session was read (live subscriptions: notices heard since may not be in that read). */
   startedAt: number;
+  /** A live subscription's rights, as liveFor decided them when it started: what its events' answers may depend on. */
+  liveAccess?: { workspaceId: string; role: string };
 }
 
 /** Reads `Bearer crm_st_…` (the Authorization header over HTTP, connectionParams.authorization over graphql-ws). */

@@ -114,9 +114,10 @@ const grantsOf = new WeakMap<OutboxDispatcher, Grants>();
  *     liveFor(ctx, { appModeId }, 'read', (signal) => ticketChanges(ctx.svc, appModeId, { after, signal })),
  */
 export async function liveFor<T>(ctx: StaffContext, target: Target, action: Action, start: (signal: AbortSignal) => AsyncGenerator<T>): Promise<AsyncIterableIterator<T>> {
-  const { staffUser, sessionId } = sessionOf(ctx);
+  const { staffUser, sessionId, expiresAt } = sessionOf(ctx);
   // Read (once per request) by the field's authScopes already.
-  const { workspaceId } = await accessFor(ctx, target, action);
+  const { workspaceId, role } = await accessFor(ctx, target, action);
+  ctx.liveAccess = { workspaceId, role };
   let grants = grantsOf.get(ctx.svc.outbox);
   if (!grants) grantsOf.set(ctx.svc.outbox, (grants = new Grants(ctx.svc.outbox)));
   const registry = grants;
@@ -139,6 +140,11 @@ export async function liveFor<T>(ctx: StaffContext, target: Target, action: Acti
       },
       ctx.startedAt,
     );
+    // A session ends at its expiry too: the subscription with it, as a new request would be refused.
+    const expiry = atTime(expiresAt.getTime() - ctx.svc.clock.now().getTime(), () => {
+      refusal ??= unauthenticated();
+      stream.abort();
+    });
     try {
       if (refusal) throw refusal;
       for await (const item of start(stream.signal)) {
@@ -147,8 +153,23 @@ export async function liveFor<T>(ctx: StaffContext, target: Target, action: Acti
       }
       if (refusal) throw refusal;
     } finally {
+      expiry.cancel();
       drop();
       signal.removeEventListener('abort', stop);
     }
   });
+}
+
+/** Node's timers hold at most about 24.8 days; a longer wait is taken in steps. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** Calls `fn` after `ms` (at once when it is not positive), unless cancelled first; never keeps the process alive. */
+function atTime(ms: number, fn: () => void): { cancel(): void } {
+  let timer: NodeJS.Timeout;
+  const wait = (left: number) => {
+    timer = setTimeout(() => (left > MAX_TIMER_MS ? wait(left - MAX_TIMER_MS) : fn()), Math.max(0, Math.min(left, MAX_TIMER_MS)));
+    timer.unref();
+  };
+  wait(ms);
+  return { cancel: () => clearTimeout(timer) };
 }

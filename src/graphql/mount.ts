@@ -3,11 +3,12 @@ import type { Router, RouterMiddleware } from '@koa/router';
 import { tooLarge } from '../../rest-facade/http/body.js';
 import type { Services } from '../domain/context.js';
 import type { Logger } from '../lib/logger.js';
+import type { Metrics } from '../http/observability.js';
 import { serveGraphQLOverWebSocket } from './ws.js';
 import { createStaffYoga } from './yoga.js';
 
 /** Mounts the staff GraphQL API at /graphql (HTTP and graphql-ws on the same path). */
-export async function mountGraphQL(deps: { svc: Services; log: Logger; server: http.Server; router: Router }): Promise<{ close(): Promise<void> }> {
+export async function mountGraphQL(deps: { svc: Services; log: Logger; server: http.Server; router: Router; metrics: Metrics }): Promise<{ close(): Promise<void> }> {
   const yoga = createStaffYoga(deps.svc, deps.log);
   const handle: RouterMiddleware = async (ctx) => {
     // A declared length is refused before yoga reads anything; yoga counts a body without one (chunked).

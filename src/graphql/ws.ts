@@ -4,8 +4,10 @@ import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import type { Services } from '../domain/context.js';
 import type { Logger } from '../lib/logger.js';
+import type { Metrics } from '../http/observability.js';
 import { staffContext } from './context.js';
 import { staffErrors } from './errors.js';
+import { subscribeShared } from './shared-events.js';
 import type { StaffYoga } from './yoga.js';
 
 // graphql-ws on the HTTP server's /graphql, executed by yoga's pipeline. The staff credential
@@ -19,7 +21,7 @@ const CLOSE_GRACE_MS = 1000;
 /** Yoga's execute and subscribe for one operation, with its plugins (masking, context) around them. */
 type Pipeline = Pick<ReturnType<StaffYoga['getEnveloped']>, 'execute' | 'subscribe'>;
 
-export function serveGraphQLOverWebSocket(deps: { svc: Services; log: Logger; server: http.Server; yoga: StaffYoga }): { close(): Promise<void> } {
+export function serveGraphQLOverWebSocket(deps: { svc: Services; log: Logger; server: http.Server; yoga: StaffYoga; metrics: Metrics }): { close(): Promise<void> } {
   const { svc, yoga } = deps;
   // WebSockets are outside CORS: a page on any site could open one. Browsers always send Origin,
   // so only the service's own pages and the configured staff consoles get through; clients that
@@ -67,7 +69,8 @@ export function serveGraphQLOverWebSocket(deps: { svc: Services; log: Logger; se
       },
       // The pipeline's execute and subscribe ride in rootValue, as yoga's graphql-ws recipe does.
       execute: (args: ExecutionArgs) => (args.rootValue as Pipeline).execute(args),
-      subscribe: (args: ExecutionArgs) => (args.rootValue as Pipeline).subscribe(args),
+      // Each event of a live subscription runs once for the subscribers that share its answer (shared-events.ts).
+      subscribe: (args: ExecutionArgs) => subscribeShared({ ...args, rootValue: undefined }, maskError, deps.metrics.liveAnswers),
       // Errors thrown while a subscription streams bypass yoga's masking: mask them here too.
       onError: (_ctx, _id, _payload, errors) => errors.map((e) => maskError(e).toJSON()),
       // A failure outside any operation closes the socket with its reason: never say what it was.

@@ -21,7 +21,13 @@ export function createMetrics() {
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
     registers: [registry],
   });
-  return { registry, requests, duration };
+  const liveAnswers = new client.Counter({
+    name: 'crm_live_answers_total',
+    help: 'Answers to live subscribers: made (the event executed once for a group) or shared (that answer handed to one more subscriber of the group)',
+    labelNames: ['how'] as const,
+    registers: [registry],
+  });
+  return { registry, requests, duration, liveAnswers };
 }
 export type Metrics = ReturnType<typeof createMetrics>;
 

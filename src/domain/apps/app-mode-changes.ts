@@ -1,3 +1,4 @@
+import type { OutboxRow } from '../../db/outbox-dispatcher.js';
 import type { AppMode } from '../../generated/prisma/client.js';
 import type { Ctx, Services } from '../context.js';
 import { liveTopic } from '../live.js';
@@ -35,12 +36,23 @@ function fromRow(data: Record<string, unknown>): AppModeState | undefined {
  * An app-mode as it is now (or each change after the version named by `after`), then after each
  * committed change, from any server process, until the signal is aborted or the app-mode is gone.
  */
+const changeOf = (row: OutboxRow) => fromRow(row.data);
+/** Each change as subscribers get it, made once for all of them (see changeEvent in live.ts). */
+const changes = new WeakMap<object, AppModeChange>();
+
 export async function* appModeChanges(ctx: Ctx, appModeId: string, opts: { after?: string | null; signal: AbortSignal }): AsyncGenerator<AppModeChange> {
   const read = (db: Pick<Services['db'], 'appMode'>) => db.appMode.findUnique({ where: { id: appModeId }, omit: { identitySecretEnc: true, inboundSecretEnc: true } });
-  for await (const event of liveTopic(ctx, 'app_mode.changed', appModeId, { ...opts, read: (tx) => read(tx.db), change: (row) => fromRow(row.data) })) {
+  for await (const event of liveTopic(ctx, 'app_mode.changed', appModeId, { ...opts, read: (tx) => read(tx.db), change: changeOf })) {
+    const shared = changes.get(event);
+    if (shared) {
+      yield shared;
+      continue;
+    }
     // A row written before rows carried the settings (kept at most OUTBOX_KEEP_DAYS): read them.
     const appMode = event.reload ? event.state : (event.change ?? (await read(ctx.db)));
     if (!appMode) return;
-    yield { version: event.version, reload: event.reload, appMode };
+    const change: AppModeChange = { version: event.version, reload: event.reload, appMode };
+    if (!event.reload && event.change) changes.set(event, change);
+    yield change;
   }
 }

@@ -59,11 +59,11 @@ async function pastCeiling(svc: Ctx['svc'], key: string): Promise<boolean> {
 }
 
 /** The staff user a session token names, or undefined when it is unknown, revoked or expired. */
-export async function staffForToken(svc: Ctx['svc'], token: string | undefined): Promise<{ staffUser: StaffUser; sessionId: string } | undefined> {
+export async function staffForToken(svc: Ctx['svc'], token: string | undefined): Promise<{ staffUser: StaffUser; sessionId: string; expiresAt: Date } | undefined> {
   if (!token || !token.startsWith('crm_st_')) return undefined;
   const session = await svc.db.staffSession.findUnique({ where: { tokenHash: sha256(token) }, include: { staffUser: true } });
   if (!session || session.revokedAt || session.expiresAt <= svc.clock.now()) return undefined;
-  return { staffUser: session.staffUser, sessionId: session.id };
+  return { staffUser: session.staffUser, sessionId: session.id, expiresAt: session.expiresAt };
 }
 
 /** Revokes the session; its live subscriptions, in every server process, end on the notice. */
