@@ -6,6 +6,7 @@ import { systemContext } from '../src/domain/context.js';
 import { openServices } from '../src/services.js';
 import { BENCH_SECRET_KEY, withBenchDatabase } from './database.js';
 import { benchEvents } from './events.js';
+import { benchGuest, makeGuestApp, printGuest } from './guest.js';
 import { benchStartup, summary } from './startup.js';
 
 process.exit(
@@ -26,6 +27,9 @@ process.exit(
   console.log(`  ratio    ${r.ratio.toFixed(2)} of the floor (aim: at least 0.80), ${trips.toFixed(1)} database round trips per batch (floor: 1)`);
   console.log('  round trips per batch once its definitions are known, counted on the wire (bench/round-trips.ts):');
   for (const [statement, n] of r.roundTrips) console.log(`    ${n.toFixed(2).padStart(5)}  ${statement}`);
+
+  // The guest path (bench/guest.ts): consent read and one-event ingest beside a bare node:http + pg read.
+  printGuest(await benchGuest(url, BENCH_SECRET_KEY, await makeGuestApp(url, BENCH_SECRET_KEY)));
 
   const timings = await benchStartup({ databaseUrl: url, secretKey: BENCH_SECRET_KEY, appKey: app.live.app_key });
   const floorMs = summary(timings[0]!.ms).median;

@@ -1,6 +1,7 @@
 import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/client.js';
 import { OutboxDispatcher } from './db/outbox-dispatcher.js';
+import { CredentialCache } from './domain/access/credential-cache.js';
 import type { Services } from './domain/context.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { createLogger, type Logger } from './lib/logger.js';
@@ -16,6 +17,9 @@ export async function openServices(opts: { config: Config; url: string; secretKe
   const database = openDatabase(opts.url, opts.config.databasePoolSize);
   const log = opts.log ?? createLogger(opts.config.logLevel);
   const outbox = new OutboxDispatcher(database.pool, opts.url, (err) => log.error({ err }, 'outbox pass failed'));
+  const credentials = new CredentialCache();
+  // Before anything connects: credentials are kept only while their change notices are heard.
+  if (opts.listen) credentials.attach(outbox, database.pool);
   if (opts.listen) await outbox.start();
   return {
     db: database.prisma,
@@ -24,6 +28,7 @@ export async function openServices(opts: { config: Config; url: string; secretKe
     secrets: new SecretBox(opts.secretKey),
     outbox,
     config: opts.config,
+    credentials,
     database,
     async close() {
       await outbox.close();

@@ -1,8 +1,9 @@
 import type Koa from 'koa';
+import type { AppMode } from '../../src/generated/prisma/client.js';
 import type { Services } from '../../src/domain/context.js';
 import { findAppModeByKey, isAnyWebOrigin } from '../../src/domain/access/app-modes.js';
 import { authenticateGuest } from '../../src/domain/access/guest.js';
-import { takeRequest } from '../../src/domain/access/rate-limits.js';
+import { takeRequest, takeShared } from '../../src/domain/access/rate-limits.js';
 import { authenticateServer } from '../../src/domain/access/server.js';
 import { DomainError, unauthorized } from '../../src/domain/errors.js';
 import { utf8Text } from '../../src/lib/text.js';
@@ -10,10 +11,10 @@ import { crossOrigin } from './cors.js';
 
 // The credential and rate-limit chain of each surface. Cookies are never read.
 
-/** The app-mode named by X-CRM-App-Key, looked up once per request. */
-async function headerAppMode(svc: Services, ctx: Koa.Context) {
-  if (!('appMode' in ctx.state)) ctx.state.appMode = await findAppModeByKey(svc, ctx.get('X-CRM-App-Key') || undefined);
-  return ctx.state.appMode as Awaited<ReturnType<typeof findAppModeByKey>>;
+/** The app-mode named by X-CRM-App-Key, looked up once per request (null: none). */
+async function headerAppMode(svc: Services, ctx: Koa.Context): Promise<AppMode | null> {
+  if (!('appMode' in ctx.state)) ctx.state.appMode = (await findAppModeByKey(svc, ctx.get('X-CRM-App-Key') || undefined)) ?? null;
+  return ctx.state.appMode as AppMode | null;
 }
 
 /** Guest routes: a page may read them only from its app's web origins (a preflight names no app). */
@@ -33,11 +34,11 @@ export const publicCors = (svc: Services) =>
   });
 
 /** A refused credential still counts against the caller's address, so guessing is limited too. */
-async function countingRefusals<T>(svc: Services, allowance: { key: string; perMinute: number }, check: () => Promise<T>): Promise<T> {
+async function countingRefusals<T>(take: () => Promise<void>, check: () => Promise<T>): Promise<T> {
   try {
     return await check();
   } catch (err) {
-    if (err instanceof DomainError && err.status === 401) await takeRequest(svc, [allowance]);
+    if (err instanceof DomainError && err.status === 401) await take();
     throw err;
   }
 }
@@ -46,7 +47,8 @@ export function guestAccess(svc: Services): Koa.Middleware {
   return async (ctx, next) => {
     const { guestAppPerMinute, guestAddressPerMinute } = svc.config.limits;
     const appMode = await headerAppMode(svc, ctx);
-    const caller = await countingRefusals(svc, { key: `guest:addr:${ctx.ip}`, perMinute: guestAddressPerMinute }, () =>
+    const address = { key: `guest:addr:${ctx.ip}`, perMinute: guestAddressPerMinute };
+    const caller = await countingRefusals(() => takeShared(svc, [address]), () =>
       authenticateGuest(
         svc,
         {
@@ -58,12 +60,11 @@ export function guestAccess(svc: Services): Koa.Middleware {
         appMode,
       ),
     );
-    await takeRequest(svc, [
-      { key: `guest:app:${caller.appModeId}`, perMinute: guestAppPerMinute },
-      { key: `guest:addr:${ctx.ip}`, perMinute: guestAddressPerMinute },
-    ]);
+    // Approximate (src/domain/access/rate-limits.ts): mostly spent from this process's memory.
+    await takeShared(svc, [{ key: `guest:app:${caller.appModeId}`, perMinute: guestAppPerMinute }, address]);
     ctx.state.caller = caller;
-    ctx.state.log = ctx.state.log?.child({ app_mode: caller.appModeId, sdk: caller.sdk });
+    // The request's own logger (made per request by observe()) takes the bindings: no second child.
+    ctx.state.log?.setBindings({ app_mode: caller.appModeId, sdk: caller.sdk });
     return next();
   };
 }
@@ -79,12 +80,12 @@ function userIdHeader(ctx: Koa.Context): string | undefined {
 
 export function serverAccess(svc: Services): Koa.Middleware {
   return async (ctx, next) => {
-    const caller = await countingRefusals(svc, { key: `server:refused:${ctx.ip}`, perMinute: svc.config.limits.serverKeyPerMinute }, () =>
-      authenticateServer(svc, ctx.get('Authorization') || undefined),
-    );
+    const refused = { key: `server:refused:${ctx.ip}`, perMinute: svc.config.limits.serverKeyPerMinute };
+    const caller = await countingRefusals(() => takeRequest(svc, [refused]), () => authenticateServer(svc, ctx.get('Authorization') || undefined));
+    // Exact, as the spec states it: one statement per request.
     await takeRequest(svc, [{ key: `server:key:${caller.serverKeyId}`, perMinute: svc.config.limits.serverKeyPerMinute }]);
     ctx.state.caller = caller;
-    ctx.state.log = ctx.state.log?.child({ app_mode: caller.appModeId });
+    ctx.state.log?.setBindings({ app_mode: caller.appModeId });
     return next();
   };
 }
@@ -94,7 +95,7 @@ export function publicAccess(svc: Services, appKeyOf: (ctx: Koa.Context) => stri
   return async (ctx, next) => {
     const { publicAppPerMinute, publicAddressPerMinute } = svc.config.limits;
     const appKey = appKeyOf(ctx);
-    await takeRequest(svc, [
+    await takeShared(svc, [
       { key: `public:addr:${ctx.ip}`, perMinute: publicAddressPerMinute },
       ...(appKey ? [{ key: `public:app:${appKey}`, perMinute: publicAppPerMinute }] : []),
     ]);

@@ -100,6 +100,7 @@ export class OutboxDispatcher {
   private again = false;
   private closed = false;
   private readonly waking: (() => void)[] = [];
+  private readonly notices = new Map<string, ((payload: string | undefined) => void)[]>();
 
   constructor(
     private readonly pool: pg.Pool,
@@ -117,6 +118,30 @@ export class OutboxDispatcher {
     this.cursor = { txId: BigInt(rows[0]!.txId), id: BigInt(rows[0]!.id) };
     await this.listen();
     this.schedule();
+  }
+
+  /**
+   * Another channel on the same LISTEN connection: `heard(payload)` for each NOTIFY on it, and
+   * `heard(undefined)` when notices may have been missed (the connection dropped, and again once it
+   * listens anew). Register before `start`.
+   */
+  onNotice(channel: string, heard: (payload: string | undefined) => void): void {
+    if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`not a channel name: ${channel}`);
+    const known = this.notices.get(channel);
+    if (known) known.push(heard);
+    else {
+      this.notices.set(channel, [heard]);
+      void this.listener?.query(`LISTEN ${channel}`).catch(() => {});
+    }
+  }
+
+  /** Whether the LISTEN connection is up: notices are being heard. */
+  get listening(): boolean {
+    return this.listener !== undefined && !this.closed;
+  }
+
+  private missed(): void {
+    for (const handlers of this.notices.values()) for (const heard of handlers) heard(undefined);
   }
 
   /** A consumer the whole cluster runs once per row; registered by name (its cursor's row). */
@@ -317,11 +342,14 @@ export class OutboxDispatcher {
 
   private async listen(): Promise<void> {
     const client = new pg.Client({ connectionString: this.url });
-    client.on('notification', () => this.wake());
+    client.on('notification', (msg) => {
+      if (msg.channel === OUTBOX_CHANNEL) return this.wake();
+      for (const heard of this.notices.get(msg.channel) ?? []) heard(msg.payload);
+    });
     client.on('error', () => this.lost(client));
     client.on('end', () => this.lost(client));
     await client.connect();
-    await client.query(`LISTEN ${OUTBOX_CHANNEL}`);
+    await client.query([OUTBOX_CHANNEL, ...this.notices.keys()].map((channel) => `LISTEN ${channel};`).join(' '));
     this.listener = client;
   }
 
@@ -329,11 +357,22 @@ export class OutboxDispatcher {
   private lost(client: pg.Client): void {
     if (this.closed || this.listener !== client) return;
     this.listener = undefined;
+    this.missed();
     this.relisten();
   }
 
   private relisten(): void {
-    setTimeout(() => void this.listen().then(() => this.wake(), () => this.relisten()), POLL_MS).unref();
+    setTimeout(
+      () =>
+        void this.listen().then(
+          () => {
+            this.missed();
+            this.wake();
+          },
+          () => this.relisten(),
+        ),
+      POLL_MS,
+    ).unref();
   }
 
   /** The safety net: a pass every POLL_MS whatever was heard. */

@@ -5,6 +5,7 @@ import type { OutboxDispatcher } from '../db/outbox-dispatcher.js';
 import type { Clock } from '../lib/clock.js';
 import type { SecretBox } from '../lib/secrets.js';
 import type { AppMode, StaffUser } from '../generated/prisma/client.js';
+import type { CredentialCache } from './access/credential-cache.js';
 
 /** What the deployment gives every request: the database, the clock and its secrets. */
 export interface Services {
@@ -15,6 +16,8 @@ export interface Services {
   /** The outbox as read by this process: live subscriptions watch it. */
   outbox: OutboxDispatcher;
   config: Config;
+  /** App-modes, server keys and identity secrets held in memory, dropped when they change (serving only while the outbox is heard). */
+  credentials: CredentialCache;
 }
 
 /** One app-mode: every tenant query is scoped by `appModeId`. */

@@ -2,14 +2,16 @@ import type { AppMode } from '../../generated/prisma/client.js';
 import type { Services } from '../context.js';
 import { modeOfAppKey } from '../apps/credentials.js';
 
-/** The app-mode an app key names, or undefined for no such key. */
+/** The app-mode an app key names, or undefined for no such key (from memory while change notices are heard). */
 export async function findAppModeByKey(svc: Services, key: string | undefined): Promise<AppMode | undefined> {
   if (!key || !modeOfAppKey(key)) return undefined;
-  return (await svc.db.appMode.findUnique({ where: { appKey: key } })) ?? undefined;
+  return svc.credentials.appModeByKey(key, () => svc.db.appMode.findUnique({ where: { appKey: key } }));
 }
 
 /** Whether some app-mode lists this origin: enough to answer a preflight, which names no app. */
 export async function isAnyWebOrigin(svc: Services, origin: string): Promise<boolean> {
-  const rows = await svc.db.$queryRaw<unknown[]>`SELECT 1 FROM app_mode WHERE web_origins @> ARRAY[${origin}]::text[] LIMIT 1`;
-  return rows.length > 0;
+  return svc.credentials.anyWebOrigin(origin, async () => {
+    const rows = await svc.db.$queryRaw<unknown[]>`SELECT 1 FROM app_mode WHERE web_origins @> ARRAY[${origin}]::text[] LIMIT 1`;
+    return rows.length > 0;
+  });
 }

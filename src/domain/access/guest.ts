@@ -14,17 +14,28 @@ export interface GuestHeaders {
 
 const MAX_EXTERNAL_ID = 200;
 
-/** Checks the app key first, then who the user is (a signed token, or a bare id where the app allows it). */
-export async function authenticateGuest(svc: Services, h: GuestHeaders, mode?: AppMode): Promise<GuestCaller> {
-  const appMode = await requireGuestApp(svc, h.appKey, mode);
-  const externalId = h.authorization !== undefined ? await verifyUserToken(svc, appMode, h.authorization) : unverifiedUser(appMode, h.userId);
-  return { kind: 'guest', ...scopeOf(appMode), externalId, sdk: h.sdk?.slice(0, 100) };
+/**
+ * Checks the app key first, then who the user is (a signed token, or a bare id where the app allows
+ * it). `mode`: the app-mode the key names when the caller looked it up already (null: none).
+ * A token already verified and an app-mode in memory cost no await.
+ */
+export async function authenticateGuest(svc: Services, h: GuestHeaders, mode?: AppMode | null): Promise<GuestCaller> {
+  if (!h.appKey) throw unauthorized('The X-CRM-App-Key header is required.');
+  const appMode = usableByGuests(mode !== undefined ? mode : await findAppModeByKey(svc, h.appKey));
+  const externalId =
+    h.authorization === undefined
+      ? unverifiedUser(appMode, h.userId)
+      : (keptUser(svc, appMode, h.authorization) ?? (await verifyUserToken(svc, appMode, h.authorization)));
+  return Object.assign(scopeOf(appMode), { kind: 'guest' as const, externalId, sdk: h.sdk?.slice(0, 100) });
 }
 
 /** The app an X-CRM-App-Key names, usable by guests: 401 for none or a wrong one, 403 when switched off. */
-export async function requireGuestApp(svc: Services, appKey: string | undefined, known?: AppMode): Promise<AppMode> {
+export async function requireGuestApp(svc: Services, appKey: string | undefined, known?: AppMode | null): Promise<AppMode> {
   if (!appKey) throw unauthorized('The X-CRM-App-Key header is required.');
-  const appMode = known ?? (await findAppModeByKey(svc, appKey));
+  return usableByGuests(known !== undefined ? known : await findAppModeByKey(svc, appKey));
+}
+
+function usableByGuests(appMode: AppMode | null | undefined): AppMode {
   if (!appMode || appMode.archived) throw unauthorized('The X-CRM-App-Key header names no app.');
   if (appMode.switchedOff) throw forbidden('app_switched_off', 'This app is switched off.');
   return appMode;
@@ -37,21 +48,47 @@ function unverifiedUser(appMode: AppMode, userId: string | undefined): string {
   return checkExternalId(userId, 'X-CRM-User-Id');
 }
 
+/** Seconds of leeway on `exp` and `nbf`. */
+const CLOCK_TOLERANCE = 30;
+
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
+
+/**
+ * The user of a token this mode's current secret already verified, when its times still hold
+ * (checked as jose checks them); otherwise undefined, and the token goes the whole way
+ * (verifyUserToken), which gives jose's exact refusal.
+ */
+function keptUser(svc: Services, appMode: AppMode, authorization: string): string | undefined {
+  const token = BEARER.exec(authorization)?.[1];
+  const kept = token === undefined ? undefined : svc.credentials.verifiedToken(appMode, token);
+  if (!kept) return undefined;
+  const now = Math.floor(svc.clock.now().getTime() / 1000);
+  if ((kept.nbf === undefined || kept.nbf <= now + CLOCK_TOLERANCE) && (kept.exp === undefined || kept.exp > now - CLOCK_TOLERANCE)) return kept.sub;
+  return undefined;
+}
+
 async function verifyUserToken(svc: Services, appMode: AppMode, authorization: string): Promise<string> {
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+  const match = BEARER.exec(authorization);
   if (!match) throw unauthorized('The Authorization header must be "Bearer <user token>".');
   const token = match[1]!;
   // jose reads the claims leniently, turning bytes that are not UTF-8 into U+FFFD: two different
   // subjects would become one person.
   if (utf8Text(Buffer.from(token.split('.')[1] ?? '', 'base64url')) === undefined) throw unauthorized("The user token's claims are not UTF-8 JSON.");
-  const secret = new TextEncoder().encode(svc.secrets.open(appMode.identitySecretEnc));
+  const generation = svc.credentials.now;
+  const secret = svc.credentials.identitySecret(appMode, (sealed) => svc.secrets.open(sealed));
   try {
-    const { payload } = await jwtVerify(token, secret, { algorithms: ['HS256'], currentDate: svc.clock.now(), clockTolerance: 30 });
+    const { payload } = await jwtVerify(token, secret, { algorithms: ['HS256'], currentDate: svc.clock.now(), clockTolerance: CLOCK_TOLERANCE });
     if (typeof payload.sub !== 'string') throw unauthorized('The user token has no "sub" claim naming the user.');
     for (const claim of ['exp', 'nbf', 'iat'] as const) {
       if (payload[claim] !== undefined && !Number.isFinite(payload[claim])) throw unauthorized(`The user token's "${claim}" claim must be a number of seconds.`);
     }
-    return checkExternalId(payload.sub, 'the token\'s "sub" claim');
+    const sub = checkExternalId(payload.sub, 'the token\'s "sub" claim');
+    svc.credentials.keepVerifiedToken(
+      token,
+      { appId: appMode.appId, appModeId: appMode.id, secretEnc: appMode.identitySecretEnc, sub, exp: payload.exp, nbf: payload.nbf },
+      generation,
+    );
+    return sub;
   } catch (err) {
     if (err instanceof DomainError) throw err;
     if (err instanceof joseErrors.JWTExpired) throw tokenExpired();
@@ -64,10 +101,12 @@ async function verifyUserToken(svc: Services, appMode: AppMode, authorization: s
 
 /** Says whether a bad signature came from the app's other mode, the commonest mistake. */
 async function signatureProblem(svc: Services, appMode: AppMode, token: string): Promise<string> {
-  const other = await svc.db.appMode.findFirst({ where: { appId: appMode.appId, mode: appMode.mode === 'live' ? 'test' : 'live' } });
+  const other = await svc.credentials.otherMode(appMode, () =>
+    svc.db.appMode.findFirst({ where: { appId: appMode.appId, mode: appMode.mode === 'live' ? 'test' : 'live' } }),
+  );
   if (other) {
     try {
-      await compactVerify(token, new TextEncoder().encode(svc.secrets.open(other.identitySecretEnc)), { algorithms: ['HS256'] });
+      await compactVerify(token, svc.credentials.identitySecret(other, (sealed) => svc.secrets.open(sealed)), { algorithms: ['HS256'] });
       return `The user token is signed with the ${other.mode} mode's identity secret, but the app key is the ${appMode.mode} mode's.`;
     } catch {
       /* not the other mode's either */

@@ -1,0 +1,290 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import autocannon from 'autocannon';
+import { SignJWT } from 'jose';
+import { readConfig } from '../src/config.js';
+import { createApp } from '../src/domain/apps/create-app.js';
+import { systemContext } from '../src/domain/context.js';
+import { openServices } from '../src/services.js';
+import { BENCH_SECRET_KEY, withBenchDatabase } from './database.js';
+import { countRoundTrips } from './round-trips.js';
+
+// The guest request path as an SDK meets it: `GET /guest/v1/consent` and `POST /guest/v1/events`
+// (one event) with a signed user token, through the real server in its own process, at 16
+// connections; beside the floor, a bare Node HTTP server in its own process answering one
+// single-row PostgreSQL read through pg (the person's consent columns), in the same run. Then
+// both again at a steady 1,000 requests a second, for the latency a normal load sees.
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const CONNECTIONS = 16;
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const STEADY_RATE = 1000;
+const COUNTED_REQUESTS = 200;
+
+export interface Run {
+  name: string;
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  /** CPU time of the server process per request (user + system, from /proc), in ms. */
+  cpuMsPerRequest: number;
+}
+
+export interface GuestBenchResult {
+  floor: Run;
+  /** The entry alone: credential and limits taken, then a 400 for an unreadable body, before the domain. */
+  entry: Run;
+  consent: Run;
+  events: Run;
+  steadyFloor: Run;
+  steadyConsent: Run;
+  steadyEvents: Run;
+  /** Database round trips per request, by statement, counted on the wire. */
+  roundTrips: { consent: Map<string, number>; events: Map<string, number> };
+}
+
+export interface GuestBenchApp {
+  appKey: string;
+  identitySecret: string;
+  appModeId: string;
+}
+
+/** A bench app: one live mode, its key and identity secret. */
+export async function makeGuestApp(url: string, secretKey: string): Promise<GuestBenchApp> {
+  const svc = await openServices({ config: readConfig({ LOG_LEVEL: 'silent' } as NodeJS.ProcessEnv), url, secretKey });
+  try {
+    const ws = await svc.db.workspace.create({ data: { id: randomUUID(), name: 'Guest bench' } });
+    const app = await createApp(systemContext(svc, 'bench'), { workspaceId: ws.id, name: 'Guest bench app' });
+    const mode = await svc.db.appMode.findUniqueOrThrow({ where: { appKey: app.live.app_key } });
+    return { appKey: app.live.app_key, identitySecret: app.live.identity_secret, appModeId: mode.id };
+  } finally {
+    await svc.close();
+  }
+}
+
+export async function benchGuest(url: string, secretKey: string, app: GuestBenchApp): Promise<GuestBenchResult> {
+  const token = await new SignJWT({ sub: 'bench-user' }).setProtectedHeader({ alg: 'HS256' }).setIssuedAt().setExpirationTime('2h').sign(new TextEncoder().encode(app.identitySecret));
+  const headers: Record<string, string> = { 'x-crm-app-key': app.appKey, authorization: `Bearer ${token}`, ...(process.env.BENCH_GUEST_SDK === '0' ? {} : { 'x-crm-sdk': 'bench/1.0' }) };
+  const eventBody = () =>
+    JSON.stringify({ app_version: '1.0.0', platform: 'web', events: [{ id: randomUUID(), name: 'screen_viewed', occurred_at: new Date().toISOString(), props: { screen: 'home' } }] });
+
+  const port = await freePort();
+  const server = await startServerProcess(url, secretKey, port);
+  const floorServer = await startFloor(url, app.appModeId);
+  try {
+    const base = `http://127.0.0.1:${port}`;
+    // Warm up: the person made, pools filled, code paths compiled.
+    for (let i = 0; i < 200; i++) {
+      await expectStatus(fetch(`${base}/guest/v1/consent`, { headers }), 200);
+      await expectStatus(fetch(`${base}/guest/v1/events`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: eventBody() }), 202);
+      await expectStatus(fetch(`http://127.0.0.1:${floorServer.port}/`), 200);
+    }
+    const get = (target: string, name: string, rate?: number) => load(name, { url: target, headers }, target.startsWith(base) ? server : floorServer.child, rate);
+    const post = (name: string, rate?: number) =>
+      load(name, { url: `${base}/guest/v1/events`, method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, setupRequest: (req) => ({ ...req, body: eventBody() }) }, server, rate);
+
+    const floor = await get(`http://127.0.0.1:${floorServer.port}/`, 'floor');
+    const entry = await load('entry', { url: `${base}/guest/v1/events`, method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: '{}', expect: 400 }, server);
+    const consent = await get(`${base}/guest/v1/consent`, 'consent');
+    const events = await post('events');
+    const steadyFloor = await get(`http://127.0.0.1:${floorServer.port}/`, 'floor', STEADY_RATE);
+    const steadyConsent = await get(`${base}/guest/v1/consent`, 'consent', STEADY_RATE);
+    const steadyEvents = await post('events', STEADY_RATE);
+    const roundTrips = await roundTripsPerRequest(url, secretKey, headers, eventBody);
+    return { floor, entry, consent, events, steadyFloor, steadyConsent, steadyEvents, roundTrips };
+  } finally {
+    await stop(server);
+    await stop(floorServer.child);
+  }
+}
+
+interface Target {
+  url: string;
+  method?: 'GET' | 'POST';
+  headers: Record<string, string>;
+  setupRequest?: (req: autocannon.Request) => autocannon.Request;
+  body?: string;
+  /** The status every answer must have (2xx when not given). */
+  expect?: number;
+}
+
+/** autocannon at CONNECTIONS connections for SECONDS, flat out or at `rate` requests a second overall. */
+async function load(name: string, target: Target, server: ChildProcess, rate?: number): Promise<Run> {
+  const cpuBefore = cpuMs(server);
+  const result = await autocannon({
+    url: target.url,
+    connections: CONNECTIONS,
+    duration: SECONDS,
+    ...(rate ? { overallRate: rate } : {}),
+    requests: [{ method: target.method ?? 'GET', headers: target.headers, ...(target.body ? { body: target.body } : {}), ...(target.setupRequest ? { setupRequest: target.setupRequest } : {}) }],
+  });
+  const unexpected = target.expect ? result.requests.total - (result.statusCodeStats?.[`${target.expect}`]?.count ?? 0) : result.non2xx;
+  const errors = unexpected + result.errors + result.timeouts;
+  if (errors > 0) throw new Error(`${name}: ${errors} answers were not 2xx: ${JSON.stringify(result.statusCodeStats)}`);
+  const cpuMsPerRequest = (cpuMs(server) - cpuBefore) / result.requests.total;
+  return { name, requestsPerSecond: result.requests.total / SECONDS, p50: result.latency.p50, p99: result.latency.p99, errors, cpuMsPerRequest };
+}
+
+/** User and system CPU time a process has used, in ms (Linux /proc; NaN elsewhere). */
+function cpuMs(child: ChildProcess): number {
+  try {
+    const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
+/** Round trips per request, counted on the wire by a second server process reaching the database through a counting proxy. */
+async function roundTripsPerRequest(url: string, secretKey: string, headers: Record<string, string>, eventBody: () => string) {
+  const db = new URL(url);
+  const counter = await countRoundTrips({ host: db.hostname, port: Number(db.port) });
+  db.host = `127.0.0.1:${counter.port}`;
+  const port = await freePort();
+  const server = await startServerProcess(db.toString(), secretKey, port);
+  const base = `http://127.0.0.1:${port}`;
+  const count = async (send: () => Promise<Response>, status: number) => {
+    for (let i = 0; i < 20; i++) await expectStatus(send(), status);
+    counter.take();
+    const started = Date.now();
+    for (let i = 0; i < COUNTED_REQUESTS; i++) await expectStatus(send(), status);
+    const busy = counter.take();
+    const busyMs = Date.now() - started;
+    await new Promise((r) => setTimeout(r, 2 * busyMs));
+    const idle = counter.take();
+    const perRequest = new Map<string, number>();
+    for (const [statement, n] of busy) {
+      const own = (n - (idle.get(statement) ?? 0) / 2) / COUNTED_REQUESTS;
+      if (own >= 0.05) perRequest.set(statement, own);
+    }
+    return perRequest;
+  };
+  try {
+    const consent = await count(() => fetch(`${base}/guest/v1/consent`, { headers }), 200);
+    const events = await count(() => fetch(`${base}/guest/v1/events`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: eventBody() }), 202);
+    return { consent, events };
+  } finally {
+    await stop(server);
+    await counter.close();
+  }
+}
+
+async function expectStatus(answer: Promise<Response>, status: number) {
+  const res = await answer;
+  const text = await res.text();
+  if (res.status !== status) throw new Error(`warm-up answered ${res.status}: ${text}`);
+}
+
+const FLOOR_SERVER = `
+import http from 'node:http';
+import pg from 'pg';
+const [url, appModeId] = process.argv.slice(1);
+const pool = new pg.Pool({ connectionString: url, max: 10 });
+const server = http.createServer(async (req, res) => {
+  try {
+    const { rows } = await pool.query('SELECT offers_by_email, offers_by_push, offers_by_email_changed_at, offers_by_push_changed_at FROM contact WHERE app_mode_id = $1 AND external_id = $2', [appModeId, 'bench-user']);
+    const c = rows[0] ?? {};
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ offers_by_email: c.offers_by_email === true, offers_by_push: c.offers_by_push === true, changed_at: null }));
+  } catch (err) {
+    res.writeHead(500);
+    res.end(String(err));
+  }
+});
+server.listen(0, '127.0.0.1', () => console.log(server.address().port));
+`;
+
+/** The floor: a bare node:http server in its own process, one single-row read through pg per request (pool of 10, as the service's). */
+async function startFloor(url: string, appModeId: string): Promise<{ child: ChildProcess; port: number }> {
+  const child = spawn(process.execPath, ['--input-type=module', '-e', FLOOR_SERVER, url, appModeId], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.stdout!.once('data', (d) => resolve(Number(String(d).trim())));
+    child.once('exit', (code) => reject(new Error(`the floor server exited with ${code}`)));
+  });
+  return { child, port };
+}
+
+function startServerProcess(url: string, secretKey: string, port: number): Promise<ChildProcess> {
+  // BENCH_GUEST_PROFILE=<dir>: the server writes a CPU profile there when it stops.
+  const profile = process.env.BENCH_GUEST_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_GUEST_PROFILE}`] : [];
+  const child = spawn(process.execPath, [...profile, fileURLToPath(new URL('../dist/src/main.js', import.meta.url))], {
+    env: {
+      ...process.env,
+      DATABASE_URL: url,
+      CRM_SECRET_KEY: secretKey,
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
+      HOST: '127.0.0.1',
+      BASE_URL: `http://127.0.0.1:${port}`,
+      // One load generator on one address, well past the limits a person's device meets: the limits
+      // are still taken on every request, never reached.
+      RATE_GUEST_ADDRESS_PER_MINUTE: '100000000',
+      RATE_GUEST_APP_PER_MINUTE: '100000000',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  return ready(child, port);
+}
+
+async function ready(child: ChildProcess, port: number): Promise<ChildProcess> {
+  for (let i = 0; i < 200; i++) {
+    if (await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false)) return child;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  child.kill('SIGKILL');
+  throw new Error('the server did not become ready');
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  const kill = setTimeout(() => child.kill('SIGKILL'), 5000);
+  await exited;
+  clearTimeout(kill);
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const srv = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+const ms = (n: number) => `${n.toFixed(1)} ms`;
+const line = (r: Run) =>
+  `${Math.round(r.requestsPerSecond).toLocaleString('en').padStart(7)} requests/s, p50 ${ms(r.p50).padStart(8)}, p99 ${ms(r.p99).padStart(8)}, server CPU ${r.cpuMsPerRequest.toFixed(2)} ms/request`;
+
+/** Prints the result as `npm run bench` shows it. */
+export function printGuest(r: GuestBenchResult): void {
+  console.log(`guest path: ${CONNECTIONS} connections, a signed user token; floor: bare node:http + one single-row read through pg, own process`);
+  console.log(`  floor                     ${line(r.floor)}`);
+  console.log(`  entry alone (credential and limits, then 400 before the domain) ${line(r.entry)}  ratio ${(r.entry.requestsPerSecond / r.floor.requestsPerSecond).toFixed(2)}`);
+  console.log(`  GET /guest/v1/consent     ${line(r.consent)}  ratio ${(r.consent.requestsPerSecond / r.floor.requestsPerSecond).toFixed(2)} of the floor (aim: at least 0.5)`);
+  console.log(`  POST /guest/v1/events (1) ${line(r.events)}  ratio ${(r.events.requestsPerSecond / r.floor.requestsPerSecond).toFixed(2)} of the floor`);
+  console.log(`  at a steady ${STEADY_RATE.toLocaleString('en')} requests/s (aim: p99 within 5 ms):`);
+  console.log(`    floor                   ${line(r.steadyFloor)}`);
+  console.log(`    GET /guest/v1/consent   ${line(r.steadyConsent)}`);
+  console.log(`    POST /guest/v1/events   ${line(r.steadyEvents)}`);
+  for (const [name, trips] of [['GET /guest/v1/consent', r.roundTrips.consent], ['POST /guest/v1/events', r.roundTrips.events]] as const) {
+    const total = [...trips.values()].reduce((a, b) => a + b, 0);
+    console.log(`  ${name}: ${total.toFixed(1)} database round trips per request (floor: 1), counted on the wire:`);
+    for (const [statement, n] of trips) console.log(`    ${n.toFixed(2).padStart(5)}  ${statement}`);
+  }
+}
+
+// Alone: a database of its own.
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  process.exit(
+    await withBenchDatabase('crm_bench_guest', async ({ url }) => {
+      const app = await makeGuestApp(url, BENCH_SECRET_KEY);
+      printGuest(await benchGuest(url, BENCH_SECRET_KEY, app));
+    }),
+  );
+}
