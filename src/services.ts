@@ -17,6 +17,14 @@ export async function openServices(opts: { config: Config; url: string; secretKe
   const database = openDatabase(opts.url, opts.config.databasePoolSize);
   const log = opts.log ?? createLogger(opts.config.logLevel);
   const outbox = new OutboxDispatcher(database.pool, opts.url, (err) => log.error({ err }, 'outbox pass failed'));
+  // A connection cut while in use can report its error again after its user let go of it (seen when
+  // every backend is terminated under load): that late report must not end the process. Whoever
+  // uses the connection still hears of it, and the pool drops it.
+  const onConnect = database.pool.options.onConnect;
+  database.pool.options.onConnect = async (client) => {
+    client.on('error', () => {});
+    await onConnect?.(client);
+  };
   const credentials = new CredentialCache();
   // Before anything connects: credentials are kept only while their change notices are heard.
   if (opts.listen) credentials.attach(outbox, database.pool);

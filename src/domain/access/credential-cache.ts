@@ -23,7 +23,7 @@ export const MAX_ENTRIES = 10_000;
 /** Verified user tokens kept (a device sends the same token for its whole life, often an hour or more). */
 const MAX_TOKENS = 20_000;
 /** Longer tokens are verified every time rather than kept. */
-const MAX_TOKEN_LENGTH = 2_048;
+const MAX_TOKEN_LENGTH = 1_024;
 const MAX_ORIGINS = 1_000;
 
 /** A map that forgets its least recently used entry beyond `max`. */
