@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SeededApp, type TestServer, startWithApp } from './support/server.js';
 import { call, userToken } from './support/http.js';
@@ -8,6 +9,14 @@ beforeAll(async () => ({ t, app } = await startWithApp()));
 afterAll(() => t.close());
 
 const guest = async (sub = 'user-1') => ({ 'X-CRM-App-Key': app.live.app_key, Authorization: `Bearer ${await userToken(app.live.identity_secret, { sub })}` });
+
+/** The contact row's version (xmin changes with every write to it), SDK and update time. */
+async function rowOf(externalId: string) {
+  const rows = await t.svc.db.$queryRaw<{ version: string; last_sdk: string | null; updated_at: Date }[]>`
+    SELECT xmin::text AS version, last_sdk, updated_at FROM contact WHERE external_id = ${externalId}`;
+  expect(rows).toHaveLength(1);
+  return rows[0]!;
+}
 
 describe('guest consent', () => {
   it('answers the defaults for a new person and makes the contact on first sight', async () => {
@@ -42,5 +51,50 @@ describe('guest consent', () => {
     expect(r.status).toBe(400);
     expect(r.headers.get('content-type')).toContain('application/problem+json');
     expect(r.json.errors[0].field).toBe('offers_by_push');
+  });
+
+  it('answers the stored choice on a later read, with when it was made', async () => {
+    const h = await guest('read-back');
+    const chosen = await call(t.url, 'PUT', '/guest/v1/consent', { headers: h, json: { offers_by_push: true } });
+    t.clock.advance(5000);
+    const r = await call(t.url, 'GET', '/guest/v1/consent', { headers: h });
+    expect(r.status).toBe(200);
+    expect(r.json).toEqual({ offers_by_email: false, offers_by_push: true, changed_at: chosen.json.changed_at });
+  });
+
+  it('a read writes nothing when nothing changed, and records a new X-CRM-Sdk', async () => {
+    const h = await guest('quiet-reader');
+    const read = (sdk?: string) => call(t.url, 'GET', '/guest/v1/consent', { headers: sdk ? { ...h, 'X-Crm-Sdk': sdk } : h });
+    expect((await read('ios/1.0.0')).status).toBe(200);
+    const first = await rowOf('quiet-reader');
+    expect(first.last_sdk).toBe('ios/1.0.0');
+    t.clock.advance(1000);
+    expect((await read('ios/1.0.0')).status).toBe(200);
+    expect((await read('ios/1.0.0')).status).toBe(200);
+    // No header: the SDK last seen is kept, nothing written.
+    expect((await read()).status).toBe(200);
+    expect(await rowOf('quiet-reader')).toEqual(first);
+
+    t.clock.advance(1000);
+    expect((await read('ios/1.1.0')).status).toBe(200);
+    const upgraded = await rowOf('quiet-reader');
+    expect(upgraded.last_sdk).toBe('ios/1.1.0');
+    expect(upgraded.version).not.toBe(first.version);
+    expect(upgraded.updated_at.toISOString()).toBe(t.clock.now().toISOString());
+  });
+
+  it('a choice or an event with the SDK unchanged writes nothing more to the contact', async () => {
+    const h = { ...(await guest('quiet-writer')), 'X-Crm-Sdk': 'android/2.0.0' };
+    expect((await call(t.url, 'PUT', '/guest/v1/consent', { headers: h, json: { offers_by_push: true } })).status).toBe(200);
+    const before = await rowOf('quiet-writer');
+    // The same choice at the same instant changes nothing; an event does not touch the contact row.
+    expect((await call(t.url, 'PUT', '/guest/v1/consent', { headers: h, json: { offers_by_push: true } })).status).toBe(200);
+    const event = { app_version: '1', platform: 'android', events: [{ id: randomUUID(), name: 'app_opened', occurred_at: t.clock.now().toISOString() }] };
+    expect((await call(t.url, 'POST', '/guest/v1/events', { headers: h, json: event })).status).toBe(202);
+    expect(await rowOf('quiet-writer')).toEqual(before);
+
+    const next = { ...event, events: [{ ...event.events[0]!, id: randomUUID() }] };
+    expect((await call(t.url, 'POST', '/guest/v1/events', { headers: { ...h, 'X-Crm-Sdk': 'android/2.1.0' }, json: next })).status).toBe(202);
+    expect((await rowOf('quiet-writer')).last_sdk).toBe('android/2.1.0');
   });
 });

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Contact } from '../../generated/prisma/client.js';
-import { transaction, type AppCaller, type Ctx, type GuestCaller, type TxCtx } from '../context.js';
+import { inTransaction, transaction, type AppCaller, type Ctx, type GuestCaller, type TxCtx } from '../context.js';
 import { applyConsentChoice, type ConsentChoice } from './consent-rule.js';
 import { DomainError } from '../errors.js';
 import { touchContact } from './contacts.js';
+import { subjectHash } from './erasure.js';
 
 export interface Consent {
   offersByEmail: boolean;
@@ -70,7 +71,36 @@ async function asGuest(ctx: Ctx<GuestCaller>, then: (tx: TxCtx<GuestCaller>, con
   }
 }
 
-export const getGuestConsent = (ctx: Ctx<GuestCaller>) => asGuest(ctx, async (_tx, contact) => contact);
+const READ = `SELECT erased, offers_by_email, offers_by_email_changed_at, offers_by_push, offers_by_push_changed_at
+  FROM crm_guest_consent($1, $2, $3, $4, $5, $6::timestamptz)`;
+
+interface ReadRow {
+  erased: boolean;
+  offers_by_email: boolean | null;
+  offers_by_email_changed_at: Date | null;
+  offers_by_push: boolean | null;
+  offers_by_push_changed_at: Date | null;
+}
+
+/**
+ * The person's consent, by the same rules as `touchContact` (held against an erase and checked;
+ * the contact made on first sight; the SDK recorded) in one statement, crm_guest_consent: one
+ * round trip and no transaction of its own, and nothing written when nothing changed. In a
+ * caller's transaction it runs there.
+ */
+export async function getGuestConsent(ctx: Ctx<GuestCaller>): Promise<Consent> {
+  const { appId, appModeId, externalId, sdk } = ctx.caller;
+  const values = [appId, appModeId, externalId, subjectHash(ctx.svc, appId, externalId), sdk ?? null, ctx.clock.now().toISOString()];
+  const [row] = (inTransaction(ctx) ? await ctx.db.$queryRawUnsafe<ReadRow[]>(READ, ...values) : (await ctx.svc.pool.query<ReadRow>(READ, values)).rows) as ReadRow[];
+  if (row!.erased) return NO_CONSENT;
+  const at = (t: Date | string | null) => (t === null ? null : new Date(t));
+  return consentOf({
+    offersByEmail: row!.offers_by_email,
+    offersByEmailChangedAt: at(row!.offers_by_email_changed_at),
+    offersByPush: row!.offers_by_push,
+    offersByPushChangedAt: at(row!.offers_by_push_changed_at),
+  });
+}
 
 /** The person chose in the app just now: their choice is the newest there is. */
 export const putGuestConsent = (ctx: Ctx<GuestCaller>, offersByPush: boolean) =>

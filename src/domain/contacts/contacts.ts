@@ -17,12 +17,21 @@ export async function touchContact(
   await refuseIfErased(ctx, externalId);
   const { db: tx, caller: scope } = ctx;
   const now = ctx.clock.now();
-  const made = await tx.contact.createMany({
-    data: [{ id: randomUUID(), appModeId: scope.appModeId, externalId, lastSdk: opts.sdk ?? null, createdAt: now, updatedAt: now }],
-    skipDuplicates: true,
-  });
   const where = { appModeId_externalId: { appModeId: scope.appModeId, externalId } };
-  if (opts.lock) await tx.$queryRaw`SELECT id FROM contact WHERE app_mode_id = ${scope.appModeId} AND external_id = ${externalId} FOR UPDATE`;
-  const contact = opts.sdk && !made.count ? await tx.contact.update({ where, data: { lastSdk: opts.sdk } }) : await tx.contact.findUniqueOrThrow({ where });
-  return { contact, created: made.count === 1 };
+  // Usually the person is known: one read. On first sight (or to lock), made if absent, then read.
+  let contact = opts.lock ? null : await tx.contact.findUnique({ where });
+  let created = false;
+  if (!contact) {
+    const made = await tx.contact.createMany({
+      data: [{ id: randomUUID(), appModeId: scope.appModeId, externalId, lastSdk: opts.sdk ?? null, createdAt: now, updatedAt: now }],
+      skipDuplicates: true,
+    });
+    created = made.count === 1;
+    if (opts.lock) await tx.$queryRaw`SELECT id FROM contact WHERE app_mode_id = ${scope.appModeId} AND external_id = ${externalId} FOR UPDATE`;
+    // Made here, or by a concurrent first sight that has committed (the insert waited for it).
+    contact = await tx.contact.findUniqueOrThrow({ where });
+  }
+  // The SDK written only when it changed: a person's requests do not queue on their row's lock.
+  if (opts.sdk && contact.lastSdk !== opts.sdk) contact = await tx.contact.update({ where, data: { lastSdk: opts.sdk, updatedAt: now } });
+  return { contact, created };
 }

@@ -1,0 +1,57 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, userToken } from './support/http.js';
+import { modeIdOf } from './support/factories.js';
+import { type SeededApp, type TestServer, seedApp, startWithApp } from './support/server.js';
+
+// A guest batch of built-in events whose definitions this process already holds is typed without
+// reading them again: the same answers as when they are read.
+
+let t: TestServer;
+let app: SeededApp;
+beforeAll(async () => {
+  ({ t } = await startWithApp());
+  // An app of its own: no other test grows its built-in definitions.
+  app = await seedApp(t.svc, 'Known guest events');
+});
+afterAll(() => t.close());
+
+const at = (offsetMs = 0) => new Date(t.clock.now().getTime() + offsetMs).toISOString();
+const post = async (events: unknown[]) =>
+  call(t.url, 'POST', '/guest/v1/events', {
+    headers: { 'X-CRM-App-Key': app.live.app_key, Authorization: `Bearer ${await userToken(app.live.identity_secret, { sub: 'known-1' })}` },
+    json: { events, app_version: '1.0.0', platform: 'ios' },
+  });
+const screenViewed = (props: Record<string, string>, offsetMs = 0) => ({ id: randomUUID(), name: 'screen_viewed', occurred_at: at(offsetMs), props });
+
+describe('guest events of known definitions', () => {
+  it('types props by the definition as made, refuses a misfit, grows for a new prop', async () => {
+    const modeId = await modeIdOf(t, app.live.app_key);
+    const definition = () => t.svc.db.eventDefinition.findFirstOrThrow({ where: { appModeId: modeId, name: 'screen_viewed' } });
+    expect((await post([screenViewed({ depth: '3' })])).json).toEqual({ accepted: 1 });
+    expect((await definition()).props).toEqual([{ key: 'depth', type: 'number' }]);
+
+    // Known now: a value its type cannot read is refused, beside one too old.
+    const misfit = screenViewed({ depth: 'deep' });
+    const old = screenViewed({ depth: '1' }, -8 * 86_400_000);
+    const fit = screenViewed({ depth: '4' });
+    const r = await post([old, misfit, fit]);
+    expect(r.status).toBe(202);
+    expect(r.json.accepted).toBe(1);
+    expect(r.json.rejected.map((x: { index: number; id: string; reason: string }) => [x.index, x.id, x.reason])).toEqual([
+      [0, old.id, 'too_old'],
+      [1, misfit.id, 'invalid_prop'],
+    ]);
+    expect((await t.svc.db.event.findFirstOrThrow({ where: { appModeId: modeId, id: fit.id } })).props).toEqual({ depth: 4 });
+    expect(await t.svc.db.refusedEvent.count({ where: { appModeId: modeId, eventId: misfit.id, reason: 'invalid_prop' } })).toBe(1);
+
+    // A prop the definition lacks grows it, and is typed by it afterwards.
+    expect((await post([screenViewed({ depth: '5', tab: 'home' })])).json).toEqual({ accepted: 1 });
+    expect((await definition()).props).toEqual([{ key: 'depth', type: 'number' }, { key: 'tab', type: 'string' }]);
+    const later = screenViewed({ tab: 'settings', depth: '6' });
+    expect((await post([later, { ...later, id: randomUUID(), name: 'app_opened', props: {} }])).json).toEqual({ accepted: 2 });
+    expect((await t.svc.db.event.findFirstOrThrow({ where: { appModeId: modeId, id: later.id } })).props).toEqual({ tab: 'settings', depth: 6 });
+    // Sent again: kept once.
+    expect((await post([later])).json).toEqual({ accepted: 0 });
+  });
+});
