@@ -17,7 +17,7 @@ if (location.embedded) {
   if (banner) process.stdout.write(`${banner}\n`);
 }
 const engine = createDurableEngine(svc, processes, buildActivities(svc));
-svc.outbox.consume(PROCESS_STARTS, startProcesses(engine));
+svc.outbox.consume(PROCESS_STARTS, startProcesses(engine, svc));
 const server = await startServer(svc, log, { port: config.port, host: config.host });
 log.info({ port: server.port, base_url: config.baseUrl, database: location.embedded ? location.embedded.files : 'DATABASE_URL' }, 'serving');
 

@@ -1,5 +1,6 @@
 import type { WebhookEndpoint as EndpointRow } from '../../generated/prisma/client.js';
 import { addWebhookEndpoint, changeWebhookEndpoint, removeWebhookEndpoint, renewWebhookSecret, switchWebhookEndpoint, type EndpointWithSecret } from '../../domain/webhooks/endpoints.js';
+import { sendTestPing, TEST_TOPIC } from '../../domain/webhooks/test-ping.js';
 import { EMITTED_TOPICS, WEBHOOK_TOPICS } from '../../domain/webhooks/topics.js';
 import { builder, connectionType } from '../builder.js';
 import { asStaff } from '../context.js';
@@ -122,6 +123,19 @@ builder.mutationField('renewWebhookSecret', (t) =>
     args: { id: t.arg.id({ required: true }) },
     authScopes: (_root, { id }) => ({ manage_settings: { webhookEndpointId: id } }),
     resolve: (_root, { id }, ctx) => renewWebhookSecret(asStaff(ctx), id),
+  }),
+);
+
+builder.mutationField('sendWebhookTest', (t) =>
+  t.prismaField({
+    type: 'WebhookTry',
+    description: `Posts a ping to the endpoint at once (type ${TEST_TOPIC}, data { endpoint_id }, no contact), signed like every post, and answers its try.`,
+    args: { id: t.arg.id({ required: true }) },
+    authScopes: (_root, { id }) => ({ manage_settings: { webhookEndpointId: id } }),
+    resolve: async (query, _root, { id }, ctx) => {
+      const tried = await sendTestPing(asStaff(ctx), id, { testTrust: ctx.svc.config.outboundTestTrust });
+      return ctx.svc.db.webhookTry.findUniqueOrThrow({ ...query, where: { id: tried.id } });
+    },
   }),
 );
 
