@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readTestTrust, type TestTrust } from './lib/outbound/test-trust.js';
 
 // Every setting the service reads from its environment; the README's configuration table lists them.
 
@@ -34,6 +35,8 @@ export interface Config {
   /** Read the caller's address from X-Forwarded-For (behind a proxy you run). */
   trustProxy: boolean;
   maxBodyBytes: number;
+  /** Tests only (OUTBOUND_TEST_TRUST): exact host:port targets outbound posts may reach although private, and the CA trusted for them. */
+  outboundTestTrust: TestTrust | undefined;
   /** How long a client may take to send a request's headers, the whole request, and how long a connection may sit idle (ms). */
   timeouts: { headersMs: number; requestMs: number; idleMs: number; keepAliveMs: number };
   /** Connections each server process keeps to PostgreSQL. */
@@ -69,6 +72,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     staffConsoleOrigins: list(env.STAFF_CONSOLE_ORIGINS),
     trustProxy: env.TRUST_PROXY === 'true' || env.TRUST_PROXY === '1',
     maxBodyBytes: int(env.MAX_BODY_BYTES, 1_048_576),
+    outboundTestTrust: readTestTrust(env.OUTBOUND_TEST_TRUST),
     timeouts: {
       headersMs: int(env.HTTP_HEADERS_TIMEOUT_MS, 10_000),
       requestMs: int(env.HTTP_REQUEST_TIMEOUT_MS, 30_000),
