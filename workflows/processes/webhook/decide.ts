@@ -31,7 +31,7 @@ const post = (state: WebhookState, attempt: number): WebhookDecision => ({
 });
 
 /** After a try: end, or wait before the next. */
-function next(state: WebhookState, outcome: Tried['outcome'], at: Date): WebhookDecision {
+function next(state: WebhookState, outcome: Tried['outcome'], at: string): WebhookDecision {
   if (outcome === 'retry' && state.attempt < MAX_TRIES)
     return { state: { ...state, last: outcome }, command: { kind: 'wait', until: addMs(at, RETRY_WAITS_MS[state.attempt - 1]!) } };
   return { state: { ...state, last: outcome }, command: { kind: 'end', outcome: { delivered: outcome === 'delivered', tries: state.attempt } } };
