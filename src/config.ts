@@ -41,6 +41,10 @@ export interface Config {
   timeouts: { headersMs: number; requestMs: number; idleMs: number; keepAliveMs: number };
   /** Connections each server process keeps to PostgreSQL. */
   databasePoolSize: number;
+  /** Outgoing mail goes to this SMTP server (`smtp://user:pass@host:587`, `smtps://…`); without it, mail is kept in the database. */
+  smtpUrl: string | undefined;
+  /** The From of outgoing mail: `Name <address>` or an address. */
+  mailFrom: string;
   limits: RateLimits;
 }
 
@@ -54,6 +58,12 @@ export interface RateLimits {
 
 const int = (v: string | undefined, d: number) => (v === undefined || v === '' ? d : Number.parseInt(v, 10));
 const list = (v: string | undefined) => (v ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+
+/** `CRM <no-reply@host>`, the host being BASE_URL's when it is a name (an address or none: localhost). */
+function defaultMailFrom(baseUrl: string | undefined): string {
+  const host = baseUrl ? new URL(baseUrl).hostname : 'localhost';
+  return `CRM <no-reply@${/[a-z]/i.test(host) && !host.includes(':') ? host : 'localhost'}>`;
+}
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = int(env.PORT, 8080);
@@ -81,6 +91,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
       keepAliveMs: int(env.HTTP_KEEP_ALIVE_TIMEOUT_MS, 5_000),
     },
     databasePoolSize: int(env.DATABASE_POOL_SIZE, 10),
+    smtpUrl: env.SMTP_URL || undefined,
+    mailFrom: env.MAIL_FROM || defaultMailFrom(env.BASE_URL),
     limits: {
       // The spec fixes this one.
       serverKeyPerMinute: 1200,

@@ -20,6 +20,7 @@ const engine = createDurableEngine(svc, processes, buildActivities(svc));
 svc.outbox.consume(PROCESS_STARTS, startProcesses(engine, svc));
 const server = await startServer(svc, log, { port: config.port, host: config.host });
 log.info({ port: server.port, base_url: config.baseUrl, database: location.embedded ? location.embedded.files : 'DATABASE_URL' }, 'serving');
+log.info({ mail: svc.mail.via, to: svc.mail.describe }, svc.mail.via === 'kept' ? 'no SMTP_URL: outgoing mail is kept in the database, not sent' : 'outgoing mail goes out by SMTP');
 
 let stopping = false;
 async function shutdown(signal: string) {

@@ -3,6 +3,8 @@ import { openDatabase, type Database } from './db/client.js';
 import { OutboxDispatcher } from './db/outbox-dispatcher.js';
 import { CredentialCache } from './domain/access/credential-cache.js';
 import type { Services } from './domain/context.js';
+import { openMailTransport } from './domain/mail/open.js';
+import type { MailTransport } from './domain/mail/transport.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { createLogger, type Logger } from './lib/logger.js';
 import { SecretBox } from './lib/secrets.js';
@@ -13,7 +15,9 @@ export interface OpenServices extends Services {
 }
 
 /** The resolvers' dependencies on one database. `listen` starts reading the outbox (other processes' changes too). */
-export async function openServices(opts: { config: Config; url: string; secretKey: string; clock?: Clock; listen?: boolean; log?: Logger }): Promise<OpenServices> {
+export async function openServices(opts: { config: Config; url: string; secretKey: string; clock?: Clock; listen?: boolean; log?: Logger; mail?: MailTransport }): Promise<OpenServices> {
+  // First: a bad SMTP_URL or MAIL_FROM stops the start before anything connects.
+  const mail = opts.mail ?? openMailTransport(opts.config);
   const database = openDatabase(opts.url, opts.config.databasePoolSize);
   const log = opts.log ?? createLogger(opts.config.logLevel);
   const outbox = new OutboxDispatcher(database.pool, opts.url, (err) => log.error({ err }, 'outbox pass failed'));
@@ -37,9 +41,11 @@ export async function openServices(opts: { config: Config; url: string; secretKe
     outbox,
     config: opts.config,
     credentials,
+    mail,
     database,
     async close() {
       await outbox.close();
+      await mail.close();
       await database.close();
     },
   };

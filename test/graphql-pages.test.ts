@@ -46,6 +46,8 @@ describe('the shape', () => {
       'Contact.attributes',
       'EventDefinition.dailyCounts',
       'EventDefinition.props',
+      'OutgoingMail.headers',
+      'OutgoingMail.to',
     ]);
   });
 });

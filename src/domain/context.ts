@@ -6,6 +6,7 @@ import type { Clock } from '../lib/clock.js';
 import type { SecretBox } from '../lib/secrets.js';
 import type { AppMode, StaffUser } from '../generated/prisma/client.js';
 import type { CredentialCache } from './access/credential-cache.js';
+import type { MailTransport } from './mail/transport.js';
 
 /** What the deployment gives every request: the database, the clock and its secrets. */
 export interface Services {
@@ -18,6 +19,8 @@ export interface Services {
   config: Config;
   /** App-modes, server keys and identity secrets held in memory, dropped when they change (serving only while the outbox is heard). */
   credentials: CredentialCache;
+  /** The one way mail leaves: SMTP when SMTP_URL is set, else the outgoing_mail table (send through sendMail). */
+  mail: MailTransport;
 }
 
 /** One app-mode: every tenant query is scoped by `appModeId`. */
