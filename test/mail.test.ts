@@ -1,6 +1,4 @@
-import type { AddressInfo } from 'node:net';
-import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser';
-import { SMTPServer, type SMTPServerAddress } from 'smtp-server';
+import type { AddressObject } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readConfig } from '../src/config.js';
 import type { DomainError } from '../src/domain/errors.js';
@@ -12,50 +10,12 @@ import { call } from './support/http.js';
 import { memberOf, serverApi, staffApp, unique } from './support/factories.js';
 import { staffApi } from './support/graphql.js';
 import { startTestServer, testConfig, type TestServer } from './support/server.js';
+import { smtpServer } from './support/smtp.js';
 
 // The mail transport: a real SMTP conversation with a server the test runs (smtp-server), the
 // message read back with mailparser; refusals of a message that would carry a header of the
 // caller's choosing; a server that refuses or cannot be reached; and, without SMTP_URL, mail kept in
 // the database and read by the workspace's owners only.
-
-/** An SMTP server on a free port that wants a user and password, and keeps what it is sent. */
-async function smtpServer() {
-  const received: { envelope: { from: string; to: string[] }; user: string | undefined; raw: Buffer; mail: ParsedMail }[] = [];
-  /** Recipients it answers with a refusal: address → [code, text]. */
-  const refuse = new Map<string, [number, string]>();
-  const server = new SMTPServer({
-    disabledCommands: ['STARTTLS'],
-    allowInsecureAuth: true,
-    logger: false,
-    onAuth(auth, _session, done) {
-      if (auth.username === 'mailer' && auth.password === 'p@ss:word/ä') done(null, { user: auth.username });
-      else done(Object.assign(new Error('Authentication failed'), { responseCode: 535 }));
-    },
-    onRcptTo(address: SMTPServerAddress, _session, done) {
-      const refusal = refuse.get(address.address);
-      done(refusal ? Object.assign(new Error(refusal[1]), { responseCode: refusal[0] }) : undefined);
-    },
-    onData(stream, session, done) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', async () => {
-        const raw = Buffer.concat(chunks);
-        const from = session.envelope.mailFrom ? session.envelope.mailFrom.address : '';
-        received.push({ envelope: { from, to: session.envelope.rcptTo.map((r) => r.address) }, user: session.user as string | undefined, raw, mail: await simpleParser(raw) });
-        done();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.server.address() as AddressInfo).port;
-  return {
-    port,
-    received,
-    refuse,
-    url: `smtp://mailer:${encodeURIComponent('p@ss:word/ä')}@127.0.0.1:${port}`,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
 
 const addresses = (a: AddressObject | AddressObject[] | undefined) => (Array.isArray(a) ? a : a ? [a] : []).flatMap((o) => o.value.map((v) => v.address));
 const refusal = (err: unknown) => {
@@ -170,6 +130,15 @@ describe('over SMTP', () => {
     expect(err).toMatchObject({ permanent: false, responseCode: undefined });
     expect((err as Error).message).toMatch(/^The mail server could not be reached/);
     expect((err as Error).message).not.toContain('p@ss');
+  });
+
+  it('rejects for good when the server refuses the sign-in (535), without showing the password', async () => {
+    const transport = openMailTransport({ smtpUrl: `smtp://mailer:wrong-secret@127.0.0.1:${smtp.port}`, mailFrom: 'CRM <no-reply@example.com>' });
+    const err = await sendMail({ ...t.ctx, svc: { ...t.svc, mail: transport } }, { to: 'someone@example.com', subject: 'Hello', text: 'Hello.', kind: 'test.auth' }).catch((e: unknown) => e);
+    await transport.close();
+    expect(err).toMatchObject({ name: 'MailNotSent', permanent: true, responseCode: 535 });
+    expect((err as Error).message).not.toContain('wrong-secret');
+    expect(smtp.received).toHaveLength(0);
   });
 });
 
