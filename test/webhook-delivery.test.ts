@@ -5,6 +5,7 @@ import { MAX_TRIES, RETRY_WAITS_MS } from '../src/domain/webhooks/schedule.js';
 import { serverApi, staffApp, type StaffApp } from './support/factories.js';
 import { staffApi } from './support/graphql.js';
 import { makeTestCertificate, startReceiver, type Receiver, type TestCertificate } from './support/https-receiver.js';
+import { smtpServer } from './support/smtp.js';
 import { startTestServer, testConfig, type TestServer } from './support/server.js';
 
 // Webhook posts: a change in the outbox becomes one delivery per endpoint that asks for its topic,
@@ -16,16 +17,19 @@ let cert: TestCertificate;
 let receiver: Receiver;
 let answer = 200;
 let app: StaffApp;
+let smtp: Awaited<ReturnType<typeof smtpServer>>;
 
 beforeAll(async () => {
   cert = await makeTestCertificate();
   receiver = await startReceiver(cert, { handler: (_req, res) => res.writeHead(answer).end('{"ok":true}') });
-  t = await startTestServer({ config: testConfig({ outboundTestTrust: { allow: [receiver.hostPort], ca: cert.cert } }) });
+  smtp = await smtpServer();
+  t = await startTestServer({ config: testConfig({ outboundTestTrust: { allow: [receiver.hostPort], ca: cert.cert }, smtpUrl: smtp.url }) });
   app = await staffApp(t);
 });
 afterAll(async () => {
   await t?.close();
   await receiver?.close();
+  await smtp?.close();
 });
 
 const { ok } = staffApi(() => t.url, () => app.owner);
@@ -134,6 +138,46 @@ describe('a failed post', () => {
       });
       expect(postsTo(path), `answered ${status}`).toHaveLength(1);
     }
+  });
+});
+
+describe('an endpoint failing for a day', () => {
+  it('is switched off once every post has failed for 24 hours, at least 5 of them, and its owners are mailed once', async () => {
+    const own = await staffApp(t);
+    const { addWebhookEndpoint } = await ok(ADD, { m: own.modes.live, u: `${receiver.origin}/dying`, t: ['contact.updated'] }, own.owner);
+    const id = addWebhookEndpoint.endpoint.id as string;
+    const api = serverApi(t, own.live.server_key);
+    await api.identify('ada', {});
+    answer = 503;
+    try {
+      await api.identify('ada', { display_name: 'One' });
+      await settle();
+      for (const wait of RETRY_WAITS_MS) {
+        t.clock.advance(wait);
+        await settle();
+      }
+      expect(await t.svc.db.webhookEndpoint.findUniqueOrThrow({ where: { id } })).toMatchObject({ enabled: true, failures: MAX_TRIES });
+      // A day after the first failure, the next failed post switches it off.
+      t.clock.advance(24 * 3_600_000);
+      await api.identify('ada', { display_name: 'Two' });
+      await settle();
+      await settle();
+    } finally {
+      answer = 200;
+    }
+    const row = await t.svc.db.webhookEndpoint.findUniqueOrThrow({ where: { id } });
+    expect(row).toMatchObject({ enabled: false, switchedOffAt: expect.any(Date) });
+    const mails = smtp.received.filter((m) => m.mail.subject?.startsWith('Webhook endpoint switched off'));
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.envelope.to).toEqual([own.ownerEmail]);
+    expect(mails[0]!.mail.text).toContain(`${receiver.origin}/dying`);
+    // Nothing more goes to it; switching it on starts the count afresh.
+    const before = postsTo('dying').length;
+    await api.identify('ada', { display_name: 'Three' });
+    await settle();
+    expect(postsTo('dying')).toHaveLength(before);
+    const on = await ok('mutation($id: ID!) { switchWebhookEndpoint(id: $id, on: true) { enabled failures } }', { id }, own.owner);
+    expect(on.switchWebhookEndpoint).toEqual({ enabled: true, failures: 0 });
   });
 });
 
