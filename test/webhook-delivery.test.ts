@@ -112,11 +112,12 @@ describe('a failed post', () => {
     expect(posts).toHaveLength(MAX_TRIES);
     expect(new Set(posts.map((p) => p.headers['x-crm-delivery'])).size).toBe(1);
     expect(new Set(posts.map((p) => p.headers['x-crm-signature'])).size).toBe(MAX_TRIES);
-    const { webhookEndpoints } = await ok('query($m: ID!) { webhookEndpoints(appModeId: $m) { edges { node { id failures tries { attempt delivered statusCode } } } } }', { m: app.modes.live });
+    const { webhookEndpoints } = await ok('query($m: ID!) { webhookEndpoints(appModeId: $m) { edges { node { id failures tries { edges { node { attempt delivered statusCode } } } } } } }', { m: app.modes.live });
     const node = webhookEndpoints.edges.map((e: { node: { id: string } }) => e.node).find((n: { id: string }) => n.id === hook.id);
     expect(node.failures).toBe(MAX_TRIES);
-    expect(node.tries.map((x: { attempt: number }) => x.attempt)).toEqual([10, 9, 8, 7, 6, 5, 4, 3, 2, 1]);
-    expect(node.tries.every((x: { statusCode: number; delivered: boolean }) => x.statusCode === 503 && !x.delivered)).toBe(true);
+    const tries = node.tries.edges.map((e: { node: unknown }) => e.node);
+    expect(tries.map((x: { attempt: number }) => x.attempt)).toEqual([10, 9, 8, 7, 6, 5, 4, 3, 2, 1]);
+    expect(tries.every((x: { statusCode: number; delivered: boolean }) => x.statusCode === 503 && !x.delivered)).toBe(true);
   });
 
   it('is not tried again after a 4xx other than 408, 425 and 429, nor after a redirect', async () => {

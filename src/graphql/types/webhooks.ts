@@ -36,7 +36,7 @@ const WebhookEndpoint = builder.prismaObject('WebhookEndpoint', {
     failingSince: t.expose('failingSince', { type: 'DateTime', nullable: true }),
     switchedOffAt: t.expose('switchedOffAt', { type: 'DateTime', nullable: true, description: 'When the service switched it off after 24 hours of failures.' }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    tries: t.relation('tries', { description: 'The last 50 tries, newest first.', query: { orderBy: [{ at: 'desc' }, { id: 'desc' }], take: 50 } }),
+    tries: t.relatedConnection('tries', { cursor: 'id', description: 'The log: the last 50 tries, newest first.', query: { orderBy: [{ at: 'desc' }, { id: 'desc' }] } }),
   }),
 });
 
