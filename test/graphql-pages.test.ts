@@ -48,6 +48,8 @@ describe('the shape', () => {
       'EventDefinition.props',
       'OutgoingMail.headers',
       'OutgoingMail.to',
+      'Query.webhookTopics',
+      'WebhookEndpoint.topics',
     ]);
   });
 });

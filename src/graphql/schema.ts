@@ -8,6 +8,7 @@ import './types/app-settings.js';
 import './types/server-keys.js';
 import './types/contacts.js';
 import './types/data.js';
+import './types/webhooks.js';
 import './types/mail.js';
 
 let schema: GraphQLSchema | undefined;

@@ -51,7 +51,7 @@ export async function startTestServer(
   // runs are started from the outbox: runDue first hands on every row already committed.
   const engine = new EmbeddedEngine(svc, processes, (opts.activities ?? buildActivities)(svc));
   if (opts.startProcesses !== false) {
-    svc.outbox.consume(PROCESS_STARTS, startProcesses(engine));
+    svc.outbox.consume(PROCESS_STARTS, startProcesses(engine, svc));
     const runDue = engine.runDue.bind(engine);
     engine.runDue = async () => {
       await svc.outbox.drain();

@@ -4,6 +4,7 @@ import type { Removed } from '../../src/domain/contacts/erasure.js';
 import { buildActivities } from '../processes/activities.js';
 import type { EraseActivities } from '../processes/erase/activities.js';
 import { eraseProcess, type EraseInput } from '../processes/erase/decide.js';
+import type { WebhookInput } from '../processes/webhook/decide.js';
 import { processes, type Processes } from '../processes/registry.js';
 import { defineProcess } from './define.js';
 import { createDurableEngine, type ProcessStarter } from './engine.js';
@@ -26,7 +27,7 @@ describe('a process declared with defineProcess', () => {
 
   it('keeps its name as a literal, so a registry maps names to inputs', () => {
     expectTypeOf(eraseProcess.name).toEqualTypeOf<'erase'>();
-    expectTypeOf<ProcessInputs<Processes>>().toEqualTypeOf<{ erase: EraseInput }>();
+    expectTypeOf<ProcessInputs<Processes>>().toEqualTypeOf<{ erase: EraseInput; webhook: WebhookInput }>();
   });
 });
 

@@ -1,9 +1,10 @@
 import { ProcessRegistry, type ProcessesOf } from '../engine/registry.js';
 import { eraseProcess } from './erase/decide.js';
+import { webhookProcess } from './webhook/decide.js';
 
 // Every durable process the service runs. The Temporal workflow bundle imports this file, so it
 // and what it imports stay pure: decide modules only, never activities (their types only).
-export const processes = new ProcessRegistry([eraseProcess]);
+export const processes = new ProcessRegistry([eraseProcess, webhookProcess]);
 
 /** The service's processes, as types: what `ProcessStarter<Processes>` may start, and with which input. */
 export type Processes = ProcessesOf<typeof processes>;

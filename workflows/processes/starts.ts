@@ -1,4 +1,6 @@
 import type { OutboxConsumer } from '../../src/db/outbox-dispatcher.js';
+import { systemContext, type Services } from '../../src/domain/context.js';
+import { deliveriesFor } from '../../src/domain/webhooks/enqueue.js';
 import { ERASE_REQUESTED } from '../../src/domain/contacts/erasure.js';
 import type { ProcessStarter } from '../engine/engine.js';
 import type { Processes } from './registry.js';
@@ -9,13 +11,16 @@ import type { Processes } from './registry.js';
 
 export const PROCESS_STARTS = 'process-starts';
 
-export const startProcesses =
-  (engine: ProcessStarter<Processes>): OutboxConsumer =>
-  async (rows) => {
+export const startProcesses = (engine: ProcessStarter<Processes>, svc: Services): OutboxConsumer => {
+  const ctx = systemContext(svc, 'process-starts');
+  return async (rows) => {
     for (const row of rows) {
       if (row.topic === ERASE_REQUESTED) {
         const requestId = String(row.data.request_id);
         await engine.start('erase', requestId, { requestId });
       }
+      // A webhook topic: one delivery per endpoint that asks for it, each its own process.
+      for (const deliveryId of await deliveriesFor(ctx, row)) await engine.start('webhook', deliveryId, { deliveryId });
     }
   };
+};

@@ -2,11 +2,12 @@ import { contactData } from '../contacts/personal-data.js';
 import { eventData } from '../events/personal-data.js';
 import { mailData } from '../mail/personal-data.js';
 import { outboxData } from '../outbox.js';
+import { webhookData } from '../webhooks/personal-data.js';
 import type { AppCaller, Ctx, TxCtx } from '../context.js';
 import { emptyExport, type ErasedPerson, type ExportContact, type PersonalDataArea } from './registry.js';
 
 /** Every area that keeps something about a person; erased in this order (the contact last). */
-export const PERSONAL_DATA: PersonalDataArea[] = [eventData, outboxData, mailData, contactData];
+export const PERSONAL_DATA: PersonalDataArea[] = [eventData, outboxData, webhookData, mailData, contactData];
 
 /** Everything kept about the person in the caller's app-mode, or undefined when nothing is. */
 export async function exportPerson(ctx: Ctx<AppCaller>, externalId: string): Promise<ExportContact | undefined> {

@@ -6,7 +6,7 @@ import { roleRefusal, type Action, type Role } from './roles.js';
 // invitations), only as its members. An id from a workspace the staff user does not belong to is
 // refused exactly like an unknown one, so ids cannot be probed.
 
-export type TargetKind = 'workspaceId' | 'appId' | 'appModeId' | 'serverKeyId' | 'invitationId';
+export type TargetKind = 'workspaceId' | 'appId' | 'appModeId' | 'serverKeyId' | 'invitationId' | 'webhookEndpointId';
 /** What an action is done to, named by the id a staff field takes: `{ appModeId }`, `{ invitationId }`… */
 export type Target = { [K in TargetKind]: Record<K, string> }[TargetKind];
 
@@ -21,6 +21,7 @@ const noSuch: Record<TargetKind, string> = {
   appModeId: 'No such app.',
   serverKeyId: 'No such app.',
   invitationId: 'No such invitation.',
+  webhookEndpointId: 'No such webhook endpoint.',
 };
 
 export const targetOf = (target: Target): [TargetKind, string] => Object.entries(target)[0] as [TargetKind, string];
@@ -54,6 +55,10 @@ async function workspacesOf({ db, caller }: Ctx<StaffCaller>, kind: TargetKind, 
       return (
         await db.serverKey.findMany({ where: { id, appMode: { app: { workspace: member } } }, select: { id: true, appMode: { select: { app: { select: { workspace } } } } } })
       ).map((k) => [k.id, k.appMode.app.workspace] as const);
+    case 'webhookEndpointId':
+      return (
+        await db.webhookEndpoint.findMany({ where: { id, appMode: { app: { workspace: member } } }, select: { id: true, appMode: { select: { app: { select: { workspace } } } } } })
+      ).map((e) => [e.id, e.appMode.app.workspace] as const);
     case 'invitationId':
       return (await db.invitation.findMany({ where: { id, workspace: member }, select: { id: true, workspace } })).map((i) => [i.id, i.workspace] as const);
   }
