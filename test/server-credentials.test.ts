@@ -35,7 +35,9 @@ describe('server credentials', () => {
 
   it('refuses no key, a mistyped key, an unknown key and a bare key without Bearer', async () => {
     expect401(await identify(undefined, 'a-1'), /server key/);
-    expect401(await identify(`Bearer ${app.live.server_key.slice(0, -1)}X`, 'a-1'), /not known/);
+    // One character changed (never to the one it was: a key ends in X one time in 62).
+    const mistyped = app.live.server_key.slice(0, -1) + (app.live.server_key.endsWith('X') ? 'Y' : 'X');
+    expect401(await identify(`Bearer ${mistyped}`, 'a-1'), /not known/);
     expect401(await identify('Bearer crm_sk_short', 'a-1'), /server key/);
     expect401(await identify('Bearer app_notaserverkey00000000', 'a-1'), /server key/);
     expect401(await identify(app.live.server_key, 'a-1'), /Bearer/);
