@@ -1,7 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
 import { SignJWT } from 'jose';
@@ -11,6 +10,7 @@ import { systemContext } from '../src/domain/context.js';
 import { openServices } from '../src/services.js';
 import { BENCH_SECRET_KEY, withBenchDatabase } from './database.js';
 import { countRoundTrips } from './round-trips.js';
+import { freePort, stop } from './processes.js';
 
 // The guest request path as an SDK meets it: `GET /guest/v1/consent` and `POST /guest/v1/events`
 // (one event) with a signed user token, through the real server in its own process, at 16
@@ -239,23 +239,7 @@ async function ready(child: ChildProcess, port: number): Promise<ChildProcess> {
   throw new Error('the server did not become ready');
 }
 
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  const kill = setTimeout(() => child.kill('SIGKILL'), 5000);
-  await exited;
-  clearTimeout(kill);
-}
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 const ms = (n: number) => `${n.toFixed(1)} ms`;
 const line = (r: Run) =>

@@ -5,7 +5,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import pg from 'pg';
@@ -17,6 +16,7 @@ import { sha256 } from '../src/lib/secrets.js';
 import { systemContext } from '../src/domain/context.js';
 import { openServices } from '../src/services.js';
 import { BENCH_SECRET_KEY, withBenchDatabase } from './database.js';
+import { freePort, stop } from './processes.js';
 
 const CHANGES = Number(process.env.BENCH_LIVE_CHANGES ?? 15);
 const CONNECT_AT_ONCE = 50;
@@ -292,23 +292,7 @@ async function ready(port: number): Promise<void> {
   throw new Error('a server did not become ready');
 }
 
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  const kill = setTimeout(() => child.kill('SIGKILL'), 5000);
-  await exited;
-  clearTimeout(kill);
-}
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 // Alone: a database of its own, then the counts given (1,000 and 5,000 by default).
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
