@@ -3,6 +3,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openServices, type OpenServices } from '../src/services.js';
 import { createTestDatabase } from './support/db.js';
+import { staffApi } from './support/graphql.js';
 import { call, userToken } from './support/http.js';
 import { freePorts, launch, ready, stopProcess, type Proc } from './support/processes.js';
 import { seedApp, TEST_SECRET_KEY, testConfig, type SeededApp } from './support/server.js';
@@ -33,11 +34,8 @@ afterAll(async () => {
 
 const WITHIN_A_SECOND = { timeout: 1000, interval: 20 };
 
-async function gql(base: string, token: string, query: string, variables: Record<string, unknown>) {
-  const r = await call(base, 'POST', '/graphql', { json: { query, variables }, headers: token ? { Authorization: `Bearer ${token}` } : {} });
-  expect(r.json.errors).toBeUndefined();
-  return r.json.data;
-}
+/** A staff operation that must succeed, sent to one of the two servers. */
+const gql = (base: string, token: string, query: string, variables: Record<string, unknown>) => staffApi(() => base, () => token).ok(query, variables);
 
 async function ownerToken(app: SeededApp): Promise<string> {
   const data = await gql(a.url, '', 'mutation($e: String!, $p: String!) { signIn(email: $e, password: $p) { token } }', { e: app.ownerEmail, p: app.ownerPassword });

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { openServices, type OpenServices } from '../src/services.js';
 import { createTestDatabase } from './support/db.js';
-import { call } from './support/http.js';
+import { staffApi } from './support/graphql.js';
 import { freePorts, launch, ready, stopProcess, type Proc } from './support/processes.js';
 import { seedApp, TEST_SECRET_KEY, testConfig } from './support/server.js';
 
@@ -15,11 +15,8 @@ let a: Proc;
 let b: Proc;
 const clients: Client[] = [];
 
-async function gql(base: string, token: string, query: string, variables: Record<string, unknown>) {
-  const r = await call(base, 'POST', '/graphql', { json: { query, variables }, headers: token ? { Authorization: `Bearer ${token}` } : {} });
-  expect(r.json.errors).toBeUndefined();
-  return r.json.data;
-}
+/** A staff operation that must succeed, sent to one of the two servers. */
+const gql = (base: string, token: string, query: string, variables: Record<string, unknown>) => staffApi(() => base, () => token).ok(query, variables);
 
 beforeAll(async () => {
   const dbUrl = await createTestDatabase();

@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { postOutbound, type PostResult, type TestTrust } from '../../lib/outbound/index.js';
+import type { PostResult, TestTrust } from '../../lib/outbound/index.js';
 import { transaction, type Ctx, type TxCtx } from '../context.js';
-import { signatureHeader } from './signature.js';
+import { postSigned } from './post.js';
 import { LOG_TRIES, MAX_TRIES, refusedForGood, SWITCH_OFF_AFTER_MS, SWITCH_OFF_FAILURES } from './schedule.js';
 
-// One try of one delivery: the body as made, signed afresh with the endpoint's secret as it is now
-// (a renewed secret stops the old at once), posted through the outbound client (public https
-// addresses only, no redirect, 10 s). The try is logged (status, code, duration; never a body),
+// One try of one delivery: the body as made, posted signed (post.ts: public https addresses only,
+// no redirect, 10 s). The try is logged (status, code, duration; never a body),
 // the endpoint's failure run counted, and the endpoint switched off after 24 hours of failures.
 
 export type TryOutcome =
@@ -40,14 +39,7 @@ export async function tryDelivery(ctx: Ctx, deliveryId: string, attempt: number,
     return { outcome: 'final' };
   }
 
-  const headers = {
-    'Content-Type': 'application/json',
-    'User-Agent': 'crm-webhooks/1',
-    'X-CRM-Delivery': delivery.id,
-    'X-CRM-Signature': signatureHeader(ctx.svc.secrets.open(endpoint.secretEnc), delivery.body, ctx.clock.now()),
-  };
-  const result = await postOutbound(endpoint.url, delivery.body, headers, { testTrust: opts.testTrust });
-  const delivered = result.failure === undefined && result.status >= 200 && result.status < 300;
+  const { result, delivered } = await postSigned(ctx, endpoint, delivery.id, delivery.body, opts);
   const final = delivered || attempt >= MAX_TRIES || (result.failure === undefined && refusedForGood(result.status)) || result.failure === 'redirect';
   const outcome: TryOutcome = delivered ? 'delivered' : final ? 'final' : 'retry';
 

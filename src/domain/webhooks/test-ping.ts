@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { postOutbound, type TestTrust } from '../../lib/outbound/index.js';
+import type { TestTrust } from '../../lib/outbound/index.js';
 import { transaction, type Ctx } from '../context.js';
 import { notFound } from '../errors.js';
 import { webhookBody } from './body.js';
 import { logTry } from './deliver.js';
-import { signatureHeader } from './signature.js';
+import { postSigned } from './post.js';
 
 // "Send test": a ping posted at once, signed like any post, its try in the endpoint's log. Its
 // type is `webhook.test` (no endpoint asks for it; every endpoint may be sent one), its data names
@@ -18,14 +18,7 @@ export async function sendTestPing(ctx: Ctx, endpointId: string, opts: { testTru
   const id = `evt_test_${randomUUID().replaceAll('-', '')}`;
   const deliveryId = `dlv_test_${randomUUID().replaceAll('-', '')}`;
   const body = webhookBody({ id, type: TEST_TOPIC, createdAt: ctx.clock.now(), appId: endpoint.appMode.appId, data: { endpoint_id: endpoint.id }, contact: null });
-  const headers = {
-    'Content-Type': 'application/json',
-    'User-Agent': 'crm-webhooks/1',
-    'X-CRM-Delivery': deliveryId,
-    'X-CRM-Signature': signatureHeader(ctx.svc.secrets.open(endpoint.secretEnc), body, ctx.clock.now()),
-  };
-  const result = await postOutbound(endpoint.url, body, headers, { testTrust: opts.testTrust });
-  const delivered = result.failure === undefined && result.status >= 200 && result.status < 300;
+  const { result, delivered } = await postSigned(ctx, endpoint, deliveryId, body, opts);
   return transaction(ctx, async (tx) => {
     await logTry(tx, { endpointId, deliveryId, topic: TEST_TOPIC, attempt: 1, delivered, result, at: tx.clock.now() });
     return tx.db.webhookTry.findFirstOrThrow({ where: { endpointId, deliveryId } });
