@@ -5,6 +5,6 @@ import { defineConfig } from 'prisma/config';
 process.env.PRISMA_SCHEMA_ENGINE_BINARY ??= '/bin/false';
 
 export default defineConfig({
-  schema: 'prisma/schema.prisma',
+  schema: 'prisma/schema',
   migrations: { path: 'prisma/migrations' },
 });

@@ -10,16 +10,16 @@ let code = 0;
 try {
   if (command === 'create') {
     const folder = await createMigration(db.adminUrl, name ?? 'change');
-    console.log(folder ? `created prisma/migrations/${folder}/migration.sql` : 'schema.prisma and the migrations agree: nothing to create');
+    console.log(folder ? `created prisma/migrations/${folder}/migration.sql` : 'prisma/schema and the migrations agree: nothing to create');
   } else if (command === 'apply') {
     const applied = await applyMigrations(db.url);
     console.log(applied.length ? `applied ${applied.join(', ')}` : 'no pending migration');
   } else if (command === 'drift') {
     const missing = await checkDrift(db.adminUrl);
     if (missing) {
-      console.error(`schema.prisma differs from prisma/migrations; a new migration would run:\n${missing}`);
+      console.error(`prisma/schema differs from prisma/migrations; a new migration would run:\n${missing}`);
       code = 1;
-    } else console.log('no drift: the migrations build exactly what schema.prisma says');
+    } else console.log('no drift: the migrations build exactly what prisma/schema says');
   } else {
     console.error('usage: migrate.ts create <name> | apply | drift');
     code = 2;

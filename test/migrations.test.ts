@@ -17,7 +17,7 @@ describe('migrations', () => {
     expect(rows.every((r) => r.finished_at !== null)).toBe(true);
   });
 
-  it('build exactly what schema.prisma says (no drift)', async () => {
+  it('build exactly what prisma/schema says (no drift)', async () => {
     expect(await checkDrift(adminUrl())).toBe('');
   });
 });

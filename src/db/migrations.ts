@@ -7,7 +7,14 @@ import { openSchemaEngine, type SchemaEngine } from './schema-engine.js';
 // Create, apply and check migrations with Prisma's wasm schema engine. Migration folders are
 // Prisma's own (`prisma/migrations/<timestamp>_<name>/migration.sql` and `_prisma_migrations`).
 
-export const schemaPath = path.join(projectRoot, 'prisma/schema.prisma');
+/** The data model: one `.prisma` file per area in this folder. */
+export const schemaDir = path.join(projectRoot, 'prisma/schema');
+
+/** Every file of the data model, by path, in name order. */
+export async function readSchemaFiles(): Promise<{ path: string; content: string }[]> {
+  const names = (await readdir(schemaDir)).filter((n) => n.endsWith('.prisma')).sort();
+  return Promise.all(names.map(async (n) => ({ path: path.join(schemaDir, n), content: await readFile(path.join(schemaDir, n), 'utf8') })));
+}
 const migrationsDir = path.join(projectRoot, 'prisma/migrations');
 const noFilters = { externalTables: [], externalEnums: [] };
 
@@ -36,7 +43,7 @@ async function readMigrations() {
 }
 
 async function withEngine<T>(url: string, fn: (engine: SchemaEngine) => Promise<T>): Promise<T> {
-  const { engine, close } = await openSchemaEngine(schemaPath, url);
+  const { engine, close } = await openSchemaEngine(await readSchemaFiles(), url);
   try {
     return await fn(engine);
   } finally {
@@ -76,7 +83,7 @@ async function allApplied(url: string, names: string[]): Promise<boolean> {
   }
 }
 
-/** SQL that takes a database holding every migration to what schema.prisma says ('' when none). */
+/** SQL that takes a database holding every migration to what prisma/schema says ('' when none). */
 async function pendingSchemaChange(adminUrl: string): Promise<string> {
   const scratch = `crm_migrate_scratch_${process.pid}_${Date.now()}`;
   const admin = new pg.Client({ connectionString: adminUrl });
@@ -85,11 +92,11 @@ async function pendingSchemaChange(adminUrl: string): Promise<string> {
   try {
     const url = withDatabase(adminUrl, scratch);
     await applyMigrations(url);
-    const datamodel = await readFile(schemaPath, 'utf8');
+    const files = await readSchemaFiles();
     return await withEngine(url, async (engine) => {
       const diff = await engine.diff({
-        from: { tag: 'schemaDatasource', files: [{ path: schemaPath, content: datamodel }], configDir: projectRoot },
-        to: { tag: 'schemaDatamodel', files: [{ path: schemaPath, content: datamodel }] },
+        from: { tag: 'schemaDatasource', files, configDir: projectRoot },
+        to: { tag: 'schemaDatamodel', files },
         script: true,
         exitCode: null,
         filters: noFilters,
@@ -103,7 +110,7 @@ async function pendingSchemaChange(adminUrl: string): Promise<string> {
   }
 }
 
-/** Writes a new migration folder with what schema.prisma adds; returns its name, or null when nothing changed. */
+/** Writes a new migration folder with what prisma/schema adds; returns its name, or null when nothing changed. */
 export async function createMigration(adminUrl: string, name: string, now = new Date()): Promise<string | null> {
   const sql = await pendingSchemaChange(adminUrl);
   if (!sql) return null;
@@ -115,7 +122,7 @@ export async function createMigration(adminUrl: string, name: string, now = new 
   return folder;
 }
 
-/** Drift: schema.prisma says something the migrations do not. Returns the missing SQL, '' when none. */
+/** Drift: prisma/schema says something the migrations do not. Returns the missing SQL, '' when none. */
 export function checkDrift(adminUrl: string): Promise<string> {
   return pendingSchemaChange(adminUrl);
 }

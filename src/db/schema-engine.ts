@@ -25,9 +25,8 @@ function loadWasm(): Promise<void> {
 export type SchemaEngine = bg.SchemaEngine;
 
 /** An engine bound to one database (it connects even for datamodel-only diffs). `close` frees its connections. */
-export async function openSchemaEngine(schemaPath: string, url: string): Promise<{ engine: SchemaEngine; close(): Promise<void> }> {
+export async function openSchemaEngine(files: { path: string; content: string }[], url: string): Promise<{ engine: SchemaEngine; close(): Promise<void> }> {
   await loadWasm();
-  const datamodel = await readFile(schemaPath, 'utf8');
   const factory = new PrismaPg(pgConfig(url));
   const opened: { dispose(): Promise<void> }[] = [];
   const connect = factory.connect.bind(factory);
@@ -36,7 +35,7 @@ export async function openSchemaEngine(schemaPath: string, url: string): Promise
     opened.push(adapter);
     return adapter;
   };
-  const engine = await bg.SchemaEngine.new({ datamodels: [[schemaPath, datamodel]] }, () => {}, bindMigrationAwareSqlAdapterFactory(factory));
+  const engine = await bg.SchemaEngine.new({ datamodels: files.map((f) => [f.path, f.content]) }, () => {}, bindMigrationAwareSqlAdapterFactory(factory));
   return {
     engine,
     async close() {
