@@ -60,6 +60,24 @@ describe('the outbox dispatcher', () => {
     }
   });
 
+  it('is not held back by a transaction open in another database of the cluster', async () => {
+    const appModeId = randomUUID();
+    const heard = collect(t, 'test.ordered', appModeId);
+    const elsewhere = new URL(t.dbUrl);
+    elsewhere.pathname = '/postgres';
+    const [other, ours] = [await client(elsewhere.toString()), await client(t.dbUrl)];
+    try {
+      await other.query('BEGIN');
+      await other.query('SELECT pg_current_xact_id()'); // holds a transaction id, older than the row below
+      await insert(ours, appModeId, 3);
+      await expect.poll(() => heard.rows.map((r) => r.data.n), { timeout: 5000 }).toEqual([3]);
+    } finally {
+      heard.stop();
+      await other.query('ROLLBACK');
+      await Promise.all([other.end(), ours.end()]);
+    }
+  });
+
   it('catches up on what it missed while its LISTEN connection was cut', async () => {
     const appModeId = randomUUID();
     const heard = collect(t, 'test.ordered', appModeId);

@@ -9,7 +9,8 @@ import { OUTBOX_CHANNEL, OUTBOX_KEEP_DAYS } from '../domain/outbox.js';
 // - once in the whole cluster, consumers such as "start the processes these rows ask for" and
 //   webhook delivery (`consume`), from a cursor kept in outbox_consumer and advanced under its
 //   row's lock, so one process at a time serves a consumer and a crash re-delivers, never skips.
-// Rows are taken in (tx_id, id) order, only below the oldest transaction still running: a row
+// Rows are taken in (tx_id, id) order, only below the oldest transaction still running in this
+// database (crm_outbox_horizon, in the reading statement's own snapshot): a row
 // whose transaction commits late has a lower position than anything read after it, so none is
 // ever passed over. Every emit NOTIFYs; a pass also runs every POLL_MS, which covers a LISTEN
 // connection lost for a while.
@@ -85,7 +86,7 @@ const BATCH = 500;
 const READ = `
   SELECT id, tx_id AS "txId", app_mode_id AS "appModeId", topic, external_id AS "externalId", data, created_at AS "createdAt"
   FROM outbox_event
-  WHERE (tx_id, id) > ($1::bigint, $2::bigint) AND tx_id < pg_snapshot_xmin(pg_current_snapshot())::text::bigint
+  WHERE (tx_id, id) > ($1::bigint, $2::bigint) AND tx_id < (SELECT crm_outbox_horizon())
   ORDER BY tx_id, id LIMIT ${BATCH}`;
 
 const fromPg = (r: OutboxRow & { id: string; txId: string }): OutboxRow => ({ ...r, id: BigInt(r.id), txId: BigInt(r.txId) });
@@ -113,7 +114,7 @@ export class OutboxDispatcher {
   /** Starts hearing the outbox: from its head now, woken by every commit that emitted. */
   async start(): Promise<void> {
     const { rows } = await this.pool.query<{ txId: string; id: string }>(
-      `SELECT coalesce(max(tx_id), 0) AS "txId", coalesce(max(id), 0) AS id FROM outbox_event WHERE tx_id < pg_snapshot_xmin(pg_current_snapshot())::text::bigint`,
+      `SELECT coalesce(max(tx_id), 0) AS "txId", coalesce(max(id), 0) AS id FROM outbox_event WHERE tx_id < (SELECT crm_outbox_horizon())`,
     );
     this.cursor = { txId: BigInt(rows[0]!.txId), id: BigInt(rows[0]!.id) };
     await this.listen();
@@ -266,12 +267,12 @@ export class OutboxDispatcher {
 
   /** Until every row committed by now has been handed to every listener and consumer. */
   async drain(): Promise<void> {
-    // A committed row waits while an older transaction runs anywhere in the cluster (READ takes rows
-    // only below the oldest): wait until the rows there now are all below it, for at most 30 s.
+    // A committed row waits while an older transaction of this database runs (READ takes rows only
+    // below the oldest): wait until the rows there now are all below it, for at most 30 s.
     const { rows } = await this.pool.query<{ top: string }>('SELECT coalesce(max(tx_id), 0) AS top FROM outbox_event');
     const top = BigInt(rows[0]!.top);
     for (const until = Date.now() + 30_000; Date.now() < until; await new Promise((r) => setTimeout(r, 20))) {
-      const { rows: now } = await this.pool.query<{ oldest: string }>('SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint AS oldest');
+      const { rows: now } = await this.pool.query<{ oldest: string }>('SELECT crm_outbox_horizon() AS oldest');
       if (BigInt(now[0]!.oldest) > top) break;
     }
     // A pass running now may have begun before those rows: wake() asks for one more after it.
