@@ -1,12 +1,16 @@
 import { randomUUID } from 'node:crypto';
+import type { WebhookTry } from '../../generated/prisma/client.js';
 import type { PostResult, TestTrust } from '../../lib/outbound/index.js';
 import { transaction, type Ctx, type TxCtx } from '../context.js';
+import { emit } from '../outbox.js';
 import { postSigned } from './post.js';
 import { LOG_TRIES, MAX_TRIES, refusedForGood, SWITCH_OFF_AFTER_MS, SWITCH_OFF_FAILURES } from './schedule.js';
+import { triedRow, WEBHOOK_TRIED } from './tries-live.js';
 
 // One try of one delivery: the body as made, posted signed (post.ts: public https addresses only,
-// no redirect, 10 s). The try is logged (status, code, duration; never a body),
-// the endpoint's failure run counted, and the endpoint switched off after 24 hours of failures.
+// no redirect, 10 s). The try is logged (status, code, duration; never a body) and told to live
+// subscribers in the same transaction, the endpoint's failure run counted, and the endpoint
+// switched off after 24 hours of failures.
 
 export type TryOutcome =
   /** A 2xx came back. */
@@ -45,7 +49,7 @@ export async function tryDelivery(ctx: Ctx, deliveryId: string, attempt: number,
 
   return transaction(ctx, async (tx) => {
     const at = tx.clock.now();
-    await logTry(tx, { endpointId: endpoint.id, deliveryId, topic: delivery.topic, attempt, delivered, result, at });
+    await logTry(tx, { appModeId: endpoint.appModeId, endpointId: endpoint.id, deliveryId, topic: delivery.topic, attempt, delivered, result, at });
     await tx.db.webhookDelivery.update({
       where: { id: deliveryId },
       data: { tries: attempt, ...(final ? { state: delivered ? 'delivered' : 'failed', finishedAt: at } : {}) },
@@ -55,13 +59,13 @@ export async function tryDelivery(ctx: Ctx, deliveryId: string, attempt: number,
   });
 }
 
-/** Keeps the try in the endpoint's log, and only the last LOG_TRIES of them. */
+/** Keeps the try in the endpoint's log, and only the last LOG_TRIES of them; its live subscribers hear of it at commit. */
 export async function logTry(
   tx: TxCtx,
-  t: { endpointId: string; deliveryId: string; topic: string; attempt: number; delivered: boolean; result: PostResult; at: Date },
-): Promise<void> {
+  t: { appModeId: string; endpointId: string; deliveryId: string; topic: string; attempt: number; delivered: boolean; result: PostResult; at: Date },
+): Promise<WebhookTry> {
   const { result } = t;
-  await tx.db.webhookTry.create({
+  const row = await tx.db.webhookTry.create({
     data: {
       id: randomUUID(),
       endpointId: t.endpointId,
@@ -78,6 +82,8 @@ export async function logTry(
   await tx.db.$executeRaw`
     DELETE FROM webhook_try WHERE endpoint_id = ${t.endpointId} AND id NOT IN (
       SELECT id FROM webhook_try WHERE endpoint_id = ${t.endpointId} ORDER BY at DESC, id DESC LIMIT ${LOG_TRIES})`;
+  await emit(tx, WEBHOOK_TRIED, { appModeId: t.appModeId, data: triedRow(row) });
+  return row;
 }
 
 /**

@@ -1,12 +1,16 @@
 import type { WebhookEndpoint as EndpointRow } from '../../generated/prisma/client.js';
+import { appWebhookSecretState, renewAppWebhookSecret, type AppWebhookSecretState, type NewAppWebhookSecret as NewAppSecret } from '../../domain/webhooks/app-secret.js';
 import { addWebhookEndpoint, changeWebhookEndpoint, removeWebhookEndpoint, renewWebhookSecret, switchWebhookEndpoint, type EndpointWithSecret } from '../../domain/webhooks/endpoints.js';
 import { sendTestPing, TEST_TOPIC } from '../../domain/webhooks/test-ping.js';
 import { EMITTED_TOPICS, WEBHOOK_TOPICS } from '../../domain/webhooks/topics.js';
+import { endpointTries, type TriesChange } from '../../domain/webhooks/tries-live.js';
 import { builder, connectionType } from '../builder.js';
 import { asStaff } from '../context.js';
+import { liveFor } from '../live.js';
 
 // Webhook endpoints: admins and owners add, change, switch and remove them and renew their secret
-// (manage_settings); everyone who reads the app sees them and their log of tries.
+// (manage_settings); everyone who reads the app sees them and their log of tries, also live. The
+// app-mode's own webhook secret (for workflow steps' posts) is made and renewed the same way.
 
 const WebhookTry = builder.prismaObject('WebhookTry', {
   description: 'One try to post an event: never its body.',
@@ -147,5 +151,64 @@ builder.mutationField('removeWebhookEndpoint', (t) =>
       await removeWebhookEndpoint(asStaff(ctx), id);
       return true;
     },
+  }),
+);
+
+builder.subscriptionField('webhookTries', (t) =>
+  t.field({
+    type: builder.objectRef<TriesChange>('WebhookTriesChange').implement({
+      description: "One step of webhookTries: the endpoint's log as it is (reload), or the one try just logged.",
+      fields: (f) => ({
+        version: f.exposeString('version', { description: 'Increasing; name it as `after` to resume from here after a reconnect.' }),
+        reload: f.exposeBoolean('reload', { description: 'The whole log rather than the next try: the first answer without `after`, or when `after` is older than the outbox keeps (7 days).' }),
+        tries: f.field({ type: [WebhookTry], description: 'On reload the log, newest first (the last 50); otherwise the one try just logged.', resolve: (change) => change.tries }),
+      }),
+    }),
+    description:
+      "An endpoint's tries as they are logged by any server process: status, response code, duration and time, never a body. The log first, or with `after` (a version it sent) each try since then; ends with unauthenticated, not_found or role_forbids when the session is signed out or the membership ends or changes.",
+    args: { endpointId: t.arg.id({ required: true }), after: t.arg.string() },
+    authScopes: (_root, { endpointId }) => ({ read: { webhookEndpointId: endpointId } }),
+    subscribe: (_root, { endpointId, after }, ctx) =>
+      liveFor(ctx, { webhookEndpointId: endpointId }, 'read', (signal) => endpointTries(asStaff(ctx), endpointId, { after, signal })),
+    resolve: (change) => change,
+  }),
+);
+
+const AppWebhookSecret = builder.objectRef<AppWebhookSecretState>('AppWebhookSecret').implement({
+  description: "Whether the app-mode has its own webhook secret (what its workflows' webhook steps sign with), and since when; never its value.",
+  fields: (t) => ({
+    appModeId: t.exposeID('appModeId'),
+    set: t.exposeBoolean('set'),
+    secretHint: t.exposeString('secretHint', { nullable: true, description: 'The prefix and last four characters of the secret.' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', nullable: true, description: 'When the current secret was made.' }),
+  }),
+});
+
+const NewAppWebhookSecret = builder.objectRef<NewAppSecret>('NewAppWebhookSecret').implement({
+  fields: (t) => ({
+    appModeId: t.exposeID('appModeId'),
+    secret: t.exposeString('secret', { description: 'The whsec_… secret, shown this once: only a sealed copy is kept.' }),
+    secretHint: t.exposeString('secretHint'),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+  }),
+});
+
+builder.queryField('appWebhookSecret', (t) =>
+  t.field({
+    type: AppWebhookSecret,
+    args: { appModeId: t.arg.id({ required: true }) },
+    authScopes: (_root, { appModeId }) => ({ read: { appModeId } }),
+    resolve: (_root, { appModeId }, ctx) => appWebhookSecretState(asStaff(ctx), appModeId),
+  }),
+);
+
+builder.mutationField('renewAppWebhookSecret', (t) =>
+  t.field({
+    type: NewAppWebhookSecret,
+    description:
+      "Makes the app-mode's own webhook secret, which its workflows' webhook steps sign their posts with (X-CRM-Signature, as endpoint posts), and shows it once; a new one replaces the old at once.",
+    args: { appModeId: t.arg.id({ required: true }) },
+    authScopes: (_root, { appModeId }) => ({ manage_settings: { appModeId } }),
+    resolve: (_root, { appModeId }, ctx) => renewAppWebhookSecret(asStaff(ctx), appModeId),
   }),
 );

@@ -1,0 +1,48 @@
+import type { OutboxRow } from '../../db/outbox-dispatcher.js';
+import type { WebhookTry } from '../../generated/prisma/client.js';
+import type { Ctx } from '../context.js';
+import { notFound } from '../errors.js';
+import { liveTopic } from '../live.js';
+import { LOG_TRIES } from './schedule.js';
+
+// An endpoint's tries, live: each try is logged with a `webhook.tried` outbox row in the same
+// transaction (deliver.ts, logTry), which carries the try as the log keeps it (status, code,
+// duration, time; never a body), so every server process tells its subscribers without reading
+// the database. The row is of the endpoint's app-mode; a subscriber keeps its endpoint's.
+
+/** Internal topic (not a webhook topic: it is never posted). */
+export const WEBHOOK_TRIED = 'webhook.tried';
+
+/** What a `webhook.tried` row carries: the try, times as text. */
+export const triedRow = (t: WebhookTry): Record<string, unknown> => ({ ...t, at: t.at.toISOString() });
+
+export interface TriesChange {
+  /** Name it as `after` to resume from here. */
+  version: string;
+  /** The log as it is (the whole state), not a try after the last version named. */
+  reload: boolean;
+  /** On reload the log, newest first (the last 50); otherwise the one try just logged. */
+  tries: WebhookTry[];
+}
+
+/** A row's try, made once per row for all of a process's subscribers. */
+const tryOf = (row: OutboxRow): WebhookTry => ({ ...(row.data as unknown as WebhookTry), at: new Date(String(row.data.at)) });
+
+/** Each change as subscribers get it, made once for all of them (the staff API shares its answer). */
+const changes = new WeakMap<object, TriesChange>();
+
+/**
+ * The endpoint's log as it is (or each try after the version `after` names), then each try as it
+ * is logged by any server process, until the signal aborts.
+ */
+export async function* endpointTries(ctx: Ctx, endpointId: string, opts: { after?: string | null; signal: AbortSignal }): AsyncGenerator<TriesChange> {
+  const endpoint = await ctx.db.webhookEndpoint.findUnique({ where: { id: endpointId }, select: { appModeId: true } });
+  if (!endpoint) throw notFound('No such webhook endpoint.');
+  const read = (db: Ctx['db']) => db.webhookTry.findMany({ where: { endpointId }, orderBy: [{ at: 'desc' }, { id: 'desc' }], take: LOG_TRIES });
+  for await (const event of liveTopic(ctx, WEBHOOK_TRIED, endpoint.appModeId, { ...opts, read: (tx) => read(tx.db), change: tryOf })) {
+    if (!event.reload && event.change.endpointId !== endpointId) continue;
+    let change = changes.get(event);
+    if (!change) changes.set(event, (change = event.reload ? { version: event.version, reload: true, tries: event.state } : { version: event.version, reload: false, tries: [event.change] }));
+    yield change;
+  }
+}
