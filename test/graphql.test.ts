@@ -46,6 +46,16 @@ function wsClient(authorization: unknown, impl: unknown = WebSocket, options: { 
   return client;
 }
 
+describe('GraphiQL', () => {
+  it('is served from the package itself, with no script from another host', async () => {
+    const res = await fetch(`${t.url}/graphql`, { headers: { accept: 'text/html' } });
+    expect(res.status).toBe(200);
+    const page = await res.text();
+    expect(page).toContain('<title>Staff API</title>');
+    expect(page).not.toMatch(/<script[^>]+src=["']https?:/i);
+  });
+});
+
 describe('signing in', () => {
   it('gives a session token and the viewer', async () => {
     const data = await ok('mutation($e: String!, $p: String!) { signIn(email: $e, password: $p) { token expiresAt viewer { email memberships { edges { node { role } } } } } }', {
