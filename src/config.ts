@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readBlobSettings, type BlobSettings } from './lib/blobs/open.js';
 import { readTestTrust, type TestTrust } from './lib/outbound/test-trust.js';
 
 // Every setting the service reads from its environment; the README's configuration table lists them.
@@ -45,6 +46,10 @@ export interface Config {
   smtpUrl: string | undefined;
   /** The From of outgoing mail: `Name <address>` or an address. */
   mailFrom: string;
+  /** Where files are kept (BLOB_STORE): PostgreSQL, or an S3-compatible bucket. */
+  blobs: BlobSettings;
+  /** How long a conversation long poll (GET …/wait) waits with nothing new (ms). */
+  conversationWaitMs: number;
   limits: RateLimits;
 }
 
@@ -54,6 +59,8 @@ export interface RateLimits {
   guestAddressPerMinute: number;
   publicAppPerMinute: number;
   publicAddressPerMinute: number;
+  /** Uploads to and reads from the service's own signed blob addresses, per caller address. */
+  blobAddressPerMinute: number;
 }
 
 const int = (v: string | undefined, d: number) => (v === undefined || v === '' ? d : Number.parseInt(v, 10));
@@ -93,6 +100,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databasePoolSize: int(env.DATABASE_POOL_SIZE, 10),
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM || defaultMailFrom(env.BASE_URL),
+    blobs: readBlobSettings(env),
+    conversationWaitMs: int(env.CONVERSATION_WAIT_MS, 25_000),
     limits: {
       // The spec fixes this one.
       serverKeyPerMinute: 1200,
@@ -100,6 +109,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
       guestAddressPerMinute: int(env.RATE_GUEST_ADDRESS_PER_MINUTE, 600),
       publicAppPerMinute: int(env.RATE_PUBLIC_APP_PER_MINUTE, 30_000),
       publicAddressPerMinute: int(env.RATE_PUBLIC_ADDRESS_PER_MINUTE, 300),
+      blobAddressPerMinute: int(env.RATE_BLOB_ADDRESS_PER_MINUTE, 1200),
     },
   };
 }

@@ -1,13 +1,17 @@
 import Router from '@koa/router';
 import Koa from 'koa';
 import { openApiDocument } from '../rest-facade/openapi.js';
+import { blobCors, blobRouter } from '../rest-facade/blobs.js';
 import { allRoutes, restRouter } from '../rest-facade/routes.js';
 import { guestCors, publicCors } from '../rest-facade/http/access.js';
 import { readBody } from '../rest-facade/http/body.js';
 import { under } from '../rest-facade/http/cors.js';
 import { problems } from '../rest-facade/http/problem.js';
 import { sweepRateBuckets } from './domain/access/rate-limits.js';
+import { sweepUnusedAttachments } from './domain/attachments/sweep.js';
 import { purgeEraseRequests } from './domain/contacts/erasure.js';
+import { purgeIdempotencyKeys } from './domain/conversations/idempotency.js';
+import { conversationWaitsOf } from './domain/conversations/waits.js';
 import { purgeOutbox } from './domain/outbox.js';
 import { systemContext, type Services } from './domain/context.js';
 import { DomainError } from './domain/errors.js';
@@ -60,17 +64,20 @@ export async function startServer(svc: Services, log: Logger, opts: { port: numb
   // CORS before the inner problem middleware, so refusals carry the headers a page needs to read them.
   app.use(under('/guest/v1', guestCors(svc)));
   app.use(under('/public/v1', publicCors(svc)));
+  app.use(under('/blobs', blobCors()));
   app.use(problems());
   app.use(readableTarget());
+  // Uploads are raw bytes up to their signed size: before the JSON body reader and its limit.
+  app.use(blobRouter(svc).routes());
   app.use(readBody(svc.config.maxBodyBytes));
   app.use(ops.routes()).use(ops.allowedMethods());
   app.use(rest.routes()).use(rest.allowedMethods());
 
   server.on('request', app.callback());
 
-  // Housekeeping every process may do: spent rate buckets, erase requests past their block, old outbox rows.
+  // Housekeeping every process may do: spent rate buckets, erase requests past their block, old outbox rows, unused attachments.
   const sweeping = systemContext(svc, 'sweep');
-  const sweep = () => Promise.all([sweepRateBuckets(svc), purgeEraseRequests(sweeping), purgeOutbox(sweeping)]).catch(() => {});
+  const sweep = () => Promise.all([sweepRateBuckets(svc), purgeEraseRequests(sweeping), purgeOutbox(sweeping), purgeIdempotencyKeys(sweeping), sweepUnusedAttachments(sweeping)]).catch(() => {});
   void sweep();
   const sweeper = setInterval(() => void sweep(), 60_000);
   sweeper.unref();
@@ -83,6 +90,8 @@ export async function startServer(svc: Services, log: Logger, opts: { port: numb
     async close() {
       ready = false;
       clearInterval(sweeper);
+      // Held long polls answer now (nothing new) rather than hold the shutdown for their 25 s.
+      conversationWaitsOf(svc.outbox).stop();
       await graphql.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -2,9 +2,11 @@ import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/client.js';
 import { OutboxDispatcher } from './db/outbox-dispatcher.js';
 import { CredentialCache } from './domain/access/credential-cache.js';
+import { conversationWaitsOf } from './domain/conversations/waits.js';
 import type { Services } from './domain/context.js';
 import { openMailTransport } from './domain/mail/open.js';
 import type { MailTransport } from './domain/mail/transport.js';
+import { openBlobStore } from './lib/blobs/open.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { createLogger, type Logger } from './lib/logger.js';
 import { SecretBox } from './lib/secrets.js';
@@ -29,23 +31,35 @@ export async function openServices(opts: { config: Config; url: string; secretKe
     client.on('error', () => {});
     await onConnect?.(client);
   };
+  const secrets = new SecretBox(opts.secretKey);
+  const clock = opts.clock ?? systemClock;
+  const blobs = openBlobStore(opts.config.blobs, {
+    pool: database.pool,
+    sign: (text) => secrets.keyedHash('blob-address', text),
+    now: () => clock.now(),
+    baseUrl: opts.config.baseUrl,
+  });
   const credentials = new CredentialCache();
   // Before anything connects: credentials are kept only while their change notices are heard.
   if (opts.listen) credentials.attach(outbox, database.pool);
+  // Conversation long polls are woken on the same LISTEN connection.
+  if (opts.listen) conversationWaitsOf(outbox);
   if (opts.listen) await outbox.start();
   return {
     db: database.prisma,
     pool: database.pool,
-    clock: opts.clock ?? systemClock,
-    secrets: new SecretBox(opts.secretKey),
+    clock,
+    secrets,
     outbox,
     config: opts.config,
     credentials,
     mail,
+    blobs,
     database,
     async close() {
       await outbox.close();
       await mail.close();
+      blobs.close();
       await database.close();
     },
   };

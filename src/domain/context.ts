@@ -2,6 +2,7 @@ import type pg from 'pg';
 import type { Config } from '../config.js';
 import type { Db, DbHandle, Tx } from '../db/client.js';
 import type { OutboxDispatcher } from '../db/outbox-dispatcher.js';
+import type { OpenBlobStore } from '../lib/blobs/open.js';
 import type { Clock } from '../lib/clock.js';
 import type { SecretBox } from '../lib/secrets.js';
 import type { AppMode, StaffUser } from '../generated/prisma/client.js';
@@ -21,6 +22,8 @@ export interface Services {
   credentials: CredentialCache;
   /** The one way mail leaves: SMTP when SMTP_URL is set, else the outgoing_mail table (send through sendMail). */
   mail: MailTransport;
+  /** Where files are kept (src/lib/blobs): PostgreSQL, or S3 when configured. */
+  blobs: OpenBlobStore;
 }
 
 /** One app-mode: every tenant query is scoped by `appModeId`. */
