@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_TRIES, RETRY_WAITS_MS } from '../src/domain/webhooks/schedule.js';
+import { LOG_TRIES, MAX_TRIES, RETRY_WAITS_MS } from '../src/domain/webhooks/schedule.js';
 import { serverApi, staffApp, type StaffApp } from './support/factories.js';
 import { staffApi } from './support/graphql.js';
 import { makeTestCertificate, startReceiver, type Receiver, type TestCertificate } from './support/https-receiver.js';
@@ -189,5 +189,66 @@ describe('send test', () => {
     expect(sendWebhookTest).toMatchObject({ topic: 'webhook.test', delivered: true, statusCode: 200 });
     const [post] = postsTo('ping');
     expect(JSON.parse(post!.body)).toMatchObject({ type: 'webhook.test', data: { endpoint_id: hook.id }, contact: null });
+  });
+});
+
+describe('the log', () => {
+  it('keeps the last 50 tries of an endpoint, newest first', async () => {
+    const hook = await endpoint('log-50', ['contact.created']);
+    const sent: string[] = [];
+    for (let i = 0; i < LOG_TRIES + 5; i++) {
+      t.clock.advance(1000);
+      sent.push((await ok('mutation($id: ID!) { sendWebhookTest(id: $id) { deliveryId } }', { id: hook.id })).sendWebhookTest.deliveryId);
+    }
+    const { webhookEndpoints } = await ok('query($m: ID!) { webhookEndpoints(appModeId: $m, first: 20) { edges { node { id tries(first: 60) { edges { node { deliveryId } } } } } } }', { m: app.modes.live });
+    const node = webhookEndpoints.edges.map((e: { node: { id: string } }) => e.node).find((n: { id: string }) => n.id === hook.id);
+    expect(node.tries.edges.map((e: { node: { deliveryId: string } }) => e.node.deliveryId)).toEqual(sent.slice(-LOG_TRIES).reverse());
+    expect(await t.svc.db.webhookTry.count({ where: { endpointId: hook.id } })).toBe(LOG_TRIES);
+  });
+});
+
+describe('a new secret', () => {
+  it('stops the old one at once: a try after the renewal, of a post made before it, is signed with the new one only', async () => {
+    const hook = await endpoint('renewed', ['contact.updated']);
+    const stripe = new Stripe('sk_test_unused');
+    const verifies = (post: { body: string; headers: Record<string, unknown> }, secret: string) => {
+      try {
+        stripe.webhooks.constructEvent(post.body, String(post.headers['x-crm-signature']), secret);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    answer = 503;
+    try {
+      await serverApi(t, app.live.server_key).identify('ada', { display_name: 'Ada Renewed' });
+      await settle();
+    } finally {
+      answer = 200;
+    }
+    const renewed = (await ok('mutation($id: ID!) { renewWebhookSecret(id: $id) { secret } }', { id: hook.id })).renewWebhookSecret.secret as string;
+    t.clock.advance(RETRY_WAITS_MS[0]!);
+    await settle();
+    const [before, after] = postsTo('renewed');
+    expect(after!.headers['x-crm-delivery']).toBe(before!.headers['x-crm-delivery']);
+    expect([verifies(before!, hook.secret), verifies(before!, renewed)]).toEqual([true, false]);
+    expect([verifies(after!, hook.secret), verifies(after!, renewed)]).toEqual([false, true]);
+  });
+});
+
+describe('private targets', () => {
+  it('are refused before any connection, whatever an endpoint says: loopback, private, link-local metadata, IPv6 loopback', async () => {
+    const stranger = await startReceiver(cert); // listening, but named by no test trust
+    try {
+      for (const url of [`https://127.0.0.1:${stranger.port}/x`, `https://localhost:${stranger.port}/x`, `https://[::ffff:127.0.0.1]:${stranger.port}/x`, 'https://10.1.2.3/x', 'https://169.254.169.254/latest/meta-data', 'https://[::1]/x']) {
+        const { addWebhookEndpoint } = await ok(ADD, { m: app.modes.live, u: url, t: ['contact.created'] });
+        const { sendWebhookTest } = await ok('mutation($id: ID!) { sendWebhookTest(id: $id) { delivered statusCode failure } }', { id: addWebhookEndpoint.endpoint.id });
+        expect(sendWebhookTest, url).toEqual({ delivered: false, statusCode: null, failure: 'refused_address' });
+        await ok('mutation($id: ID!) { removeWebhookEndpoint(id: $id) }', { id: addWebhookEndpoint.endpoint.id });
+      }
+      expect(stranger.connections()).toBe(0);
+    } finally {
+      await stranger.close();
+    }
   });
 });
