@@ -39,6 +39,9 @@ export interface LiveResult {
     /** The same mutation before any subscriber connected. */
     aloneP50: number;
     aloneP99: number;
+    /** The same mutation on an app-mode nobody follows, half a second after each change, with every subscriber connected. */
+    unfollowedP50: number;
+    unfollowedP99: number;
     bytesPerSubscriber: number;
   };
   floor: { p50: number; p99: number; max: number; missed: number };
@@ -55,7 +58,8 @@ export async function benchLive(url: string, secretKey: string, counts = [1000, 
     const s = r.service;
     console.log(`  service  fan-out p50 ${ms(s.p50)}, p99 ${ms(s.p99)}, max ${ms(s.max)} from the mutation sent to each subscriber's answer`);
     console.log(`           p50 ${ms(s.fromCommitP50)}, p99 ${ms(s.fromCommitP99)} from the change's commit; missed ${s.missed}, out of order ${s.outOfOrder}`);
-    console.log(`           mutation p50 ${ms(s.mutationP50)}, p99 ${ms(s.mutationP99)} (with no subscriber: p50 ${ms(s.aloneP50)}, p99 ${ms(s.aloneP99)}); server memory ${(s.bytesPerSubscriber / 1024).toFixed(1)} KiB per subscriber (RSS of both processes)`);
+    console.log(`           mutation p50 ${ms(s.mutationP50)}, p99 ${ms(s.mutationP99)}; of an app-mode nobody follows, between the changes: p50 ${ms(s.unfollowedP50)}, p99 ${ms(s.unfollowedP99)}; before anyone subscribed: p50 ${ms(s.aloneP50)}, p99 ${ms(s.aloneP99)}`);
+    console.log(`           server memory ${(s.bytesPerSubscriber / 1024).toFixed(1)} KiB per subscriber (RSS of both processes)`);
     console.log(`  floor    p50 ${ms(r.floor.p50)}, p99 ${ms(r.floor.p99)}, max ${ms(r.floor.max)}; missed ${r.floor.missed} (a bare ws server, one process, broadcasting the same payload)`);
     console.log(`  ratio    p99 ${(s.p99 / Math.max(r.floor.p99, 0.1)).toFixed(1)}× the floor (aim: service p99 within 100 ms at 1,000 and 250 ms at 5,000)`);
   }
@@ -68,6 +72,9 @@ async function runOnce(url: string, secretKey: string, subscribers: number): Pro
   const { workspaceId } = await createWorkspace(systemContext(svc, 'bench'), { name: 'Live bench', ownerEmail, ownerPassword: 'bench password, long enough' });
   const app = await createApp(systemContext(svc, 'bench'), { workspaceId, name: 'Live bench app' });
   const appModeId = (await svc.db.appMode.findUniqueOrThrow({ where: { appKey: app.live.app_key } })).id;
+  // The same mutation on an app-mode nobody follows, made between the changes: its latency with 0 subscribers, at the same moments.
+  const quiet = await createApp(systemContext(svc, 'bench'), { workspaceId, name: 'Live bench app nobody follows' });
+  const quietModeId = (await svc.db.appMode.findUniqueOrThrow({ where: { appKey: quiet.live.app_key } })).id;
   const owner = await svc.db.staffUser.findUniqueOrThrow({ where: { email: ownerEmail } });
   // One session per staff tool, as tools signed in one by one would have.
   const tokens = Array.from({ length: subscribers + 1 }, () => `crm_st_${randomUUID().replaceAll('-', '')}${randomUUID().replaceAll('-', '')}`.slice(0, 47));
@@ -77,13 +84,13 @@ async function runOnce(url: string, secretKey: string, subscribers: number): Pro
 
   const ports = await Promise.all([freePort(), freePort()]);
   const servers = ports.map((port) => startServerProcess(url, secretKey, port));
-  const mutator = startMutator(`http://127.0.0.1:${ports[0]}/graphql`, tokens[subscribers]!, appModeId);
+  const mutator = startMutator(`http://127.0.0.1:${ports[0]}/graphql`, tokens[subscribers]!);
   try {
     await Promise.all(ports.map(ready));
     const before = servers.map(rss);
     const sentAt: number[] = [];
-    const change = async (i: number) => {
-      const { startedAt, ms } = await mutator.change(i);
+    const change = async (i: number, of = appModeId) => {
+      const { startedAt, ms } = await mutator.change(i, of);
       sentAt[i] = startedAt;
       return ms;
     };
@@ -103,6 +110,7 @@ async function runOnce(url: string, secretKey: string, subscribers: number): Pro
     const bytesPerSubscriber = servers.reduce((sum, s, i) => sum + rss(s) - before[i]!, 0) / subscribers;
 
     const mutationMs: number[] = [];
+    const unfollowedMs: number[] = [];
     // Warm-up: code paths compiled, pools filled; not counted.
     for (let i = 0; i < 2; i++) {
       await change(-1 - i);
@@ -112,6 +120,8 @@ async function runOnce(url: string, secretKey: string, subscribers: number): Pro
     for (let i = 0; i < CHANGES; i++) {
       const tick = sleep(1000);
       mutationMs.push(await change(i));
+      await sleep(500);
+      unfollowedMs.push(await change(1000 + i, quietModeId));
       await tick;
     }
     await sleep(2000);
@@ -130,6 +140,8 @@ async function runOnce(url: string, secretKey: string, subscribers: number): Pro
         mutationP99: quantile(mutationMs, 0.99),
         aloneP50: quantile(alone, 0.5),
         aloneP99: quantile(alone, 0.99),
+        unfollowedP50: quantile(unfollowedMs, 0.5),
+        unfollowedP99: quantile(unfollowedMs, 0.99),
         bytesPerSubscriber,
       },
       floor,
@@ -145,9 +157,9 @@ async function runOnce(url: string, secretKey: string, subscribers: number): Pro
  * loop that is not also taking in every subscriber's message, so its latency is the server's.
  */
 const MUTATOR = `
-const { parentPort, workerData: { url, token, appModeId } } = require('node:worker_threads');
+const { parentPort, workerData: { url, token } } = require('node:worker_threads');
 const query = 'mutation($m: ID!, $i: AppSettingsInput!) { updateAppSettings(appModeId: $m, input: $i) { id } }';
-parentPort.on('message', async (i) => {
+parentPort.on('message', async ({ i, appModeId }) => {
   const startedAt = performance.timeOrigin + performance.now();
   const started = performance.now();
   try {
@@ -158,8 +170,8 @@ parentPort.on('message', async (i) => {
 });
 `;
 
-function startMutator(url: string, token: string, appModeId: string) {
-  const worker = new Worker(MUTATOR, { eval: true, workerData: { url, token, appModeId } });
+function startMutator(url: string, token: string) {
+  const worker = new Worker(MUTATOR, { eval: true, workerData: { url, token } });
   const waiting = new Map<number, { resolve: (r: { startedAt: number; ms: number }) => void; reject: (e: Error) => void }>();
   worker.on('message', (m: { i: number; startedAt: number; ms: number; error?: string }) => {
     const w = waiting.get(m.i)!;
@@ -169,7 +181,8 @@ function startMutator(url: string, token: string, appModeId: string) {
     else w.resolve({ startedAt: m.startedAt - performance.timeOrigin, ms: m.ms });
   });
   return {
-    change: (i: number) => new Promise<{ startedAt: number; ms: number }>((resolve, reject) => (waiting.set(i, { resolve, reject }), worker.postMessage(i))),
+    change: (i: number, appModeId: string) =>
+      new Promise<{ startedAt: number; ms: number }>((resolve, reject) => (waiting.set(i, { resolve, reject }), worker.postMessage({ i, appModeId }))),
     close: () => worker.terminate(),
   };
 }
