@@ -51,6 +51,7 @@ export function openApiDocument(routes: AnyRoute[], baseUrl: string) {
     const parameters = [
       ...paramsOf(route.params, 'path', toSchema),
       ...paramsOf(route.query, 'query', toSchema),
+      ...paramsOf(route.headers, 'header', toSchema),
     ];
     const responses: Record<string, unknown> = {};
     for (const [status, r] of Object.entries(route.responses)) {
@@ -114,7 +115,7 @@ function answeredBy(route: AnyRoute): number[] {
   return [...new Set([...route.errors, ...common])].sort((a, b) => a - b);
 }
 
-function paramsOf(schema: z.ZodType | undefined, where: 'path' | 'query', toSchema: (s: z.ZodType, io: 'input') => Record<string, unknown>) {
+function paramsOf(schema: z.ZodType | undefined, where: 'path' | 'query' | 'header', toSchema: (s: z.ZodType, io: 'input') => Record<string, unknown>) {
   if (!schema || !(schema instanceof z.ZodObject)) return [];
   return Object.entries(schema.shape as Record<string, z.ZodType>).map(([name, s]) => ({
     name,

@@ -30,7 +30,7 @@ export interface Answer {
   headers?: Record<string, string>;
 }
 
-export interface RouteSpec<S extends Surface, P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType> {
+export interface RouteSpec<S extends Surface, P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, H extends z.ZodType = z.ZodObject> {
   method: Method;
   /** OpenAPI form, with `{param}`. */
   path: string;
@@ -39,19 +39,25 @@ export interface RouteSpec<S extends Surface, P extends z.ZodType, Q extends z.Z
   tag: string;
   params?: P;
   query?: Q;
+  /** Request headers the route reads, by their names (`Idempotency-Key`); a refusal names the header. */
+  headers?: H;
   body?: B;
   /** Success answers by status, with their schema when they have a body. */
   responses: Record<number, { description: string; schema?: z.ZodType; contentType?: string }>;
   /** Refusal statuses the route can answer, each a problem document. */
   errors: number[];
-  handle(ctx: RouteContext<S>, input: { params: z.output<P>; query: z.output<Q>; body: z.output<B> }): Promise<Answer>;
+  handle(ctx: RouteContext<S>, input: { params: z.output<P>; query: z.output<Q>; headers: z.output<H>; body: z.output<B> }): Promise<Answer>;
 }
 
-export type AnyRoute = RouteSpec<Surface, z.ZodType, z.ZodType, z.ZodType>;
+export type AnyRoute = RouteSpec<Surface, z.ZodType, z.ZodType, z.ZodType, z.ZodType>;
 
-export const defineRoute = <S extends Surface, P extends z.ZodType = z.ZodObject, Q extends z.ZodType = z.ZodObject, B extends z.ZodType = z.ZodUndefined>(
-  spec: RouteSpec<S, P, Q, B>,
+export const defineRoute = <S extends Surface, P extends z.ZodType = z.ZodObject, Q extends z.ZodType = z.ZodObject, B extends z.ZodType = z.ZodUndefined, H extends z.ZodType = z.ZodObject>(
+  spec: RouteSpec<S, P, Q, B, H>,
 ): AnyRoute => spec as unknown as AnyRoute;
+
+/** The declared headers' values (absent ones undefined), by the names the route gave them. */
+const headersOf = (route: AnyRoute, ctx: Koa.Context) =>
+  route.headers instanceof z.ZodObject ? Object.fromEntries(Object.keys(route.headers.shape).map((name) => [name, ctx.get(name) || undefined])) : {};
 
 function check<T extends z.ZodType>(schema: T | undefined, value: unknown, prefix: string, errors: FieldError[]): z.output<T> | undefined {
   if (!schema) return undefined;
@@ -71,10 +77,11 @@ export function mount(router: Router, route: AnyRoute, access: Koa.Middleware[])
     const errors: FieldError[] = [];
     const params = check(route.params, ctx.params, 'path', errors);
     const query = check(route.query, { ...ctx.query }, 'query', errors);
+    const headers = check(route.headers, headersOf(route, ctx), 'headers', errors);
     // A route that takes no body ignores whatever came, as HTTP lets it.
     const body = route.body ? check(route.body, parseJson(ctx), 'body', errors) : undefined;
     if (errors.length) throw invalid(errors);
-    const answer = await route.handle(ctx as RouteContext<Surface>, { params, query, body } as never);
+    const answer = await route.handle(ctx as RouteContext<Surface>, { params, query, headers, body } as never);
     ctx.status = answer.status;
     for (const [k, v] of Object.entries(answer.headers ?? {})) ctx.set(k, v);
     if (answer.body !== undefined) ctx.body = answer.body;

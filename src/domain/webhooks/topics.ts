@@ -22,6 +22,13 @@ export const WEBHOOK_TOPICS = [
 export type WebhookTopic = (typeof WEBHOOK_TOPICS)[number];
 
 /** The topics the service emits now; the others wait for their areas (messenger, tickets, messages, email, surveys). */
-export const EMITTED_TOPICS: readonly WebhookTopic[] = ['contact.created', 'contact.updated'];
+export const EMITTED_TOPICS: readonly WebhookTopic[] = [
+  'contact.created',
+  'contact.updated',
+  'conversation.started',
+  'conversation.replied',
+  'conversation.closed',
+  'conversation.rated',
+];
 
 export const isWebhookTopic = (topic: string): topic is WebhookTopic => (WEBHOOK_TOPICS as readonly string[]).includes(topic);

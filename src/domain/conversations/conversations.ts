@@ -1,0 +1,93 @@
+import { Prisma, type Conversation, type ConversationPart } from '../../generated/prisma/client.js';
+import type { AppCaller, Ctx, GuestCaller } from '../context.js';
+import { notFound } from '../errors.js';
+import { decodeCursor, encodeCursor } from '../paging.js';
+import { visibleParts } from './parts.js';
+import { requireMessenger } from './settings.js';
+
+// Reading conversations as the person sees them: only their own, in the caller's app-mode; never a
+// note or an internal line. Another person's conversation, or another mode's, is not found.
+
+/** A conversation with the parts the person may see and how many of them are unread. */
+export interface SeenConversation {
+  conversation: Conversation;
+  parts: ConversationPart[];
+  unread: number;
+}
+
+export const DEFAULT_LIST = 20;
+export const MAX_LIST = 100;
+
+/** The conversation if it is the caller's own, in the caller's app-mode (404 otherwise). */
+export async function ownConversation(ctx: Ctx<GuestCaller>, conversationId: string): Promise<Conversation> {
+  const found = await ctx.db.conversation.findFirst({
+    where: { id: conversationId, appModeId: ctx.caller.appModeId, contact: { appModeId: ctx.caller.appModeId, externalId: ctx.caller.externalId } },
+  });
+  if (!found) throw notFound('No such conversation.');
+  return found;
+}
+
+/** A conversation of one app-mode, for callers who checked their right to the app-mode (staff, the service). */
+export async function conversationIn(ctx: Ctx, appModeId: string, conversationId: string): Promise<Conversation> {
+  const found = await ctx.db.conversation.findFirst({ where: { id: conversationId, appModeId } });
+  if (!found) throw notFound('No such conversation.');
+  return found;
+}
+
+/** Unread parts of one conversation for its person: parts they may see, by others, after what they read. */
+const UNREAD = (c: Prisma.Sql) => Prisma.sql`(
+  SELECT count(*)::int FROM conversation_part p
+  WHERE p.conversation_id = ${c}.id AND NOT p.internal AND p.author_kind <> 'contact'
+    AND p.seq > coalesce((SELECT r.last_read_seq FROM conversation_read r
+                          WHERE r.conversation_id = ${c}.id AND r.reader_kind = 'contact' AND r.reader_id = ${c}.contact_id), 0))`;
+
+export async function unreadOf(ctx: Ctx, conversationId: string): Promise<number> {
+  const [row] = await ctx.db.$queryRaw<{ unread: number }[]>`SELECT ${UNREAD(Prisma.raw('c'))} AS unread FROM conversation c WHERE c.id = ${conversationId}`;
+  return row?.unread ?? 0;
+}
+
+/** Unread parts over all of the caller's conversations. */
+export async function totalUnread(ctx: Ctx<AppCaller>, externalId: string): Promise<number> {
+  const [row] = await ctx.db.$queryRaw<{ total: number }[]>`
+    SELECT coalesce(sum(${UNREAD(Prisma.raw('c'))}), 0)::int AS total
+    FROM conversation c JOIN contact k ON k.id = c.contact_id
+    WHERE c.app_mode_id = ${ctx.caller.appModeId} AND k.app_mode_id = ${ctx.caller.appModeId} AND k.external_id = ${externalId}`;
+  return row?.total ?? 0;
+}
+
+/** One conversation of the caller's with every part they may see. */
+export async function getConversation(ctx: Ctx<GuestCaller>, conversationId: string): Promise<SeenConversation> {
+  requireMessenger(ctx);
+  const conversation = await ownConversation(ctx, conversationId);
+  const parts = await visibleParts(ctx, conversation);
+  return { conversation, parts, unread: await unreadOf(ctx, conversation.id) };
+}
+
+export interface ListedConversation {
+  id: string;
+  preview: string;
+  unread: number;
+  state: Conversation['state'];
+  visibleSeq: number;
+  visibleActivityAt: Date;
+}
+
+/** The caller's conversations, the latest activity they may see first, in keyset pages. */
+export async function listConversations(
+  ctx: Ctx<GuestCaller>,
+  opts: { before?: string; limit?: number },
+): Promise<{ items: ListedConversation[]; nextBefore: string | null }> {
+  requireMessenger(ctx);
+  const limit = opts.limit ?? DEFAULT_LIST;
+  const [at, id] = opts.before ? (decodeCursor(opts.before, 'before', ['time', 'text']) as [string, string]) : [];
+  const after = at === undefined ? Prisma.empty : Prisma.sql`AND (c.visible_activity_at, c.id) < (${new Date(at)}::timestamp, ${id})`;
+  const rows = await ctx.db.$queryRaw<(Omit<ListedConversation, 'visibleActivityAt'> & { visibleActivityAt: Date })[]>`
+    SELECT c.id, c.preview, c.state::text AS state, c.visible_seq AS "visibleSeq", c.visible_activity_at AS "visibleActivityAt", ${UNREAD(Prisma.raw('c'))} AS unread
+    FROM conversation c JOIN contact k ON k.id = c.contact_id
+    WHERE c.app_mode_id = ${ctx.caller.appModeId} AND k.app_mode_id = ${ctx.caller.appModeId} AND k.external_id = ${ctx.caller.externalId} ${after}
+    ORDER BY c.visible_activity_at DESC, c.id DESC
+    LIMIT ${limit + 1}`;
+  const items = rows.slice(0, limit);
+  const last = items[items.length - 1];
+  return { items, nextBefore: rows.length > limit && last ? encodeCursor([last.visibleActivityAt.toISOString(), last.id]) : null };
+}

@@ -1,0 +1,76 @@
+import { randomUUID } from 'node:crypto';
+import { Prisma, type Conversation, type ConversationPart, type PartKind } from '../../generated/prisma/client.js';
+import type { Ctx, TxCtx } from '../context.js';
+import type { Author } from './authors.js';
+import { paragraphs, previewOf, type Block } from './blocks.js';
+import { CONVERSATION_CHANNEL } from './waits.js';
+
+// Adding a part is the one way a conversation grows, for every author (the person, a team member,
+// the bot, the service): it takes the next seq under the conversation's row lock, moves the
+// conversation's activity (and, for what the person may see, their seq, activity and preview), and
+// wakes the long polls waiting on it, all in the caller's transaction. The caller emits the outbox
+// topic the change means (conversation.started, conversation.replied, …).
+
+export interface NewPart {
+  kind: PartKind;
+  author: Author;
+  /** The words as plain text; blocks default to its paragraphs. */
+  text?: string;
+  blocks?: Block[] | Prisma.InputJsonValue[];
+  attachmentIds?: string[];
+  button?: string | null;
+  /** For an event line: what happened (`reopened`, `closed`, …). */
+  event?: string | null;
+  data?: Prisma.InputJsonValue;
+  /** The conversation's preview after it: the text's start by default; null keeps the one it has. */
+  preview?: string | null;
+  /** Kept from the person (an event line staff keep to themselves). Notes are internal whatever this says. */
+  internal?: boolean;
+}
+
+export async function addPart(tx: TxCtx, conversation: Pick<Conversation, 'id' | 'appModeId'>, input: NewPart): Promise<ConversationPart> {
+  const internal = input.kind === 'note' || input.internal === true;
+  const now = tx.clock.now();
+  const text = input.text ?? '';
+  // Every SET expression reads the row as it was: last_seq + 1 is the new part's seq throughout.
+  const preview = input.preview === null ? Prisma.empty : Prisma.sql`, preview = ${previewOf(input.preview ?? text)}`;
+  const seen = internal ? Prisma.empty : Prisma.sql`, visible_seq = last_seq + 1, visible_activity_at = ${now} ${preview}`;
+  const [row] = await tx.db.$queryRaw<{ seq: number }[]>`
+    UPDATE conversation SET last_seq = last_seq + 1, last_activity_at = ${now}, updated_at = ${now} ${seen}
+    WHERE id = ${conversation.id} AND app_mode_id = ${conversation.appModeId} RETURNING last_seq AS seq`;
+  if (!row) throw new Error(`conversation ${conversation.id} is not in app-mode ${conversation.appModeId}`);
+  const part = await tx.db.conversationPart.create({
+    data: {
+      id: randomUUID(),
+      appModeId: conversation.appModeId,
+      conversationId: conversation.id,
+      seq: row.seq,
+      kind: input.kind,
+      internal,
+      authorKind: input.author.kind,
+      authorId: input.author.id,
+      authorName: input.author.name,
+      authorAvatarUrl: input.author.avatarUrl ?? null,
+      text,
+      blocks: (input.blocks ?? paragraphs(text)) as Prisma.InputJsonValue,
+      attachmentIds: input.attachmentIds ?? [],
+      button: input.button ?? null,
+      event: input.event ?? null,
+      data: input.data ?? Prisma.DbNull,
+      createdAt: now,
+    },
+  });
+  // Heard at commit by every process's long polls on this conversation (internal parts wake them
+  // too, and they find nothing new to answer).
+  await tx.db.$executeRaw`SELECT pg_notify(${CONVERSATION_CHANNEL}, ${conversation.id})`;
+  return part;
+}
+
+/** The parts the person may see after a seq, oldest first (notes and internal lines never). */
+export function visibleParts(ctx: Ctx, conversation: Pick<Conversation, 'id' | 'appModeId'>, afterSeq = 0, limit?: number): Promise<ConversationPart[]> {
+  return ctx.db.conversationPart.findMany({
+    where: { conversationId: conversation.id, appModeId: conversation.appModeId, internal: false, seq: { gt: afterSeq } },
+    orderBy: { seq: 'asc' },
+    ...(limit ? { take: limit } : {}),
+  });
+}
