@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import type Koa from 'koa';
 import { contextOf, type Services } from '../src/domain/context.js';
+import { postAttachment } from './guest/attachments.js';
 import { getConsent, putConsent } from './guest/consent.js';
 import { guestAccess, publicAccess, serverAccess } from './http/access.js';
 import { mount, type AnyRoute, type Surface } from './http/route.js';
@@ -20,6 +21,7 @@ export function allRoutes(): AnyRoute[] {
     getConsent,
     putConsent,
     postGuestEvents,
+    postAttachment,
     putContact,
     deleteContact,
     getContactExport,

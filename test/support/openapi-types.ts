@@ -35,6 +35,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/guest/v1/attachments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Make an attachment and get the address to upload its picture to; then name its id in attachment_ids */
+        post: operations["postGuestV1Attachments"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/server/v1/contacts/{external_id}": {
         parameters: {
             query?: never;
@@ -157,6 +174,32 @@ export interface components {
             time_zone?: "" | string;
             /** Format: date-time */
             sent_at?: string;
+        };
+        AttachmentUpload: {
+            /** @description Name it in attachment_ids (up to 4 per message) once the bytes are uploaded; used once */
+            id: string;
+            /** @description Where to send the picture's bytes, as the body, exactly as declared */
+            upload_url: string;
+            /** @constant */
+            upload_method: "PUT";
+            /** @description Headers the upload must carry as given (Content-Type) */
+            upload_headers: {
+                [key: string]: string;
+            };
+            /**
+             * Format: date-time
+             * @description The address works until then (15 minutes)
+             */
+            upload_expires_at: string;
+        };
+        AttachmentBody: {
+            /** @description The picture's exact size in bytes, at most MaxAttachmentBytes (10485760); the upload must have exactly this many */
+            bytes: number;
+            /**
+             * @description The picture type; the uploaded bytes must be of this type (read from the bytes themselves)
+             * @enum {string}
+             */
+            content_type: "image/jpeg" | "image/png" | "image/gif" | "image/webp";
         };
         IdentifyAnswer: {
             external_id: string;
@@ -668,6 +711,124 @@ export interface operations {
             };
             /** @description The body is declared in a charset other than UTF-8 */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests; wait for Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not set up here yet, or the database connection was lost mid-request (nothing was done; send it again after Retry-After) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Something failed on our side (code internal): try again later; nothing was half done */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postGuestV1Attachments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AttachmentBody"];
+            };
+        };
+        responses: {
+            /** @description The attachment and its upload address */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AttachmentUpload"];
+                };
+            };
+            /** @description The request could not be read; the problem names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential or a wrong one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Refused */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is declared in a charset other than UTF-8 */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A value that is not right */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -54,17 +54,16 @@ export class S3BlobStore implements BlobStore {
   async head(key: string, length: number): Promise<BlobHead | undefined> {
     const Bucket = this.settings.bucket;
     try {
-      const got = await this.client.send(new GetObjectCommand({ Bucket, Key: key, Range: `bytes=0-${Math.max(0, length - 1)}` }));
-      const head = Buffer.from(await got.Body!.transformToByteArray()).subarray(0, length);
-      // `bytes 0-63/12345`; a server that ignores Range answers the whole object and its length.
-      const total = /\/(\d+)$/.exec(got.ContentRange ?? '')?.[1];
-      return { head, size: total ? Number(total) : (got.ContentLength ?? head.length), contentType: got.ContentType ?? 'application/octet-stream' };
+      // The size first: a ranged read of an empty object is answered differently by S3-compatible servers (416, or a stalled body).
+      const stat = await this.client.send(new HeadObjectCommand({ Bucket, Key: key }));
+      const size = stat.ContentLength ?? 0;
+      const contentType = stat.ContentType ?? 'application/octet-stream';
+      if (size === 0 || length <= 0) return { head: Buffer.alloc(0), size, contentType };
+      const got = await this.client.send(new GetObjectCommand({ Bucket, Key: key, Range: `bytes=0-${Math.min(length, size) - 1}` }));
+      return { head: Buffer.from(await got.Body!.transformToByteArray()).subarray(0, length), size, contentType };
     } catch (err) {
       if (missing(err)) return undefined;
-      // An empty object has no byte 0 to give.
-      if (!(err instanceof S3ServiceException && err.$metadata.httpStatusCode === 416)) throw err;
-      const stat = await this.client.send(new HeadObjectCommand({ Bucket, Key: key }));
-      return { head: Buffer.alloc(0), size: stat.ContentLength ?? 0, contentType: stat.ContentType ?? 'application/octet-stream' };
+      throw err;
     }
   }
 
