@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setStartRule } from '../src/domain/conversations/settings.js';
 import { modeIds, unique } from './support/factories.js';
 import { guestOf, teamCloses, teamPart } from './support/messenger.js';
+import { png, reachable, uploaded } from './support/pictures.js';
 import { type SeededApp, type TestServer, startWithApp, seedApp } from './support/server.js';
 
 // The person's side of the messenger over real HTTP: starting (idempotent, by the start rule),
@@ -67,19 +68,42 @@ describe('starting a conversation', () => {
     expect(await t.svc.db.conversation.count({ where: { contact: { externalId: g.sub } } })).toBe(0);
   });
 
-  it('refuses text beyond 10,000 characters, five pictures, and (until uploads land) any picture', async () => {
+  it('refuses text beyond 10,000 characters, a fifth picture and a picture that is not the person\'s', async () => {
     const g = person();
     const long = await g.start({ text: 'x'.repeat(10_001) });
     expect(long.status).toBe(400);
     expect(long.json.errors[0].field).toBe('text');
-    const five = await g.start({ text: 'pics', attachment_ids: ['a', 'b', 'c', 'd', 'e'] });
-    expect(five.status).toBe(400);
-    expect(five.json.errors[0].field).toBe('attachment_ids');
+    const h = await g.headers();
+    const ids = await Promise.all(Array.from({ length: 5 }, () => uploaded(t, h, png())));
+    const five = await g.start({ text: 'pics', attachment_ids: ids });
+    expect(five.status).toBe(422);
+    expect(five.json.code).toBe('too_many_pictures');
     const unknown = await g.start({ text: 'pic', attachment_ids: [randomUUID()] });
     expect(unknown.status).toBe(422);
-    expect(unknown.json.code).toBe('attachment_invalid');
-    expect(unknown.json.errors[0].field).toBe('attachment_ids.0');
+    expect(unknown.json).toMatchObject({ code: 'attachment_invalid', errors: [{ field: 'attachment_ids.0' }] });
+    const theirs = await person().start({ text: 'not mine', attachment_ids: [ids[0]] });
+    expect(theirs.status).toBe(422);
+    expect(theirs.json.errors[0].field).toBe('attachment_ids.0');
     expect(await t.svc.db.conversation.count({ where: { contact: { externalId: g.sub } } })).toBe(0);
+  });
+
+  it('sends pictures: a real PNG named in a start and in a message shows in its part, readable at its address, used once', async () => {
+    const g = person();
+    await g.headers();
+    const first = await uploaded(t, await g.headers(), png(7, 5));
+    const r = await g.start({ text: '', attachment_ids: [first] });
+    expect(r.status).toBe(201);
+    expect(r.json.parts[0].attachments).toEqual([expect.objectContaining({ id: first, content_type: 'image/png', width: 7, height: 5 })]);
+    const got = await fetch(reachable(t, r.json.parts[0].attachments[0].url));
+    expect(got.status).toBe(200);
+    expect(Buffer.from(await got.arrayBuffer()).equals(png(7, 5))).toBe(true);
+    const again = await g.message(r.json.id, { text: 'same picture', attachment_ids: [first] });
+    expect(again.status).toBe(422);
+    const [a, b] = [await uploaded(t, await g.headers(), png(2, 2)), await uploaded(t, await g.headers(), png(3, 3))];
+    const m = await g.message(r.json.id, { text: 'two more', attachment_ids: [b, a] });
+    expect(m.status).toBe(201);
+    expect(m.json.attachments.map((x: { id: string }) => x.id)).toEqual([b, a]);
+    expect((await g.get(r.json.id)).json.parts.map((p: { attachments: unknown[] }) => p.attachments.length)).toEqual([1, 2]);
   });
 });
 

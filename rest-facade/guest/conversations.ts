@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ConversationPart } from '../../src/generated/prisma/client.js';
-import { picturesOf, MAX_PICTURES, type PartPicture } from '../../src/domain/conversations/attachments.js';
+import type { Picture } from '../../src/domain/attachments/use.js';
+import { picturesOf, MAX_PICTURES } from '../../src/domain/conversations/attachments.js';
 import { MAX_TEXT } from '../../src/domain/conversations/content.js';
 import { DEFAULT_LIST, getConversation, listConversations, MAX_LIST, type SeenConversation } from '../../src/domain/conversations/conversations.js';
 import { IDEMPOTENCY_HEADER, IDEMPOTENCY_HOURS, MAX_IDEMPOTENCY_KEY } from '../../src/domain/conversations/idempotency.js';
@@ -10,11 +11,12 @@ import { MAX_RATING, MAX_REMARK, rateConversation } from '../../src/domain/conve
 import { startConversation } from '../../src/domain/conversations/start.js';
 import { MAX_UPDATE_PARTS, waitForUpdate } from '../../src/domain/conversations/updates.js';
 import { defineRoute, type RouteContext } from '../http/route.js';
+import { PictureAnswer, presentPicture } from './attachments.js';
 
 // The person's side of the messenger: their conversations, starting one, writing, rating, reading
 // and the long poll. Every route answers 404 while the app's messenger is switched off.
 
-const TAG = 'Conversations';
+const TAG = 'Messenger';
 const instant = z.iso.datetime({ offset: true });
 const MESSENGER_OFF = 'No such conversation, or the messenger is switched off for this app';
 
@@ -35,9 +37,8 @@ const IdempotencyHeaders = z.object({
 
 const attachmentIds = z
   .array(z.string().min(1).max(100))
-  .max(MAX_PICTURES, `at most ${MAX_PICTURES} pictures per message`)
   .optional()
-  .describe(`Up to ${MAX_PICTURES} pictures already uploaded (POST /attachments) by this user and not yet sent`);
+  .describe(`Up to ${MAX_PICTURES} pictures already uploaded (POST /attachments) by this user and not yet sent; more is 422 too_many_pictures, one that cannot be used 422 attachment_invalid naming attachment_ids.<index>`);
 
 const text = z.string().max(MAX_TEXT, `must be at most ${MAX_TEXT} characters`);
 
@@ -53,16 +54,6 @@ const PartBlock = z
   .describe('A content block (ContentBlock)')
   .meta({ id: 'PartBlock' });
 
-const Picture = z
-  .object({
-    id: z.string(),
-    url: z.string().describe('A short-lived signed address to read the picture from'),
-    content_type: z.string(),
-    width: z.number().int().nullable(),
-    height: z.number().int().nullable(),
-  })
-  .meta({ id: 'PartAttachment' });
-
 const AUTHOR_KINDS = { contact: 'user', staff: 'teammate', bot: 'bot', system: 'system' } as const;
 
 export const Part = z
@@ -76,7 +67,7 @@ export const Part = z
       avatar_url: z.string().nullable(),
     }),
     blocks: z.array(PartBlock),
-    attachments: z.array(Picture),
+    attachments: z.array(PictureAnswer).describe('Pictures sent with it, each with a short-lived address to read it'),
     button: z.string().optional().describe('The id of the button the user tapped instead of writing'),
     event: z.string().optional().describe('For an event line: what happened, such as `closed` or `reopened`'),
     rating: z.object({ value: z.number().int(), remark: z.string().nullable() }).optional().describe('For a rating'),
@@ -131,7 +122,7 @@ export const UnreadCount = z
 
 // --- Presenting --------------------------------------------------------------------------------
 
-function presentPart(p: ConversationPart, pictures: Map<string, PartPicture[]>) {
+function presentPart(p: ConversationPart, pictures: z.output<typeof PictureAnswer>[]) {
   const data = (p.data ?? {}) as { rating?: number; remark?: string | null; rating_asked?: boolean };
   return {
     id: p.id,
@@ -139,7 +130,7 @@ function presentPart(p: ConversationPart, pictures: Map<string, PartPicture[]>) 
     kind: p.kind as 'message' | 'event' | 'rating' | 'bot',
     author: { kind: AUTHOR_KINDS[p.authorKind], name: p.authorName, avatar_url: p.authorAvatarUrl },
     blocks: p.blocks as z.infer<typeof PartBlock>[],
-    attachments: (pictures.get(p.id) ?? []).map((a) => ({ id: a.id, url: a.url, content_type: a.contentType, width: a.width, height: a.height })),
+    attachments: pictures,
     ...(p.button ? { button: p.button } : {}),
     ...(p.event ? { event: p.event } : {}),
     ...(p.kind === 'rating' ? { rating: { value: data.rating ?? 0, remark: data.remark ?? null } } : {}),
@@ -149,8 +140,10 @@ function presentPart(p: ConversationPart, pictures: Map<string, PartPicture[]>) 
 }
 
 async function presentParts(ctx: RouteContext<'guest'>, parts: ConversationPart[]) {
-  const pictures = await picturesOf(ctx.state.context, parts);
-  return parts.map((p) => presentPart(p, pictures));
+  const { context } = ctx.state;
+  const pictures = await picturesOf(context, parts);
+  const shown = (p: ConversationPart) => Promise.all((pictures.get(p.id) ?? []).map((picture: Picture) => presentPicture(context, p.appModeId, picture)));
+  return Promise.all(parts.map(async (p) => presentPart(p, await shown(p))));
 }
 
 const visibleState = (state: string) => (state === 'closed' ? 'closed' : 'open');
@@ -223,7 +216,7 @@ export const startGuestConversation = defineRoute({
     201: { description: 'The conversation (also when the same Idempotency-Key is sent again)', schema: Conversation },
     404: { description: 'The messenger is switched off for this app' },
     409: { description: "The app's start rule forbids it now (code start_refused: people do not start conversations; conversation_open: one of theirs is open), or the user was erased (erased)" },
-    422: { description: 'A picture cannot be used (attachment_invalid), or the Idempotency-Key was used for another request (idempotency_key_reused)' },
+    422: { description: 'A picture cannot be used (attachment_invalid), more than four (too_many_pictures), or the Idempotency-Key was used for another request (idempotency_key_reused)' },
   },
   errors: [400, 401, 403, 404, 409, 422, 429],
   async handle(ctx, { headers, body }) {
@@ -267,7 +260,7 @@ export const postGuestMessage = defineRoute({
     201: { description: 'The part (also when the same Idempotency-Key is sent again)', schema: Part },
     404: { description: MESSENGER_OFF },
     409: { description: 'The user was erased (erased)' },
-    422: { description: 'A picture cannot be used (attachment_invalid), or the Idempotency-Key was used for another request (idempotency_key_reused)' },
+    422: { description: 'A picture cannot be used (attachment_invalid), more than four (too_many_pictures), or the Idempotency-Key was used for another request (idempotency_key_reused)' },
   },
   errors: [400, 401, 403, 404, 409, 422, 429],
   async handle(ctx, { params, headers, body }) {

@@ -99,7 +99,32 @@ export const ExportContact = z
     notes: z.array(z.object({ body: z.string(), createdAt: instant })),
     events: z.array(z.object({ name: z.string(), occurredAt: instant, props: z.record(z.string(), z.string()) })).describe('Newest first.'),
     eventsTruncated: z.boolean().describe('Only the newest 1,000 events are present.'),
-    conversations: notYet('messenger'),
+    conversations: z
+      .array(
+        z.object({
+          id: z.string(),
+          state: z.enum(['open', 'closed']),
+          createdAt: instant,
+          closedAt: instant.nullable(),
+          rating: z.object({ value: z.number().int(), remark: z.string().nullable(), ratedAt: instant.nullable() }).nullable(),
+          parts: z
+            .array(
+              z.object({
+                id: z.string(),
+                seq: z.number().int(),
+                kind: z.enum(['message', 'event', 'rating', 'bot']),
+                author: z.object({ kind: z.enum(['contact', 'staff', 'bot', 'system']), name: z.string() }),
+                text: z.string(),
+                attachmentIds: z.array(z.string()),
+                button: z.string().optional(),
+                event: z.string().optional(),
+                createdAt: instant,
+              }),
+            )
+            .describe('The parts the person may see (never a team note), oldest first'),
+        }),
+      )
+      .describe("The person's conversations in this mode, oldest first."),
     tickets: notYet('tickets'),
     articleRatings: notYet('help center'),
     receipts: z.array(

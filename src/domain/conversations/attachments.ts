@@ -1,27 +1,22 @@
 import type { ConversationPart } from '../../generated/prisma/client.js';
-import type { Ctx, TxCtx } from '../context.js';
-import { DomainError } from '../errors.js';
+import { picturesOfParts } from '../attachments/addresses.js';
+import { MAX_PICTURES_PER_MESSAGE } from '../attachments/limits.js';
+import { useAttachments, type Picture } from '../attachments/use.js';
+import type { Ctx, GuestCaller, TxCtx } from '../context.js';
 
-// Pictures named in `attachment_ids` of a start or a message. Until the attachments area lands
-// (src/domain/attachments), no id names a picture, so any is refused.
+// Pictures named in `attachment_ids` of a start or a message (src/domain/attachments): each an
+// upload of the person's own, used once, at most four per message.
 
-export const MAX_PICTURES = 4;
+export const MAX_PICTURES = MAX_PICTURES_PER_MESSAGE;
 
-export interface PartPicture {
-  id: string;
-  url: string;
-  contentType: string;
-  width: number | null;
-  height: number | null;
+/** Makes the pictures the part's, in the caller's transaction (422 naming `attachment_ids.<i>` for one that cannot be used). */
+export async function attachPictures(tx: TxCtx<GuestCaller>, part: Pick<ConversationPart, 'id'>, ids: string[]): Promise<void> {
+  await useAttachments(tx, { ids, partId: part.id });
 }
 
-/** Makes the pictures the part's, in the caller's transaction (each used once, only by its maker). */
-export async function attachPictures(_tx: TxCtx, _part: Pick<ConversationPart, 'id' | 'appModeId'>, _externalId: string, ids: string[]): Promise<void> {
-  if (!ids.length) return;
-  throw new DomainError(422, 'attachment_invalid', 'A picture cannot be used', 'No such picture: upload it first with POST /guest/v1/attachments.', ids.map((_, i) => ({ field: `attachment_ids.${i}`, message: 'is not a picture of yours that is uploaded and unused' })));
-}
-
-/** The parts' pictures with short-lived read addresses, by part id. */
-export async function picturesOf(_ctx: Ctx, _parts: Pick<ConversationPart, 'id' | 'appModeId' | 'attachmentIds'>[]): Promise<Map<string, PartPicture[]>> {
-  return new Map();
+/** The parts' pictures, by part id, in the order they were named (one read, only when a part has any). */
+export async function picturesOf(ctx: Ctx, parts: Pick<ConversationPart, 'id' | 'appModeId' | 'attachmentIds'>[]): Promise<Map<string, Picture[]>> {
+  const withPictures = parts.filter((p) => p.attachmentIds.length);
+  if (!withPictures.length) return new Map();
+  return picturesOfParts(ctx, withPictures[0]!.appModeId, withPictures.map((p) => p.id));
 }

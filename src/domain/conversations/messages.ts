@@ -47,7 +47,7 @@ export async function sendMessage(ctx: Ctx<GuestCaller>, conversationId: string,
 
     await reopen(tx, conversation);
     const part = await addPart(tx, conversation, { kind: 'message', author: contactAuthor(contact), text: input.text, attachmentIds: input.attachmentIds });
-    await attachPictures(tx, part, externalId, input.attachmentIds);
+    await attachPictures(tx, part, input.attachmentIds);
     await markReadTo(tx, conversation, { kind: 'contact', id: contact.id }, part.seq);
     await emit(tx, REPLIED, { appModeId, externalId, data: { conversation_id: conversation.id, part_id: part.id } });
     if (claim) await settleKey(tx, appModeId, claim, part.id);

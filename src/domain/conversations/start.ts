@@ -66,7 +66,7 @@ export async function startConversation(ctx: Ctx<GuestCaller>, input: StartInput
       },
     });
     const part = await addPart(tx, conversation, { kind: 'message', author: contactAuthor(contact), text: input.text, attachmentIds: input.attachmentIds, button: input.button });
-    await attachPictures(tx, part, externalId, input.attachmentIds);
+    await attachPictures(tx, part, input.attachmentIds);
     await markReadTo(tx, conversation, { kind: 'contact', id: contact.id }, part.seq);
     await emit(tx, STARTED, { appModeId, externalId, data: { conversation_id: conversation.id, part_id: part.id } });
     if (claim) await settleKey(tx, appModeId, claim, conversation.id);

@@ -1,0 +1,174 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { conversationWaitsOf } from '../src/domain/conversations/waits.js';
+import { unique } from './support/factories.js';
+import { guestOf, teamPart } from './support/messenger.js';
+import { freePorts, launch, ready, stopProcess, type Proc } from './support/processes.js';
+import { type SeededApp, type TestServer, seedApp, startTestServer, testConfig } from './support/server.js';
+
+// GET /guest/v1/conversations/{id}/wait, the long poll: at once when something newer than `after`
+// exists, as soon as something is added (also by another server process), or empty when the wait
+// is over. Held in memory: no database work while nothing changes. The wait here is 1.5 s (the
+// service's default is 25 s: CONVERSATION_WAIT_MS).
+
+const WAIT_MS = 1500;
+let t: TestServer;
+let app: SeededApp;
+let other: Proc | undefined;
+beforeAll(async () => {
+  t = await startTestServer({ config: testConfig({ conversationWaitMs: WAIT_MS }) });
+  app = await seedApp(t.svc);
+});
+afterAll(async () => {
+  await stopProcess(other);
+  await t?.close();
+});
+
+async function started() {
+  const g = guestOf(t, app.live, unique('waiter'));
+  const { json } = await g.start({ text: 'Anyone there?' });
+  return { g, id: json.id as string };
+}
+
+const timed = async <T>(p: Promise<T>) => {
+  const at = Date.now();
+  const value = await p;
+  return { value, ms: Date.now() - at };
+};
+
+const waits = () => conversationWaitsOf(t.svc.outbox);
+
+/** Until the process holds `n` waits (the request has arrived and is waiting). */
+async function holding(n: number) {
+  for (const until = Date.now() + 5000; Date.now() < until; await new Promise((r) => setTimeout(r, 10))) if (waits().size >= n) return;
+  throw new Error(`waits held: ${waits().size}, not ${n}`);
+}
+
+describe('the conversation long poll', () => {
+  it('answers at once when a part newer than `after` exists', async () => {
+    const { g, id } = await started();
+    await teamPart(t, id, 'message', 'Hello!');
+    const { value: r, ms } = await timed(g.wait(id, 1));
+    expect(r.status).toBe(200);
+    expect(ms).toBeLessThan(WAIT_MS / 2);
+    expect(r.json.last_seq).toBe(2);
+    expect(r.json.parts).toEqual([expect.objectContaining({ seq: 2, kind: 'message', author: { kind: 'teammate', name: 'Anna from Support', avatar_url: null }, blocks: [{ type: 'paragraph', spans: [{ text: 'Hello!' }] }] })]);
+    expect((await g.wait(id, 0)).json.parts.map((p: { seq: number }) => p.seq)).toEqual([1, 2]);
+  });
+
+  it('answers as soon as a part is added, and not for a note', async () => {
+    const { g, id } = await started();
+    const waiting = timed(g.wait(id, 1));
+    await holding(1);
+    await teamPart(t, id, 'note', 'Internal: check the order');
+    await new Promise((r) => setTimeout(r, 150));
+    await teamPart(t, id, 'message', 'On it');
+    const { value: r, ms } = await waiting;
+    expect(ms).toBeLessThan(WAIT_MS);
+    expect(r.json).toMatchObject({ last_seq: 3, parts: [{ seq: 3, blocks: [{ spans: [{ text: 'On it' }] }] }] });
+    expect(JSON.stringify(r.json)).not.toContain('Internal');
+    expect(waits().size).toBe(0);
+  });
+
+  it('answers the person\'s own message sent from another device', async () => {
+    const { g, id } = await started();
+    const waiting = g.wait(id, 1);
+    await holding(1);
+    await g.message(id, { text: 'From my phone' });
+    expect((await waiting).json.parts[0]).toMatchObject({ seq: 2, author: { kind: 'user' } });
+  });
+
+  it('answers with nothing new once the wait is over', async () => {
+    const { g, id } = await started();
+    const { value: r, ms } = await timed(g.wait(id, 1));
+    expect(r.status).toBe(200);
+    expect(r.json).toEqual({ parts: [], last_seq: 1 });
+    expect(ms).toBeGreaterThanOrEqual(WAIT_MS - 50);
+    expect(ms).toBeLessThan(WAIT_MS + 1000);
+  });
+
+  it('answers a version it never gave at once, with the real last_seq', async () => {
+    const { g, id } = await started();
+    const { value: r, ms } = await timed(g.wait(id, 99));
+    expect(r.json).toEqual({ parts: [], last_seq: 1 });
+    expect(ms).toBeLessThan(WAIT_MS / 2);
+    expect((await g.send('GET', `/guest/v1/conversations/${id}/wait?after=-1`)).json.errors[0].field).toBe('after');
+  });
+
+  it('holds 50 waits with no database work until something changes', async () => {
+    const held = await Promise.all(Array.from({ length: 50 }, () => started()));
+    const answers = held.map(({ g, id }) => g.wait(id, 1));
+    await holding(50);
+    // Every statement of the process goes through its pool: count them for a while.
+    const pool = t.svc.pool;
+    let statements = 0;
+    const [query, connect] = [pool.query, pool.connect];
+    const counted = <F>(f: F) => ((...args: unknown[]) => (statements++, (f as (...a: unknown[]) => unknown).apply(pool, args))) as F;
+    pool.query = counted(query);
+    pool.connect = counted(connect);
+    try {
+      await new Promise((r) => setTimeout(r, 800));
+    } finally {
+      pool.query = query;
+      pool.connect = connect;
+    }
+    // The outbox dispatcher's pass each second, and nothing for the 50 waits.
+    expect(statements).toBeLessThanOrEqual(3);
+    await teamPart(t, held[7]!.id, 'message', 'Only this one');
+    const woken = await Promise.race([answers[7]!.then((r) => r.json), new Promise((r) => setTimeout(() => r('late'), WAIT_MS / 2))]);
+    expect(woken).toMatchObject({ last_seq: 2, parts: [{ seq: 2 }] });
+    const rest = await Promise.all(answers);
+    expect(rest.filter((r) => r.json.parts.length).length).toBe(1);
+  });
+
+  it('lets go of a wait whose client went away', async () => {
+    const { g, id } = await started();
+    const gone = new AbortController();
+    const request = fetch(`${t.url}/guest/v1/conversations/${id}/wait?after=1`, { headers: await g.headers(), signal: gone.signal }).catch(() => 'aborted');
+    await holding(1);
+    gone.abort();
+    expect(await request).toBe('aborted');
+    for (const until = Date.now() + 1000; Date.now() < until && waits().size; ) await new Promise((r) => setTimeout(r, 10));
+    expect(waits().size).toBe(0);
+  });
+
+  it('is woken by a part added through another server process', async () => {
+    const [port] = await freePorts(1);
+    other = launch(t.dbUrl, port!);
+    await ready(other);
+    const { g, id } = await started();
+    // Waiting on this process; the person writes through the other one (another device, another server).
+    const waiting = timed(g.wait(id, 1));
+    await holding(1);
+    const elsewhere = await fetch(`${other.url}/guest/v1/conversations/${id}/messages`, {
+      method: 'POST',
+      headers: { ...(await g.headers()), 'Content-Type': 'application/json' },
+      body: JSON.stringify({ text: 'Sent through the other process' }),
+    });
+    expect(elsewhere.status).toBe(201);
+    const { value: r, ms } = await waiting;
+    expect(ms).toBeLessThan(WAIT_MS);
+    expect(r.json.parts[0].blocks[0].spans[0].text).toBe('Sent through the other process');
+
+    // And the other way: a wait held by the other process, woken by a part added here.
+    const there = fetch(`${other.url}/guest/v1/conversations/${id}/wait?after=2`, { headers: await g.headers() }).then((res) => res.json());
+    await new Promise((r) => setTimeout(r, 500));
+    await teamPart(t, id, 'message', 'Answered here');
+    const answer = await there;
+    expect(answer).toMatchObject({ last_seq: 3, parts: [{ seq: 3, author: { name: 'Anna from Support' } }] });
+  }, 60_000);
+
+  it('answers held waits when the server stops', async () => {
+    const own = await startTestServer({ dbUrl: t.dbUrl, config: testConfig({ conversationWaitMs: 60_000 }) });
+    try {
+      const { g, id } = await started();
+      const waiting = timed(fetch(`${own.url}/guest/v1/conversations/${id}/wait?after=1`, { headers: await g.headers() }).then((res) => res.json()));
+      for (const until = Date.now() + 5000; Date.now() < until && !conversationWaitsOf(own.svc.outbox).size; ) await new Promise((r) => setTimeout(r, 10));
+      await own.close();
+      const { value, ms } = await waiting;
+      expect(value).toEqual({ parts: [], last_seq: 1 });
+      expect(ms).toBeLessThan(5000);
+    } finally {
+      await own.close().catch(() => {});
+    }
+  });
+});
