@@ -3,6 +3,7 @@ import type Koa from 'koa';
 import { contextOf, type Services } from '../src/domain/context.js';
 import { postAttachment } from './guest/attachments.js';
 import { getConsent, putConsent } from './guest/consent.js';
+import { conversationRoutes } from './guest/conversations.js';
 import { guestAccess, publicAccess, serverAccess } from './http/access.js';
 import { mount, type AnyRoute, type Surface } from './http/route.js';
 import { getPublicApp } from './public/apps.js';
@@ -21,6 +22,7 @@ export function allRoutes(): AnyRoute[] {
     getConsent,
     putConsent,
     postGuestEvents,
+    ...conversationRoutes,
     postAttachment,
     putContact,
     deleteContact,

@@ -35,6 +35,109 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/guest/v1/conversations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The user's conversations, the latest activity first */
+        get: operations["getGuestV1Conversations"];
+        put?: never;
+        /** Start a conversation with what the user wrote, or the opening button they tapped */
+        post: operations["postGuestV1Conversations"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/guest/v1/conversations/{conversation_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of the user's conversations, with every part they may see */
+        get: operations["getGuestV1ConversationsConversationId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/guest/v1/conversations/{conversation_id}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The user writes in a conversation (a closed or snoozed one is open again) */
+        post: operations["postGuestV1ConversationsConversationIdMessages"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/guest/v1/conversations/{conversation_id}/rating": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The user rates a closed conversation that asked for it, once */
+        post: operations["postGuestV1ConversationsConversationIdRating"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/guest/v1/conversations/{conversation_id}/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The user has read the conversation up to a part (the mark never moves back) */
+        post: operations["postGuestV1ConversationsConversationIdRead"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/guest/v1/conversations/{conversation_id}/wait": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Long poll: answers as soon as the conversation has a part newer than `after`, or after about 25 seconds with none */
+        get: operations["getGuestV1ConversationsConversationIdWait"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/guest/v1/attachments": {
         parameters: {
             query?: never;
@@ -175,6 +278,154 @@ export interface components {
             /** Format: date-time */
             sent_at?: string;
         };
+        ConversationPage: {
+            items: {
+                id: string;
+                /** @description The start of the latest part the user may see */
+                preview: string;
+                unread: number;
+                /** @enum {string} */
+                state: "open" | "closed";
+                last_seq: number;
+                /** Format: date-time */
+                updated_at: string;
+            }[];
+            /** @description Pass as `before` for the next (older) page; null on the last page */
+            next_before: string | null;
+        };
+        Conversation: {
+            id: string;
+            /**
+             * @description A conversation the team snoozed is open to the user
+             * @enum {string}
+             */
+            state: "open" | "closed";
+            /** @description The seq of the latest part the user may see: the `after` of the next wait */
+            last_seq: number;
+            /** @description Parts by others the user has not read (POST …/read) */
+            unread: number;
+            preview: string;
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When the latest part the user may see was added
+             */
+            updated_at: string;
+            /** @description The conversation is closed and the team asks the user to rate it (POST …/rating, once) */
+            rating_asked: boolean;
+            /** @description The rating the user gave, once */
+            rating: {
+                value: number;
+                remark: string | null;
+                /** Format: date-time */
+                rated_at: string;
+            } | null;
+            /** @description Every part the user may see, oldest first (team notes never) */
+            parts: components["schemas"]["Part"][];
+        };
+        Part: {
+            id: string;
+            /** @description Counts up from 1 within the conversation; a gap is a part the user does not see */
+            seq: number;
+            /**
+             * @description message: written by the user or a teammate; event: a line saying what happened (see `event`); rating: the user's rating; bot: the help bot
+             * @enum {string}
+             */
+            kind: "message" | "event" | "rating" | "bot";
+            author: {
+                /**
+                 * @description user: the signed-in user; teammate: a member of the app's team
+                 * @enum {string}
+                 */
+                kind: "user" | "teammate" | "bot" | "system";
+                /** @description As it was when the part was written */
+                name: string;
+                avatar_url: string | null;
+            };
+            blocks: components["schemas"]["PartBlock"][];
+            /** @description Pictures sent with it, each with a short-lived address to read it */
+            attachments: components["schemas"]["Picture"][];
+            /** @description The id of the button the user tapped instead of writing */
+            button?: string;
+            /** @description For an event line: what happened, such as `closed` or `reopened` */
+            event?: string;
+            /** @description For a rating */
+            rating?: {
+                value: number;
+                remark: string | null;
+            };
+            /** @description For a `closed` event line: whether the team asks the user to rate the conversation */
+            rating_asked?: boolean;
+            /** Format: date-time */
+            created_at: string;
+        };
+        /** @description A content block (ContentBlock) */
+        PartBlock: {
+            /** @description `paragraph` for what people write (one per run of text between blank lines); team and bot parts may carry other content block types */
+            type: string;
+            spans?: components["schemas"]["PartSpan"][];
+        } & {
+            [key: string]: unknown;
+        };
+        PartSpan: {
+            text: string;
+        };
+        Picture: {
+            id: string;
+            /** @enum {string} */
+            content_type: "image/jpeg" | "image/png" | "image/gif" | "image/webp";
+            bytes: number;
+            /** @description Pixels, when the picture header gives them */
+            width: number | null;
+            height: number | null;
+            /** @description Where to GET the picture; short-lived */
+            url: string;
+            /** Format: date-time */
+            url_expires_at: string;
+        };
+        StartBody: {
+            /** @description What the user wrote, at most 10000 characters; empty when they tapped a button (or sent only pictures) */
+            text: string;
+            /** @description Up to 4 pictures already uploaded (POST /attachments) by this user and not yet sent; more is 422 too_many_pictures, one that cannot be used 422 attachment_invalid naming attachment_ids.<index> */
+            attachment_ids?: string[];
+            /** @description The id of the opening's button tapped, with no words or pictures; empty when they wrote */
+            button?: string | null;
+            /** @description The opening the user was shown; null for none */
+            opening?: components["schemas"]["OpeningRef"] | null;
+        };
+        OpeningRef: {
+            id: string;
+            version?: number;
+        };
+        MessageBody: {
+            /** @description What the user wrote, at most 10000 characters; may be empty when pictures are sent */
+            text: string;
+            /** @description Up to 4 pictures already uploaded (POST /attachments) by this user and not yet sent; more is 422 too_many_pictures, one that cannot be used 422 attachment_invalid naming attachment_ids.<index> */
+            attachment_ids?: string[];
+        };
+        RatingBody: {
+            /** @description 1 (bad) to 5 (great) */
+            rating: number;
+            /** @description At most 1000 characters */
+            remark?: string | null;
+        };
+        UnreadCount: {
+            /** @description Unread parts of this conversation */
+            unread: number;
+            /** @description Unread parts over all the user's conversations */
+            total: number;
+        };
+        ReadBody: {
+            /** @description The seq of the last part read; beyond the conversation's last_seq reads up to it */
+            seq: number;
+        };
+        ConversationUpdate: {
+            /** @description Parts newer than `after` the user may see, oldest first, at most 200; empty when the wait ran out */
+            parts: components["schemas"]["Part"][];
+            /** @description The version this answer brings the client to: wait again with after = last_seq */
+            last_seq: number;
+        };
         AttachmentUpload: {
             /** @description Name it in attachment_ids (up to 4 per message) once the bytes are uploaded; used once */
             id: string;
@@ -257,9 +508,37 @@ export interface components {
             }[];
             /** @description Only the newest 1,000 events are present. */
             eventsTruncated: boolean;
-            /** @description Empty until the messenger area lands; then its records. */
+            /** @description The person's conversations in this mode, oldest first. */
             conversations: {
-                [key: string]: unknown;
+                id: string;
+                /** @enum {string} */
+                state: "open" | "closed";
+                /** Format: date-time */
+                createdAt: string;
+                closedAt: string | null;
+                rating: {
+                    value: number;
+                    remark: string | null;
+                    ratedAt: string | null;
+                } | null;
+                /** @description The parts the person may see (never a team note), oldest first */
+                parts: {
+                    id: string;
+                    seq: number;
+                    /** @enum {string} */
+                    kind: "message" | "event" | "rating" | "bot";
+                    author: {
+                        /** @enum {string} */
+                        kind: "contact" | "staff" | "bot" | "system";
+                        name: string;
+                    };
+                    text: string;
+                    attachmentIds: string[];
+                    button?: string;
+                    event?: string;
+                    /** Format: date-time */
+                    createdAt: string;
+                }[];
             }[];
             /** @description Empty until the tickets area lands; then its records. */
             tickets: {
@@ -711,6 +990,776 @@ export interface operations {
             };
             /** @description The body is declared in a charset other than UTF-8 */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests; wait for Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not set up here yet, or the database connection was lost mid-request (nothing was done; send it again after Retry-After) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Something failed on our side (code internal): try again later; nothing was half done */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getGuestV1Conversations: {
+        parameters: {
+            query?: {
+                before?: string;
+                limit?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of conversations */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConversationPage"];
+                };
+            };
+            /** @description The request could not be read; the problem names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential or a wrong one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Refused */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The messenger is switched off for this app */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests; wait for Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not set up here yet, or the database connection was lost mid-request (nothing was done; send it again after Retry-After) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Something failed on our side (code internal): try again later; nothing was half done */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postGuestV1Conversations: {
+        parameters: {
+            query?: never;
+            header?: {
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StartBody"];
+            };
+        };
+        responses: {
+            /** @description The conversation (also when the same Idempotency-Key is sent again) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Conversation"];
+                };
+            };
+            /** @description The request could not be read; the problem names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential or a wrong one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Refused */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The messenger is switched off for this app */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The app's start rule forbids it now (code start_refused: people do not start conversations; conversation_open: one of theirs is open), or the user was erased (erased) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is declared in a charset other than UTF-8 */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A picture cannot be used (attachment_invalid), more than four (too_many_pictures), or the Idempotency-Key was used for another request (idempotency_key_reused) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests; wait for Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not set up here yet, or the database connection was lost mid-request (nothing was done; send it again after Retry-After) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Something failed on our side (code internal): try again later; nothing was half done */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getGuestV1ConversationsConversationId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                conversation_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The conversation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Conversation"];
+                };
+            };
+            /** @description The request could not be read; the problem names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential or a wrong one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Refused */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such conversation, or the messenger is switched off for this app */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests; wait for Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not set up here yet, or the database connection was lost mid-request (nothing was done; send it again after Retry-After) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Something failed on our side (code internal): try again later; nothing was half done */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postGuestV1ConversationsConversationIdMessages: {
+        parameters: {
+            query?: never;
+            header?: {
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                conversation_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MessageBody"];
+            };
+        };
+        responses: {
+            /** @description The part (also when the same Idempotency-Key is sent again) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Part"];
+                };
+            };
+            /** @description The request could not be read; the problem names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential or a wrong one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Refused */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such conversation, or the messenger is switched off for this app */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The user was erased (erased) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is declared in a charset other than UTF-8 */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A picture cannot be used (attachment_invalid), more than four (too_many_pictures), or the Idempotency-Key was used for another request (idempotency_key_reused) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests; wait for Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not set up here yet, or the database connection was lost mid-request (nothing was done; send it again after Retry-After) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Something failed on our side (code internal): try again later; nothing was half done */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postGuestV1ConversationsConversationIdRating: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                conversation_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RatingBody"];
+            };
+        };
+        responses: {
+            /** @description The rating, a part of the conversation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Part"];
+                };
+            };
+            /** @description The request could not be read; the problem names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential or a wrong one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Refused */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such conversation, or the messenger is switched off for this app */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not now: the conversation is not closed (conversation_not_closed), the team did not ask (rating_not_asked), it was rated already (already_rated); or the user was erased (erased) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is declared in a charset other than UTF-8 */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests; wait for Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not set up here yet, or the database connection was lost mid-request (nothing was done; send it again after Retry-After) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Something failed on our side (code internal): try again later; nothing was half done */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postGuestV1ConversationsConversationIdRead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                conversation_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReadBody"];
+            };
+        };
+        responses: {
+            /** @description What is left unread */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnreadCount"];
+                };
+            };
+            /** @description The request could not be read; the problem names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential or a wrong one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Refused */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such conversation, or the messenger is switched off for this app */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The user was erased (erased) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is declared in a charset other than UTF-8 */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests; wait for Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not set up here yet, or the database connection was lost mid-request (nothing was done; send it again after Retry-After) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Something failed on our side (code internal): try again later; nothing was half done */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getGuestV1ConversationsConversationIdWait: {
+        parameters: {
+            query?: {
+                after?: string;
+            };
+            header?: never;
+            path: {
+                conversation_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What is new (parts empty when the wait ran out); ask again at once with after = last_seq */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConversationUpdate"];
+                };
+            };
+            /** @description The request could not be read; the problem names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential or a wrong one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Refused */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such conversation, or the messenger is switched off for this app */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
