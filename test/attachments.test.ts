@@ -8,7 +8,7 @@ import { contextOf, scopeOf, transaction, type Ctx, type GuestCaller } from '../
 import { DomainError } from '../src/domain/errors.js';
 import { call, userToken } from './support/http.js';
 import { gif, png, putBytes, reachable, uploaded } from './support/pictures.js';
-import { type SeededApp, type TestServer, startWithApp } from './support/server.js';
+import { type SeededApp, type TestServer, startTestServer, startWithApp, testConfig } from './support/server.js';
 
 // POST /guest/v1/attachments and the upload flow on the default store (PostgreSQL, the service's
 // own signed routes); naming pictures in a part (useAttachments, as the messenger's routes do);
@@ -203,6 +203,14 @@ describe('the upload flow', () => {
     expect((await expired.json()).code).toBe('address_expired');
   });
 
+  it('takes twenty uploads at once (more than the database connections of the process)', async () => {
+    const bytes = png(6, 6);
+    const made = await Promise.all(Array.from({ length: 20 }, (_, i) => create(`crowd-${i}`, { bytes: bytes.length, content_type: 'image/png' })));
+    const puts = await Promise.all(made.map((m) => putBytes(t, m.json, bytes)));
+    expect(puts.map((p) => p.status)).toEqual(Array(20).fill(204));
+    expect(await t.svc.db.attachment.count({ where: { id: { in: made.map((m) => m.json.id) }, uploadedAt: { not: null } } })).toBe(20);
+  });
+
   it('never replaces the bytes of a picture already sent', async () => {
     const bytes = png(5, 5);
     const made = await create('dan', { bytes: bytes.length, content_type: 'image/png' });
@@ -300,5 +308,21 @@ describe('attachments at scale and over time', () => {
     const again = await create('max', { bytes: 10, content_type: 'image/png' });
     expect(again.status).toBe(403);
     expect(again.json.code).toBe('erased');
+  });
+});
+
+describe('rate limits of the blob addresses', () => {
+  it('counts requests to /blobs/… per caller address, answering 429 with Retry-After beyond', async () => {
+    const limited = await startTestServer({ config: testConfig({}, { blobAddressPerMinute: 3 }) });
+    try {
+      const statuses = [];
+      for (let i = 0; i < 4; i++) statuses.push((await fetch(`${limited.url}/blobs/not.signed`)).status);
+      expect(statuses).toEqual([403, 403, 403, 429]);
+      const refused = await fetch(`${limited.url}/blobs/not.signed`, { method: 'PUT', body: 'x' });
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    } finally {
+      await limited.close();
+    }
   });
 });

@@ -11,6 +11,7 @@ export const BLOB_ROUTE_PREFIX = '/blobs/';
  */
 export class PostgresBlobStore implements BlobStore {
   readonly kind = 'postgres';
+  readonly receivesUploads = true;
   constructor(private readonly deps: { pool: pg.Pool; sign: Signer; now: () => Date; baseUrl: string }) {}
 
   async put(key: string, bytes: Buffer, contentType: string): Promise<void> {

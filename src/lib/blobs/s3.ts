@@ -23,6 +23,7 @@ const missing = (err: unknown) => err instanceof S3ServiceException && (err.name
  */
 export class S3BlobStore implements BlobStore {
   readonly kind = 's3';
+  readonly receivesUploads = false;
   private readonly client: S3Client;
   constructor(private readonly settings: S3Settings, private readonly now: () => Date) {
     const { endpoint, region, forcePathStyle, accessKeyId, secretAccessKey } = settings;

@@ -37,6 +37,12 @@ export interface ReadTerms {
 
 export interface BlobStore {
   readonly kind: 'postgres' | 's3';
+  /**
+   * Uploads come through this service (its own upload route), so the area that gave the address
+   * sees every upload's bytes as they arrive; otherwise they go straight to the store, and the area
+   * checks what is there (`head`) when it first needs to.
+   */
+  readonly receivesUploads: boolean;
   /** Keeps the bytes under the key, replacing what was there. */
   put(key: string, bytes: Buffer, contentType: string): Promise<void>;
   read(key: string): Promise<{ bytes: Buffer; contentType: string } | undefined>;
