@@ -62,7 +62,7 @@ describe.each(['postgres', 's3'] as const)('the %s blob store', (kind) => {
     expect(Buffer.from(await got.arrayBuffer()).equals(bytes)).toBe(true);
 
     // Another key under the same signature.
-    const other = kind === 's3' ? read.url.replace('/read?', '/b?') : read.url.replace(/.(\.[^.]+)$/, (_, rest: string) => `x${rest}`);
+    const other = kind === 's3' ? read.url.replace('/read?', '/b?') : read.url.replace(/(.)(\.[^.]+)$/, (_, c: string, rest: string) => `${c === 'x' ? 'y' : 'x'}${rest}`);
     expect(other).not.toBe(read.url);
     expect((await get(other)).status).toBe(403);
 
