@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from './support/http.js';
-import { unique } from './support/factories.js';
+import { staffApp, unique } from './support/factories.js';
+import { staffApi } from './support/graphql.js';
 import { guestOf, teamCloses, teamPart } from './support/messenger.js';
 import { type SeededApp, type TestServer, startWithApp } from './support/server.js';
 
@@ -84,5 +85,31 @@ describe('a person\'s conversations', () => {
     expect(again.status).toBe(409);
     expect(again.json.code).toBe('erased');
     expect((await guestOf(t, app.live, sub).list()).json.items).toEqual([]);
+  });
+
+  it('are posted to webhooks with the conversation and part ids, and the person\'s external id', async () => {
+    const own = await staffApp(t, 'Conversation hooks');
+    const topics = ['conversation.started', 'conversation.replied', 'conversation.closed', 'conversation.rated'];
+    await staffApi(() => t.url, () => own.owner).ok('mutation($m: ID!, $u: String!, $t: [String!]!) { addWebhookEndpoint(appModeId: $m, url: $u, topics: $t) { endpoint { id } } }', {
+      m: own.modes.live,
+      u: 'https://hooks.example.com/crm',
+      t: topics,
+    });
+    const sub = unique('hooked');
+    const g = guestOf(t, own.live, sub);
+    const { json: c } = await g.start({ text: 'Hi' });
+    const m = await g.message(c.id, { text: 'More' });
+    await teamCloses(t, c.id, true);
+    const rated = await g.rate(c.id, { rating: 3 });
+    const closing = (await g.get(c.id)).json.parts.find((p: { event?: string }) => p.event === 'closed');
+    await t.svc.outbox.drain();
+    const bodies = (await t.svc.db.webhookDelivery.findMany({ where: { appModeId: own.modes.live } })).map((d) => JSON.parse(d.body));
+    bodies.sort((a, b) => topics.indexOf(a.type) - topics.indexOf(b.type));
+    expect(bodies.map((b) => [b.type, b.data, b.contact])).toEqual([
+      ['conversation.started', { conversation_id: c.id, part_id: c.parts[0].id }, { external_id: sub }],
+      ['conversation.replied', { conversation_id: c.id, part_id: m.json.id }, { external_id: sub }],
+      ['conversation.closed', { conversation_id: c.id, part_id: closing.id }, { external_id: sub }],
+      ['conversation.rated', { conversation_id: c.id, part_id: rated.json.id, rating: 3 }, { external_id: sub }],
+    ]);
   });
 });
