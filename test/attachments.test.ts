@@ -114,6 +114,23 @@ describe('the upload flow', () => {
     expect(Buffer.from(await got.arrayBuffer()).equals(bytes)).toBe(true);
   });
 
+  it('over HTTP only, as an app does it: upload, name the picture in a conversation start, read it from the part', async () => {
+    const h = await guest('app-user');
+    const bytes = png(16, 9);
+    const id = await uploaded(t, h, bytes);
+    const started = await call(t.url, 'POST', '/guest/v1/conversations', { headers: { ...h, 'Idempotency-Key': randomUUID() }, json: { text: 'Look at this', attachment_ids: [id] } });
+    expect(started.status).toBe(201);
+    const shown = await call(t.url, 'GET', `/guest/v1/conversations/${started.json.id}`, { headers: h });
+    const pictures = shown.json.parts.flatMap((p: { attachments: unknown[] }) => p.attachments);
+    expect(pictures).toEqual([expect.objectContaining({ id, content_type: 'image/png', bytes: bytes.length, width: 16, height: 9 })]);
+    const got = await fetch(reachable(t, pictures[0].url));
+    expect(Buffer.from(await got.arrayBuffer()).equals(bytes)).toBe(true);
+    // Used once: a second start naming it is refused, naming the index.
+    const again = await call(t.url, 'POST', '/guest/v1/conversations', { headers: { ...h, 'Idempotency-Key': randomUUID() }, json: { text: 'Again', attachment_ids: [id] } });
+    expect(again.status).toBe(422);
+    expect(again.json).toMatchObject({ code: 'attachment_invalid', errors: [{ field: 'attachment_ids.0' }] });
+  });
+
   it('refuses a renamed text file with 422 attachment_invalid at once, and keeps nothing', async () => {
     const text = Buffer.from('Dear diary, today I renamed a text file to holiday.png and hoped for the best.\n');
     const made = await create('bea', { bytes: text.length, content_type: 'image/png' });

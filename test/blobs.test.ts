@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readBlobSettings } from '../src/lib/blobs/open.js';
 import { S3BlobStore } from '../src/lib/blobs/s3.js';
 import type { BlobStore } from '../src/lib/blobs/store.js';
 import { png } from './support/pictures.js';
@@ -91,5 +92,20 @@ describe('S3 upload addresses', () => {
     t.clock.advance(901_000);
     expect((await put(bytes)).status).toBe(403);
     expect(s3.refused).toContain('expired');
+  });
+});
+
+describe('blob store configuration', () => {
+  it('is PostgreSQL unless S3 is asked for, and a start with S3 settings that cannot work stops', () => {
+    expect(readBlobSettings({})).toEqual({ store: 'postgres' });
+    expect(readBlobSettings({ BLOB_STORE: 's3', S3_BUCKET: 'b1', S3_ENDPOINT: 'http://127.0.0.1:9000', S3_FORCE_PATH_STYLE: 'true', S3_ACCESS_KEY_ID: 'k', S3_SECRET_ACCESS_KEY: 's' })).toEqual({
+      store: 's3',
+      s3: { bucket: 'b1', endpoint: 'http://127.0.0.1:9000', region: 'us-east-1', forcePathStyle: true, accessKeyId: 'k', secretAccessKey: 's' },
+    });
+    expect(() => readBlobSettings({ BLOB_STORE: 'disk' })).toThrow(/BLOB_STORE/);
+    expect(() => readBlobSettings({ BLOB_STORE: 's3' })).toThrow(/S3_BUCKET/);
+    expect(() => readBlobSettings({ BLOB_STORE: 's3', S3_BUCKET: 'b', S3_ACCESS_KEY_ID: 'k' })).toThrow(/go together/);
+    expect(() => readBlobSettings({ BLOB_STORE: 's3', S3_BUCKET: 'b', S3_ENDPOINT: 'minio:9000' })).toThrow(/S3_ENDPOINT/);
+    expect(() => readBlobSettings({ BLOB_STORE: 's3', S3_BUCKET: 'b', S3_FORCE_PATH_STYLE: 'yes' })).toThrow(/S3_FORCE_PATH_STYLE/);
   });
 });
