@@ -157,6 +157,19 @@ describe('the conversation long poll', () => {
     expect(answer).toMatchObject({ last_seq: 3, parts: [{ seq: 3, author: { name: 'Anna from Support' } }] });
   }, 60_000);
 
+  it('is not cut by the request timeout: a wait longer than it still answers', async () => {
+    const base = testConfig({ conversationWaitMs: 1200 });
+    const own = await startTestServer({ dbUrl: t.dbUrl, config: { ...base, timeouts: { ...base.timeouts, headersMs: 400, requestMs: 400 } } });
+    try {
+      const { g, id } = await started();
+      const r = await fetch(`${own.url}/guest/v1/conversations/${id}/wait?after=1`, { headers: await g.headers() });
+      expect(r.status).toBe(200);
+      expect(await r.json()).toEqual({ parts: [], last_seq: 1 });
+    } finally {
+      await own.close();
+    }
+  });
+
   it('answers held waits when the server stops', async () => {
     const own = await startTestServer({ dbUrl: t.dbUrl, config: testConfig({ conversationWaitMs: 60_000 }) });
     try {
