@@ -9,7 +9,7 @@ import { systemContext } from '../src/domain/context.js';
 import { randomToken, sha256 } from '../src/lib/secrets.js';
 import { OUTBOX_KEEP_DAYS } from '../src/domain/outbox.js';
 import { openServices, type OpenServices } from '../src/services.js';
-import { createTestDatabase } from './support/db.js';
+import { createTestDatabase, queriesDuring } from './support/db.js';
 import { memberOf, signedIn, staffApp } from './support/factories.js';
 import { staffApi } from './support/graphql.js';
 import { freePorts, launch, ready, stopProcess, type Proc } from './support/processes.js';
@@ -264,19 +264,3 @@ async function liveAnswers(url: string): Promise<{ made: number; shared: number 
   return { made: count('made'), shared: count('shared') };
 }
 
-/** Statements this process sent to PostgreSQL while `fn` ran (the server runs in this process: every pg client's query is counted), or those `only` keeps. */
-async function queriesDuring(fn: () => Promise<void>, only: (text: string) => boolean = () => true): Promise<number> {
-  const original = pg.Client.prototype.query;
-  let sent = 0;
-  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-    const text = typeof args[0] === 'string' ? args[0] : String((args[0] as { text?: string } | undefined)?.text ?? '');
-    if (only(text)) sent++;
-    return (original as (...a: unknown[]) => unknown).apply(this, args);
-  } as typeof original;
-  try {
-    await fn();
-  } finally {
-    pg.Client.prototype.query = original;
-  }
-  return sent;
-}

@@ -23,3 +23,20 @@ export const createTestDatabase = () => createDatabase(inject('templateDb'));
 export const createEmptyDatabase = () => createDatabase();
 
 export const adminUrl = () => inject('adminUrl');
+
+/** Statements this process sent to PostgreSQL while `fn` ran (the server runs in this process: every pg client's query is counted), or those `only` keeps. */
+export async function queriesDuring(fn: () => Promise<void>, only: (text: string) => boolean = () => true): Promise<number> {
+  const original = pg.Client.prototype.query;
+  let sent = 0;
+  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+    const text = typeof args[0] === 'string' ? args[0] : String((args[0] as { text?: string } | undefined)?.text ?? '');
+    if (only(text)) sent++;
+    return (original as (...a: unknown[]) => unknown).apply(this, args);
+  } as typeof original;
+  try {
+    await fn();
+  } finally {
+    pg.Client.prototype.query = original;
+  }
+  return sent;
+}

@@ -9,6 +9,7 @@ import { processes, type Processes } from '../processes/registry.js';
 import { defineProcess } from './define.js';
 import { createDurableEngine, type ProcessStarter } from './engine.js';
 import type { ProcessInputs } from './types.js';
+import type { ConversationWakeInput } from '../processes/conversation-wake/decide.js';
 
 // What the compiler holds a process to. Vitest does not type-check: `tsc --noEmit` does (npm test
 // runs it first), and every `@ts-expect-error` below fails it the day its line compiles, so the
@@ -27,7 +28,7 @@ describe('a process declared with defineProcess', () => {
 
   it('keeps its name as a literal, so a registry maps names to inputs', () => {
     expectTypeOf(eraseProcess.name).toEqualTypeOf<'erase'>();
-    expectTypeOf<ProcessInputs<Processes>>().toEqualTypeOf<{ erase: EraseInput; webhook: WebhookInput }>();
+    expectTypeOf<ProcessInputs<Processes>>().toEqualTypeOf<{ erase: EraseInput; webhook: WebhookInput; 'conversation-wake': ConversationWakeInput }>();
   });
 });
 

@@ -2,6 +2,7 @@ import type { OutboxConsumer } from '../../src/db/outbox-dispatcher.js';
 import { systemContext, type Services } from '../../src/domain/context.js';
 import { deliveriesFor } from '../../src/domain/webhooks/enqueue.js';
 import { ERASE_REQUESTED } from '../../src/domain/contacts/erasure.js';
+import { SNOOZED } from '../../src/domain/inbox/snooze.js';
 import type { ProcessStarter } from '../engine/engine.js';
 import type { Processes } from './registry.js';
 
@@ -18,6 +19,10 @@ export const startProcesses = (engine: ProcessStarter<Processes>, svc: Services)
       if (row.topic === ERASE_REQUESTED) {
         const requestId = String(row.data.request_id);
         await engine.start('erase', requestId, { requestId });
+      }
+      if (row.topic === SNOOZED) {
+        const { run_id: runId, conversation_id: conversationId, until } = row.data as { run_id: string; conversation_id: string; until: string };
+        await engine.start('conversation-wake', runId, { appModeId: row.appModeId, conversationId, until });
       }
       // A webhook topic: one delivery per endpoint that asks for it, each its own process.
       for (const deliveryId of await deliveriesFor(ctx, row)) await engine.start('webhook', deliveryId, { deliveryId });

@@ -4,12 +4,13 @@ import type { Ctx, TxCtx } from '../context.js';
 import type { Author } from './authors.js';
 import { paragraphs, previewOf, type Block } from './blocks.js';
 import { CONVERSATION_CHANNEL } from './waits.js';
+import { inboxChanged } from '../inbox/live.js';
 
 // Adding a part is the one way a conversation grows, for every author (the person, a team member,
 // the bot, the service): it takes the next seq under the conversation's row lock, moves the
-// conversation's activity (and, for what the person may see, their seq, activity and preview), and
-// wakes the long polls waiting on it, all in the caller's transaction. The caller emits the outbox
-// topic the change means (conversation.started, conversation.replied, …).
+// conversation's activity (and, for what the person may see, their seq, activity and preview),
+// wakes the long polls waiting on it and tells the staff inbox (inbox.changed), all in the caller's
+// transaction. The caller emits the webhook topic the change means (conversation.started, …).
 
 export interface NewPart {
   kind: PartKind;
@@ -63,6 +64,9 @@ export async function addPart(tx: TxCtx, conversation: Pick<Conversation, 'id' |
   // Heard at commit by every process's long polls on this conversation (internal parts wake them
   // too, and they find nothing new to answer).
   await tx.db.$executeRaw`SELECT pg_notify(${CONVERSATION_CHANNEL}, ${conversation.id})`;
+  // And by the staff inbox, with the conversation as this part leaves it.
+  const { contact, ...grown } = await tx.db.conversation.findUniqueOrThrow({ where: { id: conversation.id }, include: { contact: { select: { externalId: true } } } });
+  await inboxChanged(tx, grown, part, contact.externalId);
   return part;
 }
 

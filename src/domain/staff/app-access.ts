@@ -6,7 +6,7 @@ import { roleRefusal, type Action, type Role } from './roles.js';
 // invitations), only as its members. An id from a workspace the staff user does not belong to is
 // refused exactly like an unknown one, so ids cannot be probed.
 
-export type TargetKind = 'workspaceId' | 'appId' | 'appModeId' | 'serverKeyId' | 'invitationId' | 'webhookEndpointId';
+export type TargetKind = 'workspaceId' | 'appId' | 'appModeId' | 'serverKeyId' | 'invitationId' | 'webhookEndpointId' | 'conversationId' | 'helpCollectionId' | 'helpArticleId';
 /** What an action is done to, named by the id a staff field takes: `{ appModeId }`, `{ invitationId }`… */
 export type Target = { [K in TargetKind]: Record<K, string> }[TargetKind];
 
@@ -22,6 +22,9 @@ const noSuch: Record<TargetKind, string> = {
   serverKeyId: 'No such app.',
   invitationId: 'No such invitation.',
   webhookEndpointId: 'No such webhook endpoint.',
+  conversationId: 'No such conversation.',
+  helpCollectionId: 'No such collection.',
+  helpArticleId: 'No such article.',
 };
 
 export const targetOf = (target: Target): [TargetKind, string] => Object.entries(target)[0] as [TargetKind, string];
@@ -38,7 +41,8 @@ export async function accessTo(ctx: Ctx<StaffCaller>, kind: TargetKind, ids: rea
 type MemberWorkspace = { id: string; members: { role: Role }[] };
 
 /** Each target with its workspace and the staff user's membership there, for targets in their workspaces only. */
-async function workspacesOf({ db, caller }: Ctx<StaffCaller>, kind: TargetKind, id: { in: string[] }): Promise<(readonly [string, MemberWorkspace])[]> {
+async function workspacesOf(ctx: Ctx<StaffCaller>, kind: TargetKind, id: { in: string[] }): Promise<(readonly [string, MemberWorkspace])[]> {
+  const { db, caller } = ctx;
   const staffUserId = caller.staffUser.id;
   const member = { members: { some: { staffUserId } } };
   const workspace = { select: { id: true, members: { where: { staffUserId }, select: { role: true } } } };
@@ -59,9 +63,21 @@ async function workspacesOf({ db, caller }: Ctx<StaffCaller>, kind: TargetKind, 
       return (
         await db.webhookEndpoint.findMany({ where: { id, appMode: { app: { workspace: member } } }, select: { id: true, appMode: { select: { app: { select: { workspace } } } } } })
       ).map((e) => [e.id, e.appMode.app.workspace] as const);
+    case 'conversationId':
+      return throughAppMode(ctx, await db.conversation.findMany({ where: { id }, select: { id: true, appModeId: true } }));
     case 'invitationId':
       return (await db.invitation.findMany({ where: { id, workspace: member }, select: { id: true, workspace } })).map((i) => [i.id, i.workspace] as const);
+    case 'helpCollectionId':
+      return throughAppMode(ctx, await db.helpCollection.findMany({ where: { id }, select: { id: true, appModeId: true } }));
+    case 'helpArticleId':
+      return throughAppMode(ctx, await db.helpArticle.findMany({ where: { id }, select: { id: true, appModeId: true } }));
   }
+}
+
+/** Rows keyed by their app-mode (no relation to it), with the app-mode's workspace. */
+async function throughAppMode(ctx: Ctx<StaffCaller>, rows: { id: string; appModeId: string }[]): Promise<(readonly [string, MemberWorkspace])[]> {
+  const modes = new Map(await workspacesOf(ctx, 'appModeId', { in: [...new Set(rows.map((r) => r.appModeId))] }));
+  return rows.flatMap((r) => (modes.has(r.appModeId) ? [[r.id, modes.get(r.appModeId)!] as const] : []));
 }
 
 /** The refusal of an action on a target, given the staff user's access to it (none: not a member). */

@@ -2,6 +2,7 @@ import { transaction, type Ctx, type TxCtx } from '../context.js';
 import { conflict, notFound } from '../errors.js';
 import { emit, MEMBERSHIP_CHANGED, SERVICE_WIDE } from '../outbox.js';
 import type { Role } from './roles.js';
+import { leaveTeams } from '../teams/teams.js';
 
 // Who belongs to a workspace and as what (people join by invitation: invitations.ts). A workspace
 // always keeps at least one owner: the owners' count is read under a lock on the workspace row,
@@ -21,6 +22,7 @@ export async function removeMember(ctx: Ctx, input: { workspaceId: string; staff
     const member = await lockedMember(tx, input.workspaceId, input.staffUserId);
     if (member.role === 'owner') await keepAnOwner(tx, input.workspaceId);
     await tx.db.membership.delete({ where: { workspaceId_staffUserId: { workspaceId: input.workspaceId, staffUserId: input.staffUserId } } });
+    await leaveTeams(tx, input.workspaceId, input.staffUserId);
     await membershipChanged(tx, input.workspaceId, input.staffUserId, null);
   });
 }

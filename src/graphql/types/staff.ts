@@ -10,7 +10,7 @@ import { InvitationConnection } from './invitations.js';
 
 const MEMBERSHIP_ORDER = [{ createdAt: 'asc' }, { workspaceId: 'asc' }] as const;
 
-builder.prismaObject('StaffUser', {
+export const StaffUserRef = builder.prismaObject('StaffUser', {
   fields: (t) => ({
     id: t.exposeID('id'),
     email: t.exposeString('email'),
