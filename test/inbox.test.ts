@@ -179,6 +179,23 @@ describe('assigning and the inbox list', () => {
     expect(assigned.parts.edges[1].node).toMatchObject({ event: 'assigned', internal: true });
   });
 
+  it('keeps teams to members of the workspace: a stranger is refused by name, and a member who leaves leaves its teams', async () => {
+    const agent = await memberOf(t, workspaceId, 'agent');
+    const agentId = (await t.svc.db.staffUser.findUniqueOrThrow({ where: { email: agent.email } })).id;
+    const team = (await ok('mutation($w: ID!, $m: [ID!]) { createTeam(workspaceId: $w, name: "Returns", memberIds: $m) { id members { id } } }', { w: workspaceId, m: [agentId] })).createTeam;
+    expect(team.members).toEqual([{ id: agentId }]);
+    const stranger = await staffApp(t, 'Stranger app');
+    const strangerId = (await t.svc.db.staffUser.findUniqueOrThrow({ where: { email: stranger.ownerEmail } })).id;
+    expect(await refused('mutation($w: ID!, $team: ID!, $add: [ID!]) { changeTeamMembers(workspaceId: $w, teamId: $team, add: $add) { id } }', { w: workspaceId, team: team.id, add: [strangerId] })).toMatchObject({
+      code: 'invalid_request',
+      errors: [{ field: 'add.0' }],
+    });
+    expect((await refused('mutation($w: ID!) { createTeam(workspaceId: $w, name: "Returns") { id } }', { w: workspaceId })).code).toBe('team_name_taken');
+    await ok('mutation($w: ID!, $u: ID!) { removeMember(workspaceId: $w, staffUserId: $u) }', { w: workspaceId, u: agentId });
+    const teams = (await ok('query($w: ID!) { teams(workspaceId: $w) { id members { id } } }', { w: workspaceId })).teams;
+    expect(teams.find((x: { id: string }) => x.id === team.id).members).toEqual([]);
+  });
+
   it('reads a page of 50 conversations with their last part, contact, assignee and team in a handful of statements', async () => {
     const own = await staffApp(t, 'Busy app');
     const ownerId = (await t.svc.db.staffUser.findUniqueOrThrow({ where: { email: own.ownerEmail } })).id;
