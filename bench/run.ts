@@ -43,5 +43,9 @@ process.exit(
 
   // Live fan-out (bench/live.ts): two server processes, 1,000 and 5,000 subscribers, beside a bare ws broadcast.
   await (await import('./live.js')).benchLive(url, BENCH_SECRET_KEY);
+
+  // Webhook delivery (bench/webhooks.ts): events through the outbox and the webhook process to a local https receiver, beside a plain loop of the same signed posts.
+  const webhooks = await import('./webhooks.js');
+  webhooks.printWebhooks(await webhooks.benchWebhooks(url, BENCH_SECRET_KEY));
   }),
 );

@@ -24,8 +24,8 @@ export const startProcesses = (engine: ProcessStarter<Processes>, svc: Services)
         const { run_id: runId, conversation_id: conversationId, until } = row.data as { run_id: string; conversation_id: string; until: string };
         await engine.start('conversation-wake', runId, { appModeId: row.appModeId, conversationId, until });
       }
-      // A webhook topic: one delivery per endpoint that asks for it, each its own process.
-      for (const deliveryId of await deliveriesFor(ctx, row)) await engine.start('webhook', deliveryId, { deliveryId });
     }
+    // Webhook topics: one delivery per endpoint that asks for one, each its own process; the rows' endpoints and contacts are read at once.
+    for (const deliveryId of await deliveriesFor(ctx, rows)) await engine.start('webhook', deliveryId, { deliveryId });
   };
 };

@@ -92,7 +92,8 @@ export async function logTry(
  */
 async function countTry(tx: TxCtx, endpointId: string, delivered: boolean, at: Date): Promise<boolean> {
   if (delivered) {
-    await tx.db.webhookEndpoint.update({ where: { id: endpointId }, data: { failures: 0, failingSince: null } });
+    // Only a row in a run of failures is written (and so locked): deliveries to a healthy endpoint do not queue on it.
+    await tx.db.webhookEndpoint.updateMany({ where: { id: endpointId, OR: [{ failures: { gt: 0 } }, { failingSince: { not: null } }] }, data: { failures: 0, failingSince: null } });
     return false;
   }
   // The increment locks the row: tries of several deliveries count one after the other.
