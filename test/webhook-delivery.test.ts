@@ -252,3 +252,43 @@ describe('private targets', () => {
     }
   });
 });
+
+describe('a delivered post', () => {
+  it('ends the run of failures: the count starts afresh', async () => {
+    const own = await staffApp(t);
+    const { addWebhookEndpoint } = await ok(ADD, { m: own.modes.live, u: `${receiver.origin}/recovering`, t: ['contact.created', 'contact.updated'] }, own.owner);
+    const id = addWebhookEndpoint.endpoint.id as string;
+    answer = 503;
+    try {
+      await serverApi(t, own.live.server_key).identify('ada', { display_name: 'Ada' });
+      await settle();
+      t.clock.advance(RETRY_WAITS_MS[0]!);
+      await settle();
+    } finally {
+      answer = 200;
+    }
+    expect(await t.svc.db.webhookEndpoint.findUniqueOrThrow({ where: { id } })).toMatchObject({ failures: 2, failingSince: expect.any(Date) });
+    t.clock.advance(RETRY_WAITS_MS[1]!);
+    await settle();
+    expect(await t.svc.db.webhookEndpoint.findUniqueOrThrow({ where: { id } })).toMatchObject({ enabled: true, failures: 0, failingSince: null });
+  });
+});
+
+describe('events of several app-modes handed on together', () => {
+  it('each go to their own mode’s endpoints, with their own contact', async () => {
+    const own = await staffApp(t);
+    const hooks = { live: 'modes-live', test: 'modes-test' } as const;
+    for (const mode of ['live', 'test'] as const) await ok(ADD, { m: own.modes[mode], u: `${receiver.origin}/${hooks[mode]}`, t: ['contact.created'] }, own.owner);
+    // Both committed before the outbox is read: one batch of rows.
+    await serverApi(t, own.live.server_key).identify('same-id', { display_name: 'Live person', email: 'live@example.com' });
+    await serverApi(t, own.test.server_key).identify('same-id', { display_name: 'Test person' });
+    await settle();
+    const [live] = postsTo(hooks.live);
+    const [test] = postsTo(hooks.test);
+    expect(postsTo(hooks.live)).toHaveLength(1);
+    expect(postsTo(hooks.test)).toHaveLength(1);
+    expect(JSON.parse(live!.body).contact).toEqual({ external_id: 'same-id', display_name: 'Live person', email: 'live@example.com', language: null });
+    expect(JSON.parse(test!.body).contact).toEqual({ external_id: 'same-id', display_name: 'Test person', email: null, language: null });
+    expect(JSON.parse(live!.body).id).not.toBe(JSON.parse(test!.body).id);
+  });
+});
