@@ -1,6 +1,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { transaction } from '../src/domain/context.js';
+import { emit } from '../src/domain/outbox.js';
 import { LOG_TRIES, MAX_TRIES, RETRY_WAITS_MS } from '../src/domain/webhooks/schedule.js';
 import { serverApi, staffApp, type StaffApp } from './support/factories.js';
 import { staffApi } from './support/graphql.js';
@@ -290,5 +292,25 @@ describe('events of several app-modes handed on together', () => {
     expect(JSON.parse(live!.body).contact).toEqual({ external_id: 'same-id', display_name: 'Live person', email: 'live@example.com', language: null });
     expect(JSON.parse(test!.body).contact).toEqual({ external_id: 'same-id', display_name: 'Test person', email: null, language: null });
     expect(JSON.parse(live!.body).id).not.toBe(JSON.parse(test!.body).id);
+  });
+});
+
+describe('a topic about something other than the contact', () => {
+  it('carries the ids of what happened and only the person’s external id', async () => {
+    const own = await staffApp(t);
+    await ok(ADD, { m: own.modes.live, u: `${receiver.origin}/rated`, t: ['conversation.rated'] }, own.owner);
+    await transaction(t.ctx, (tx) =>
+      emit(tx, 'conversation.rated', { appModeId: own.modes.live, externalId: 'rater', data: { conversation_id: 'c-1', part_id: 'p-1', rating: 5 } }),
+    );
+    await settle();
+    const [post] = postsTo('rated');
+    expect(JSON.parse(post!.body)).toEqual({
+      id: expect.stringMatching(/^evt_/),
+      type: 'conversation.rated',
+      created_at: expect.any(String),
+      app_id: own.appId,
+      data: { conversation_id: 'c-1', part_id: 'p-1', rating: 5 },
+      contact: { external_id: 'rater' },
+    });
   });
 });
