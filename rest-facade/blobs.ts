@@ -2,6 +2,7 @@ import cors from '@koa/cors';
 import Router from '@koa/router';
 import type Koa from 'koa';
 import { receiveAttachmentUpload } from '../src/domain/attachments/upload.js';
+import { pictureInvalid, receiveHelpPictureUpload } from '../src/domain/help/pictures.js';
 import { attachmentInvalid } from '../src/domain/attachments/refusals.js';
 import { takeShared } from '../src/domain/access/rate-limits.js';
 import { contextOf, type Ctx, type Services } from '../src/domain/context.js';
@@ -17,6 +18,7 @@ import { BlobAddressRefused, type TokenTerms } from '../src/lib/blobs/signed-tok
 /** The areas that hand out upload addresses, by key prefix: each checks and keeps its own uploads. */
 const UPLOADS: { prefix: string; receive(ctx: Ctx, key: string, bytes: Buffer): Promise<void>; refuse(message: string): DomainError }[] = [
   { prefix: 'attachments/', receive: receiveAttachmentUpload, refuse: (message) => attachmentInvalid([{ field: 'body', message }]) },
+  { prefix: 'help/', receive: receiveHelpPictureUpload, refuse: (message) => pictureInvalid([{ field: 'body', message }]) },
 ];
 
 /** What the address in the path allows: 403 `address_invalid` (forged, altered) or `address_expired`; 404 with another store. */

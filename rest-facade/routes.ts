@@ -3,10 +3,12 @@ import type Koa from 'koa';
 import { contextOf, type Services } from '../src/domain/context.js';
 import { postAttachment } from './guest/attachments.js';
 import { getConsent, putConsent } from './guest/consent.js';
+import { guestHelpRoutes } from './guest/help.js';
 import { conversationRoutes } from './guest/conversations.js';
 import { guestAccess, publicAccess, serverAccess } from './http/access.js';
 import { mount, type AnyRoute, type Surface } from './http/route.js';
 import { getPublicApp } from './public/apps.js';
+import { publicHelpRoutes } from './public/help.js';
 import { postGuestEvents } from './guest/events.js';
 import { deleteContact, getContactExport, putContact } from './server/contacts.js';
 import { putEventDefinitions } from './server/event-definitions.js';
@@ -24,12 +26,14 @@ export function allRoutes(): AnyRoute[] {
     postGuestEvents,
     ...conversationRoutes,
     postAttachment,
+    ...guestHelpRoutes,
     putContact,
     deleteContact,
     getContactExport,
     putEventDefinitions,
     postServerEvents,
     getPublicApp,
+    ...publicHelpRoutes,
   ];
 }
 

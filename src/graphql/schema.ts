@@ -10,6 +10,7 @@ import './types/contacts.js';
 import './types/data.js';
 import './types/webhooks.js';
 import './types/mail.js';
+import './types/help.js';
 import './types/teams.js';
 import './types/conversations.js';
 
