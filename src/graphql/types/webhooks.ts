@@ -154,16 +154,18 @@ builder.mutationField('removeWebhookEndpoint', (t) =>
   }),
 );
 
+const WebhookTriesChange = builder.objectRef<TriesChange>('WebhookTriesChange').implement({
+  description: "One step of webhookTries: the endpoint's log as it is (reload), or the one try just logged.",
+  fields: (t) => ({
+    version: t.exposeString('version', { description: 'Increasing; name it as `after` to resume from here after a reconnect.' }),
+    reload: t.exposeBoolean('reload', { description: 'The whole log rather than the next try: the first answer without `after`, or when `after` is older than the outbox keeps (7 days).' }),
+    tries: t.field({ type: [WebhookTry], description: 'On reload the log, newest first (the last 50); otherwise the one try just logged.', resolve: (change) => change.tries }),
+  }),
+});
+
 builder.subscriptionField('webhookTries', (t) =>
   t.field({
-    type: builder.objectRef<TriesChange>('WebhookTriesChange').implement({
-      description: "One step of webhookTries: the endpoint's log as it is (reload), or the one try just logged.",
-      fields: (f) => ({
-        version: f.exposeString('version', { description: 'Increasing; name it as `after` to resume from here after a reconnect.' }),
-        reload: f.exposeBoolean('reload', { description: 'The whole log rather than the next try: the first answer without `after`, or when `after` is older than the outbox keeps (7 days).' }),
-        tries: f.field({ type: [WebhookTry], description: 'On reload the log, newest first (the last 50); otherwise the one try just logged.', resolve: (change) => change.tries }),
-      }),
-    }),
+    type: WebhookTriesChange,
     description:
       "An endpoint's tries as they are logged by any server process: status, response code, duration and time, never a body. The log first, or with `after` (a version it sent) each try since then; ends with unauthenticated, not_found or role_forbids when the session is signed out or the membership ends or changes.",
     args: { endpointId: t.arg.id({ required: true }), after: t.arg.string() },
