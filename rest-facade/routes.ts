@@ -5,6 +5,7 @@ import { postAttachment } from './guest/attachments.js';
 import { getConsent, putConsent } from './guest/consent.js';
 import { guestHelpRoutes } from './guest/help.js';
 import { conversationRoutes } from './guest/conversations.js';
+import { ticketRoutes } from './guest/tickets.js';
 import { guestAccess, publicAccess, serverAccess } from './http/access.js';
 import { mount, type AnyRoute, type Surface } from './http/route.js';
 import { getPublicApp } from './public/apps.js';
@@ -25,6 +26,7 @@ export function allRoutes(): AnyRoute[] {
     putConsent,
     postGuestEvents,
     ...conversationRoutes,
+    ...ticketRoutes,
     postAttachment,
     ...guestHelpRoutes,
     putContact,

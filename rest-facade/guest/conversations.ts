@@ -24,7 +24,7 @@ const wholeNumber = (message: string) => z.string().regex(/^[0-9]{1,9}$/, messag
 
 const ConversationParams = z.object({ conversation_id: z.string().describe('The conversation id a start answered') });
 
-const IdempotencyHeaders = z.object({
+export const IdempotencyHeaders = z.object({
   [IDEMPOTENCY_HEADER]: z
     .string()
     .max(MAX_IDEMPOTENCY_KEY, `must be at most ${MAX_IDEMPOTENCY_KEY} characters`)
@@ -41,6 +41,10 @@ const attachmentIds = z
   .describe(`Up to ${MAX_PICTURES} pictures already uploaded (POST /attachments) by this user and not yet sent; more is 422 too_many_pictures, one that cannot be used 422 attachment_invalid naming attachment_ids.<index>`);
 
 const text = z.string().max(MAX_TEXT, `must be at most ${MAX_TEXT} characters`);
+
+export const MessageBody = z
+  .object({ text: text.describe(`What the user wrote, at most ${MAX_TEXT} characters; may be empty when pictures are sent`), attachment_ids: attachmentIds })
+  .meta({ id: 'MessageBody' });
 
 // --- Answers ---------------------------------------------------------------------------------
 
@@ -139,7 +143,7 @@ function presentPart(p: ConversationPart, pictures: z.output<typeof PictureAnswe
   };
 }
 
-async function presentParts(ctx: RouteContext<'guest'>, parts: ConversationPart[]) {
+export async function presentParts(ctx: RouteContext<'guest'>, parts: ConversationPart[]) {
   const { context } = ctx.state;
   const pictures = await picturesOf(context, parts);
   const shown = (p: ConversationPart) => Promise.all((pictures.get(p.id) ?? []).map((picture: Picture) => presentPicture(context, p.appModeId, picture)));
@@ -148,7 +152,7 @@ async function presentParts(ctx: RouteContext<'guest'>, parts: ConversationPart[
 
 const visibleState = (state: string) => (state === 'closed' ? 'closed' : 'open');
 
-async function presentConversation(ctx: RouteContext<'guest'>, { conversation: c, parts, unread }: SeenConversation) {
+export async function presentConversation(ctx: RouteContext<'guest'>, { conversation: c, parts, unread }: SeenConversation) {
   return {
     id: c.id,
     state: visibleState(c.state),
@@ -253,9 +257,7 @@ export const postGuestMessage = defineRoute({
   summary: 'The user writes in a conversation (a closed or snoozed one is open again)',
   params: ConversationParams,
   headers: IdempotencyHeaders,
-  body: z
-    .object({ text: text.describe(`What the user wrote, at most ${MAX_TEXT} characters; may be empty when pictures are sent`), attachment_ids: attachmentIds })
-    .meta({ id: 'MessageBody' }),
+  body: MessageBody,
   responses: {
     201: { description: 'The part (also when the same Idempotency-Key is sent again)', schema: Part },
     404: { description: MESSENGER_OFF },

@@ -13,6 +13,7 @@ import './types/mail.js';
 import './types/help.js';
 import './types/teams.js';
 import './types/conversations.js';
+import './types/tickets.js';
 
 let schema: GraphQLSchema | undefined;
 

@@ -138,6 +138,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/guest/v1/tickets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The user's tickets, newest first */
+        get: operations["getGuestV1Tickets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/guest/v1/tickets/{ticket_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of the user's tickets: where it has got to, and its conversation */
+        get: operations["getGuestV1TicketsTicketId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/guest/v1/tickets/{ticket_id}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The user writes in the ticket's conversation (a closed or snoozed one is open again) */
+        post: operations["postGuestV1TicketsTicketIdMessages"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/guest/v1/attachments": {
         parameters: {
             query?: never;
@@ -612,6 +663,86 @@ export interface components {
             parts: components["schemas"]["Part"][];
             /** @description The version this answer brings the client to: wait again with after = last_seq */
             last_seq: number;
+        };
+        SupportTicketPage: {
+            /** @description The user's tickets, newest first */
+            items: components["schemas"]["SupportTicketSummary"][];
+            /** @description Pass as `before` for the next (older) page; null on the last page */
+            next_before: string | null;
+        };
+        SupportTicketSummary: {
+            id: string;
+            /** @description The short number the user and the team quote (#12) */
+            number: number;
+            title: string;
+            type: components["schemas"]["SupportTicketType"];
+            /** @description Where it has got to */
+            state: components["schemas"]["SupportTicketState"];
+            /** @description The conversation it is worked in */
+            conversation_id: string;
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When it last moved to another state
+             */
+            updated_at: string;
+        };
+        SupportTicketType: {
+            id: string;
+            name: string;
+            description: string;
+        };
+        SupportTicketState: {
+            /** @description The state as webhooks name it */
+            key: string;
+            /** @description What to show the user */
+            label: string;
+            /** @description The ticket is done (resolved, closed…) */
+            final: boolean;
+        };
+        SupportTicket: {
+            id: string;
+            /** @description The short number the user and the team quote (#12) */
+            number: number;
+            title: string;
+            type: components["schemas"]["SupportTicketType"];
+            /** @description Where it has got to */
+            state: components["schemas"]["SupportTicketState"];
+            /** @description The conversation it is worked in */
+            conversation_id: string;
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When it last moved to another state
+             */
+            updated_at: string;
+            description: string;
+            /** @description Every state of the ticket's type, in order, the current one marked */
+            states: {
+                /** @description The state as webhooks name it */
+                key: string;
+                /** @description What to show the user */
+                label: string;
+                /** @description The ticket is done (resolved, closed…) */
+                final: boolean;
+                /** @description The state the ticket is in now */
+                current: boolean;
+            }[];
+            /** @description Every step, oldest first: opened in its first state, then each move */
+            history: {
+                /** @description The state it left (its key); null for the step that opened it */
+                from: string | null;
+                /** @description The state it reached (its key) */
+                to: string;
+                /** @description What to show the user for `to` */
+                label: string;
+                /** Format: date-time */
+                at: string;
+            }[];
+            /** @description Its conversation, with every part the user may see */
+            conversation: components["schemas"]["Conversation"];
         };
         AttachmentUpload: {
             /** @description Name it in attachment_ids (up to 4 per message) once the bytes are uploaded; used once */
@@ -2091,6 +2222,316 @@ export interface operations {
             };
             /** @description No such conversation, or the messenger is switched off for this app */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests; wait for Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not set up here yet, or the database connection was lost mid-request (nothing was done; send it again after Retry-After) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Something failed on our side (code internal): try again later; nothing was half done */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getGuestV1Tickets: {
+        parameters: {
+            query?: {
+                before?: string;
+                limit?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of tickets */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SupportTicketPage"];
+                };
+            };
+            /** @description The request could not be read; the problem names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential or a wrong one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Refused */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The messenger is switched off for this app */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests; wait for Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not set up here yet, or the database connection was lost mid-request (nothing was done; send it again after Retry-After) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Something failed on our side (code internal): try again later; nothing was half done */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getGuestV1TicketsTicketId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                ticket_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The ticket */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SupportTicket"];
+                };
+            };
+            /** @description The request could not be read; the problem names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential or a wrong one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Refused */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such ticket, or the messenger is switched off for this app */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests; wait for Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not set up here yet, or the database connection was lost mid-request (nothing was done; send it again after Retry-After) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Something failed on our side (code internal): try again later; nothing was half done */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postGuestV1TicketsTicketIdMessages: {
+        parameters: {
+            query?: never;
+            header?: {
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                ticket_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MessageBody"];
+            };
+        };
+        responses: {
+            /** @description The part, in the ticket's conversation (also when the same Idempotency-Key is sent again) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Part"];
+                };
+            };
+            /** @description The request could not be read; the problem names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential or a wrong one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Refused */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such ticket, or the messenger is switched off for this app */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The user was erased (erased) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is declared in a charset other than UTF-8 */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A picture cannot be used (attachment_invalid), more than four (too_many_pictures), or the Idempotency-Key was used for another request (idempotency_key_reused) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

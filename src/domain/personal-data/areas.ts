@@ -5,12 +5,13 @@ import { eventData } from '../events/personal-data.js';
 import { helpData } from '../help/personal-data.js';
 import { mailData } from '../mail/personal-data.js';
 import { outboxData } from '../outbox.js';
+import { ticketData } from '../tickets/personal-data.js';
 import { webhookData } from '../webhooks/personal-data.js';
 import type { AppCaller, Ctx, TxCtx } from '../context.js';
 import { emptyExport, type ErasedPerson, type ExportContact, type PersonalDataArea } from './registry.js';
 
 /** Every area that keeps something about a person; erased in this order (the contact last). */
-export const PERSONAL_DATA: PersonalDataArea[] = [eventData, outboxData, webhookData, mailData, conversationData, attachmentData, helpData, contactData];
+export const PERSONAL_DATA: PersonalDataArea[] = [eventData, outboxData, webhookData, mailData, ticketData, conversationData, attachmentData, helpData, contactData];
 
 /** Everything kept about the person in the caller's app-mode, or undefined when nothing is. */
 export async function exportPerson(ctx: Ctx<AppCaller>, externalId: string): Promise<ExportContact | undefined> {

@@ -6,7 +6,7 @@ import { roleRefusal, type Action, type Role } from './roles.js';
 // invitations), only as its members. An id from a workspace the staff user does not belong to is
 // refused exactly like an unknown one, so ids cannot be probed.
 
-export type TargetKind = 'workspaceId' | 'appId' | 'appModeId' | 'serverKeyId' | 'invitationId' | 'webhookEndpointId' | 'conversationId' | 'helpCollectionId' | 'helpArticleId';
+export type TargetKind = 'workspaceId' | 'appId' | 'appModeId' | 'serverKeyId' | 'invitationId' | 'webhookEndpointId' | 'conversationId' | 'helpCollectionId' | 'helpArticleId' | 'ticketId' | 'ticketTypeId';
 /** What an action is done to, named by the id a staff field takes: `{ appModeId }`, `{ invitationId }`… */
 export type Target = { [K in TargetKind]: Record<K, string> }[TargetKind];
 
@@ -25,6 +25,8 @@ const noSuch: Record<TargetKind, string> = {
   conversationId: 'No such conversation.',
   helpCollectionId: 'No such collection.',
   helpArticleId: 'No such article.',
+  ticketId: 'No such ticket.',
+  ticketTypeId: 'No such ticket type.',
 };
 
 export const targetOf = (target: Target): [TargetKind, string] => Object.entries(target)[0] as [TargetKind, string];
@@ -71,6 +73,10 @@ async function workspacesOf(ctx: Ctx<StaffCaller>, kind: TargetKind, id: { in: s
       return throughAppMode(ctx, await db.helpCollection.findMany({ where: { id }, select: { id: true, appModeId: true } }));
     case 'helpArticleId':
       return throughAppMode(ctx, await db.helpArticle.findMany({ where: { id }, select: { id: true, appModeId: true } }));
+    case 'ticketId':
+      return throughAppMode(ctx, await db.ticket.findMany({ where: { id }, select: { id: true, appModeId: true } }));
+    case 'ticketTypeId':
+      return throughAppMode(ctx, await db.ticketType.findMany({ where: { id }, select: { id: true, appModeId: true } }));
   }
 }
 

@@ -21,7 +21,7 @@ export const WEBHOOK_TOPICS = [
 
 export type WebhookTopic = (typeof WEBHOOK_TOPICS)[number];
 
-/** The topics the service emits now; the others wait for their areas (messenger, tickets, messages, email, surveys). */
+/** The topics the service emits now; the others wait for their areas (messages, email, surveys). */
 export const EMITTED_TOPICS: readonly WebhookTopic[] = [
   'contact.created',
   'contact.updated',
@@ -29,6 +29,8 @@ export const EMITTED_TOPICS: readonly WebhookTopic[] = [
   'conversation.replied',
   'conversation.closed',
   'conversation.rated',
+  'ticket.created',
+  'ticket.changed',
 ];
 
 export const isWebhookTopic = (topic: string): topic is WebhookTopic => (WEBHOOK_TOPICS as readonly string[]).includes(topic);
