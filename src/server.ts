@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import Koa from 'koa';
 import { openApiDocument } from '../rest-facade/openapi.js';
 import { blobCors, blobRouter } from '../rest-facade/blobs.js';
+import { helpSiteRouter } from '../rest-facade/pages/help.js';
 import { allRoutes, restRouter } from '../rest-facade/routes.js';
 import { guestCors, publicCors } from '../rest-facade/http/access.js';
 import { readBody } from '../rest-facade/http/body.js';
@@ -12,6 +13,7 @@ import { sweepUnusedAttachments } from './domain/attachments/sweep.js';
 import { purgeEraseRequests } from './domain/contacts/erasure.js';
 import { purgeIdempotencyKeys } from './domain/conversations/idempotency.js';
 import { conversationWaitsOf } from './domain/conversations/waits.js';
+import { flushViews } from './domain/help/views.js';
 import { purgeOutbox } from './domain/outbox.js';
 import { systemContext, type Services } from './domain/context.js';
 import { DomainError } from './domain/errors.js';
@@ -72,6 +74,8 @@ export async function startServer(svc: Services, log: Logger, opts: { port: numb
   app.use(readBody(svc.config.maxBodyBytes));
   app.use(ops.routes()).use(ops.allowedMethods());
   app.use(rest.routes()).use(rest.allowedMethods());
+  // The public help site: server-rendered pages (src/lib/html), refusals as pages too.
+  app.use(helpSiteRouter(svc).routes());
 
   server.on('request', app.callback());
 
@@ -98,6 +102,8 @@ export async function startServer(svc: Services, log: Logger, opts: { port: numb
         server.closeIdleConnections();
         setTimeout(() => server.closeAllConnections(), 10_000).unref();
       });
+      // Views counted in memory since the last write.
+      await flushViews(svc).catch(() => {});
     },
   };
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Article } from '../../src/domain/help/article.js';
 import type { CollectionArticles, CollectionEntry, CollectionSummary } from '../../src/domain/help/collections.js';
 import { LANGUAGE_TAG } from '../../src/domain/help/languages.js';
+import { absolutePictureUrls } from '../../src/domain/help/pictures.js';
 import type { HelpReader } from '../../src/domain/help/reader.js';
 import { MAX_LIMIT, type ArticleList } from '../../src/domain/help/search.js';
 import type { ArticleItem } from '../../src/domain/help/served.js';
@@ -126,7 +127,7 @@ export const presentArticles = (baseUrl: string, reader: HelpReader, list: Artic
 export const presentArticle = (baseUrl: string, reader: HelpReader, a: Article): z.input<typeof ArticleAnswer> => ({
   ...present.item(baseUrl, reader, a),
   audience: a.audience,
-  blocks: a.blocks,
+  blocks: absolutePictureUrls(baseUrl, a.blocks),
   collection_path: a.collectionPath,
   related: a.related.map((r) => present.item(baseUrl, reader, r)),
   languages: a.languages,

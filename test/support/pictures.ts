@@ -14,14 +14,14 @@ const chunk = (type: string, data: Buffer) => {
   return Buffer.concat([length, body, crc]);
 };
 
-/** A valid PNG of this size (8-bit RGB, a gradient), as any image library would read it. */
-export function png(width = 3, height = 2): Buffer {
+/** A valid PNG of this size (8-bit RGB, a gradient, or what `paint` says of each pixel), as any image library would read it. */
+export function png(width = 3, height = 2, paint?: (x: number, y: number) => [number, number, number]): Buffer {
   const ihdr = Buffer.alloc(13);
   ihdr.writeUInt32BE(width, 0);
   ihdr.writeUInt32BE(height, 4);
   ihdr.set([8, 2, 0, 0, 0], 8);
   const rows = Buffer.alloc(height * (1 + width * 3));
-  for (let y = 0; y < height; y++) for (let x = 0; x < width * 3; x++) rows[y * (1 + width * 3) + 1 + x] = (x * 40 + y * 90) % 256;
+  for (let y = 0; y < height; y++) for (let x = 0; x < width * 3; x++) rows[y * (1 + width * 3) + 1 + x] = paint ? paint(Math.floor(x / 3), y)[x % 3]! : (x * 40 + y * 90) % 256;
   return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(rows)), chunk('IEND', Buffer.alloc(0))]);
 }
 

@@ -41,6 +41,8 @@ export async function startTestServer(
     log?: Logger;
     /** false: nothing here starts the processes the outbox asks for (a server that dies right after a commit). */
     startProcesses?: boolean;
+    /** The port to listen on (any free one when left out): a test whose BASE_URL must be the server's own address. */
+    port?: number;
   } = {},
 ): Promise<TestServer> {
   const dbUrl = opts.dbUrl ?? (await createTestDatabase());
@@ -58,7 +60,7 @@ export async function startTestServer(
       return runDue();
     };
   }
-  const server = await startServer(svc, opts.log ?? createLogger('silent'), { port: 0, host: '127.0.0.1' });
+  const server = await startServer(svc, opts.log ?? createLogger('silent'), { port: opts.port ?? 0, host: '127.0.0.1' });
   return {
     url: server.url,
     svc,

@@ -1,7 +1,6 @@
 import { Prisma } from '../../generated/prisma/client.js';
 import { notFound } from '../errors.js';
 import type { ContentBlock } from './blocks.js';
-import { absolutePictureUrls } from './pictures.js';
 import type { HelpCtx, HelpReader } from './reader.js';
 import { collectionNames, itemsOf, servedVersions, type ArticleItem } from './served.js';
 import { countView } from './views.js';
@@ -14,6 +13,7 @@ import { countView } from './views.js';
 export const RELATED = 5;
 
 export interface Article extends ArticleItem {
+  /** As kept: the app's pictures by their path on this service (absolutePictureUrls). */
   blocks: ContentBlock[];
   /** The collection, then the section, it is in (empty when in none). */
   collectionPath: { slug: string; name: string }[];
@@ -39,7 +39,7 @@ export async function readArticle(ctx: HelpCtx, reader: HelpReader, slug: string
   const [item] = await itemsOf(ctx, reader, [row]);
   return {
     ...item!,
-    blocks: absolutePictureUrls(ctx, version.blocks as unknown as ContentBlock[]),
+    blocks: version.blocks as unknown as ContentBlock[],
     collectionPath: path,
     related: await itemsOf(ctx, reader, related),
     languages: reader.app.languages.filter((l) => published.some((p) => p.language === l)),

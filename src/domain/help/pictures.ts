@@ -99,9 +99,9 @@ async function checkUploaded(ctx: Ctx, row: { id: string; appModeId: string; con
   return undefined;
 }
 
-/** Blocks as readers get them: picture paths made whole with the service's address. */
-export function absolutePictureUrls(ctx: Ctx, blocks: ContentBlock[]): ContentBlock[] {
-  return blocks.map((b) => (b.imageUrl?.startsWith(ASSET_PATH) ? { ...b, imageUrl: `${ctx.svc.config.baseUrl}${b.imageUrl}` } : b));
+/** Blocks with the app's picture paths made whole with the service's address (BASE_URL), for readers elsewhere. */
+export function absolutePictureUrls(baseUrl: string, blocks: ContentBlock[]): ContentBlock[] {
+  return blocks.map((b) => (b.imageUrl?.startsWith(ASSET_PATH) ? { ...b, imageUrl: `${baseUrl}${b.imageUrl}` } : b));
 }
 
 /**

@@ -1,0 +1,5 @@
+// Server-rendered pages (help site, unsubscribe, preference centre): escaping by construction,
+// the app's brand, no JavaScript.
+export { escapeText, html, safeUrl, trusted, Html, type Part } from './html.js';
+export { renderBlocks, renderSpans, type BlockLike, type SpanLike } from './blocks.js';
+export { renderPage, textOn, type Brand, type PageInput, type RenderedPage } from './page.js';

@@ -1,0 +1,201 @@
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { updateSettings } from '../src/domain/apps/settings.js';
+import { freePort } from '../bench/processes.js';
+import { staffApp, type StaffApp } from './support/factories.js';
+import { helpAuthor } from './support/help.js';
+import { png } from './support/pictures.js';
+import { startTestServer, testConfig, type TestServer } from './support/server.js';
+
+// The public help site in a real browser (Debian's chromium, JavaScript off): search, open an
+// article with its picture, vote helpful with the plain form, switch language; the pages carry
+// the app's brand, lang, title, description and canonical links. Screenshots go to test/screenshots/.
+
+const SHOTS = fileURLToPath(new URL('./screenshots/', import.meta.url));
+const LOGO = 'https://logo.acme.example/logo.png';
+
+let t: TestServer;
+let app: StaffApp;
+let browser: Browser;
+let article: { id: string; slug: string };
+
+type Rgb = [number, number, number];
+const inside = (x: number, y: number, [x0, y0, x1, y1]: number[]) => x >= x0! && x < x1! && y >= y0! && y < y1!;
+/** A picture of a sign-in page, as a writer would paste a screenshot: a bar, a card, two fields, a button and a link. */
+const signInPicture = () =>
+  png(720, 300, (x, y): Rgb => {
+    if (y < 40) return [15, 118, 110];
+    if (inside(x, y, [235, 120, 485, 145]) || inside(x, y, [235, 160, 485, 185])) return inside(x, y, [237, 122, 483, 143]) || inside(x, y, [237, 162, 483, 183]) ? [248, 250, 252] : [203, 213, 225];
+    if (inside(x, y, [235, 205, 485, 232])) return [15, 118, 110];
+    if (inside(x, y, [300, 246, 420, 249])) return [20, 184, 166];
+    if (inside(x, y, [210, 70, 510, 270])) return [255, 255, 255];
+    return [241, 245, 249];
+  });
+/** The app's logo: a white ring on teal. */
+const logo = () => png(64, 64, (x, y): Rgb => (Math.abs(Math.hypot(x - 32, y - 32) - 16) < 5 ? [255, 255, 255] : [20, 184, 166]));
+
+beforeAll(async () => {
+  // The server's own address as BASE_URL: the pictures' signed addresses must reach it.
+  const port = await freePort();
+  t = await startTestServer({ port, config: testConfig({ baseUrl: `http://127.0.0.1:${port}` }) });
+  app = await staffApp(t, 'Acme Cloud');
+  await updateSettings(t.ctx, app.modes.live, { languages: ['en', 'de'], defaultLanguage: 'en', brandName: 'Acme Cloud', brandColor: '#0f766e', brandLogoUrl: LOGO });
+  const write = helpAuthor(t, app);
+
+  const picture = signInPicture();
+  const made = (
+    await write.api.ok('mutation($m: ID!, $n: Int!) { createHelpPicture(appModeId: $m, type: png, size: $n) { url uploadUrl uploadMethod uploadHeaders } }', { m: app.modes.live, n: picture.length })
+  ).createHelpPicture;
+  expect((await fetch(made.uploadUrl, { method: made.uploadMethod, headers: made.uploadHeaders, body: new Uint8Array(picture) })).status).toBe(204);
+
+  const start = await write.collection({ slug: 'getting-started', names: { en: 'Getting started', de: 'Erste Schritte' } });
+  const account = await write.collection({ slug: 'account', names: { en: 'Account & security', de: 'Konto & Sicherheit' } });
+  const billing = await write.collection({ slug: 'billing', names: { en: 'Billing and plans', de: 'Abrechnung und Tarife' } });
+  const signIn = await write.collection({ slug: 'signing-in', parentId: account.id, names: { en: 'Signing in', de: 'Anmelden' } });
+  await write.article({ collectionId: start.id, versions: { en: { title: 'Create your first project', summary: 'From sign-up to your first deploy in five minutes.' }, de: { title: 'Ihr erstes Projekt', summary: 'In fünf Minuten zum ersten Deployment.' } } });
+  await write.article({ slug: 'invite-your-team', collectionId: start.id, versions: { en: { title: 'Invite your team', summary: 'Work together on every project.' } } });
+  article = await write.article({
+    slug: 'reset-your-password',
+    collectionId: signIn.id,
+    versions: {
+      en: {
+        title: 'Reset your password',
+        summary: 'Locked out? Set a new password in a minute, from any device.',
+        body: [
+          { type: 'paragraph', spans: [{ text: 'If you forgot your password, you can set a new one from the sign-in page. ' }, { text: 'You need access to your email.', bold: true }] },
+          { type: 'heading', level: 1, spans: [{ text: 'Steps' }] },
+          { type: 'numbered_list', items: [{ spans: [{ text: 'Open the sign-in page and choose ' }, { text: 'Forgot password', italic: true }] }, { spans: [{ text: 'Enter the email address of your account.' }] }, { spans: [{ text: 'Follow the link we send you and choose a new password.' }] }] },
+          { type: 'image', imageUrl: made.url, alt: 'The sign-in page with the Forgot password link' },
+          { type: 'callout', spans: [{ text: 'The link works for one hour. Ask for a new one if it has expired.' }] },
+          { type: 'paragraph', spans: [{ text: 'Still stuck? ' }, { text: 'Read our security guide', link: 'https://acme.example/security' }, { text: ' or write to us <script>alert(1)</script>.' }] },
+          { type: 'link', label: 'Go to the sign-in page', link: 'https://acme.example/sign-in' },
+        ],
+      },
+      de: { title: 'Passwort zurücksetzen', summary: 'Ausgesperrt? So setzen Sie ein neues Passwort.', body: 'Öffnen Sie die Anmeldeseite und wählen Sie „Passwort vergessen“.' },
+    },
+  });
+  await write.article({ collectionId: signIn.id, versions: { en: { title: 'Turn on two-factor authentication', summary: 'Protect your account with a second step.' } } });
+  await write.article({ collectionId: billing.id, versions: { en: { title: 'Change your plan', summary: 'Upgrade, downgrade or cancel at any time.' } } });
+  await write.article({ collectionId: billing.id, versions: { en: { title: 'Download invoices', summary: 'Every invoice as a PDF.' } } });
+  await write.article({ audience: 'signed_in', collectionId: billing.id, versions: { en: { title: 'Internal pricing notes' } } });
+
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+  mkdirSync(SHOTS, { recursive: true });
+});
+afterAll(async () => {
+  await browser?.close();
+  await t?.close();
+});
+
+async function newPage() {
+  // JavaScript off: the site must work as links and forms.
+  const context = await browser.newContext({ javaScriptEnabled: false, locale: 'en-US', viewport: { width: 1200, height: 900 } });
+  // The logo's host, answered here: nothing leaves the machine.
+  await context.route(`${LOGO}*`, (route) => route.fulfill({ contentType: 'image/png', body: logo() }));
+  return context.newPage();
+}
+
+describe('the help site in a browser', () => {
+  it('searches, opens an article with its picture, votes with the plain form and switches language', async () => {
+    const page = await newPage();
+    await page.goto(`${t.url}/help/${app.live.app_key}`);
+    expect(new URL(page.url()).pathname).toBe(`/help/${app.live.app_key}/en`);
+    expect(await page.getAttribute('html', 'lang')).toBe('en');
+    expect(await page.title()).toBe('Help Center · Acme Cloud Help Center');
+    expect(await page.locator('.brand-name').textContent()).toBe('Acme Cloud');
+    expect(await page.locator('.site-header').evaluate((e) => getComputedStyle(e).backgroundColor)).toBe('rgb(15, 118, 110)');
+    expect(await page.locator('img.logo').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(64);
+    expect(await page.locator('.card h2').allTextContents()).toEqual(['Getting started', 'Account & security', 'Billing and plans']);
+    await page.screenshot({ path: `${SHOTS}help-home.png`, fullPage: true });
+
+    // A misspelt search still finds the article.
+    await page.fill('input[name=q]', 'pasword');
+    await page.click('form[role=search] button');
+    expect(new URL(page.url()).pathname).toBe(`/help/${app.live.app_key}/en/search`);
+    expect(await page.locator('.results a').first().textContent()).toBe('Reset your password');
+    await page.screenshot({ path: `${SHOTS}help-search.png`, fullPage: true });
+    await page.fill('input[name=q]', 'password');
+    await page.click('form[role=search] button');
+    expect(await page.locator('.results mark').first().textContent()).toMatch(/password/i);
+
+    await page.click('.results a >> text=Reset your password');
+    expect(new URL(page.url()).pathname).toBe(`/help/${app.live.app_key}/en/articles/${article.slug}`);
+    expect(await page.locator('h1.page-title').textContent()).toBe('Reset your password');
+    expect(await page.getAttribute('meta[name=description]', 'content')).toBe('Locked out? Set a new password in a minute, from any device.');
+    expect(await page.getAttribute('link[rel=canonical]', 'href')).toBe(`${t.svc.config.baseUrl}/help/${app.live.app_key}/en/articles/${article.slug}`);
+    expect(await page.locator('link[rel=alternate]').evaluateAll((ls) => ls.map((l) => l.getAttribute('hreflang')))).toEqual(['en', 'de']);
+    expect(await page.locator('.crumbs a').allTextContents()).toEqual(['Help Center', 'Account & security', 'Signing in']);
+    // The picture came through its redirect and signed address.
+    await page.waitForLoadState('load');
+    expect(await page.locator('.article img').evaluate((img: HTMLImageElement) => [img.complete, img.naturalWidth])).toEqual([true, 720]);
+    // What the writer typed as markup is shown as text.
+    expect(await page.locator('.article').textContent()).toContain('<script>alert(1)</script>');
+    expect(await page.locator('.article script').count()).toBe(0);
+    await page.screenshot({ path: `${SHOTS}help-article.png`, fullPage: true });
+
+    await page.click('button[value=yes]');
+    expect(new URL(page.url()).pathname).toBe(`/help/${app.live.app_key}/en/articles/${article.slug}`);
+    expect(await page.locator('.feedback .thanks').textContent()).toBe('Thanks for letting us know!');
+    expect(await page.getAttribute('button[value=yes]', 'aria-pressed')).toBe('true');
+    const votes = () => t.svc.db.helpVisitorRating.findMany({ where: { articleId: article.id }, select: { helpful: true, language: true } });
+    expect(await votes()).toEqual([{ helpful: true, language: 'en' }]);
+    // Changing one's mind changes the same vote.
+    await page.click('button[value=no]');
+    expect(await votes()).toEqual([{ helpful: false, language: 'en' }]);
+    expect(await t.svc.db.helpArticleRating.count({ where: { articleId: article.id } })).toBe(0);
+
+    await page.click('.languages a[hreflang=de]');
+    expect(await page.getAttribute('html', 'lang')).toBe('de');
+    expect(await page.locator('h1.page-title').textContent()).toBe('Passwort zurücksetzen');
+    expect(await page.locator('.feedback p').first().textContent()).toBe('War dieser Artikel hilfreich?');
+    await page.screenshot({ path: `${SHOTS}help-article-de.png`, fullPage: true });
+    await page.context().close();
+  });
+
+  it('keeps articles for signed-in users off the site, answers a missing page with a page, and serves a fallback under its own canonical', async () => {
+    const page = await newPage();
+    await page.goto(`${t.url}/help/${app.live.app_key}/en/collections/billing`);
+    expect(await page.locator('.list a').allTextContents()).not.toContain('Internal pricing notes');
+    // Not translated: the German page serves the English text, says so, and names the English page canonical.
+    await page.goto(`${t.url}/help/${app.live.app_key}/de/articles/invite-your-team`);
+    expect(await page.getAttribute('html', 'lang')).toBe('de');
+    expect(await page.getAttribute('article', 'lang')).toBe('en');
+    expect(await page.locator('.meta').textContent()).toContain('English');
+    expect(await page.getAttribute('link[rel=canonical]', 'href')).toMatch(/\/en\/articles\/invite-your-team$/);
+    const missing = await page.goto(`${t.url}/help/${app.live.app_key}/en/articles/no-such-article`);
+    expect(missing!.status()).toBe(404);
+    expect(await page.locator('.error h1').textContent()).toBe('We could not find that page.');
+    await page.context().close();
+  });
+});
+
+describe('the help site over HTTP', () => {
+  it('escapes by construction, sets a strict policy, and is 404 while the help center is off', async () => {
+    const home = await fetch(`${t.url}/help/${app.live.app_key}/en`);
+    expect(home.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    const csp = home.headers.get('content-security-policy')!;
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).not.toContain('script-src');
+    const text = await home.text();
+    expect(text).not.toMatch(/<script/i);
+    expect(text).not.toMatch(/https?:\/\/(?!127\.0\.0\.1|logo\.acme\.example)[^"'\s]+/);
+    const search = await (await fetch(`${t.url}/help/${app.live.app_key}/en/search?q=${encodeURIComponent('"><img src=x onerror=alert(1)>')}`)).text();
+    expect(search).toContain('&quot;&gt;&lt;img src=x onerror=alert(1)&gt;');
+    expect(search).not.toContain('<img src=x');
+    // Another spelling of a language the app has is sent to its own address.
+    const moved = await fetch(`${t.url}/help/${app.live.app_key}/de-AT/articles/${article.slug}`, { redirect: 'manual' });
+    expect(moved.status).toBe(302);
+    expect(moved.headers.get('location')).toBe(`/help/${app.live.app_key}/de/articles/${article.slug}`);
+    expect((await fetch(`${t.url}/help/app_unknown/en`)).status).toBe(404);
+    await updateSettings(t.ctx, app.modes.live, { helpOn: false });
+    const off = await fetch(`${t.url}/help/${app.live.app_key}/en`);
+    expect(off.status).toBe(404);
+    expect(off.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    await updateSettings(t.ctx, app.modes.live, { helpOn: true });
+  });
+});
