@@ -2,7 +2,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createClient, type Client } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import type { WebhookTry } from '../src/generated/prisma/client.js';
 import { RETRY_WAITS_MS } from '../src/domain/webhooks/schedule.js';
+import { logPage } from '../src/domain/webhooks/tries-live.js';
 import { memberOf, serverApi, staffApp, type StaffApp } from './support/factories.js';
 import { staffApi } from './support/graphql.js';
 import { makeTestCertificate, startReceiver, type Receiver } from './support/https-receiver.js';
@@ -46,7 +48,8 @@ afterAll(async () => {
 
 const { ok } = staffApi(() => a.url, () => app.owner);
 const ADD = 'mutation($m: ID!, $u: String!, $t: [String!]!) { addWebhookEndpoint(appModeId: $m, url: $u, topics: $t) { endpoint { id } } }';
-const TRIES = 'subscription($e: ID!, $after: String) { webhookTries(endpointId: $e, after: $after) { version reload tries { deliveryId topic attempt delivered statusCode failure durationMs at } } }';
+const TRY = 'deliveryId topic attempt delivered statusCode failure durationMs at';
+const TRIES = `subscription($e: ID!, $after: String) { webhookTries(endpointId: $e, after: $after) { version reload log(first: 50) { edges { node { ${TRY} } } } try { ${TRY} } } }`;
 
 interface Try {
   deliveryId: string;
@@ -73,9 +76,20 @@ function watch(on: TestServer, token: string, endpointId: string, after: string 
   clients.push(client);
   const steps: Step[] = [];
   const errors: { extensions?: { code?: string } }[] = [];
-  client.subscribe<{ webhookTries: Step }>(
+  type Answer = { version: string; reload: boolean; log: { edges: { node: Try }[] } | null; try: Try | null };
+  client.subscribe<{ webhookTries: Answer }>(
     { query: TRIES, variables: { e: endpointId, after } },
-    { next: (r) => (r.data ? steps.push(r.data.webhookTries) : errors.push(...((r.errors ?? []) as never[]))), error: (e) => errors.push(e as never), complete: () => {} },
+    {
+      next: (r) => {
+        if (!r.data) return void errors.push(...((r.errors ?? []) as never[]));
+        const { version, reload, log, try: tried } = r.data.webhookTries;
+        // The log on reload (and no try), else the one try (and no log).
+        expect(reload ? [!!log, tried] : [log, !!tried]).toEqual(reload ? [true, null] : [null, true]);
+        steps.push({ version, reload, tries: reload ? log!.edges.map((e) => e.node) : [tried!] });
+      },
+      error: (e) => errors.push(e as never),
+      complete: () => {},
+    },
   );
   return { client, steps, errors };
 }
@@ -173,5 +187,19 @@ describe('webhookTries', () => {
     await until(() => strangerTool.errors.length > 0, "the stranger's refusal");
     expect(strangerTool.steps).toEqual([]);
     expect(strangerTool.errors[0]!.extensions?.code).toBe('not_found');
+  });
+});
+
+describe("a reload's log", () => {
+  it('pages with first and after over the tries as read, newest first, and refuses a made-up cursor', () => {
+    const log = Array.from({ length: 5 }, (_, i) => ({ id: `try-${i}`, at: new Date(Date.UTC(2026, 0, 1, 0, 0, 10 - i)) }) as WebhookTry);
+    const first = logPage(log, { first: 2 });
+    expect(first.items.map((t) => t.id)).toEqual(['try-0', 'try-1']);
+    const second = logPage(log, { first: 2, after: first.nextCursor });
+    expect(second.items.map((t) => t.id)).toEqual(['try-2', 'try-3']);
+    const last = logPage(log, { first: 2, after: second.nextCursor });
+    expect([last.items.map((t) => t.id), last.nextCursor]).toEqual([['try-4'], null]);
+    expect(() => logPage(log, { after: 'not-a-cursor' })).toThrow(expect.objectContaining({ code: 'invalid_request', errors: [{ field: 'after', message: expect.any(String) }] }));
+    expect(() => logPage(log, { first: 0 })).toThrow(expect.objectContaining({ code: 'invalid_request' }));
   });
 });

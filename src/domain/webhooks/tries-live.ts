@@ -3,6 +3,7 @@ import type { WebhookTry } from '../../generated/prisma/client.js';
 import type { Ctx } from '../context.js';
 import { notFound } from '../errors.js';
 import { liveTopic } from '../live.js';
+import { decodeCursor, pageOf, pageSize, type Page } from '../paging.js';
 import { LOG_TRIES } from './schedule.js';
 
 // An endpoint's tries, live: each try is logged with a `webhook.tried` outbox row in the same
@@ -21,8 +22,22 @@ export interface TriesChange {
   version: string;
   /** The log as it is (the whole state), not a try after the last version named. */
   reload: boolean;
-  /** On reload the log, newest first (the last 50); otherwise the one try just logged. */
-  tries: WebhookTry[];
+  /** On reload, the log as read: the last 50 tries, newest first. */
+  log: WebhookTry[] | null;
+  /** Otherwise, the one try just logged. */
+  try: WebhookTry | null;
+}
+
+/** A page of a log as a reload read it, newest first: after the try the cursor names (its time and id). */
+export function logPage(log: WebhookTry[], opts: { first?: number | null; after?: string | null }): Page<WebhookTry> {
+  const size = pageSize(opts.first);
+  let rows = log;
+  if (opts.after) {
+    const [at, id] = decodeCursor(opts.after, 'after', ['time', 'text']) as [string, string];
+    const i = log.findIndex((t) => t.id === id);
+    rows = i >= 0 ? log.slice(i + 1) : log.filter((t) => t.at.getTime() < Date.parse(at));
+  }
+  return pageOf(rows.slice(0, size + 1), size, (t) => [t.at.toISOString(), t.id]);
 }
 
 /** A row's try, made once per row for all of a process's subscribers. */
@@ -42,7 +57,8 @@ export async function* endpointTries(ctx: Ctx, endpointId: string, opts: { after
   for await (const event of liveTopic(ctx, WEBHOOK_TRIED, endpoint.appModeId, { ...opts, read: (tx) => read(tx.db), change: tryOf })) {
     if (!event.reload && event.change.endpointId !== endpointId) continue;
     let change = changes.get(event);
-    if (!change) changes.set(event, (change = event.reload ? { version: event.version, reload: true, tries: event.state } : { version: event.version, reload: false, tries: [event.change] }));
+    if (!change)
+      changes.set(event, (change = event.reload ? { version: event.version, reload: true, log: event.state, try: null } : { version: event.version, reload: false, log: null, try: event.change }));
     yield change;
   }
 }

@@ -3,10 +3,11 @@ import { appWebhookSecretState, renewAppWebhookSecret, type AppWebhookSecretStat
 import { addWebhookEndpoint, changeWebhookEndpoint, removeWebhookEndpoint, renewWebhookSecret, switchWebhookEndpoint, type EndpointWithSecret } from '../../domain/webhooks/endpoints.js';
 import { sendTestPing, TEST_TOPIC } from '../../domain/webhooks/test-ping.js';
 import { EMITTED_TOPICS, WEBHOOK_TOPICS } from '../../domain/webhooks/topics.js';
-import { endpointTries, type TriesChange } from '../../domain/webhooks/tries-live.js';
+import { endpointTries, logPage, type TriesChange } from '../../domain/webhooks/tries-live.js';
 import { builder, connectionType } from '../builder.js';
 import { asStaff } from '../context.js';
 import { liveFor } from '../live.js';
+import { connectionOf } from '../pages.js';
 
 // Webhook endpoints: admins and owners add, change, switch and remove them and renew their secret
 // (manage_settings); everyone who reads the app sees them and their log of tries, also live. The
@@ -154,12 +155,23 @@ builder.mutationField('removeWebhookEndpoint', (t) =>
   }),
 );
 
+const WebhookTryConnection = connectionType(WebhookTry, 'WebhookTry');
+
 const WebhookTriesChange = builder.objectRef<TriesChange>('WebhookTriesChange').implement({
   description: "One step of webhookTries: the endpoint's log as it is (reload), or the one try just logged.",
   fields: (t) => ({
     version: t.exposeString('version', { description: 'Increasing; name it as `after` to resume from here after a reconnect.' }),
     reload: t.exposeBoolean('reload', { description: 'The whole log rather than the next try: the first answer without `after`, or when `after` is older than the outbox keeps (7 days).' }),
-    tries: t.field({ type: [WebhookTry], description: 'On reload the log, newest first (the last 50); otherwise the one try just logged.', resolve: (change) => change.tries }),
+    log: t.connection(
+      {
+        type: WebhookTry,
+        nullable: true,
+        description: 'On reload, the log as it was read then: the last 50 tries, newest first. Null otherwise.',
+        resolve: (change, { first, after }) => (change.log ? connectionOf(logPage(change.log, { first, after }), after) : null),
+      },
+      WebhookTryConnection,
+    ),
+    try: t.field({ type: WebhookTry, nullable: true, description: 'The try just logged; null on reload.', resolve: (change) => change.try }),
   }),
 });
 
