@@ -3,7 +3,10 @@ import type Koa from 'koa';
 import { contextOf, type Services } from '../src/domain/context.js';
 import { postAttachment } from './guest/attachments.js';
 import { getConsent, putConsent } from './guest/consent.js';
+import { deviceRoutes } from './guest/devices.js';
 import { guestHelpRoutes } from './guest/help.js';
+import { noticeRoutes } from './guest/notices.js';
+import { preferenceRoutes } from './guest/preferences.js';
 import { conversationRoutes } from './guest/conversations.js';
 import { ticketRoutes } from './guest/tickets.js';
 import { guestAccess, publicAccess, serverAccess } from './http/access.js';
@@ -29,6 +32,9 @@ export function allRoutes(): AnyRoute[] {
     ...ticketRoutes,
     postAttachment,
     ...guestHelpRoutes,
+    ...preferenceRoutes,
+    ...deviceRoutes,
+    ...noticeRoutes,
     putContact,
     deleteContact,
     getContactExport,

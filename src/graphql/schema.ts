@@ -14,6 +14,9 @@ import './types/help.js';
 import './types/teams.js';
 import './types/conversations.js';
 import './types/tickets.js';
+import './types/preferences.js';
+import './types/devices.js';
+import './types/notices.js';
 
 let schema: GraphQLSchema | undefined;
 

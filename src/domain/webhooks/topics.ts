@@ -25,6 +25,7 @@ export type WebhookTopic = (typeof WEBHOOK_TOPICS)[number];
 export const EMITTED_TOPICS: readonly WebhookTopic[] = [
   'contact.created',
   'contact.updated',
+  'contact.unsubscribed',
   'conversation.started',
   'conversation.replied',
   'conversation.closed',
