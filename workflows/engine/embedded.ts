@@ -21,7 +21,7 @@ import type { ActivitiesOf, AnyProcess, CallCommand, ProcessRef, RunDescription,
 export interface EmbeddedEngineOptions {
   /** How often to look for due runs when nothing in this process says there is one. */
   pollMs?: number;
-  /** Runs claimed per transaction; their activities run side by side. */
+  /** Activities this process runs at once (and the most runs claimed in one transaction). */
   batchSize?: number;
   log?: Logger;
 }
@@ -53,6 +53,8 @@ export class EmbeddedEngine<Def extends AnyProcess = AnyProcess> implements Dura
   private stopping = false;
   private nudged = false;
   private wake: (() => void) | undefined;
+  /** Activities running now, by this engine's passes. */
+  private readonly running = new Set<Promise<void>>();
 
   constructor(
     svc: Pick<Services, 'db' | 'clock' | 'config'>,
@@ -109,14 +111,25 @@ export class EmbeddedEngine<Def extends AnyProcess = AnyProcess> implements Dura
     return run && describeRun(run);
   }
 
-  /** Takes every step that is due, activities included, until none is left; returns how many runs it stepped. */
+  /**
+   * Takes every step that is due, activities included, until none is left and none is running;
+   * returns how many runs it stepped. Up to `batchSize` activities run at once, and a slot freed by
+   * one that ends is filled at once (a slow post does not hold back the runs claimed beside it).
+   */
   async runDue(): Promise<number> {
     let stepped = 0;
     for (;;) {
-      const { claimed, calls } = await this.claimDue();
-      if (claimed === 0) return stepped;
+      const room = this.batchSize - this.running.size;
+      const { claimed, calls } = room > 0 ? await this.claimDue(room) : { claimed: 0, calls: [] };
       stepped += claimed;
-      await Promise.all(calls.map((c) => this.perform(c)));
+      for (const call of calls) {
+        const performed: Promise<void> = this.perform(call).finally(() => this.running.delete(performed));
+        this.running.add(performed);
+      }
+      if (claimed > 0 && this.running.size < this.batchSize) continue;
+      if (this.running.size === 0) return stepped;
+      // A slot is full or nothing more is due: look again when an activity ends (its run may be due again).
+      await Promise.race(this.running);
     }
   }
 
@@ -172,13 +185,13 @@ export class EmbeddedEngine<Def extends AnyProcess = AnyProcess> implements Dura
     this.wake?.();
   }
 
-  private claimDue(): Promise<{ claimed: number; calls: Claimed[] }> {
+  private claimDue(limit: number): Promise<{ claimed: number; calls: Claimed[] }> {
     return this.db.$transaction(async (tx) => {
       const now = this.clock.now();
       const due = await tx.$queryRaw<{ id: string }[]>`
         SELECT id FROM workflow_run
         WHERE status IN ('active', 'waiting', 'parked') AND wake_at <= ${utc(now)}
-        ORDER BY wake_at LIMIT ${this.batchSize}
+        ORDER BY wake_at LIMIT ${limit}
         FOR UPDATE SKIP LOCKED`;
       if (due.length === 0) return { claimed: 0, calls: [] };
       const runs = await tx.workflowRun.findMany({ where: { id: { in: due.map((r) => r.id) } } });
