@@ -50,7 +50,18 @@ export interface Config {
   blobs: BlobSettings;
   /** How long a conversation long poll (GET …/wait) waits with nothing new (ms). */
   conversationWaitMs: number;
+  /** Where pushes go: the providers' own addresses. Private addresses (a test's stand-ins) are reached only when OUTBOUND_TEST_TRUST names them. */
+  push: PushAddresses;
   limits: RateLimits;
+}
+
+export interface PushAddresses {
+  /** APNs for production tokens (APNS_URL) and for development (sandbox) tokens (APNS_SANDBOX_URL). */
+  apnsUrl: string;
+  apnsSandboxUrl: string;
+  /** FCM HTTP v1 (FCM_URL), and the OAuth token endpoint a service account's assertion is exchanged at (FCM_TOKEN_URL). */
+  fcmUrl: string;
+  fcmTokenUrl: string;
 }
 
 export interface RateLimits {
@@ -65,6 +76,14 @@ export interface RateLimits {
 
 const int = (v: string | undefined, d: number) => (v === undefined || v === '' ? d : Number.parseInt(v, 10));
 const list = (v: string | undefined) => (v ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+
+/** A provider's address: https, no credentials or query in it; no trailing slash. */
+function pushAddress(name: string, value: string | undefined, fallback: string): string {
+  const text = value || fallback;
+  const url = URL.canParse(text) ? new URL(text) : undefined;
+  if (!url || url.protocol !== 'https:' || url.username || url.password || url.search || url.hash) throw new Error(`${name} must be an https address, not "${text}"`);
+  return text.replace(/\/$/, '');
+}
 
 /** `CRM <no-reply@host>`, the host being BASE_URL's when it is a name (an address or none: localhost). */
 function defaultMailFrom(baseUrl: string | undefined): string {
@@ -102,6 +121,12 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: env.MAIL_FROM || defaultMailFrom(env.BASE_URL),
     blobs: readBlobSettings(env),
     conversationWaitMs: int(env.CONVERSATION_WAIT_MS, 25_000),
+    push: {
+      apnsUrl: pushAddress('APNS_URL', env.APNS_URL, 'https://api.push.apple.com'),
+      apnsSandboxUrl: pushAddress('APNS_SANDBOX_URL', env.APNS_SANDBOX_URL, 'https://api.sandbox.push.apple.com'),
+      fcmUrl: pushAddress('FCM_URL', env.FCM_URL, 'https://fcm.googleapis.com'),
+      fcmTokenUrl: pushAddress('FCM_TOKEN_URL', env.FCM_TOKEN_URL, 'https://oauth2.googleapis.com/token'),
+    },
     limits: {
       // The spec fixes this one.
       serverKeyPerMinute: 1200,
