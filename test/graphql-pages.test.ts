@@ -44,6 +44,7 @@ describe('the shape', () => {
       'AppMode.languages',
       'AppMode.webOrigins',
       'Contact.attributes',
+      'ConversationPart.pictures',
       'EventDefinition.dailyCounts',
       'EventDefinition.props',
       'OutgoingMail.headers',

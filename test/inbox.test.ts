@@ -148,8 +148,8 @@ describe('assigning and the inbox list', () => {
     const ownWorkspace = (await t.svc.db.app.findUniqueOrThrow({ where: { id: own.appId } })).workspaceId;
     const ownerId = (await t.svc.db.staffUser.findUniqueOrThrow({ where: { email: own.ownerEmail } })).id;
     const as = (q: string, v: Record<string, unknown>) => ok(q, v, own.owner);
-    const team = (await as('mutation($w: ID!, $m: [ID!]) { createTeam(workspaceId: $w, name: "Billing", memberIds: $m) { id members { id } } }', { w: ownWorkspace, m: [ownerId] })).createTeam;
-    expect(team.members).toEqual([{ id: ownerId }]);
+    const team = (await as('mutation($w: ID!, $m: [ID!]) { createTeam(workspaceId: $w, name: "Billing", memberIds: $m) { id members { edges { node { staffUser { id } } } } } }', { w: ownWorkspace, m: [ownerId] })).createTeam;
+    expect(team.members.edges).toEqual([{ node: { staffUser: { id: ownerId } } }]);
 
     tick();
     await as('mutation($id: ID!, $a: ID) { assignConversation(id: $id, assigneeId: $a) { id } }', { id: ids[0], a: ownerId });
@@ -182,8 +182,8 @@ describe('assigning and the inbox list', () => {
   it('keeps teams to members of the workspace: a stranger is refused by name, and a member who leaves leaves its teams', async () => {
     const agent = await memberOf(t, workspaceId, 'agent');
     const agentId = (await t.svc.db.staffUser.findUniqueOrThrow({ where: { email: agent.email } })).id;
-    const team = (await ok('mutation($w: ID!, $m: [ID!]) { createTeam(workspaceId: $w, name: "Returns", memberIds: $m) { id members { id } } }', { w: workspaceId, m: [agentId] })).createTeam;
-    expect(team.members).toEqual([{ id: agentId }]);
+    const team = (await ok('mutation($w: ID!, $m: [ID!]) { createTeam(workspaceId: $w, name: "Returns", memberIds: $m) { id members { edges { node { staffUser { id } } } } } }', { w: workspaceId, m: [agentId] })).createTeam;
+    expect(team.members.edges).toEqual([{ node: { staffUser: { id: agentId } } }]);
     const stranger = await staffApp(t, 'Stranger app');
     const strangerId = (await t.svc.db.staffUser.findUniqueOrThrow({ where: { email: stranger.ownerEmail } })).id;
     expect(await refused('mutation($w: ID!, $team: ID!, $add: [ID!]) { changeTeamMembers(workspaceId: $w, teamId: $team, add: $add) { id } }', { w: workspaceId, team: team.id, add: [strangerId] })).toMatchObject({
@@ -192,8 +192,8 @@ describe('assigning and the inbox list', () => {
     });
     expect((await refused('mutation($w: ID!) { createTeam(workspaceId: $w, name: "Returns") { id } }', { w: workspaceId })).code).toBe('team_name_taken');
     await ok('mutation($w: ID!, $u: ID!) { removeMember(workspaceId: $w, staffUserId: $u) }', { w: workspaceId, u: agentId });
-    const teams = (await ok('query($w: ID!) { teams(workspaceId: $w) { id members { id } } }', { w: workspaceId })).teams;
-    expect(teams.find((x: { id: string }) => x.id === team.id).members).toEqual([]);
+    const teams = (await ok('query($w: ID!) { teams(workspaceId: $w) { edges { node { id members { edges { node { addedAt } } } } } } }', { w: workspaceId })).teams;
+    expect(teams.edges.find((e: { node: { id: string } }) => e.node.id === team.id).node.members.edges).toEqual([]);
   });
 
   it('reads a page of 50 conversations with their last part, contact, assignee and team in a handful of statements', async () => {
@@ -217,9 +217,10 @@ describe('assigning and the inbox list', () => {
         async () => void (page = await ok(query, { m: own.modes.live, first }, own.owner)),
         (text) => !/outbox_/.test(text),
       );
-    await statementsFor(5); // the session's first use of the page's code paths
-    const forFive = await statementsFor(5);
-    const forFifty = await statementsFor(50);
+    // The fewest of three: a sweep of the process's own may run beside one of them.
+    const fewest = async (first: number) => Math.min(await statementsFor(first), await statementsFor(first), await statementsFor(first));
+    const forFive = await fewest(5);
+    const forFifty = await fewest(50);
     expect(page.conversations.edges).toHaveLength(50);
     expect(page.conversations.edges.filter((e: any) => e.node.assignee?.id === ownerId && e.node.team?.id === team.id)).toHaveLength(25);
     expect(page.conversations.edges.every((e: any) => e.node.lastPart && e.node.contact.externalId)).toBe(true);

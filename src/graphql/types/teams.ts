@@ -1,7 +1,7 @@
 import type { StaffUser } from '../../generated/prisma/client.js';
 import { changeTeamMembers, createTeam, removeTeam, renameTeam } from '../../domain/teams/teams.js';
 import { batchLoad } from '../batch.js';
-import { builder } from '../builder.js';
+import { builder, connectionType } from '../builder.js';
 import { asStaff, type StaffContext } from '../context.js';
 import { StaffUserRef } from './staff.js';
 
@@ -12,36 +12,39 @@ import { StaffUserRef } from './staff.js';
 export const staffUserById = (ctx: StaffContext, id: string) =>
   batchLoad<StaffUser | undefined>(ctx, 'staffUserById', id, async (ids) => new Map((await ctx.svc.db.staffUser.findMany({ where: { id: { in: [...ids] } } })).map((u) => [u.id, u])));
 
+const TeamMember = builder.prismaObject('TeamMember', {
+  fields: (t) => ({
+    staffUser: t.field({ type: StaffUserRef, nullable: true, resolve: async (m, _args, ctx) => (await staffUserById(ctx, m.staffUserId)) ?? null }),
+    addedAt: t.expose('addedAt', { type: 'DateTime' }),
+  }),
+});
+
 export const Team = builder.prismaObject('Team', {
   fields: (t) => ({
     id: t.exposeID('id'),
     workspaceId: t.exposeID('workspaceId'),
     name: t.exposeString('name'),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    members: t.field({
-      type: [StaffUserRef],
-      resolve: async (team, _args, ctx) => {
-        const rows = await batchLoad(ctx, 'teamMembers', team.id, async (ids) => {
-          const found = await ctx.svc.db.teamMember.findMany({ where: { teamId: { in: [...ids] } }, orderBy: { addedAt: 'asc' } });
-          const byTeam = new Map<string, string[]>();
-          for (const m of found) byTeam.set(m.teamId, [...(byTeam.get(m.teamId) ?? []), m.staffUserId]);
-          return byTeam;
-        });
-        const users = await Promise.all((rows ?? []).map((id) => staffUserById(ctx, id)));
-        return users.filter((u): u is StaffUser => !!u);
-      },
-    }),
+    members: t.relatedConnection(
+      'members',
+      { cursor: 'teamId_staffUserId', description: 'In the order they were added.', query: { orderBy: [{ addedAt: 'asc' }, { staffUserId: 'asc' }] } },
+      connectionType(TeamMember, 'TeamMember'),
+    ),
   }),
 });
 
 builder.queryField('teams', (t) =>
-  t.prismaField({
-    type: ['Team'],
-    description: 'The workspace’s teams, by name.',
-    args: { workspaceId: t.arg.id({ required: true }) },
-    authScopes: (_root, { workspaceId }) => ({ read: { workspaceId } }),
-    resolve: (query, _root, { workspaceId }, ctx) => ctx.svc.db.team.findMany({ ...query, where: { workspaceId }, orderBy: [{ name: 'asc' }, { id: 'asc' }] }),
-  }),
+  t.prismaConnection(
+    {
+      type: 'Team',
+      cursor: 'id',
+      description: 'The workspace’s teams (at most 100), by name.',
+      args: { workspaceId: t.arg.id({ required: true }) },
+      authScopes: (_root, { workspaceId }) => ({ read: { workspaceId } }),
+      resolve: (query, _root, { workspaceId }, ctx) => ctx.svc.db.team.findMany({ ...query, where: { workspaceId }, orderBy: [{ name: 'asc' }, { id: 'asc' }] }),
+    },
+    connectionType(Team, 'Team'),
+  ),
 );
 
 builder.mutationField('createTeam', (t) =>
