@@ -26,6 +26,16 @@ export async function emit({ db, clock }: TxCtx, topic: string, change: Emitted)
   await db.$executeRaw`SELECT pg_notify(${OUTBOX_CHANNEL}, '')`;
 }
 
+/** Writes one row per change (a batch's, in one statement) and wakes every process's dispatcher, in the caller's transaction. */
+export async function emitMany({ db, clock }: TxCtx, topic: string, changes: readonly Emitted[]): Promise<void> {
+  if (!changes.length) return;
+  const createdAt = clock.now();
+  await db.outboxEvent.createMany({
+    data: changes.map((change) => ({ appModeId: change.appModeId, topic, externalId: change.externalId ?? null, data: change.data as Prisma.InputJsonValue, createdAt })),
+  });
+  await db.$executeRaw`SELECT pg_notify(${OUTBOX_CHANNEL}, '')`;
+}
+
 /**
  * Called first in a transaction (before it writes anything) that changes one thing whose rows
  * subscribers take as its state: one such transaction at a time, so the rows' outbox positions
