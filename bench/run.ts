@@ -47,5 +47,9 @@ process.exit(
   // Webhook delivery (bench/webhooks.ts): events through the outbox and the webhook process to a local https receiver, beside a plain loop of the same signed posts.
   const webhooks = await import('./webhooks.js');
   webhooks.printWebhooks(await webhooks.benchWebhooks(url, BENCH_SECRET_KEY));
+
+  // Help-center search (bench/help-search.ts): 10,000 articles in three languages at a steady rate, beside the same full-text statement through pg.
+  const help = await import('./help-search.js');
+  help.printHelpSearch(await help.benchHelpSearch(url));
   }),
 );

@@ -59,6 +59,11 @@ describe('search', () => {
     const r = await reader.get('/articles?q=passphrsae');
     expect(r.json.matched_by).toBe('similar_words');
     expect(slugs(r)[0]).toBe(a.slug);
+    // A word of the body, misspelt: corrected to the published word most like it, and marked in the excerpt.
+    const inBody = await author.article({ versions: { en: { title: 'Month end', summary: 'Closing the books', body: 'Run the bank reconciliation before the month closes.' } } });
+    const body = await reader.get('/articles?q=reconcilation%20bank');
+    expect(body.json).toMatchObject({ matched_by: 'similar_words', items: [expect.objectContaining({ slug: inBody.slug })] });
+    expect(body.json.items[0].excerpt.filter((s: { highlight?: boolean }) => s.highlight).map((s: { text: string }) => s.text)).toEqual(['bank', 'reconciliation']);
     // Nothing alike at all: an empty list, not everything.
     const none = await reader.get('/articles?q=xqzvkwpj');
     expect(none.json).toMatchObject({ items: [], matched_by: 'similar_words' });

@@ -6,6 +6,7 @@ import { linkProblem, plainTextOf, readBlocks, type ContentBlock } from './block
 import { searchConfigOf } from './languages.js';
 import { languageProblem, MAX_SUMMARY, MAX_TITLE, problems, wordsProblem } from './names.js';
 import { keptPictureUrls, pictureIdOf } from './pictures.js';
+import { keepWords, wordsOfText } from './words.js';
 
 // An article's words, one version per language. Staff edit the draft; readers see the published
 // copy, which stays as it was until the draft is published again (or the language unpublished).
@@ -69,6 +70,7 @@ export async function publishHelpArticle(ctx: Ctx<StaffCaller>, articleId: strin
       publishedBy: tx.caller.staffUser.id,
     };
     const published = await tx.db.helpArticlePublished.upsert({ where: { articleId_language: { articleId, language } }, create: { articleId, language, ...data }, update: data });
+    await keepWords(tx, article.appModeId, language, wordsOfText(data.title, data.summary, data.bodyText));
     await tx.db.helpArticle.update({ where: { id: articleId }, data: { updatedAt: now } });
     await emit(tx, HELP_ARTICLE_PUBLISHED, { appModeId: article.appModeId, data: { article_id: articleId, slug: article.slug, language } });
     return published;

@@ -3,13 +3,15 @@ import type { Span } from './blocks.js';
 import { searchConfigOf } from './languages.js';
 import { audiencesOf, type HelpCtx, type HelpReader } from './reader.js';
 import { itemsOf, servedLanguages, servedVersions, type ArticleItem, type ServedRow } from './served.js';
+import { correctedWords } from './words.js';
 
 // GET …/articles: with no words, the articles most read in the reader's language first; with
 // words, PostgreSQL full-text search over the served versions, in each language's own
 // text-search configuration, title weighted above summary above body, the last word read as a
-// prefix (the reader may still be typing it). When no article has every word, the words are
-// matched by trigrams against titles and summaries instead, so a misspelt word still finds its
-// article. Each match carries an excerpt of its body with the matched words marked.
+// prefix (the reader may still be typing it). When no article has every word, each word becomes
+// the published word most like it (pg_trgm, words.ts) and those are searched, all of them, else
+// any: a misspelt word still finds its article. Each match carries an excerpt of its body with the
+// matched words marked.
 
 export const DEFAULT_LIMIT = 10;
 export const MAX_LIMIT = 50;
@@ -36,17 +38,31 @@ export function wordsOf(q: string | undefined): string[] {
   return (q?.normalize('NFKC').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).slice(0, MAX_WORDS).map((w) => w.slice(0, MAX_WORD_CHARS));
 }
 
-/** to_tsquery text: every word, the last one as a prefix. Words are letters and digits only, so nothing in them is an operator. */
-const tsqueryText = (words: string[]) => words.map((w, i) => (i === words.length - 1 ? `${w}:*` : w)).join(' & ');
+/** What a full-text search asks (a to_tsquery text) and which words its excerpts mark. */
+export interface SearchTerms {
+  query: string;
+  marks: string;
+}
+
+// Words are letters and digits only, so nothing in them is a tsquery operator.
+const marks = (words: string[]) => words.map((w) => `${w}:*`).join(' | ');
+/** Words as typed: every one, the last as a prefix (it may still be being typed). */
+export const typed = (words: string[]): SearchTerms => ({ query: words.map((w, i) => (i === words.length - 1 ? `${w}:*` : w)).join(' & '), marks: marks(words) });
+/** Published words (corrections): whole words, joined by & (all) or | (any). */
+const published = (words: string[], join: ' & ' | ' | '): SearchTerms => ({ query: words.join(join), marks: marks(words) });
 
 export async function listArticles(ctx: HelpCtx, reader: HelpReader, input: { q?: string | undefined; limit?: number | undefined }): Promise<ArticleList> {
   const limit = input.limit ?? DEFAULT_LIMIT;
   const words = wordsOf(input.q);
   if (!words.length) return { items: await itemsOf(ctx, reader, await mostRead(ctx, reader, limit)), matchedBy: 'most_read' };
-  const found = await fullText(ctx, reader, words, limit);
-  if (found.length) return { items: await withExcerpts(ctx, reader, found, words), matchedBy: 'words' };
-  const similar = await similarWords(ctx, reader, words, limit);
-  return { items: await withExcerpts(ctx, reader, similar, words), matchedBy: 'similar_words' };
+  const found = await fullText(ctx, reader, typed(words), limit);
+  if (found.length) return { items: await withExcerpts(ctx, reader, found), matchedBy: 'words' };
+  // No article has every word: each word as the published word most like it, every one of them, else any.
+  const corrected = await correctedWords(ctx, reader, words);
+  if (!corrected.length) return { items: [], matchedBy: 'similar_words' };
+  let similar = await fullText(ctx, reader, published(corrected, ' & '), limit);
+  if (!similar.length && corrected.length > 1) similar = await fullText(ctx, reader, published(corrected, ' | '), limit);
+  return { items: await withExcerpts(ctx, reader, similar), matchedBy: 'similar_words' };
 }
 
 /** Most views in the language served first, then the staff's order. */
@@ -60,70 +76,28 @@ async function mostRead(ctx: HelpCtx, reader: HelpReader, limit: number): Promis
   return rows.sort((a, b) => viewsOf(b) - viewsOf(a) || a.position - b.position || a.slug.localeCompare(b.slug)).slice(0, limit);
 }
 
-type Ranked = ServedRow & { rank: number };
+type Hit = ServedRow & { rank: number; headline: string };
 
 /**
- * The served versions having every word, best first. The reader's language is searched with its
- * configuration; articles not published in it, in the default language with that one's.
+ * The served versions having every word, best first, with their excerpts: one statement
+ * (crm_help_search, in the migrations). The reader's language is searched with its configuration;
+ * articles not published in it, in the default language with that one's.
  */
-function fullText(ctx: HelpCtx, reader: HelpReader, words: string[], limit: number): Promise<Ranked[]> {
-  const text = tsqueryText(words);
+const fullText = (ctx: HelpCtx, reader: HelpReader, terms: SearchTerms, limit: number) => ctx.db.$queryRaw<Hit[]>(fullTextStatement(reader, terms, limit));
+
+/** The statement of a full-text search (the benchmark also runs it alone, as its floor). */
+export function fullTextStatement(reader: HelpReader, terms: SearchTerms, limit: number): Prisma.Sql {
   const own = reader.language;
   const fallback = reader.app.defaultLanguage;
-  const audiences = audiencesOf(reader);
-  const inLanguage = (language: string, notIn: string | null) => Prisma.sql`
-    SELECT p.article_id, p.language, p.title, p.summary, p.published_at,
-           ts_rank(${WEIGHTS}::float4[], p.search, to_tsquery(${searchConfigOf(language)}::regconfig, ${text})) AS rank
-    FROM help_article_published p
-    WHERE p.app_mode_id = ${reader.appModeId} AND p.language = ${language}
-      AND p.search @@ to_tsquery(${searchConfigOf(language)}::regconfig, ${text})
-      ${notIn ? Prisma.sql`AND NOT EXISTS (SELECT 1 FROM help_article_published o WHERE o.article_id = p.article_id AND o.language = ${notIn})` : Prisma.empty}`;
-  return ctx.db.$queryRaw<Ranked[]>`
-    SELECT a.id AS article_id, a.slug, a.collection_id, a.position, a.audience::text AS audience, h.language, h.title, h.summary, h.published_at, h.rank
-    FROM (${inLanguage(own, null)} ${fallback !== own ? Prisma.sql`UNION ALL ${inLanguage(fallback, own)}` : Prisma.empty}) h
-    JOIN help_article a ON a.id = h.article_id
-    WHERE a.audience::text = ANY(${audiences}::text[])
-    ORDER BY h.rank DESC, a.position, a.slug
-    LIMIT ${limit}`;
+  return Prisma.sql`
+    SELECT * FROM crm_help_search(${reader.appModeId}, ${own}, ${searchConfigOf(own)}, ${fallback}, ${searchConfigOf(fallback)},
+      ${terms.query}, ${terms.marks}, ${audiencesOf(reader)}::text[], ${limit}::int, ${WEIGHTS}::float4[], ${HEADLINE})`;
 }
 
-/**
- * Served versions whose title or summary holds a word like one of the query's (pg_trgm word
- * similarity, at its default threshold of 0.6), most alike first; words under three letters are
- * too short to compare.
- */
-async function similarWords(ctx: HelpCtx, reader: HelpReader, words: string[], limit: number): Promise<Ranked[]> {
-  const long = words.filter((w) => [...w].length >= 3);
-  if (!long.length) return [];
-  const alike = Prisma.join(long.map((w) => Prisma.sql`p.title %> ${w} OR p.summary %> ${w}`), ' OR ');
-  const score = Prisma.join(long.map((w) => Prisma.sql`greatest(word_similarity(${w}, p.title), 0.5 * word_similarity(${w}, p.summary))`), ' + ');
-  const served = await servedVersions(ctx, reader, Prisma.sql`AND EXISTS (SELECT 1 FROM help_article_published p WHERE p.article_id = a.id AND p.language = ANY(${servedLanguages(reader)}::text[]) AND (${alike}))`);
-  if (!served.length) return [];
-  // Scored on the version served (the reader's language where there is one).
-  const scores = await ctx.db.$queryRaw<{ article_id: string; language: string; rank: number }[]>`
-    SELECT p.article_id, p.language, (${score})::float8 AS rank FROM help_article_published p
-    WHERE p.article_id = ANY(${served.map((r) => r.article_id)}::text[]) AND p.language = ANY(${servedLanguages(reader)}::text[])`;
-  const rank = new Map(scores.map((s) => [`${s.article_id}/${s.language}`, s.rank]));
-  return served
-    .map((r) => ({ ...r, rank: rank.get(`${r.article_id}/${r.language}`) ?? 0 }))
-    .filter((r) => r.rank > 0)
-    .sort((a, b) => b.rank - a.rank || a.position - b.position || a.slug.localeCompare(b.slug))
-    .slice(0, limit);
-}
-
-/** Items with their excerpts: ts_headline over each body, in its language's configuration. */
-async function withExcerpts(ctx: HelpCtx, reader: HelpReader, rows: Ranked[], words: string[]): Promise<ArticleItem[]> {
-  if (!rows.length) return [];
-  // The matched words: every word as typed (a prefix for the last), OR'ed, so the similar-word fallback marks what it can.
-  const text = words.map((w) => `${w}:*`).join(' | ');
-  const heads = await ctx.db.$queryRaw<{ article_id: string; headline: string }[]>`
-    SELECT p.article_id, ts_headline(p.search_config::regconfig, p.body_text, to_tsquery(p.search_config::regconfig, ${text}), ${HEADLINE}) AS headline
-    FROM help_article_published p
-    JOIN unnest(${rows.map((r) => r.article_id)}::text[], ${rows.map((r) => r.language)}::text[]) AS s(article_id, language)
-      ON p.article_id = s.article_id AND p.language = s.language`;
-  const headline = new Map(heads.map((h) => [h.article_id, h.headline]));
+/** Items with their excerpts (ts_headline, in crm_help_search) as spans. */
+async function withExcerpts(ctx: HelpCtx, reader: HelpReader, rows: Hit[]): Promise<ArticleItem[]> {
   const items = await itemsOf(ctx, reader, rows);
-  return items.map((item) => ({ ...item, excerpt: spansOf(headline.get(item.articleId) ?? '') }));
+  return items.map((item, i) => ({ ...item, excerpt: spansOf(rows[i]!.headline) }));
 }
 
 /**
