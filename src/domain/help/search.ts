@@ -2,7 +2,7 @@ import { Prisma } from '../../generated/prisma/client.js';
 import type { Span } from './blocks.js';
 import { searchConfigOf } from './languages.js';
 import { audiencesOf, type HelpCtx, type HelpReader } from './reader.js';
-import { itemsOf, servedLanguages, servedVersions, type ArticleItem, type ServedRow } from './served.js';
+import { itemsOf, servedStatement, type ArticleItem, type ServedRow } from './served.js';
 import { correctedWords } from './words.js';
 
 // GET …/articles: with no words, the articles most read in the reader's language first; with
@@ -65,15 +65,13 @@ export async function listArticles(ctx: HelpCtx, reader: HelpReader, input: { q?
   return { items: await withExcerpts(ctx, reader, similar), matchedBy: 'similar_words' };
 }
 
-/** Most views in the language served first, then the staff's order. */
-async function mostRead(ctx: HelpCtx, reader: HelpReader, limit: number): Promise<ServedRow[]> {
-  const rows = await servedVersions(ctx, reader);
-  const views = await ctx.db.$queryRaw<{ article_id: string; language: string; views: bigint }[]>`
-    SELECT article_id, language, views FROM help_article_stat
-    WHERE app_mode_id = ${reader.appModeId} AND language = ANY(${servedLanguages(reader)}::text[])`;
-  const count = new Map(views.map((v) => [`${v.article_id}/${v.language}`, Number(v.views)]));
-  const viewsOf = (r: ServedRow) => count.get(`${r.article_id}/${r.language}`) ?? 0;
-  return rows.sort((a, b) => viewsOf(b) - viewsOf(a) || a.position - b.position || a.slug.localeCompare(b.slug)).slice(0, limit);
+/** Most views in the language served first, then the staff's order: sorted and cut in the database. */
+function mostRead(ctx: HelpCtx, reader: HelpReader, limit: number): Promise<ServedRow[]> {
+  return ctx.db.$queryRaw<ServedRow[]>`
+    SELECT s.* FROM (${servedStatement(reader)}) s
+    LEFT JOIN help_article_stat v ON v.article_id = s.article_id AND v.language = s.language
+    ORDER BY coalesce(v.views, 0) DESC, s.position, s.slug
+    LIMIT ${limit}`;
 }
 
 type Hit = ServedRow & { rank: number; headline: string };

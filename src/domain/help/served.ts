@@ -43,7 +43,12 @@ export const servedLanguages = (reader: HelpReader) => [...new Set([reader.langu
  * article) admits: one row per article.
  */
 export function servedVersions(ctx: HelpCtx, reader: HelpReader, where: Prisma.Sql = Prisma.empty): Promise<ServedRow[]> {
-  return ctx.db.$queryRaw<ServedRow[]>`
+  return ctx.db.$queryRaw<ServedRow[]>(servedStatement(reader, where));
+}
+
+/** The statement of servedVersions, to read from in a larger one. */
+export function servedStatement(reader: HelpReader, where: Prisma.Sql = Prisma.empty): Prisma.Sql {
+  return Prisma.sql`
     SELECT DISTINCT ON (a.id) a.id AS article_id, a.slug, a.collection_id, a.position, a.audience::text AS audience,
            p.language, p.title, p.summary, p.published_at
     FROM help_article a
