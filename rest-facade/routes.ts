@@ -5,6 +5,7 @@ import { postAttachment } from './guest/attachments.js';
 import { getConsent, putConsent } from './guest/consent.js';
 import { deviceRoutes } from './guest/devices.js';
 import { guestHelpRoutes } from './guest/help.js';
+import { inAppRoutes } from './guest/inapp.js';
 import { noticeRoutes } from './guest/notices.js';
 import { preferenceRoutes } from './guest/preferences.js';
 import { conversationRoutes } from './guest/conversations.js';
@@ -35,6 +36,7 @@ export function allRoutes(): AnyRoute[] {
     ...preferenceRoutes,
     ...deviceRoutes,
     ...noticeRoutes,
+    ...inAppRoutes,
     putContact,
     deleteContact,
     getContactExport,

@@ -64,6 +64,8 @@ export interface BlockRules {
   formatting: boolean;
   /** Reads an image address, answering what to keep or why it is refused. */
   imageUrl?: (url: string) => { url: string } | { problem: string };
+  /** A further check of a link that is an https address or a product path (in-app messages: the app's declared links); the problem, if any. */
+  link?: (link: string) => string | undefined;
 }
 
 const SPAN_FLAGS = ['bold', 'italic', 'underline', 'strike', 'highlight'] as const;
@@ -120,7 +122,7 @@ export function readBlocks(input: unknown, rules: BlockRules, field = 'blocks'):
       }
       if (s.link !== undefined) {
         const link = text(s.link, `${at}.link`, LIMITS.link, true);
-        const problem = link === undefined ? undefined : linkProblem(link);
+        const problem = link === undefined ? undefined : (linkProblem(link) ?? rules.link?.(link));
         if (problem) fail(`${at}.link`, problem);
         else if (link) span.link = link;
       }
@@ -181,7 +183,7 @@ export function readBlocks(input: unknown, rules: BlockRules, field = 'blocks'):
         if (label !== undefined && !label.trim()) fail(`${at}.label`, 'must not be blank');
         else if (label !== undefined) block.label = label;
         const link = text(raw.link, `${at}.link`, LIMITS.link, true);
-        const problem = link === undefined ? undefined : linkProblem(link);
+        const problem = link === undefined ? undefined : (linkProblem(link) ?? rules.link?.(link));
         if (problem) fail(`${at}.link`, problem);
         else if (link !== undefined) block.link = link;
         break;

@@ -6,7 +6,7 @@ import { roleRefusal, type Action, type Role } from './roles.js';
 // invitations), only as its members. An id from a workspace the staff user does not belong to is
 // refused exactly like an unknown one, so ids cannot be probed.
 
-export type TargetKind = 'workspaceId' | 'appId' | 'appModeId' | 'serverKeyId' | 'invitationId' | 'webhookEndpointId' | 'conversationId' | 'helpCollectionId' | 'helpArticleId' | 'ticketId' | 'ticketTypeId' | 'preferenceTopicId';
+export type TargetKind = 'workspaceId' | 'appId' | 'appModeId' | 'serverKeyId' | 'invitationId' | 'webhookEndpointId' | 'conversationId' | 'helpCollectionId' | 'helpArticleId' | 'ticketId' | 'ticketTypeId' | 'preferenceTopicId' | 'inAppMessageId';
 /** What an action is done to, named by the id a staff field takes: `{ appModeId }`, `{ invitationId }`… */
 export type Target = { [K in TargetKind]: Record<K, string> }[TargetKind];
 
@@ -28,6 +28,7 @@ const noSuch: Record<TargetKind, string> = {
   ticketId: 'No such ticket.',
   ticketTypeId: 'No such ticket type.',
   preferenceTopicId: 'No such topic.',
+  inAppMessageId: 'No such message.',
 };
 
 export const targetOf = (target: Target): [TargetKind, string] => Object.entries(target)[0] as [TargetKind, string];
@@ -80,6 +81,8 @@ async function workspacesOf(ctx: Ctx<StaffCaller>, kind: TargetKind, id: { in: s
       return throughAppMode(ctx, await db.ticketType.findMany({ where: { id }, select: { id: true, appModeId: true } }));
     case 'preferenceTopicId':
       return throughAppMode(ctx, await db.preferenceTopic.findMany({ where: { id }, select: { id: true, appModeId: true } }));
+    case 'inAppMessageId':
+      return throughAppMode(ctx, await db.inAppMessage.findMany({ where: { id }, select: { id: true, appModeId: true } }));
   }
 }
 

@@ -1,0 +1,69 @@
+// When a message may be answered: its schedule (start, stop), and its sending window (days and
+// hours) and quiet hours in the person's own time zone: the check-in's `time_zone`, else the
+// contact's, else UTC. Times of day are "HH:MM"; a window holds from `from` up to (not including)
+// `to`; quiet hours may wrap midnight (22:00 to 07:00).
+
+export interface SendingWindow {
+  /** Days of the week, Sunday 0 to Saturday 6. */
+  days: number[];
+  from: string;
+  to: string;
+}
+
+export interface QuietHours {
+  from: string;
+  to: string;
+}
+
+/** The person's local day of the week, minute of the day and date. */
+export interface LocalTime {
+  day: number;
+  minute: number;
+  date: string;
+}
+
+const formats = new Map<string, Intl.DateTimeFormat>();
+const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+
+function formatOf(zone: string): Intl.DateTimeFormat {
+  let format = formats.get(zone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', { timeZone: zone, weekday: 'short', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+    if (formats.size > 1000) formats.clear();
+    formats.set(zone, format);
+  }
+  return format;
+}
+
+/** Whether a zone name is one the runtime knows (IANA). */
+export function isTimeZone(zone: string): boolean {
+  try {
+    formatOf(zone);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** An instant as it reads in a zone (UTC when the zone is unknown). */
+export function localTime(at: Date, zone: string | null | undefined): LocalTime {
+  const parts = Object.fromEntries((zone && isTimeZone(zone) ? formatOf(zone) : formatOf('UTC')).formatToParts(at).map((p) => [p.type, p.value]));
+  return { day: DAYS.indexOf(parts.weekday!), minute: Number(parts.hour) * 60 + Number(parts.minute), date: `${parts.year}-${parts.month}-${parts.day}` };
+}
+
+export const minuteOf = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
+export const isClock = (s: unknown): s is string => typeof s === 'string' && /^([01]\d|2[0-3]):[0-5]\d$/.test(s);
+
+export function inWindow(window: SendingWindow | null, quiet: QuietHours | null, local: LocalTime): boolean {
+  if (window && (!window.days.includes(local.day) || local.minute < minuteOf(window.from) || local.minute >= minuteOf(window.to))) return false;
+  if (quiet) {
+    const from = minuteOf(quiet.from);
+    const to = minuteOf(quiet.to);
+    const quietNow = from <= to ? local.minute >= from && local.minute < to : local.minute >= from || local.minute < to;
+    if (quietNow) return false;
+  }
+  return true;
+}
+
+export const inSchedule = (m: { startAt: Date | null; stopAt: Date | null }, now: Date) =>
+  (!m.startAt || m.startAt.getTime() <= now.getTime()) && (!m.stopAt || now.getTime() < m.stopAt.getTime());
