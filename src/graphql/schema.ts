@@ -17,6 +17,7 @@ import './types/tickets.js';
 import './types/preferences.js';
 import './types/devices.js';
 import './types/notices.js';
+import './types/push.js';
 import './types/inapp.js';
 
 let schema: GraphQLSchema | undefined;

@@ -10,6 +10,7 @@ import { defineProcess } from './define.js';
 import { createDurableEngine, type ProcessStarter } from './engine.js';
 import type { ProcessInputs } from './types.js';
 import type { ConversationWakeInput } from '../processes/conversation-wake/decide.js';
+import type { PushSendInput } from '../processes/push-send/decide.js';
 
 // What the compiler holds a process to. Vitest does not type-check: `tsc --noEmit` does (npm test
 // runs it first), and every `@ts-expect-error` below fails it the day its line compiles, so the
@@ -28,7 +29,7 @@ describe('a process declared with defineProcess', () => {
 
   it('keeps its name as a literal, so a registry maps names to inputs', () => {
     expectTypeOf(eraseProcess.name).toEqualTypeOf<'erase'>();
-    expectTypeOf<ProcessInputs<Processes>>().toEqualTypeOf<{ erase: EraseInput; webhook: WebhookInput; 'conversation-wake': ConversationWakeInput }>();
+    expectTypeOf<ProcessInputs<Processes>>().toEqualTypeOf<{ erase: EraseInput; webhook: WebhookInput; 'conversation-wake': ConversationWakeInput; 'push-send': PushSendInput }>();
   });
 });
 

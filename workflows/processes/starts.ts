@@ -3,6 +3,7 @@ import { systemContext, type Services } from '../../src/domain/context.js';
 import { deliveriesFor } from '../../src/domain/webhooks/enqueue.js';
 import { ERASE_REQUESTED } from '../../src/domain/contacts/erasure.js';
 import { SNOOZED } from '../../src/domain/inbox/snooze.js';
+import { PUSH_REQUESTED } from '../../src/domain/push/send.js';
 import type { ProcessStarter } from '../engine/engine.js';
 import type { Processes } from './registry.js';
 
@@ -23,6 +24,10 @@ export const startProcesses = (engine: ProcessStarter<Processes>, svc: Services)
       if (row.topic === SNOOZED) {
         const { run_id: runId, conversation_id: conversationId, until } = row.data as { run_id: string; conversation_id: string; until: string };
         await engine.start('conversation-wake', runId, { appModeId: row.appModeId, conversationId, until });
+      }
+      if (row.topic === PUSH_REQUESTED) {
+        const sendId = String(row.data.send_id);
+        await engine.start('push-send', sendId, { sendId });
       }
     }
     // Webhook topics: one delivery per endpoint that asks for one, each its own process; the rows' endpoints and contacts are read at once.

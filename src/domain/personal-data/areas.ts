@@ -8,13 +8,14 @@ import { mailData } from '../mail/personal-data.js';
 import { noticeData } from '../notices/personal-data.js';
 import { outboxData } from '../outbox.js';
 import { preferenceData } from '../preferences/personal-data.js';
+import { pushData } from '../push/personal-data.js';
 import { ticketData } from '../tickets/personal-data.js';
 import { webhookData } from '../webhooks/personal-data.js';
 import type { AppCaller, Ctx, TxCtx } from '../context.js';
 import { emptyExport, type ErasedPerson, type ExportContact, type PersonalDataArea } from './registry.js';
 
 /** Every area that keeps something about a person; erased in this order (the contact last). */
-export const PERSONAL_DATA: PersonalDataArea[] = [eventData, outboxData, webhookData, mailData, ticketData, conversationData, attachmentData, helpData, deviceData, noticeData, preferenceData, contactData];
+export const PERSONAL_DATA: PersonalDataArea[] = [eventData, outboxData, webhookData, mailData, ticketData, conversationData, attachmentData, helpData, deviceData, noticeData, pushData, preferenceData, contactData];
 
 /** Everything kept about the person in the caller's app-mode, or undefined when nothing is. */
 export async function exportPerson(ctx: Ctx<AppCaller>, externalId: string): Promise<ExportContact | undefined> {

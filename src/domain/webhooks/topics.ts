@@ -32,6 +32,7 @@ export const EMITTED_TOPICS: readonly WebhookTopic[] = [
   'conversation.rated',
   'ticket.created',
   'ticket.changed',
+  'message.sent',
 ];
 
 export const isWebhookTopic = (topic: string): topic is WebhookTopic => (WEBHOOK_TOPICS as readonly string[]).includes(topic);

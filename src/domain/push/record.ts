@@ -1,0 +1,90 @@
+import type { PushSend } from '../../generated/prisma/client.js';
+import type { PushOutcome } from '../../lib/push/outcome.js';
+import { transaction, type Ctx, type TxCtx } from '../context.js';
+import { forgetGoneToken, type PushDevice } from '../devices/devices.js';
+import { addNotices } from '../notices/add.js';
+import { emitMany } from '../outbox.js';
+import { MAX_TRIES } from './schedule.js';
+
+// What a step's pushes came to, written in one transaction: each device's row (only rows this step
+// still holds: a step that lost them to a rerun writes nothing for them), the send's counts, gone
+// devices forgotten, and for each person reached for the first time by this send one notice and one
+// message.sent. A throttled device is tried again after the wait the provider asked for (at least a
+// backoff that doubles with each try), MAX_TRIES times in all.
+
+/** The least wait before the n-th try again: 1 s, 2 s, 4 s, … */
+const backoffMs = (tries: number) => 1000 * 2 ** (tries - 1);
+
+export interface Tried {
+  device: PushDevice;
+  tries: number;
+  outcome: PushOutcome;
+}
+
+type Kept = { state: 'sent' | 'gone' | 'failed' | 'retry'; detail: string | null; retryAt: string | null };
+
+function kept({ outcome, tries }: Tried, now: Date): Kept {
+  switch (outcome.kind) {
+    case 'sent':
+      return { state: 'sent', detail: null, retryAt: null };
+    case 'gone':
+      return { state: 'gone', detail: outcome.reason, retryAt: null };
+    case 'failed':
+      return { state: 'failed', detail: outcome.reason, retryAt: null };
+    case 'retry':
+      if (tries >= MAX_TRIES) return { state: 'failed', detail: `gave up after ${tries} tries: ${outcome.reason}`, retryAt: null };
+      return { state: 'retry', detail: outcome.reason, retryAt: new Date(now.getTime() + Math.max(outcome.afterMs, backoffMs(tries))).toISOString() };
+  }
+}
+
+/** Writes what the pushes came to; answers until when a provider asked for a pause, if one did. */
+export async function recordOutcomes(ctx: Ctx, send: PushSend, tried: Tried[]): Promise<string | null> {
+  if (!tried.length) return null;
+  const now = ctx.clock.now();
+  const rows = tried.map((t) => ({ t, k: kept(t, now) }));
+  const pauses = tried.flatMap((t) => (t.outcome.kind === 'retry' && t.outcome.provider ? [now.getTime() + t.outcome.afterMs] : []));
+  await transaction(ctx, async (tx) => {
+    const written = await tx.db.$queryRaw<{ device_id: string; contact_id: string; state: Kept['state'] }[]>`
+      UPDATE push_delivery p SET state = x.state::"PushDeliveryState", detail = x.detail, retry_at = (x.retry_at::timestamptz AT TIME ZONE 'UTC'), at = ${now}
+      FROM unnest(${rows.map((r) => r.t.device.id)}::text[], ${rows.map((r) => r.k.state)}::text[], ${rows.map((r) => r.k.detail)}::text[], ${rows.map((r) => r.k.retryAt)}::text[])
+        AS x(device_id, state, detail, retry_at)
+      WHERE p.send_id = ${send.id} AND p.device_id = x.device_id AND p.state = 'sending'
+      RETURNING p.device_id, p.contact_id, p.state`;
+    const mine = new Set(written.map((w) => w.device_id));
+    const count = (state: Kept['state']) => written.filter((w) => w.state === state).length;
+    for (const { t } of rows) {
+      if (t.outcome.kind === 'gone' && mine.has(t.device.id)) await forgetGoneToken(tx, send.appModeId, t.device.token, t.outcome.since);
+    }
+    const people = await reached(tx, send, [...new Set(written.filter((w) => w.state === 'sent').map((w) => w.contact_id))], now);
+    await tx.db.pushSend.update({
+      where: { id: send.id },
+      data: { sent: { increment: count('sent') }, gone: { increment: count('gone') }, failed: { increment: count('failed') }, people: { increment: people } },
+    });
+  });
+  return pauses.length ? new Date(Math.max(...pauses)).toISOString() : null;
+}
+
+/** People reached for the first time by this send: each gets the notice and a message.sent. Answers how many. */
+async function reached(tx: TxCtx, send: PushSend, contactIds: string[], now: Date): Promise<number> {
+  if (!contactIds.length) return 0;
+  const first = await tx.db.$queryRaw<{ contact_id: string; external_id: string }[]>`
+    WITH added AS (
+      INSERT INTO push_recipient (send_id, contact_id, at) SELECT ${send.id}, unnest(${contactIds}::text[]), ${now}
+      ON CONFLICT DO NOTHING RETURNING contact_id)
+    SELECT a.contact_id, k.external_id FROM added a JOIN contact k ON k.id = a.contact_id`;
+  if (!first.length) return 0;
+  await addNotices(
+    tx,
+    send.appModeId,
+    first.map((p) => ({ contactId: p.contact_id, title: send.title, body: send.body, link: send.link, topicKey: send.topicKey, source: 'push' as const, sendKey: send.id, postedBy: send.sentBy })),
+  );
+  await emitMany(
+    tx,
+    MESSAGE_SENT,
+    first.map((p) => ({ appModeId: send.appModeId, externalId: p.external_id, data: { message_id: send.id, channel: 'push' } })),
+  );
+  return first.length;
+}
+
+/** The webhook topic of a message that reached someone. */
+export const MESSAGE_SENT = 'message.sent';
