@@ -2,6 +2,8 @@ import Router from '@koa/router';
 import type Koa from 'koa';
 import { contextOf, type Services } from '../src/domain/context.js';
 import { postAttachment } from './guest/attachments.js';
+import { postGuestBotReply } from './guest/bot.js';
+import { getMessengerHome } from './guest/messenger.js';
 import { getConsent, putConsent } from './guest/consent.js';
 import { deviceRoutes } from './guest/devices.js';
 import { guestHelpRoutes } from './guest/help.js';
@@ -29,7 +31,9 @@ export function allRoutes(): AnyRoute[] {
     getConsent,
     putConsent,
     postGuestEvents,
+    getMessengerHome,
     ...conversationRoutes,
+    postGuestBotReply,
     ...ticketRoutes,
     postAttachment,
     ...guestHelpRoutes,

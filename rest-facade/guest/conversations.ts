@@ -1,9 +1,11 @@
 import { z } from 'zod';
 import type { ConversationPart } from '../../src/generated/prisma/client.js';
 import type { Picture } from '../../src/domain/attachments/use.js';
+import type { Offered } from '../../src/domain/bot/turns.js';
+import { VALUE_KINDS } from '../../src/domain/bot/values.js';
 import { picturesOf, MAX_PICTURES } from '../../src/domain/conversations/attachments.js';
 import { MAX_TEXT } from '../../src/domain/conversations/content.js';
-import { DEFAULT_LIST, getConversation, listConversations, MAX_LIST, type SeenConversation } from '../../src/domain/conversations/conversations.js';
+import { DEFAULT_LIST, getConversation, listConversations, MAX_LIST, type ListedConversation, type SeenConversation } from '../../src/domain/conversations/conversations.js';
 import { IDEMPOTENCY_HEADER, IDEMPOTENCY_HOURS, MAX_IDEMPOTENCY_KEY } from '../../src/domain/conversations/idempotency.js';
 import { sendMessage } from '../../src/domain/conversations/messages.js';
 import { markRead } from '../../src/domain/conversations/read.js';
@@ -76,6 +78,14 @@ export const Part = z
     event: z.string().optional().describe('For an event line: what happened, such as `closed` or `reopened`'),
     rating: z.object({ value: z.number().int(), remark: z.string().nullable() }).optional().describe('For a rating'),
     rating_asked: z.boolean().optional().describe('For a `closed` event line: whether the team asks the user to rate the conversation'),
+    buttons: z
+      .array(z.object({ id: z.string(), label: z.string() }).meta({ id: 'BotButton' }))
+      .optional()
+      .describe("For a bot part: the buttons it offers; while it is the conversation's bot_part_id, tapping one is POST …/bot with its id as button"),
+    question: z
+      .object({ kind: z.enum(VALUE_KINDS).describe('What it asks for: an email address, a number, or a few words') })
+      .optional()
+      .describe("For a bot part: the value it asks for; while it is the conversation's bot_part_id, the answer is POST …/bot with value"),
     created_at: instant,
   })
   .meta({ id: 'Part' });
@@ -93,22 +103,25 @@ export const Conversation = z
     updated_at: instant.describe('When the latest part the user may see was added'),
     rating_asked: z.boolean().describe('The conversation is closed and the team asks the user to rate it (POST …/rating, once)'),
     rating: Rating.nullable().describe('The rating the user gave, once'),
+    bot_part_id: z.string().nullable().describe("The help bot's part awaiting the user's answer (POST …/bot with it as part_id); null when the bot waits for nothing"),
     parts: z.array(Part).describe('Every part the user may see, oldest first (team notes never)'),
   })
   .meta({ id: 'Conversation' });
 
+export const ConversationSummary = z
+  .object({
+    id: z.string(),
+    preview: z.string().describe('The start of the latest part the user may see'),
+    unread: z.number().int(),
+    state: z.enum(['open', 'closed']),
+    last_seq: z.number().int(),
+    updated_at: instant,
+  })
+  .meta({ id: 'ConversationSummary' });
+
 const ConversationPage = z
   .object({
-    items: z.array(
-      z.object({
-        id: z.string(),
-        preview: z.string().describe('The start of the latest part the user may see'),
-        unread: z.number().int(),
-        state: z.enum(['open', 'closed']),
-        last_seq: z.number().int(),
-        updated_at: instant,
-      }),
-    ),
+    items: z.array(ConversationSummary),
     next_before: z.string().nullable().describe('Pass as `before` for the next (older) page; null on the last page'),
   })
   .meta({ id: 'ConversationPage' });
@@ -127,7 +140,7 @@ export const UnreadCount = z
 // --- Presenting --------------------------------------------------------------------------------
 
 function presentPart(p: ConversationPart, pictures: z.output<typeof PictureAnswer>[]) {
-  const data = (p.data ?? {}) as { rating?: number; remark?: string | null; rating_asked?: boolean };
+  const data = (p.data ?? {}) as { rating?: number; remark?: string | null; rating_asked?: boolean } & Partial<Offered>;
   return {
     id: p.id,
     seq: p.seq,
@@ -139,6 +152,8 @@ function presentPart(p: ConversationPart, pictures: z.output<typeof PictureAnswe
     ...(p.event ? { event: p.event } : {}),
     ...(p.kind === 'rating' ? { rating: { value: data.rating ?? 0, remark: data.remark ?? null } } : {}),
     ...(p.event === 'closed' ? { rating_asked: data.rating_asked === true } : {}),
+    ...(p.kind === 'bot' && data.buttons?.length ? { buttons: data.buttons.map((b) => ({ id: b.id, label: b.label })) } : {}),
+    ...(p.kind === 'bot' && data.question ? { question: { kind: data.question.kind } } : {}),
     created_at: p.createdAt.toISOString(),
   };
 }
@@ -152,6 +167,15 @@ export async function presentParts(ctx: RouteContext<'guest'>, parts: Conversati
 
 const visibleState = (state: string) => (state === 'closed' ? 'closed' : 'open');
 
+export const presentSummary = (c: ListedConversation): z.input<typeof ConversationSummary> => ({
+  id: c.id,
+  preview: c.preview,
+  unread: c.unread,
+  state: visibleState(c.state),
+  last_seq: c.visibleSeq,
+  updated_at: c.visibleActivityAt.toISOString(),
+});
+
 export async function presentConversation(ctx: RouteContext<'guest'>, { conversation: c, parts, unread }: SeenConversation) {
   return {
     id: c.id,
@@ -163,6 +187,7 @@ export async function presentConversation(ctx: RouteContext<'guest'>, { conversa
     updated_at: c.visibleActivityAt.toISOString(),
     rating_asked: c.state === 'closed' && c.ratingAsked && c.rating === null,
     rating: c.rating === null ? null : { value: c.rating, remark: c.ratingRemark, rated_at: (c.ratedAt ?? c.updatedAt).toISOString() },
+    bot_part_id: c.botPartId,
     parts: await presentParts(ctx, parts),
   };
 }
@@ -189,7 +214,7 @@ export const listGuestConversations = defineRoute({
     return {
       status: 200,
       body: {
-        items: page.items.map((c) => ({ id: c.id, preview: c.preview, unread: c.unread, state: visibleState(c.state), last_seq: c.visibleSeq, updated_at: c.visibleActivityAt.toISOString() })),
+        items: page.items.map(presentSummary),
         next_before: page.nextBefore,
       },
     };

@@ -28,7 +28,7 @@ const TicketState = z
 
 const TicketType = z.object({ id: z.string(), name: z.string(), description: z.string() }).meta({ id: 'SupportTicketType' });
 
-const TicketSummary = z
+export const TicketSummary = z
   .object({
     id: z.string(),
     number: z.number().int().describe('The short number the user and the team quote (#12)'),
@@ -73,7 +73,7 @@ const presentState = (type: TicketWithType['type'], key: string) => {
   return { key, label: state?.label ?? key, final: state?.final ?? false };
 };
 
-const presentSummary = (t: TicketWithType) => ({
+export const presentTicketSummary = (t: TicketWithType) => ({
   id: t.id,
   number: t.number,
   title: t.title,
@@ -113,7 +113,7 @@ export const listGuestTickets = defineRoute({
   errors: [400, 401, 403, 404, 429],
   async handle(ctx, { query }) {
     const page = await listTickets(ctx.state.context, { before: query.before, limit: query.limit });
-    return { status: 200, body: { items: page.items.map(presentSummary), next_before: page.nextBefore } };
+    return { status: 200, body: { items: page.items.map(presentTicketSummary), next_before: page.nextBefore } };
   },
 });
 
@@ -131,7 +131,7 @@ export const getGuestTicket = defineRoute({
     return {
       status: 200,
       body: {
-        ...presentSummary(ticket),
+        ...presentTicketSummary(ticket),
         description: ticket.description,
         states: statesOf(ticket.type).map((s) => ({ key: s.key, label: s.label, final: s.final, current: s.key === ticket.state })),
         history: history.map((step) => presentStep(ticket.type, step)),

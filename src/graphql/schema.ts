@@ -14,6 +14,8 @@ import './types/help.js';
 import './types/teams.js';
 import './types/conversations.js';
 import './types/tickets.js';
+import './types/messenger-settings.js';
+import './types/bot.js';
 import './types/preferences.js';
 import './types/devices.js';
 import './types/notices.js';

@@ -75,16 +75,17 @@ export interface ListedConversation {
 /** The caller's conversations, the latest activity they may see first, in keyset pages. */
 export async function listConversations(
   ctx: Ctx<GuestCaller>,
-  opts: { before?: string; limit?: number },
+  opts: { before?: string; limit?: number; /** Only those open to the person (snoozed ones too). */ open?: boolean },
 ): Promise<{ items: ListedConversation[]; nextBefore: string | null }> {
   requireMessenger(ctx);
   const limit = opts.limit ?? DEFAULT_LIST;
   const [at, id] = opts.before ? (decodeCursor(opts.before, 'before', ['time', 'text']) as [string, string]) : [];
   const after = at === undefined ? Prisma.empty : Prisma.sql`AND (c.visible_activity_at, c.id) < (${new Date(at)}::timestamp, ${id})`;
+  const open = opts.open ? Prisma.sql`AND c.state <> 'closed'` : Prisma.empty;
   const rows = await ctx.db.$queryRaw<(Omit<ListedConversation, 'visibleActivityAt'> & { visibleActivityAt: Date })[]>`
     SELECT c.id, c.preview, c.state::text AS state, c.visible_seq AS "visibleSeq", c.visible_activity_at AS "visibleActivityAt", ${UNREAD(Prisma.raw('c'))} AS unread
     FROM conversation c JOIN contact k ON k.id = c.contact_id
-    WHERE c.app_mode_id = ${ctx.caller.appModeId} AND k.app_mode_id = ${ctx.caller.appModeId} AND k.external_id = ${ctx.caller.externalId} ${after}
+    WHERE c.app_mode_id = ${ctx.caller.appModeId} AND k.app_mode_id = ${ctx.caller.appModeId} AND k.external_id = ${ctx.caller.externalId} ${after} ${open}
     ORDER BY c.visible_activity_at DESC, c.id DESC
     LIMIT ${limit + 1}`;
   const items = rows.slice(0, limit);

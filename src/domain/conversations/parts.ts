@@ -36,8 +36,10 @@ export async function addPart(tx: TxCtx, conversation: Pick<Conversation, 'id' |
   // Every SET expression reads the row as it was: last_seq + 1 is the new part's seq throughout.
   const preview = input.preview === null ? Prisma.empty : Prisma.sql`, preview = ${previewOf(input.preview ?? text)}`;
   const seen = internal ? Prisma.empty : Prisma.sql`, visible_seq = last_seq + 1, visible_activity_at = ${now} ${preview}`;
+  // A teammate's reply ends the help bot's turn: its question is answered by people now.
+  const teamTakes = input.kind === 'message' && input.author.kind === 'staff' ? Prisma.sql`, bot_part_id = NULL` : Prisma.empty;
   const [row] = await tx.db.$queryRaw<{ seq: number }[]>`
-    UPDATE conversation SET last_seq = last_seq + 1, last_activity_at = ${now}, updated_at = ${now} ${seen}
+    UPDATE conversation SET last_seq = last_seq + 1, last_activity_at = ${now}, updated_at = ${now} ${seen} ${teamTakes}
     WHERE id = ${conversation.id} AND app_mode_id = ${conversation.appModeId} RETURNING last_seq AS seq`;
   if (!row) throw new Error(`conversation ${conversation.id} is not in app-mode ${conversation.appModeId}`);
   const part = await tx.db.conversationPart.create({

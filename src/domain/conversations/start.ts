@@ -4,6 +4,8 @@ import { touchContact } from '../contacts/contacts.js';
 import { transaction, type Ctx, type GuestCaller } from '../context.js';
 import { invalidField } from '../errors.js';
 import { emit } from '../outbox.js';
+import { tappedButton } from '../bot/openings.js';
+import { botAuthor, botGoesOn } from '../bot/turns.js';
 import { attachPictures } from './attachments.js';
 import { contactAuthor } from './authors.js';
 import { requireContent } from './content.js';
@@ -50,6 +52,8 @@ export async function startConversation(ctx: Ctx<GuestCaller>, input: StartInput
     if (earlier) return getConversation(tx, earlier);
 
     await checkStartRule(tx, appModeId, contact.id);
+    // A button of an opening the app-mode has: the bot answers it at once (src/domain/bot).
+    const tapped = input.button ? await tappedButton(tx, appModeId, input.opening, input.button) : null;
     const now = tx.clock.now();
     const conversation = await tx.db.conversation.create({
       data: {
@@ -59,16 +63,18 @@ export async function startConversation(ctx: Ctx<GuestCaller>, input: StartInput
         state: 'open',
         lastActivityAt: now,
         visibleActivityAt: now,
-        opening: (input.opening ?? undefined) as Prisma.InputJsonValue | undefined,
+        opening: ((tapped?.opening ?? input.opening) ?? undefined) as Prisma.InputJsonValue | undefined,
         button: input.button,
         createdAt: now,
         updatedAt: now,
       },
     });
-    const part = await addPart(tx, conversation, { kind: 'message', author: contactAuthor(contact), text: input.text, attachmentIds: input.attachmentIds, button: input.button });
+    const text = tapped?.button.label ?? input.text;
+    const part = await addPart(tx, conversation, { kind: 'message', author: contactAuthor(contact), text, attachmentIds: input.attachmentIds, button: input.button });
     await attachPictures(tx, part, input.attachmentIds);
     await markReadTo(tx, conversation, { kind: 'contact', id: contact.id }, part.seq);
     await emit(tx, STARTED, { appModeId, externalId, data: { conversation_id: conversation.id, part_id: part.id } });
+    if (tapped) await botGoesOn(tx, conversation, tapped.button.next, await botAuthor(tx, appModeId));
     if (claim) await settleKey(tx, appModeId, claim, conversation.id);
     return getConversation(tx, conversation.id);
   });
