@@ -35,6 +35,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/guest/v1/messenger": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The messenger home: unread count, greeting and brand, open conversations, the team, cards, featured articles, tickets and the help bot’s opening */
+        get: operations["getGuestV1Messenger"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/guest/v1/conversations": {
         parameters: {
             query?: never;
@@ -132,6 +149,23 @@ export interface paths {
         get: operations["getGuestV1ConversationsConversationIdWait"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/guest/v1/conversations/{conversation_id}/bot": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The user answers the help bot's current question: a button it offers, or the value it asks for; the bot's next parts follow */
+        post: operations["postGuestV1ConversationsConversationIdBot"];
         delete?: never;
         options?: never;
         head?: never;
@@ -603,18 +637,171 @@ export interface components {
             /** Format: date-time */
             sent_at?: string;
         };
-        ConversationPage: {
-            items: {
-                id: string;
-                /** @description The start of the latest part the user may see */
-                preview: string;
-                unread: number;
-                /** @enum {string} */
-                state: "open" | "closed";
-                last_seq: number;
-                /** Format: date-time */
-                updated_at: string;
+        MessengerHome: {
+            /** @description Unread parts over all the user's conversations */
+            unread: number;
+            /** @description The user's language among the app's (Accept-Language, else the contact's language, else the app's default): the opening's and the articles' */
+            language: string;
+            layout: {
+                /** @description What the team greets with; empty for none */
+                greeting: string;
+                /** @description The app's brand */
+                brand: {
+                    name: string;
+                    /** @description #rrggbb */
+                    color: string;
+                    logo_url: string | null;
+                };
+            };
+            /** @description The user's open conversations, the latest activity first (at most 3) */
+            open: components["schemas"]["ConversationSummary"][];
+            /** @description The team members shown, in order (at most 5) */
+            faces: {
+                name: string;
+                /** @description null: draw their initials */
+                avatar_url: string | null;
             }[];
+            /** @description How soon the team says it replies; null when it says nothing */
+            reply_time: {
+                /**
+                 * @description minutes, hour, day: to put in the messenger's own words; stated: the team's own words in text
+                 * @enum {string}
+                 */
+                word: "minutes" | "hour" | "day" | "stated";
+                /** @description The reply time in words to show as they are */
+                text: string;
+            } | null;
+            /** @description The published cards, in order */
+            cards: {
+                id: string;
+                /**
+                 * @description message: start a conversation; link: open link; article: open the help article article_slug
+                 * @enum {string}
+                 */
+                kind: "message" | "link" | "article";
+                title: string;
+                text: string;
+                /** @description link cards: an https address, or a path in the product opened when the app allows it */
+                link?: string;
+                /** @description article cards: GET /articles/{slug} */
+                article_slug?: string;
+            }[];
+            /** @description The help center's most read articles in the user's language (at most 3); empty while the help center is off */
+            featured_articles: components["schemas"]["ArticleItem"][];
+            /** @description The user's latest tickets, newest first (at most 3) */
+            tickets: components["schemas"]["SupportTicketSummary"][];
+            /** @description The help bot's opening, when the app's start rule lets the user start a conversation now; null otherwise or when none is active */
+            opening: {
+                id: string;
+                /** @description Send id and version as the start's opening when a button is tapped */
+                version: number;
+                /** @description The language it greets in; null: for every language */
+                language: string | null;
+                /** @description The greeting: paragraph content blocks */
+                blocks: components["schemas"]["HelpContentBlock"][];
+                /** @description Each starts a conversation (POST /conversations with button and opening), which the bot answers at once */
+                buttons: {
+                    id: string;
+                    label: string;
+                }[];
+            } | null;
+        };
+        ConversationSummary: {
+            id: string;
+            /** @description The start of the latest part the user may see */
+            preview: string;
+            unread: number;
+            /** @enum {string} */
+            state: "open" | "closed";
+            last_seq: number;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        ArticleItem: {
+            /** @description The same in every language */
+            slug: string;
+            title: string;
+            summary: string;
+            /** @description The language it is served in: the one asked for, else the default */
+            language: string;
+            /** @description The collection or section it is in */
+            collection: components["schemas"]["HelpCollectionRef"] | null;
+            /**
+             * Format: date-time
+             * @description When this language was last published
+             */
+            updated_at: string;
+            /** @description Its page on the public help site; null for an article for signed-in users only */
+            html_url: string | null;
+            /** @description Searches only: words of the body around the match, the matched words marked highlight. Plain text: show it escaped */
+            excerpt?: components["schemas"]["Span"][];
+        };
+        HelpCollectionRef: {
+            slug: string;
+            name: string;
+        };
+        Span: {
+            text: string;
+            bold?: boolean;
+            italic?: boolean;
+            underline?: boolean;
+            strike?: boolean;
+            highlight?: boolean;
+            /** @description An https address, or a path in the product */
+            link?: string;
+            color?: string;
+        };
+        SupportTicketSummary: {
+            id: string;
+            /** @description The short number the user and the team quote (#12) */
+            number: number;
+            title: string;
+            type: components["schemas"]["SupportTicketType"];
+            /** @description Where it has got to */
+            state: components["schemas"]["SupportTicketState"];
+            /** @description The conversation it is worked in */
+            conversation_id: string;
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When it last moved to another state
+             */
+            updated_at: string;
+        };
+        SupportTicketType: {
+            id: string;
+            name: string;
+            description: string;
+        };
+        SupportTicketState: {
+            /** @description The state as webhooks name it */
+            key: string;
+            /** @description What to show the user */
+            label: string;
+            /** @description The ticket is done (resolved, closed…) */
+            final: boolean;
+        };
+        /** @description The spec's ContentBlock without its formatting members: only the members its type names are set */
+        HelpContentBlock: {
+            /**
+             * @description A reader that does not know the type skips the block
+             * @enum {string}
+             */
+            type: "heading" | "paragraph" | "list" | "numbered_list" | "image" | "callout" | "link";
+            level?: number;
+            spans?: components["schemas"]["Span"][];
+            items?: {
+                spans: components["schemas"]["Span"][];
+            }[];
+            /** @description An https address, or the service's picture address (a 302 to the picture) */
+            imageUrl?: string;
+            alt?: string;
+            label?: string;
+            link?: string;
+        };
+        ConversationPage: {
+            items: components["schemas"]["ConversationSummary"][];
             /** @description Pass as `before` for the next (older) page; null on the last page */
             next_before: string | null;
         };
@@ -646,6 +833,8 @@ export interface components {
                 /** Format: date-time */
                 rated_at: string;
             } | null;
+            /** @description The help bot's part awaiting the user's answer (POST …/bot with it as part_id); null when the bot waits for nothing */
+            bot_part_id: string | null;
             /** @description Every part the user may see, oldest first (team notes never) */
             parts: components["schemas"]["Part"][];
         };
@@ -682,6 +871,16 @@ export interface components {
             };
             /** @description For a `closed` event line: whether the team asks the user to rate the conversation */
             rating_asked?: boolean;
+            /** @description For a bot part: the buttons it offers; while it is the conversation's bot_part_id, tapping one is POST …/bot with its id as button */
+            buttons?: components["schemas"]["BotButton"][];
+            /** @description For a bot part: the value it asks for; while it is the conversation's bot_part_id, the answer is POST …/bot with value */
+            question?: {
+                /**
+                 * @description What it asks for: an email address, a number, or a few words
+                 * @enum {string}
+                 */
+                kind: "email" | "number" | "text";
+            };
             /** Format: date-time */
             created_at: string;
         };
@@ -708,6 +907,10 @@ export interface components {
             url: string;
             /** Format: date-time */
             url_expires_at: string;
+        };
+        BotButton: {
+            id: string;
+            label: string;
         };
         StartBody: {
             /** @description What the user wrote, at most 10000 characters; empty when they tapped a button (or sent only pictures) */
@@ -751,42 +954,19 @@ export interface components {
             /** @description The version this answer brings the client to: wait again with after = last_seq */
             last_seq: number;
         };
+        BotReplyBody: {
+            /** @description The bot's part answered: the conversation's bot_part_id */
+            part_id: string;
+            /** @description The id of the button tapped, for a part with buttons */
+            button?: string | null;
+            /** @description What the user gave, for a part with a question (email, number, or at most 1000 characters of text) */
+            value?: string | null;
+        };
         SupportTicketPage: {
             /** @description The user's tickets, newest first */
             items: components["schemas"]["SupportTicketSummary"][];
             /** @description Pass as `before` for the next (older) page; null on the last page */
             next_before: string | null;
-        };
-        SupportTicketSummary: {
-            id: string;
-            /** @description The short number the user and the team quote (#12) */
-            number: number;
-            title: string;
-            type: components["schemas"]["SupportTicketType"];
-            /** @description Where it has got to */
-            state: components["schemas"]["SupportTicketState"];
-            /** @description The conversation it is worked in */
-            conversation_id: string;
-            /** Format: date-time */
-            created_at: string;
-            /**
-             * Format: date-time
-             * @description When it last moved to another state
-             */
-            updated_at: string;
-        };
-        SupportTicketType: {
-            id: string;
-            name: string;
-            description: string;
-        };
-        SupportTicketState: {
-            /** @description The state as webhooks name it */
-            key: string;
-            /** @description What to show the user */
-            label: string;
-            /** @description The ticket is done (resolved, closed…) */
-            final: boolean;
         };
         SupportTicket: {
             id: string;
@@ -867,40 +1047,6 @@ export interface components {
              */
             matched_by: "most_read" | "words" | "similar_words";
         };
-        ArticleItem: {
-            /** @description The same in every language */
-            slug: string;
-            title: string;
-            summary: string;
-            /** @description The language it is served in: the one asked for, else the default */
-            language: string;
-            /** @description The collection or section it is in */
-            collection: components["schemas"]["HelpCollectionRef"] | null;
-            /**
-             * Format: date-time
-             * @description When this language was last published
-             */
-            updated_at: string;
-            /** @description Its page on the public help site; null for an article for signed-in users only */
-            html_url: string | null;
-            /** @description Searches only: words of the body around the match, the matched words marked highlight. Plain text: show it escaped */
-            excerpt?: components["schemas"]["Span"][];
-        };
-        HelpCollectionRef: {
-            slug: string;
-            name: string;
-        };
-        Span: {
-            text: string;
-            bold?: boolean;
-            italic?: boolean;
-            underline?: boolean;
-            strike?: boolean;
-            highlight?: boolean;
-            /** @description An https address, or a path in the product */
-            link?: string;
-            color?: string;
-        };
         Article: {
             /** @description The same in every language */
             slug: string;
@@ -928,24 +1074,6 @@ export interface components {
             related: components["schemas"]["ArticleItem"][];
             /** @description Every language it can be read in */
             languages: string[];
-        };
-        /** @description The spec's ContentBlock without its formatting members: only the members its type names are set */
-        HelpContentBlock: {
-            /**
-             * @description A reader that does not know the type skips the block
-             * @enum {string}
-             */
-            type: "heading" | "paragraph" | "list" | "numbered_list" | "image" | "callout" | "link";
-            level?: number;
-            spans?: components["schemas"]["Span"][];
-            items?: {
-                spans: components["schemas"]["Span"][];
-            }[];
-            /** @description An https address, or the service's picture address (a 302 to the picture) */
-            imageUrl?: string;
-            alt?: string;
-            label?: string;
-            link?: string;
         };
         ArticleRatingBody: {
             helpful: boolean;
@@ -1649,6 +1777,93 @@ export interface operations {
             };
             /** @description The body is declared in a charset other than UTF-8 */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests; wait for Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not set up here yet, or the database connection was lost mid-request (nothing was done; send it again after Retry-After) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Something failed on our side (code internal): try again later; nothing was half done */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getGuestV1Messenger: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The messenger home */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessengerHome"];
+                };
+            };
+            /** @description The request could not be read; the problem names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential or a wrong one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Refused */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The messenger is switched off for this app */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2419,6 +2634,135 @@ export interface operations {
             };
             /** @description No such conversation, or the messenger is switched off for this app */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests; wait for Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not set up here yet, or the database connection was lost mid-request (nothing was done; send it again after Retry-After) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Something failed on our side (code internal): try again later; nothing was half done */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postGuestV1ConversationsConversationIdBot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                conversation_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BotReplyBody"];
+            };
+        };
+        responses: {
+            /** @description The user's answer, a part of the conversation; the bot's next parts (or the line handing over to the team) follow it */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Part"];
+                };
+            };
+            /** @description The request could not be read; the problem names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential or a wrong one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Refused */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such conversation, or the messenger is switched off for this app */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not now: part_id is not the bot's current question (bot_question_stale: answered already, another part, or the team took over), the part offered no such button or asks for a value (bot_button_unknown), the bot handed the conversation to the team (bot_handed_over); or the user was erased (erased) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is declared in a charset other than UTF-8 */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The value is not what the question asks for (value_invalid, naming value) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
