@@ -169,8 +169,8 @@ describe('a push token', () => {
     expect(exported.json.devices).toEqual([{ platform: 'ios', appVersion: '7.0', locale: 'fr', firstSeenAt: t.clock.now().toISOString(), lastSeenAt: t.clock.now().toISOString() }]);
     expect(exported.text).not.toContain(token);
 
-    const { contact } = await ok('query($m: ID!, $x: String!) { contact(appModeId: $m, externalId: $x) { devices { id platform appVersion locale firstSeenAt lastSeenAt } } }', { m: app.modes.live, x: p.sub });
-    expect(contact.devices).toEqual([{ id: expect.any(String), platform: 'ios', appVersion: '7.0', locale: 'fr', firstSeenAt: expect.any(String), lastSeenAt: expect.any(String) }]);
+    const { contact } = await ok('query($m: ID!, $x: String!) { contact(appModeId: $m, externalId: $x) { devices { edges { node { id platform appVersion locale firstSeenAt lastSeenAt } } } } }', { m: app.modes.live, x: p.sub });
+    expect(contact.devices.edges.map((e: { node: unknown }) => e.node)).toEqual([{ id: expect.any(String), platform: 'ios', appVersion: '7.0', locale: 'fr', firstSeenAt: expect.any(String), lastSeenAt: expect.any(String) }]);
     const fields = (await ok('{ __type(name: "Device") { fields { name } } }')).__type.fields.map((f: { name: string }) => f.name);
     expect(fields.some((f: string) => /token/i.test(f))).toBe(false);
   });

@@ -44,12 +44,15 @@ describe('the shape', () => {
       'AppMode.languages',
       'AppMode.webOrigins',
       'Contact.attributes',
+      'ContactPreferences.topics',
       'ConversationPart.pictures',
       'EventDefinition.dailyCounts',
       'EventDefinition.props',
       'OutgoingMail.headers',
       'OutgoingMail.to',
+      'PreferenceTopic.channels',
       'Query.webhookTopics',
+      'TopicPreference.channels',
       'WebhookEndpoint.topics',
     ]);
   });

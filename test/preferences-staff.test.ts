@@ -133,9 +133,9 @@ describe("a person's preferences", () => {
       await g.send('PUT', '/guest/v1/preferences', { all_off: sub === subs[0] });
       await g.send('PUT', '/guest/v1/devices', { platform: 'ios', token: `tok-${sub}` });
     }
-    const { contacts } = await ok(`query($m: ID!) { contacts(appModeId: $m, first: 50) { edges { node { externalId preferences { allOff } devices { platform } } } } }`, { m: app.modes.test });
+    const { contacts } = await ok(`query($m: ID!) { contacts(appModeId: $m, first: 50) { edges { node { externalId preferences { allOff } devices { edges { node { platform } } } } } } }`, { m: app.modes.test });
     const bySub = Object.fromEntries(contacts.edges.map((e: any) => [e.node.externalId, e.node]));
-    expect(subs.map((s) => [bySub[s].preferences.allOff, bySub[s].devices])).toEqual([
+    expect(subs.map((s) => [bySub[s].preferences.allOff, bySub[s].devices.edges.map((e: any) => e.node)])).toEqual([
       [true, [{ platform: 'ios' }]],
       [false, [{ platform: 'ios' }]],
       [false, [{ platform: 'ios' }]],

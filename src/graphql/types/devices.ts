@@ -1,11 +1,11 @@
-import { builder } from '../builder.js';
+import { builder, connectionType } from '../builder.js';
 
 // A person's push devices as staff see them: what they are and when they were last seen, to tell
 // them apart. Never the token, which is a secret of the phone.
 
 const DevicePlatform = builder.enumType('DevicePlatform', { values: ['android', 'ios', 'web'] as const });
 
-builder.prismaObject('Device', {
+const Device = builder.prismaObject('Device', {
   description: 'A push device of a person (never its token).',
   fields: (t) => ({
     id: t.exposeID('id'),
@@ -17,6 +17,12 @@ builder.prismaObject('Device', {
   }),
 });
 
+const DeviceConnection = connectionType(Device, 'Device');
+
 builder.prismaObjectFields('Contact', (t) => ({
-  devices: t.relation('devices', { description: 'Their push devices (at most 20), the most recently seen first.', query: { orderBy: [{ lastSeenAt: 'desc' }, { id: 'asc' }] } }),
+  devices: t.relatedConnection(
+    'devices',
+    { cursor: 'id', description: 'Their push devices (at most 20), the most recently seen first.', query: { orderBy: [{ lastSeenAt: 'desc' }, { id: 'asc' }] } },
+    DeviceConnection,
+  ),
 }));
