@@ -59,7 +59,7 @@ export async function changeMessengerSettings(ctx: Ctx<StaffCaller>, appModeId: 
     if (greeting !== undefined && greeting.length > MAX_GREETING) fail('greeting', `must be at most ${MAX_GREETING} characters`);
     const replyTimeText = change.replyTimeText?.trim();
     if (replyTimeText !== undefined && replyTimeText.length > MAX_REPLY_TIME_TEXT) fail('replyTimeText', `must be at most ${MAX_REPLY_TIME_TEXT} characters`);
-    if ((change.replyTime ?? before.replyTime) === 'stated' && !(replyTimeText ?? before.replyTimeText)) fail('replyTimeText', 'must say the reply time when replyTime is stated');
+    if ((change.replyTime !== undefined ? change.replyTime : before.replyTime) === 'stated' && !(replyTimeText ?? before.replyTimeText)) fail('replyTimeText', 'must say the reply time when replyTime is stated');
 
     let faces: Face[] | undefined;
     if (change.faces) {
