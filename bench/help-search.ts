@@ -5,6 +5,7 @@
 // request (open loop: each request leaves at its time whether or not the one before answered).
 // Alone: `npx tsx bench/help-search.ts`; with the others: `npm run bench`.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
@@ -73,6 +74,14 @@ export interface HelpSearchResult {
   floor: Latencies;
   /** Articles found per query, by the service (to show the queries match something). */
   meanHits: number;
+  /** CPU time of the server process per search (user + system), in ms. */
+  serverCpuMs: number;
+}
+
+/** User and system CPU time a process has used, in ms (Linux /proc). */
+function cpuMs(child: ChildProcess): number {
+  const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
 }
 
 /**
@@ -220,10 +229,12 @@ export async function benchHelpSearch(url: string): Promise<HelpSearchResult> {
     // Warm up both: caches, plans, pools, JIT.
     for (let i = 0; i < 200; i++) await Promise.all([search(i), floorSearch(i)]);
     hits = 0;
+    const cpuBefore = cpuMs(server);
     const service = await paced(search);
+    const serverCpuMs = (cpuMs(server) - cpuBefore) / service.requests;
     const meanHits = hits / service.requests;
     const floor = await paced(floorSearch);
-    return { articles: ARTICLES, versions: ARTICLES * 3, seedMs, rate: RATE, service, floor, meanHits };
+    return { articles: ARTICLES, versions: ARTICLES * 3, seedMs, rate: RATE, service, floor, meanHits, serverCpuMs };
   } finally {
     await pool.end();
     await stop(server);
@@ -236,7 +247,7 @@ export function printHelpSearch(r: HelpSearchResult): void {
   console.log(
     `help search: GET /guest/v1/articles?q=… over ${r.articles.toLocaleString('en')} articles in en, de, fr (${r.versions.toLocaleString('en')} published versions, seeded in ${(r.seedMs / 1000).toFixed(1)} s), ${r.rate} requests/s steady, ${QUERIES.length} queries in turn`,
   );
-  console.log(`  service  ${line(r.service)}, ${r.meanHits.toFixed(1)} articles a search`);
+  console.log(`  service  ${line(r.service)}, ${r.meanHits.toFixed(1)} articles a search, server CPU ${r.serverCpuMs.toFixed(2)} ms a search`);
   console.log(`  floor    ${line(r.floor)} (the same full-text statement through pg)`);
   console.log(`  p95 ${r.service.p95 <= 15 ? 'within' : 'beyond'} the aim of 15 ms; ${(r.service.p95 - r.floor.p95).toFixed(1)} ms above the floor's p95`);
 }

@@ -38,7 +38,7 @@ describe('collections', () => {
     const withSections = await author.api.refused('mutation($id: ID!, $p: ID) { changeHelpCollection(id: $id, input: { parentId: $p }) { id } }', { id: a.id, p: b.id });
     expect(withSections).toMatchObject({ errors: [{ field: 'parentId' }] });
     const badText = await author.api.refused('mutation($m: ID!) { createHelpCollection(appModeId: $m, slug: "x", texts: [{ language: "fr", name: "" }]) { id } }', { m: app.modes.live });
-    expect(badText.errors.map((e: { field: string }) => e.field)).toEqual(['texts.0.language', 'texts.0.name']);
+    expect(badText.errors!.map((e: { field: string }) => e.field)).toEqual(['texts.0.language', 'texts.0.name']);
 
     const de = await reader.get('/collections?lang=de');
     expect(de.json.items).toEqual([
