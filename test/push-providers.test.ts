@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApnsTokens, sendApns, type ApnsCredentials } from '../src/lib/push/apns.js';
+import { ApnsTokens, sendApns, type ApnsCredentials, type ProviderToken, type ProviderTokenStore } from '../src/lib/push/apns.js';
 import { FcmTokens, readServiceAccount, sendFcm, type ServiceAccount } from '../src/lib/push/fcm.js';
 import { Http2Client } from '../src/lib/push/h2.js';
 import { newVapidKeys, readSubscription, WebPushClient, type VapidKeys } from '../src/lib/push/web-push.js';
@@ -82,6 +82,30 @@ describe('APNs', () => {
     const d3 = apnsToken();
     expect((await sendApns(client, tokens, creds, apns.origin, { deviceToken: d3, payload: alert('Renewed') }, clock.now())).kind).toBe('sent');
     expect(apns.received.find((r) => r.token === d3)!.jwt).not.toBe(first);
+  });
+
+  it('shares one token between processes through a store, so a second process (or one started again) renews nothing', async () => {
+    const kept = new Map<string, ProviderToken>();
+    const store: ProviderTokenStore = {
+      load: async (name) => kept.get(name),
+      save: async (name, token, replacing) => {
+        const now = kept.get(name);
+        if (now && now.madeAt !== replacing) return now;
+        kept.set(name, token);
+        return token;
+      },
+    };
+    const other = makeApnsKey('SHARED1234', key.teamId);
+    const shared = { ...creds, privateKey: other.p8, keyId: 'SHARED1234' };
+    const first = new ApnsTokens(store);
+    const second = new ApnsTokens(store);
+    const a = await first.tokenFor(shared, clock.now());
+    clock.advance(MIN);
+    expect(await second.tokenFor(shared, clock.now())).toBe(a);
+    clock.advance(50 * MIN);
+    const renewed = await second.tokenFor(shared, clock.now());
+    expect(renewed).not.toBe(a);
+    expect(await first.tokenFor(shared, clock.now())).toBe(renewed);
   });
 
   it('is refused by the stand-in when the token is signed with another key, or names another team or key id', async () => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EMITTED_TOPICS } from '../src/domain/webhooks/topics.js';
-import { memberOf, serverApi, staffApp, unique, type StaffApp } from './support/factories.js';
+import { memberOf, serverApi, staffApp, unique } from './support/factories.js';
+import { call } from './support/http.js';
 import { staffApi } from './support/graphql.js';
 import { makeTestCertificate, type TestCertificate } from './support/https-receiver.js';
 import { guestOf } from './support/messenger.js';
@@ -322,5 +323,30 @@ describe('sending', () => {
     expect(detail.detail).toBe('no APNs credentials are set');
     const list = await p.api.ok('query($m: ID!) { pushSends(appModeId: $m) { edges { node { id title sent failed } } } }', { m: p.m });
     expect(list.pushSends.edges).toEqual([{ node: { id: sent.id, title: 'Your order shipped', sent: 1, failed: 1 } }]);
+  });
+
+  it('leaves nothing of an erased person in its sends: their rows go, and a send to them alone keeps no external id', async () => {
+    const p = await pushApp();
+    const gone = await p.person();
+    const stays = await p.person();
+    const alone = await p.send({ a: { externalId: gone.sub } });
+    const all = await p.send({ a: { everyone: true } });
+    await settle();
+    const contact = await t.svc.db.contact.findUniqueOrThrow({ where: { appModeId_externalId: { appModeId: p.m, externalId: gone.sub } } });
+    const rowsOf = async (contactId: string) => ({
+      deliveries: await t.svc.db.pushDelivery.count({ where: { contactId } }),
+      recipients: await t.svc.db.pushRecipient.count({ where: { contactId } }),
+    });
+    expect(await rowsOf(contact.id)).toEqual({ deliveries: 2, recipients: 2 });
+
+    const r = await call(t.url, 'DELETE', `/server/v1/contacts/${gone.sub}`, { headers: { Authorization: `Bearer ${p.app.live.server_key}` } });
+    expect(r.status).toBe(202);
+    await settle();
+    expect(await rowsOf(contact.id)).toEqual({ deliveries: 0, recipients: 0 });
+    expect((await t.svc.db.pushSend.findUniqueOrThrow({ where: { id: alone.id } })).audience).toEqual({ erased: true });
+    const other = await t.svc.db.contact.findUniqueOrThrow({ where: { appModeId_externalId: { appModeId: p.m, externalId: stays.sub } } });
+    expect(await rowsOf(other.id)).toEqual({ deliveries: 1, recipients: 1 });
+    // The counts are the send's, not the person's: they stay.
+    expect(await p.progress(all.id)).toMatchObject({ sent: 2, people: 2 });
   });
 });

@@ -16,9 +16,10 @@ import type { TestCertificate } from './https-receiver.js';
 //   the project and the message's shape and size;
 // - Web Push (HTTPS): the VAPID Authorization (ES256 over aud/exp/sub, verified with its k) and the
 //   encrypted body's headers, then decrypts the body with the subscription's own keys (RFC 8291).
-// Each can be told to answer a token "gone", or 429 with Retry-After (a number of times).
+// Each can be told to answer a token "gone", or 429 with Retry-After (a number of times); APNs can
+// also hold its answer for a while (a push in flight when a server stops).
 
-export type Trick = { gone: true } | { throttle: number; times?: number; status?: 429 | 503 };
+export type Trick = { gone: true } | { throttle: number; times?: number; status?: 429 | 503 } | { hold: number };
 
 /** The answers a test asks for, per device token. */
 class Tricks {
@@ -116,6 +117,8 @@ export async function startApnsStandin(cert: TestCertificate, opts: { key: ApnsK
   const now = opts.now ?? (() => new Date());
   const tricks = new Tricks();
   const received: ApnsReceived[] = [];
+  /** Device tokens of every push that passed the checks, as it arrived (before a held answer). */
+  const arrived: string[] = [];
   const refused: { status: number; reason: string }[] = [];
   /** Each new provider token seen, with its iat: APNs refuses a renewal sooner than 20 minutes. */
   const tokens: { jwt: string; iat: number }[] = [];
@@ -162,7 +165,9 @@ export async function startApnsStandin(cert: TestCertificate, opts: { key: ApnsK
       return no(400, 'BadPayload');
     }
     if (typeof payload !== 'object' || payload === null || typeof payload.aps !== 'object' || payload.aps === null) return no(400, 'BadPayload');
+    arrived.push(token);
     const trick = tricks.take(token);
+    if (trick && 'hold' in trick) await new Promise((resolve) => setTimeout(resolve, trick.hold));
     if (trick && 'gone' in trick) return no(410, 'Unregistered', { timestamp: now().getTime() });
     if (trick && 'throttle' in trick) {
       refused.push({ status: trick.status ?? 429, reason: 'TooManyRequests' });
@@ -171,7 +176,7 @@ export async function startApnsStandin(cert: TestCertificate, opts: { key: ApnsK
     received.push({ token, headers, payload, jwt });
     return [200, { 'apns-id': randomUUID() }, ''];
   });
-  return { ...server, received, refused, tokens, tell: (token: string, trick: Trick) => tricks.set(token, trick) };
+  return { ...server, received, arrived, refused, tokens, tell: (token: string, trick: Trick) => tricks.set(token, trick) };
 }
 
 export type ApnsStandin = Awaited<ReturnType<typeof startApnsStandin>>;

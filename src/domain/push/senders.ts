@@ -1,5 +1,5 @@
 import type { PushAddresses } from '../../config.js';
-import { ApnsTokens, sendApns } from '../../lib/push/apns.js';
+import { ApnsTokens, sendApns, type ProviderTokenStore } from '../../lib/push/apns.js';
 import { FcmTokens, sendFcm } from '../../lib/push/fcm.js';
 import { Http2Client } from '../../lib/push/h2.js';
 import type { PushOutcome } from '../../lib/push/outcome.js';
@@ -10,8 +10,9 @@ import type { OpenCredentials } from './credentials.js';
 import { apnsPayload, fcmContent, webPayload, type PushContent } from './payload.js';
 
 // One device's push through its platform's provider. What lasts between sends lives here, one per
-// server process: the HTTP/2 connections to APNs and FCM, the APNs provider tokens and the FCM
-// access tokens (each provider wants them reused), and kept connections to push services.
+// server process: the HTTP/2 connections to APNs and FCM, the APNs provider tokens (kept in the
+// database too, shared by every process) and the FCM access tokens (each provider wants them
+// reused), and kept connections to push services.
 
 export const PLATFORM_PROVIDER = { ios: 'apns', android: 'fcm', web: 'web' } as const;
 const NAMES = { apns: 'APNs', fcm: 'FCM', web: 'Web Push' } as const;
@@ -22,15 +23,16 @@ const KEEP_S = 24 * 3600;
 export class PushSenders {
   private readonly h2: Http2Client;
   private readonly web: WebPushClient;
-  private readonly apnsTokens = new ApnsTokens();
+  private readonly apnsTokens: ApnsTokens;
   private readonly fcmTokens = new FcmTokens();
 
   constructor(
     private readonly addresses: PushAddresses,
-    transport: PushTransportOptions = {},
+    opts: { transport?: PushTransportOptions; apnsTokenStore?: ProviderTokenStore } = {},
   ) {
-    this.h2 = new Http2Client(transport);
-    this.web = new WebPushClient(transport);
+    this.h2 = new Http2Client(opts.transport);
+    this.web = new WebPushClient(opts.transport);
+    this.apnsTokens = new ApnsTokens(opts.apnsTokenStore);
   }
 
   /** Sends the push to one device; a platform without credentials is a failure of its own, never sent. */

@@ -7,7 +7,8 @@ import { bytesOf, PayloadTooLarge, retryAfterMs, tooLarge, transportOutcome, typ
 // provider token, an ES256 JWT naming the key (kid) and the team (iss) and when it was made (iat),
 // signed with the team's .p8 key. APNs refuses a token older than an hour (ExpiredProviderToken)
 // and a key whose token changes more often than every 20 minutes (TooManyProviderTokenUpdates),
-// so one token per key is made and reused, and replaced after REUSE_MS.
+// so one token per key is made and reused, and replaced after REUSE_MS; with a store, every server
+// process uses the same one.
 
 export interface ApnsKey {
   /** The .p8 file's text: a PKCS #8 P-256 private key. */
@@ -43,23 +44,50 @@ export function apnsKeyProblem(privateKey: string): string | undefined {
   return key.asymmetricKeyType === 'ec' && key.asymmetricKeyDetails?.namedCurve === 'prime256v1' ? undefined : 'must be a P-256 (ES256) key, as APNs issues';
 }
 
-interface Held {
-  jwt: Promise<string>;
-  /** When it was made (ms). */
+/** A provider token and when it was made (ms, its iat). */
+export interface ProviderToken {
+  jwt: string;
   madeAt: number;
 }
 
-/** The provider tokens of every key in use, one per key, made when first needed and reused. */
+/**
+ * Where the tokens of every server process are kept (the service keeps them in its database), so
+ * that processes, and a process started again, use one token per key rather than renewing it each.
+ */
+export interface ProviderTokenStore {
+  load(keyName: string): Promise<ProviderToken | undefined>;
+  /** Keeps `token` unless the one kept is no longer the one made at `replacing` (another process renewed first); answers the one kept. */
+  save(keyName: string, token: ProviderToken, replacing: number | undefined): Promise<ProviderToken>;
+}
+
+interface Held {
+  token: Promise<ProviderToken>;
+  /** The token, once known. */
+  known?: ProviderToken;
+}
+
+/** The provider tokens of every key in use, one per key, made when first needed and reused; shared through the store when one is given. */
 export class ApnsTokens {
   private readonly held = new Map<string, Held>();
+  /** Per key, the latest token APNs said had expired: an older or equal one is never used again. */
+  private readonly refused = new Map<string, number>();
 
-  /** The key's token at `now`: the one held while younger than REUSE_MS, else a new one. */
-  tokenFor(key: ApnsKey, now: Date): Promise<string> {
-    const id = keyName(key);
-    const held = this.held.get(id);
-    const age = held ? now.getTime() - held.madeAt : Infinity;
-    if (held && age >= 0 && age < REUSE_MS) return held.jwt;
-    return this.make(id, key, now);
+  constructor(private readonly store?: ProviderTokenStore) {}
+
+  /** The key's token at `now`: the one held while younger than REUSE_MS, else the store's, else a new one. */
+  async tokenFor(key: ApnsKey, now: Date): Promise<string> {
+    const name = keyName(key);
+    const held = this.held.get(name);
+    if (held && (!held.known || this.usable(name, held.known.madeAt, now))) return (await held.token).jwt;
+    const fresh: Held = { token: this.obtain(name, key, now) };
+    this.held.set(name, fresh);
+    try {
+      fresh.known = await fresh.token;
+      return fresh.known.jwt;
+    } catch (err) {
+      if (this.held.get(name) === fresh) this.held.delete(name);
+      throw err;
+    }
   }
 
   /**
@@ -68,26 +96,33 @@ export class ApnsTokens {
    * Answers whether a new one will be used.
    */
   expired(key: ApnsKey, jwt: string, now: Date): boolean {
-    const id = keyName(key);
-    const held = this.held.get(id);
-    if (!held) return true;
+    const name = keyName(key);
+    const held = this.held.get(name)?.known;
+    // A push still in flight with an older token: the one held now is newer.
+    if (!held || held.jwt !== jwt) return true;
     if (now.getTime() - held.madeAt < MIN_REFRESH_MS) return false;
-    void held.jwt.then((current) => current === jwt && this.held.get(id) === held && this.held.delete(id), () => undefined);
+    this.refused.set(name, Math.max(this.refused.get(name) ?? 0, held.madeAt));
+    this.held.delete(name);
     return true;
   }
 
-  private make(id: string, key: ApnsKey, now: Date): Promise<string> {
+  private usable(name: string, madeAt: number, now: Date): boolean {
+    const age = now.getTime() - madeAt;
+    return age >= 0 && age < REUSE_MS && madeAt > (this.refused.get(name) ?? -Infinity);
+  }
+
+  private async obtain(name: string, key: ApnsKey, now: Date): Promise<ProviderToken> {
+    const stored = await this.store?.load(name);
+    if (stored && this.usable(name, stored.madeAt, now)) return stored;
     const iat = Math.floor(now.getTime() / 1000);
-    const jwt = new SignJWT({ iss: key.teamId, iat }).setProtectedHeader({ alg: 'ES256', kid: key.keyId }).sign(createPrivateKey(key.privateKey));
-    const held = { jwt, madeAt: iat * 1000 };
-    this.held.set(id, held);
-    jwt.catch(() => this.held.get(id) === held && this.held.delete(id));
-    return jwt;
+    const jwt = await new SignJWT({ iss: key.teamId, iat }).setProtectedHeader({ alg: 'ES256', kid: key.keyId }).sign(createPrivateKey(key.privateKey));
+    const made = { jwt, madeAt: iat * 1000 };
+    return this.store ? this.store.save(name, made, stored?.madeAt) : made;
   }
 }
 
 /** One key's name in the cache: its ids and a hash of the key itself, so a replaced key gets a token of its own. */
-const keyName = (key: ApnsKey) => `${key.teamId}.${key.keyId}.${createHash('sha256').update(key.privateKey).digest('hex').slice(0, 16)}`;
+export const keyName = (key: ApnsKey) => `${key.teamId}.${key.keyId}.${createHash('sha256').update(key.privateKey).digest('hex').slice(0, 16)}`;
 
 export interface ApnsPush {
   /** The device token (hex). */
