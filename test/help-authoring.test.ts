@@ -92,12 +92,18 @@ describe('articles', () => {
       drafts: [{ language: 'de', title: 'Deutscher Entwurf', summary: '' }, { language: 'en', title: 'Draft words', summary: 'Soon' }],
       published: [{ language: 'en', title: 'Published words' }],
     });
-    const listed = await author.api.ok('query($m: ID!) { helpArticles(appModeId: $m, first: 10) { edges { node { slug } } pageInfo { hasNextPage } } }', { m: app.modes.live });
-    expect(listed.helpArticles.edges.map((e: { node: { slug: string } }) => e.node.slug)).toEqual(['versions']);
+    const other = await author.article({ slug: 'other', versions: { en: { title: 'Other' } } });
+    expect((await (await guestReader(t, app)).post('/articles/other/rating', { helpful: true })).status).toBe(204);
+    // Each article's figures, a page of them read together.
+    const listed = await author.api.ok('query($m: ID!) { helpArticles(appModeId: $m, first: 10) { edges { node { slug stats { language helpful } } } pageInfo { hasNextPage } } }', { m: app.modes.live });
+    expect(listed.helpArticles.edges.map((e: { node: unknown }) => e.node)).toEqual([
+      { slug: 'versions', stats: [] },
+      { slug: other.slug, stats: [{ language: 'en', helpful: 1 }] },
+    ]);
 
     await author.publish(a.id, 'de');
     const rows = await t.svc.db.outboxEvent.findMany({ where: { appModeId: app.modes.live, topic: 'help.article_published' }, orderBy: { id: 'asc' } });
-    expect(rows.map((r) => r.data)).toEqual([
+    expect(rows.map((r) => r.data).filter((d) => (d as { article_id: string }).article_id === a.id)).toEqual([
       { article_id: a.id, slug: 'versions', language: 'en' },
       { article_id: a.id, slug: 'versions', language: 'de' },
     ]);

@@ -5,6 +5,7 @@ import { absolutePictureUrls, createHelpPicture, type NewPicture } from '../../d
 import { articleStats, type ArticleStats } from '../../domain/help/stats.js';
 import type { ContentBlock } from '../../domain/help/blocks.js';
 import { PICTURE_TYPES } from '../../lib/blobs/pictures.js';
+import { batchLoad } from '../batch.js';
 import { builder, connectionType } from '../builder.js';
 import { asStaff } from '../context.js';
 import { JSONValue } from '../json.js';
@@ -83,7 +84,12 @@ const HelpArticle = builder.prismaObject('HelpArticle', {
     audience: t.expose('audience', { type: HelpAudience }),
     drafts: t.relation('drafts', { query: { orderBy: { language: 'asc' } } }),
     published: t.relation('published', { description: 'The languages readers see, each as published.', query: { orderBy: { language: 'asc' } } }),
-    stats: t.field({ type: [HelpArticleStats], description: 'Views and votes by language.', resolve: (a, _args, ctx) => articleStats(asStaff(ctx), a.id) }),
+    stats: t.field({
+      type: [HelpArticleStats],
+      description: 'Views and votes by language.',
+      // Every article of a page in one statement.
+      resolve: (a, _args, ctx) => batchLoad(ctx, 'helpArticleStats', a.id, (ids) => articleStats(asStaff(ctx), ids)),
+    }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),
