@@ -51,5 +51,8 @@ process.exit(
   // Help-center search (bench/help-search.ts): 10,000 articles in three languages at a steady rate, beside the same full-text statement through pg.
   const help = await import('./help-search.js');
   help.printHelpSearch(await help.benchHelpSearch(url));
+
+  // Long poll (bench/long-poll.ts): 10,000 conversation waits held on one server process, then a staff reply to each, beside a bare node:http server holding as many.
+  await (await import('./long-poll.js')).benchLongPoll(url, BENCH_SECRET_KEY);
   }),
 );
