@@ -92,7 +92,7 @@ function cpuMs(child: ChildProcess): number {
  * few hundred articles per language, and "account" (a fourth topic of one article in three) in
  * thousands: a help center's spread, not every word in every article.
  */
-export async function seed(client: pg.Client, appModeId: string): Promise<void> {
+async function seed(client: pg.Client, appModeId: string): Promise<void> {
   await client.query('SELECT setseed(0.42)');
   await client.query(
     `INSERT INTO help_collection (id, app_mode_id, slug, position, created_at, updated_at)
