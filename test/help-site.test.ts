@@ -191,6 +191,8 @@ describe('the help site over HTTP', () => {
     const moved = await fetch(`${t.url}/help/${app.live.app_key}/de-AT/articles/${article.slug}`, { redirect: 'manual' });
     expect(moved.status).toBe(302);
     expect(moved.headers.get('location')).toBe(`/help/${app.live.app_key}/de/articles/${article.slug}`);
+    const notALanguage = await fetch(`${t.url}/help/${app.live.app_key}/help/search?q=x`, { redirect: 'manual' });
+    expect(notALanguage.headers.get('location')).toBe(`/help/${app.live.app_key}/en/search?q=x`);
     expect((await fetch(`${t.url}/help/app_unknown/en`)).status).toBe(404);
     await updateSettings(t.ctx, app.modes.live, { helpOn: false });
     const off = await fetch(`${t.url}/help/${app.live.app_key}/en`);

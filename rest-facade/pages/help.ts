@@ -39,7 +39,9 @@ async function siteOf(ctx: Koa.Context, svc: Services): Promise<{ site: Site; do
   const asked = String(ctx.params.lang);
   const reader: HelpReader = await publicReader(domain, ctx.params.key, { lang: LANGUAGE_TAG.test(asked) ? asked : undefined });
   if (reader.language !== asked) {
-    ctx.redirect(ctx.path.replace(`/${encodeURIComponent(asked)}`, `/${encodeURIComponent(reader.language)}`) + (ctx.querystring ? `?${ctx.querystring}` : ''));
+    // The same page in the reader's language: /help/<key>/<lang>/<the rest, as sent>.
+    const rest = ctx.path.split('/').slice(4).join('/');
+    ctx.redirect(`${helpSitePath(reader.app.appKey, reader.language)}${rest ? `/${rest}` : ''}${ctx.querystring ? `?${ctx.querystring}` : ''}`);
     return undefined;
   }
   return { site: { reader, baseUrl: svc.config.baseUrl }, domain };
