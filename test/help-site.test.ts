@@ -153,6 +153,8 @@ describe('the help site in a browser', () => {
     expect(await page.getAttribute('html', 'lang')).toBe('de');
     expect(await page.locator('h1.page-title').textContent()).toBe('Passwort zurücksetzen');
     expect(await page.locator('.feedback p').first().textContent()).toBe('War dieser Artikel hilfreich?');
+    // A related article served in English says so to the browser.
+    expect(await page.locator('.side li').first().getAttribute('lang')).toBe('en');
     await page.screenshot({ path: `${SHOTS}help-article-de.png`, fullPage: true });
     await page.context().close();
   });

@@ -53,8 +53,11 @@ const searchBox = (site: Site, q = '', compact = false) => {
   </form>`;
 };
 
+/** lang on what is written in another language than the page (an article served in the default language). */
+const langOf = (site: Site, language: string) => (language === site.reader.language ? null : html` lang="${language}"`);
+
 const articleList = (site: Site, items: ArticleItem[]) =>
-  html`<ul class="list">${items.map((i) => html`<li><a href="${path(site, 'articles', i.slug)}"><span>${i.title}${i.summary ? html`<span class="summary">${i.summary}</span>` : null}</span></a></li>`)}</ul>`;
+  html`<ul class="list">${items.map((i) => html`<li${langOf(site, i.language)}><a href="${path(site, 'articles', i.slug)}"><span>${i.title}${i.summary ? html`<span class="summary">${i.summary}</span>` : null}</span></a></li>`)}</ul>`;
 
 // Thumbs up and down, drawn inline (no icon font, no emoji font needed).
 const THUMB = trusted('<svg class="icon" viewBox="0 0 24 24" width="18" height="18" aria-hidden="true"><path fill="currentColor" d="M2 21h4V9H2v12zm20-11a2 2 0 0 0-2-2h-6.3l1-4.6v-.3a1.5 1.5 0 0 0-.4-1L13.2 1 6.6 7.6A2 2 0 0 0 6 9v10a2 2 0 0 0 2 2h9a2 2 0 0 0 1.8-1.2l3-7.1.2-.7v-2z"/></svg>');
@@ -130,7 +133,7 @@ export function articlePage(site: Site, a: Article, vote: { visitor: string; vot
         </form>
       </section>
     </article>
-    ${a.related.length ? html`<aside class="panel side"><h2>${words.related}</h2><ul>${a.related.map((r) => html`<li><a href="${path(site, 'articles', r.slug)}">${r.title}</a></li>`)}</ul></aside>` : null}
+    ${a.related.length ? html`<aside class="panel side"><h2>${words.related}</h2><ul>${a.related.map((r) => html`<li${langOf(site, r.language)}><a href="${path(site, 'articles', r.slug)}">${r.title}</a></li>`)}</ul></aside>` : null}
   </div>
 </div></main>`;
   // A fallback's canonical is the page in the language it is written in: one address per text.
@@ -153,7 +156,7 @@ export function searchPage(site: Site, q: string, found: ArticleList): RenderedP
     <h1 class="page-title">${q ? words.resultsFor(q) : words.search}</h1>
     ${found.matchedBy === 'similar_words' && found.items.length ? html`<p class="lead">${words.similarFor(q)}</p>` : null}
     ${found.items.length
-      ? html`<ul class="results">${found.items.map((i) => html`<li><a href="${path(site, 'articles', i.slug)}">${i.title}</a>${i.collection ? html`<div class="where">${i.collection.name}</div>` : null}<p>${i.excerpt?.length ? renderSpans(i.excerpt) : i.summary}</p></li>`)}</ul>`
+      ? html`<ul class="results">${found.items.map((i) => html`<li${langOf(site, i.language)}><a href="${path(site, 'articles', i.slug)}">${i.title}</a>${i.collection ? html`<div class="where">${i.collection.name}</div>` : null}<p>${i.excerpt?.length ? renderSpans(i.excerpt) : i.summary}</p></li>`)}</ul>`
       : html`<p class="empty">${words.noResults}</p>`}
   </div>
 </div></main>`;
