@@ -267,8 +267,10 @@ describe('saving the graph', () => {
     const own = await staffApp(t, 'Modes bot app');
     const ownBot = botOf(() => t, () => own);
     const saved = await ownBot.saved(billingBot());
-    const empty = await ownBot.ok('query($m: ID!) { helpBot(appModeId: $m) { name steps { key } openings { id } } }', { m: own.modes.test });
-    expect(empty.helpBot).toEqual({ name: null, steps: [], openings: [] });
+    const empty = await ownBot.ok('query($m: ID!) { helpBot(appModeId: $m) { name steps { edges { node { key } } } openings { edges { node { id } } } } }', { m: own.modes.test });
+    expect(empty.helpBot).toEqual({ name: null, steps: { edges: [] }, openings: { edges: [] } });
+    const live = await ownBot.ok('query($m: ID!) { helpBot(appModeId: $m) { steps(first: 2) { edges { node { key } } pageInfo { hasNextPage } } } }', { m: own.modes.live });
+    expect(live.helpBot.steps).toEqual({ edges: [{ node: { key: 'billing' } }, { node: { key: 'ask_email' } }], pageInfo: { hasNextPage: true } });
 
     const graph = billingBot();
     const replaced = await ownBot.saved({ ...graph, openings: [{ ...graph.openings[0], name: 'New one' }] });

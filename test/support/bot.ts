@@ -7,7 +7,10 @@ import type { TestServer } from './server.js';
 
 export const para = (text: string) => ({ type: 'paragraph', spans: [{ text }] });
 
-export const HELP_BOT = 'appModeId name steps { key blocks buttons { id label next } question { kind key next } handover { teamId } } openings { id name language active version blocks buttons { id label next } }';
+export const HELP_BOT =
+  'appModeId name steps { edges { node { key blocks buttons { id label next } question { kind key next } handover { teamId } } } } openings { edges { node { id name language active version blocks buttons { id label next } } } }';
+
+const nodes = (connection: { edges: { node: any }[] }) => connection.edges.map((e) => e.node);
 
 export interface BotGraph {
   name: string;
@@ -44,11 +47,12 @@ export function botOf(t: () => TestServer, app: () => StaffApp) {
   return {
     ...api,
     save,
-    /** Saves a graph that must be taken; the bot as saved. */
+    /** Saves a graph that must be taken; the bot as saved, its steps and openings as lists. */
     async saved(graph: BotGraph, appModeId?: string) {
       const r = await save(graph, appModeId);
       expect(r.errors).toBeUndefined();
-      return r.data.saveHelpBot;
+      const bot = r.data.saveHelpBot;
+      return { ...bot, steps: nodes(bot.steps), openings: nodes(bot.openings) };
     },
     /** A team of the app's workspace; its id. */
     async team(name: string) {

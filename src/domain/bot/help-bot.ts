@@ -1,33 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { Prisma } from '../../generated/prisma/client.js';
-import type { ContentBlock } from '../help/blocks.js';
+import { Prisma, type HelpBot } from '../../generated/prisma/client.js';
 import { transaction, type Ctx, type StaffCaller, type TxCtx } from '../context.js';
 import { invalid, type FieldError } from '../errors.js';
-import { checkBot, type BotButton, type BotStep, type HelpBotInput } from './graph.js';
+import { checkBot, type BotStep, type HelpBotInput } from './graph.js';
 
-// The help bot as staff read and save it: its name, its steps and its openings, saved at once as
-// one graph (the caller checked the right to). Steps are replaced as a whole; an opening keeps its
-// id, and a save that changes what it shows (its paragraphs or buttons) makes its next version.
-// An opening left out is removed: shown no more, its versions kept for the starts that name them.
-
-export interface OpeningView {
-  id: string;
-  name: string;
-  language: string | null;
-  active: boolean;
-  version: number;
-  blocks: ContentBlock[];
-  buttons: BotButton[];
-  updatedAt: Date;
-}
-
-export interface HelpBotView {
-  /** Null until the bot is first saved. */
-  name: string | null;
-  steps: BotStep[];
-  openings: OpeningView[];
-  updatedAt: Date | null;
-}
+// Saving the help bot (the caller checked the right to): its name, its steps and its openings, at
+// once as one graph. Steps are replaced as a whole; an opening keeps its id, and a save that
+// changes what it shows (its paragraphs or buttons) makes its next version. An opening left out is
+// removed: shown no more, its versions kept for the starts that name them. Staff read the bot
+// through the staff API's planned queries.
 
 const json = (v: unknown) => v as Prisma.InputJsonValue;
 
@@ -35,51 +16,22 @@ const json = (v: unknown) => v as Prisma.InputJsonValue;
 const canonical = (v: unknown): string =>
   Array.isArray(v) ? `[${v.map(canonical).join(',')}]` : v && typeof v === 'object' ? `{${Object.keys(v).filter((k) => (v as Record<string, unknown>)[k] !== undefined).sort().map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`).join(',')}}` : JSON.stringify(v);
 
-export async function helpBotOf(ctx: Ctx, appModeId: string): Promise<HelpBotView> {
-  const [bot, steps, openings] = await Promise.all([
-    ctx.db.helpBot.findUnique({ where: { appModeId } }),
-    ctx.db.botStep.findMany({ where: { appModeId }, orderBy: { position: 'asc' } }),
-    ctx.db.botOpening.findMany({ where: { appModeId, removedAt: null }, orderBy: [{ position: 'asc' }, { createdAt: 'asc' }], include: { versions: { orderBy: { version: 'desc' }, take: 1 } } }),
-  ]);
-  return {
-    name: bot?.name ?? null,
-    updatedAt: bot?.updatedAt ?? null,
-    steps: steps.map((s) => ({
-      key: s.key,
-      blocks: s.blocks as unknown as ContentBlock[],
-      buttons: s.buttons as unknown as BotButton[],
-      question: s.question as unknown as BotStep['question'],
-      handover: s.handover as unknown as BotStep['handover'],
-    })),
-    openings: openings.map((o) => ({
-      id: o.id,
-      name: o.name,
-      language: o.language,
-      active: o.active,
-      version: o.version,
-      blocks: (o.versions[0]?.blocks ?? []) as unknown as ContentBlock[],
-      buttons: (o.versions[0]?.buttons ?? []) as unknown as BotButton[],
-      updatedAt: o.updatedAt,
-    })),
-  };
-}
-
 /** One save of an app-mode's bot at a time. */
 const lockBot = (tx: TxCtx, appModeId: string) => tx.db.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('help_bot:' || ${appModeId}))`;
 
-export async function saveHelpBot(ctx: Ctx<StaffCaller>, appModeId: string, input: HelpBotInput): Promise<HelpBotView> {
+export async function saveHelpBot(ctx: Ctx<StaffCaller>, appModeId: string, input: HelpBotInput): Promise<HelpBot> {
   return transaction(ctx, async (tx) => {
     await lockBot(tx, appModeId);
     const mode = await tx.db.appMode.findUniqueOrThrow({ where: { id: appModeId }, select: { languages: true, app: { select: { workspaceId: true } } } });
     const { bot, errors } = checkBot(input, { languages: mode.languages });
     errors.push(...(await teamProblems(tx, mode.app.workspaceId, bot.steps)));
-    const saved = await tx.db.botOpening.findMany({ where: { appModeId, removedAt: null }, include: { versions: { orderBy: { version: 'desc' }, take: 1 } } });
-    const byId = new Map(saved.map((o) => [o.id, o]));
+    const before = await tx.db.botOpening.findMany({ where: { appModeId, removedAt: null }, include: { versions: { orderBy: { version: 'desc' }, take: 1 } } });
+    const byId = new Map(before.map((o) => [o.id, o]));
     bot.openings.forEach((o, i) => o.id && !byId.has(o.id) && errors.push({ field: `openings.${i}.id`, message: 'is not an opening of this app (leave it out for a new one)' }));
     if (errors.length) throw invalid(errors);
 
     const now = tx.clock.now();
-    await tx.db.helpBot.upsert({ where: { appModeId }, create: { appModeId, name: bot.name, updatedAt: now }, update: { name: bot.name, updatedAt: now } });
+    const saved = await tx.db.helpBot.upsert({ where: { appModeId }, create: { appModeId, name: bot.name, updatedAt: now }, update: { name: bot.name, updatedAt: now } });
     await tx.db.botStep.deleteMany({ where: { appModeId } });
     await tx.db.botStep.createMany({
       data: bot.steps.map((s, position) => ({
@@ -95,26 +47,26 @@ export async function saveHelpBot(ctx: Ctx<StaffCaller>, appModeId: string, inpu
     const kept = new Set<string>();
     for (const [position, o] of bot.openings.entries()) {
       const shown = { blocks: json(o.blocks), buttons: json(o.buttons) };
-      const before = o.id ? byId.get(o.id) : undefined;
-      if (!before) {
+      const was = o.id ? byId.get(o.id) : undefined;
+      if (!was) {
         const id = randomUUID();
         await tx.db.botOpening.create({
           data: { id, appModeId, name: o.name, language: o.language, active: o.active, version: 1, position, createdAt: now, updatedAt: now, versions: { create: { version: 1, ...shown, createdAt: now } } },
         });
         continue;
       }
-      kept.add(before.id);
-      const last = before.versions[0];
+      kept.add(was.id);
+      const last = was.versions[0];
       const changed = !last || canonical([last.blocks, last.buttons]) !== canonical([o.blocks, o.buttons]);
-      const version = changed ? before.version + 1 : before.version;
+      const version = changed ? was.version + 1 : was.version;
       await tx.db.botOpening.update({
-        where: { id: before.id },
+        where: { id: was.id },
         data: { name: o.name, language: o.language, active: o.active, version, position, updatedAt: now, ...(changed ? { versions: { create: { version, ...shown, createdAt: now } } } : {}) },
       });
     }
-    const removed = saved.filter((o) => !kept.has(o.id)).map((o) => o.id);
+    const removed = before.filter((o) => !kept.has(o.id)).map((o) => o.id);
     if (removed.length) await tx.db.botOpening.updateMany({ where: { id: { in: removed } }, data: { removedAt: now, active: false, updatedAt: now } });
-    return helpBotOf(tx, appModeId);
+    return saved;
   });
 }
 

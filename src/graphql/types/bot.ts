@@ -1,7 +1,7 @@
-import type { BotButton, BotHandover, BotQuestion, BotStep } from '../../domain/bot/graph.js';
-import { helpBotOf, saveHelpBot, type HelpBotView, type OpeningView } from '../../domain/bot/help-bot.js';
+import type { BotButton, BotHandover, BotQuestion } from '../../domain/bot/graph.js';
+import { saveHelpBot } from '../../domain/bot/help-bot.js';
 import { VALUE_KINDS } from '../../domain/bot/values.js';
-import { builder } from '../builder.js';
+import { builder, connectionType } from '../builder.js';
 import { asStaff } from '../context.js';
 
 // The help bot on the staff API: its name, steps and openings, read by every member and saved
@@ -34,18 +34,21 @@ const BotHandoverRef = builder.objectRef<BotHandover>('BotHandover').implement({
   fields: (t) => ({ teamId: t.exposeID('teamId', { nullable: true, description: 'The team the conversation is assigned to; null: the team as a whole.' }) }),
 });
 
-const BotStepRef = builder.objectRef<BotStep>('BotStep').implement({
+const BotStepRef = builder.prismaObject('BotStep', {
   description: 'What the bot says, then one way on: buttons, a question, or a hand-over.',
   fields: (t) => ({
     key: t.exposeString('key'),
-    blocks: t.field({ type: 'JSON', description: 'Content blocks.', resolve: (s) => s.blocks }),
-    buttons: t.field({ type: [BotButtonRef], resolve: (s) => s.buttons }),
-    question: t.field({ type: BotQuestionRef, nullable: true, resolve: (s) => s.question }),
-    handover: t.field({ type: BotHandoverRef, nullable: true, resolve: (s) => s.handover }),
+    blocks: t.expose('blocks', { type: 'JSON', description: 'Content blocks.' }),
+    buttons: t.field({ type: [BotButtonRef], resolve: (s) => s.buttons as unknown as BotButton[] }),
+    question: t.field({ type: BotQuestionRef, nullable: true, resolve: (s) => s.question as unknown as BotQuestion | null }),
+    handover: t.field({ type: BotHandoverRef, nullable: true, resolve: (s) => s.handover as unknown as BotHandover | null }),
   }),
 });
 
-const BotOpeningRef = builder.objectRef<OpeningView>('BotOpening').implement({
+/** What an opening shows now: its latest version. */
+const CURRENT = { versions: { orderBy: { version: 'desc' }, take: 1, select: { blocks: true, buttons: true } } } as const;
+
+const BotOpeningRef = builder.prismaObject('BotOpening', {
   description: 'A greeting the messenger shows before a conversation, with buttons that start one the bot answers.',
   fields: (t) => ({
     id: t.exposeID('id'),
@@ -53,18 +56,37 @@ const BotOpeningRef = builder.objectRef<OpeningView>('BotOpening').implement({
     language: t.exposeString('language', { nullable: true, description: 'Null: every language without an active opening of its own.' }),
     active: t.exposeBoolean('active'),
     version: t.exposeInt('version', { description: 'Grows with each save that changes its blocks or buttons; starts name the version shown.' }),
-    blocks: t.field({ type: 'JSON', description: 'Paragraph content blocks.', resolve: (o) => o.blocks }),
-    buttons: t.field({ type: [BotButtonRef], resolve: (o) => o.buttons }),
+    blocks: t.field({ type: 'JSON', description: 'Paragraph content blocks.', select: CURRENT, resolve: (o) => o.versions[0]?.blocks ?? [] }),
+    buttons: t.field({ type: [BotButtonRef], select: CURRENT, resolve: (o) => (o.versions[0]?.buttons ?? []) as unknown as BotButton[] }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),
 });
 
-const HelpBotRef = builder.objectRef<HelpBotView & { appModeId: string }>('HelpBot').implement({
+type HelpBotShape = { appModeId: string; name: string | null; updatedAt: Date | null };
+
+const HelpBotRef = builder.objectRef<HelpBotShape>('HelpBot').implement({
   fields: (t) => ({
     appModeId: t.exposeID('appModeId'),
     name: t.exposeString('name', { nullable: true, description: 'The name its parts are written by; null until first saved.' }),
-    steps: t.field({ type: [BotStepRef], resolve: (b) => b.steps }),
-    openings: t.field({ type: [BotOpeningRef], description: 'Removed openings are left out.', resolve: (b) => b.openings }),
+    steps: t.prismaConnection(
+      {
+        type: 'BotStep',
+        cursor: 'appModeId_key',
+        description: 'In the order saved.',
+        resolve: (query, bot, _args, ctx) => ctx.svc.db.botStep.findMany({ ...query, where: { appModeId: bot.appModeId }, orderBy: [{ position: 'asc' }, { key: 'asc' }] }),
+      },
+      connectionType(BotStepRef, 'BotStep'),
+    ),
+    openings: t.prismaConnection(
+      {
+        type: 'BotOpening',
+        cursor: 'id',
+        description: 'In the order saved; removed openings are left out.',
+        resolve: (query, bot, _args, ctx) =>
+          ctx.svc.db.botOpening.findMany({ ...query, where: { appModeId: bot.appModeId, removedAt: null }, orderBy: [{ position: 'asc' }, { id: 'asc' }] }),
+      },
+      connectionType(BotOpeningRef, 'BotOpening'),
+    ),
     updatedAt: t.expose('updatedAt', { type: 'DateTime', nullable: true }),
   }),
 });
@@ -74,7 +96,10 @@ builder.queryField('helpBot', (t) =>
     type: HelpBotRef,
     args: { appModeId: t.arg.id({ required: true }) },
     authScopes: (_root, { appModeId }) => ({ read: { appModeId } }),
-    resolve: async (_root, { appModeId }, ctx) => ({ appModeId, ...(await helpBotOf(asStaff(ctx), appModeId)) }),
+    resolve: async (_root, { appModeId }, ctx) => {
+      const bot = await ctx.svc.db.helpBot.findUnique({ where: { appModeId } });
+      return { appModeId, name: bot?.name ?? null, updatedAt: bot?.updatedAt ?? null };
+    },
   }),
 );
 
@@ -132,13 +157,11 @@ builder.mutationField('saveHelpBot', (t) =>
       openings: t.arg({ type: [OpeningInput], required: true, description: 'At most 20.' }),
     },
     authScopes: (_root, { appModeId }) => ({ manage_settings: { appModeId } }),
-    resolve: async (_root, { appModeId, name, steps, openings }, ctx) => ({
-      appModeId,
-      ...(await saveHelpBot(asStaff(ctx), appModeId, {
+    resolve: (_root, { appModeId, name, steps, openings }, ctx) =>
+      saveHelpBot(asStaff(ctx), appModeId, {
         name,
         steps: steps.map((s) => ({ ...s, blocks: s.blocks, handover: s.handover ? { teamId: s.handover.teamId ?? null } : null })),
         openings: openings.map((o) => ({ ...o, blocks: o.blocks, language: o.language ?? null })),
-      })),
-    }),
+      }),
   }),
 );
