@@ -3,6 +3,7 @@ import { openDatabase, type Database } from './db/client.js';
 import { OutboxDispatcher } from './db/outbox-dispatcher.js';
 import { CredentialCache } from './domain/access/credential-cache.js';
 import { conversationWaitsOf } from './domain/conversations/waits.js';
+import { liveMessagesOf } from './domain/inapp/live.js';
 import type { Services } from './domain/context.js';
 import { openMailTransport } from './domain/mail/open.js';
 import type { MailTransport } from './domain/mail/transport.js';
@@ -44,6 +45,8 @@ export async function openServices(opts: { config: Config; url: string; secretKe
   if (opts.listen) credentials.attach(outbox, database.pool);
   // Conversation long polls are woken on the same LISTEN connection.
   if (opts.listen) conversationWaitsOf(outbox);
+  // So are the compiled live in-app messages, dropped when staff change one.
+  if (opts.listen) liveMessagesOf(outbox);
   if (opts.listen) await outbox.start();
   return {
     db: database.prisma,

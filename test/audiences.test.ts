@@ -131,6 +131,6 @@ describe('on the staff API', () => {
     expect(made.audience).toEqual({ all: [{ attribute: 'plan', op: 'is', value: 'pro', type: 'string' }, { event: 'order_placed', did: true, withinDays: 30 }] });
     // The test mode has attributes and events of its own.
     const r = await staff.createRefused(app.modes.test, 'banner', { content: banner(), audience });
-    expect(r.errors.map((e: { field: string }) => e.field)).toEqual(['audience.all.0.attribute', 'audience.all.1.event']);
+    expect(r.errors!.map((e) => e.field)).toEqual(['audience.all.0.attribute', 'audience.all.1.event']);
   });
 });

@@ -55,7 +55,7 @@ describe('adding an endpoint', () => {
   it('lists every topic of the spec, and says which are posted yet', async () => {
     const { webhookTopics } = await ok('{ webhookTopics { name emitted } }');
     expect(webhookTopics.map((x: { name: string }) => x.name)).toEqual([...WEBHOOK_TOPICS]);
-    expect(webhookTopics.filter((x: { emitted: boolean }) => x.emitted).map((x: { name: string }) => x.name)).toEqual(['contact.created', 'contact.updated', 'contact.unsubscribed', 'conversation.started', 'conversation.replied', 'conversation.closed', 'conversation.rated', 'ticket.created', 'ticket.changed', 'message.sent']);
+    expect(webhookTopics.filter((x: { emitted: boolean }) => x.emitted).map((x: { name: string }) => x.name)).toEqual(['contact.created', 'contact.updated', 'contact.unsubscribed', 'conversation.started', 'conversation.replied', 'conversation.closed', 'conversation.rated', 'ticket.created', 'ticket.changed', 'message.sent', 'message.opened', 'message.clicked', 'goal.reached']);
   });
 
   it('allows 20 per app, both modes together, even when 25 are added at once', async () => {

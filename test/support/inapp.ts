@@ -24,8 +24,9 @@ export function inAppStaff(t: () => TestServer, token: () => string) {
       (await api.ok(CREATE, { m: appModeId, k: kind, i: { name: 'A message', ...input } }, as)).createInAppMessage,
     createRefused: (appModeId: string, kind: string, input: Record<string, unknown>, as?: string) => api.refused(CREATE, { m: appModeId, k: kind, i: { name: 'A message', ...input } }, as),
     state: async (id: string, state: string) => (await api.ok(STATE, { id, s: state })).setInAppMessageState,
-    /** A live message: made, then set live. */
+    /** A live message: made, then set live a millisecond after the last (equal priorities are answered in the order they went live). */
     live: async (appModeId: string, kind: string, input: Record<string, unknown>) => {
+      t().clock.advance(1);
       const made = (await api.ok(CREATE, { m: appModeId, k: kind, i: { name: 'A message', ...input } })).createInAppMessage;
       return (await api.ok(STATE, { id: made.id, s: 'live' })).setInAppMessageState;
     },
@@ -36,7 +37,8 @@ export const CHECKIN = { app_version: '2.4.0', platform: 'ios' };
 
 /** A signed-in user's app: check-ins, receipts, opening a message by link, reporting links. */
 export function appUser(t: TestServer, mode: GuestMode, sub: string) {
-  const g = guestOf(t, mode, sub);
+  // The tests move the server's clock by days: the token outlives them.
+  const g = guestOf(t, mode, sub, { exp: '100y' });
   let session = `s-${Math.random().toString(36).slice(2)}`;
   return {
     ...g,

@@ -395,6 +395,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/guest/v1/checkin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The messages this user should see now, in order */
+        post: operations["postGuestV1Checkin"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/guest/v1/app-links": {
         parameters: {
             query?: never;
@@ -406,6 +423,40 @@ export interface paths {
         /** The destinations an app version declares, with their digest */
         put: operations["putGuestV1AppLinks"];
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/guest/v1/messages/{message_id}/open": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The message a link names, whatever its audience says */
+        post: operations["postGuestV1MessagesMessageIdOpen"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/guest/v1/receipts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** What the user did with a message; each receipt counts once however often it is sent */
+        post: operations["postGuestV1Receipts"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1215,6 +1266,192 @@ export interface components {
             /** @description The notices read, at most 200; ids that are not the user's own notices are passed over, without a refusal */
             ids?: string[];
         };
+        Checkin: {
+            /** @description In the order to show them: test copies first, then by priority */
+            messages: components["schemas"]["InAppMessage"][];
+            /** @description Messenger parts the user has not read */
+            unread: number;
+            /** @description The soonest to check in again (20; when throttled, the seconds left) */
+            nextCheckinSeconds: number;
+            /** @description Sooner than 20 seconds after the last check-in: answered from it, nothing looked at */
+            throttled: boolean;
+            /** @description The user is one of staff's test phones */
+            testPhone: boolean;
+            unreadNotices: number;
+            /** @description The service has not been sent the declared links the digest names: PUT /app-links */
+            sendLinks: boolean;
+        };
+        /** @description Exactly one of banner, post, carousel: the one its kind names */
+        InAppMessage: {
+            /** @description What receipts name in `message_id` (a test copy's own id) */
+            id: string;
+            /** @description banner, post or carousel (survey next): the member that holds the content */
+            kind: string;
+            /** @description What receipts name in `variant` */
+            variant: string;
+            /** @description A test copy staff sent to this test phone: its receipts carry test: true */
+            test: boolean;
+            /** @description The screens it is for (empty: any): hold it until one of them is on screen */
+            screens: string[];
+            banner?: components["schemas"]["InAppBanner"];
+            post?: components["schemas"]["InAppPost"];
+            carousel?: components["schemas"]["InAppCarousel"];
+        };
+        InAppBanner: {
+            blocks: components["schemas"]["ContentBlock"][];
+            link?: string;
+            /** @description An enumerated word: one the app does not know is read as `unknown` and drawn as the default */
+            position?: string;
+            dismissible?: boolean;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A content block: only the members its type names are set; formatting members (size to style) in posts and carousels only */
+        ContentBlock: {
+            /** @description heading, paragraph, list, numbered_list, image, callout or link; a reader that does not know the type skips the block */
+            type: string;
+            level?: number;
+            spans?: components["schemas"]["Span"][];
+            items?: {
+                spans: components["schemas"]["Span"][];
+            }[];
+            imageUrl?: string;
+            alt?: string;
+            label?: string;
+            /** @description An https address (open it in the browser) or a path in the product (open it only when the app's allow-list names it) */
+            link?: string;
+            /** @description An enumerated word: one the app does not know is read as `unknown` and drawn as the default */
+            size?: string;
+            /** @description A colour token word or #rrggbb */
+            color?: string;
+            /** @description An enumerated word: one the app does not know is read as `unknown` and drawn as the default */
+            align?: string;
+            /** @description An enumerated word: one the app does not know is read as `unknown` and drawn as the default */
+            weight?: string;
+            /** @description An enumerated word: one the app does not know is read as `unknown` and drawn as the default */
+            tone?: string;
+            emoji?: string;
+            /** @description An enumerated word: one the app does not know is read as `unknown` and drawn as the default */
+            aspect?: string;
+            /** @description An enumerated word: one the app does not know is read as `unknown` and drawn as the default */
+            fit?: string;
+            /** @description An enumerated word: one the app does not know is read as `unknown` and drawn as the default */
+            shape?: string;
+            /** @description An enumerated word: one the app does not know is read as `unknown` and drawn as the default */
+            style?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        InAppPost: {
+            blocks: components["schemas"]["ContentBlock"][];
+            image?: components["schemas"]["InAppImage"];
+            buttons?: components["schemas"]["InAppButton"][];
+            style?: components["schemas"]["InAppStyle"];
+        } & {
+            [key: string]: unknown;
+        };
+        InAppImage: {
+            url: string;
+            alt?: string;
+            /** @description An enumerated word: one the app does not know is read as `unknown` and drawn as the default */
+            size?: string;
+            /** @description An enumerated word: one the app does not know is read as `unknown` and drawn as the default */
+            aspect?: string;
+            /** @description An enumerated word: one the app does not know is read as `unknown` and drawn as the default */
+            fit?: string;
+            /** @description An enumerated word: one the app does not know is read as `unknown` and drawn as the default */
+            shape?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        InAppButton: {
+            id: string;
+            label: string;
+            /** @description The action; an unknown one goes where the screen's next goes */
+            do?: string;
+            /** @description An enumerated word: one the app does not know is read as `unknown` and drawn as the default */
+            style?: string;
+            /** @description A screen id or `end`; left out: the screen's next */
+            screen?: string;
+            link?: string;
+            /** @description An enumerated word: one the app does not know is read as `unknown` and drawn as the default */
+            permission?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        InAppStyle: {
+            accent?: string;
+            /** @description An enumerated word: one the app does not know is read as `unknown` and drawn as the default */
+            corner?: string;
+            /** @description An enumerated word: one the app does not know is read as `unknown` and drawn as the default */
+            buttonShape?: string;
+            /** @description An enumerated word: one the app does not know is read as `unknown` and drawn as the default */
+            textScale?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        InAppCarousel: {
+            screens: components["schemas"]["CarouselScreen"][];
+            start?: string;
+            /** @description An enumerated word: one the app does not know is read as `unknown` and drawn as the default */
+            progress?: string;
+            skip?: boolean;
+            /** @description An enumerated word: one the app does not know is read as `unknown` and drawn as the default */
+            presentation?: string;
+            locked?: boolean;
+            style?: components["schemas"]["InAppStyle"];
+        } & {
+            [key: string]: unknown;
+        };
+        CarouselScreen: {
+            id: string;
+            blocks: components["schemas"]["ContentBlock"][];
+            /** @description An enumerated word: one the app does not know is read as `unknown` and drawn as the default */
+            layout?: string;
+            image?: components["schemas"]["InAppImage"];
+            /** @description An enumerated word: one the app does not know is read as `unknown` and drawn as the default */
+            align?: string;
+            /** @description An enumerated word: one the app does not know is read as `unknown` and drawn as the default */
+            valign?: string;
+            /** @description kind, color, color2, angle, imageUrl, scrim */
+            background?: {
+                [key: string]: unknown;
+            };
+            buttons?: components["schemas"]["InAppButton"][];
+            choice?: {
+                options: ({
+                    id: string;
+                    label: string;
+                    emoji?: string;
+                    next?: string;
+                } & {
+                    [key: string]: unknown;
+                })[];
+                multiple?: boolean;
+            } & {
+                [key: string]: unknown;
+            };
+            /** @description A screen id or `end`; left out: the following screen (the end after the last) */
+            next?: string;
+            style?: components["schemas"]["InAppStyle"];
+        } & {
+            [key: string]: unknown;
+        };
+        CheckinBody: {
+            app_version: string;
+            /** @enum {string} */
+            platform: "ios" | "android" | "web";
+            /** @description The app's id for this time in front: one large message a session */
+            session_id: string;
+            /** @description The named route on screen, when known */
+            screen?: string;
+            /** @description IANA zone, for quiet hours and sending windows; left out (or one the service does not know), the person's own, else UTC */
+            time_zone?: string;
+            /** @description true when the app holds a message meant for some screens until one is on; without it such messages are never answered */
+            holds_for_screens?: boolean;
+            /** @description The digest of the destinations the app declares (PUT /app-links) */
+            links_digest?: string;
+        };
         AppLinksReport: {
             app_version: string;
             /** @description The digest of `links`, as the app computes it: a check-in names it in `links_digest` */
@@ -1231,6 +1468,28 @@ export interface components {
             web_url?: string;
             /** @description The screen it opens */
             screen?: string;
+        };
+        OpenMessageBody: {
+            session_id: string;
+        };
+        ReceiptBody: {
+            message_id: string;
+            variant: string;
+            /** @enum {string} */
+            action: "seen" | "clicked" | "dismissed" | "completed" | "answered";
+            session_id?: string;
+            /** @description Carousel receipts: the screen answered, whose button was tapped, or where it ended or closed */
+            screen?: string;
+            /** @description The button tapped, for clicked */
+            button?: string;
+            /** @description What was tapped, for clicked */
+            link?: string;
+            /** @description Options picked, for answered: at most 8 (MaxCarouselOptions) */
+            answers?: string[];
+            /** @description Screen ids seen so far, in order; beyond 100 (MaxReceiptPath) the first ones are kept */
+            path?: string[];
+            /** @description About a test copy: message_id is the test's */
+            test?: boolean;
         };
         IdentifyAnswer: {
             external_id: string;
@@ -4259,6 +4518,115 @@ export interface operations {
             };
         };
     };
+    postGuestV1Checkin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CheckinBody"];
+            };
+        };
+        responses: {
+            /** @description Checkin */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Checkin"];
+                };
+            };
+            /** @description The request could not be read; the problem names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential or a wrong one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Refused */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is declared in a charset other than UTF-8 */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests; wait for Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not set up here yet, or the database connection was lost mid-request (nothing was done; send it again after Retry-After) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Something failed on our side (code internal): try again later; nothing was half done */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     putGuestV1AppLinks: {
         parameters: {
             query?: never;
@@ -4273,6 +4641,224 @@ export interface operations {
         };
         responses: {
             /** @description Kept */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request could not be read; the problem names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential or a wrong one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Refused */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is declared in a charset other than UTF-8 */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests; wait for Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not set up here yet, or the database connection was lost mid-request (nothing was done; send it again after Retry-After) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Something failed on our side (code internal): try again later; nothing was half done */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postGuestV1MessagesMessageIdOpen: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                message_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OpenMessageBody"];
+            };
+        };
+        responses: {
+            /** @description InAppMessage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InAppMessage"];
+                };
+            };
+            /** @description The request could not be read; the problem names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential or a wrong one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Refused */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is declared in a charset other than UTF-8 */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests; wait for Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not set up here yet, or the database connection was lost mid-request (nothing was done; send it again after Retry-After) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Something failed on our side (code internal): try again later; nothing was half done */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postGuestV1Receipts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReceiptBody"];
+            };
+        };
+        responses: {
+            /** @description Taken */
             204: {
                 headers: {
                     [name: string]: unknown;

@@ -4,6 +4,7 @@ import { conversationData } from '../conversations/personal-data.js';
 import { deviceData } from '../devices/personal-data.js';
 import { eventData } from '../events/personal-data.js';
 import { helpData } from '../help/personal-data.js';
+import { inAppData } from '../inapp/personal-data.js';
 import { mailData } from '../mail/personal-data.js';
 import { noticeData } from '../notices/personal-data.js';
 import { outboxData } from '../outbox.js';
@@ -15,7 +16,7 @@ import type { AppCaller, Ctx, TxCtx } from '../context.js';
 import { emptyExport, type ErasedPerson, type ExportContact, type PersonalDataArea } from './registry.js';
 
 /** Every area that keeps something about a person; erased in this order (the contact last). */
-export const PERSONAL_DATA: PersonalDataArea[] = [eventData, outboxData, webhookData, mailData, ticketData, conversationData, attachmentData, helpData, deviceData, noticeData, pushData, preferenceData, contactData];
+export const PERSONAL_DATA: PersonalDataArea[] = [eventData, outboxData, webhookData, mailData, ticketData, conversationData, attachmentData, helpData, inAppData, deviceData, noticeData, pushData, preferenceData, contactData];
 
 /** Everything kept about the person in the caller's app-mode, or undefined when nothing is. */
 export async function exportPerson(ctx: Ctx<AppCaller>, externalId: string): Promise<ExportContact | undefined> {

@@ -33,6 +33,9 @@ export const EMITTED_TOPICS: readonly WebhookTopic[] = [
   'ticket.created',
   'ticket.changed',
   'message.sent',
+  'message.opened',
+  'message.clicked',
+  'goal.reached',
 ];
 
 export const isWebhookTopic = (topic: string): topic is WebhookTopic => (WEBHOOK_TOPICS as readonly string[]).includes(topic);

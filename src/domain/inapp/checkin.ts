@@ -1,0 +1,182 @@
+import { createHash } from 'node:crypto';
+import type { PersonFacts } from '../audiences/compile.js';
+import { touchContact } from '../contacts/contacts.js';
+import { transaction, type Ctx, type GuestCaller } from '../context.js';
+import { totalUnread } from '../conversations/conversations.js';
+import type { Content, Kind } from './content.js';
+import { CHECKIN_SPACING_SECONDS, readFacts, type PersonRead, type ReceiptFact } from './facts.js';
+import { liveMode, type LiveMessage, type LiveMode } from './live.js';
+import { CONTROL } from './message-input.js';
+import { recordCheckin, storeAnswer, type Answered } from './record.js';
+import { inSchedule, inWindow, localTime, type LocalTime } from './schedule.js';
+import { requireInApp } from './switch.js';
+import { drawVariant } from './variants.js';
+
+// POST /guest/v1/checkin: the messages this person should see now, in order. The live messages
+// come compiled from memory (live.ts) and the person's facts from one statement (facts.ts); the
+// choice is made here, in memory, and only what it changed is written (record.ts): a message
+// answered (its message.sent), a person counted in a control group, a goal reached, a test copy
+// delivered, and the answer itself when it differs from the last, for a throttled check-in.
+//
+// The rules, in the answer's order (test copies first, then priority, then the earliest to go
+// live): a message is answered to nobody who turned everything off or does not hear of its topic
+// in-app; within its schedule, sending window and quiet hours in the person's zone; to its
+// audience; for some screens only to an app that holds messages for screens; at most once a
+// session; a `once` message until it is seen, others until dismissed or completed; one large
+// message (post, carousel) a session; and no more new ones a day than the daily cap, in the
+// person's zone. A person drawn into the control group is counted once and never shown it.
+
+export interface CheckinInput {
+  appVersion: string;
+  platform: string;
+  sessionId: string;
+  screen?: string;
+  timeZone?: string;
+  holdsForScreens?: boolean;
+  linksDigest?: string;
+  /** The request's Accept-Language: the person's language when their contact has none. */
+  language?: string;
+}
+
+/** A message as the app gets it. */
+export interface ShownMessage {
+  id: string;
+  kind: Kind;
+  variant: string;
+  test: boolean;
+  screens: string[];
+  content: Content;
+}
+
+export interface CheckinAnswer {
+  messages: ShownMessage[];
+  unread: number;
+  nextCheckinSeconds: number;
+  throttled: boolean;
+  testPhone: boolean;
+  unreadNotices: number;
+  sendLinks: boolean;
+}
+
+/** What a check-in answers and keeps for the throttled ones after it. */
+export type KeptAnswer = Omit<CheckinAnswer, 'throttled' | 'nextCheckinSeconds'>;
+
+const EMPTY: KeptAnswer = { messages: [], unread: 0, testPhone: false, unreadNotices: 0, sendLinks: false };
+
+export async function checkin(ctx: Ctx<GuestCaller>, input: CheckinInput): Promise<CheckinAnswer> {
+  requireInApp(ctx);
+  const mode = await liveMode(ctx, ctx.caller.appModeId);
+  const facts = await readFacts(ctx, mode, { linksDigest: input.linksDigest });
+  // Someone erased within the block is answered nothing, and nothing is kept.
+  if (facts.erased) return { ...EMPTY, throttled: false, nextCheckinSeconds: CHECKIN_SPACING_SECONDS };
+  const now = ctx.clock.now();
+  if (facts.throttled) {
+    const left = Math.ceil((facts.lastAt.getTime() + CHECKIN_SPACING_SECONDS * 1000 - now.getTime()) / 1000);
+    return { ...((facts.lastAnswer as KeptAnswer | null) ?? EMPTY), throttled: true, nextCheckinSeconds: Math.min(CHECKIN_SPACING_SECONDS, Math.max(1, left)) };
+  }
+  const { person } = facts;
+  const chosen = choose(ctx, mode, person, input, now);
+  const answer: KeptAnswer = {
+    messages: [],
+    unread: ctx.caller.settings.messengerOn ? await totalUnread(ctx, ctx.caller.externalId) : 0,
+    testPhone: person.testPhone,
+    unreadNotices: person.unreadNotices,
+    sendLinks: !person.linksKnown,
+  };
+  const written = chosen.answered.length || chosen.controls.length || chosen.goals.length || chosen.tests.length;
+  const answered = written ? await transaction(ctx, async (tx) => {
+    await touchContact(tx, ctx.caller.externalId);
+    return recordCheckin(tx, facts.contactId, input.sessionId, chosen);
+  }) : { answered: [], tests: [] };
+  // A test copy or a message answered by a check-in that overlapped this one is not answered twice.
+  const testIds = new Set(answered.tests);
+  const messageIds = new Set(answered.answered);
+  answer.messages = [...chosen.tests.filter((m) => testIds.has(m.id)), ...chosen.answered.filter((a) => messageIds.has(a.message.id)).map(shown)];
+  const hash = createHash('sha1').update(JSON.stringify(answer)).digest('base64');
+  if (hash !== (facts.lastHash ?? EMPTY_HASH)) await storeAnswer(ctx, facts.contactId, answer, hash);
+  return { ...answer, throttled: false, nextCheckinSeconds: CHECKIN_SPACING_SECONDS };
+}
+
+const EMPTY_HASH = createHash('sha1').update(JSON.stringify(EMPTY)).digest('base64');
+
+export interface Choice {
+  answered: Answered[];
+  controls: { message: LiveMessage }[];
+  goals: string[];
+  tests: ShownMessage[];
+}
+
+const shown = ({ message, variant }: Answered): ShownMessage => ({
+  id: message.id,
+  kind: message.kind,
+  variant,
+  test: false,
+  screens: message.screens,
+  content: message.variants.find((v) => v.key === variant)!.content,
+});
+
+/** The person's facts as the audiences read them. */
+export function personFacts(ctx: Ctx<GuestCaller>, mode: LiveMode, person: PersonRead, input: Pick<CheckinInput, 'platform' | 'appVersion' | 'language'>, now: Date): PersonFacts {
+  const counts = new Map(mode.events.map((e, i) => [`${e.name}\u0000${e.withinDays ?? ''}`, person.eventCounts[i] ?? 0]));
+  const c = person.contact;
+  return {
+    now,
+    externalId: ctx.caller.externalId,
+    contact: c,
+    attributes: c.attributes,
+    language: c.language ?? input.language ?? null,
+    platform: input.platform,
+    appVersion: input.appVersion,
+    eventCount: (name, withinDays) => counts.get(`${name}\u0000${withinDays ?? ''}`) ?? 0,
+  };
+}
+
+/** Whether the person is done with a message as its `show` says. */
+const finished = (r: ReceiptFact, show: LiveMessage['show']) => (show === 'once' ? r.seen : show === 'until_dismissed' ? r.dismissed || r.completed : r.completed);
+
+function choose(ctx: Ctx<GuestCaller>, mode: LiveMode, person: PersonRead, input: CheckinInput, now: Date): Choice {
+  const facts = personFacts(ctx, mode, person, { platform: input.platform, appVersion: input.appVersion, language: input.language }, now);
+  const zone = input.timeZone ?? person.contact.timeZone;
+  const local = localTime(now, zone);
+  const receipts = new Map(person.receipts.map((r) => [r.messageId, r]));
+  const sentToday = (r: ReceiptFact | undefined) => !!r?.lastSentAt && localTime(r.lastSentAt, zone).date === local.date;
+  let today = person.receipts.filter((r) => !r.control && sentToday(r)).length;
+  let largeThisSession = person.receipts.some((r) => r.lastSession === input.sessionId && r.kind !== 'banner');
+  const holds = (screens: string[]) => !screens.length || input.holdsForScreens === true;
+  const choice: Choice = { answered: [], controls: [], goals: goalsReached(mode, person, facts, receipts, now), tests: [] };
+
+  choice.tests = person.tests.filter((t) => holds(t.screens)).map((t) => ({ id: t.id, kind: t.kind, variant: t.variant, test: true, screens: t.screens, content: t.content as Content }));
+  if (person.allOff) return choice;
+  for (const m of mode.messages) {
+    if (!inSchedule(m, now) || !holds(m.screens) || (m.topicKey && !person.hears.has(m.topicKey))) continue;
+    const r = receipts.get(m.id);
+    if (r && (r.control || r.lastSession === input.sessionId || finished(r, m.show))) continue;
+    if (!inWindow(m.window, m.quiet, local as LocalTime) || !m.audience.test(facts)) continue;
+    const variant = r?.variant ?? drawVariant(m, ctx.caller.externalId);
+    if (variant === CONTROL) {
+      choice.controls.push({ message: m });
+      continue;
+    }
+    // A variant staff removed since: the person keeps theirs, and is not answered another.
+    if (!m.variants.some((v) => v.key === variant)) continue;
+    if (m.large && largeThisSession) continue;
+    const again = sentToday(r);
+    if (mode.dailyCap !== null && !again && today >= mode.dailyCap) continue;
+    if (!again) today++;
+    if (m.large) largeThisSession = true;
+    choice.answered.push({ message: m, variant });
+  }
+  return choice;
+}
+
+/** Messages whose goal the person reached: by an event (read with the facts) or by an attribute condition now, within the goal's days. */
+function goalsReached(mode: LiveMode, person: PersonRead, facts: PersonFacts, receipts: Map<string, ReceiptFact>, now: Date): string[] {
+  const reached = new Set(person.goalsByEvent);
+  for (const m of mode.messages) {
+    const r = receipts.get(m.id);
+    const attribute = m.goal?.attribute;
+    if (!attribute || !r || r.goalReached || !r.goalFrom) continue;
+    if (now.getTime() <= r.goalFrom.getTime() + m.goal!.days * 86_400_000 && attribute.test(facts)) reached.add(m.id);
+  }
+  return [...reached];
+}

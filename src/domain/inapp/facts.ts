@@ -1,0 +1,180 @@
+import { Prisma } from '../../generated/prisma/client.js';
+import { subjectHash } from '../contacts/erasure.js';
+import { inTransaction, type Ctx, type GuestCaller } from '../context.js';
+import { HEARS, JOINS } from '../preferences/hears.js';
+import type { Kind } from './content.js';
+import type { LiveMode } from './live.js';
+
+// What a check-in needs to know of the person, in one statement (one round trip, no transaction
+// of its own): crm_inapp_checkin holds and checks them against an erase, makes the contact on
+// first sight and claims the check-in's slot; a throttled check-in reads nothing more. Otherwise,
+// beside it: the contact's fields and attributes, the event counts the live audiences read, the
+// person's receipts, the goals reached by an event, test copies waiting, whether they are a test
+// phone, their all-off switch and the in-app topics they hear of, their unread notices, and
+// whether the service has the declared links the app's digest names.
+
+/** The spacing of check-ins: a sooner one is answered from the last (the spec's 20 seconds). */
+export const CHECKIN_SPACING_SECONDS = 20;
+
+export interface ReceiptFact {
+  messageId: string;
+  kind: Kind;
+  variant: string;
+  control: boolean;
+  lastSentAt: Date | null;
+  lastSession: string | null;
+  seen: boolean;
+  dismissed: boolean;
+  completed: boolean;
+  goalReached: boolean;
+  /** When the goal's days start: seen, or for the control group when it was counted. */
+  goalFrom: Date | null;
+}
+
+export interface TestFact {
+  id: string;
+  kind: Kind;
+  variant: string;
+  content: unknown;
+  screens: string[];
+}
+
+export interface PersonRead {
+  contact: {
+    email: string | null;
+    displayName: string | null;
+    language: string | null;
+    timeZone: string | null;
+    provider: string | null;
+    signedUpAt: Date | null;
+    createdAt: Date | null;
+    tags: string[];
+    attributes: Record<string, unknown>;
+  };
+  /** In the order of the mode's event needs. */
+  eventCounts: number[];
+  receipts: ReceiptFact[];
+  goalsByEvent: string[];
+  tests: TestFact[];
+  testPhone: boolean;
+  allOff: boolean;
+  hears: Set<string>;
+  unreadNotices: number;
+  /** Whether the service has the declared links of the check-in's digest (true when none was named). */
+  linksKnown: boolean;
+}
+
+export type Facts =
+  | { erased: true }
+  | { erased: false; contactId: string; throttled: true; lastAt: Date; lastAnswer: unknown }
+  | { erased: false; contactId: string; throttled: false; lastHash: string | null; person: PersonRead };
+
+const NEW_CONTACT: PersonRead['contact'] = { email: null, displayName: null, language: null, timeZone: null, provider: null, signedUpAt: null, createdAt: null, tags: [], attributes: {} };
+
+interface Row {
+  erased: boolean;
+  contact_id: string | null;
+  throttled: boolean;
+  last_at: Date | null;
+  last_answer: unknown;
+  last_hash: string | null;
+  facts: {
+    contact: (Omit<PersonRead['contact'], 'signedUpAt' | 'createdAt'> & { signedUpAt: string | null; createdAt: string | null }) | null;
+    events: number[] | null;
+    receipts: { m: string; k: Kind; v: string; c: boolean; sent: string | null; s: string | null; seen: boolean; dis: boolean; done: boolean; goal: boolean; from: string | null }[] | null;
+    goals: string[] | null;
+    tests: TestFact[] | null;
+    testPhone: boolean;
+    allOff: boolean;
+    hears: string[] | null;
+    notices: number;
+    linksKnown: boolean;
+  } | null;
+}
+
+const at = (s: string | null) => (s === null ? null : new Date(s));
+
+export async function readFacts(ctx: Ctx<GuestCaller>, mode: LiveMode, opts: { linksDigest?: string }): Promise<Facts> {
+  const { appId, appModeId, externalId, sdk } = ctx.caller;
+  const now = ctx.clock.now();
+  const names = mode.events.map((e) => e.name);
+  const since = mode.events.map((e) => (e.withinDays === null ? null : new Date(now.getTime() - e.withinDays * 86_400_000)));
+  const hears = mode.topics.length
+    ? Prisma.sql`(SELECT json_agg(t.key) FROM preference_topic t CROSS JOIN (SELECT 'in_app'::"PreferenceChannel" AS ch) x
+        LEFT JOIN contact k ON k.id = ci.person_id ${JOINS}
+        WHERE t.app_mode_id = ${appModeId} AND t.key = ANY(${mode.topics}::text[]) AND ${HEARS})`
+    : Prisma.sql`NULL`;
+  const links = opts.linksDigest === undefined ? Prisma.sql`true` : Prisma.sql`EXISTS (SELECT 1 FROM app_link_set l WHERE l.app_mode_id = ${appModeId} AND l.digest = ${opts.linksDigest})`;
+  const events = names.length
+    ? Prisma.sql`(SELECT json_agg((SELECT count(*) FROM ev WHERE ev.name = q.n AND (q.s IS NULL OR ev.occurred_at >= q.s)) ORDER BY q.i)
+        FROM unnest(${names}::text[], ${since}::timestamptz[]) WITH ORDINALITY AS q(n, s, i))`
+    : Prisma.sql`NULL`;
+  const goalFrom = Prisma.sql`CASE WHEN r.control THEN r.assigned_at ELSE r.seen_at END`;
+  const query = Prisma.sql`
+    WITH ci AS (SELECT * FROM crm_inapp_checkin(${appId}, ${appModeId}, ${externalId}, ${subjectHash(ctx.svc, appId, externalId)}, ${sdk ?? null},
+                  ${now}::timestamptz, ${`${CHECKIN_SPACING_SECONDS} seconds`}::interval)),
+         ev AS MATERIALIZED (SELECT e.name, e.occurred_at FROM event e
+                  WHERE e.app_mode_id = ${appModeId}::uuid AND e.external_id = ${externalId} AND e.name = ANY(${names}::text[]))
+    SELECT ci.is_erased AS erased, ci.person_id AS contact_id, ci.is_throttled AS throttled, ci.last_checkin_at AS last_at,
+           ci.last_answer, ci.last_hash,
+      CASE WHEN ci.is_erased OR ci.is_throttled THEN NULL ELSE json_build_object(
+        'contact', (SELECT json_build_object('email', k.email, 'displayName', k.display_name, 'language', k.language, 'timeZone', k.time_zone,
+                      'provider', k.provider, 'signedUpAt', k.signed_up_at AT TIME ZONE 'UTC', 'createdAt', k.created_at AT TIME ZONE 'UTC',
+                      'tags', k.tags, 'attributes', k.attributes)
+                    FROM contact k WHERE k.id = ci.person_id),
+        'events', ${events},
+        'receipts', (SELECT json_agg(json_build_object('m', r.message_id, 'k', m.kind, 'v', r.variant, 'c', r.control, 'sent', r.last_sent_at,
+                       's', r.last_session, 'seen', r.seen_at IS NOT NULL, 'dis', r.dismissed_at IS NOT NULL, 'done', r.completed_at IS NOT NULL,
+                       'goal', r.goal_reached_at IS NOT NULL, 'from', ${goalFrom}))
+                     FROM inapp_receipt r JOIN inapp_message m ON m.id = r.message_id
+                     WHERE r.contact_id = ci.person_id AND (r.message_id = ANY(${mode.ids}::text[]) OR r.last_sent_at >= ${now}::timestamptz - interval '2 days')),
+        'goals', (SELECT json_agg(r.message_id) FROM inapp_receipt r JOIN inapp_message m ON m.id = r.message_id
+                  WHERE r.contact_id = ci.person_id AND r.goal_reached_at IS NULL AND m.goal_event IS NOT NULL
+                    AND ${goalFrom} > ${now}::timestamptz - interval '366 days'
+                    AND EXISTS (SELECT 1 FROM event e WHERE e.app_mode_id = ${appModeId}::uuid AND e.external_id = ${externalId} AND e.name = m.goal_event
+                                  AND e.occurred_at >= ${goalFrom} AND e.occurred_at <= ${goalFrom} + m.goal_days * interval '1 day')),
+        'tests', (SELECT json_agg(json_build_object('id', t.id, 'kind', t.kind, 'variant', t.variant, 'content', t.content, 'screens', t.screens) ORDER BY t.created_at, t.id)
+                  FROM inapp_test_send t WHERE t.contact_id = ci.person_id AND t.delivered_at IS NULL),
+        'testPhone', EXISTS (SELECT 1 FROM inapp_test_phone p WHERE p.contact_id = ci.person_id),
+        'allOff', coalesce((SELECT s.all_off FROM preference_state s WHERE s.contact_id = ci.person_id), false),
+        'hears', ${hears},
+        'notices', (SELECT count(*) FROM notice n WHERE n.contact_id = ci.person_id AND n.read_at IS NULL),
+        'linksKnown', ${links}
+      ) END AS facts
+    FROM ci`;
+  const [row] = inTransaction(ctx) ? await ctx.db.$queryRawUnsafe<Row[]>(query.text, ...query.values) : (await ctx.svc.pool.query<Row>(query.text, query.values)).rows;
+  if (row!.erased) return { erased: true };
+  if (row!.throttled) return { erased: false, contactId: row!.contact_id!, throttled: true, lastAt: new Date(row!.last_at!), lastAnswer: row!.last_answer };
+  const f = row!.facts!;
+  const contact = f.contact ? { ...f.contact, signedUpAt: at(f.contact.signedUpAt), createdAt: at(f.contact.createdAt) } : NEW_CONTACT;
+  return {
+    erased: false,
+    contactId: row!.contact_id!,
+    throttled: false,
+    lastHash: row!.last_hash,
+    person: {
+      contact,
+      eventCounts: (f.events ?? []).map(Number),
+      receipts: (f.receipts ?? []).map((r) => ({
+        messageId: r.m,
+        kind: r.k,
+        variant: r.v,
+        control: r.c,
+        lastSentAt: at(r.sent),
+        lastSession: r.s,
+        seen: r.seen,
+        dismissed: r.dis,
+        completed: r.done,
+        goalReached: r.goal,
+        goalFrom: at(r.from),
+      })),
+      goalsByEvent: f.goals ?? [],
+      tests: f.tests ?? [],
+      testPhone: f.testPhone,
+      allOff: f.allOff,
+      hears: new Set(f.hears ?? []),
+      unreadNotices: Number(f.notices),
+      linksKnown: f.linksKnown,
+    },
+  };
+}

@@ -1,0 +1,112 @@
+import { touchContact } from '../contacts/contacts.js';
+import { transaction, type Ctx, type GuestCaller } from '../context.js';
+import { invalidField } from '../errors.js';
+import { emit } from '../outbox.js';
+import { MAX_CAROUSEL_OPTIONS } from './carousel.js';
+import type { Variant } from './message-input.js';
+import { counted, dayOf, type Counter } from './stats.js';
+import { requireInApp } from './switch.js';
+import { drawVariant } from './variants.js';
+
+// POST /guest/v1/receipts: what the person did with a message. Each receipt counts once however
+// often it is sent again: the first `seen` (message.opened), the first `dismissed`, `completed` and
+// `answered` for each screen, and each distinct tap (`clicked`, message.clicked with its button and
+// link; the first one counts the person as having clicked). The first path sent is kept, cut to
+// MaxReceiptPath screens. A receipt about a test copy (`test`) is kept with the copy and never
+// counted or posted. A receipt naming a message the app-mode does not have keeps nothing.
+
+export const ACTIONS = ['seen', 'clicked', 'dismissed', 'completed', 'answered'] as const;
+export type ReceiptAction = (typeof ACTIONS)[number];
+/** Screen ids a receipt's path keeps (MaxReceiptPath); beyond them the first ones are kept. */
+export const MAX_RECEIPT_PATH = 100;
+/** Distinct taps kept per person and message. */
+const MAX_CLICKS = 50;
+
+export interface ReceiptInput {
+  messageId: string;
+  variant: string;
+  action: ReceiptAction;
+  sessionId?: string;
+  screen?: string;
+  button?: string;
+  link?: string;
+  answers?: string[];
+  path?: string[];
+  test?: boolean;
+}
+
+interface Kept {
+  seen_at: Date | null;
+  clicked_at: Date | null;
+  dismissed_at: Date | null;
+  completed_at: Date | null;
+  answered_at: Date | null;
+  clicks: { button: string | null; link: string | null; screen: string | null; at: string }[];
+  answers: Record<string, string[]>;
+  path: string[];
+}
+
+const COLUMN = { seen: 'seen_at', dismissed: 'dismissed_at', completed: 'completed_at', answered: 'answered_at', clicked: 'clicked_at' } as const;
+
+/** What the receipt changes in what is kept, and whether it is the first of its kind (counted). */
+function apply(kept: Kept, input: ReceiptInput, now: Date): { changes: Partial<Kept>; first: boolean; newTap: boolean } {
+  const changes: Partial<Kept> = {};
+  const column = COLUMN[input.action];
+  const first = kept[column] === null;
+  if (first) changes[column] = now;
+  let newTap = false;
+  if (input.action === 'clicked') {
+    const tap = { button: input.button ?? null, link: input.link ?? null, screen: input.screen ?? null };
+    newTap = !kept.clicks.some((c) => c.button === tap.button && c.link === tap.link && c.screen === tap.screen) && kept.clicks.length < MAX_CLICKS;
+    if (newTap) changes.clicks = [...kept.clicks, { ...tap, at: now.toISOString() }];
+  }
+  if (input.action === 'answered') {
+    const screen = input.screen ?? '';
+    if (!(screen in kept.answers)) changes.answers = { ...kept.answers, [screen]: input.answers ?? [] };
+  }
+  if (input.path?.length && !kept.path.length) changes.path = input.path.slice(0, MAX_RECEIPT_PATH);
+  return { changes, first, newTap };
+}
+
+const SET = (changes: Partial<Kept>) =>
+  Object.entries(changes).map(([column, value]) => [column, column === 'clicks' || column === 'answers' ? JSON.stringify(value) : value] as const);
+
+export async function takeReceipt(ctx: Ctx<GuestCaller>, input: ReceiptInput): Promise<void> {
+  requireInApp(ctx);
+  if (input.action === 'answered' && !input.answers?.length) throw invalidField('answers', 'name the options picked');
+  if ((input.answers?.length ?? 0) > MAX_CAROUSEL_OPTIONS) throw invalidField('answers', `must hold at most ${MAX_CAROUSEL_OPTIONS} options`);
+  const { appModeId, externalId } = ctx.caller;
+  const now = ctx.clock.now();
+  await transaction(ctx, async (tx) => {
+    const { contact } = await touchContact(tx, externalId, { sdk: ctx.caller.sdk });
+    const table = input.test ? 'inapp_test_send' : 'inapp_receipt';
+    if (input.test) {
+      const [kept] = await tx.db.$queryRawUnsafe<Kept[]>(`SELECT * FROM inapp_test_send WHERE id = $1 AND contact_id = $2 FOR UPDATE`, input.messageId, contact.id);
+      if (kept) await update(tx, table, `id = $1`, [input.messageId], apply(kept, input, now).changes);
+      return;
+    }
+    const message = await tx.db.inAppMessage.findFirst({ where: { id: input.messageId, appModeId }, select: { id: true, variants: true, controlWeight: true } });
+    if (!message) return;
+    const variants = message.variants as unknown as Variant[];
+    const variant = variants.some((v) => v.key === input.variant) ? input.variant : drawVariant({ ...message, variants }, externalId);
+    await tx.db.$executeRaw`
+      INSERT INTO inapp_receipt (message_id, contact_id, app_mode_id, variant, assigned_at) VALUES (${message.id}, ${contact.id}, ${appModeId}, ${variant}, ${now})
+      ON CONFLICT (message_id, contact_id) DO NOTHING`;
+    const [kept] = await tx.db.$queryRaw<(Kept & { variant: string; control: boolean })[]>`
+      SELECT * FROM inapp_receipt WHERE message_id = ${message.id} AND contact_id = ${contact.id} FOR UPDATE`;
+    const { changes, first, newTap } = apply(kept!, input, now);
+    await update(tx, table, `message_id = $1 AND contact_id = $2`, [message.id, contact.id], changes);
+    const data = { message_id: message.id, variant: kept!.variant, ...(input.sessionId ? { session_id: input.sessionId } : {}) };
+    if (input.action === 'seen' && first) await emit(tx, 'message.opened', { appModeId, externalId, data });
+    if (newTap) await emit(tx, 'message.clicked', { appModeId, externalId, data: { ...data, button: input.button ?? null, link: input.link ?? null, screen: input.screen ?? null } });
+    const counter: Counter = input.action === 'answered' ? 'completed' : input.action;
+    if (first && input.action !== 'answered') await counted(tx, appModeId, [{ messageId: message.id, variant: kept!.variant, control: kept!.control, counter, day: dayOf(now) }]);
+  });
+}
+
+async function update(tx: Ctx, table: string, where: string, keys: unknown[], changes: Partial<Kept>): Promise<void> {
+  const set = SET(changes);
+  if (!set.length) return;
+  const assignments = set.map(([column], i) => `${column} = $${keys.length + i + 1}${column === 'clicks' || column === 'answers' ? '::jsonb' : ''}`).join(', ');
+  await tx.db.$executeRawUnsafe(`UPDATE ${table} SET ${assignments} WHERE ${where}`, ...keys, ...set.map(([, v]) => v));
+}

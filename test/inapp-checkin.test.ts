@@ -1,0 +1,226 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serverApi, staffApp, unique, type StaffApp } from './support/factories.js';
+import { appUser, banner, carousel, inAppStaff, post } from './support/inapp.js';
+import { startTestServer, type TestServer } from './support/server.js';
+
+// Check-in, black-box: who gets which message, when and where (audience, schedule, sending window
+// in the person's own zone, screens), one large message a session, shown once or until dismissed,
+// the daily cap, the 20-second throttle, preferences, and the app switched off.
+
+let t: TestServer;
+let app: StaffApp;
+beforeAll(async () => {
+  t = await startTestServer();
+  app = await staffApp(t);
+});
+afterAll(() => t?.close());
+
+const staff = inAppStaff(() => t, () => app.owner);
+/** A fresh app of its own, so a test sees only its own messages. */
+async function ownApp() {
+  const own = await staffApp(t);
+  return { own, staff: inAppStaff(() => t, () => own.owner), user: (sub = unique('user')) => appUser(t, own.live, sub), server: serverApi(t, own.live.server_key) };
+}
+const ids = (answer: { messages: { id: string }[] }) => answer.messages.map((m) => m.id);
+/** Past the 20-second spacing. */
+const later = () => t.clock.advance(21_000);
+
+describe('check-in', () => {
+  it('answers the live messages in order with the spec’s members, each content under its kind', async () => {
+    const { own, staff, user } = await ownApp();
+    const low = await staff.live(own.modes.live, 'banner', { content: banner('Low'), priority: 1 });
+    const high = await staff.live(own.modes.live, 'post', { content: post('High'), priority: 9 });
+    await staff.create(own.modes.live, 'banner', { content: banner('Draft') });
+    const answer = await user().checkedIn();
+    expect(answer).toEqual({
+      messages: [
+        { id: high.id, kind: 'post', variant: 'a', test: false, screens: [], post: high.variants[0].content },
+        { id: low.id, kind: 'banner', variant: 'a', test: false, screens: [], banner: low.variants[0].content },
+      ],
+      unread: 0,
+      nextCheckinSeconds: 20,
+      throttled: false,
+      testPhone: false,
+      unreadNotices: 0,
+      sendLinks: false,
+    });
+  });
+
+  it('lets the audience decide who gets what: attributes and events', async () => {
+    const { own, staff, user, server } = await ownApp();
+    await server.identify('seed', { attributes: { plan: 'pro' } });
+    await server.declareEvents([{ name: 'order_placed', source: 'both' }]);
+    const pro = await staff.live(own.modes.live, 'banner', { content: banner('Pro'), audience: { attribute: 'plan', op: 'is', value: 'pro' } });
+    const buyers = await staff.live(own.modes.live, 'banner', { content: banner('Buyers'), audience: { event: 'order_placed', withinDays: 7, count: { op: 'gte', value: 2 } } });
+    const freeUser = user();
+    await server.identify(freeUser.sub, { attributes: { plan: 'free' } });
+    expect(ids(await freeUser.checkedIn())).toEqual([]);
+    const proUser = user();
+    await server.identify(proUser.sub, { attributes: { plan: 'pro' } });
+    const at = (days: number) => new Date(t.clock.now().getTime() - days * 86_400_000).toISOString();
+    await server.sendEvents([
+      { id: unique('e'), external_id: proUser.sub, name: 'order_placed', at: at(1) },
+      { id: unique('e'), external_id: proUser.sub, name: 'order_placed', at: at(10) },
+    ]);
+    expect(ids(await proUser.checkedIn())).toEqual([pro.id]);
+    await server.sendEvents([{ id: unique('e'), external_id: proUser.sub, name: 'order_placed', at: at(2) }]);
+    later();
+    proUser.newSession();
+    // The banner for pro users again (not seen yet), and now the one for buyers.
+    expect(ids(await proUser.checkedIn())).toEqual([pro.id, buyers.id]);
+  });
+
+  it('keeps to the schedule and to the sending window and quiet hours in the person’s own zone', async () => {
+    const { own, staff, user } = await ownApp();
+    const now = t.clock.now();
+    const scheduled = await staff.live(own.modes.live, 'banner', { content: banner(), startAt: new Date(now.getTime() + 3_600_000).toISOString(), stopAt: new Date(now.getTime() + 7_200_000).toISOString() });
+    const u = user();
+    expect(ids(await u.checkedIn())).toEqual([]);
+    t.clock.advance(3_600_000);
+    expect(ids(await u.checkedIn())).toEqual([scheduled.id]);
+    await staff.state(scheduled.id, 'ended');
+
+    // Every day from 09:00 to 17:00 where the person is, outside 12:00 to 13:00.
+    const windowed = await staff.live(own.modes.live, 'banner', {
+      content: banner('Window'),
+      sendingWindow: { days: [0, 1, 2, 3, 4, 5, 6], from: '09:00', to: '17:00' },
+      quietHours: { from: '12:00', to: '13:00' },
+    });
+    const hourNow = (zone: string) => Number(new Intl.DateTimeFormat('en-US', { timeZone: zone, hour: '2-digit', hourCycle: 'h23' }).format(t.clock.now()));
+    // A zone where it is 10:xx now, and one where it is 12:xx, and one where it is 20:xx.
+    const zoneAt = (hour: number) => ['Pacific/Kiritimati', 'Pacific/Auckland', 'Asia/Tokyo', 'Asia/Kolkata', 'Europe/Moscow', 'Europe/Berlin', 'UTC', 'America/Sao_Paulo', 'America/New_York', 'America/Chicago', 'America/Denver', 'America/Los_Angeles', 'Pacific/Honolulu', 'Pacific/Pago_Pago', 'Asia/Dubai', 'Asia/Karachi', 'Asia/Dhaka', 'Asia/Bangkok', 'Asia/Shanghai', 'Australia/Brisbane', 'Pacific/Noumea', 'Atlantic/Azores', 'America/Noronha', 'America/Halifax'].find((z) => hourNow(z) === hour);
+    const inside = zoneAt(10) ?? zoneAt(15);
+    const quiet = zoneAt(12);
+    const outside = zoneAt(20) ?? zoneAt(3);
+    if (inside) expect(ids(await user().checkedIn({ time_zone: inside }))).toEqual([windowed.id]);
+    if (quiet) expect(ids(await user().checkedIn({ time_zone: quiet }))).toEqual([]);
+    if (outside) expect(ids(await user().checkedIn({ time_zone: outside }))).toEqual([]);
+    expect(inside && outside).toBeTruthy();
+  });
+
+  it('answers a message for some screens only to an app that holds messages for screens', async () => {
+    const { own, staff, user } = await ownApp();
+    const m = await staff.live(own.modes.live, 'banner', { content: banner(), screens: ['checkout'] });
+    const u = user();
+    expect(ids(await u.checkedIn({ screen: 'checkout' }))).toEqual([]);
+    later();
+    const answer = await u.checkedIn({ holds_for_screens: true, screen: 'home' });
+    expect(answer.messages).toEqual([expect.objectContaining({ id: m.id, screens: ['checkout'] })]);
+  });
+
+  it('shows one large message a session, and a banner beside it', async () => {
+    const { own, staff, user } = await ownApp();
+    const first = await staff.live(own.modes.live, 'post', { content: post('First'), priority: 3 });
+    const second = await staff.live(own.modes.live, 'carousel', { content: carousel(), priority: 2 });
+    const small = await staff.live(own.modes.live, 'banner', { content: banner(), priority: 1 });
+    const u = user();
+    expect(ids(await u.checkedIn())).toEqual([first.id, small.id]);
+    later();
+    // The same session: nothing more (the post was its large message; the banner was answered).
+    expect(ids(await u.checkedIn())).toEqual([]);
+    later();
+    u.newSession();
+    // A new session: the post again (not yet seen), still one large message.
+    expect(ids(await u.checkedIn())).toEqual([first.id, small.id]);
+    await u.receipt({ message_id: first.id, variant: 'a', action: 'seen' });
+    await u.receipt({ message_id: small.id, variant: 'a', action: 'seen' });
+    later();
+    u.newSession();
+    expect(ids(await u.checkedIn())).toEqual([second.id]);
+  });
+
+  it('shows a message once until seen, or until dismissed, or until completed', async () => {
+    const { own, staff, user } = await ownApp();
+    const once = await staff.live(own.modes.live, 'banner', { content: banner('Once') });
+    const untilDismissed = await staff.live(own.modes.live, 'banner', { content: banner('Until dismissed'), show: 'until_dismissed' });
+    const u = user();
+    const again = async () => {
+      later();
+      u.newSession();
+      return ids(await u.checkedIn());
+    };
+    expect(ids(await u.checkedIn())).toEqual([once.id, untilDismissed.id]);
+    for (const id of [once.id, untilDismissed.id]) expect((await u.receipt({ message_id: id, variant: 'a', action: 'seen' })).status).toBe(204);
+    expect(await again()).toEqual([untilDismissed.id]);
+    await u.receipt({ message_id: untilDismissed.id, variant: 'a', action: 'dismissed' });
+    expect(await again()).toEqual([]);
+  });
+
+  it('answers no more new messages a day than the daily cap, in the person’s own zone, the highest priority winning', async () => {
+    const { own, staff, user } = await ownApp();
+    await staff.ok('mutation($m: ID!) { setInAppSettings(appModeId: $m, dailyCap: 2) { dailyCap } }', { m: own.modes.live });
+    const made = [];
+    for (const p of [1, 3, 2]) made.push(await staff.live(own.modes.live, 'banner', { content: banner(`P${p}`), priority: p, show: 'until_dismissed' }));
+    const u = user();
+    expect(ids(await u.checkedIn({ time_zone: 'UTC' }))).toEqual([made[1].id, made[2].id]);
+    // Answered again in a new session the same day: not new, so within the cap.
+    later();
+    u.newSession();
+    expect(ids(await u.checkedIn({ time_zone: 'UTC' }))).toEqual([made[1].id, made[2].id]);
+    // The next day, the third is new and within the cap.
+    await u.receipt({ message_id: made[1].id, variant: 'a', action: 'dismissed' });
+    t.clock.advance(86_400_000);
+    u.newSession();
+    expect(ids(await u.checkedIn({ time_zone: 'UTC' }))).toEqual([made[2].id, made[0].id]);
+  });
+
+  it('answers a check-in sooner than 20 seconds after the last from the last, looking at nothing', async () => {
+    const { own, staff, user } = await ownApp();
+    const first = await staff.live(own.modes.live, 'banner', { content: banner('First') });
+    const u = user();
+    const answer = await u.checkedIn();
+    expect(ids(answer)).toEqual([first.id]);
+    // A message going live meanwhile is not looked at; the last answer is given again.
+    await staff.live(own.modes.live, 'banner', { content: banner('Second') });
+    t.clock.advance(5_000);
+    const throttled = await u.checkedIn();
+    expect(throttled).toEqual({ ...answer, throttled: true, nextCheckinSeconds: 15 });
+    // Nothing was written for it: the message was answered once.
+    expect(await t.svc.db.inAppReceipt.count({ where: { messageId: first.id } })).toBe(1);
+    t.clock.advance(15_000);
+    const next = await u.checkedIn();
+    expect(next.throttled).toBe(false);
+    expect(next.messages.map((m: { banner: { blocks: { spans: { text: string }[] }[] } }) => m.banner.blocks[0]!.spans[0]!.text)).toEqual(['Second']);
+  });
+
+  it('answers nothing to someone who turned everything off, or off for the message’s topic in-app', async () => {
+    const { own, staff, user } = await ownApp();
+    await staff.ok('mutation($m: ID!) { addPreferenceTopic(appModeId: $m, key: "tips", name: "Tips", channels: [in_app]) { id } }', { m: own.modes.live });
+    const plain = await staff.live(own.modes.live, 'banner', { content: banner() });
+    const tips = await staff.live(own.modes.live, 'banner', { content: banner('Tip'), topic: 'tips' });
+    const off = user();
+    expect((await off.send('PUT', '/guest/v1/preferences', { all_off: true })).status).toBe(200);
+    expect(ids(await off.checkedIn())).toEqual([]);
+    const noTips = user();
+    expect((await noTips.send('PUT', '/guest/v1/preferences', { choices: [{ topic: 'tips', channel: 'in_app', subscribed: false }] })).status).toBe(200);
+    expect(ids(await noTips.checkedIn())).toEqual([plain.id]);
+    expect(ids(await user().checkedIn())).toEqual([plain.id, tips.id]);
+  });
+
+  it('says when the service lacks the declared links the app’s digest names', async () => {
+    const u = appUser(t, app.live, unique('user'));
+    expect((await u.checkedIn({ links_digest: 'v9' })).sendLinks).toBe(true);
+    await u.links({ app_version: '9.0', digest: 'v9', links: [{ name: 'Home', path: '/home' }] });
+    later();
+    expect((await u.checkedIn({ links_digest: 'v9' })).sendLinks).toBe(false);
+  });
+
+  it('is 404 on every in-app route while in-app messages are switched off', async () => {
+    const { own, staff, user } = await ownApp();
+    const m = await staff.live(own.modes.live, 'banner', { content: banner() });
+    await staff.ok('mutation($m: ID!) { updateAppSettings(appModeId: $m, input: { inappOn: false }) { inappOn } }', { m: own.modes.live });
+    const u = user();
+    expect((await u.checkin()).status).toBe(404);
+    expect((await u.open(m.id)).status).toBe(404);
+    expect((await u.receipt({ message_id: m.id, variant: 'a', action: 'seen' })).status).toBe(404);
+    expect((await u.links({ app_version: '1', digest: 'd', links: [] })).status).toBe(404);
+  });
+
+  it('refuses a body it cannot read, naming the field', async () => {
+    const u = appUser(t, app.live, unique('user'));
+    const r = await u.send('POST', '/guest/v1/checkin', { app_version: '1', platform: 'tv', session_id: 's' });
+    expect(r.status).toBe(400);
+    expect(r.json.errors.map((e: { field: string }) => e.field)).toEqual(['platform']);
+    void staff;
+  });
+});
