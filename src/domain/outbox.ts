@@ -29,10 +29,12 @@ export async function emit({ db, clock }: TxCtx, topic: string, change: Emitted)
 /** Writes one row per change (a batch's, in one statement) and wakes every process's dispatcher, in the caller's transaction. */
 export async function emitMany({ db, clock }: TxCtx, topic: string, changes: readonly Emitted[]): Promise<void> {
   if (!changes.length) return;
-  const createdAt = clock.now();
-  await db.outboxEvent.createMany({
-    data: changes.map((change) => ({ appModeId: change.appModeId, topic, externalId: change.externalId ?? null, data: change.data as Prisma.InputJsonValue, createdAt })),
-  });
+  // Arrays of columns rather than a row of parameters each: one short statement for hundreds of rows.
+  await db.$executeRaw`
+    INSERT INTO outbox_event (app_mode_id, topic, external_id, data, created_at)
+    SELECT x.app_mode_id, ${topic}, x.external_id, x.data::jsonb, ${clock.now()}
+    FROM unnest(${changes.map((c) => c.appModeId)}::text[], ${changes.map((c) => c.externalId ?? null)}::text[], ${changes.map((c) => JSON.stringify(c.data))}::text[])
+      AS x(app_mode_id, external_id, data)`;
   await db.$executeRaw`SELECT pg_notify(${OUTBOX_CHANNEL}, '')`;
 }
 

@@ -70,8 +70,17 @@ const rowOf = (appModeId: string, n: NewNotice, now: Date) => ({
 export async function addNotices(tx: TxCtx, appModeId: string, notices: NewNotice[]): Promise<number> {
   const errors = notices.flatMap((n, i) => noticeProblems(n).map((e) => ({ ...e, field: `${i}.${e.field}` })));
   if (errors.length) throw invalid(errors);
-  const now = tx.clock.now();
-  return (await tx.db.notice.createMany({ data: notices.map((n) => rowOf(appModeId, n, now)), skipDuplicates: true })).count;
+  if (!notices.length) return 0;
+  const rows = notices.map((n) => rowOf(appModeId, n, tx.clock.now()));
+  const column = <K extends keyof (typeof rows)[number]>(k: K) => rows.map((r) => r[k]);
+  // Arrays of columns rather than a row of parameters each: a sender's batch of hundreds in one short statement.
+  return tx.db.$executeRaw`
+    INSERT INTO notice (id, app_mode_id, contact_id, title, body, link, topic_key, source, send_key, posted_by, created_at)
+    SELECT x.id, ${appModeId}, x.contact_id, x.title, x.body, x.link, x.topic_key, x.source::"NoticeSource", x.send_key, x.posted_by, ${rows[0]!.createdAt}
+    FROM unnest(${column('id')}::text[], ${column('contactId')}::text[], ${column('title')}::text[], ${column('body')}::text[], ${column('link')}::text[],
+                ${column('topicKey')}::text[], ${column('source')}::text[], ${column('sendKey')}::text[], ${column('postedBy')}::text[])
+      AS x(id, contact_id, title, body, link, topic_key, source, send_key, posted_by)
+    ON CONFLICT DO NOTHING`;
 }
 
 /** Adds one notice (refused naming `title`, `body` or `link`); with a send key the person already has, answers the notice kept the first time. */
