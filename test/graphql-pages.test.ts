@@ -56,6 +56,7 @@ describe('the shape', () => {
       'OutgoingMail.to',
       'PreferenceTopic.channels',
       'Query.webhookTopics',
+      'TicketType.states',
       'TopicPreference.channels',
       'WebhookEndpoint.topics',
     ]);

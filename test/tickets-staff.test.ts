@@ -64,7 +64,7 @@ describe('the staff list', () => {
         }),
       );
     const query = `query($m: ID!, $first: Int) { tickets(appModeId: $m, first: $first) { edges { node { id number title state
-      currentState { label final } type { name } contact { externalId } conversation { id state lastPart { text } } history { seq to byName } } } pageInfo { hasNextPage } } }`;
+      currentState { label final } type { name } contact { externalId } conversation { id state lastPart { text } } history { edges { node { seq to byName } } } } } pageInfo { hasNextPage } } }`;
     let page: any;
     // The request's statements (the outbox dispatcher's own passes run beside it and are not counted).
     const statementsFor = (first: number) =>
@@ -76,7 +76,7 @@ describe('the staff list', () => {
     const forFive = await statementsFor(5);
     const forFifty = await statementsFor(50);
     expect(page.tickets.edges).toHaveLength(50);
-    expect(page.tickets.edges.filter((e: any) => e.node.currentState.label === 'In progress' && e.node.history.length === 2)).toHaveLength(25);
+    expect(page.tickets.edges.filter((e: any) => e.node.currentState.label === 'In progress' && e.node.history.edges.length === 2)).toHaveLength(25);
     expect(page.tickets.edges.every((e: any) => e.node.contact.externalId && e.node.conversation.lastPart)).toBe(true);
     // No statement per ticket: the session and the access, then the page and its relations, a statement or two each.
     expect(forFifty).toBe(forFive);
@@ -91,12 +91,12 @@ describe('the staff list', () => {
     await ok('mutation($id: ID!) { addConversationNote(id: $id, text: "Check the courier") { seq } }', { id: c });
     await move(ticket.id, 'waiting_on_you');
     const owner = await t.svc.db.staffUser.findUniqueOrThrow({ where: { email: app.ownerEmail } });
-    const one = (await ok(`query($id: ID!) { ticket(id: $id) { number currentState { key label } history { seq from to byKind byName partId at }
+    const one = (await ok(`query($id: ID!) { ticket(id: $id) { number currentState { key label } history { edges { node { seq from to byKind byName partId at } } }
       conversation { id parts { edges { node { id kind event internal text } } } } } }`, { id: ticket.id })).ticket;
     expect(one.currentState).toEqual({ key: 'waiting_on_you', label: 'Waiting on you' });
     expect(one.conversation.parts.edges.map((e: any) => e.node.event ?? e.node.kind)).toEqual(['message', 'ticket_created', 'note', 'ticket_moved']);
     const lines = one.conversation.parts.edges.map((e: any) => e.node).filter((p: any) => p.kind === 'event');
-    expect(one.history).toEqual([
+    expect(one.history.edges.map((e: any) => e.node)).toEqual([
       { seq: 1, from: null, to: 'submitted', byKind: 'staff', byName: owner.name, partId: lines[0].id, at: expect.any(String) },
       { seq: 2, from: 'submitted', to: 'waiting_on_you', byKind: 'staff', byName: owner.name, partId: lines[1].id, at: expect.any(String) },
     ]);

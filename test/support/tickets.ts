@@ -14,7 +14,10 @@ export const STATES = [
   { key: 'resolved', label: 'Resolved', final: true },
 ];
 
-export const TICKET = 'id number title description state appModeId currentState { key label final } type { id name } contact { externalId } conversation { id } history { seq from to byName } createdAt updatedAt';
+export const TICKET = 'id number title description state appModeId currentState { key label final } type { id name } contact { externalId } conversation { id } history { edges { node { seq from to byName } } } createdAt updatedAt';
+
+/** A ticket as TICKET selects it, its history (a connection) as the list of its steps. */
+const flat = (ticket: any) => ({ ...ticket, history: ticket.history.edges.map((e: { node: unknown }) => e.node) });
 
 export function ticketsOf(t: () => TestServer, app: () => StaffApp) {
   const { ok, refused, gql } = staffApi(() => t().url, () => app().owner);
@@ -34,10 +37,10 @@ export function ticketsOf(t: () => TestServer, app: () => StaffApp) {
         { c: conversationId, t: typeId, title },
         token,
       );
-      return r.createTicketFromConversation;
+      return flat(r.createTicketFromConversation);
     },
     async move(ticketId: string, state: string) {
-      return (await ok(`mutation($id: ID!, $s: String!) { moveTicket(ticketId: $id, state: $s) { ${TICKET} } }`, { id: ticketId, s: state })).moveTicket;
+      return flat((await ok(`mutation($id: ID!, $s: String!) { moveTicket(ticketId: $id, state: $s) { ${TICKET} } }`, { id: ticketId, s: state })).moveTicket);
     },
   };
 }

@@ -61,6 +61,8 @@ const TicketStepRef = builder.prismaObject('TicketStateChange', {
   }),
 });
 
+const TicketStepConnection = connectionType(TicketStepRef, 'TicketStep');
+
 export const TicketRef = builder.prismaObject('Ticket', {
   fields: (t) => ({
     id: t.exposeID('id'),
@@ -78,7 +80,7 @@ export const TicketRef = builder.prismaObject('Ticket', {
     type: t.relation('type'),
     contact: t.relation('contact'),
     conversation: t.relation('conversation', { description: 'The conversation it is worked in: reply there with replyToConversation.' }),
-    history: t.relation('changes', { description: 'Every step, oldest first.', query: { orderBy: { seq: 'asc' } } }),
+    history: t.relatedConnection('changes', { cursor: 'id', description: 'Every step, oldest first.', query: { orderBy: { seq: 'asc' } } }, TicketStepConnection),
     createdById: t.exposeID('createdById', { nullable: true }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'Its last step.' }),
