@@ -73,8 +73,10 @@ describe('the staff list', () => {
         (text) => !/outbox_/.test(text),
       );
     await statementsFor(5); // the session's first use of the page's code paths
-    const forFive = await statementsFor(5);
-    const forFifty = await statementsFor(50);
+    // The fewest of three: a sweep of the process's own may run beside one of them.
+    const fewest = async (first: number) => Math.min(await statementsFor(first), await statementsFor(first), await statementsFor(first));
+    const forFive = await fewest(5);
+    const forFifty = await fewest(50);
     expect(page.tickets.edges).toHaveLength(50);
     expect(page.tickets.edges.filter((e: any) => e.node.currentState.label === 'In progress' && e.node.history.edges.length === 2)).toHaveLength(25);
     expect(page.tickets.edges.every((e: any) => e.node.contact.externalId && e.node.conversation.lastPart)).toBe(true);
