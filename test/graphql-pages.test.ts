@@ -50,6 +50,8 @@ describe('the shape', () => {
       'ConversationPart.pictures',
       'EventDefinition.dailyCounts',
       'EventDefinition.props',
+      'HelpArticle.stats',
+      'HelpCollection.texts',
       'MessengerSettings.cards',
       'MessengerSettings.faces',
       'OutgoingMail.headers',

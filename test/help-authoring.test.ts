@@ -45,10 +45,14 @@ describe('collections', () => {
       expect.objectContaining({ slug: 'alpha', name: 'Alfa', language: 'de', article_count: 2, sections: [expect.objectContaining({ slug: 'alpha-one', name: 'Alpha one', language: 'en', article_count: 1 })] }),
       expect.objectContaining({ slug: 'beta', name: 'Beta', language: 'en', article_count: 1, sections: [] }),
     ]);
-    const ordered = await author.api.ok('mutation($m: ID!, $ids: [ID!]!) { orderHelpCollections(appModeId: $m, ids: $ids) { slug position } }', { m: app.modes.live, ids: [b.id, a.id] });
-    expect(ordered.orderHelpCollections).toEqual([{ slug: 'beta', position: 0 }, { slug: 'alpha', position: 1 }]);
+    await author.api.ok('mutation($m: ID!, $ids: [ID!]!) { orderHelpCollections(appModeId: $m, ids: $ids) }', { m: app.modes.live, ids: [b.id, a.id] });
+    const staffSees = await author.api.ok('query($m: ID!) { helpCollections(appModeId: $m) { edges { node { slug position sections { edges { node { slug } } } texts { language name } } } } }', { m: app.modes.live });
+    expect(staffSees.helpCollections.edges.map((e: { node: unknown }) => e.node)).toEqual([
+      { slug: 'beta', position: 0, sections: { edges: [] }, texts: [{ language: 'en', name: 'Beta' }] },
+      { slug: 'alpha', position: 1, sections: { edges: [{ node: { slug: 'alpha-one' } }] }, texts: [{ language: 'de', name: 'Alfa' }, { language: 'en', name: 'Alpha' }] },
+    ]);
     expect((await reader.get('/collections')).json.items.map((c: { slug: string }) => c.slug)).toEqual(['beta', 'alpha']);
-    const wrong = await author.api.refused('mutation($m: ID!, $ids: [ID!]!) { orderHelpCollections(appModeId: $m, ids: $ids) { slug } }', { m: app.modes.live, ids: [section.id] });
+    const wrong = await author.api.refused('mutation($m: ID!, $ids: [ID!]!) { orderHelpCollections(appModeId: $m, ids: $ids) }', { m: app.modes.live, ids: [section.id] });
     expect(wrong).toMatchObject({ errors: [{ field: 'ids.0' }] });
 
     const one = await reader.get('/collections/alpha');
@@ -73,7 +77,7 @@ describe('articles', () => {
       await author.article({ slug: 'three', collectionId: c.id, versions: { en: { title: 'Three' } } }),
     ];
     expect((await reader.get('/collections/guides')).json.items.map((i: { slug: string }) => i.slug)).toEqual(['one', 'two', 'three']);
-    await author.api.ok('mutation($m: ID!, $c: ID, $ids: [ID!]!) { orderHelpArticles(appModeId: $m, collectionId: $c, ids: $ids) { slug } }', { m: app.modes.live, c: c.id, ids: [three!.id, one!.id, two!.id] });
+    await author.api.ok('mutation($m: ID!, $c: ID, $ids: [ID!]!) { orderHelpArticles(appModeId: $m, collectionId: $c, ids: $ids) }', { m: app.modes.live, c: c.id, ids: [three!.id, one!.id, two!.id] });
     expect((await reader.get('/collections/guides')).json.items.map((i: { slug: string }) => i.slug)).toEqual(['three', 'one', 'two']);
     expect((await reader.get('/articles/two')).json.related.map((i: { slug: string }) => i.slug)).toEqual(['three', 'one']);
     // Without words, the staff's order among articles read equally often.
@@ -85,8 +89,9 @@ describe('articles', () => {
     const a = await author.article({ slug: 'versions', versions: { en: { title: 'Published words' } } });
     await author.draft(a.id, 'en', { title: 'Draft words', summary: 'Soon' });
     await author.draft(a.id, 'de', { title: 'Deutscher Entwurf' });
-    const seen = await author.api.ok('query($id: ID!) { helpArticle(id: $id) { slug audience drafts { language title summary } published { language title } } }', { id: a.id });
-    expect(seen.helpArticle).toEqual({
+    const seen = await author.api.ok('query($id: ID!) { helpArticle(id: $id) { slug audience drafts { edges { node { language title summary } } } published { edges { node { language title } } } } }', { id: a.id });
+    const nodes = (c: { edges: { node: unknown }[] }) => c.edges.map((e) => e.node);
+    expect({ ...seen.helpArticle, drafts: nodes(seen.helpArticle.drafts), published: nodes(seen.helpArticle.published) }).toEqual({
       slug: 'versions',
       audience: 'everyone',
       drafts: [{ language: 'de', title: 'Deutscher Entwurf', summary: '' }, { language: 'en', title: 'Draft words', summary: 'Soon' }],

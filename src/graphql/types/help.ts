@@ -32,7 +32,7 @@ const HelpCollection = builder.prismaObject('HelpCollection', {
     parentId: t.exposeID('parentId', { nullable: true, description: 'The collection a section is in.' }),
     position: t.exposeInt('position'),
     texts: t.relation('texts', { description: 'Its name and description, by language.', query: { orderBy: { language: 'asc' } } }),
-    sections: t.relation('sections', { description: 'A collection’s sections, in order.', query: { orderBy: [{ position: 'asc' }, { slug: 'asc' }] } }),
+    sections: t.relatedConnection('sections', { cursor: 'id', description: 'A collection’s sections, in order.', query: { orderBy: [{ position: 'asc' }, { id: 'asc' }] } }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),
@@ -82,8 +82,8 @@ const HelpArticle = builder.prismaObject('HelpArticle', {
     collectionId: t.exposeID('collectionId', { nullable: true }),
     position: t.exposeInt('position'),
     audience: t.expose('audience', { type: HelpAudience }),
-    drafts: t.relation('drafts', { query: { orderBy: { language: 'asc' } } }),
-    published: t.relation('published', { description: 'The languages readers see, each as published.', query: { orderBy: { language: 'asc' } } }),
+    drafts: t.relatedConnection('drafts', { cursor: 'articleId_language', description: 'One per language, by language.', query: { orderBy: { language: 'asc' } } }),
+    published: t.relatedConnection('published', { cursor: 'articleId_language', description: 'The languages readers see, each as published, by language.', query: { orderBy: { language: 'asc' } } }),
     stats: t.field({
       type: [HelpArticleStats],
       description: 'Views and votes by language.',
@@ -94,6 +94,7 @@ const HelpArticle = builder.prismaObject('HelpArticle', {
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),
 });
+
 
 const HelpCollectionConnection = connectionType(HelpCollection, 'HelpCollection');
 const HelpArticleConnection = connectionType(HelpArticle, 'HelpArticle');
@@ -184,15 +185,11 @@ builder.mutationField('removeHelpCollection', (t) =>
 );
 
 builder.mutationField('orderHelpCollections', (t) =>
-  t.prismaField({
-    type: ['HelpCollection'],
-    description: 'Puts the collections of an app-mode (or the sections of parentId) in the order given; those not named keep their places.',
+  t.boolean({
+    description: 'Puts the collections of an app-mode (or the sections of parentId) in the order given; those not named keep their places (helpCollections and sections read the order).',
     args: { appModeId: t.arg.id({ required: true }), parentId: t.arg.id(), ids: t.arg.idList({ required: true }) },
     authScopes: (_root, { appModeId }) => ({ manage_settings: { appModeId } }),
-    resolve: async (query, _root, { appModeId, parentId, ids }, ctx) => {
-      const ordered = await orderHelpCollections(asStaff(ctx), appModeId, parentId ?? null, ids.map(String));
-      return ctx.svc.db.helpCollection.findMany({ ...query, where: { id: { in: ordered.map((c) => c.id) } }, orderBy: [{ position: 'asc' }, { slug: 'asc' }] });
-    },
+    resolve: async (_root, { appModeId, parentId, ids }, ctx) => (await orderHelpCollections(asStaff(ctx), appModeId, parentId ?? null, ids.map(String)), true),
   }),
 );
 
@@ -240,15 +237,11 @@ builder.mutationField('removeHelpArticle', (t) =>
 );
 
 builder.mutationField('orderHelpArticles', (t) =>
-  t.prismaField({
-    type: ['HelpArticle'],
-    description: 'Puts the articles of a collection or section (none: those in no collection) in the order given; those not named keep their places.',
+  t.boolean({
+    description: 'Puts the articles of a collection or section (none: those in no collection) in the order given; those not named keep their places (helpArticles reads the order).',
     args: { appModeId: t.arg.id({ required: true }), collectionId: t.arg.id(), ids: t.arg.idList({ required: true }) },
     authScopes: (_root, { appModeId }) => ({ manage_settings: { appModeId } }),
-    resolve: async (query, _root, { appModeId, collectionId, ids }, ctx) => {
-      const ordered = await orderHelpArticles(asStaff(ctx), appModeId, collectionId ?? null, ids.map(String));
-      return ctx.svc.db.helpArticle.findMany({ ...query, where: { id: { in: ordered.map((a) => a.id) } }, orderBy: [{ position: 'asc' }, { slug: 'asc' }] });
-    },
+    resolve: async (_root, { appModeId, collectionId, ids }, ctx) => (await orderHelpArticles(asStaff(ctx), appModeId, collectionId ?? null, ids.map(String)), true),
   }),
 );
 
