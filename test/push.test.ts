@@ -105,8 +105,10 @@ describe('credentials', () => {
     const app = await staffApp(t);
     const api = staffApi(() => t.url, () => app.owner);
     const m = app.modes.live;
-    const before = await api.ok('query($m: ID!) { pushCredentials(appModeId: $m) { provider set hint setAt publicKey } }', { m });
-    expect(before.pushCredentials).toEqual(['apns', 'fcm', 'web'].map((provider) => ({ provider, set: false, hint: null, setAt: null, publicKey: null })));
+    const STATE = '{ provider set hint setAt publicKey }';
+    const READ = `query($m: ID!) { pushCredentials(appModeId: $m) { apns ${STATE} fcm ${STATE} web ${STATE} } }`;
+    const before = await api.ok(READ, { m });
+    expect(before.pushCredentials).toEqual(Object.fromEntries(['apns', 'fcm', 'web'].map((provider) => [provider, { provider, set: false, hint: null, setAt: null, publicKey: null }])));
 
     const apnsSet = (await api.ok(SET_APNS, { m, p8: key.p8, k: key.keyId, team: key.teamId, b: BUNDLE })).setApnsCredentials;
     expect(apnsSet).toEqual({ provider: 'apns', set: true, hint: `key ${key.keyId}, team ${key.teamId}, ${BUNDLE}, production`, setAt: t.clock.now().toISOString(), publicKey: null });
@@ -114,9 +116,9 @@ describe('credentials', () => {
     const vapid = (await api.ok(SET_VAPID, { m })).setVapidKeys;
     expect(vapid).toMatchObject({ provider: 'web', set: true, hint: 'VAPID, mailto:push@example.com', publicKey: expect.stringMatching(/^[A-Za-z0-9_-]{87}$/) });
 
-    const r = await api.gql('query($m: ID!) { pushCredentials(appModeId: $m) { provider set hint setAt publicKey } }', { m }, app.owner);
-    expect(r.data.pushCredentials.map((c: { set: boolean }) => c.set)).toEqual([true, true, true]);
-    const fcmHint = r.data.pushCredentials[1].hint;
+    const r = await api.gql(READ, { m }, app.owner);
+    expect(Object.values(r.data.pushCredentials).map((c: any) => c.set)).toEqual([true, true, true]);
+    const fcmHint = r.data.pushCredentials.fcm.hint;
     expect(fcmHint).toBe(`project ${account.projectId}, ${account.clientEmail}`);
     // Nothing secret in any answer, nor in the database as written.
     const text = JSON.stringify(r);

@@ -24,10 +24,18 @@ const PushCredentialState = builder.objectRef<ProviderState>('PushCredentialStat
   }),
 });
 
+const PushCredentials = builder.objectRef<ProviderState[]>('PushCredentials').implement({
+  description: 'Each provider’s credentials as staff may see them.',
+  fields: (t) => ({
+    apns: t.field({ type: PushCredentialState, resolve: (all) => all.find((c) => c.provider === 'apns')! }),
+    fcm: t.field({ type: PushCredentialState, resolve: (all) => all.find((c) => c.provider === 'fcm')! }),
+    web: t.field({ type: PushCredentialState, resolve: (all) => all.find((c) => c.provider === 'web')! }),
+  }),
+});
+
 builder.queryField('pushCredentials', (t) =>
   t.field({
-    type: [PushCredentialState],
-    description: 'Each provider’s credentials as staff may see them (APNs, FCM, Web Push, in that order).',
+    type: PushCredentials,
     args: { appModeId: t.arg.id({ required: true }) },
     authScopes: (_root, { appModeId }) => ({ read: { appModeId } }),
     resolve: (_root, { appModeId }, ctx) => pushCredentialsState(asStaff(ctx), appModeId),
