@@ -58,5 +58,9 @@ process.exit(
   // Push fan-out (bench/push.ts): one push to 20,000 devices (BENCH_PUSH_DEVICES) through the APNs stand-in by the push-send process, beside a plain loop of the same HTTP/2 posts.
   const push = await import('./push.js');
   push.printPush(await push.benchPush(url, BENCH_SECRET_KEY));
+
+  // Check-in (bench/checkin.ts): 100,000 contacts and 200 live messages at a steady 1,000 requests/s, beside the same credential check answering a fixed list.
+  const checkin = await import('./checkin.js');
+  checkin.printCheckin(await checkin.benchCheckin(url));
   }),
 );

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queriesDuring } from './support/db.js';
 import { serverApi, staffApp, unique, type StaffApp } from './support/factories.js';
 import { appUser, banner, carousel, inAppStaff, post } from './support/inapp.js';
 import { startTestServer, type TestServer } from './support/server.js';
@@ -214,6 +215,34 @@ describe('check-in', () => {
     expect((await u.open(m.id)).status).toBe(404);
     expect((await u.receipt({ message_id: m.id, variant: 'a', action: 'seen' })).status).toBe(404);
     expect((await u.links({ app_version: '1', digest: 'd', links: [] })).status).toBe(404);
+  });
+
+  it('reads the person in one statement, the live messages from memory, whatever their number', async () => {
+    const { own, staff, user, server } = await ownApp();
+    await server.identify('seed', { attributes: { plan: 'pro', seats: 3 } });
+    await server.declareEvents([{ name: 'order_placed', source: 'both' }]);
+    for (let i = 0; i < 20; i++) {
+      await staff.live(own.modes.live, 'banner', { content: banner(`M${i}`), audience: { all: [{ attribute: 'plan', op: 'is', value: 'team' }, { event: 'order_placed', withinDays: i + 1 }] } });
+    }
+    const u = user();
+    await u.checkedIn();
+    // A check-in that answers nothing new: one statement (the outbox dispatcher's passes, and the
+    // guest limits' grants that the moved clock lets lapse, aside).
+    const statements = async () => {
+      later();
+      return queriesDuring(async () => void (await u.checkedIn()), (text) => !/outbox_|crm_rate_grant/.test(text));
+    };
+    expect(Math.min(await statements(), await statements(), await statements())).toBe(1);
+  });
+
+  it('hears of a message changed by another server process within moments (LISTEN/NOTIFY)', async () => {
+    const { own, staff, user } = await ownApp();
+    const m = await staff.live(own.modes.live, 'banner', { content: banner('Before') });
+    const u = user();
+    expect((await u.checkedIn()).messages[0].banner.blocks[0].spans[0].text).toBe('Before');
+    // As another process would: straight to the database, whose trigger tells every process.
+    await t.svc.db.$executeRaw`UPDATE inapp_message SET state = 'paused' WHERE id = ${m.id}`;
+    await expect.poll(async () => (await user().checkedIn()).messages.length).toBe(0);
   });
 
   it('refuses a body it cannot read, naming the field', async () => {

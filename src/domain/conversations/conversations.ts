@@ -35,7 +35,7 @@ export async function conversationIn(ctx: Ctx, appModeId: string, conversationId
 }
 
 /** Unread parts of one conversation for its person: parts they may see, by others, after what they read. */
-const UNREAD = (c: Prisma.Sql) => Prisma.sql`(
+export const UNREAD = (c: Prisma.Sql) => Prisma.sql`(
   SELECT count(*)::int FROM conversation_part p
   WHERE p.conversation_id = ${c}.id AND NOT p.internal AND p.author_kind <> 'contact'
     AND p.seq > coalesce((SELECT r.last_read_seq FROM conversation_read r

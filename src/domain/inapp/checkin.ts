@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { PersonFacts } from '../audiences/compile.js';
-import { touchContact } from '../contacts/contacts.js';
+import { erasedAmong } from '../contacts/erasure.js';
 import { transaction, type Ctx, type GuestCaller } from '../context.js';
-import { totalUnread } from '../conversations/conversations.js';
 import type { Content, Kind } from './content.js';
 import { CHECKIN_SPACING_SECONDS, readFacts, type PersonRead, type ReceiptFact } from './facts.js';
 import { liveMode, type LiveMessage, type LiveMode } from './live.js';
@@ -78,16 +77,17 @@ export async function checkin(ctx: Ctx<GuestCaller>, input: CheckinInput): Promi
   const chosen = choose(ctx, mode, person, input, now);
   const answer: KeptAnswer = {
     messages: [],
-    unread: ctx.caller.settings.messengerOn ? await totalUnread(ctx, ctx.caller.externalId) : 0,
+    unread: person.unread,
     testPhone: person.testPhone,
     unreadNotices: person.unreadNotices,
     sendLinks: !person.linksKnown,
   };
   const written = chosen.answered.length || chosen.controls.length || chosen.goals.length || chosen.tests.length;
-  const answered = written ? await transaction(ctx, async (tx) => {
-    await touchContact(tx, ctx.caller.externalId);
-    return recordCheckin(tx, facts.contactId, input.sessionId, chosen);
-  }) : { answered: [], tests: [] };
+  // Held against an erase again for the writes; erased meanwhile, nothing is kept or answered.
+  const none = { answered: [], tests: [] };
+  const answered = written
+    ? await transaction(ctx, async (tx) => ((await erasedAmong(tx, [ctx.caller.externalId])).size ? none : recordCheckin(tx, facts.contactId, input.sessionId, chosen)))
+    : none;
   // A test copy or a message answered by a check-in that overlapped this one is not answered twice.
   const testIds = new Set(answered.tests);
   const messageIds = new Set(answered.answered);

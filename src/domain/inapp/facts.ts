@@ -1,5 +1,7 @@
+import { createHash } from 'node:crypto';
 import { Prisma } from '../../generated/prisma/client.js';
 import { subjectHash } from '../contacts/erasure.js';
+import { UNREAD } from '../conversations/conversations.js';
 import { inTransaction, type Ctx, type GuestCaller } from '../context.js';
 import { HEARS, JOINS } from '../preferences/hears.js';
 import type { Kind } from './content.js';
@@ -11,7 +13,9 @@ import type { LiveMode } from './live.js';
 // beside it: the contact's fields and attributes, the event counts the live audiences read, the
 // person's receipts, the goals reached by an event, test copies waiting, whether they are a test
 // phone, their all-off switch and the in-app topics they hear of, their unread notices, and
-// whether the service has the declared links the app's digest names.
+// whether the service has the declared links the app's digest names, and the messenger's unread
+// count. The statement is prepared once per connection for each shape (which parts the live
+// messages need), so PostgreSQL plans it once.
 
 /** The spacing of check-ins: a sooner one is answered from the last (the spec's 20 seconds). */
 export const CHECKIN_SPACING_SECONDS = 20;
@@ -60,6 +64,8 @@ export interface PersonRead {
   allOff: boolean;
   hears: Set<string>;
   unreadNotices: number;
+  /** The messenger's unread parts (0 while the messenger is off). */
+  unread: number;
   /** Whether the service has the declared links of the check-in's digest (true when none was named). */
   linksKnown: boolean;
 }
@@ -88,13 +94,15 @@ interface Row {
     allOff: boolean;
     hears: string[] | null;
     notices: number;
+    unread: number;
     linksKnown: boolean;
   } | null;
 }
 
 const at = (s: string | null) => (s === null ? null : new Date(s));
 
-export async function readFacts(ctx: Ctx<GuestCaller>, mode: LiveMode, opts: { linksDigest?: string }): Promise<Facts> {
+/** The statement: the same text for every check-in of an app-mode whose live messages need the same parts. */
+export function factsStatement(ctx: Ctx<GuestCaller>, mode: LiveMode, opts: { linksDigest?: string }): Prisma.Sql {
   const { appId, appModeId, externalId, sdk } = ctx.caller;
   const now = ctx.clock.now();
   const names = mode.events.map((e) => e.name);
@@ -110,6 +118,9 @@ export async function readFacts(ctx: Ctx<GuestCaller>, mode: LiveMode, opts: { l
         FROM unnest(${names}::text[], ${since}::timestamptz[]) WITH ORDINALITY AS q(n, s, i))`
     : Prisma.sql`NULL`;
   const goalFrom = Prisma.sql`CASE WHEN r.control THEN r.assigned_at ELSE r.seen_at END`;
+  const unread = ctx.caller.settings.messengerOn
+    ? Prisma.sql`(SELECT coalesce(sum(${UNREAD(Prisma.raw('c'))}), 0) FROM conversation c WHERE c.app_mode_id = ${appModeId} AND c.contact_id = ci.person_id)`
+    : Prisma.sql`0`;
   const query = Prisma.sql`
     WITH ci AS (SELECT * FROM crm_inapp_checkin(${appId}, ${appModeId}, ${externalId}, ${subjectHash(ctx.svc, appId, externalId)}, ${sdk ?? null},
                   ${now}::timestamptz, ${`${CHECKIN_SPACING_SECONDS} seconds`}::interval)),
@@ -127,7 +138,7 @@ export async function readFacts(ctx: Ctx<GuestCaller>, mode: LiveMode, opts: { l
                        's', r.last_session, 'seen', r.seen_at IS NOT NULL, 'dis', r.dismissed_at IS NOT NULL, 'done', r.completed_at IS NOT NULL,
                        'goal', r.goal_reached_at IS NOT NULL, 'from', ${goalFrom}))
                      FROM inapp_receipt r JOIN inapp_message m ON m.id = r.message_id
-                     WHERE r.contact_id = ci.person_id AND (r.message_id = ANY(${mode.ids}::text[]) OR r.last_sent_at >= ${now}::timestamptz - interval '2 days')),
+                     WHERE r.contact_id = ci.person_id),
         'goals', (SELECT json_agg(r.message_id) FROM inapp_receipt r JOIN inapp_message m ON m.id = r.message_id
                   WHERE r.contact_id = ci.person_id AND r.goal_reached_at IS NULL AND m.goal_event IS NOT NULL
                     AND ${goalFrom} > ${now}::timestamptz - interval '366 days'
@@ -139,10 +150,18 @@ export async function readFacts(ctx: Ctx<GuestCaller>, mode: LiveMode, opts: { l
         'allOff', coalesce((SELECT s.all_off FROM preference_state s WHERE s.contact_id = ci.person_id), false),
         'hears', ${hears},
         'notices', (SELECT count(*) FROM notice n WHERE n.contact_id = ci.person_id AND n.read_at IS NULL),
+        'unread', ${unread},
         'linksKnown', ${links}
       ) END AS facts
     FROM ci`;
-  const [row] = inTransaction(ctx) ? await ctx.db.$queryRawUnsafe<Row[]>(query.text, ...query.values) : (await ctx.svc.pool.query<Row>(query.text, query.values)).rows;
+  return query;
+}
+
+export async function readFacts(ctx: Ctx<GuestCaller>, mode: LiveMode, opts: { linksDigest?: string }): Promise<Facts> {
+  const query = factsStatement(ctx, mode, opts);
+  const [row] = inTransaction(ctx)
+    ? await ctx.db.$queryRawUnsafe<Row[]>(query.text, ...query.values)
+    : (await ctx.svc.pool.query<Row>({ name: statementName(query.text), text: query.text, values: query.values })).rows;
   if (row!.erased) return { erased: true };
   if (row!.throttled) return { erased: false, contactId: row!.contact_id!, throttled: true, lastAt: new Date(row!.last_at!), lastAnswer: row!.last_answer };
   const f = row!.facts!;
@@ -174,7 +193,16 @@ export async function readFacts(ctx: Ctx<GuestCaller>, mode: LiveMode, opts: { l
       allOff: f.allOff,
       hears: new Set(f.hears ?? []),
       unreadNotices: Number(f.notices),
+      unread: Number(f.unread),
       linksKnown: f.linksKnown,
     },
   };
+}
+
+const names = new Map<string, string>();
+/** A prepared statement's name per text (a few shapes per process). */
+function statementName(text: string): string {
+  let name = names.get(text);
+  if (!name) names.set(text, (name = `crm_inapp_facts_${createHash('sha1').update(text).digest('hex').slice(0, 16)}`));
+  return name;
 }

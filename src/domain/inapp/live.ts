@@ -37,7 +37,6 @@ export interface LiveMessage {
 export interface LiveMode {
   /** In answer order: priority (higher first), then the earliest to go live, then id. */
   messages: LiveMessage[];
-  ids: string[];
   /** Every event count any audience reads. */
   events: EventNeed[];
   topics: string[];
@@ -78,7 +77,6 @@ async function compileMode(ctx: Ctx, appModeId: string): Promise<LiveMode> {
   }
   return {
     messages,
-    ids: messages.map((m) => m.id),
     events,
     topics: [...new Set(messages.flatMap((m) => (m.topicKey ? [m.topicKey] : [])))],
     dailyCap: settings?.dailyCap ?? null,

@@ -1,0 +1,278 @@
+// Check-in: `POST /guest/v1/checkin`, the hottest route of the service, through the real server in
+// a process of its own, over 100,000 contacts (typed attributes, 500,000 events) and 200 live
+// messages whose audiences read an attribute and an event count; at a steady 1,000 requests a
+// second, each from another person with their own signed token. Beside it, in the same run, its
+// floor: the same credential check (the same entry middleware, access chain and body validation,
+// from dist/) answering a fixed list, in a process of its own. Measured twice for the service:
+// each person's first check-in (a new session: what the messages answer is written) and their next
+// one past the 20-second spacing (what steady state mostly is: nothing new to answer).
+// Alone: `npx tsx bench/checkin.ts`; with the others: `npm run bench`.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import autocannon from 'autocannon';
+import { SignJWT } from 'jose';
+import pg from 'pg';
+import { readConfig } from '../src/config.js';
+import { createApp } from '../src/domain/apps/create-app.js';
+import { systemContext } from '../src/domain/context.js';
+import { openServices } from '../src/services.js';
+import { BENCH_SECRET_KEY, withBenchDatabase } from './database.js';
+import { cpuMsOf, freePort, serverProcess, stop } from './processes.js';
+
+const CONTACTS = Number(process.env.BENCH_CHECKIN_CONTACTS ?? 100_000);
+const EVENTS_PER_CONTACT = 5;
+const MESSAGES = 200;
+const RATE = Number(process.env.BENCH_CHECKIN_RATE ?? 1000);
+const SECONDS = Number(process.env.BENCH_CHECKIN_SECONDS ?? 10);
+const CONNECTIONS = 32;
+const PLANS = ['free', 'pro', 'team'];
+const EVENT_NAMES = Array.from({ length: 20 }, (_, i) => `feature_${i}_used`);
+
+export interface Run {
+  name: string;
+  requests: number;
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  cpuMsPerRequest: number;
+}
+
+export interface CheckinBenchResult {
+  contacts: number;
+  events: number;
+  messages: number;
+  seedMs: number;
+  /** Share of first check-ins that answered at least one message. */
+  answeredShare: number;
+  floor: Run;
+  first: Run;
+  again: Run;
+}
+
+interface BenchApp {
+  appKey: string;
+  identitySecret: string;
+  appModeId: string;
+}
+
+export async function makeApp(url: string): Promise<BenchApp> {
+  const svc = await openServices({ config: readConfig({ LOG_LEVEL: 'silent' } as NodeJS.ProcessEnv), url, secretKey: BENCH_SECRET_KEY });
+  try {
+    const ws = await svc.db.workspace.create({ data: { id: randomUUID(), name: 'Check-in bench' } });
+    const app = await createApp(systemContext(svc, 'bench'), { workspaceId: ws.id, name: 'Check-in bench app' });
+    const mode = await svc.db.appMode.findUniqueOrThrow({ where: { appKey: app.live.app_key } });
+    return { appKey: app.live.app_key, identitySecret: app.live.identity_secret, appModeId: mode.id };
+  } finally {
+    await svc.close();
+  }
+}
+
+/**
+ * By bulk SQL: contacts `u<i>` with a plan, seats and a language; five events each over the last
+ * 60 days among 20 names; and 200 live banners, each for one plan, one seat count and people who
+ * used one feature in the last 30 days (with the attributes defined as Identify would). About one
+ * person in ten qualifies for a message.
+ */
+export async function seed(url: string, appModeId: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query('SELECT setseed(0.17)');
+    await client.query(
+      `INSERT INTO attribute_definition (id, app_mode_id, name, type) VALUES
+         (gen_random_uuid()::text, $1, 'plan', 'string'), (gen_random_uuid()::text, $1, 'seats', 'number')`,
+      [appModeId],
+    );
+    await client.query(
+      `INSERT INTO contact (id, app_mode_id, external_id, language, time_zone, attributes, created_at, updated_at)
+       SELECT gen_random_uuid()::text, $1, 'u' || i, CASE WHEN i % 4 = 0 THEN 'fr' ELSE 'en' END, 'Europe/Paris',
+              jsonb_build_object('plan', ($2::text[])[1 + i % 3], 'seats', i % 50), now(), now()
+       FROM generate_series(1, $3::int) i`,
+      [appModeId, PLANS, CONTACTS],
+    );
+    await client.query(
+      `INSERT INTO event (app_mode_id, id, external_id, name, occurred_at, source, props)
+       SELECT $1::uuid, 'e' || i || '-' || j, 'u' || i, ($2::text[])[1 + floor(random() * 20)::int], now() - random() * interval '60 days', 'server', '{}'
+       FROM generate_series(1, $3::int) i, generate_series(1, $4::int) j`,
+      [appModeId, EVENT_NAMES, CONTACTS, EVENTS_PER_CONTACT],
+    );
+    await client.query(
+      `INSERT INTO inapp_message (id, app_mode_id, name, kind, state, priority, variants, audience, created_at, updated_at, live_at)
+       SELECT gen_random_uuid()::text, $1, 'Message ' || k, 'banner', 'live', k % 5,
+              jsonb_build_array(jsonb_build_object('key', 'a', 'weight', 100, 'content',
+                jsonb_build_object('blocks', jsonb_build_array(jsonb_build_object('type', 'paragraph', 'spans', jsonb_build_array(jsonb_build_object('text', 'Tip ' || k))))))),
+              jsonb_build_object('all', jsonb_build_array(
+                jsonb_build_object('attribute', 'plan', 'op', 'is', 'value', ($2::text[])[1 + k % 3], 'type', 'string'),
+                jsonb_build_object('attribute', 'seats', 'op', 'eq', 'value', k % 50, 'type', 'number'),
+                jsonb_build_object('event', ($3::text[])[1 + k % 20], 'did', true, 'withinDays', 30))),
+              now(), now(), now() + k * interval '1 millisecond'
+       FROM generate_series(1, $4::int) k`,
+      [appModeId, PLANS, EVENT_NAMES, MESSAGES],
+    );
+    await client.query('ANALYZE');
+  } finally {
+    await client.end();
+  }
+}
+
+/** The floor: the service's own entry and access chain from dist/, answering a fixed check-in. */
+const FLOOR = (dist: string) => `
+import Koa from 'koa';
+import Router from '@koa/router';
+import { boot } from '${dist}/src/boot.js';
+import { readConfig } from '${dist}/src/config.js';
+import { createLogger } from '${dist}/src/lib/logger.js';
+import { createMetrics, observe } from '${dist}/src/http/observability.js';
+import { createHttpServer } from '${dist}/src/http/connections.js';
+import { contextOf } from '${dist}/src/domain/context.js';
+import { guestAccess, guestCors } from '${dist}/rest-facade/http/access.js';
+import { readBody } from '${dist}/rest-facade/http/body.js';
+import { under } from '${dist}/rest-facade/http/cors.js';
+import { problems } from '${dist}/rest-facade/http/problem.js';
+import { defineRoute, mount } from '${dist}/rest-facade/http/route.js';
+import { CheckinBody, Checkin } from '${dist}/rest-facade/guest/inapp.js';
+const config = readConfig();
+const { svc } = await boot(config, { listen: true });
+const log = createLogger(config.logLevel);
+const fixed = { messages: [{ id: 'm1', kind: 'banner', variant: 'a', test: false, screens: [], banner: { blocks: [{ type: 'paragraph', spans: [{ text: 'Tip 1' }] }] } }],
+  unread: 0, nextCheckinSeconds: 20, throttled: false, testPhone: false, unreadNotices: 0, sendLinks: false };
+const route = defineRoute({ method: 'post', path: '/guest/v1/checkin', surface: 'guest', tag: 'x', summary: 'x', body: CheckinBody,
+  responses: { 200: { description: 'x', schema: Checkin } }, errors: [], handle: async () => ({ status: 200, body: fixed }) });
+const router = new Router();
+mount(router, route, [guestAccess(svc), (ctx, next) => { ctx.state.context = contextOf(svc, ctx.state.caller); return next(); }]);
+const app = new Koa();
+app.silent = true;
+app.use(observe(log, createMetrics()));
+app.use(problems());
+app.use(under('/guest/v1', guestCors(svc)));
+app.use(problems());
+app.use(readBody(config.maxBodyBytes));
+app.use(router.routes());
+const server = createHttpServer(config.timeouts);
+server.on('request', app.callback());
+server.listen(config.port, '127.0.0.1', () => console.log('ready'));
+process.on('SIGTERM', () => server.close(() => svc.close().then(() => process.exit(0))));
+`;
+
+async function startFloor(url: string, port: number): Promise<ChildProcess> {
+  const dist = pathToFileURL(fileURLToPath(new URL('../dist', import.meta.url))).href;
+  const child = spawn(process.execPath, ['--input-type=module', '-e', FLOOR(dist)], {
+    cwd: fileURLToPath(new URL('..', import.meta.url)),
+    env: { ...process.env, ...limits, DATABASE_URL: url, CRM_SECRET_KEY: BENCH_SECRET_KEY, PORT: String(port), LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.once('data', () => resolve());
+    child.once('exit', (code) => reject(new Error(`the floor server exited with ${code}`)));
+  });
+  return child;
+}
+
+/** One load generator on one address, far past a person's limits: the limits are still taken, never reached. */
+const limits = { RATE_GUEST_ADDRESS_PER_MINUTE: '100000000', RATE_GUEST_APP_PER_MINUTE: '100000000' };
+
+/** Requests at a steady rate, each from the next person (a token of their own), in a new session or not. */
+async function load(name: string, port: number, server: ChildProcess, people: { headers: Record<string, string> }[], session: string): Promise<Run> {
+  let next = 0;
+  const cpuBefore = cpuMsOf(server);
+  const result = await autocannon({
+    url: `http://127.0.0.1:${port}/guest/v1/checkin`,
+    connections: CONNECTIONS,
+    duration: SECONDS,
+    overallRate: RATE,
+    requests: [
+      {
+        method: 'POST',
+        setupRequest: (req) => {
+          const person = people[next++ % people.length]!;
+          return { ...req, headers: person.headers, body: JSON.stringify({ app_version: '3.2.0', platform: 'ios', session_id: session, time_zone: 'Europe/Paris' }) };
+        },
+      },
+    ],
+  });
+  const errors = result.non2xx + result.errors + result.timeouts;
+  if (errors) throw new Error(`${name}: ${errors} answers were not 2xx: ${JSON.stringify(result.statusCodeStats)}`);
+  return {
+    name,
+    requests: result.requests.total,
+    requestsPerSecond: result.requests.total / SECONDS,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    cpuMsPerRequest: (cpuMsOf(server) - cpuBefore) / result.requests.total,
+  };
+}
+
+export async function benchCheckin(url: string): Promise<CheckinBenchResult> {
+  const app = await makeApp(url);
+  const seedStarted = Date.now();
+  await seed(url, app.appModeId);
+  const seedMs = Date.now() - seedStarted;
+  // The people of the run, each once per pass, with their own signed token.
+  const count = RATE * SECONDS + RATE;
+  const key = new TextEncoder().encode(app.identitySecret);
+  const people = await Promise.all(
+    Array.from({ length: count }, async (_, i) => {
+      const sub = `u${1 + ((i * 7919) % CONTACTS)}`;
+      const token = await new SignJWT({ sub }).setProtectedHeader({ alg: 'HS256' }).setIssuedAt().setExpirationTime('2h').sign(key);
+      return { headers: { 'x-crm-app-key': app.appKey, authorization: `Bearer ${token}`, 'content-type': 'application/json', 'x-crm-sdk': 'bench/1.0' } };
+    }),
+  );
+  const warm = people.slice(0, 300).map((p, i) => ({ headers: people[(count - 1 - i) % count]!.headers }));
+
+  const [port, floorPort] = [await freePort(), await freePort()];
+  const server = await serverProcess(url, BENCH_SECRET_KEY, port, limits);
+  const floorServer = await startFloor(url, floorPort);
+  try {
+    // Warm up both (code compiled, pools filled, the live messages compiled) on people of their own.
+    for (const p of warm) {
+      for (const target of [port, floorPort]) {
+        const r = await fetch(`http://127.0.0.1:${target}/guest/v1/checkin`, { method: 'POST', headers: p.headers, body: JSON.stringify({ app_version: '3.2.0', platform: 'ios', session_id: 'warm' }) });
+        if (r.status !== 200) throw new Error(`warm-up answered ${r.status}: ${await r.text()}`);
+      }
+    }
+    const measured = people.slice(0, RATE * SECONDS);
+    const floor = await load('floor', floorPort, floorServer, measured, 'one');
+    const first = await load('first', port, server, measured, 'one');
+    const answered = await answeredShare(url, app.appModeId);
+    // Past the 20-second spacing since each person's first check-in.
+    await new Promise((r) => setTimeout(r, 21_000 - SECONDS * 1000 > 0 ? 21_000 - SECONDS * 1000 : 0));
+    const again = await load('again', port, server, measured, 'one');
+    return { contacts: CONTACTS, events: CONTACTS * EVENTS_PER_CONTACT, messages: MESSAGES, seedMs, answeredShare: answered, floor, first, again };
+  } finally {
+    await stop(server);
+    await stop(floorServer);
+  }
+}
+
+async function answeredShare(url: string, appModeId: string): Promise<number> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ share: number }>(
+      `SELECT (SELECT count(DISTINCT contact_id) FROM inapp_receipt WHERE app_mode_id = $1)::float / greatest(1, (SELECT count(*) FROM inapp_checkin WHERE app_mode_id = $1)) AS share`,
+      [appModeId],
+    );
+    return rows[0]!.share;
+  } finally {
+    await client.end();
+  }
+}
+
+const ms = (n: number) => `${n.toFixed(1)} ms`;
+const line = (r: Run) => `${Math.round(r.requestsPerSecond).toLocaleString('en').padStart(6)} requests/s, p50 ${ms(r.p50).padStart(7)}, p99 ${ms(r.p99).padStart(8)}, server CPU ${r.cpuMsPerRequest.toFixed(2)} ms/request`;
+
+export function printCheckin(r: CheckinBenchResult): void {
+  console.log(
+    `check-in: POST /guest/v1/checkin at a steady ${RATE.toLocaleString('en')} requests/s, ${CONNECTIONS} connections, each request another person; ${r.contacts.toLocaleString('en')} contacts, ${r.events.toLocaleString('en')} events, ${r.messages} live messages (attribute and event audiences), seeded in ${(r.seedMs / 1000).toFixed(1)} s`,
+  );
+  console.log(`  floor (the same credential check answering a fixed list) ${line(r.floor)}`);
+  console.log(`  first check-in of a session  ${line(r.first)}  (${Math.round(r.answeredShare * 100)}% answered a message: receipts and message.sent written)`);
+  console.log(`  the next, 20 s on            ${line(r.again)}`);
+  console.log(`  aim: p99 within 5 ms`);
+}
+
+// Alone: a database of its own.
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  process.exit(await withBenchDatabase('crm_bench_checkin', async ({ url }) => printCheckin(await benchCheckin(url))));
+}
