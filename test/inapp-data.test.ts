@@ -6,7 +6,7 @@ import { startTestServer, type TestServer } from './support/server.js';
 
 // Data life of in-app messages: the export's `receipts`, `testPhone` and `testSends`, and an erase
 // that leaves none of them (nor the last check-in) in either mode; a person erased within the
-// block is answered nothing at check-in and nothing is kept.
+// block is answered nothing at check-in, 404 when opening a message, and nothing is kept.
 
 let t: TestServer;
 let app: StaffApp;
@@ -65,8 +65,12 @@ describe('erase', () => {
     expect(request.removed).toMatchObject({ inAppReceipts: 2, inAppTestPhones: 2, inAppTestSends: 2, inAppCheckins: 2 });
     // Within the block a check-in answers nothing and keeps nothing.
     t.clock.advance(21_000);
-    const answer = await appUser(t, app.live, sub).checkedIn();
-    expect(answer).toMatchObject({ messages: [], throttled: false, testPhone: false });
+    const after = appUser(t, app.live, sub);
+    expect(await after.checkedIn()).toMatchObject({ messages: [], throttled: false, testPhone: false });
+    const live = await staff.live(app.modes.live, 'banner', { content: banner() });
+    expect((await after.open(live.id)).status).toBe(404);
+    expect((await after.receipt({ message_id: live.id, variant: 'a', action: 'seen' })).status).toBe(204);
+    expect(await t.svc.db.inAppReceipt.count({ where: { messageId: live.id } })).toBe(0);
     expect(await t.svc.db.contact.count({ where: { externalId: sub } })).toBe(0);
   });
 });

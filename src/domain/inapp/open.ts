@@ -1,9 +1,9 @@
-import { touchContact } from '../contacts/contacts.js';
 import { transaction, type Ctx, type GuestCaller } from '../context.js';
 import { notFound } from '../errors.js';
 import { emit } from '../outbox.js';
 import type { ShownMessage } from './checkin.js';
 import { liveMode } from './live.js';
+import { personOf } from './person.js';
 import { counted, dayOf } from './stats.js';
 import { requireInApp } from './switch.js';
 import { drawVariant } from './variants.js';
@@ -13,7 +13,7 @@ import { drawVariant } from './variants.js';
 // live (404 otherwise, as for a message that does not exist). The person keeps their variant; one
 // in the control group, or whose variant was removed, is shown the variant drawn among the shown
 // ones. Answering it is its message.sent, once a session, and counts for the session's one large
-// message.
+// message. A person erased within the block is answered 404 (the route has no 409) and nothing is kept.
 
 export async function openMessage(ctx: Ctx<GuestCaller>, messageId: string, sessionId: string): Promise<ShownMessage> {
   requireInApp(ctx);
@@ -22,7 +22,8 @@ export async function openMessage(ctx: Ctx<GuestCaller>, messageId: string, sess
   if (!message) throw notFound('No such message, or it is not live.');
   const now = ctx.clock.now();
   return transaction(ctx, async (tx) => {
-    const { contact } = await touchContact(tx, externalId, { sdk: ctx.caller.sdk });
+    const contact = await personOf(tx);
+    if (!contact) throw notFound('No such message, or it is not live.');
     const drawn = drawVariant({ ...message, controlWeight: 0 }, externalId);
     // A row comes back only when the message is answered anew in this session.
     const [row] = await tx.db.$queryRaw<{ variant: string; control: boolean; first: boolean }[]>`

@@ -1,10 +1,10 @@
-import { touchContact } from '../contacts/contacts.js';
 import { transaction, type Ctx, type GuestCaller } from '../context.js';
 import { invalidField } from '../errors.js';
 import { emit } from '../outbox.js';
 import { MAX_CAROUSEL_OPTIONS } from './carousel.js';
 import type { Variant } from './message-input.js';
 import { counted, dayOf, type Counter } from './stats.js';
+import { personOf } from './person.js';
 import { requireInApp } from './switch.js';
 import { drawVariant } from './variants.js';
 
@@ -13,7 +13,8 @@ import { drawVariant } from './variants.js';
 // `answered` for each screen, and each distinct tap (`clicked`, message.clicked with its button and
 // link; the first one counts the person as having clicked). The first path sent is kept, cut to
 // MaxReceiptPath screens. A receipt about a test copy (`test`) is kept with the copy and never
-// counted or posted. A receipt naming a message the app-mode does not have keeps nothing.
+// counted or posted. A receipt naming a message the app-mode does not have keeps nothing, nor does
+// one from a person erased within the block (the route has no 409).
 
 export const ACTIONS = ['seen', 'clicked', 'dismissed', 'completed', 'answered'] as const;
 export type ReceiptAction = (typeof ACTIONS)[number];
@@ -78,7 +79,8 @@ export async function takeReceipt(ctx: Ctx<GuestCaller>, input: ReceiptInput): P
   const { appModeId, externalId } = ctx.caller;
   const now = ctx.clock.now();
   await transaction(ctx, async (tx) => {
-    const { contact } = await touchContact(tx, externalId, { sdk: ctx.caller.sdk });
+    const contact = await personOf(tx);
+    if (!contact) return;
     const table = input.test ? 'inapp_test_send' : 'inapp_receipt';
     if (input.test) {
       const [kept] = await tx.db.$queryRawUnsafe<Kept[]>(`SELECT * FROM inapp_test_send WHERE id = $1 AND contact_id = $2 FOR UPDATE`, input.messageId, contact.id);
