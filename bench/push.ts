@@ -31,7 +31,7 @@ import { processes } from '../workflows/processes/registry.js';
 import { PROCESS_STARTS, startProcesses } from '../workflows/processes/starts.js';
 import { BENCH_SECRET_KEY, withBenchDatabase } from './database.js';
 
-const DEVICES = Number(process.env.BENCH_PUSH_DEVICES ?? 20_000);
+const DEVICES = Number(process.env.BENCH_PUSH_DEVICES ?? 100_000);
 const BUNDLE = 'com.example.bench';
 /** Rows per seeding statement. */
 const SEED_CHUNK = 10_000;

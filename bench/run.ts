@@ -55,7 +55,7 @@ process.exit(
   // Long poll (bench/long-poll.ts): 10,000 conversation waits held on one server process, then a staff reply to each, beside a bare node:http server holding as many.
   await (await import('./long-poll.js')).benchLongPoll(url, BENCH_SECRET_KEY);
 
-  // Push fan-out (bench/push.ts): one push to 20,000 devices (BENCH_PUSH_DEVICES) through the APNs stand-in by the push-send process, beside a plain loop of the same HTTP/2 posts.
+  // Push fan-out (bench/push.ts): one push to 100,000 devices (BENCH_PUSH_DEVICES for fewer) through the APNs stand-in by the push-send process, beside a plain loop of the same HTTP/2 posts.
   const push = await import('./push.js');
   push.printPush(await push.benchPush(url, BENCH_SECRET_KEY));
 
