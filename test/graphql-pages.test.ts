@@ -41,6 +41,8 @@ describe('the shape', () => {
     // The lists of rows are all connections; the lists left are values of one object.
     const lists = fields.filter((f) => f.type.kind === 'LIST' || (f.type.kind === 'NON_NULL' && f.type.ofType?.name === null)).map((f) => `${f.on}.${f.name}`);
     expect(lists.filter((f) => !/Connection\.edges$/.test(f)).sort()).toEqual([
+      'AppLinkSet.appVersions',
+      'AppLinkSet.links',
       'AppMode.languages',
       'AppMode.webOrigins',
       'BotOpening.buttons',
@@ -52,11 +54,19 @@ describe('the shape', () => {
       'EventDefinition.props',
       'HelpArticle.stats',
       'HelpCollection.texts',
+      'InAppMessage.screens',
+      'InAppMessage.variants',
+      'InAppSendingWindow.days',
+      'InAppStats.days',
+      'InAppStats.variants',
+      'InAppStatsEvent.counts',
+      'InAppVariant.unknownWords',
       'MessengerSettings.cards',
       'MessengerSettings.faces',
       'OutgoingMail.headers',
       'OutgoingMail.to',
       'PreferenceTopic.channels',
+      'Query.appLinks',
       'Query.webhookTopics',
       'TicketType.states',
       'TopicPreference.channels',
