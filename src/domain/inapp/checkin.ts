@@ -7,7 +7,7 @@ import { CHECKIN_SPACING_SECONDS, readFacts, type PersonRead, type ReceiptFact }
 import { liveMode, type LiveMessage, type LiveMode } from './live.js';
 import { CONTROL } from './message-input.js';
 import { recordCheckin, storeAnswer, type Answered } from './record.js';
-import { inSchedule, inWindow, localTime, type LocalTime } from './schedule.js';
+import { inSchedule, inWindow, localTime } from './schedule.js';
 import { requireInApp } from './switch.js';
 import { drawVariant } from './variants.js';
 
@@ -151,7 +151,7 @@ function choose(ctx: Ctx<GuestCaller>, mode: LiveMode, person: PersonRead, input
     if (!inSchedule(m, now) || !holds(m.screens) || (m.topicKey && !person.hears.has(m.topicKey))) continue;
     const r = receipts.get(m.id);
     if (r && (r.control || r.lastSession === input.sessionId || finished(r, m.show))) continue;
-    if (!inWindow(m.window, m.quiet, local as LocalTime) || !m.audience.test(facts)) continue;
+    if (!inWindow(m.window, m.quiet, local) || !m.audience.test(facts)) continue;
     const variant = r?.variant ?? drawVariant(m, ctx.caller.externalId);
     if (variant === CONTROL) {
       choice.controls.push({ message: m });

@@ -3,7 +3,7 @@ import { invalidField } from '../errors.js';
 import { emit } from '../outbox.js';
 import { MAX_CAROUSEL_OPTIONS } from './carousel.js';
 import type { Variant } from './message-input.js';
-import { counted, dayOf, type Counter } from './stats.js';
+import { counted, dayOf } from './stats.js';
 import { personOf } from './person.js';
 import { requireInApp } from './switch.js';
 import { drawVariant } from './variants.js';
@@ -101,8 +101,8 @@ export async function takeReceipt(ctx: Ctx<GuestCaller>, input: ReceiptInput): P
     const data = { message_id: message.id, variant: kept!.variant, ...(input.sessionId ? { session_id: input.sessionId } : {}) };
     if (input.action === 'seen' && first) await emit(tx, 'message.opened', { appModeId, externalId, data });
     if (newTap) await emit(tx, 'message.clicked', { appModeId, externalId, data: { ...data, button: input.button ?? null, link: input.link ?? null, screen: input.screen ?? null } });
-    const counter: Counter = input.action === 'answered' ? 'completed' : input.action;
-    if (first && input.action !== 'answered') await counted(tx, appModeId, [{ messageId: message.id, variant: kept!.variant, control: kept!.control, counter, day: dayOf(now) }]);
+    // Answers are kept, not counted: the statistics count people, not their picks.
+    if (first && input.action !== 'answered') await counted(tx, appModeId, [{ messageId: message.id, variant: kept!.variant, control: kept!.control, counter: input.action, day: dayOf(now) }]);
   });
 }
 

@@ -41,17 +41,18 @@ export const INAPP_COUNTED = 'inapp.counted';
 
 const zero = (): Counts => ({ sent: 0, seen: 0, clicked: 0, dismissed: 0, completed: 0, goalReached: 0 });
 
-export async function statsOf(ctx: Ctx, messageId: string): Promise<MessageStats> {
-  const rows = await ctx.db.$queryRaw<{ day: string; variant: string; control: boolean; counter: Counter; n: number }[]>`
-    SELECT to_char(d.at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, r.variant, r.control, d.counter, count(*)::int AS n
+/** The statistics of several messages, read in one statement (a list of messages with their statistics). */
+export async function statsOfMany(ctx: Ctx, messageIds: readonly string[]): Promise<Map<string, MessageStats>> {
+  const rows = await ctx.db.$queryRaw<{ message_id: string; day: string; variant: string; control: boolean; counter: Counter; n: number }[]>`
+    SELECT r.message_id, to_char(d.at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, r.variant, r.control, d.counter, count(*)::int AS n
     FROM inapp_receipt r
     CROSS JOIN LATERAL (VALUES ('sent', CASE WHEN r.control THEN r.assigned_at ELSE r.sent_at END), ('seen', r.seen_at), ('clicked', r.clicked_at),
       ('dismissed', r.dismissed_at), ('completed', r.completed_at), ('goalReached', r.goal_reached_at)) AS d(counter, at)
-    WHERE r.message_id = ${messageId} AND d.at IS NOT NULL
-    GROUP BY 1, 2, 3, 4 ORDER BY 1, 2`;
-  const variants = new Map<string, VariantStats>();
-  const days = new Map<string, DayStats>();
+    WHERE r.message_id = ANY(${[...messageIds]}::text[]) AND d.at IS NOT NULL
+    GROUP BY 1, 2, 3, 4, 5 ORDER BY 2, 3`;
+  const all = new Map(messageIds.map((id) => [id, { variants: new Map<string, VariantStats>(), days: new Map<string, DayStats>() }]));
   for (const r of rows) {
+    const { variants, days } = all.get(r.message_id)!;
     const v = variants.get(r.variant) ?? { variant: r.variant, control: r.control, ...zero() };
     variants.set(r.variant, v);
     v[r.counter] += r.n;
@@ -60,8 +61,10 @@ export async function statsOf(ctx: Ctx, messageId: string): Promise<MessageStats
     days.set(key, d);
     d[r.counter] += r.n;
   }
-  return { variants: [...variants.values()], days: [...days.values()] };
+  return new Map([...all].map(([id, s]) => [id, { variants: [...s.variants.values()], days: [...s.days.values()] }]));
 }
+
+export const statsOf = async (ctx: Ctx, messageId: string): Promise<MessageStats> => (await statsOfMany(ctx, [messageId])).get(messageId)!;
 
 /** Tells live statistics of people counted, in the transaction that counted them. */
 export async function counted(tx: TxCtx, appModeId: string, counts: Count[]): Promise<void> {

@@ -37,9 +37,8 @@ export function unknownWords(content: unknown, path = ''): string[] {
   if (typeof content !== 'object' || content === null) return [];
   return Object.entries(content).flatMap(([member, value]) => {
     const at = path ? `${path}.${member}` : member;
-    if (typeof value === 'string' && member in KNOWN_WORDS && member !== 'style') return KNOWN_WORDS[member]!.includes(value) ? [] : [at];
-    // `style` is a word on buttons and blocks, a Style object on carousels and screens.
-    if (member === 'style' && typeof value === 'string') return KNOWN_WORDS.style!.includes(value) ? [] : [at];
+    // A word is a string under a member that takes words (`style` is a word on buttons and blocks, an object elsewhere).
+    if (typeof value === 'string' && member in KNOWN_WORDS) return KNOWN_WORDS[member]!.includes(value) ? [] : [at];
     return unknownWords(value, at);
   });
 }

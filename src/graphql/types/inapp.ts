@@ -3,9 +3,10 @@ import { appLinkSets } from '../../domain/inapp/links.js';
 import type { MessageInput, Variant } from '../../domain/inapp/message-input.js';
 import { changeMessage, createMessage, deleteMessage, messageIn, setMessageState } from '../../domain/inapp/messages.js';
 import { setInAppSettings } from '../../domain/inapp/settings.js';
-import { liveStats, statsOf, type Count, type MessageStats, type StatsEvent, type VariantStats } from '../../domain/inapp/stats.js';
+import { liveStats, statsOfMany, type Count, type MessageStats, type StatsEvent, type VariantStats } from '../../domain/inapp/stats.js';
 import { markTestPhone, sendTestCopy, unmarkTestPhone } from '../../domain/inapp/tests.js';
 import { unknownWords } from '../../domain/inapp/words.js';
+import { batchLoad } from '../batch.js';
 import { builder, connectionType } from '../builder.js';
 import { asStaff } from '../context.js';
 import { JSONValue } from '../json.js';
@@ -114,7 +115,8 @@ const InAppMessageRef = builder.prismaObject('InAppMessage', {
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
     liveAt: t.expose('liveAt', { type: 'DateTime', nullable: true, description: 'When it first went live.' }),
     endedAt: t.expose('endedAt', { type: 'DateTime', nullable: true }),
-    stats: t.field({ type: InAppStats, resolve: (m, _args, ctx) => statsOf(asStaff(ctx), m.id) }),
+    // Every listed message's statistics come from one read.
+    stats: t.field({ type: InAppStats, resolve: (m, _args, ctx) => batchLoad(ctx, 'inapp-stats', m.id, (ids) => statsOfMany(asStaff(ctx), ids)) }),
   }),
 });
 
