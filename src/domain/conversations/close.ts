@@ -2,6 +2,7 @@ import type { Conversation } from '../../generated/prisma/client.js';
 import { transaction, type Ctx } from '../context.js';
 import { emit } from '../outbox.js';
 import type { Author } from './authors.js';
+import { externalIdOf } from './conversations.js';
 import { addPart } from './parts.js';
 
 // Closing a conversation (a team member, or the service): a line saying so, seen by the person,
@@ -30,8 +31,7 @@ export async function closeConversation(ctx: Ctx, conversation: Conversation, by
         data: { rating_asked: askRating },
         preview: null,
       });
-      const contact = await tx.db.contact.findUniqueOrThrow({ where: { id: conversation.contactId }, select: { externalId: true } });
-      await emit(tx, CLOSED, { appModeId: conversation.appModeId, externalId: contact.externalId, data: { conversation_id: conversation.id, part_id: part.id } });
+      await emit(tx, CLOSED, { appModeId: conversation.appModeId, externalId: await externalIdOf(tx, conversation), data: { conversation_id: conversation.id, part_id: part.id } });
     }
     return tx.db.conversation.findUniqueOrThrow({ where: { id: conversation.id } });
   });

@@ -34,6 +34,10 @@ export async function conversationIn(ctx: Ctx, appModeId: string, conversationId
   return found;
 }
 
+/** The external id of a conversation's person, for the outbox rows of its webhook topics. */
+export const externalIdOf = async (ctx: Ctx, conversation: Pick<Conversation, 'contactId'>): Promise<string> =>
+  (await ctx.db.contact.findUniqueOrThrow({ where: { id: conversation.contactId }, select: { externalId: true } })).externalId;
+
 /** Unread parts of one conversation for its person: parts they may see, by others, after what they read. */
 export const UNREAD = (c: Prisma.Sql) => Prisma.sql`(
   SELECT count(*)::int FROM conversation_part p

@@ -1,6 +1,7 @@
-import type { Conversation, ConversationPart } from '../../generated/prisma/client.js';
-import { transaction, type Ctx, type StaffCaller, type TxCtx } from '../context.js';
+import type { ConversationPart } from '../../generated/prisma/client.js';
+import { transaction, type Ctx, type StaffCaller } from '../context.js';
 import { requireContent } from '../conversations/content.js';
+import { externalIdOf } from '../conversations/conversations.js';
 import { conversationById } from './conversation.js';
 import { REPLIED, reopen } from '../conversations/messages.js';
 import { addPart } from '../conversations/parts.js';
@@ -20,10 +21,6 @@ function staffText(text: string): string {
   requireContent(text, []);
   return text;
 }
-
-/** The contact's external id, for the outbox row of a webhook topic. */
-export const externalIdOf = async (tx: TxCtx, conversation: Pick<Conversation, 'contactId'>) =>
-  (await tx.db.contact.findUniqueOrThrow({ where: { id: conversation.contactId }, select: { externalId: true } })).externalId;
 
 export async function replyAsStaff(ctx: Ctx<StaffCaller>, conversationId: string, input: { text: string }): Promise<ConversationPart> {
   const text = staffText(input.text);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Conversation, Ticket, TicketType } from '../../generated/prisma/client.js';
 import { transaction, type Ctx, type StaffCaller, type TxCtx } from '../context.js';
+import { externalIdOf } from '../conversations/conversations.js';
 import { addPart } from '../conversations/parts.js';
 import { conflict, invalidField, notFound } from '../errors.js';
 import { conversationById } from '../inbox/conversation.js';
@@ -59,8 +60,7 @@ async function openTicket(tx: TxCtx<StaffCaller>, conversation: Conversation, ty
     // A conversation made for the ticket is previewed by its line; another keeps its own preview.
     ...(linePreview ? {} : { preview: null }),
   });
-  const { externalId } = await tx.db.contact.findUniqueOrThrow({ where: { id: conversation.contactId }, select: { externalId: true } });
-  await recordStep(tx, ticket, { from: null, by: author, part, externalId });
+  await recordStep(tx, ticket, { from: null, by: author, part, externalId: await externalIdOf(tx, conversation) });
   return ticket;
 }
 
