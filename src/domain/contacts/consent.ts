@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Contact } from '../../generated/prisma/client.js';
-import { inTransaction, transaction, type AppCaller, type Ctx, type GuestCaller, type TxCtx } from '../context.js';
+import { transaction, type AppCaller, type Ctx, type GuestCaller, type TxCtx } from '../context.js';
 import { applyConsentChoice, type ConsentChoice } from './consent-rule.js';
 import { DomainError } from '../errors.js';
+import { sqlRows } from '../sql.js';
 import { touchContact } from './contacts.js';
 import { subjectHash } from './erasure.js';
 
@@ -91,7 +92,7 @@ interface ReadRow {
 export async function getGuestConsent(ctx: Ctx<GuestCaller>): Promise<Consent> {
   const { appId, appModeId, externalId, sdk } = ctx.caller;
   const values = [appId, appModeId, externalId, subjectHash(ctx.svc, appId, externalId), sdk ?? null, ctx.clock.now().toISOString()];
-  const [row] = (inTransaction(ctx) ? await ctx.db.$queryRawUnsafe<ReadRow[]>(READ, ...values) : (await ctx.svc.pool.query<ReadRow>(READ, values)).rows) as ReadRow[];
+  const [row] = await sqlRows<ReadRow>(ctx, { text: READ, values });
   if (row!.erased) return NO_CONSENT;
   const at = (t: Date | string | null) => (t === null ? null : new Date(t));
   return consentOf({

@@ -1,9 +1,10 @@
 import type { EventDefinition } from '../../generated/prisma/client.js';
-import { inTransaction, transaction, type AppCaller, type Ctx, type TxCtx } from '../context.js';
+import { transaction, type AppCaller, type Ctx, type TxCtx } from '../context.js';
 import { ERASE_BLOCK_DAYS, erasedAmong } from '../contacts/erasure.js';
 import { DomainError } from '../errors.js';
 import { rememberDefinitions } from './definition-cache.js';
 import { lockDefinitions, propsOf } from './definitions.js';
+import { sqlRows } from '../sql.js';
 import { isEventName } from './names.js';
 import { typeEvents, type KnownDefinition, type Typed } from './typing.js';
 
@@ -109,10 +110,6 @@ async function typeLocked(tx: TxCtx<AppCaller>, events: IncomingEvent[], opts: I
   return { ...batch, definitions: [...defs.values()] };
 }
 
-/** Runs SQL in the context's transaction, or else on the pool (a statement alone is its own transaction, and pg is quicker there). */
-async function runSql(ctx: Ctx, text: string, values: unknown[]): Promise<unknown[]> {
-  return inTransaction(ctx) ? ctx.db.$queryRawUnsafe(text, ...values) : (await ctx.svc.pool.query(text, values)).rows;
-}
 
 const WRITE = `SELECT accepted, erased FROM crm_ingest_events($1::uuid, $2, $3, $4, $5::timestamptz, $6::text[], $7::text[],
   $8::int[], $9::text[], $10::text[], $11::text[], $12::bigint[], $13::jsonb[], $14::json, $15)`;
@@ -136,7 +133,7 @@ export async function writeEvents(
     return { index: r.index, id: r.id, external_id: e?.externalId ?? null, name: e?.name ?? null, reason: r.reason, detail: r.detail };
   });
   const scope = ctx.caller;
-  const [row] = (await runSql(ctx, WRITE, [
+  const [row] = await sqlRows<{ accepted: number; erased: string[] }>(ctx, { text: WRITE, values: [
     scope.appModeId,
     scope.appId,
     opts.source,
@@ -152,7 +149,7 @@ export async function writeEvents(
     arrayLiteral(typed.map((t) => JSON.stringify(t.props))),
     JSON.stringify(refused),
     ERASED_DETAIL,
-  ])) as { accepted: number; erased: string[] }[];
+  ] });
   return { accepted: row!.accepted, erased: new Set(row!.erased) };
 }
 

@@ -2,7 +2,7 @@ import { Prisma } from '../../generated/prisma/client.js';
 import { notFound } from '../errors.js';
 import type { ContentBlock } from './blocks.js';
 import type { HelpCtx, HelpReader } from './reader.js';
-import { collectionNames, itemsOf, servedVersions, type ArticleItem } from './served.js';
+import { collectionNames, itemOf, servedVersions, type ArticleItem } from './served.js';
 import { countView } from './views.js';
 
 // GET …/articles/{slug}: the article in the reader's language (else the default's), its blocks,
@@ -36,12 +36,11 @@ export async function readArticle(ctx: HelpCtx, reader: HelpReader, slug: string
         .slice(0, RELATED)
     : [];
   countView(ctx, { articleId: row.article_id, language: row.language, appModeId: reader.appModeId });
-  const [item] = await itemsOf(ctx, reader, [row]);
   return {
-    ...item!,
+    ...itemOf(row),
     blocks: version.blocks as unknown as ContentBlock[],
     collectionPath: path,
-    related: await itemsOf(ctx, reader, related),
+    related: related.map(itemOf),
     languages: reader.app.languages.filter((l) => published.some((p) => p.language === l)),
   };
 }

@@ -1,7 +1,7 @@
 import { Prisma } from '../../generated/prisma/client.js';
 import { notFound } from '../errors.js';
 import { audiencesOf, type HelpCtx, type HelpReader } from './reader.js';
-import { collectionNames, itemsOf, servedLanguages, servedVersions, type ArticleItem } from './served.js';
+import { collectionNames, itemOf, servedLanguages, servedVersions, type ArticleItem } from './served.js';
 
 // GET …/collections and …/collections/{slug}: the collections in the staff's order, each with its
 // sections, named in the reader's language (else the default's). A collection or section shows
@@ -84,7 +84,7 @@ export async function readCollection(ctx: HelpCtx, reader: HelpReader, slug: str
   const { sections } = self;
   const rows = await servedVersions(ctx, reader, Prisma.sql`AND a.collection_id = ANY(${[node.id, ...sections.map((s) => s.collectionId)]}::text[])`);
   rows.sort((a, b) => a.position - b.position || a.slug.localeCompare(b.slug));
-  const items = await itemsOf(ctx, reader, rows);
+  const items = rows.map(itemOf);
   const parentName = parent && names.get(parent.id);
   return {
     ...self,

@@ -1,9 +1,9 @@
 import { Prisma } from '../../generated/prisma/client.js';
-import { inTransaction } from '../context.js';
+import { sqlRows } from '../sql.js';
 import type { Span } from './blocks.js';
 import { searchConfigOf } from './languages.js';
 import { audiencesOf, type HelpCtx, type HelpReader } from './reader.js';
-import { itemsOf, servedStatement, type ArticleItem, type ServedRow } from './served.js';
+import { itemOf, servedStatement, withCollections, type ArticleItem, type ServedRow } from './served.js';
 import { correctedWords } from './words.js';
 
 // GET …/articles: with no words, the articles most read in the reader's language first; with
@@ -55,24 +55,25 @@ const published = (words: string[], join: ' & ' | ' | '): SearchTerms => ({ quer
 export async function listArticles(ctx: HelpCtx, reader: HelpReader, input: { q?: string | undefined; limit?: number | undefined }): Promise<ArticleList> {
   const limit = input.limit ?? DEFAULT_LIMIT;
   const words = wordsOf(input.q);
-  if (!words.length) return { items: await itemsOf(ctx, reader, await mostRead(ctx, reader, limit)), matchedBy: 'most_read' };
+  if (!words.length) return { items: (await mostRead(ctx, reader, limit)).map(itemOf), matchedBy: 'most_read' };
   const found = await fullText(ctx, reader, typed(words), limit);
-  if (found.length) return { items: await withExcerpts(ctx, reader, found), matchedBy: 'words' };
+  if (found.length) return { items: withExcerpts(found), matchedBy: 'words' };
   // No article has every word: each word as the published word most like it, every one of them, else any.
   const corrected = await correctedWords(ctx, reader, words);
   if (!corrected.length) return { items: [], matchedBy: 'similar_words' };
   let similar = await fullText(ctx, reader, published(corrected, ' & '), limit);
   if (!similar.length && corrected.length > 1) similar = await fullText(ctx, reader, published(corrected, ' | '), limit);
-  return { items: await withExcerpts(ctx, reader, similar), matchedBy: 'similar_words' };
+  return { items: withExcerpts(similar), matchedBy: 'similar_words' };
 }
 
 /** Most views in the language served first, then the staff's order: sorted and cut in the database. */
 function mostRead(ctx: HelpCtx, reader: HelpReader, limit: number): Promise<ServedRow[]> {
-  return ctx.db.$queryRaw<ServedRow[]>`
-    SELECT s.* FROM (${servedStatement(reader)}) s
+  const page = Prisma.sql`
+    SELECT s.*, coalesce(v.views, 0) AS views FROM (${servedStatement(reader)}) s
     LEFT JOIN help_article_stat v ON v.article_id = s.article_id AND v.language = s.language
     ORDER BY coalesce(v.views, 0) DESC, s.position, s.slug
     LIMIT ${limit}`;
+  return ctx.db.$queryRaw<ServedRow[]>(Prisma.sql`${withCollections(reader, page)} ORDER BY views DESC, position, slug`);
 }
 
 type Hit = ServedRow & { rank: number; headline: string };
@@ -83,26 +84,22 @@ type Hit = ServedRow & { rank: number; headline: string };
  * articles not published in it, in the default language with that one's.
  */
 async function fullText(ctx: HelpCtx, reader: HelpReader, terms: SearchTerms, limit: number): Promise<Hit[]> {
-  const statement = fullTextStatement(reader, terms, limit);
-  // Straight through pg outside a transaction: a third of the CPU a search costs through Prisma.
-  return inTransaction(ctx) ? ctx.db.$queryRawUnsafe<Hit[]>(statement.text, ...statement.values) : (await ctx.svc.pool.query<Hit>(statement.text, statement.values)).rows;
+  return sqlRows<Hit>(ctx, fullTextStatement(reader, terms, limit));
 }
 
 /** The statement of a full-text search (the benchmark also runs it alone, as its floor). */
 export function fullTextStatement(reader: HelpReader, terms: SearchTerms, limit: number): Prisma.Sql {
   const own = reader.language;
   const fallback = reader.app.defaultLanguage;
-  return Prisma.sql`
+  const hits = Prisma.sql`
     SELECT article_id, slug, collection_id, position, audience, language, title, summary, published_at AT TIME ZONE 'UTC' AS published_at, rank, headline
     FROM crm_help_search(${reader.appModeId}, ${own}, ${searchConfigOf(own)}, ${fallback}, ${searchConfigOf(fallback)},
       ${terms.query}, ${terms.marks}, ${audiencesOf(reader)}::text[], ${limit}::int, ${WEIGHTS}::float4[], ${HEADLINE})`;
+  return Prisma.sql`${withCollections(reader, hits)} ORDER BY rank DESC, position, slug`;
 }
 
 /** Items with their excerpts (ts_headline, in crm_help_search) as spans. */
-async function withExcerpts(ctx: HelpCtx, reader: HelpReader, rows: Hit[]): Promise<ArticleItem[]> {
-  const items = await itemsOf(ctx, reader, rows);
-  return items.map((item, i) => ({ ...item, excerpt: spansOf(rows[i]!.headline) }));
-}
+const withExcerpts = (rows: Hit[]): ArticleItem[] => rows.map((row) => ({ ...itemOf(row), excerpt: spansOf(row.headline) }));
 
 /**
  * ts_headline's answer as spans of plain text, the matched words marked `highlight`: the text is

@@ -33,6 +33,9 @@ export interface ServedRow {
   title: string;
   summary: string;
   published_at: Date;
+  /** The collection or section it is in, named in the reader's language (else the default, else any). */
+  collection_slug: string | null;
+  collection_name: string | null;
 }
 
 /** The languages a reader may be served: theirs, then the default. */
@@ -40,13 +43,27 @@ export const servedLanguages = (reader: HelpReader) => [...new Set([reader.langu
 
 /**
  * The served version of each article of the reader's app-mode that `where` (over `a`, the
- * article) admits: one row per article.
+ * article) admits: one row per article, with its collection's name.
  */
 export function servedVersions(ctx: HelpCtx, reader: HelpReader, where: Prisma.Sql = Prisma.empty): Promise<ServedRow[]> {
-  return ctx.db.$queryRaw<ServedRow[]>(servedStatement(reader, where));
+  return ctx.db.$queryRaw<ServedRow[]>(withCollections(reader, servedStatement(reader, where)));
 }
 
-/** The statement of servedVersions, to read from in a larger one. */
+/**
+ * The rows of `statement` (served versions, already cut to the page) with their collections'
+ * slugs and names: the same choice of name as collectionNames, in the same statement.
+ */
+export function withCollections(reader: HelpReader, statement: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`
+    SELECT s.*, n.slug AS collection_slug, n.name AS collection_name FROM (${statement}) s
+    LEFT JOIN LATERAL (
+      SELECT c.slug, t.name FROM help_collection c JOIN help_collection_text t ON t.collection_id = c.id
+      WHERE c.id = s.collection_id
+      ORDER BY (t.language = ${reader.language}) DESC, (t.language = ${reader.app.defaultLanguage}) DESC, t.language
+      LIMIT 1) n ON true`;
+}
+
+/** The statement of the served versions (without their collections' names), to read from in a larger one. */
 export function servedStatement(reader: HelpReader, where: Prisma.Sql = Prisma.empty): Prisma.Sql {
   return Prisma.sql`
     SELECT DISTINCT ON (a.id) a.id AS article_id, a.slug, a.collection_id, a.position, a.audience::text AS audience,
@@ -69,22 +86,18 @@ export async function collectionNames(ctx: HelpCtx, reader: HelpReader, ids: str
   return new Map(rows.map((r) => [r.id, r]));
 }
 
-/** Rows as items, with their collections' names. */
-export async function itemsOf(ctx: HelpCtx, reader: HelpReader, rows: ServedRow[]): Promise<ArticleItem[]> {
-  const names = await collectionNames(ctx, reader, rows.flatMap((r) => (r.collection_id ? [r.collection_id] : [])));
-  return rows.map((r) => {
-    const c = r.collection_id ? names.get(r.collection_id) : undefined;
-    return {
-      articleId: r.article_id,
-      slug: r.slug,
-      title: r.title,
-      summary: r.summary,
-      language: r.language,
-      collectionId: r.collection_id,
-      collection: c ? { slug: c.slug, name: c.name } : null,
-      audience: r.audience,
-      position: r.position,
-      updatedAt: r.published_at,
-    };
-  });
+/** A row as an item. */
+export function itemOf(r: ServedRow): ArticleItem {
+  return {
+    articleId: r.article_id,
+    slug: r.slug,
+    title: r.title,
+    summary: r.summary,
+    language: r.language,
+    collectionId: r.collection_id,
+    collection: r.collection_slug !== null && r.collection_name !== null ? { slug: r.collection_slug, name: r.collection_name } : null,
+    audience: r.audience,
+    position: r.position,
+    updatedAt: r.published_at,
+  };
 }

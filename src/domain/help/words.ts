@@ -1,4 +1,6 @@
+import { Prisma } from '../../generated/prisma/client.js';
 import type { TxCtx } from '../context.js';
+import { sqlRows } from '../sql.js';
 import { servedLanguages } from './served.js';
 import type { HelpCtx, HelpReader } from './reader.js';
 
@@ -29,21 +31,23 @@ export async function keepWords(tx: TxCtx, appModeId: string, language: string, 
 
 /**
  * Each search word as a published word of the reader's languages: itself when some article has
- * it, else the most alike (at least SIMILARITY), else left out. In the order given, without repeats.
+ * it (looked up by key; the trigram index is asked only for the others), else the most alike (at
+ * least SIMILARITY), else left out. In the order given, without repeats.
  */
 export async function correctedWords(ctx: HelpCtx, reader: HelpReader, words: string[]): Promise<string[]> {
   const asked = words.filter((w) => w.length >= MIN && w.length <= MAX);
   if (!asked.length) return [];
-  const rows = await ctx.db.$queryRaw<{ found: string | null }[]>`
-    SELECT best.word AS found
-    FROM unnest(${asked}::text[]) WITH ORDINALITY AS q(word, i)
-    LEFT JOIN LATERAL (
-      SELECT w.word FROM help_word w
-      WHERE w.app_mode_id = ${reader.appModeId} AND w.language = ANY(${servedLanguages(reader)}::text[]) AND w.word % q.word
-        AND similarity(w.word, q.word) >= ${SIMILARITY}
-      ORDER BY w.word = q.word DESC, similarity(w.word, q.word) DESC, w.word
-      LIMIT 1) best ON true
-    ORDER BY q.i`;
+  const mine = Prisma.sql`w.app_mode_id = ${reader.appModeId} AND w.language = ANY(${servedLanguages(reader)}::text[])`;
+  const rows = await sqlRows<{ found: string | null }>(
+    ctx,
+    Prisma.sql`
+      SELECT coalesce(
+        (SELECT w.word FROM help_word w WHERE ${mine} AND w.word = q.word LIMIT 1),
+        (SELECT w.word FROM help_word w WHERE ${mine} AND w.word % q.word AND similarity(w.word, q.word) >= ${SIMILARITY}
+         ORDER BY similarity(w.word, q.word) DESC, w.word LIMIT 1)) AS found
+      FROM unnest(${asked}::text[]) WITH ORDINALITY AS q(word, i)
+      ORDER BY q.i`,
+  );
   return [...new Set(rows.flatMap((r) => (r.found ? [r.found] : [])))];
 }
 

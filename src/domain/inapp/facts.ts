@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
 import { Prisma } from '../../generated/prisma/client.js';
 import { subjectHash } from '../contacts/erasure.js';
 import { UNREAD } from '../conversations/conversations.js';
-import { inTransaction, type Ctx, type GuestCaller } from '../context.js';
+import type { Ctx, GuestCaller } from '../context.js';
 import { HEARS, JOINS } from '../preferences/hears.js';
+import { sqlRows } from '../sql.js';
 import type { Kind } from './content.js';
 import type { LiveMode } from './live.js';
 
@@ -159,9 +159,7 @@ export function factsStatement(ctx: Ctx<GuestCaller>, mode: LiveMode, opts: { li
 
 export async function readFacts(ctx: Ctx<GuestCaller>, mode: LiveMode, opts: { linksDigest?: string }): Promise<Facts> {
   const query = factsStatement(ctx, mode, opts);
-  const [row] = inTransaction(ctx)
-    ? await ctx.db.$queryRawUnsafe<Row[]>(query.text, ...query.values)
-    : (await ctx.svc.pool.query<Row>({ name: statementName(query.text), text: query.text, values: query.values })).rows;
+  const [row] = await sqlRows<Row>(ctx, query, { prepare: true });
   if (row!.erased) return { erased: true };
   if (row!.throttled) return { erased: false, contactId: row!.contact_id!, throttled: true, lastAt: new Date(row!.last_at!), lastAnswer: row!.last_answer };
   const f = row!.facts!;
@@ -197,12 +195,4 @@ export async function readFacts(ctx: Ctx<GuestCaller>, mode: LiveMode, opts: { l
       linksKnown: f.linksKnown,
     },
   };
-}
-
-const names = new Map<string, string>();
-/** A prepared statement's name per text (a few shapes per process). */
-function statementName(text: string): string {
-  let name = names.get(text);
-  if (!name) names.set(text, (name = `crm_inapp_facts_${createHash('sha1').update(text).digest('hex').slice(0, 16)}`));
-  return name;
 }
