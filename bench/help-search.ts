@@ -4,8 +4,6 @@
 // straight to PostgreSQL through pg at the same rate, in the same run. Latencies are measured per
 // request (open loop: each request leaves at its time whether or not the one before answered).
 // Alone: `npx tsx bench/help-search.ts`; with the others: `npm run bench`.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
@@ -18,7 +16,7 @@ import { systemContext } from '../src/domain/context.js';
 import { fullTextStatement, typed, wordsOf } from '../src/domain/help/search.js';
 import { openServices } from '../src/services.js';
 import { BENCH_SECRET_KEY, withBenchDatabase } from './database.js';
-import { freePort, stop } from './processes.js';
+import { cpuMsOf, freePort, serverProcess, stop } from './processes.js';
 
 const ARTICLES = Number(process.env.BENCH_HELP_ARTICLES ?? 10_000);
 const RATE = Number(process.env.BENCH_HELP_RATE ?? 100);
@@ -76,12 +74,6 @@ export interface HelpSearchResult {
   meanHits: number;
   /** CPU time of the server process per search (user + system), in ms. */
   serverCpuMs: number;
-}
-
-/** User and system CPU time a process has used, in ms (Linux /proc). */
-function cpuMs(child: ChildProcess): number {
-  const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
 }
 
 /**
@@ -161,32 +153,6 @@ async function paced(send: (i: number) => Promise<void>): Promise<Latencies> {
   return { p50: at(0.5), p95: at(0.95), p99: at(0.99), requests: times.length };
 }
 
-function serverProcess(url: string, port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [fileURLToPath(new URL('../dist/src/main.js', import.meta.url))], {
-    env: {
-      ...process.env,
-      DATABASE_URL: url,
-      CRM_SECRET_KEY: BENCH_SECRET_KEY,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      BASE_URL: `http://127.0.0.1:${port}`,
-      LOG_LEVEL: 'warn',
-      // One load generator on one address: the limits are taken on every request, never reached.
-      RATE_GUEST_ADDRESS_PER_MINUTE: '100000000',
-      RATE_GUEST_APP_PER_MINUTE: '100000000',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  return (async () => {
-    for (let i = 0; i < 300; i++) {
-      if (await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false)) return child;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    child.kill('SIGKILL');
-    throw new Error('the server did not become ready');
-  })();
-}
-
 export async function benchHelpSearch(url: string): Promise<HelpSearchResult> {
   const svc = await openServices({ config: readConfig({ LOG_LEVEL: 'silent' } as NodeJS.ProcessEnv), url, secretKey: BENCH_SECRET_KEY });
   const ctx = systemContext(svc, 'bench');
@@ -209,7 +175,8 @@ export async function benchHelpSearch(url: string): Promise<HelpSearchResult> {
   const token = await new SignJWT({ sub: 'bench-reader' }).setProtectedHeader({ alg: 'HS256' }).setIssuedAt().setExpirationTime('2h').sign(new TextEncoder().encode(app.live.identity_secret));
   const headers = { 'x-crm-app-key': app.live.app_key, authorization: `Bearer ${token}` };
   const port = await freePort();
-  const server = await serverProcess(url, port);
+  // One load generator on one address: the limits are taken on every request, never reached.
+  const server = await serverProcess(url, BENCH_SECRET_KEY, port, { RATE_GUEST_ADDRESS_PER_MINUTE: '100000000', RATE_GUEST_APP_PER_MINUTE: '100000000' });
   const pool = new pg.Pool({ connectionString: url, max: 10 });
   try {
     const search = async (i: number) => {
@@ -229,9 +196,9 @@ export async function benchHelpSearch(url: string): Promise<HelpSearchResult> {
     // Warm up both: caches, plans, pools, JIT.
     for (let i = 0; i < 200; i++) await Promise.all([search(i), floorSearch(i)]);
     hits = 0;
-    const cpuBefore = cpuMs(server);
+    const cpuBefore = cpuMsOf(server);
     const service = await paced(search);
-    const serverCpuMs = (cpuMs(server) - cpuBefore) / service.requests;
+    const serverCpuMs = (cpuMsOf(server) - cpuBefore) / service.requests;
     const meanHits = hits / service.requests;
     const floor = await paced(floorSearch);
     return { articles: ARTICLES, versions: ARTICLES * 3, seedMs, rate: RATE, service, floor, meanHits, serverCpuMs };

@@ -30,7 +30,9 @@ export function freePort(): Promise<number> {
  * `env` added to its environment; answers once /readyz does.
  */
 export async function serverProcess(url: string, secretKey: string, port: number, env: Record<string, string> = {}): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [fileURLToPath(new URL('../dist/src/main.js', import.meta.url))], {
+  // BENCH_SERVER_ARGS: Node options for the server under test, such as `--cpu-prof --cpu-prof-dir=/tmp/prof`.
+  const nodeArgs = process.env.BENCH_SERVER_ARGS?.split(' ').filter(Boolean) ?? [];
+  const child = spawn(process.execPath, [...nodeArgs, fileURLToPath(new URL('../dist/src/main.js', import.meta.url))], {
     env: { ...process.env, DATABASE_URL: url, CRM_SECRET_KEY: secretKey, PORT: String(port), LOG_LEVEL: 'warn', HOST: '127.0.0.1', BASE_URL: `http://127.0.0.1:${port}`, ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

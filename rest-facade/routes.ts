@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import type Koa from 'koa';
 import { contextOf, type Services } from '../src/domain/context.js';
+import { answeredOf } from '../src/http/answered.js';
 import { postAttachment } from './guest/attachments.js';
 import { postGuestBotReply } from './guest/bot.js';
 import { getMessengerHome } from './guest/messenger.js';
@@ -58,7 +59,7 @@ const appKeyOfPublic = (ctx: Koa.Context) =>
 const requestContext =
   (svc: Services): Koa.Middleware =>
   (ctx, next) => {
-    ctx.state.context = contextOf(svc, ctx.state.caller ?? { kind: 'visitor', address: ctx.ip });
+    ctx.state.context = contextOf(svc, ctx.state.caller ?? { kind: 'visitor', address: ctx.ip }, answeredOf(ctx.res));
     return next();
   };
 

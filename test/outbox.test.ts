@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseVersion, versionOf, type FollowStep, type OutboxRow } from '../src/db/outbox-dispatcher.js';
-import { purgeOutbox } from '../src/domain/outbox.js';
+import { transaction } from '../src/domain/context.js';
+import { emit, purgeOutbox } from '../src/domain/outbox.js';
 import { call } from './support/http.js';
 import { seedApp, startTestServer, startWithApp, type SeededApp, type TestServer } from './support/server.js';
 
@@ -101,6 +102,32 @@ describe('the outbox dispatcher', () => {
       await updateSettings(t.ctx, mode.id, { brandName: 'Renamed' });
       await expect.poll(() => heard.rows.length, { timeout: 5000 }).toBe(1);
       expect(heard.rows[0]).toMatchObject({ topic: 'app_mode.changed', appModeId: mode.id, data: { id: mode.id } });
+    } finally {
+      heard.stop();
+    }
+  });
+
+  it("hands a request's change to this process's listeners once the request's own answer has gone, or 50 ms on", async () => {
+    const appModeId = randomUUID();
+    const heard = collect(t, 'test.held', appModeId);
+    const change = (answered: () => Promise<void>, n: number) =>
+      transaction({ ...t.ctx, answered }, (tx) => emit(tx, 'test.held', { appModeId, data: { n } }));
+    try {
+      // Its answer still pending 20 ms after the commit: nothing heard yet; heard as soon as it goes.
+      let answer!: () => void;
+      const answering = new Promise<void>((resolve) => (answer = resolve));
+      const waited = performance.now();
+      await change(() => answering, 1);
+      await new Promise((r) => setTimeout(r, 20));
+      expect(heard.rows).toEqual([]);
+      answer();
+      await expect.poll(() => heard.rows.map((r) => r.data.n), { timeout: 5000 }).toEqual([1]);
+      expect(performance.now() - waited).toBeGreaterThanOrEqual(20);
+      // An answer that never goes holds the row back for 50 ms at most.
+      const never = performance.now();
+      await change(() => new Promise<void>(() => {}), 2);
+      await expect.poll(() => heard.rows.map((r) => r.data.n), { timeout: 5000, interval: 5 }).toEqual([1, 2]);
+      expect(performance.now() - never).toBeGreaterThanOrEqual(45);
     } finally {
       heard.stop();
     }

@@ -1,4 +1,5 @@
 import { EventEmitter, on } from 'node:events';
+import { setTimeout as delay } from 'node:timers/promises';
 import pg from 'pg';
 import { OUTBOX_CHANNEL, OUTBOX_KEEP_DAYS } from '../domain/outbox.js';
 
@@ -74,6 +75,8 @@ export function seenBy(snapshot: string): (txId: bigint) => boolean {
 const RESUME_MARGIN_MS = 3_600_000;
 /** Live subscribers woken per turn of the event loop: requests (the change's own answer among them) are served between turns. */
 const WAKE_AT_ONCE = 500;
+/** At most how long this process's live subscribers wait for the answer of a request that emitted (holdFor). */
+const HOLD_MS = 50;
 /** A live subscriber this many rows behind (a stalled socket) is told to reload rather than held in memory. */
 const MAX_BEHIND = 10_000;
 
@@ -102,6 +105,8 @@ export class OutboxDispatcher {
   private closed = false;
   private readonly waking: (() => void)[] = [];
   private readonly notices = new Map<string, ((payload: string | undefined) => void)[]>();
+  /** Requests of this process that emitted, until their answers have gone (at most HOLD_MS each). */
+  private readonly answering = new Map<() => Promise<void>, Promise<unknown>>();
 
   constructor(
     private readonly pool: pg.Pool,
@@ -143,6 +148,19 @@ export class OutboxDispatcher {
 
   private missed(): void {
     for (const handlers of this.notices.values()) for (const heard of handlers) heard(undefined);
+  }
+
+  /**
+   * A request of this process emitted: this process hands rows to its live subscribers and
+   * long-poll waits once that request's answer has gone, or HOLD_MS after this, whichever is first.
+   * Waking thousands of subscribers holds the event loop for tens of milliseconds; the change's
+   * own answer goes first, not behind them. (Consumers, and other processes, do not wait.)
+   */
+  holdFor(answered: () => Promise<void>): void {
+    if (this.answering.has(answered)) return;
+    const gone = Promise.race([answered(), delay(HOLD_MS, undefined, { ref: false })]);
+    this.answering.set(answered, gone);
+    void gone.then(() => this.answering.delete(answered));
   }
 
   /** A consumer the whole cluster runs once per row; registered by name (its cursor's row). */
@@ -295,6 +313,7 @@ export class OutboxDispatcher {
   private async broadcast(): Promise<void> {
     for (;;) {
       const { rows } = await this.pool.query(READ, [this.cursor!.txId, this.cursor!.id]);
+      if (rows.length && this.answering.size) await Promise.all(this.answering.values());
       for (const row of rows.map(fromPg)) {
         this.cursor = { txId: row.txId, id: row.id };
         this.local.emit(`${row.topic}:${row.appModeId}`, row);

@@ -79,6 +79,12 @@ export interface Ctx<C extends Caller = Caller> {
   readonly db: DbHandle;
   readonly clock: Clock;
   readonly svc: Services;
+  /**
+   * An HTTP request's: when its answer has gone. The changes it emits reach this process's live
+   * subscribers after that (see OutboxDispatcher.holdFor), so the change's own answer is not kept
+   * waiting behind its fan-out.
+   */
+  readonly answered?: () => Promise<void>;
 }
 
 /** A context inside a transaction: what it writes commits or rolls back with its caller's work. */
@@ -92,8 +98,9 @@ export interface TxCtx<C extends Caller = Caller> extends Ctx<C> {
  */
 export const inTransaction = (ctx: Ctx): boolean => ctx.db !== ctx.svc.db;
 
-/** A context on the database itself, for one caller. */
-export const contextOf = <C extends Caller>(svc: Services, caller: C): Ctx<C> => ({ caller, db: svc.db, clock: svc.clock, svc });
+/** A context on the database itself, for one caller (of an HTTP request: when its answer has gone). */
+export const contextOf = <C extends Caller>(svc: Services, caller: C, answered?: () => Promise<void>): Ctx<C> =>
+  answered ? { caller, db: svc.db, clock: svc.clock, svc, answered } : { caller, db: svc.db, clock: svc.clock, svc };
 
 /** The service's own context, for process steps, sweeps and operators' commands. */
 export const systemContext = (svc: Services, name: string): Ctx<SystemCaller> => contextOf(svc, { kind: 'system', name });

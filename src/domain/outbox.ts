@@ -18,7 +18,9 @@ export interface Emitted {
 }
 
 /** Writes the outbox row and wakes every process's dispatcher, both in the caller's transaction. */
-export async function emit({ db, clock }: TxCtx, topic: string, change: Emitted): Promise<void> {
+export async function emit(ctx: TxCtx, topic: string, change: Emitted): Promise<void> {
+  const { db, clock } = ctx;
+  heldFor(ctx);
   await db.outboxEvent.create({
     data: { appModeId: change.appModeId, topic, externalId: change.externalId ?? null, data: change.data as Prisma.InputJsonValue, createdAt: clock.now() },
   });
@@ -27,8 +29,10 @@ export async function emit({ db, clock }: TxCtx, topic: string, change: Emitted)
 }
 
 /** Writes one row per change (a batch's, in one statement) and wakes every process's dispatcher, in the caller's transaction. */
-export async function emitMany({ db, clock }: TxCtx, topic: string, changes: readonly Emitted[]): Promise<void> {
+export async function emitMany(ctx: TxCtx, topic: string, changes: readonly Emitted[]): Promise<void> {
   if (!changes.length) return;
+  const { db, clock } = ctx;
+  heldFor(ctx);
   // Arrays of columns rather than a row of parameters each: one short statement for hundreds of rows.
   await db.$executeRaw`
     INSERT INTO outbox_event (app_mode_id, topic, external_id, data, created_at)
@@ -37,6 +41,9 @@ export async function emitMany({ db, clock }: TxCtx, topic: string, changes: rea
       AS x(app_mode_id, external_id, data)`;
   await db.$executeRaw`SELECT pg_notify(${OUTBOX_CHANNEL}, '')`;
 }
+
+/** A request's changes reach this process's live subscribers once its own answer has gone. */
+const heldFor = (ctx: TxCtx) => ctx.answered && ctx.svc.outbox.holdFor(ctx.answered);
 
 /**
  * Called first in a transaction (before it writes anything) that changes one thing whose rows

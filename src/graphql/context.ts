@@ -13,13 +13,17 @@ export interface StaffContext {
   startedAt: number;
   /** A live subscription's rights, as liveFor decided them when it started: what its events' answers may depend on. */
   liveAccess?: { workspaceId: string; role: string };
+  /** Over HTTP: when the answer has gone (Ctx.answered). */
+  answered?: () => Promise<void>;
 }
 
 /** Reads `Bearer crm_st_…` (the Authorization header over HTTP, connectionParams.authorization over graphql-ws). */
-export async function staffContext(svc: Services, authorization: unknown, address: string): Promise<StaffContext> {
+export async function staffContext(svc: Services, authorization: unknown, address: string, answered?: () => Promise<void>): Promise<StaffContext> {
   const startedAt = Date.now();
   const token = typeof authorization === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1] : undefined;
-  return { svc, viewer: await staffForToken(svc, token), address, startedAt };
+  const ctx: StaffContext = { svc, viewer: await staffForToken(svc, token), address, startedAt };
+  if (answered) ctx.answered = answered;
+  return ctx;
 }
 
 export const unauthenticated = () =>
@@ -37,8 +41,8 @@ export const viewerOf = (ctx: StaffContext): StaffUser => sessionOf(ctx).staffUs
 /** The domain context of the signed-in staff user, or the `unauthenticated` refusal. */
 export function asStaff(ctx: StaffContext): Ctx<StaffCaller> {
   const { staffUser, sessionId } = sessionOf(ctx);
-  return contextOf(ctx.svc, { kind: 'staff', staffUser, sessionId });
+  return contextOf(ctx.svc, { kind: 'staff', staffUser, sessionId }, ctx.answered);
 }
 
 /** The domain context of someone not signed in (signing in). */
-export const asVisitor = (ctx: StaffContext): Ctx<VisitorCaller> => contextOf(ctx.svc, { kind: 'visitor', address: ctx.address });
+export const asVisitor = (ctx: StaffContext): Ctx<VisitorCaller> => contextOf(ctx.svc, { kind: 'visitor', address: ctx.address }, ctx.answered);

@@ -4,6 +4,7 @@ import { tooLarge } from '../../rest-facade/http/body.js';
 import type { Services } from '../domain/context.js';
 import type { Logger } from '../lib/logger.js';
 import type { Metrics } from '../http/observability.js';
+import { answeredOf } from '../http/answered.js';
 import { serveGraphQLOverWebSocket } from './ws.js';
 import { createStaffYoga } from './yoga.js';
 
@@ -13,7 +14,7 @@ export async function mountGraphQL(deps: { svc: Services; log: Logger; server: h
   const handle: RouterMiddleware = async (ctx) => {
     // A declared length is refused before yoga reads anything; yoga counts a body without one (chunked).
     if (Number(ctx.get('Content-Length') || 0) > deps.svc.config.maxBodyBytes) throw tooLarge(deps.svc.config.maxBodyBytes);
-    const response = await yoga.handleNodeRequestAndResponse(ctx.req, ctx.res, { authorization: ctx.get('Authorization') || undefined, address: ctx.ip });
+    const response = await yoga.handleNodeRequestAndResponse(ctx.req, ctx.res, { authorization: ctx.get('Authorization') || undefined, address: ctx.ip, answered: answeredOf(ctx.res) });
     // The problems middleware answers it as the REST routes do: 413, application/problem+json.
     if (response.status === 413) throw tooLarge(deps.svc.config.maxBodyBytes);
     // Body first: Koa turns a bodiless answer (such as a 406) into a 204 unless the status follows.

@@ -10,6 +10,8 @@ import { buildStaffSchema } from './schema.js';
 export interface TransportContext {
   authorization: unknown;
   address: string;
+  /** Over HTTP: when the answer has gone (Ctx.answered). */
+  answered?: () => Promise<void>;
 }
 
 export type StaffYoga = YogaServerInstance<TransportContext, StaffContext>;
@@ -31,7 +33,7 @@ export function createStaffYoga(svc: Services, log: Logger): StaffYoga {
     maskedErrors: { maskError: staffErrors(log) },
     // Yoga would log every refusal its masking touches as an error; staffErrors logs what matters.
     logging: false,
-    context: ({ authorization, address }) => staffContext(svc, authorization, address),
+    context: ({ authorization, address, answered }) => staffContext(svc, authorization, address, answered),
     plugins: staffLimits(),
     parserAndValidationCache: staffParseCaches(),
     // mount.ts answers a larger body with the REST 413 problem document.
