@@ -109,6 +109,26 @@ describe('check-in', () => {
     expect(answer.messages).toEqual([expect.objectContaining({ id: m.id, screens: ['checkout'] })]);
   });
 
+  it('lets the audience aim at the screen the check-in says is on, missing when it says none', async () => {
+    const { own, staff, user } = await ownApp();
+    const checkout = await staff.live(own.modes.live, 'banner', { content: banner('At checkout'), audience: { field: 'screen', op: 'is', value: 'checkout' } });
+    const unnamed = await staff.live(own.modes.live, 'banner', { content: banner('Nowhere named'), audience: { field: 'screen', op: 'not_exists' } });
+    // A person each: no throttle, no session or receipt between them.
+    expect(ids(await user().checkedIn({ screen: 'checkout' }))).toEqual([checkout.id]);
+    expect(ids(await user().checkedIn({ screen: 'home' }))).toEqual([]);
+    expect(ids(await user().checkedIn())).toEqual([unnamed.id]);
+    // The same person, on home and then, past the spacing, at checkout.
+    const u = user();
+    expect(ids(await u.checkedIn({ screen: 'home' }))).toEqual([]);
+    later();
+    expect(ids(await u.checkedIn({ screen: 'checkout' }))).toEqual([checkout.id]);
+  });
+
+  it('refuses a screen condition with an operator strings do not take, naming the path', async () => {
+    const r = await staff.createRefused(app.modes.live, 'banner', { content: banner(), audience: { all: [{ field: 'screen', op: 'is', value: 'home' }, { field: 'screen', op: 'equals', value: 'checkout' }] } });
+    expect(r.errors!.map((e) => e.field)).toEqual(['audience.all.1.op']);
+  });
+
   it('shows one large message a session, and a banner beside it', async () => {
     const { own, staff, user } = await ownApp();
     const first = await staff.live(own.modes.live, 'post', { content: post('First'), priority: 3 });
@@ -233,6 +253,26 @@ describe('check-in', () => {
       return queriesDuring(async () => void (await u.checkedIn()), (text) => !/outbox_|crm_rate_grant/.test(text));
     };
     expect(Math.min(await statements(), await statements(), await statements())).toBe(1);
+  });
+
+  it('answers a message in two statements: the person read, then everything it wrote with the answer kept', async () => {
+    const { own, staff, user } = await ownApp();
+    const m = await staff.live(own.modes.live, 'banner', { content: banner('Counted once') });
+    const u = user();
+    await u.checkedIn(); // the contact made, the first session answered
+    const answers: { messages: { id: string }[] }[] = [];
+    const answering = async () => {
+      later();
+      u.newSession();
+      // The check-in's own statements: what reads or writes the person's in-app rows, the erase check and the outbox (not the dispatcher's reads).
+      return queriesDuring(async () => void answers.push(await u.checkedIn()), (text) => /inapp_|crm_erased|outbox_event|pg_notify/.test(text) && !/^\s*SELECT (id, tx_id|coalesce\(max)/.test(text));
+    };
+    expect(Math.min(await answering(), await answering())).toBe(2);
+    expect(answers.map(ids)).toEqual([[m.id], [m.id]]);
+    // The answer was kept with it: a check-in within the spacing gets it again, throttled.
+    const again = await u.checkedIn();
+    expect(again).toMatchObject({ throttled: true });
+    expect(ids(again)).toEqual([m.id]);
   });
 
   it('hears of a message changed by another server process within moments (LISTEN/NOTIFY)', async () => {

@@ -20,7 +20,7 @@ export interface Emitted {
 /** Writes the outbox row and wakes every process's dispatcher, both in the caller's transaction. */
 export async function emit(ctx: TxCtx, topic: string, change: Emitted): Promise<void> {
   const { db, clock } = ctx;
-  heldFor(ctx);
+  answerFirst(ctx);
   await db.outboxEvent.create({
     data: { appModeId: change.appModeId, topic, externalId: change.externalId ?? null, data: change.data as Prisma.InputJsonValue, createdAt: clock.now() },
   });
@@ -32,7 +32,7 @@ export async function emit(ctx: TxCtx, topic: string, change: Emitted): Promise<
 export async function emitMany(ctx: TxCtx, topic: string, changes: readonly Emitted[]): Promise<void> {
   if (!changes.length) return;
   const { db, clock } = ctx;
-  heldFor(ctx);
+  answerFirst(ctx);
   // Arrays of columns rather than a row of parameters each: one short statement for hundreds of rows.
   await db.$executeRaw`
     INSERT INTO outbox_event (app_mode_id, topic, external_id, data, created_at)
@@ -42,8 +42,8 @@ export async function emitMany(ctx: TxCtx, topic: string, changes: readonly Emit
   await db.$executeRaw`SELECT pg_notify(${OUTBOX_CHANNEL}, '')`;
 }
 
-/** A request's changes reach this process's live subscribers once its own answer has gone. */
-const heldFor = (ctx: TxCtx) => ctx.answered && ctx.svc.outbox.holdFor(ctx.answered);
+/** A request's changes reach this process's live subscribers once its own answer has gone (for rows written by a statement of its own). */
+export const answerFirst = (ctx: Ctx) => ctx.answered && ctx.svc.outbox.holdFor(ctx.answered);
 
 /**
  * Called first in a transaction (before it writes anything) that changes one thing whose rows

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { PersonFacts } from '../audiences/compile.js';
-import { erasedAmong } from '../contacts/erasure.js';
-import { transaction, type Ctx, type GuestCaller } from '../context.js';
+import type { Ctx, GuestCaller } from '../context.js';
 import type { Content, Kind } from './content.js';
 import { CHECKIN_SPACING_SECONDS, readFacts, type PersonRead, type ReceiptFact } from './facts.js';
 import { liveMode, type LiveMessage, type LiveMode } from './live.js';
@@ -83,21 +82,35 @@ export async function checkin(ctx: Ctx<GuestCaller>, input: CheckinInput): Promi
     sendLinks: !person.linksKnown,
   };
   const written = chosen.answered.length || chosen.controls.length || chosen.goals.length || chosen.tests.length;
-  // Held against an erase again for the writes; erased meanwhile, nothing is kept or answered.
-  const none = { answered: [], tests: [] };
-  const answered = written
-    ? await transaction(ctx, async (tx) => ((await erasedAmong(tx, [ctx.caller.externalId])).size ? none : recordCheckin(tx, facts.contactId, input.sessionId, chosen)))
-    : none;
+  const whole = { ...answer, messages: [...chosen.tests, ...chosen.answered.map(shown)] };
+  if (!written) return answered(ctx, facts, whole, false);
+  // One statement writes it all, and keeps this answer when everything chosen was written.
+  const recorded = await recordCheckin(ctx, facts.contactId, input.sessionId, chosen, kept(whole));
+  // Erased meanwhile: nothing was written or kept, and nothing is answered.
+  if (recorded.erased) return { ...EMPTY, throttled: false, nextCheckinSeconds: CHECKIN_SPACING_SECONDS };
   // A test copy or a message answered by a check-in that overlapped this one is not answered twice.
-  const testIds = new Set(answered.tests);
-  const messageIds = new Set(answered.answered);
-  answer.messages = [...chosen.tests.filter((m) => testIds.has(m.id)), ...chosen.answered.filter((a) => messageIds.has(a.message.id)).map(shown)];
-  const hash = createHash('sha1').update(JSON.stringify(answer)).digest('base64');
-  if (hash !== (facts.lastHash ?? EMPTY_HASH)) await storeAnswer(ctx, facts.contactId, answer, hash);
+  const testIds = new Set(recorded.tests);
+  const messageIds = new Set(recorded.answered);
+  const given = { ...answer, messages: [...chosen.tests.filter((m) => testIds.has(m.id)), ...chosen.answered.filter((a) => messageIds.has(a.message.id)).map(shown)] };
+  return answered(ctx, facts, given, recorded.kept);
+}
+
+/** An answer as the throttled check-ins after it get it: its JSON and that JSON's digest. */
+function kept(answer: KeptAnswer): { json: string; hash: string } {
+  const json = JSON.stringify(answer);
+  return { json, hash: createHash('sha1').update(json).digest('base64') };
+}
+
+/** Answers `answer`, kept for the throttled check-ins after it unless it is kept already or the same as the last. */
+async function answered(ctx: Ctx<GuestCaller>, facts: { contactId: string; lastHash: string | null }, answer: KeptAnswer, isKept: boolean): Promise<CheckinAnswer> {
+  if (!isKept) {
+    const { json, hash } = kept(answer);
+    if (hash !== (facts.lastHash ?? EMPTY_HASH)) await storeAnswer(ctx, facts.contactId, json, hash);
+  }
   return { ...answer, throttled: false, nextCheckinSeconds: CHECKIN_SPACING_SECONDS };
 }
 
-const EMPTY_HASH = createHash('sha1').update(JSON.stringify(EMPTY)).digest('base64');
+const EMPTY_HASH = kept(EMPTY).hash;
 
 export interface Choice {
   answered: Answered[];
@@ -116,7 +129,7 @@ const shown = ({ message, variant }: Answered): ShownMessage => ({
 });
 
 /** The person's facts as the audiences read them. */
-export function personFacts(ctx: Ctx<GuestCaller>, mode: LiveMode, person: PersonRead, input: Pick<CheckinInput, 'platform' | 'appVersion' | 'language'>, now: Date): PersonFacts {
+export function personFacts(ctx: Ctx<GuestCaller>, mode: LiveMode, person: PersonRead, input: Pick<CheckinInput, 'platform' | 'appVersion' | 'screen' | 'language'>, now: Date): PersonFacts {
   const counts = new Map(mode.events.map((e, i) => [`${e.name}\u0000${e.withinDays ?? ''}`, person.eventCounts[i] ?? 0]));
   const c = person.contact;
   return {
@@ -127,6 +140,7 @@ export function personFacts(ctx: Ctx<GuestCaller>, mode: LiveMode, person: Perso
     language: c.language ?? input.language ?? null,
     platform: input.platform,
     appVersion: input.appVersion,
+    screen: input.screen ?? null,
     eventCount: (name, withinDays) => counts.get(`${name}\u0000${withinDays ?? ''}`) ?? 0,
   };
 }
@@ -135,7 +149,7 @@ export function personFacts(ctx: Ctx<GuestCaller>, mode: LiveMode, person: Perso
 const finished = (r: ReceiptFact, show: LiveMessage['show']) => (show === 'once' ? r.seen : show === 'until_dismissed' ? r.dismissed || r.completed : r.completed);
 
 function choose(ctx: Ctx<GuestCaller>, mode: LiveMode, person: PersonRead, input: CheckinInput, now: Date): Choice {
-  const facts = personFacts(ctx, mode, person, { platform: input.platform, appVersion: input.appVersion, language: input.language }, now);
+  const facts = personFacts(ctx, mode, person, { platform: input.platform, appVersion: input.appVersion, screen: input.screen, language: input.language }, now);
   const zone = input.timeZone ?? person.contact.timeZone;
   const local = localTime(now, zone);
   const receipts = new Map(person.receipts.map((r) => [r.messageId, r]));

@@ -1,72 +1,104 @@
-import type { Ctx, GuestCaller, TxCtx } from '../context.js';
-import { emitMany } from '../outbox.js';
-import type { Choice, KeptAnswer } from './checkin.js';
+import { Prisma } from '../../generated/prisma/client.js';
+import { subjectHash } from '../contacts/erasure.js';
+import type { Ctx, GuestCaller } from '../context.js';
+import { answerFirst, OUTBOX_CHANNEL } from '../outbox.js';
+import { sqlRows } from '../sql.js';
+import type { Choice } from './checkin.js';
 import type { LiveMessage } from './live.js';
 import { CONTROL } from './message-input.js';
-import { counted, dayOf, type Count } from './stats.js';
+import { dayOf, INAPP_COUNTED } from './stats.js';
 
-// What a check-in changed, written in one transaction with its outbox rows: messages answered
-// (receipts, `message.sent`), people counted in a control group, goals reached (`goal.reached`),
-// test copies delivered; each counted once, whatever check-ins overlap (the statements say which
-// rows they changed, and only those are answered and posted).
+// What a check-in changed, written in one statement (so in one transaction and one round trip),
+// with its outbox rows: messages answered (receipts, `message.sent`), people counted in a control
+// group, goals reached (`goal.reached`), test copies delivered, the counts (`inapp.counted`), and
+// the answer kept for the throttled check-ins after it. Each is counted once, whatever check-ins
+// overlap: the statement says which rows it changed, and only those are answered and posted; the
+// answer is kept only when everything chosen was written (else the caller keeps the one it gives).
+// The person is held against an erase for the statement (crm_erased): erased meanwhile, nothing
+// is written.
 
 export interface Answered {
   message: LiveMessage;
   variant: string;
 }
 
-export async function recordCheckin(tx: TxCtx<GuestCaller>, contactId: string, sessionId: string, choice: Choice): Promise<{ answered: string[]; tests: string[] }> {
-  const { appModeId, externalId } = tx.caller;
-  const now = tx.clock.now();
-  const day = dayOf(now);
-  const counts: Count[] = [];
+export interface Recorded {
+  erased: boolean;
+  /** The messages answered anew, and the test copies delivered, by this check-in. */
+  answered: string[];
+  tests: string[];
+  /** Whether `answer` was kept (everything chosen was written). */
+  kept: boolean;
+}
 
+interface Row {
+  erased: boolean;
+  answered: string[] | null;
+  tests: string[] | null;
+  kept: boolean;
+}
+
+export async function recordCheckin(ctx: Ctx<GuestCaller>, contactId: string, sessionId: string, choice: Choice, answer: { json: string; hash: string }): Promise<Recorded> {
+  const { appId, appModeId, externalId } = ctx.caller;
+  const now = ctx.clock.now().toISOString();
   const ids = choice.answered.map((a) => a.message.id);
-  const sent = ids.length
-    ? await tx.db.$queryRaw<{ message_id: string; variant: string; first: boolean }[]>`
+  const tests = choice.tests.map((t) => t.id);
+  const notErased = Prisma.sql`NOT (SELECT gone FROM erased)`;
+  answerFirst(ctx);
+  const [row] = await sqlRows<Row>(
+    ctx,
+    Prisma.sql`
+      WITH erased AS (SELECT crm_erased(${appId}, ARRAY[${externalId}], ARRAY[${subjectHash(ctx.svc, appId, externalId)}], ${now}::timestamptz) <> '{}' AS gone),
+      sent AS (
         INSERT INTO inapp_receipt AS r (message_id, contact_id, app_mode_id, variant, assigned_at, sent_at, last_sent_at, last_session, sent_count)
-        SELECT x.m, ${contactId}, ${appModeId}, x.v, ${now}, ${now}, ${now}, ${sessionId}, 1
-        FROM unnest(${ids}::text[], ${choice.answered.map((a) => a.variant)}::text[]) AS x(m, v)
+        SELECT x.m, ${contactId}, ${appModeId}, x.v, ${now}::timestamptz, ${now}::timestamptz, ${now}::timestamptz, ${sessionId}, 1
+        FROM unnest(${ids}::text[], ${choice.answered.map((a) => a.variant)}::text[]) AS x(m, v) WHERE ${notErased}
         ON CONFLICT (message_id, contact_id) DO UPDATE
           SET sent_at = coalesce(r.sent_at, EXCLUDED.sent_at), last_sent_at = EXCLUDED.last_sent_at, last_session = EXCLUDED.last_session, sent_count = r.sent_count + 1
           WHERE r.last_session IS DISTINCT FROM EXCLUDED.last_session AND NOT r.control
-        RETURNING r.message_id, r.variant, r.sent_count = 1 AS first`
-    : [];
-  for (const s of sent) if (s.first) counts.push({ messageId: s.message_id, variant: s.variant, control: false, counter: 'sent', day });
-  await emitMany(tx, 'message.sent', sent.map((s) => ({ appModeId, externalId, data: { message_id: s.message_id, variant: s.variant, session_id: sessionId } })));
-
-  const controls = choice.controls.map((c) => c.message.id);
-  if (controls.length) {
-    const rows = await tx.db.$queryRaw<{ message_id: string }[]>`
-      INSERT INTO inapp_receipt (message_id, contact_id, app_mode_id, variant, control, assigned_at)
-      SELECT m, ${contactId}, ${appModeId}, ${CONTROL}, true, ${now} FROM unnest(${controls}::text[]) AS m
-      ON CONFLICT (message_id, contact_id) DO NOTHING
-      RETURNING message_id`;
-    for (const r of rows) counts.push({ messageId: r.message_id, variant: CONTROL, control: true, counter: 'sent', day });
-  }
-
-  if (choice.goals.length) {
-    const reached = await tx.db.$queryRaw<{ message_id: string; variant: string; control: boolean }[]>`
-      UPDATE inapp_receipt SET goal_reached_at = ${now}
-      WHERE contact_id = ${contactId} AND message_id = ANY(${choice.goals}::text[]) AND goal_reached_at IS NULL
-      RETURNING message_id, variant, control`;
-    for (const r of reached) counts.push({ messageId: r.message_id, variant: r.variant, control: r.control, counter: 'goalReached', day });
-    await emitMany(tx, 'goal.reached', reached.map((r) => ({ appModeId, externalId, data: { message_id: r.message_id, variant: r.variant } })));
-  }
-
-  const testIds = choice.tests.map((t) => t.id);
-  const tests = testIds.length
-    ? (await tx.db.$queryRaw<{ id: string }[]>`UPDATE inapp_test_send SET delivered_at = ${now} WHERE id = ANY(${testIds}::text[]) AND delivered_at IS NULL RETURNING id`).map((t) => t.id)
-    : [];
-  await counted(tx, appModeId, counts);
-  return { answered: sent.map((s) => s.message_id), tests };
+        RETURNING r.message_id, r.variant, r.sent_count = 1 AS first),
+      controls AS (
+        INSERT INTO inapp_receipt (message_id, contact_id, app_mode_id, variant, control, assigned_at)
+        SELECT m, ${contactId}, ${appModeId}, ${CONTROL}, true, ${now}::timestamptz FROM unnest(${choice.controls.map((c) => c.message.id)}::text[]) AS m WHERE ${notErased}
+        ON CONFLICT (message_id, contact_id) DO NOTHING
+        RETURNING message_id),
+      reached AS (
+        UPDATE inapp_receipt SET goal_reached_at = ${now}::timestamptz
+        WHERE contact_id = ${contactId} AND message_id = ANY(${choice.goals}::text[]) AND goal_reached_at IS NULL AND ${notErased}
+        RETURNING message_id, variant, control),
+      delivered AS (
+        UPDATE inapp_test_send SET delivered_at = ${now}::timestamptz WHERE id = ANY(${tests}::text[]) AND delivered_at IS NULL AND ${notErased}
+        RETURNING id),
+      counts AS (
+        SELECT json_agg(json_build_object('messageId', c.m, 'variant', c.v, 'control', c.c, 'counter', c.counter, 'day', ${dayOf(new Date(now))}::text)) AS list
+        FROM (SELECT message_id, variant, false, 'sent' FROM sent WHERE first
+              UNION ALL SELECT message_id, ${CONTROL}::text, true, 'sent' FROM controls
+              UNION ALL SELECT message_id, variant, control, 'goalReached' FROM reached) AS c(m, v, c, counter)),
+      posted AS (
+        INSERT INTO outbox_event (app_mode_id, topic, external_id, data, created_at)
+        SELECT ${appModeId}, o.topic, o.person, o.data, ${now}::timestamptz AT TIME ZONE 'UTC'
+        FROM (SELECT 1 AS i, 'message.sent' AS topic, ${externalId} AS person, jsonb_build_object('message_id', message_id, 'variant', variant, 'session_id', ${sessionId}::text) AS data FROM sent
+              UNION ALL SELECT 2, 'goal.reached', ${externalId}, jsonb_build_object('message_id', message_id, 'variant', variant) FROM reached
+              UNION ALL SELECT 3, ${INAPP_COUNTED}, NULL, jsonb_build_object('counts', list) FROM counts WHERE list IS NOT NULL) AS o
+        ORDER BY o.i
+        RETURNING 1),
+      kept AS (
+        UPDATE inapp_checkin SET answer = ${answer.json}::jsonb, answer_hash = ${answer.hash}
+        WHERE contact_id = ${contactId} AND ${notErased} AND (SELECT count(*) FROM sent) = ${ids.length}::int AND (SELECT count(*) FROM delivered) = ${tests.length}::int
+        RETURNING 1)
+      SELECT (SELECT gone FROM erased) AS erased, (SELECT json_agg(message_id) FROM sent) AS answered, (SELECT json_agg(id) FROM delivered) AS tests,
+             EXISTS (SELECT 1 FROM kept) AS kept,
+             (SELECT count(*) FROM (SELECT pg_notify(${OUTBOX_CHANNEL}, '') FROM posted LIMIT 1) AS n) AS notified`,
+    { prepare: true },
+  );
+  return { erased: row!.erased, answered: row!.answered ?? [], tests: row!.tests ?? [], kept: row!.kept };
 }
 
 /** The answer a throttled check-in is answered with, kept without waiting for its disk flush (it is only timing). */
-export async function storeAnswer(ctx: Ctx<GuestCaller>, contactId: string, answer: KeptAnswer, hash: string): Promise<void> {
+export async function storeAnswer(ctx: Ctx<GuestCaller>, contactId: string, answer: string, hash: string): Promise<void> {
   await ctx.svc.pool.query(
     `WITH quick AS (SELECT set_config('synchronous_commit', 'off', true))
      UPDATE inapp_checkin SET answer = $1::jsonb, answer_hash = $2 WHERE contact_id = $3 AND EXISTS (SELECT 1 FROM quick)`,
-    [JSON.stringify(answer), hash, contactId],
+    [answer, hash, contactId],
   );
 }
