@@ -14,6 +14,7 @@ import { purgeEraseRequests } from './domain/contacts/erasure.js';
 import { purgeIdempotencyKeys } from './domain/conversations/idempotency.js';
 import { conversationWaitsOf } from './domain/conversations/waits.js';
 import { flushViews } from './domain/help/views.js';
+import { sweepUnnamedHelpPictures } from './domain/help/picture-sweep.js';
 import { purgeOutbox } from './domain/outbox.js';
 import { systemContext, type Services } from './domain/context.js';
 import { DomainError } from './domain/errors.js';
@@ -79,9 +80,10 @@ export async function startServer(svc: Services, log: Logger, opts: { port: numb
 
   server.on('request', app.callback());
 
-  // Housekeeping every process may do: spent rate buckets, erase requests past their block, old outbox rows, unused attachments.
+  // Housekeeping every process may do: spent rate buckets, erase requests past their block, old outbox rows, unused attachments, help pictures no article names.
   const sweeping = systemContext(svc, 'sweep');
-  const sweep = () => Promise.all([sweepRateBuckets(svc), purgeEraseRequests(sweeping), purgeOutbox(sweeping), purgeIdempotencyKeys(sweeping), sweepUnusedAttachments(sweeping)]).catch(() => {});
+  const sweep = () =>
+    Promise.all([sweepRateBuckets(svc), purgeEraseRequests(sweeping), purgeOutbox(sweeping), purgeIdempotencyKeys(sweeping), sweepUnusedAttachments(sweeping), sweepUnnamedHelpPictures(sweeping)]).catch(() => {});
   void sweep();
   const sweeper = setInterval(() => void sweep(), 60_000);
   sweeper.unref();
