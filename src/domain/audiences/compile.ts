@@ -23,6 +23,8 @@ export interface PersonFacts {
   language: string | null;
   platform: string | null;
   appVersion: string | null;
+  /** The named route on screen, when the check-in says it; missing (left out or null) for every other sender. */
+  screen?: string | null;
   /** How many events of a name the person has, within the last N days or ever (null). */
   eventCount(name: string, withinDays: number | null): number;
 }
@@ -84,6 +86,7 @@ const FIELD_READERS: Record<keyof typeof FIELDS, (p: PersonFacts) => unknown> = 
   language: (p) => p.language,
   platform: (p) => p.platform,
   app_version: (p) => p.appVersion,
+  screen: (p) => p.screen ?? null,
 };
 
 function eventTest(c: EventCondition, events: EventNeed[]): Test {

@@ -6,10 +6,10 @@ import { BUILT_IN_EVENTS, isEventName } from '../events/names.js';
 
 // The one audience model of every sender (in-app messages now; push and email next): who a message
 // is for, as rules over a person's contact fields, typed attributes, events (did or did not do X,
-// how often, within N days), language, platform and app version, in AND (`all`) / OR (`any`)
-// groups. Staff write it as JSON; it is read here (every problem named by its path, such as
-// `audience.all.1.attribute`) against the app-mode's attribute and event definitions, and
-// compiled once (compile.ts) into a predicate over a person's facts.
+// how often, within N days), language, platform, app version and the screen the app is on, in AND
+// (`all`) / OR (`any`) groups. Staff write it as JSON; it is read here (every problem named by its
+// path, such as `audience.all.1.attribute`) against the app-mode's attribute and event definitions,
+// and compiled once (compile.ts) into a predicate over a person's facts.
 
 export type Rule = { all: Rule[] } | { any: Rule[] } | Condition;
 
@@ -75,6 +75,8 @@ export const FIELDS = {
   language: 'language',
   platform: 'platform',
   app_version: 'version',
+  /** The named route on screen, as the check-in says it; missing when it does not, and outside check-ins. */
+  screen: 'string',
 } as const satisfies Record<string, ValueType>;
 export type ContactField = keyof typeof FIELDS;
 

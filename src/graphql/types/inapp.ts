@@ -171,7 +171,7 @@ const MessageInputRef = builder.inputType('InAppMessageInput', {
     content: t.field({ type: JSONValue, description: 'The content of a message with one variant (key a).' }),
     variants: t.field({ type: [VariantInput], description: 'Several variants (1 to 5), each with its content.' }),
     controlWeight: t.int(),
-    audience: t.field({ type: JSONValue, description: 'Rules over contact fields, attributes, events, language, platform and app version in all/any groups (see README).' }),
+    audience: t.field({ type: JSONValue, description: 'Rules over contact fields, attributes, events, language, platform, app version and the check-in’s screen in all/any groups (see README).' }),
     screens: t.stringList(),
     topic: t.string({ description: "A topic's key (one that goes by in_app)." }),
     show: t.field({ type: InAppShow }),
