@@ -5,7 +5,7 @@ import { emit } from '../outbox.js';
 import { linkProblem, plainTextOf, readBlocks, type ContentBlock } from './blocks.js';
 import { searchConfigOf } from './languages.js';
 import { languageProblem, MAX_SUMMARY, MAX_TITLE, problems, wordsProblem } from './names.js';
-import { keptPictureUrls, pictureIdOf } from './pictures.js';
+import { holdPictures, keptPictureUrls, pictureIdOf } from './pictures.js';
 import { keepWords, wordsOfText } from './words.js';
 
 // An article's words, one version per language. Staff edit the draft; readers see the published
@@ -48,7 +48,10 @@ export async function saveHelpDraft(ctx: Ctx<StaffCaller>, articleId: string, la
   if (errors.length || 'errors' in read) throw invalid(errors);
   const blocks = (await keptPictureUrls(ctx, article.appModeId, read.blocks, 'blocks')) as unknown as Prisma.InputJsonValue;
   const data = { title: input.title.trim(), summary: input.summary?.trim() ?? '', blocks, editedBy: ctx.caller.staffUser.id, updatedAt: ctx.clock.now() };
-  return ctx.db.helpArticleDraft.upsert({ where: { articleId_language: { articleId, language } }, create: { articleId, language, ...data }, update: data });
+  return transaction(ctx, async (tx) => {
+    await holdPictures(tx, article.appModeId, read.blocks, 'blocks');
+    return tx.db.helpArticleDraft.upsert({ where: { articleId_language: { articleId, language } }, create: { articleId, language, ...data }, update: data });
+  });
 }
 
 /** Publishes the language's draft as it is now: readers see it from this commit on. */

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { PICTURE_HEAD_BYTES, type PictureType } from '../../lib/blobs/pictures.js';
 import type { SignedAddress } from '../../lib/blobs/store.js';
 import { checkPicture } from '../attachments/check.js';
-import type { Ctx, StaffCaller } from '../context.js';
+import type { Ctx, StaffCaller, TxCtx } from '../context.js';
 import { DomainError, invalid, notFound, type FieldError } from '../errors.js';
 import type { ContentBlock } from './blocks.js';
 
@@ -74,8 +74,15 @@ export function pictureIdOf(ctx: Ctx, url: string): string | undefined {
  * BASE_URL moves it along), any other https address as given. Pictures named must be uploaded:
  * with S3, where the bytes went to the bucket, they are checked here, at first use.
  */
+/** The app's pictures blocks name: each block's index and the picture's id. */
+const namedPictures = (ctx: Ctx, blocks: ContentBlock[]) =>
+  blocks.flatMap((b, i) => {
+    const id = b.imageUrl ? pictureIdOf(ctx, b.imageUrl) : undefined;
+    return id ? [{ i, id }] : [];
+  });
+
 export async function keptPictureUrls(ctx: Ctx, appModeId: string, blocks: ContentBlock[], field: string): Promise<ContentBlock[]> {
-  const named = blocks.flatMap((b, i) => (b.imageUrl && pictureIdOf(ctx, b.imageUrl) ? [{ i, id: pictureIdOf(ctx, b.imageUrl)! }] : []));
+  const named = namedPictures(ctx, blocks);
   if (!named.length) return blocks;
   const rows = await ctx.db.helpPicture.findMany({ where: { appModeId, id: { in: named.map((n) => n.id) } } });
   const errors: FieldError[] = [];
@@ -86,6 +93,19 @@ export async function keptPictureUrls(ctx: Ctx, appModeId: string, blocks: Conte
   }
   if (errors.length) throw invalid(errors);
   return blocks.map((b, i) => (named.some((n) => n.i === i) ? { ...b, imageUrl: `${ASSET_PATH}${named.find((n) => n.i === i)!.id}` } : b));
+}
+
+/**
+ * Holds the pictures `blocks` name against the sweep of unnamed ones (picture-sweep.ts) until the
+ * transaction that names them commits; one the sweep removed meanwhile is refused as unknown.
+ */
+export async function holdPictures(tx: TxCtx, appModeId: string, blocks: ContentBlock[], field: string): Promise<void> {
+  const named = namedPictures(tx, blocks);
+  if (!named.length) return;
+  const held = await tx.db.$queryRaw<{ id: string }[]>`
+    SELECT id FROM help_picture WHERE app_mode_id = ${appModeId} AND id = ANY(${named.map((n) => n.id)}::text[]) FOR KEY SHARE`;
+  const gone = named.filter((n) => !held.some((h) => h.id === n.id));
+  if (gone.length) throw invalid(gone.map(({ i }) => ({ field: `${field}.${i}.imageUrl`, message: 'names no picture of this app' })));
 }
 
 /** Bytes uploaded straight to the store (S3): checked from their head once, then marked uploaded. */
