@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sweepUnnamedHelpPictures, UNNAMED_PICTURE_HOURS } from '../src/domain/help/picture-sweep.js';
 import { pictureKey } from '../src/domain/help/pictures.js';
@@ -97,6 +98,29 @@ describe('the sweep of help pictures no article names', () => {
     await expectRemoved(droppedLater);
     await expectRemoved(young);
     for (const p of [inDraft, inGermanPublished]) await expectKept(p);
+  });
+
+  it('does not let a draft name a picture a sweep is removing: the draft waits for it, then is refused', async () => {
+    const p = await picture();
+    const article = await author.article({ versions: {} });
+    // A sweep's transaction holds the picture (as the sweep locks it) and removes it, not yet committed.
+    const sweep = new pg.Client({ connectionString: t.dbUrl });
+    await sweep.connect();
+    try {
+      await sweep.query('BEGIN');
+      await sweep.query('SELECT id FROM help_picture WHERE id = $1 FOR UPDATE', [p.id]);
+      await sweep.query('DELETE FROM help_picture WHERE id = $1', [p.id]);
+      let settled = false;
+      const saving = author.draft(article.id, 'en', { title: 'Late picture', body: image(p) }).finally(() => (settled = true));
+      await new Promise((r) => setTimeout(r, 300));
+      expect(settled).toBe(false);
+      await sweep.query('COMMIT');
+      const saved = await saving;
+      expect(saved.errors?.[0]?.extensions).toMatchObject({ code: 'invalid_request', errors: [{ field: 'blocks.1.imageUrl' }] });
+      expect(await t.svc.db.helpArticleDraft.findMany({ where: { articleId: article.id } })).toEqual([]);
+    } finally {
+      await sweep.end();
+    }
   });
 
   it('removes pictures whose bytes never came, passing over the missing bytes', async () => {
