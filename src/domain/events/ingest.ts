@@ -4,7 +4,7 @@ import { ERASE_BLOCK_DAYS, erasedAmong } from '../contacts/erasure.js';
 import { DomainError } from '../errors.js';
 import { rememberDefinitions } from './definition-cache.js';
 import { lockDefinitions, propsOf } from './definitions.js';
-import { sqlRows } from '../sql.js';
+import { arrayLiteral, sqlRows } from '../sql.js';
 import { isEventName } from './names.js';
 import { typeEvents, type KnownDefinition, type Typed } from './typing.js';
 
@@ -153,15 +153,3 @@ export async function writeEvents(
   return { accepted: row!.accepted, erased: new Set(row!.erased) };
 }
 
-/**
- * A PostgreSQL array literal of texts. pg writes one too, but escapes every element with two
- * regular expressions and joins them one by one: for the 3,000 values of a batch that showed in
- * the server's profile.
- */
-function arrayLiteral(texts: string[]): string {
-  if (!texts.length) return '{}';
-  const escaped = texts.some((t) => NEEDS_ESCAPE.test(t)) ? texts.map((t) => t.replace(ESCAPED, '\\$&')) : texts;
-  return `{"${escaped.join('","')}"}`;
-}
-const NEEDS_ESCAPE = /["\\]/;
-const ESCAPED = /["\\]/g;

@@ -3,7 +3,7 @@ import { subjectHash } from '../contacts/erasure.js';
 import { UNREAD } from '../conversations/conversations.js';
 import type { Ctx, GuestCaller } from '../context.js';
 import { HEARS, JOINS } from '../preferences/hears.js';
-import { sqlRows } from '../sql.js';
+import { arrayLiteral, sqlRows } from '../sql.js';
 import type { Kind } from './content.js';
 import type { LiveMode } from './live.js';
 
@@ -101,21 +101,34 @@ interface Row {
 
 const at = (s: string | null) => (s === null ? null : new Date(s));
 
-/** The statement: the same text for every check-in of an app-mode whose live messages need the same parts. */
-export function factsStatement(ctx: Ctx<GuestCaller>, mode: LiveMode, opts: { linksDigest?: string }): Prisma.Sql {
+/** A PostgreSQL array literal of a mode's names or day counts, made once per compiled mode (pg would escape each element on every check-in). */
+const literals = new WeakMap<LiveMode, { names: string; days: string; topics: string }>();
+function literalsOf(mode: LiveMode) {
+  let kept = literals.get(mode);
+  if (!kept) {
+    kept = { names: arrayLiteral(mode.events.map((e) => e.name)), days: `{${mode.events.map((e) => e.withinDays ?? 'NULL').join(',')}}`, topics: arrayLiteral(mode.topics) };
+    literals.set(mode, kept);
+  }
+  return kept;
+}
+
+/**
+ * The statement: the same text for every check-in of an app-mode whose live messages need the same
+ * parts, and one of few texts in all (`shape` names it: which parts are there).
+ */
+export function factsStatement(ctx: Ctx<GuestCaller>, mode: LiveMode, opts: { linksDigest?: string }): { query: Prisma.Sql; shape: string } {
   const { appId, appModeId, externalId, sdk } = ctx.caller;
   const now = ctx.clock.now();
-  const names = mode.events.map((e) => e.name);
-  const since = mode.events.map((e) => (e.withinDays === null ? null : new Date(now.getTime() - e.withinDays * 86_400_000)));
+  const lists = literalsOf(mode);
   const hears = mode.topics.length
     ? Prisma.sql`(SELECT json_agg(t.key) FROM preference_topic t CROSS JOIN (SELECT 'in_app'::"PreferenceChannel" AS ch) x
         LEFT JOIN contact k ON k.id = ci.person_id ${JOINS}
-        WHERE t.app_mode_id = ${appModeId} AND t.key = ANY(${mode.topics}::text[]) AND ${HEARS})`
+        WHERE t.app_mode_id = ${appModeId} AND t.key = ANY(${lists.topics}::text[]) AND ${HEARS})`
     : Prisma.sql`NULL`;
   const links = opts.linksDigest === undefined ? Prisma.sql`true` : Prisma.sql`EXISTS (SELECT 1 FROM app_link_set l WHERE l.app_mode_id = ${appModeId} AND l.digest = ${opts.linksDigest})`;
-  const events = names.length
-    ? Prisma.sql`(SELECT json_agg((SELECT count(*) FROM ev WHERE ev.name = q.n AND (q.s IS NULL OR ev.occurred_at >= q.s)) ORDER BY q.i)
-        FROM unnest(${names}::text[], ${since}::timestamptz[]) WITH ORDINALITY AS q(n, s, i))`
+  const events = mode.events.length
+    ? Prisma.sql`(SELECT json_agg((SELECT count(*) FROM ev WHERE ev.name = q.n AND (q.d IS NULL OR ev.occurred_at >= ${now}::timestamptz - q.d * interval '1 day')) ORDER BY q.i)
+        FROM unnest(${lists.names}::text[], ${lists.days}::int[]) WITH ORDINALITY AS q(n, d, i))`
     : Prisma.sql`NULL`;
   const goalFrom = Prisma.sql`CASE WHEN r.control THEN r.assigned_at ELSE r.seen_at END`;
   const unread = ctx.caller.settings.messengerOn
@@ -125,7 +138,7 @@ export function factsStatement(ctx: Ctx<GuestCaller>, mode: LiveMode, opts: { li
     WITH ci AS (SELECT * FROM crm_inapp_checkin(${appId}, ${appModeId}, ${externalId}, ${subjectHash(ctx.svc, appId, externalId)}, ${sdk ?? null},
                   ${now}::timestamptz, ${`${CHECKIN_SPACING_SECONDS} seconds`}::interval)),
          ev AS MATERIALIZED (SELECT e.name, e.occurred_at FROM event e
-                  WHERE e.app_mode_id = ${appModeId}::uuid AND e.external_id = ${externalId} AND e.name = ANY(${names}::text[]))
+                  WHERE e.app_mode_id = ${appModeId}::uuid AND e.external_id = ${externalId} AND e.name = ANY(${lists.names}::text[]))
     SELECT ci.is_erased AS erased, ci.person_id AS contact_id, ci.is_throttled AS throttled, ci.last_checkin_at AS last_at,
            ci.last_answer, ci.last_hash,
       CASE WHEN ci.is_erased OR ci.is_throttled THEN NULL ELSE json_build_object(
@@ -154,12 +167,13 @@ export function factsStatement(ctx: Ctx<GuestCaller>, mode: LiveMode, opts: { li
         'linksKnown', ${links}
       ) END AS facts
     FROM ci`;
-  return query;
+  const shape = [mode.events.length > 0, mode.topics.length > 0, ctx.caller.settings.messengerOn, opts.linksDigest !== undefined].map(Number).join('');
+  return { query, shape };
 }
 
 export async function readFacts(ctx: Ctx<GuestCaller>, mode: LiveMode, opts: { linksDigest?: string }): Promise<Facts> {
-  const query = factsStatement(ctx, mode, opts);
-  const [row] = await sqlRows<Row>(ctx, query, { prepare: true });
+  const { query, shape } = factsStatement(ctx, mode, opts);
+  const [row] = await sqlRows<Row>(ctx, query, { prepare: `crm_inapp_facts_${shape}` });
   if (row!.erased) return { erased: true };
   if (row!.throttled) return { erased: false, contactId: row!.contact_id!, throttled: true, lastAt: new Date(row!.last_at!), lastAnswer: row!.last_answer };
   const f = row!.facts!;

@@ -89,7 +89,7 @@ export async function recordCheckin(ctx: Ctx<GuestCaller>, contactId: string, se
       SELECT (SELECT gone FROM erased) AS erased, (SELECT json_agg(message_id) FROM sent) AS answered, (SELECT json_agg(id) FROM delivered) AS tests,
              EXISTS (SELECT 1 FROM kept) AS kept,
              (SELECT count(*) FROM (SELECT pg_notify(${OUTBOX_CHANNEL}, '') FROM posted LIMIT 1) AS n) AS notified`,
-    { prepare: true },
+    { prepare: 'crm_inapp_record' },
   );
   return { erased: row!.erased, answered: row!.answered ?? [], tests: row!.tests ?? [], kept: row!.kept };
 }

@@ -23,12 +23,11 @@ export interface LocalTime {
 }
 
 const formats = new Map<string, Intl.DateTimeFormat>();
-const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 
 function formatOf(zone: string): Intl.DateTimeFormat {
   let format = formats.get(zone);
   if (!format) {
-    format = new Intl.DateTimeFormat('en-US', { timeZone: zone, weekday: 'short', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+    format = new Intl.DateTimeFormat('en-US', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
     if (formats.size > 1000) formats.clear();
     formats.set(zone, format);
   }
@@ -45,10 +44,29 @@ export function isTimeZone(zone: string): boolean {
   }
 }
 
+/** Zones change their offset from UTC only at instants that are whole quarters of an hour. */
+const QUARTER_MS = 900_000;
+/** A zone's offset from UTC in ms, by zone and quarter hour (the few a process meets at once). */
+const offsets = new Map<string, number>();
+
+/** A zone's offset from UTC at an instant: read from Intl once per zone and quarter hour. */
+function offsetOf(at: Date, zone: string): number {
+  const key = `${zone} ${Math.floor(at.getTime() / QUARTER_MS)}`;
+  let offset = offsets.get(key);
+  if (offset === undefined) {
+    const p = Object.fromEntries(formatOf(zone).formatToParts(at).map((x) => [x.type, x.value]));
+    const minute = Math.floor(at.getTime() / 60_000) * 60_000;
+    offset = Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute)) - minute;
+    if (offsets.size > 10_000) offsets.clear();
+    offsets.set(key, offset);
+  }
+  return offset;
+}
+
 /** An instant as it reads in a zone (UTC when the zone is unknown). */
 export function localTime(at: Date, zone: string | null | undefined): LocalTime {
-  const parts = Object.fromEntries((zone && isTimeZone(zone) ? formatOf(zone) : formatOf('UTC')).formatToParts(at).map((p) => [p.type, p.value]));
-  return { day: DAYS.indexOf(parts.weekday!), minute: Number(parts.hour) * 60 + Number(parts.minute), date: `${parts.year}-${parts.month}-${parts.day}` };
+  const local = new Date(at.getTime() + (zone && zone !== 'UTC' && isTimeZone(zone) ? offsetOf(at, zone) : 0));
+  return { day: local.getUTCDay(), minute: local.getUTCHours() * 60 + local.getUTCMinutes(), date: local.toISOString().slice(0, 10) };
 }
 
 export const minuteOf = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
