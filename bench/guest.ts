@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
+import { httpClient, paced } from './paced.js';
 import { SignJWT } from 'jose';
 import { readConfig } from '../src/config.js';
 import { createApp } from '../src/domain/apps/create-app.js';
@@ -16,7 +17,8 @@ import { freePort, stop } from './processes.js';
 // (one event) with a signed user token, through the real server in its own process, at 16
 // connections; beside the floor, a bare Node HTTP server in its own process answering one
 // single-row PostgreSQL read through pg (the person's consent columns), in the same run. Then
-// both again at a steady 1,000 requests a second, for the latency a normal load sees.
+// both again at a steady 1,000 requests a second (open loop, bench/paced.ts), for the latency a
+// normal load sees.
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CONNECTIONS = 16;
@@ -85,7 +87,7 @@ export async function benchGuest(url: string, secretKey: string, app: GuestBench
     }
     const get = (target: string, name: string, rate?: number) => load(name, { url: target, headers }, target.startsWith(base) ? server : floorServer.child, rate);
     const post = (name: string, rate?: number) =>
-      load(name, { url: `${base}/guest/v1/events`, method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, setupRequest: (req) => ({ ...req, body: eventBody() }) }, server, rate);
+      load(name, { url: `${base}/guest/v1/events`, method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, makeBody: eventBody }, server, rate);
 
     const floor = await get(`http://127.0.0.1:${floorServer.port}/`, 'floor');
     const entry = await load('entry', { url: `${base}/guest/v1/events`, method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: '{}', expect: 400 }, server);
@@ -106,27 +108,47 @@ interface Target {
   url: string;
   method?: 'GET' | 'POST';
   headers: Record<string, string>;
-  setupRequest?: (req: autocannon.Request) => autocannon.Request;
+  /** A body made afresh for each request. */
+  makeBody?: () => string;
   body?: string;
   /** The status every answer must have (2xx when not given). */
   expect?: number;
 }
 
-/** autocannon at CONNECTIONS connections for SECONDS, flat out or at `rate` requests a second overall. */
+/** autocannon at CONNECTIONS connections for SECONDS flat out, or at a steady `rate` requests a second (open loop, bench/paced.ts). */
 async function load(name: string, target: Target, server: ChildProcess, rate?: number): Promise<Run> {
+  if (rate) return steady(name, target, server, rate);
   const cpuBefore = cpuMs(server);
   const result = await autocannon({
     url: target.url,
     connections: CONNECTIONS,
     duration: SECONDS,
-    ...(rate ? { overallRate: rate } : {}),
-    requests: [{ method: target.method ?? 'GET', headers: target.headers, ...(target.body ? { body: target.body } : {}), ...(target.setupRequest ? { setupRequest: target.setupRequest } : {}) }],
+    requests: [{ method: target.method ?? 'GET', headers: target.headers, ...(target.body ? { body: target.body } : {}), ...(target.makeBody ? { setupRequest: (req: autocannon.Request) => ({ ...req, body: target.makeBody!() }) } : {}) }],
   });
   const unexpected = target.expect ? result.requests.total - (result.statusCodeStats?.[`${target.expect}`]?.count ?? 0) : result.non2xx;
   const errors = unexpected + result.errors + result.timeouts;
   if (errors > 0) throw new Error(`${name}: ${errors} answers were not 2xx: ${JSON.stringify(result.statusCodeStats)}`);
   const cpuMsPerRequest = (cpuMs(server) - cpuBefore) / result.requests.total;
   return { name, requestsPerSecond: result.requests.total / SECONDS, p50: result.latency.p50, p99: result.latency.p99, errors, cpuMsPerRequest };
+}
+
+/** At `rate` requests a second, each leaving at its time and timed from it, through CONNECTIONS kept-alive connections. */
+async function steady(name: string, target: Target, server: ChildProcess, rate: number): Promise<Run> {
+  const url = new URL(target.url);
+  const client = httpClient(Number(url.port), CONNECTIONS);
+  const cpuBefore = cpuMs(server);
+  let errors = 0;
+  try {
+    const run = await paced(rate, SECONDS, async () => {
+      const body = target.makeBody ? target.makeBody() : target.body;
+      const status = await client.request(target.method ?? 'GET', url.pathname, target.headers, body);
+      if (target.expect ? status !== target.expect : status < 200 || status > 299) errors++;
+    });
+    if (errors > 0) throw new Error(`${name}: ${errors} answers were not as expected`);
+    return { name, requestsPerSecond: run.perSecond, p50: run.p50, p99: run.p99, errors, cpuMsPerRequest: (cpuMs(server) - cpuBefore) / run.requests };
+  } finally {
+    client.close();
+  }
 }
 
 /** User and system CPU time a process has used, in ms (Linux /proc; NaN elsewhere). */

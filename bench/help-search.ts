@@ -16,6 +16,7 @@ import { systemContext } from '../src/domain/context.js';
 import { fullTextStatement, typed, wordsOf } from '../src/domain/help/search.js';
 import { openServices } from '../src/services.js';
 import { BENCH_SECRET_KEY, withBenchDatabase } from './database.js';
+import { paced, type Latencies } from './paced.js';
 import { cpuMsOf, freePort, serverProcess, stop } from './processes.js';
 
 const ARTICLES = Number(process.env.BENCH_HELP_ARTICLES ?? 10_000);
@@ -55,13 +56,6 @@ const QUERIES: [string, string][] = [
   ['de', 'passwort zurücksetzen'], ['de', 'rechnungen herunterladen'], ['de', 'team einladen'], ['de', 'abonnement kündigen'], ['de', 'zeitzone kal'],
   ['fr', 'réinitialiser motdepasse'], ['fr', 'facture télécharger'], ['fr', 'inviter équipe'], ['fr', 'résilier abonnement'], ['fr', 'fuseau calend'],
 ];
-
-export interface Latencies {
-  p50: number;
-  p95: number;
-  p99: number;
-  requests: number;
-}
 
 export interface HelpSearchResult {
   articles: number;
@@ -129,30 +123,6 @@ async function seed(client: pg.Client, appModeId: string): Promise<void> {
   await client.query('ANALYZE help_article, help_article_published, help_collection, help_collection_text, help_word');
 }
 
-/** Sends `send` RATE times a second for SECONDS, each at its own time, and measures each answer. */
-async function paced(send: (i: number) => Promise<void>): Promise<Latencies> {
-  const total = RATE * SECONDS;
-  const times: number[] = [];
-  const started = performance.now();
-  const pending: Promise<void>[] = [];
-  for (let i = 0; i < total; i++) {
-    const due = started + (i * 1000) / RATE;
-    const wait = due - performance.now();
-    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-    pending.push(
-      (async () => {
-        // Measured from when it was due: a request the generator sent late counts its wait.
-        await send(i);
-        times.push(performance.now() - due);
-      })(),
-    );
-  }
-  await Promise.all(pending);
-  times.sort((a, b) => a - b);
-  const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))]!;
-  return { p50: at(0.5), p95: at(0.95), p99: at(0.99), requests: times.length };
-}
-
 export async function benchHelpSearch(url: string): Promise<HelpSearchResult> {
   const svc = await openServices({ config: readConfig({ LOG_LEVEL: 'silent' } as NodeJS.ProcessEnv), url, secretKey: BENCH_SECRET_KEY });
   const ctx = systemContext(svc, 'bench');
@@ -197,10 +167,10 @@ export async function benchHelpSearch(url: string): Promise<HelpSearchResult> {
     for (let i = 0; i < 200; i++) await Promise.all([search(i), floorSearch(i)]);
     hits = 0;
     const cpuBefore = cpuMsOf(server);
-    const service = await paced(search);
+    const service = await paced(RATE, SECONDS, search);
     const serverCpuMs = (cpuMsOf(server) - cpuBefore) / service.requests;
     const meanHits = hits / service.requests;
-    const floor = await paced(floorSearch);
+    const floor = await paced(RATE, SECONDS, floorSearch);
     return { articles: ARTICLES, versions: ARTICLES * 3, seedMs, rate: RATE, service, floor, meanHits, serverCpuMs };
   } finally {
     await pool.end();
