@@ -4,6 +4,7 @@ import { scopeOf, type GuestCaller, type Services } from '../context.js';
 import { DomainError, forbidden, tokenExpired, unauthorized } from '../errors.js';
 import { textProblem, utf8Text } from '../../lib/text.js';
 import { findAppModeByKey } from './app-modes.js';
+import { verifiedHs256 } from './hs256.js';
 
 export interface GuestHeaders {
   appKey: string | undefined;
@@ -77,7 +78,10 @@ async function verifyUserToken(svc: Services, appMode: AppMode, authorization: s
   const generation = svc.credentials.now;
   const secret = svc.credentials.identitySecret(appMode, (sealed) => svc.secrets.open(sealed));
   try {
-    const { payload } = await jwtVerify(token, secret, { algorithms: ['HS256'], currentDate: svc.clock.now(), clockTolerance: CLOCK_TOLERANCE });
+    // The common case without WebCrypto's cost; anything else goes to jose, for its exact refusal.
+    const payload =
+      verifiedHs256(token, secret, svc.clock.now(), CLOCK_TOLERANCE) ??
+      (await jwtVerify(token, secret, { algorithms: ['HS256'], currentDate: svc.clock.now(), clockTolerance: CLOCK_TOLERANCE })).payload;
     if (typeof payload.sub !== 'string') throw unauthorized('The user token has no "sub" claim naming the user.');
     for (const claim of ['exp', 'nbf', 'iat'] as const) {
       if (payload[claim] !== undefined && !Number.isFinite(payload[claim])) throw unauthorized(`The user token's "${claim}" claim must be a number of seconds.`);
