@@ -71,7 +71,7 @@ function mostRead(ctx: HelpCtx, reader: HelpReader, limit: number): Promise<Serv
   const page = Prisma.sql`
     SELECT s.*, coalesce(v.views, 0) AS views FROM (${servedStatement(reader)}) s
     LEFT JOIN help_article_stat v ON v.article_id = s.article_id AND v.language = s.language
-    ORDER BY coalesce(v.views, 0) DESC, s.position, s.slug
+    ORDER BY views DESC, s.position, s.slug
     LIMIT ${limit}`;
   return ctx.db.$queryRaw<ServedRow[]>(Prisma.sql`${withCollections(reader, page)} ORDER BY views DESC, position, slug`);
 }

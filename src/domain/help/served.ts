@@ -49,6 +49,9 @@ export function servedVersions(ctx: HelpCtx, reader: HelpReader, where: Prisma.S
   return ctx.db.$queryRaw<ServedRow[]>(withCollections(reader, servedStatement(reader, where)));
 }
 
+/** Which of a collection's names (help_collection_text `t`) a reader gets: their language's, else the default's, else any. */
+const namePreference = (reader: HelpReader) => Prisma.sql`(t.language = ${reader.language}) DESC, (t.language = ${reader.app.defaultLanguage}) DESC, t.language`;
+
 /**
  * The rows of `statement` (served versions, already cut to the page) with their collections'
  * slugs and names: the same choice of name as collectionNames, in the same statement.
@@ -59,7 +62,7 @@ export function withCollections(reader: HelpReader, statement: Prisma.Sql): Pris
     LEFT JOIN LATERAL (
       SELECT c.slug, t.name FROM help_collection c JOIN help_collection_text t ON t.collection_id = c.id
       WHERE c.id = s.collection_id
-      ORDER BY (t.language = ${reader.language}) DESC, (t.language = ${reader.app.defaultLanguage}) DESC, t.language
+      ORDER BY ${namePreference(reader)}
       LIMIT 1) n ON true`;
 }
 
@@ -82,7 +85,7 @@ export async function collectionNames(ctx: HelpCtx, reader: HelpReader, ids: str
     SELECT DISTINCT ON (c.id) c.id, c.slug, t.name, t.description, t.language
     FROM help_collection c JOIN help_collection_text t ON t.collection_id = c.id
     WHERE c.app_mode_id = ${reader.appModeId} AND c.id = ANY(${unique}::text[])
-    ORDER BY c.id, (t.language = ${reader.language}) DESC, (t.language = ${reader.app.defaultLanguage}) DESC, t.language`;
+    ORDER BY c.id, ${namePreference(reader)}`;
   return new Map(rows.map((r) => [r.id, r]));
 }
 

@@ -83,7 +83,7 @@ export async function checkin(ctx: Ctx<GuestCaller>, input: CheckinInput): Promi
   };
   const written = chosen.answered.length || chosen.controls.length || chosen.goals.length || chosen.tests.length;
   const whole = { ...answer, messages: [...chosen.tests, ...chosen.answered.map(shown)] };
-  if (!written) return answered(ctx, facts, whole, false);
+  if (!written) return give(ctx, facts, whole, false);
   // One statement writes it all, and keeps this answer when everything chosen was written.
   const recorded = await recordCheckin(ctx, facts.contactId, input.sessionId, chosen, kept(whole));
   // Erased meanwhile: nothing was written or kept, and nothing is answered.
@@ -92,7 +92,7 @@ export async function checkin(ctx: Ctx<GuestCaller>, input: CheckinInput): Promi
   const testIds = new Set(recorded.tests);
   const messageIds = new Set(recorded.answered);
   const given = { ...answer, messages: [...chosen.tests.filter((m) => testIds.has(m.id)), ...chosen.answered.filter((a) => messageIds.has(a.message.id)).map(shown)] };
-  return answered(ctx, facts, given, recorded.kept);
+  return give(ctx, facts, given, recorded.kept);
 }
 
 /** An answer as the throttled check-ins after it get it: its JSON and that JSON's digest. */
@@ -102,7 +102,7 @@ function kept(answer: KeptAnswer): { json: string; hash: string } {
 }
 
 /** Answers `answer`, kept for the throttled check-ins after it unless it is kept already or the same as the last. */
-async function answered(ctx: Ctx<GuestCaller>, facts: { contactId: string; lastHash: string | null }, answer: KeptAnswer, isKept: boolean): Promise<CheckinAnswer> {
+async function give(ctx: Ctx<GuestCaller>, facts: { contactId: string; lastHash: string | null }, answer: KeptAnswer, isKept: boolean): Promise<CheckinAnswer> {
   if (!isKept) {
     const { json, hash } = kept(answer);
     if (hash !== (facts.lastHash ?? EMPTY_HASH)) await storeAnswer(ctx, facts.contactId, json, hash);

@@ -40,7 +40,8 @@ interface Row {
 
 export async function recordCheckin(ctx: Ctx<GuestCaller>, contactId: string, sessionId: string, choice: Choice, answer: { json: string; hash: string }): Promise<Recorded> {
   const { appId, appModeId, externalId } = ctx.caller;
-  const now = ctx.clock.now().toISOString();
+  const at = ctx.clock.now();
+  const now = at.toISOString();
   const ids = choice.answered.map((a) => a.message.id);
   const tests = choice.tests.map((t) => t.id);
   const notErased = Prisma.sql`NOT (SELECT gone FROM erased)`;
@@ -70,7 +71,7 @@ export async function recordCheckin(ctx: Ctx<GuestCaller>, contactId: string, se
         UPDATE inapp_test_send SET delivered_at = ${now}::timestamptz WHERE id = ANY(${tests}::text[]) AND delivered_at IS NULL AND ${notErased}
         RETURNING id),
       counts AS (
-        SELECT json_agg(json_build_object('messageId', c.m, 'variant', c.v, 'control', c.c, 'counter', c.counter, 'day', ${dayOf(new Date(now))}::text)) AS list
+        SELECT json_agg(json_build_object('messageId', c.m, 'variant', c.v, 'control', c.c, 'counter', c.counter, 'day', ${dayOf(at)}::text)) AS list
         FROM (SELECT message_id, variant, false, 'sent' FROM sent WHERE first
               UNION ALL SELECT message_id, ${CONTROL}::text, true, 'sent' FROM controls
               UNION ALL SELECT message_id, variant, control, 'goalReached' FROM reached) AS c(m, v, c, counter)),
