@@ -174,7 +174,14 @@ async function startFloor(url: string, port: number): Promise<ChildProcess> {
 const limits = { RATE_GUEST_ADDRESS_PER_MINUTE: '100000000', RATE_GUEST_APP_PER_MINUTE: '100000000' };
 
 /** Requests at a steady rate (open loop, bench/paced.ts), each from the next person (a token of their own), in a new session or not. */
-async function load(name: string, port: number, server: ChildProcess, people: { headers: Record<string, string> }[], session: string, warm: { headers: Record<string, string> }[]): Promise<Run> {
+async function load(
+  name: string,
+  port: number,
+  server: ChildProcess,
+  people: { headers: Record<string, string> }[],
+  session: string,
+  warm: { headers: Record<string, string> }[],
+): Promise<Run> {
   const client = httpClient(port, CONNECTIONS);
   const body = JSON.stringify({ app_version: '3.2.0', platform: 'ios', session_id: session, time_zone: 'Europe/Paris' });
   const refused = new Map<number, number>();
@@ -187,7 +194,14 @@ async function load(name: string, port: number, server: ChildProcess, people: { 
       if (status !== 200) refused.set(status, (refused.get(status) ?? 0) + 1);
     });
     if (refused.size) throw new Error(`${name}: answers that were not 200: ${JSON.stringify(Object.fromEntries(refused))}`);
-    return { name, requests: run.requests, requestsPerSecond: run.perSecond, p50: run.p50, p99: run.p99, cpuMsPerRequest: (cpuMsOf(server) - cpuBefore) / run.requests };
+    return {
+      name,
+      requests: run.requests,
+      requestsPerSecond: run.perSecond,
+      p50: run.p50,
+      p99: run.p99,
+      cpuMsPerRequest: (cpuMsOf(server) - cpuBefore) / run.requests,
+    };
   } finally {
     client.close();
   }
@@ -205,7 +219,14 @@ export async function benchCheckin(url: string): Promise<CheckinBenchResult> {
     Array.from({ length: count }, async (_, i) => {
       const sub = `u${1 + ((i * 7919) % CONTACTS)}`;
       const token = await new SignJWT({ sub }).setProtectedHeader({ alg: 'HS256' }).setIssuedAt().setExpirationTime('2h').sign(key);
-      return { headers: { 'x-crm-app-key': app.appKey, authorization: `Bearer ${token}`, 'content-type': 'application/json', 'x-crm-sdk': 'bench/1.0' } };
+      return {
+        headers: {
+          'x-crm-app-key': app.appKey,
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          'x-crm-sdk': 'bench/1.0',
+        },
+      };
     }),
   );
   const warm = people.slice(0, 300).map((p, i) => ({ headers: people[(count - 1 - i) % count]!.headers }));
@@ -217,7 +238,11 @@ export async function benchCheckin(url: string): Promise<CheckinBenchResult> {
     // Warm up both (code compiled, pools filled, the live messages compiled) on people of their own.
     for (const p of warm) {
       for (const target of [port, floorPort]) {
-        const r = await fetch(`http://127.0.0.1:${target}/guest/v1/checkin`, { method: 'POST', headers: p.headers, body: JSON.stringify({ app_version: '3.2.0', platform: 'ios', session_id: 'warm' }) });
+        const r = await fetch(`http://127.0.0.1:${target}/guest/v1/checkin`, {
+          method: 'POST',
+          headers: p.headers,
+          body: JSON.stringify({ app_version: '3.2.0', platform: 'ios', session_id: 'warm' }),
+        });
         if (r.status !== 200) throw new Error(`warm-up answered ${r.status}: ${await r.text()}`);
       }
     }
@@ -228,7 +253,16 @@ export async function benchCheckin(url: string): Promise<CheckinBenchResult> {
     // Past the 20-second spacing since each person's first check-in.
     await new Promise((r) => setTimeout(r, 21_000 - SECONDS * 1000 > 0 ? 21_000 - SECONDS * 1000 : 0));
     const again = await load('again', port, server, measured, 'one', warm);
-    return { contacts: CONTACTS, events: CONTACTS * EVENTS_PER_CONTACT, messages: MESSAGES, seedMs, answeredShare: answered, floor, first, again };
+    return {
+      contacts: CONTACTS,
+      events: CONTACTS * EVENTS_PER_CONTACT,
+      messages: MESSAGES,
+      seedMs,
+      answeredShare: answered,
+      floor,
+      first,
+      again,
+    };
   } finally {
     await stop(server);
     await stop(floorServer);
@@ -250,14 +284,17 @@ async function answeredShare(url: string, appModeId: string): Promise<number> {
 }
 
 const ms = (n: number) => `${n.toFixed(1)} ms`;
-const line = (r: Run) => `${Math.round(r.requestsPerSecond).toLocaleString('en').padStart(6)} requests/s, p50 ${ms(r.p50).padStart(7)}, p99 ${ms(r.p99).padStart(8)}, server CPU ${r.cpuMsPerRequest.toFixed(2)} ms/request`;
+const line = (r: Run) =>
+  `${Math.round(r.requestsPerSecond).toLocaleString('en').padStart(6)} requests/s, p50 ${ms(r.p50).padStart(7)}, p99 ${ms(r.p99).padStart(8)}, server CPU ${r.cpuMsPerRequest.toFixed(2)} ms/request`;
 
 export function printCheckin(r: CheckinBenchResult): void {
   console.log(
     `check-in: POST /guest/v1/checkin at a steady ${RATE.toLocaleString('en')} requests/s, ${CONNECTIONS} connections, each request another person; ${r.contacts.toLocaleString('en')} contacts, ${r.events.toLocaleString('en')} events, ${r.messages} live messages (attribute and event audiences), seeded in ${(r.seedMs / 1000).toFixed(1)} s`,
   );
   console.log(`  floor (the same credential check answering a fixed list) ${line(r.floor)}`);
-  console.log(`  first check-in of a session  ${line(r.first)}  (${Math.round(r.answeredShare * 100)}% answered a message: receipts and message.sent written)`);
+  console.log(
+    `  first check-in of a session  ${line(r.first)}  (${Math.round(r.answeredShare * 100)}% answered a message: receipts and message.sent written)`,
+  );
   console.log(`  the next, 20 s on            ${line(r.again)}`);
   console.log(`  aim: p99 within 5 ms (${r.again.p99 <= 5 ? 'met' : 'not met'} in steady state)`);
 }

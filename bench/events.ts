@@ -29,7 +29,13 @@ function batch(prefix: string, at: string) {
   const events = [];
   for (let i = 0; i < BATCH; i++) {
     const n = counter++;
-    events.push({ id: `${prefix}-${n}`, external_id: `person-${n % 5000}`, name: n % 3 ? 'page_seen' : 'order_paid', at, props: { path: `/p/${n % 100}`, amount: String(n % 10_000) } });
+    events.push({
+      id: `${prefix}-${n}`,
+      external_id: `person-${n % 5000}`,
+      name: n % 3 ? 'page_seen' : 'order_paid',
+      at,
+      props: { path: `/p/${n % 100}`, amount: String(n % 10_000) },
+    });
   }
   return events;
 }
@@ -97,7 +103,8 @@ async function roundTripsPerBatch(url: string, secretKey: string, serverKeys: st
     for (let i = 0; i < 5; i++) await post(port, serverKeys[i % serverKeys.length]!, JSON.stringify({ events: batch('rt-warm', at) }));
     counter.take();
     const started = Date.now();
-    for (let i = 0; i < COUNTED_BATCHES; i++) await post(port, serverKeys[i % serverKeys.length]!, JSON.stringify({ events: batch('rt', at) }));
+    for (let i = 0; i < COUNTED_BATCHES; i++)
+      await post(port, serverKeys[i % serverKeys.length]!, JSON.stringify({ events: batch('rt', at) }));
     const busy = counter.take();
     const busyMs = Date.now() - started;
     await new Promise((r) => setTimeout(r, 2 * busyMs));
@@ -145,7 +152,11 @@ async function floor(url: string, at: string): Promise<number> {
 }
 
 async function post(port: number, key: string, body: string) {
-  const res = await fetch(`http://127.0.0.1:${port}/server/v1/events`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body });
+  const res = await fetch(`http://127.0.0.1:${port}/server/v1/events`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body,
+  });
   if (res.status !== 202) throw new Error(`warm-up answered ${res.status}: ${await res.text()}`);
 }
 
@@ -155,7 +166,10 @@ async function startServerProcess(url: string, secretKey: string, port: number):
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   for (let i = 0; i < 200; i++) {
-    const ok = await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false);
+    const ok = await fetch(`http://127.0.0.1:${port}/readyz`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) return child;
     await new Promise((r) => setTimeout(r, 100));
   }

@@ -69,10 +69,22 @@ export async function makeGuestApp(url: string, secretKey: string): Promise<Gues
 }
 
 export async function benchGuest(url: string, secretKey: string, app: GuestBenchApp): Promise<GuestBenchResult> {
-  const token = await new SignJWT({ sub: 'bench-user' }).setProtectedHeader({ alg: 'HS256' }).setIssuedAt().setExpirationTime('2h').sign(new TextEncoder().encode(app.identitySecret));
-  const headers: Record<string, string> = { 'x-crm-app-key': app.appKey, authorization: `Bearer ${token}`, ...(process.env.BENCH_GUEST_SDK === '0' ? {} : { 'x-crm-sdk': 'bench/1.0' }) };
+  const token = await new SignJWT({ sub: 'bench-user' })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setIssuedAt()
+    .setExpirationTime('2h')
+    .sign(new TextEncoder().encode(app.identitySecret));
+  const headers: Record<string, string> = {
+    'x-crm-app-key': app.appKey,
+    authorization: `Bearer ${token}`,
+    ...(process.env.BENCH_GUEST_SDK === '0' ? {} : { 'x-crm-sdk': 'bench/1.0' }),
+  };
   const eventBody = () =>
-    JSON.stringify({ app_version: '1.0.0', platform: 'web', events: [{ id: randomUUID(), name: 'screen_viewed', occurred_at: new Date().toISOString(), props: { screen: 'home' } }] });
+    JSON.stringify({
+      app_version: '1.0.0',
+      platform: 'web',
+      events: [{ id: randomUUID(), name: 'screen_viewed', occurred_at: new Date().toISOString(), props: { screen: 'home' } }],
+    });
 
   const port = await freePort();
   const server = await startServerProcess(url, secretKey, port);
@@ -82,15 +94,43 @@ export async function benchGuest(url: string, secretKey: string, app: GuestBench
     // Warm up: the person made, pools filled, code paths compiled.
     for (let i = 0; i < 200; i++) {
       await expectStatus(fetch(`${base}/guest/v1/consent`, { headers }), 200);
-      await expectStatus(fetch(`${base}/guest/v1/events`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: eventBody() }), 202);
+      await expectStatus(
+        fetch(`${base}/guest/v1/events`, {
+          method: 'POST',
+          headers: { ...headers, 'content-type': 'application/json' },
+          body: eventBody(),
+        }),
+        202,
+      );
       await expectStatus(fetch(`http://127.0.0.1:${floorServer.port}/`), 200);
     }
-    const get = (target: string, name: string, rate?: number) => load(name, { url: target, headers }, target.startsWith(base) ? server : floorServer.child, rate);
+    const get = (target: string, name: string, rate?: number) =>
+      load(name, { url: target, headers }, target.startsWith(base) ? server : floorServer.child, rate);
     const post = (name: string, rate?: number) =>
-      load(name, { url: `${base}/guest/v1/events`, method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, makeBody: eventBody }, server, rate);
+      load(
+        name,
+        {
+          url: `${base}/guest/v1/events`,
+          method: 'POST',
+          headers: { ...headers, 'content-type': 'application/json' },
+          makeBody: eventBody,
+        },
+        server,
+        rate,
+      );
 
     const floor = await get(`http://127.0.0.1:${floorServer.port}/`, 'floor');
-    const entry = await load('entry', { url: `${base}/guest/v1/events`, method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: '{}', expect: 400 }, server);
+    const entry = await load(
+      'entry',
+      {
+        url: `${base}/guest/v1/events`,
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: '{}',
+        expect: 400,
+      },
+      server,
+    );
     const consent = await get(`${base}/guest/v1/consent`, 'consent');
     const events = await post('events');
     const steadyFloor = await get(`http://127.0.0.1:${floorServer.port}/`, 'floor', STEADY_RATE);
@@ -123,13 +163,27 @@ async function load(name: string, target: Target, server: ChildProcess, rate?: n
     url: target.url,
     connections: CONNECTIONS,
     duration: SECONDS,
-    requests: [{ method: target.method ?? 'GET', headers: target.headers, ...(target.body ? { body: target.body } : {}), ...(target.makeBody ? { setupRequest: (req: autocannon.Request) => ({ ...req, body: target.makeBody!() }) } : {}) }],
+    requests: [
+      {
+        method: target.method ?? 'GET',
+        headers: target.headers,
+        ...(target.body ? { body: target.body } : {}),
+        ...(target.makeBody ? { setupRequest: (req: autocannon.Request) => ({ ...req, body: target.makeBody!() }) } : {}),
+      },
+    ],
   });
   const unexpected = target.expect ? result.requests.total - (result.statusCodeStats?.[`${target.expect}`]?.count ?? 0) : result.non2xx;
   const errors = unexpected + result.errors + result.timeouts;
   if (errors > 0) throw new Error(`${name}: ${errors} answers were not 2xx: ${JSON.stringify(result.statusCodeStats)}`);
   const cpuMsPerRequest = (cpuMs(server) - cpuBefore) / result.requests.total;
-  return { name, requestsPerSecond: result.requests.total / SECONDS, p50: result.latency.p50, p99: result.latency.p99, errors, cpuMsPerRequest };
+  return {
+    name,
+    requestsPerSecond: result.requests.total / SECONDS,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors,
+    cpuMsPerRequest,
+  };
 }
 
 /** At `rate` requests a second, each leaving at its time and timed from it, through CONNECTIONS kept-alive connections. */
@@ -145,7 +199,14 @@ async function steady(name: string, target: Target, server: ChildProcess, rate: 
       if (target.expect ? status !== target.expect : status < 200 || status > 299) errors++;
     });
     if (errors > 0) throw new Error(`${name}: ${errors} answers were not as expected`);
-    return { name, requestsPerSecond: run.perSecond, p50: run.p50, p99: run.p99, errors, cpuMsPerRequest: (cpuMs(server) - cpuBefore) / run.requests };
+    return {
+      name,
+      requestsPerSecond: run.perSecond,
+      p50: run.p50,
+      p99: run.p99,
+      errors,
+      cpuMsPerRequest: (cpuMs(server) - cpuBefore) / run.requests,
+    };
   } finally {
     client.close();
   }
@@ -187,7 +248,15 @@ async function roundTripsPerRequest(url: string, secretKey: string, headers: Rec
   };
   try {
     const consent = await count(() => fetch(`${base}/guest/v1/consent`, { headers }), 200);
-    const events = await count(() => fetch(`${base}/guest/v1/events`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: eventBody() }), 202);
+    const events = await count(
+      () =>
+        fetch(`${base}/guest/v1/events`, {
+          method: 'POST',
+          headers: { ...headers, 'content-type': 'application/json' },
+          body: eventBody(),
+        }),
+      202,
+    );
     return { consent, events };
   } finally {
     await stop(server);
@@ -222,7 +291,10 @@ server.listen(0, '127.0.0.1', () => console.log(server.address().port));
 
 /** The floor: a bare node:http server in its own process, one single-row read through pg per request (pool of 10, as the service's). */
 async function startFloor(url: string, appModeId: string): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(process.execPath, ['--input-type=module', '-e', FLOOR_SERVER, url, appModeId], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--input-type=module', '-e', FLOOR_SERVER, url, appModeId], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const port = await new Promise<number>((resolve, reject) => {
     child.stdout!.once('data', (d) => resolve(Number(String(d).trim())));
     child.once('exit', (code) => reject(new Error(`the floor server exited with ${code}`)));
@@ -254,14 +326,18 @@ function startServerProcess(url: string, secretKey: string, port: number): Promi
 
 async function ready(child: ChildProcess, port: number): Promise<ChildProcess> {
   for (let i = 0; i < 200; i++) {
-    if (await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false)) return child;
+    if (
+      await fetch(`http://127.0.0.1:${port}/readyz`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return child;
     await new Promise((r) => setTimeout(r, 100));
   }
   child.kill('SIGKILL');
   throw new Error('the server did not become ready');
 }
-
-
 
 const ms = (n: number) => `${n.toFixed(1)} ms`;
 const line = (r: Run) =>
@@ -269,16 +345,27 @@ const line = (r: Run) =>
 
 /** Prints the result as `npm run bench` shows it. */
 export function printGuest(r: GuestBenchResult): void {
-  console.log(`guest path: ${CONNECTIONS} connections, a signed user token; floor: bare node:http + one single-row read through pg, own process`);
+  console.log(
+    `guest path: ${CONNECTIONS} connections, a signed user token; floor: bare node:http + one single-row read through pg, own process`,
+  );
   console.log(`  floor                     ${line(r.floor)}`);
-  console.log(`  entry alone (credential and limits, then 400 before the domain) ${line(r.entry)}  ratio ${(r.entry.requestsPerSecond / r.floor.requestsPerSecond).toFixed(2)}`);
-  console.log(`  GET /guest/v1/consent     ${line(r.consent)}  ratio ${(r.consent.requestsPerSecond / r.floor.requestsPerSecond).toFixed(2)} of the floor (aim: at least 0.5)`);
-  console.log(`  POST /guest/v1/events (1) ${line(r.events)}  ratio ${(r.events.requestsPerSecond / r.floor.requestsPerSecond).toFixed(2)} of the floor`);
+  console.log(
+    `  entry alone (credential and limits, then 400 before the domain) ${line(r.entry)}  ratio ${(r.entry.requestsPerSecond / r.floor.requestsPerSecond).toFixed(2)}`,
+  );
+  console.log(
+    `  GET /guest/v1/consent     ${line(r.consent)}  ratio ${(r.consent.requestsPerSecond / r.floor.requestsPerSecond).toFixed(2)} of the floor (aim: at least 0.5)`,
+  );
+  console.log(
+    `  POST /guest/v1/events (1) ${line(r.events)}  ratio ${(r.events.requestsPerSecond / r.floor.requestsPerSecond).toFixed(2)} of the floor`,
+  );
   console.log(`  at a steady ${STEADY_RATE.toLocaleString('en')} requests/s (aim: p99 within 5 ms):`);
   console.log(`    floor                   ${line(r.steadyFloor)}`);
   console.log(`    GET /guest/v1/consent   ${line(r.steadyConsent)}`);
   console.log(`    POST /guest/v1/events   ${line(r.steadyEvents)}`);
-  for (const [name, trips] of [['GET /guest/v1/consent', r.roundTrips.consent], ['POST /guest/v1/events', r.roundTrips.events]] as const) {
+  for (const [name, trips] of [
+    ['GET /guest/v1/consent', r.roundTrips.consent],
+    ['POST /guest/v1/events', r.roundTrips.events],
+  ] as const) {
     const total = [...trips.values()].reduce((a, b) => a + b, 0);
     console.log(`  ${name}: ${total.toFixed(1)} database round trips per request (floor: 1), counted on the wire:`);
     for (const [statement, n] of trips) console.log(`    ${n.toFixed(2).padStart(5)}  ${statement}`);

@@ -27,21 +27,27 @@ const LIMIT = 10;
 // Words of each language's help texts: a few common ones and many rarer, drawn skewed (the first
 // words of a list far more often than the last), as in real help centers.
 const VOCABULARY: Record<string, string[]> = {
-  en: ('account settings password email team project invoice billing plan payment card sign login security notification export import ' +
+  en: (
+    'account settings password email team project invoice billing plan payment card sign login security notification export import ' +
     'report dashboard profile user role permission invite workspace domain integration webhook api key token mobile app device browser ' +
     'calendar schedule reminder message conversation ticket customer support agent inbox label filter search archive delete restore ' +
     'backup download upload file attachment picture language timezone currency subscription trial upgrade downgrade cancel refund tax ' +
-    'receipt address company contact phone verify confirm reset change update enable disable connect disconnect share link folder').split(' '),
-  de: ('konto einstellungen passwort email team projekt rechnung abrechnung tarif zahlung karte anmeldung sicherheit benachrichtigung export ' +
+    'receipt address company contact phone verify confirm reset change update enable disable connect disconnect share link folder'
+  ).split(' '),
+  de: (
+    'konto einstellungen passwort email team projekt rechnung abrechnung tarif zahlung karte anmeldung sicherheit benachrichtigung export ' +
     'import bericht übersicht profil benutzer rolle berechtigung einladung arbeitsbereich domäne integration schnittstelle schlüssel gerät ' +
     'browser kalender termin erinnerung nachricht unterhaltung anfrage kunde support postfach etikett filter suche archiv löschen ' +
     'wiederherstellen sicherung herunterladen hochladen datei anhang bild sprache zeitzone währung abonnement testphase kündigen ' +
-    'erstattung steuer beleg adresse firma telefon bestätigen zurücksetzen ändern aktualisieren aktivieren deaktivieren verbinden teilen ordner').split(' '),
-  fr: ('compte paramètres motdepasse courriel équipe projet facture facturation forfait paiement carte connexion sécurité notification ' +
+    'erstattung steuer beleg adresse firma telefon bestätigen zurücksetzen ändern aktualisieren aktivieren deaktivieren verbinden teilen ordner'
+  ).split(' '),
+  fr: (
+    'compte paramètres motdepasse courriel équipe projet facture facturation forfait paiement carte connexion sécurité notification ' +
     'exportation importation rapport tableau profil utilisateur rôle permission invitation espace domaine intégration clé jeton appareil ' +
     'navigateur calendrier rendezvous rappel message conversation demande client assistance boîte étiquette filtre recherche archive ' +
     'supprimer restaurer sauvegarde télécharger fichier pièce image langue fuseau devise abonnement essai résilier remboursement taxe ' +
-    'reçu adresse entreprise téléphone vérifier confirmer réinitialiser modifier activer désactiver connecter partager dossier').split(' '),
+    'reçu adresse entreprise téléphone vérifier confirmer réinitialiser modifier activer désactiver connecter partager dossier'
+  ).split(' '),
 };
 const FILLER: Record<string, string> = {
   en: 'the to and you your in of for a on with can this is',
@@ -51,10 +57,26 @@ const FILLER: Record<string, string> = {
 
 /** Queries people type, in each language: two words, the last one half typed now and then. */
 const QUERIES: [string, string][] = [
-  ['en', 'reset password'], ['en', 'export invoice'], ['en', 'invite team'], ['en', 'webhook api'], ['en', 'cancel subscr'], ['en', 'timezone calendar'],
-  ['en', 'refund'], ['en', 'two factor security'], ['en', 'download attach'], ['en', 'change plan'],
-  ['de', 'passwort zurücksetzen'], ['de', 'rechnungen herunterladen'], ['de', 'team einladen'], ['de', 'abonnement kündigen'], ['de', 'zeitzone kal'],
-  ['fr', 'réinitialiser motdepasse'], ['fr', 'facture télécharger'], ['fr', 'inviter équipe'], ['fr', 'résilier abonnement'], ['fr', 'fuseau calend'],
+  ['en', 'reset password'],
+  ['en', 'export invoice'],
+  ['en', 'invite team'],
+  ['en', 'webhook api'],
+  ['en', 'cancel subscr'],
+  ['en', 'timezone calendar'],
+  ['en', 'refund'],
+  ['en', 'two factor security'],
+  ['en', 'download attach'],
+  ['en', 'change plan'],
+  ['de', 'passwort zurücksetzen'],
+  ['de', 'rechnungen herunterladen'],
+  ['de', 'team einladen'],
+  ['de', 'abonnement kündigen'],
+  ['de', 'zeitzone kal'],
+  ['fr', 'réinitialiser motdepasse'],
+  ['fr', 'facture télécharger'],
+  ['fr', 'inviter équipe'],
+  ['fr', 'résilier abonnement'],
+  ['fr', 'fuseau calend'],
 ];
 
 export interface HelpSearchResult {
@@ -93,7 +115,11 @@ async function seed(client: pg.Client, appModeId: string): Promise<void> {
      SELECT 'bench-a-' || i, $1, 'article-' || i, 'bench-c-' || (1 + i % 30), i, 'everyone', now(), now() FROM generate_series(1, $2::int) i`,
     [appModeId, ARTICLES],
   );
-  for (const [language, config] of [['en', 'english'], ['de', 'german'], ['fr', 'french']] as const) {
+  for (const [language, config] of [
+    ['en', 'english'],
+    ['de', 'german'],
+    ['fr', 'french'],
+  ] as const) {
     const words = VOCABULARY[language]!;
     const filler = FILLER[language]!.split(' ');
     const pick = (list: string, n: number, seedTerm: string) => `(${list})[1 + floor(random() * ${n} + 0 * ${seedTerm})::int]`;
@@ -142,23 +168,34 @@ export async function benchHelpSearch(url: string): Promise<HelpSearchResult> {
   }
   const seedMs = performance.now() - seeding;
 
-  const token = await new SignJWT({ sub: 'bench-reader' }).setProtectedHeader({ alg: 'HS256' }).setIssuedAt().setExpirationTime('2h').sign(new TextEncoder().encode(app.live.identity_secret));
+  const token = await new SignJWT({ sub: 'bench-reader' })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setIssuedAt()
+    .setExpirationTime('2h')
+    .sign(new TextEncoder().encode(app.live.identity_secret));
   const headers = { 'x-crm-app-key': app.live.app_key, authorization: `Bearer ${token}` };
   const port = await freePort();
   // One load generator on one address: the limits are taken on every request, never reached.
-  const server = await serverProcess(url, BENCH_SECRET_KEY, port, { RATE_GUEST_ADDRESS_PER_MINUTE: '100000000', RATE_GUEST_APP_PER_MINUTE: '100000000' });
+  const server = await serverProcess(url, BENCH_SECRET_KEY, port, {
+    RATE_GUEST_ADDRESS_PER_MINUTE: '100000000',
+    RATE_GUEST_APP_PER_MINUTE: '100000000',
+  });
   const pool = new pg.Pool({ connectionString: url, max: 10 });
   try {
     const search = async (i: number) => {
       const [lang, q] = QUERIES[i % QUERIES.length]!;
-      const res = await fetch(`http://127.0.0.1:${port}/guest/v1/articles?q=${encodeURIComponent(q)}&lang=${lang}&limit=${LIMIT}`, { headers });
+      const res = await fetch(`http://127.0.0.1:${port}/guest/v1/articles?q=${encodeURIComponent(q)}&lang=${lang}&limit=${LIMIT}`, {
+        headers,
+      });
       const body = (await res.json()) as { items: unknown[] };
       if (res.status !== 200) throw new Error(`the search answered ${res.status}: ${JSON.stringify(body)}`);
       hits += body.items.length;
     };
     let hits = 0;
     // The floor: the same statement the service sends for the search, straight through pg.
-    const statements = QUERIES.map(([lang, q]) => fullTextStatement({ appModeId: mode.id, app: settings, signedIn: true, language: lang }, typed(wordsOf(q)), LIMIT));
+    const statements = QUERIES.map(([lang, q]) =>
+      fullTextStatement({ appModeId: mode.id, app: settings, signedIn: true, language: lang }, typed(wordsOf(q)), LIMIT),
+    );
     const floorSearch = async (i: number) => {
       const statement = statements[i % statements.length]!;
       await pool.query(statement.text, statement.values as unknown[]);
@@ -184,9 +221,13 @@ export function printHelpSearch(r: HelpSearchResult): void {
   console.log(
     `help search: GET /guest/v1/articles?q=… over ${r.articles.toLocaleString('en')} articles in en, de, fr (${r.versions.toLocaleString('en')} published versions, seeded in ${(r.seedMs / 1000).toFixed(1)} s), ${r.rate} requests/s steady, ${QUERIES.length} queries in turn`,
   );
-  console.log(`  service  ${line(r.service)}, ${r.meanHits.toFixed(1)} articles a search, server CPU ${r.serverCpuMs.toFixed(2)} ms a search`);
+  console.log(
+    `  service  ${line(r.service)}, ${r.meanHits.toFixed(1)} articles a search, server CPU ${r.serverCpuMs.toFixed(2)} ms a search`,
+  );
   console.log(`  floor    ${line(r.floor)} (the same full-text statement through pg)`);
-  console.log(`  p95 ${r.service.p95 <= 15 ? 'within' : 'beyond'} the aim of 15 ms; ${(r.service.p95 - r.floor.p95).toFixed(1)} ms above the floor's p95`);
+  console.log(
+    `  p95 ${r.service.p95 <= 15 ? 'within' : 'beyond'} the aim of 15 ms; ${(r.service.p95 - r.floor.p95).toFixed(1)} ms above the floor's p95`,
+  );
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

@@ -21,7 +21,8 @@ import { freePort, stop } from './processes.js';
 
 const CHANGES = Number(process.env.BENCH_LIVE_CHANGES ?? 15);
 const CONNECT_AT_ONCE = 50;
-const SUBSCRIPTION = 'subscription($m: ID!) { appModeChanged(appModeId: $m) { version reload appMode { id brandName brandColor webOrigins updatedAt } } }';
+const SUBSCRIPTION =
+  'subscription($m: ID!) { appModeChanged(appModeId: $m) { version reload appMode { id brandName brandColor webOrigins updatedAt } } }';
 
 export interface LiveResult {
   subscribers: number;
@@ -54,14 +55,26 @@ export async function benchLive(url: string, secretKey: string, counts = [1000, 
     const r = await runOnce(url, secretKey, subscribers);
     results.push(r);
     const ms = (n: number) => `${n.toFixed(1)} ms`;
-    console.log(`live: ${subscribers.toLocaleString('en')} subscribers over two server processes, ${CHANGES} changes, one a second, made through one process`);
+    console.log(
+      `live: ${subscribers.toLocaleString('en')} subscribers over two server processes, ${CHANGES} changes, one a second, made through one process`,
+    );
     const s = r.service;
-    console.log(`  service  fan-out p50 ${ms(s.p50)}, p99 ${ms(s.p99)}, max ${ms(s.max)} from the mutation sent to each subscriber's answer`);
-    console.log(`           p50 ${ms(s.fromCommitP50)}, p99 ${ms(s.fromCommitP99)} from the change's commit; missed ${s.missed}, out of order ${s.outOfOrder}`);
-    console.log(`           mutation p50 ${ms(s.mutationP50)}, p99 ${ms(s.mutationP99)}; of an app-mode nobody follows, between the changes: p50 ${ms(s.unfollowedP50)}, p99 ${ms(s.unfollowedP99)}; before anyone subscribed: p50 ${ms(s.aloneP50)}, p99 ${ms(s.aloneP99)}`);
+    console.log(
+      `  service  fan-out p50 ${ms(s.p50)}, p99 ${ms(s.p99)}, max ${ms(s.max)} from the mutation sent to each subscriber's answer`,
+    );
+    console.log(
+      `           p50 ${ms(s.fromCommitP50)}, p99 ${ms(s.fromCommitP99)} from the change's commit; missed ${s.missed}, out of order ${s.outOfOrder}`,
+    );
+    console.log(
+      `           mutation p50 ${ms(s.mutationP50)}, p99 ${ms(s.mutationP99)}; of an app-mode nobody follows, between the changes: p50 ${ms(s.unfollowedP50)}, p99 ${ms(s.unfollowedP99)}; before anyone subscribed: p50 ${ms(s.aloneP50)}, p99 ${ms(s.aloneP99)}`,
+    );
     console.log(`           server memory ${(s.bytesPerSubscriber / 1024).toFixed(1)} KiB per subscriber (RSS of both processes)`);
-    console.log(`  floor    p50 ${ms(r.floor.p50)}, p99 ${ms(r.floor.p99)}, max ${ms(r.floor.max)}; missed ${r.floor.missed} (a bare ws server, one process, broadcasting the same payload)`);
-    console.log(`  ratio    p99 ${(s.p99 / Math.max(r.floor.p99, 0.1)).toFixed(1)}× the floor (aim: service p99 within 100 ms at 1,000 and 250 ms at 5,000)`);
+    console.log(
+      `  floor    p50 ${ms(r.floor.p50)}, p99 ${ms(r.floor.p99)}, max ${ms(r.floor.max)}; missed ${r.floor.missed} (a bare ws server, one process, broadcasting the same payload)`,
+    );
+    console.log(
+      `  ratio    p99 ${(s.p99 / Math.max(r.floor.p99, 0.1)).toFixed(1)}× the floor (aim: service p99 within 100 ms at 1,000 and 250 ms at 5,000)`,
+    );
   }
   return results;
 }
@@ -69,7 +82,11 @@ export async function benchLive(url: string, secretKey: string, counts = [1000, 
 async function runOnce(url: string, secretKey: string, subscribers: number): Promise<LiveResult> {
   const svc = await openServices({ config: readConfig({ LOG_LEVEL: 'silent' } as NodeJS.ProcessEnv), url, secretKey });
   const ownerEmail = `live-${randomUUID()}@example.com`;
-  const { workspaceId } = await createWorkspace(systemContext(svc, 'bench'), { name: 'Live bench', ownerEmail, ownerPassword: 'bench password, long enough' });
+  const { workspaceId } = await createWorkspace(systemContext(svc, 'bench'), {
+    name: 'Live bench',
+    ownerEmail,
+    ownerPassword: 'bench password, long enough',
+  });
   const app = await createApp(systemContext(svc, 'bench'), { workspaceId, name: 'Live bench app' });
   const appModeId = (await svc.db.appMode.findUniqueOrThrow({ where: { appKey: app.live.app_key } })).id;
   // The same mutation on an app-mode nobody follows, made between the changes: its latency with 0 subscribers, at the same moments.
@@ -77,9 +94,13 @@ async function runOnce(url: string, secretKey: string, subscribers: number): Pro
   const quietModeId = (await svc.db.appMode.findUniqueOrThrow({ where: { appKey: quiet.live.app_key } })).id;
   const owner = await svc.db.staffUser.findUniqueOrThrow({ where: { email: ownerEmail } });
   // One session per staff tool, as tools signed in one by one would have.
-  const tokens = Array.from({ length: subscribers + 1 }, () => `crm_st_${randomUUID().replaceAll('-', '')}${randomUUID().replaceAll('-', '')}`.slice(0, 47));
+  const tokens = Array.from({ length: subscribers + 1 }, () =>
+    `crm_st_${randomUUID().replaceAll('-', '')}${randomUUID().replaceAll('-', '')}`.slice(0, 47),
+  );
   const expiresAt = new Date(Date.now() + 86_400_000);
-  await svc.db.staffSession.createMany({ data: tokens.map((t) => ({ id: randomUUID(), staffUserId: owner.id, tokenHash: sha256(t), expiresAt, createdAt: new Date() })) });
+  await svc.db.staffSession.createMany({
+    data: tokens.map((t) => ({ id: randomUUID(), staffUserId: owner.id, tokenHash: sha256(t), expiresAt, createdAt: new Date() })),
+  });
   await svc.close();
 
   const ports = await Promise.all([freePort(), freePort()]);
@@ -182,7 +203,9 @@ function startMutator(url: string, token: string) {
   });
   return {
     change: (i: number, appModeId: string) =>
-      new Promise<{ startedAt: number; ms: number }>((resolve, reject) => (waiting.set(i, { resolve, reject }), worker.postMessage({ i, appModeId }))),
+      new Promise<{ startedAt: number; ms: number }>(
+        (resolve, reject) => (waiting.set(i, { resolve, reject }), worker.postMessage({ i, appModeId })),
+      ),
     close: () => worker.terminate(),
   };
 }
@@ -206,7 +229,8 @@ function subscribe(port: number, token: string, appModeId: string): Promise<Subs
       const at = performance.now();
       const text = String(raw);
       const message = JSON.parse(text);
-      if (message.type === 'connection_ack') socket.send(JSON.stringify({ id: '1', type: 'subscribe', payload: { query: SUBSCRIPTION, variables: { m: appModeId } } }));
+      if (message.type === 'connection_ack')
+        socket.send(JSON.stringify({ id: '1', type: 'subscribe', payload: { query: SUBSCRIPTION, variables: { m: appModeId } } }));
       else if (message.type === 'next') {
         const change = message.payload.data?.appModeChanged;
         if (!change) return reject(new Error(JSON.stringify(message.payload)));
@@ -224,7 +248,10 @@ function subscribe(port: number, token: string, appModeId: string): Promise<Subs
 async function commitTimes(url: string, appModeId: string): Promise<Map<number, number>> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
-  const { rows } = await client.query<{ name: string; at: Date }>(`SELECT data->>'brandName' AS name, created_at AS at FROM outbox_event WHERE app_mode_id = $1 AND topic = 'app_mode.changed'`, [appModeId]);
+  const { rows } = await client.query<{ name: string; at: Date }>(
+    `SELECT data->>'brandName' AS name, created_at AS at FROM outbox_event WHERE app_mode_id = $1 AND topic = 'app_mode.changed'`,
+    [appModeId],
+  );
   await client.end();
   return new Map(rows.map((r) => [Number(/^change (-?\d+)$/.exec(r.name)?.[1]), r.at.getTime()]));
 }
@@ -261,7 +288,10 @@ wss.on('connection', (socket) => socket.on('message', (data) => { for (const c o
 
 /** The floor: a bare ws server in its own process relaying one sender's message to every other client. */
 async function broadcastFloor(subscribers: number, payload: string) {
-  const child = spawn(process.execPath, ['--input-type=module', '-e', FLOOR_SERVER], { cwd: fileURLToPath(new URL('..', import.meta.url)), stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--input-type=module', '-e', FLOOR_SERVER], {
+    cwd: fileURLToPath(new URL('..', import.meta.url)),
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   try {
     const port = await new Promise<number>((resolve) => child.stdout!.once('data', (d) => resolve(Number(String(d).trim()))));
     const open = (onMessage?: (at: number, text: string) => void) =>
@@ -322,23 +352,40 @@ function startServerProcess(url: string, secretKey: string, port: number): Child
   // BENCH_LIVE_PROFILE=<dir>: each server writes a CPU profile there when it stops.
   const profile = process.env.BENCH_LIVE_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_LIVE_PROFILE}`] : [];
   return spawn(process.execPath, [...profile, fileURLToPath(new URL('../dist/src/main.js', import.meta.url))], {
-    env: { ...process.env, DATABASE_URL: url, CRM_SECRET_KEY: secretKey, PORT: String(port), LOG_LEVEL: 'warn', HOST: '127.0.0.1', BASE_URL: `http://127.0.0.1:${port}` },
+    env: {
+      ...process.env,
+      DATABASE_URL: url,
+      CRM_SECRET_KEY: secretKey,
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
+      HOST: '127.0.0.1',
+      BASE_URL: `http://127.0.0.1:${port}`,
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
 }
 
 async function ready(port: number): Promise<void> {
   for (let i = 0; i < 200; i++) {
-    if (await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false)) return;
+    if (
+      await fetch(`http://127.0.0.1:${port}/readyz`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return;
     await sleep(100);
   }
   throw new Error('a server did not become ready');
 }
 
-
-
 // Alone: a database of its own, then the counts given (1,000 and 5,000 by default).
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const counts = process.argv.slice(2).map(Number);
-  process.exit(await withBenchDatabase('crm_bench_live', async ({ url }) => void (await benchLive(url, BENCH_SECRET_KEY, counts.length ? counts : undefined))));
+  process.exit(
+    await withBenchDatabase(
+      'crm_bench_live',
+      async ({ url }) => void (await benchLive(url, BENCH_SECRET_KEY, counts.length ? counts : undefined)),
+    ),
+  );
 }

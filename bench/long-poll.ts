@@ -72,14 +72,26 @@ export async function benchLongPoll(url: string, secretKey: string, waiters = WA
   const kib = (n: number) => `${(n / 1024).toFixed(1)} KiB`;
   const held = (s: Side) =>
     `${s.held.toLocaleString('en')} held (opened ${STEP} at a time in ${s.openSeconds.toFixed(1)} s, ${Math.round(waiters / s.openSeconds).toLocaleString('en')}/s, CPU ${s.cpuMsPerOpen.toFixed(2)} ms each), ${s.early} answered early${s.early ? ` (${s.earlyKinds})` : ''}`;
-  console.log(`long poll: ${waiters.toLocaleString('en')} waits (GET /guest/v1/conversations/{id}/wait) on one server process from ${CLIENTS} client processes, then a staff reply to each, ${REPLIERS} at once`);
+  console.log(
+    `long poll: ${waiters.toLocaleString('en')} waits (GET /guest/v1/conversations/{id}/wait) on one server process from ${CLIENTS} client processes, then a staff reply to each, ${REPLIERS} at once`,
+  );
   const s = r.service;
-  console.log(`  service  ${held(s)}; server memory ${kib(s.bytesPerWaiter)} per waiter (RSS); server CPU ${Math.round(s.quietCpuMs)} ms over ${QUIET_MS / 1000} s held with nothing new`);
-  console.log(`           wake p50 ${ms(s.p50)}, p99 ${ms(s.p99)} from the reply sent; p50 ${ms(s.fromCommitP50)}, p99 ${ms(s.fromCommitP99)} from the reply's part written (its commit); missed ${s.missed}`);
-  console.log(`           ${Math.round(s.perSecond)} replies/s, server CPU ${s.cpuMsEach.toFixed(1)} ms per reply with its waiter's answer`);
+  console.log(
+    `  service  ${held(s)}; server memory ${kib(s.bytesPerWaiter)} per waiter (RSS); server CPU ${Math.round(s.quietCpuMs)} ms over ${QUIET_MS / 1000} s held with nothing new`,
+  );
+  console.log(
+    `           wake p50 ${ms(s.p50)}, p99 ${ms(s.p99)} from the reply sent; p50 ${ms(s.fromCommitP50)}, p99 ${ms(s.fromCommitP99)} from the reply's part written (its commit); missed ${s.missed}`,
+  );
+  console.log(
+    `           ${Math.round(s.perSecond)} replies/s, server CPU ${s.cpuMsEach.toFixed(1)} ms per reply with its waiter's answer`,
+  );
   const f = r.floor;
-  console.log(`  floor    ${held(f)}; ${kib(f.bytesPerWaiter)} per held request; CPU ${Math.round(f.quietCpuMs)} ms held; wake p50 ${ms(f.p50)}, p99 ${ms(f.p99)} from the wake sent; ${Math.round(f.perSecond)} wakes/s, CPU ${f.cpuMsEach.toFixed(2)} ms each; missed ${f.missed} (a bare node:http server in its own process)`);
-  console.log(`  ratio    memory ${(s.bytesPerWaiter / f.bytesPerWaiter).toFixed(1)}× the floor per waiter; wake p99 ${(s.p99 / Math.max(f.p99, 0.1)).toFixed(1)}× the floor`);
+  console.log(
+    `  floor    ${held(f)}; ${kib(f.bytesPerWaiter)} per held request; CPU ${Math.round(f.quietCpuMs)} ms held; wake p50 ${ms(f.p50)}, p99 ${ms(f.p99)} from the wake sent; ${Math.round(f.perSecond)} wakes/s, CPU ${f.cpuMsEach.toFixed(2)} ms each; missed ${f.missed} (a bare node:http server in its own process)`,
+  );
+  console.log(
+    `  ratio    memory ${(s.bytesPerWaiter / f.bytesPerWaiter).toFixed(1)}× the floor per waiter; wake p99 ${(s.p99 / Math.max(f.p99, 0.1)).toFixed(1)}× the floor`,
+  );
   return r;
 }
 
@@ -104,12 +116,26 @@ async function runOnce(url: string, secretKey: string, waiters: number): Promise
 async function seed(url: string, secretKey: string, waiters: number) {
   const svc = await openServices({ config: readConfig({ LOG_LEVEL: 'silent' } as NodeJS.ProcessEnv), url, secretKey });
   const ownerEmail = `long-poll-${randomUUID()}@example.com`;
-  const { workspaceId } = await createWorkspace(systemContext(svc, 'bench'), { name: 'Long poll bench', ownerEmail, ownerPassword: 'bench password, long enough' });
+  const { workspaceId } = await createWorkspace(systemContext(svc, 'bench'), {
+    name: 'Long poll bench',
+    ownerEmail,
+    ownerPassword: 'bench password, long enough',
+  });
   const app = await createApp(systemContext(svc, 'bench'), { workspaceId, name: 'Long poll bench app' });
   const appModeId = (await svc.db.appMode.findUniqueOrThrow({ where: { appKey: app.live.app_key } })).id;
   const owner = await svc.db.staffUser.findUniqueOrThrow({ where: { email: ownerEmail } });
   const staffToken = `crm_st_${randomUUID().replaceAll('-', '')}${randomUUID().replaceAll('-', '')}`.slice(0, 47);
-  await svc.db.staffSession.createMany({ data: [{ id: randomUUID(), staffUserId: owner.id, tokenHash: sha256(staffToken), expiresAt: new Date(Date.now() + 86_400_000), createdAt: new Date() }] });
+  await svc.db.staffSession.createMany({
+    data: [
+      {
+        id: randomUUID(),
+        staffUserId: owner.id,
+        tokenHash: sha256(staffToken),
+        expiresAt: new Date(Date.now() + 86_400_000),
+        createdAt: new Date(),
+      },
+    ],
+  });
   await svc.close();
 
   const db = new pg.Client({ connectionString: url });
@@ -117,7 +143,10 @@ async function seed(url: string, secretKey: string, waiters: number) {
   try {
     const id = (kind: string) => `md5($1 || ':${kind}:' || i)::uuid::text`;
     await db.query('BEGIN');
-    await db.query(`INSERT INTO contact (id, app_mode_id, external_id, created_at, updated_at) SELECT ${id('contact')}, $1, 'lp-user-' || i, now(), now() FROM generate_series(1, $2) i`, [appModeId, waiters]);
+    await db.query(
+      `INSERT INTO contact (id, app_mode_id, external_id, created_at, updated_at) SELECT ${id('contact')}, $1, 'lp-user-' || i, now(), now() FROM generate_series(1, $2) i`,
+      [appModeId, waiters],
+    );
     await db.query(
       `INSERT INTO conversation (id, app_mode_id, contact_id, state, last_seq, last_activity_at, visible_seq, visible_activity_at, preview, created_at, updated_at)
        SELECT ${id('conversation')}, $1, ${id('contact')}, 'open', 1, now(), 1, now(), 'Where is my parcel?', now(), now() FROM generate_series(1, $2) i`,
@@ -142,7 +171,12 @@ async function seed(url: string, secretKey: string, waiters: number) {
 
 type Seeded = Awaited<ReturnType<typeof seed>>;
 
-async function measureService(url: string, secretKey: string, seeded: Seeded, clients: ChildProcess[]): Promise<{ side: LongPollResult['service']; sample: string }> {
+async function measureService(
+  url: string,
+  secretKey: string,
+  seeded: Seeded,
+  clients: ChildProcess[],
+): Promise<{ side: LongPollResult['service']; sample: string }> {
   const port = await freePort();
   const server = await serverProcess(url, secretKey, port, {
     // Held until every reply is sent, however long opening them takes (the spec's 25 s would end the
@@ -159,7 +193,10 @@ async function measureService(url: string, secretKey: string, seeded: Seeded, cl
       seeded.waiters.map(async (w) => ({
         key: w.conversationId,
         path: `/guest/v1/conversations/${w.conversationId}/wait?after=1`,
-        headers: { 'x-crm-app-key': seeded.appKey, authorization: `Bearer ${await new SignJWT({ sub: w.sub }).setProtectedHeader({ alg: 'HS256' }).setIssuedAt().setExpirationTime('2h').sign(key)}` },
+        headers: {
+          'x-crm-app-key': seeded.appKey,
+          authorization: `Bearer ${await new SignJWT({ sub: w.sub }).setProtectedHeader({ alg: 'HS256' }).setIssuedAt().setExpirationTime('2h').sign(key)}`,
+        },
       })),
     );
     // Warm-up: the code paths of a wait, a reply and a wake, on the last few people, not counted.
@@ -182,9 +219,18 @@ async function measureService(url: string, secretKey: string, seeded: Seeded, cl
     const cpuMsEach = (cpuMsOf(server) - cpuBefore) / requests.length;
     const committed = await partTimes(url, seeded.appModeId);
     const wakes = tally(requests, answers, sent, (body) => body.includes('It is on its way'));
-    const fromCommit = requests.flatMap((r) => (answers.has(r.key) && committed.has(r.key) ? [answers.get(r.key)!.at - committed.get(r.key)!] : []));
+    const fromCommit = requests.flatMap((r) =>
+      answers.has(r.key) && committed.has(r.key) ? [answers.get(r.key)!.at - committed.get(r.key)!] : [],
+    );
     return {
-      side: { ...held.side, ...wakes, perSecond, cpuMsEach, fromCommitP50: quantile(fromCommit, 0.5), fromCommitP99: quantile(fromCommit, 0.99) },
+      side: {
+        ...held.side,
+        ...wakes,
+        perSecond,
+        cpuMsEach,
+        fromCommitP50: quantile(fromCommit, 0.5),
+        fromCommitP99: quantile(fromCommit, 0.99),
+      },
       sample,
     };
   } finally {
@@ -194,7 +240,11 @@ async function measureService(url: string, secretKey: string, seeded: Seeded, cl
 
 /** The floor: the same number of idle requests held by a bare node:http server, each answered with `sample` when told. */
 async function measureFloor(waiters: number, sample: string, clients: ChildProcess[]): Promise<Side> {
-  const server = spawn(process.execPath, ['--input-type=module', '-e', FLOOR_SERVER], { cwd: ROOT, env: { ...process.env, SAMPLE: sample }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const server = spawn(process.execPath, ['--input-type=module', '-e', FLOOR_SERVER], {
+    cwd: ROOT,
+    env: { ...process.env, SAMPLE: sample },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   try {
     const port = await new Promise<number>((resolve) => server.stdout!.once('data', (d) => resolve(Number(String(d).trim()))));
     const requests = Array.from({ length: waiters - 20 }, (_, i) => ({ key: String(i), path: `/wait/${i}`, headers: {} }));
@@ -243,7 +293,12 @@ interface Answer {
  * taken the one before (its CPU quiet), and measures what holding them costs; `answers` then collects
  * what each waiter is answered, until all are or `graceMs` passes with none.
  */
-async function hold(server: ChildProcess, clients: ChildProcess[], port: number, requests: { key: string; path: string; headers: Record<string, string> }[]) {
+async function hold(
+  server: ChildProcess,
+  clients: ChildProcess[],
+  port: number,
+  requests: { key: string; path: string; headers: Record<string, string> }[],
+) {
   const rssBefore = rssOf(server);
   const answers = new Map<string, Answer>();
   let lastAnswer = Date.now();
@@ -319,9 +374,11 @@ async function quiet(child: ChildProcess): Promise<void> {
 /** Runs `fn` over the items, `atOnce` at a time. */
 async function inTurn<T>(items: T[], atOnce: number, fn: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: atOnce }, async () => {
-    while (next < items.length) await fn(items[next++]!);
-  }));
+  await Promise.all(
+    Array.from({ length: atOnce }, async () => {
+      while (next < items.length) await fn(items[next++]!);
+    }),
+  );
 }
 
 async function reply(port: number, token: string, conversationId: string): Promise<void> {
@@ -338,7 +395,10 @@ async function reply(port: number, token: string, conversationId: string): Promi
 async function partTimes(url: string, appModeId: string): Promise<Map<string, number>> {
   const db = new pg.Client({ connectionString: url });
   await db.connect();
-  const { rows } = await db.query<{ id: string; at: Date }>(`SELECT conversation_id AS id, created_at AS at FROM conversation_part WHERE app_mode_id = $1 AND seq = 2`, [appModeId]);
+  const { rows } = await db.query<{ id: string; at: Date }>(
+    `SELECT conversation_id AS id, created_at AS at FROM conversation_part WHERE app_mode_id = $1 AND seq = 2`,
+    [appModeId],
+  );
   await db.end();
   return new Map(rows.map((r) => [r.id, r.at.getTime()]));
 }
@@ -395,7 +455,8 @@ process.on('message', (m) => {
 `;
 
 /** A client process: opens the requests it is sent, each over a socket of its own, says when all are connected, and reports each answer. */
-const startClient = (): ChildProcess => spawn(process.execPath, ['--input-type=module', '-e', CLIENT], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+const startClient = (): ChildProcess =>
+  spawn(process.execPath, ['--input-type=module', '-e', CLIENT], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
 
 // Alone: a database of its own, then the count given (10,000 by default).
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

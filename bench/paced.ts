@@ -43,11 +43,21 @@ export function httpClient(port: number, connections: number) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
   const request = (method: 'GET' | 'POST', path: string, headers: Record<string, string>, body?: string) =>
     new Promise<number>((resolve, reject) => {
-      const req = http.request({ host: '127.0.0.1', port, method, path, headers: body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) }, agent }, (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode!));
-        res.on('error', reject);
-      });
+      const req = http.request(
+        {
+          host: '127.0.0.1',
+          port,
+          method,
+          path,
+          headers: body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+          agent,
+        },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode!));
+          res.on('error', reject);
+        },
+      );
       req.on('error', reject);
       req.end(body);
     });

@@ -33,11 +33,26 @@ export async function serverProcess(url: string, secretKey: string, port: number
   // BENCH_SERVER_ARGS: Node options for the server under test, such as `--cpu-prof --cpu-prof-dir=/tmp/prof`.
   const nodeArgs = process.env.BENCH_SERVER_ARGS?.split(' ').filter(Boolean) ?? [];
   const child = spawn(process.execPath, [...nodeArgs, fileURLToPath(new URL('../dist/src/main.js', import.meta.url))], {
-    env: { ...process.env, DATABASE_URL: url, CRM_SECRET_KEY: secretKey, PORT: String(port), LOG_LEVEL: 'warn', HOST: '127.0.0.1', BASE_URL: `http://127.0.0.1:${port}`, ...env },
+    env: {
+      ...process.env,
+      DATABASE_URL: url,
+      CRM_SECRET_KEY: secretKey,
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
+      HOST: '127.0.0.1',
+      BASE_URL: `http://127.0.0.1:${port}`,
+      ...env,
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   for (let i = 0; i < 300; i++) {
-    if (await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false)) return child;
+    if (
+      await fetch(`http://127.0.0.1:${port}/readyz`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return child;
     await new Promise((r) => setTimeout(r, 100));
   }
   child.kill('SIGKILL');
@@ -45,7 +60,8 @@ export async function serverProcess(url: string, secretKey: string, port: number
 }
 
 /** Resident memory of a process in bytes (Linux /proc). */
-export const rssOf = (child: ChildProcess): number => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1]) * 1024;
+export const rssOf = (child: ChildProcess): number =>
+  Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1]) * 1024;
 
 /** User and system CPU time a process has used, in ms (Linux /proc). */
 export function cpuMsOf(child: ChildProcess): number {

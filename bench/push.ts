@@ -90,7 +90,12 @@ export async function benchPush(url: string, secretKey: string, devices = DEVICE
 
     // The service: the staff's send, to the send done.
     const serviceStart = performance.now();
-    const send = await sendPush(staff, appModeId, { title: 'Your order shipped', body: 'It arrives on Friday', link: '/orders/12', audience: { everyone: true } });
+    const send = await sendPush(staff, appModeId, {
+      title: 'Your order shipped',
+      body: 'It arrives on Friday',
+      link: '/orders/12',
+      audience: { everyone: true },
+    });
     for (;;) {
       const now = await svc.db.pushSend.findUniqueOrThrow({ where: { id: send.id }, select: { state: true } });
       if (now.state !== 'sending') break;
@@ -133,10 +138,18 @@ export async function benchPush(url: string, secretKey: string, devices = DEVICE
 export function printPush(r: PushBenchResult): void {
   const perSecond = (ms: number) => Math.round((r.devices / ms) * 1000).toLocaleString('en');
   const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-  console.log(`push: one push to ${r.devices.toLocaleString('en')} devices (one iPhone each, seeded in ${s(r.seedMs)}) through the APNs stand-in over HTTP/2, the push-send process on the embedded engine`);
-  console.log(`  service  ${perSecond(r.serviceMs).padStart(7)} sends/s (${s(r.serviceMs)} from sendPush to done: claimed, sent, recorded, a notice and a message.sent each); missed ${r.missed}, sent twice ${r.twice}`);
-  console.log(`  floor    ${perSecond(r.floorMs).padStart(7)} posts/s (${s(r.floorMs)}: the same HTTP/2 posts from a plain loop, ${PUSHES_AT_ONCE} at once, one connection, one provider token)`);
-  console.log(`  ratio    ${(r.floorMs / r.serviceMs).toFixed(2)} of the floor; counted sent ${r.counts.sent.toLocaleString('en')}, people ${r.counts.people.toLocaleString('en')}, notices ${r.counts.notices.toLocaleString('en')}, message.sent ${r.counts.messageSent.toLocaleString('en')}`);
+  console.log(
+    `push: one push to ${r.devices.toLocaleString('en')} devices (one iPhone each, seeded in ${s(r.seedMs)}) through the APNs stand-in over HTTP/2, the push-send process on the embedded engine`,
+  );
+  console.log(
+    `  service  ${perSecond(r.serviceMs).padStart(7)} sends/s (${s(r.serviceMs)} from sendPush to done: claimed, sent, recorded, a notice and a message.sent each); missed ${r.missed}, sent twice ${r.twice}`,
+  );
+  console.log(
+    `  floor    ${perSecond(r.floorMs).padStart(7)} posts/s (${s(r.floorMs)}: the same HTTP/2 posts from a plain loop, ${PUSHES_AT_ONCE} at once, one connection, one provider token)`,
+  );
+  console.log(
+    `  ratio    ${(r.floorMs / r.serviceMs).toFixed(2)} of the floor; counted sent ${r.counts.sent.toLocaleString('en')}, people ${r.counts.people.toLocaleString('en')}, notices ${r.counts.notices.toLocaleString('en')}, message.sent ${r.counts.messageSent.toLocaleString('en')}`,
+  );
 }
 
 // Alone: a database of its own.

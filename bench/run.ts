@@ -11,56 +11,62 @@ import { benchStartup, summary } from './startup.js';
 
 process.exit(
   await withBenchDatabase('crm_bench', async ({ url, adminUrl }) => {
-  const svc = await openServices({ config: readConfig({ LOG_LEVEL: 'silent' } as NodeJS.ProcessEnv), url, secretKey: BENCH_SECRET_KEY });
-  const ws = await svc.db.workspace.create({ data: { id: crypto.randomUUID(), name: 'Bench' } });
-  const app = await createApp(systemContext(svc, 'bench'), { workspaceId: ws.id, name: 'Bench app' });
-  const mode = await svc.db.appMode.findUniqueOrThrow({ where: { appKey: app.live.app_key } });
-  const keys = [app.live.server_key];
-  while (keys.length < MAX_SERVER_KEYS) keys.push((await createServerKey(systemContext(svc, 'bench'), mode.id)).serverKey);
-  await svc.close();
+    const svc = await openServices({ config: readConfig({ LOG_LEVEL: 'silent' } as NodeJS.ProcessEnv), url, secretKey: BENCH_SECRET_KEY });
+    const ws = await svc.db.workspace.create({ data: { id: crypto.randomUUID(), name: 'Bench' } });
+    const app = await createApp(systemContext(svc, 'bench'), { workspaceId: ws.id, name: 'Bench app' });
+    const mode = await svc.db.appMode.findUniqueOrThrow({ where: { appKey: app.live.app_key } });
+    const keys = [app.live.server_key];
+    while (keys.length < MAX_SERVER_KEYS) keys.push((await createServerKey(systemContext(svc, 'bench'), mode.id)).serverKey);
+    await svc.close();
 
-  const r = await benchEvents(adminUrl, BENCH_SECRET_KEY, keys, 'crm_bench');
-  console.log('events: POST /server/v1/events, 500 per batch, 8 connections');
-  console.log(`  service  ${Math.round(r.serviceEventsPerSecond).toLocaleString('en')} events/s`);
-  console.log(`  floor    ${Math.round(r.floorEventsPerSecond).toLocaleString('en')} events/s (multi-row INSERT … ON CONFLICT DO NOTHING through pg)`);
-  const trips = [...r.roundTrips.values()].reduce((a, b) => a + b, 0);
-  console.log(`  ratio    ${r.ratio.toFixed(2)} of the floor (aim: at least 0.80), ${trips.toFixed(1)} database round trips per batch (floor: 1)`);
-  console.log('  round trips per batch once its definitions are known, counted on the wire (bench/round-trips.ts):');
-  for (const [statement, n] of r.roundTrips) console.log(`    ${n.toFixed(2).padStart(5)}  ${statement}`);
+    const r = await benchEvents(adminUrl, BENCH_SECRET_KEY, keys, 'crm_bench');
+    console.log('events: POST /server/v1/events, 500 per batch, 8 connections');
+    console.log(`  service  ${Math.round(r.serviceEventsPerSecond).toLocaleString('en')} events/s`);
+    console.log(
+      `  floor    ${Math.round(r.floorEventsPerSecond).toLocaleString('en')} events/s (multi-row INSERT … ON CONFLICT DO NOTHING through pg)`,
+    );
+    const trips = [...r.roundTrips.values()].reduce((a, b) => a + b, 0);
+    console.log(
+      `  ratio    ${r.ratio.toFixed(2)} of the floor (aim: at least 0.80), ${trips.toFixed(1)} database round trips per batch (floor: 1)`,
+    );
+    console.log('  round trips per batch once its definitions are known, counted on the wire (bench/round-trips.ts):');
+    for (const [statement, n] of r.roundTrips) console.log(`    ${n.toFixed(2).padStart(5)}  ${statement}`);
 
-  // The guest path (bench/guest.ts): consent read and one-event ingest beside a bare node:http + pg read.
-  printGuest(await benchGuest(url, BENCH_SECRET_KEY, await makeGuestApp(url, BENCH_SECRET_KEY)));
+    // The guest path (bench/guest.ts): consent read and one-event ingest beside a bare node:http + pg read.
+    printGuest(await benchGuest(url, BENCH_SECRET_KEY, await makeGuestApp(url, BENCH_SECRET_KEY)));
 
-  const timings = await benchStartup({ databaseUrl: url, secretKey: BENCH_SECRET_KEY, appKey: app.live.app_key });
-  const floorMs = summary(timings[0]!.ms).median;
-  const ms = (n: number) => `${Math.round(n).toLocaleString('en')} ms`;
-  console.log(`startup: wall time from spawn, ${timings[0]!.ms.length} runs each, median (min to max); floor: node -e '' in the same run`);
-  for (const t of timings) {
-    const s = summary(t.ms);
-    const ratio = t === timings[0] ? 'floor' : `${(s.median / floorMs).toFixed(1)}× the floor`;
-    console.log(`  ${t.name.padEnd(48)} ${ms(s.median).padStart(9)} (${ms(s.min)} to ${ms(s.max)})  ${ratio}`);
-  }
+    const timings = await benchStartup({ databaseUrl: url, secretKey: BENCH_SECRET_KEY, appKey: app.live.app_key });
+    const floorMs = summary(timings[0]!.ms).median;
+    const ms = (n: number) => `${Math.round(n).toLocaleString('en')} ms`;
+    console.log(
+      `startup: wall time from spawn, ${timings[0]!.ms.length} runs each, median (min to max); floor: node -e '' in the same run`,
+    );
+    for (const t of timings) {
+      const s = summary(t.ms);
+      const ratio = t === timings[0] ? 'floor' : `${(s.median / floorMs).toFixed(1)}× the floor`;
+      console.log(`  ${t.name.padEnd(48)} ${ms(s.median).padStart(9)} (${ms(s.min)} to ${ms(s.max)})  ${ratio}`);
+    }
 
-  // Live fan-out (bench/live.ts): two server processes, 1,000 and 5,000 subscribers, beside a bare ws broadcast.
-  await (await import('./live.js')).benchLive(url, BENCH_SECRET_KEY);
+    // Live fan-out (bench/live.ts): two server processes, 1,000 and 5,000 subscribers, beside a bare ws broadcast.
+    await (await import('./live.js')).benchLive(url, BENCH_SECRET_KEY);
 
-  // Webhook delivery (bench/webhooks.ts): events through the outbox and the webhook process to a local https receiver, beside a plain loop of the same signed posts.
-  const webhooks = await import('./webhooks.js');
-  webhooks.printWebhooks(await webhooks.benchWebhooks(url, BENCH_SECRET_KEY));
+    // Webhook delivery (bench/webhooks.ts): events through the outbox and the webhook process to a local https receiver, beside a plain loop of the same signed posts.
+    const webhooks = await import('./webhooks.js');
+    webhooks.printWebhooks(await webhooks.benchWebhooks(url, BENCH_SECRET_KEY));
 
-  // Help-center search (bench/help-search.ts): 10,000 articles in three languages at a steady rate, beside the same full-text statement through pg.
-  const help = await import('./help-search.js');
-  help.printHelpSearch(await help.benchHelpSearch(url));
+    // Help-center search (bench/help-search.ts): 10,000 articles in three languages at a steady rate, beside the same full-text statement through pg.
+    const help = await import('./help-search.js');
+    help.printHelpSearch(await help.benchHelpSearch(url));
 
-  // Long poll (bench/long-poll.ts): 10,000 conversation waits held on one server process, then a staff reply to each, beside a bare node:http server holding as many.
-  await (await import('./long-poll.js')).benchLongPoll(url, BENCH_SECRET_KEY);
+    // Long poll (bench/long-poll.ts): 10,000 conversation waits held on one server process, then a staff reply to each, beside a bare node:http server holding as many.
+    await (await import('./long-poll.js')).benchLongPoll(url, BENCH_SECRET_KEY);
 
-  // Push fan-out (bench/push.ts): one push to 100,000 devices (BENCH_PUSH_DEVICES for fewer) through the APNs stand-in by the push-send process, beside a plain loop of the same HTTP/2 posts.
-  const push = await import('./push.js');
-  push.printPush(await push.benchPush(url, BENCH_SECRET_KEY));
+    // Push fan-out (bench/push.ts): one push to 100,000 devices (BENCH_PUSH_DEVICES for fewer) through the APNs stand-in by the push-send process, beside a plain loop of the same HTTP/2 posts.
+    const push = await import('./push.js');
+    push.printPush(await push.benchPush(url, BENCH_SECRET_KEY));
 
-  // Check-in (bench/checkin.ts): 100,000 contacts and 200 live messages at a steady 1,000 requests/s, beside the same credential check answering a fixed list.
-  const checkin = await import('./checkin.js');
-  checkin.printCheckin(await checkin.benchCheckin(url));
+    // Check-in (bench/checkin.ts): 100,000 contacts and 200 live messages at a steady 1,000 requests/s, beside the same credential check answering a fixed list.
+    const checkin = await import('./checkin.js');
+    checkin.printCheckin(await checkin.benchCheckin(url));
   }),
 );

@@ -25,7 +25,10 @@ export async function benchStartup(opts: { databaseUrl: string; secretKey: strin
     const crmEnv = { ...process.env, DATABASE_URL: opts.databaseUrl, CRM_SECRET_KEY: opts.secretKey, LOG_LEVEL: 'silent' };
     const cases: [string, () => Promise<number>][] = [
       ["node -e ''", () => untilExit(process.execPath, ['-e', ''], process.env)],
-      [`crm app set <key> --json (prints the settings)`, () => untilExit(process.execPath, ['scripts/crm.mjs', 'app', 'set', opts.appKey, '--json'], crmEnv)],
+      [
+        `crm app set <key> --json (prints the settings)`,
+        () => untilExit(process.execPath, ['scripts/crm.mjs', 'app', 'set', opts.appKey, '--json'], crmEnv),
+      ],
       ['npm start → 200 from /readyz', () => untilReady('npm', ['start'], env, port)],
       ['node dist/src/main.js → 200 (no npm, no build)', () => untilReady(process.execPath, ['dist/src/main.js'], env, port)],
     ];
@@ -58,7 +61,13 @@ async function untilReady(cmd: string, args: string[], env: NodeJS.ProcessEnv, p
   try {
     for (;;) {
       if (child.exitCode !== null) throw new Error(`${cmd} ${args.join(' ')} exited with ${child.exitCode}: ${err}`);
-      if (await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false)) return performance.now() - started;
+      if (
+        await fetch(`http://127.0.0.1:${port}/readyz`).then(
+          (r) => r.ok,
+          () => false,
+        )
+      )
+        return performance.now() - started;
       if (performance.now() - started > 60_000) throw new Error(`${cmd} ${args.join(' ')}: no 200 from /readyz within 60 s`);
       await new Promise((r) => setTimeout(r, 10));
     }

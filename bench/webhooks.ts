@@ -51,7 +51,12 @@ const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length 
 /** Deliveries per second over the whole run and each one's time from its event to the receiver having it. */
 function measure(latencies: number[], spanMs: number): Measured {
   const sorted = [...latencies].sort((a, b) => a - b);
-  return { perSecond: (latencies.length / spanMs) * 1000, p50: quantile(sorted, 0.5), p99: quantile(sorted, 0.99), max: sorted[sorted.length - 1] ?? NaN };
+  return {
+    perSecond: (latencies.length / spanMs) * 1000,
+    p50: quantile(sorted, 0.5),
+    p99: quantile(sorted, 0.99),
+    max: sorted[sorted.length - 1] ?? NaN,
+  };
 }
 
 export async function benchWebhooks(url: string, secretKey: string, events = EVENTS): Promise<WebhookBenchResult> {
@@ -89,7 +94,11 @@ export async function benchWebhooks(url: string, secretKey: string, events = EVE
         for (let i = 0; i < count; i++) await emit(tx, 'contact.updated', { appModeId, externalId: `person-${randomUUID()}`, data: {} });
       });
       const committed = performance.now();
-      for (const { id } of await svc.db.outboxEvent.findMany({ where: { appModeId, topic: 'contact.updated', id: { gt: lastRow } }, select: { id: true }, orderBy: { id: 'asc' } })) {
+      for (const { id } of await svc.db.outboxEvent.findMany({
+        where: { appModeId, topic: 'contact.updated', id: { gt: lastRow } },
+        select: { id: true },
+        orderBy: { id: 'asc' },
+      })) {
         written.set(id, committed);
         lastRow = id;
       }
@@ -134,8 +143,20 @@ export async function benchWebhooks(url: string, secretKey: string, events = EVE
 
     // The floor: the same posts, signed the same way, by a plain loop AT_ONCE at a time.
     const floorPost = async (id: string) => {
-      const body = JSON.stringify({ id, type: 'contact.updated', created_at: new Date().toISOString(), app_id: app.appId, data: {}, contact: { external_id: `person-${id}`, display_name: null, email: null, language: null } });
-      const headers = { 'Content-Type': 'application/json', 'User-Agent': 'crm-webhooks/1', 'X-CRM-Delivery': `dlv_${id}`, 'X-CRM-Signature': signatureHeader(secret, body, new Date()) };
+      const body = JSON.stringify({
+        id,
+        type: 'contact.updated',
+        created_at: new Date().toISOString(),
+        app_id: app.appId,
+        data: {},
+        contact: { external_id: `person-${id}`, display_name: null, email: null, language: null },
+      });
+      const headers = {
+        'Content-Type': 'application/json',
+        'User-Agent': 'crm-webhooks/1',
+        'X-CRM-Delivery': `dlv_${id}`,
+        'X-CRM-Signature': signatureHeader(secret, body, new Date()),
+      };
       const r = await postOutbound(`${receiver.origin}/hooks`, body, headers, { testTrust });
       if (r.failure !== undefined || r.status !== 200) throw new Error(`floor post failed: ${JSON.stringify(r)}`);
     };
@@ -176,16 +197,23 @@ export async function benchWebhooks(url: string, secretKey: string, events = EVE
 
 export function printWebhooks(r: WebhookBenchResult): void {
   const ms = (n: number) => `${n.toFixed(1)} ms`;
-  const line = (m: Measured) => `${Math.round(m.perSecond).toLocaleString('en').padStart(6)} deliveries/s, time to deliver p50 ${ms(m.p50)}, p99 ${ms(m.p99)}, max ${ms(m.max)}`;
-  console.log(`webhooks: ${r.events.toLocaleString('en')} events written to the outbox in one transaction, each delivered by the webhook process (embedded engine) to a local https receiver`);
+  const line = (m: Measured) =>
+    `${Math.round(m.perSecond).toLocaleString('en').padStart(6)} deliveries/s, time to deliver p50 ${ms(m.p50)}, p99 ${ms(m.p99)}, max ${ms(m.max)}`;
+  console.log(
+    `webhooks: ${r.events.toLocaleString('en')} events written to the outbox in one transaction, each delivered by the webhook process (embedded engine) to a local https receiver`,
+  );
   console.log(`  service  ${line(r.service)}; missed ${r.missed}, posted twice ${r.twice}`);
   console.log(`  floor    ${line(r.floor)} (the same signed posts from a plain loop, ${AT_ONCE} at once)`);
   console.log(`  ratio    ${(r.service.perSecond / r.floor.perSecond).toFixed(2)} of the floor's deliveries per second`);
-  console.log(`  paced, an event every ${PACED.everyMs} ms (${PACED.events}): service p50 ${ms(r.paced.service.p50)}, p99 ${ms(r.paced.service.p99)}; floor p50 ${ms(r.paced.floor.p50)}, p99 ${ms(r.paced.floor.p99)}`);
+  console.log(
+    `  paced, an event every ${PACED.everyMs} ms (${PACED.events}): service p50 ${ms(r.paced.service.p50)}, p99 ${ms(r.paced.service.p99)}; floor p50 ${ms(r.paced.floor.p50)}, p99 ${ms(r.paced.floor.p99)}`,
+  );
 }
 
 // Alone: a database of its own.
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const events = Number(process.argv[2] ?? EVENTS);
-  process.exit(await withBenchDatabase('crm_bench_webhooks', async ({ url }) => printWebhooks(await benchWebhooks(url, BENCH_SECRET_KEY, events))));
+  process.exit(
+    await withBenchDatabase('crm_bench_webhooks', async ({ url }) => printWebhooks(await benchWebhooks(url, BENCH_SECRET_KEY, events))),
+  );
 }

@@ -35,7 +35,14 @@ function openAddress(svc: Services, token: string, method: 'put' | 'get'): { sto
 
 /** Anyone holding an address may use it from any page: it is the credential, and no cookie is read. */
 export const blobCors = (): Koa.Middleware =>
-  cors({ origin: '*', allowMethods: ['GET', 'PUT'], allowHeaders: ['Content-Type'], exposeHeaders: ['Retry-After'], maxAge: 600, keepHeadersOnError: true });
+  cors({
+    origin: '*',
+    allowMethods: ['GET', 'PUT'],
+    allowHeaders: ['Content-Type'],
+    exposeHeaders: ['Retry-After'],
+    maxAge: 600,
+    keepHeadersOnError: true,
+  });
 
 /** The body, refused by the area as soon as it runs past the signed size. */
 async function readExactly(ctx: Koa.Context, size: number, refuse: (message: string) => DomainError): Promise<Buffer> {
@@ -63,7 +70,8 @@ export function blobRouter(svc: Services): Router {
     const { terms } = openAddress(svc, ctx.params.token!, 'put');
     const owner = UPLOADS.find((u) => terms.key.startsWith(u.prefix));
     if (!owner) throw notFound();
-    if (ctx.get('Content-Type').split(';')[0]!.trim().toLowerCase() !== terms.contentType) throw invalidField('Content-Type', `must be ${terms.contentType}, as the address says`);
+    if (ctx.get('Content-Type').split(';')[0]!.trim().toLowerCase() !== terms.contentType)
+      throw invalidField('Content-Type', `must be ${terms.contentType}, as the address says`);
     const bytes = await readExactly(ctx, terms.size ?? 0, owner.refuse);
     await owner.receive(contextOf(svc, { kind: 'visitor', address: ctx.ip }), terms.key, bytes);
     ctx.status = 204;

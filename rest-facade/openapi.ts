@@ -11,7 +11,9 @@ const Problem = z
     code: z.string().describe('Stable value to switch on; the README lists them.'),
     title: z.string(),
     detail: z.string(),
-    errors: z.array(z.object({ field: z.string().describe('Path of the bad member, such as events.3.name'), message: z.string() })).optional(),
+    errors: z
+      .array(z.object({ field: z.string().describe('Path of the bad member, such as events.3.name'), message: z.string() }))
+      .optional(),
     request_id: z.string(),
   })
   .meta({ id: 'Problem' });
@@ -30,7 +32,10 @@ const STATUS_TEXT: Record<number, string> = {
 };
 
 const security: Record<AnyRoute['surface'], Record<string, string[]>[]> = {
-  guest: [{ appKey: [], userToken: [] }, { appKey: [], userId: [] }],
+  guest: [
+    { appKey: [], userToken: [] },
+    { appKey: [], userId: [] },
+  ],
   server: [{ serverKey: [] }],
   public: [],
 };
@@ -64,7 +69,9 @@ export function openApiDocument(routes: AnyRoute[], baseUrl: string) {
       responses[String(status)] = {
         // A route may say what a refusal means for it (its `responses` entry of that status).
         description: route.responses[status]?.description ?? STATUS_TEXT[status] ?? 'Refused',
-        ...(status === 429 || status === 503 ? { headers: { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } } } } : {}),
+        ...(status === 429 || status === 503
+          ? { headers: { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } } } }
+          : {}),
         content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
       };
     }
@@ -78,7 +85,9 @@ export function openApiDocument(routes: AnyRoute[], baseUrl: string) {
       tags: [route.tag],
       security: security[route.surface],
       ...(parameters.length ? { parameters } : {}),
-      ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: toSchema(route.body, 'input') } } } } : {}),
+      ...(route.body
+        ? { requestBody: { required: true, content: { 'application/json': { schema: toSchema(route.body, 'input') } } } }
+        : {}),
       responses,
     };
   }
@@ -111,11 +120,22 @@ export function openApiDocument(routes: AnyRoute[], baseUrl: string) {
  */
 function answeredBy(route: AnyRoute): number[] {
   const mayCarryBody = route.method !== 'get';
-  const common = [400, 429, 503, ...(route.surface === 'public' ? [] : [401]), ...(mayCarryBody ? [413] : []), ...(route.body ? [415] : [])];
+  const common = [
+    400,
+    429,
+    503,
+    ...(route.surface === 'public' ? [] : [401]),
+    ...(mayCarryBody ? [413] : []),
+    ...(route.body ? [415] : []),
+  ];
   return [...new Set([...route.errors, ...common])].sort((a, b) => a - b);
 }
 
-function paramsOf(schema: z.ZodType | undefined, where: 'path' | 'query' | 'header', toSchema: (s: z.ZodType, io: 'input') => Record<string, unknown>) {
+function paramsOf(
+  schema: z.ZodType | undefined,
+  where: 'path' | 'query' | 'header',
+  toSchema: (s: z.ZodType, io: 'input') => Record<string, unknown>,
+) {
   if (!schema || !(schema instanceof z.ZodObject)) return [];
   return Object.entries(schema.shape as Record<string, z.ZodType>).map(([name, s]) => ({
     name,

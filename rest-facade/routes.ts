@@ -53,7 +53,9 @@ export function allRoutes(): AnyRoute[] {
 }
 
 const appKeyOfPublic = (ctx: Koa.Context) =>
-  (ctx.params.key as string | undefined) ?? (typeof ctx.query.app === 'string' ? ctx.query.app : undefined) ?? (ctx.get('X-CRM-App-Key') || undefined);
+  (ctx.params.key as string | undefined) ??
+  (typeof ctx.query.app === 'string' ? ctx.query.app : undefined) ??
+  (ctx.get('X-CRM-App-Key') || undefined);
 
 /** The request's context (SurfaceState), for the caller the access chain admitted: on the public surface, a visitor. */
 const requestContext =

@@ -59,4 +59,6 @@ for (const file of await readdir(dist, { recursive: true, withFileTypes: true })
   }
 
 if (!process.argv.includes('--quiet'))
-  console.log(`build: ${entryPoints.length} files to dist/ (${written} rewritten, ${removed} removed) in ${Math.round(performance.now() - started)} ms`);
+  console.log(
+    `build: ${entryPoints.length} files to dist/ (${written} rewritten, ${removed} removed) in ${Math.round(performance.now() - started)} ms`,
+  );

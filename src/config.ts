@@ -75,13 +75,18 @@ export interface RateLimits {
 }
 
 const int = (v: string | undefined, d: number) => (v === undefined || v === '' ? d : Number.parseInt(v, 10));
-const list = (v: string | undefined) => (v ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+const list = (v: string | undefined) =>
+  (v ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 /** A provider's address: https, no credentials or query in it; no trailing slash. */
 function pushAddress(name: string, value: string | undefined, fallback: string): string {
   const text = value || fallback;
   const url = URL.canParse(text) ? new URL(text) : undefined;
-  if (!url || url.protocol !== 'https:' || url.username || url.password || url.search || url.hash) throw new Error(`${name} must be an https address, not "${text}"`);
+  if (!url || url.protocol !== 'https:' || url.username || url.password || url.search || url.hash)
+    throw new Error(`${name} must be an https address, not "${text}"`);
   return text.replace(/\/$/, '');
 }
 
@@ -93,7 +98,8 @@ function defaultMailFrom(baseUrl: string | undefined): string {
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = int(env.PORT, 8080);
-  if (env.BASE_URL && !/^https?:\/\/[^/]/.test(env.BASE_URL)) throw new Error(`BASE_URL must be an absolute http(s) address, not "${env.BASE_URL}"`);
+  if (env.BASE_URL && !/^https?:\/\/[^/]/.test(env.BASE_URL))
+    throw new Error(`BASE_URL must be an absolute http(s) address, not "${env.BASE_URL}"`);
   return {
     port,
     host: env.HOST || '0.0.0.0',

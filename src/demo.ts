@@ -8,7 +8,12 @@ export async function seedDemo(svc: Services, baseUrl: string): Promise<string |
   if ((await svc.db.workspace.count()) > 0) return undefined;
   const password = randomToken(16);
   const ctx = systemContext(svc, 'demo');
-  const { workspaceId } = await createWorkspace(ctx, { name: 'Demo workspace', ownerEmail: 'owner@demo.test', ownerPassword: password, ownerName: 'Demo owner' });
+  const { workspaceId } = await createWorkspace(ctx, {
+    name: 'Demo workspace',
+    ownerEmail: 'owner@demo.test',
+    ownerPassword: password,
+    ownerName: 'Demo owner',
+  });
   const app = await createApp(ctx, { workspaceId, name: 'Demo app' });
   return [
     '',

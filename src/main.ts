@@ -19,9 +19,19 @@ if (location.embedded) {
 const engine = createDurableEngine(svc, processes, buildActivities(svc));
 svc.outbox.consume(PROCESS_STARTS, startProcesses(engine, svc));
 const server = await startServer(svc, log, { port: config.port, host: config.host });
-log.info({ port: server.port, base_url: config.baseUrl, database: location.embedded ? location.embedded.files : 'DATABASE_URL' }, 'serving');
-log.info({ mail: svc.mail.via, to: svc.mail.describe }, svc.mail.via === 'kept' ? 'no SMTP_URL: outgoing mail is kept in the database, not sent' : 'outgoing mail goes out by SMTP');
-if (config.outboundTestTrust) log.warn({ allow: config.outboundTestTrust.allow }, 'OUTBOUND_TEST_TRUST is set: outbound posts may reach these private targets (tests only, never in production)');
+log.info(
+  { port: server.port, base_url: config.baseUrl, database: location.embedded ? location.embedded.files : 'DATABASE_URL' },
+  'serving',
+);
+log.info(
+  { mail: svc.mail.via, to: svc.mail.describe },
+  svc.mail.via === 'kept' ? 'no SMTP_URL: outgoing mail is kept in the database, not sent' : 'outgoing mail goes out by SMTP',
+);
+if (config.outboundTestTrust)
+  log.warn(
+    { allow: config.outboundTestTrust.allow },
+    'OUTBOUND_TEST_TRUST is set: outbound posts may reach these private targets (tests only, never in production)',
+  );
 
 let stopping = false;
 async function shutdown(signal: string) {

@@ -44,7 +44,12 @@ export async function startServer(svc: Services, log: Logger, opts: { port: numb
     ctx.body = { status: 'ok' };
   });
   ops.get('/readyz', async (ctx) => {
-    const dbUp = ready && (await svc.pool.query('SELECT 1').then(() => true, () => false));
+    const dbUp =
+      ready &&
+      (await svc.pool.query('SELECT 1').then(
+        () => true,
+        () => false,
+      ));
     if (!dbUp) throw new DomainError(503, 'not_ready', 'Not ready', ready ? 'The database cannot be reached.' : 'Shutting down.');
     ctx.body = { status: 'ready' };
   });
@@ -83,7 +88,14 @@ export async function startServer(svc: Services, log: Logger, opts: { port: numb
   // Housekeeping every process may do: spent rate buckets, erase requests past their block, old outbox rows, unused attachments, help pictures no article names.
   const sweeping = systemContext(svc, 'sweep');
   const sweep = () =>
-    Promise.all([sweepRateBuckets(svc), purgeEraseRequests(sweeping), purgeOutbox(sweeping), purgeIdempotencyKeys(sweeping), sweepUnusedAttachments(sweeping), sweepUnnamedHelpPictures(sweeping)]).catch(() => {});
+    Promise.all([
+      sweepRateBuckets(svc),
+      purgeEraseRequests(sweeping),
+      purgeOutbox(sweeping),
+      purgeIdempotencyKeys(sweeping),
+      sweepUnusedAttachments(sweeping),
+      sweepUnnamedHelpPictures(sweeping),
+    ]).catch(() => {});
   void sweep();
   const sweeper = setInterval(() => void sweep(), 60_000);
   sweeper.unref();

@@ -18,7 +18,15 @@ export interface OpenServices extends Services {
 }
 
 /** The resolvers' dependencies on one database. `listen` starts reading the outbox (other processes' changes too). */
-export async function openServices(opts: { config: Config; url: string; secretKey: string; clock?: Clock; listen?: boolean; log?: Logger; mail?: MailTransport }): Promise<OpenServices> {
+export async function openServices(opts: {
+  config: Config;
+  url: string;
+  secretKey: string;
+  clock?: Clock;
+  listen?: boolean;
+  log?: Logger;
+  mail?: MailTransport;
+}): Promise<OpenServices> {
   // First: a bad SMTP_URL or MAIL_FROM stops the start before anything connects.
   const mail = opts.mail ?? openMailTransport(opts.config);
   const database = openDatabase(opts.url, opts.config.databasePoolSize);

@@ -23,9 +23,13 @@ type Mode = 'live' | 'test';
 /** A user's headers; the token lives by the service's clock, which these tests move. */
 async function guest(sub: string, mode: Mode = 'live') {
   const now = Math.floor(t.clock.now().getTime() / 1000);
-  return { 'X-CRM-App-Key': app[mode].app_key, Authorization: `Bearer ${await userToken(app[mode].identity_secret, { sub, iat: now, exp: now + 7 * 86_400 })}` };
+  return {
+    'X-CRM-App-Key': app[mode].app_key,
+    Authorization: `Bearer ${await userToken(app[mode].identity_secret, { sub, iat: now, exp: now + 7 * 86_400 })}`,
+  };
 }
-const create = async (sub: string, body: unknown, mode: Mode = 'live') => call(t.url, 'POST', '/guest/v1/attachments', { headers: await guest(sub, mode), json: body });
+const create = async (sub: string, body: unknown, mode: Mode = 'live') =>
+  call(t.url, 'POST', '/guest/v1/attachments', { headers: await guest(sub, mode), json: body });
 
 /** The context the messenger's routes run in for this user. */
 async function guestCtx(sub: string, mode: Mode = 'live'): Promise<Ctx<GuestCaller>> {
@@ -45,7 +49,7 @@ async function use(sub: string, ids: string[], mode: Mode = 'live') {
   }
 }
 
-const blobCount = async (id: string) => (await t.svc.db.blob.count({ where: { key: { endsWith: `/${id}` } } }));
+const blobCount = async (id: string) => await t.svc.db.blob.count({ where: { key: { endsWith: `/${id}` } } });
 
 describe('POST /guest/v1/attachments', () => {
   it('answers 201 with an id and the address to PUT the bytes at, with its method, headers and expiry', async () => {
@@ -89,7 +93,10 @@ describe('POST /guest/v1/attachments', () => {
   });
 
   it('refuses without a user', async () => {
-    const r = await call(t.url, 'POST', '/guest/v1/attachments', { headers: { 'X-CRM-App-Key': app.live.app_key }, json: { bytes: 10, content_type: 'image/png' } });
+    const r = await call(t.url, 'POST', '/guest/v1/attachments', {
+      headers: { 'X-CRM-App-Key': app.live.app_key },
+      json: { bytes: 10, content_type: 'image/png' },
+    });
     expect(r.status).toBe(401);
   });
 });
@@ -103,7 +110,10 @@ describe('the upload flow', () => {
 
     const used = await use('bea', [made.json.id]);
     expect(used.pictures).toEqual([{ id: made.json.id, contentType: 'image/png', size: bytes.length, width: 7, height: 5 }]);
-    expect(await t.svc.db.attachment.findUniqueOrThrow({ where: { id: made.json.id } })).toMatchObject({ partId: used.partId, position: 0 });
+    expect(await t.svc.db.attachment.findUniqueOrThrow({ where: { id: made.json.id } })).toMatchObject({
+      partId: used.partId,
+      position: 0,
+    });
 
     const read = await pictureAddress(t.ctx, (await guestCtx('bea')).caller.appModeId, used.pictures![0]!);
     expect(read.method).toBe('GET');
@@ -118,7 +128,10 @@ describe('the upload flow', () => {
     const h = await guest('app-user');
     const bytes = png(16, 9);
     const id = await uploaded(t, h, bytes);
-    const started = await call(t.url, 'POST', '/guest/v1/conversations', { headers: { ...h, 'Idempotency-Key': randomUUID() }, json: { text: 'Look at this', attachment_ids: [id] } });
+    const started = await call(t.url, 'POST', '/guest/v1/conversations', {
+      headers: { ...h, 'Idempotency-Key': randomUUID() },
+      json: { text: 'Look at this', attachment_ids: [id] },
+    });
     expect(started.status).toBe(201);
     const shown = await call(t.url, 'GET', `/guest/v1/conversations/${started.json.id}`, { headers: h });
     const pictures = shown.json.parts.flatMap((p: { attachments: unknown[] }) => p.attachments);
@@ -126,7 +139,10 @@ describe('the upload flow', () => {
     const got = await fetch(reachable(t, pictures[0].url));
     expect(Buffer.from(await got.arrayBuffer()).equals(bytes)).toBe(true);
     // Used once: a second start naming it is refused, naming the index.
-    const again = await call(t.url, 'POST', '/guest/v1/conversations', { headers: { ...h, 'Idempotency-Key': randomUUID() }, json: { text: 'Again', attachment_ids: [id] } });
+    const again = await call(t.url, 'POST', '/guest/v1/conversations', {
+      headers: { ...h, 'Idempotency-Key': randomUUID() },
+      json: { text: 'Again', attachment_ids: [id] },
+    });
     expect(again.status).toBe(422);
     expect(again.json).toMatchObject({ code: 'attachment_invalid', errors: [{ field: 'attachment_ids.0' }] });
   });
@@ -149,7 +165,9 @@ describe('the upload flow', () => {
     expect((await putBytes(t, made.json, gif(4, 4))).status).toBe(422);
     const asGif = await create('bea', { bytes: gif(4, 4).length, content_type: 'image/gif' });
     expect((await putBytes(t, asGif.json, gif(4, 4))).status).toBe(204);
-    expect((await use('bea', [asGif.json.id])).pictures).toEqual([{ id: asGif.json.id, contentType: 'image/gif', size: 32, width: 4, height: 4 }]);
+    expect((await use('bea', [asGif.json.id])).pictures).toEqual([
+      { id: asGif.json.id, contentType: 'image/gif', size: 32, width: 4, height: 4 },
+    ]);
 
     const bytes = png();
     const retried = await create('bea', { bytes: bytes.length, content_type: 'image/png' });
@@ -185,7 +203,11 @@ describe('the upload flow', () => {
     const forged = await putBytes(t, { ...made.json, upload_url: url.replace(body, forgedBody) }, bytes);
     expect(forged.status).toBe(403);
     expect((await forged.json()).code).toBe('address_invalid');
-    const flipped = await putBytes(t, { ...made.json, upload_url: url.replace(`.${mac}`, `.${mac.startsWith('A') ? 'B' : 'A'}${mac.slice(1)}`) }, bytes);
+    const flipped = await putBytes(
+      t,
+      { ...made.json, upload_url: url.replace(`.${mac}`, `.${mac.startsWith('A') ? 'B' : 'A'}${mac.slice(1)}`) },
+      bytes,
+    );
     expect((await flipped.json()).code).toBe('address_invalid');
 
     t.clock.advance(15 * 60_000 + 1000);
@@ -208,7 +230,10 @@ describe('the upload flow', () => {
     expect((await fetch(reachable(t, read.url))).status).toBe(200);
 
     const token = read.url.slice(read.url.lastIndexOf('/') + 1);
-    const altered = read.url.replace(token, token.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')));
+    const altered = read.url.replace(
+      token,
+      token.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')),
+    );
     const refused = await fetch(reachable(t, altered));
     expect(refused.status).toBe(403);
     expect((await refused.json()).code).toBe('address_invalid');
@@ -224,7 +249,9 @@ describe('the upload flow', () => {
 
   it('takes twenty uploads at once (more than the database connections of the process)', async () => {
     const bytes = png(6, 6);
-    const made = await Promise.all(Array.from({ length: 20 }, (_, i) => create(`crowd-${i}`, { bytes: bytes.length, content_type: 'image/png' })));
+    const made = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => create(`crowd-${i}`, { bytes: bytes.length, content_type: 'image/png' })),
+    );
     const puts = await Promise.all(made.map((m) => putBytes(t, m.json, bytes)));
     expect(puts.map((p) => p.status)).toEqual(Array(20).fill(204));
     expect(await t.svc.db.attachment.count({ where: { id: { in: made.map((m) => m.json.id) }, uploadedAt: { not: null } } })).toBe(20);
@@ -257,7 +284,11 @@ describe('naming pictures in a message (useAttachments)', () => {
     const mine = await uploaded(t, await guest('fay'));
     const theirs = await uploaded(t, await guest('gus'));
     const otherMode = await uploaded(t, await guest('fay', 'test'));
-    expect((await use('fay', [mine, theirs, otherMode])).refused).toEqual({ status: 422, code: 'attachment_invalid', fields: ['attachment_ids.1', 'attachment_ids.2'] });
+    expect((await use('fay', [mine, theirs, otherMode])).refused).toEqual({
+      status: 422,
+      code: 'attachment_invalid',
+      fields: ['attachment_ids.1', 'attachment_ids.2'],
+    });
     // Still unused, each usable by its own user in its own mode.
     expect((await use('gus', [theirs])).pictures).toHaveLength(1);
     expect((await use('fay', [otherMode], 'test')).pictures).toHaveLength(1);
@@ -275,7 +306,11 @@ describe('naming pictures in a message (useAttachments)', () => {
 
   it('refuses an attachment whose bytes were never uploaded, and an unknown id', async () => {
     const made = await create('ida', { bytes: 100, content_type: 'image/png' });
-    expect((await use('ida', [made.json.id, 'no-such-id'])).refused).toEqual({ status: 422, code: 'attachment_invalid', fields: ['attachment_ids.0', 'attachment_ids.1'] });
+    expect((await use('ida', [made.json.id, 'no-such-id'])).refused).toEqual({
+      status: 422,
+      code: 'attachment_invalid',
+      fields: ['attachment_ids.0', 'attachment_ids.1'],
+    });
   });
 
   it('gives one picture to one of two messages naming it at once', async () => {
@@ -289,7 +324,11 @@ describe('naming pictures in a message (useAttachments)', () => {
 describe('attachments at scale and over time', () => {
   it('fifty at once from one user: at most forty wait unused, the rest refused, none half made', async () => {
     const h = await guest('kim');
-    const answers = await Promise.all(Array.from({ length: 50 }, () => call(t.url, 'POST', '/guest/v1/attachments', { headers: h, json: { bytes: 10, content_type: 'image/png' } })));
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, () =>
+        call(t.url, 'POST', '/guest/v1/attachments', { headers: h, json: { bytes: 10, content_type: 'image/png' } }),
+      ),
+    );
     expect(answers.filter((a) => a.status === 201).length).toBe(40);
     expect(answers.filter((a) => a.status === 422 && a.json.code === 'attachment_limit').length).toBe(10);
     expect(await t.svc.db.attachment.count({ where: { externalId: 'kim' } })).toBe(40);

@@ -28,7 +28,15 @@ function person(over: Partial<PersonFacts> & { events?: Record<string, number> }
   return {
     now: NOW,
     externalId: 'u1',
-    contact: { email: 'ana@example.com', displayName: 'Ana', provider: 'google', timeZone: 'Europe/Paris', signedUpAt: new Date(NOW.getTime() - 40 * DAY), createdAt: new Date(NOW.getTime() - 100 * DAY), tags: ['vip'] },
+    contact: {
+      email: 'ana@example.com',
+      displayName: 'Ana',
+      provider: 'google',
+      timeZone: 'Europe/Paris',
+      signedUpAt: new Date(NOW.getTime() - 40 * DAY),
+      createdAt: new Date(NOW.getTime() - 100 * DAY),
+      tags: ['vip'],
+    },
     attributes: { plan: 'pro', seats: 12, beta: true, renews_on: '2030-07-01', roles: ['admin'] },
     language: 'fr-CA',
     platform: 'ios',
@@ -82,32 +90,70 @@ describe('rules', () => {
     expect(holds({ event: 'order_placed', withinDays: 7, count: { op: 'gte', value: 2 } }, p)).toBe(true);
     expect(holds({ event: 'order_placed', withinDays: 7, count: { op: 'gte', value: 3 } }, p)).toBe(false);
     expect(holds({ event: 'app_opened' }, p)).toBe(false);
-    const compiled = compileAudience(readAudience({ any: [{ event: 'order_placed', withinDays: 7 }, { all: [{ event: 'app_opened', did: false }, { event: 'order_placed', withinDays: 7 }] }] }, vocabulary));
+    const compiled = compileAudience(
+      readAudience(
+        {
+          any: [
+            { event: 'order_placed', withinDays: 7 },
+            {
+              all: [
+                { event: 'app_opened', did: false },
+                { event: 'order_placed', withinDays: 7 },
+              ],
+            },
+          ],
+        },
+        vocabulary,
+      ),
+    );
     // The counts the facts must hold, each once.
-    expect(compiled.events).toEqual([{ name: 'order_placed', withinDays: 7 }, { name: 'app_opened', withinDays: null }]);
+    expect(compiled.events).toEqual([
+      { name: 'order_placed', withinDays: 7 },
+      { name: 'app_opened', withinDays: null },
+    ]);
   });
 
   it('group with all and any, nested', () => {
-    const rule = { all: [{ field: 'platform', op: 'in', value: ['ios'] }, { any: [{ attribute: 'plan', op: 'is', value: 'free' }, { attribute: 'seats', op: 'lt', value: 20 }] }] };
+    const rule = {
+      all: [
+        { field: 'platform', op: 'in', value: ['ios'] },
+        {
+          any: [
+            { attribute: 'plan', op: 'is', value: 'free' },
+            { attribute: 'seats', op: 'lt', value: 20 },
+          ],
+        },
+      ],
+    };
     expect(holds(rule)).toBe(true);
     expect(holds(rule, person({ platform: 'web' }))).toBe(false);
     expect(holds(null)).toBe(true);
   });
 
   it('refuse what the app does not have or the type does not take, naming each path', () => {
-    expect(refusedFields({ all: [{ attribute: 'nope', op: 'is', value: 'x' }, { attribute: 'seats', op: 'contains', value: 'x' }, { attribute: 'seats', op: 'gt', value: 'ten' }] })).toEqual([
-      'audience.all.0.attribute',
-      'audience.all.1.op',
-      'audience.all.2.value',
-    ]);
-    expect(refusedFields({ any: [{ event: 'never_declared' }, { event: 'app_opened', did: false, count: { op: 'gte', value: 1 } }, { field: 'platform', op: 'in', value: ['tv'] }] })).toEqual([
-      'audience.any.0.event',
-      'audience.any.1.count',
-      'audience.any.2.value',
-    ]);
+    expect(
+      refusedFields({
+        all: [
+          { attribute: 'nope', op: 'is', value: 'x' },
+          { attribute: 'seats', op: 'contains', value: 'x' },
+          { attribute: 'seats', op: 'gt', value: 'ten' },
+        ],
+      }),
+    ).toEqual(['audience.all.0.attribute', 'audience.all.1.op', 'audience.all.2.value']);
+    expect(
+      refusedFields({
+        any: [
+          { event: 'never_declared' },
+          { event: 'app_opened', did: false, count: { op: 'gte', value: 1 } },
+          { field: 'platform', op: 'in', value: ['tv'] },
+        ],
+      }),
+    ).toEqual(['audience.any.0.event', 'audience.any.1.count', 'audience.any.2.value']);
     expect(refusedFields({ all: [] })).toEqual(['audience.all']);
     expect(refusedFields({ field: 'shoe_size', op: 'is', value: '9' })).toEqual(['audience.field']);
-    expect(refusedFields({ all: [{ all: [{ all: [{ all: [{ all: [{ all: [{ field: 'email', op: 'exists' }] }] }] }] }] }] })).toEqual(['audience.all.0.all.0.all.0.all.0.all.0']);
+    expect(refusedFields({ all: [{ all: [{ all: [{ all: [{ all: [{ all: [{ field: 'email', op: 'exists' }] }] }] }] }] }] })).toEqual([
+      'audience.all.0.all.0.all.0.all.0.all.0',
+    ]);
     expect(refusedFields({ any: Array.from({ length: 101 }, () => ({ field: 'email', op: 'exists' })) })).toEqual(['audience.any.100']);
   });
 });
@@ -120,15 +166,28 @@ describe('on the staff API', () => {
     app = await staffApp(t);
   });
   afterAll(() => t?.close());
-  const staff = inAppStaff(() => t, () => app.owner);
+  const staff = inAppStaff(
+    () => t,
+    () => app.owner,
+  );
 
   it("are read against the app-mode's own attributes and events, and kept with each attribute's type", async () => {
     const server = serverApi(t, app.live.server_key);
     await server.identify('someone', { attributes: { plan: 'pro' } });
     await server.declareEvents([{ name: 'order_placed', source: 'both' }]);
-    const audience = { all: [{ attribute: 'plan', op: 'is', value: 'pro' }, { event: 'order_placed', withinDays: 30 }] };
+    const audience = {
+      all: [
+        { attribute: 'plan', op: 'is', value: 'pro' },
+        { event: 'order_placed', withinDays: 30 },
+      ],
+    };
     const made = await staff.create(app.modes.live, 'banner', { content: banner(), audience });
-    expect(made.audience).toEqual({ all: [{ attribute: 'plan', op: 'is', value: 'pro', type: 'string' }, { event: 'order_placed', did: true, withinDays: 30 }] });
+    expect(made.audience).toEqual({
+      all: [
+        { attribute: 'plan', op: 'is', value: 'pro', type: 'string' },
+        { event: 'order_placed', did: true, withinDays: 30 },
+      ],
+    });
     // The test mode has attributes and events of its own.
     const r = await staff.createRefused(app.modes.test, 'banner', { content: banner(), audience });
     expect(r.errors!.map((e) => e.field)).toEqual(['audience.all.0.attribute', 'audience.all.1.event']);

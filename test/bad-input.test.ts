@@ -14,7 +14,10 @@ beforeAll(async () => ({ t, app } = await startWithApp()));
 afterAll(() => t?.close());
 
 const serverKey = () => ({ Authorization: `Bearer ${app.live.server_key}` });
-const guest = async (sub = 'bad-input') => ({ 'X-CRM-App-Key': app.live.app_key, Authorization: `Bearer ${await userToken(app.live.identity_secret, { sub })}` });
+const guest = async (sub = 'bad-input') => ({
+  'X-CRM-App-Key': app.live.app_key,
+  Authorization: `Bearer ${await userToken(app.live.identity_secret, { sub })}`,
+});
 const now = () => t.clock.now().toISOString();
 
 function expectProblem(r: Awaited<ReturnType<typeof call>>, status: number, code: string, field?: string) {
@@ -42,21 +45,47 @@ describe('bodies', () => {
       ['POST', '/server/v1/events', serverKey()],
     ];
     for (const [method, path, headers] of routes) {
-      expectProblem(await call(t.url, method, path, { headers: { ...headers, 'Content-Type': 'application/json' }, body: deep }), 400, 'invalid_request', 'body');
+      expectProblem(
+        await call(t.url, method, path, { headers: { ...headers, 'Content-Type': 'application/json' }, body: deep }),
+        400,
+        'invalid_request',
+        'body',
+      );
     }
     const fits = `{"attributes":{"x":${'['.repeat(MAX_JSON_DEPTH - 2)}${']'.repeat(MAX_JSON_DEPTH - 2)}}}`;
-    const r = await call(t.url, 'PUT', '/server/v1/contacts/deep', { headers: { ...serverKey(), 'Content-Type': 'application/json' }, body: fits });
+    const r = await call(t.url, 'PUT', '/server/v1/contacts/deep', {
+      headers: { ...serverKey(), 'Content-Type': 'application/json' },
+      body: fits,
+    });
     expectProblem(r, 400, 'invalid_request', 'attributes.x');
   });
 
   it('refuses a lone surrogate anywhere, naming the field, and keeps nothing', async () => {
     const lone = 'a\ud800b';
-    expectProblem(await call(t.url, 'PUT', '/server/v1/contacts/surrogate', { headers: serverKey(), json: { attributes: { plan: lone } } }), 400, 'invalid_request', 'attributes.plan');
-    expectProblem(await call(t.url, 'PUT', '/server/v1/contacts/surrogate', { headers: serverKey(), json: { display_name: 'x\udc00' } }), 400, 'invalid_request', 'display_name');
-    const events = [{ id: 'ok-1', external_id: 'surrogate', name: 'order_paid', at: now(), props: { note: lone } }];
-    expectProblem(await call(t.url, 'POST', '/server/v1/events', { headers: serverKey(), json: { events } }), 400, 'invalid_request', 'events.0.props.note');
     expectProblem(
-      await call(t.url, 'POST', '/server/v1/events', { headers: serverKey(), json: { events: [{ ...events[0], id: `id-${lone}`, props: {} }] } }),
+      await call(t.url, 'PUT', '/server/v1/contacts/surrogate', { headers: serverKey(), json: { attributes: { plan: lone } } }),
+      400,
+      'invalid_request',
+      'attributes.plan',
+    );
+    expectProblem(
+      await call(t.url, 'PUT', '/server/v1/contacts/surrogate', { headers: serverKey(), json: { display_name: 'x\udc00' } }),
+      400,
+      'invalid_request',
+      'display_name',
+    );
+    const events = [{ id: 'ok-1', external_id: 'surrogate', name: 'order_paid', at: now(), props: { note: lone } }];
+    expectProblem(
+      await call(t.url, 'POST', '/server/v1/events', { headers: serverKey(), json: { events } }),
+      400,
+      'invalid_request',
+      'events.0.props.note',
+    );
+    expectProblem(
+      await call(t.url, 'POST', '/server/v1/events', {
+        headers: serverKey(),
+        json: { events: [{ ...events[0], id: `id-${lone}`, props: {} }] },
+      }),
       400,
       'invalid_request',
       'events.0.id',
@@ -78,18 +107,27 @@ describe('bodies', () => {
       body: '{"display_name":"Jose"}',
     });
     expectProblem(latin, 415, 'unsupported_media_type', 'Content-Type');
-    const utf8 = await call(t.url, 'PUT', '/server/v1/contacts/latin', { headers: { ...serverKey(), 'Content-Type': 'application/json; charset=UTF-8' }, body: '{"display_name":"José"}' });
+    const utf8 = await call(t.url, 'PUT', '/server/v1/contacts/latin', {
+      headers: { ...serverKey(), 'Content-Type': 'application/json; charset=UTF-8' },
+      body: '{"display_name":"José"}',
+    });
     expect(utf8.status).toBe(200);
     expect(await t.svc.db.contact.count({ where: { externalId: 'latin', displayName: 'José' } })).toBe(1);
   });
 
   it('ignores a body sent to a route that takes none', async () => {
-    const r = await call(t.url, 'DELETE', '/server/v1/contacts/no-body', { headers: { ...serverKey(), 'Content-Type': 'application/json' }, body: '{' });
+    const r = await call(t.url, 'DELETE', '/server/v1/contacts/no-body', {
+      headers: { ...serverKey(), 'Content-Type': 'application/json' },
+      body: '{',
+    });
     expect(r.status).toBe(202);
   });
 
   it('refuses an attribute named __proto__ rather than dropping it', async () => {
-    const r = await call(t.url, 'PUT', '/server/v1/contacts/proto', { headers: { ...serverKey(), 'Content-Type': 'application/json' }, body: '{"attributes":{"__proto__":{"x":1},"plan":"pro"}}' });
+    const r = await call(t.url, 'PUT', '/server/v1/contacts/proto', {
+      headers: { ...serverKey(), 'Content-Type': 'application/json' },
+      body: '{"attributes":{"__proto__":{"x":1},"plan":"pro"}}',
+    });
     expectProblem(r, 400, 'invalid_request', 'attributes.__proto__');
     expect(await t.svc.db.contact.count({ where: { externalId: 'proto' } })).toBe(0);
   });
@@ -97,9 +135,19 @@ describe('bodies', () => {
 
 describe('ids and tokens', () => {
   it('refuses a path that is not percent-encoded UTF-8 rather than keeping it as typed', async () => {
-    expectProblem(await call(t.url, 'PUT', '/server/v1/contacts/%ED%A0%80', { headers: serverKey(), json: {} }), 400, 'invalid_request', 'path');
+    expectProblem(
+      await call(t.url, 'PUT', '/server/v1/contacts/%ED%A0%80', { headers: serverKey(), json: {} }),
+      400,
+      'invalid_request',
+      'path',
+    );
     expectProblem(await call(t.url, 'GET', '/public/v1/apps/%E0%A4%A'), 400, 'invalid_request', 'path');
-    expectProblem(await call(t.url, 'GET', '/public/v1/apps/%E0%A4%A', { headers: { Origin: 'https://example.com' } }), 400, 'invalid_request', 'path');
+    expectProblem(
+      await call(t.url, 'GET', '/public/v1/apps/%E0%A4%A', { headers: { Origin: 'https://example.com' } }),
+      400,
+      'invalid_request',
+      'path',
+    );
     // (Prisma's contains does not escape LIKE's own %.)
     expect((await t.svc.db.contact.findMany()).filter((c) => c.externalId.includes('%'))).toEqual([]);
   });
@@ -135,7 +183,13 @@ describe('ids and tokens', () => {
         socket.on('end', () => resolve(answer));
         socket.on('error', reject);
         socket.write(
-          Buffer.concat([Buffer.from(`GET /guest/v1/consent HTTP/1.1\r\nHost: x\r\nConnection: close\r\nX-CRM-App-Key: ${app.test.app_key}\r\nX-CRM-User-Id: `), id, Buffer.from('\r\n\r\n')]),
+          Buffer.concat([
+            Buffer.from(
+              `GET /guest/v1/consent HTTP/1.1\r\nHost: x\r\nConnection: close\r\nX-CRM-App-Key: ${app.test.app_key}\r\nX-CRM-User-Id: `,
+            ),
+            id,
+            Buffer.from('\r\n\r\n'),
+          ]),
         );
       });
     expect(await send(Buffer.from('José', 'utf8'))).toMatch(/^HTTP\/1.1 200/);

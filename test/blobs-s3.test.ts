@@ -33,7 +33,10 @@ afterAll(async () => {
 
 async function guest(sub: string, mode: 'live' | 'test' = 'live') {
   const now = Math.floor(t.clock.now().getTime() / 1000);
-  return { 'X-CRM-App-Key': app[mode].app_key, Authorization: `Bearer ${await userToken(app[mode].identity_secret, { sub, iat: now, exp: now + 7 * 86_400 })}` };
+  return {
+    'X-CRM-App-Key': app[mode].app_key,
+    Authorization: `Bearer ${await userToken(app[mode].identity_secret, { sub, iat: now, exp: now + 7 * 86_400 })}`,
+  };
 }
 const create = async (sub: string, bytes: number, contentType = 'image/png') =>
   call(t.url, 'POST', '/guest/v1/attachments', { headers: await guest(sub), json: { bytes, content_type: contentType } });
@@ -67,7 +70,11 @@ describe('attachments on an S3-compatible store', () => {
 
     const used = await use('sam', [made.json.id]);
     expect(used.pictures).toEqual([{ id: made.json.id, contentType: 'image/png', size: bytes.length, width: 12, height: 8 }]);
-    expect(await t.svc.db.attachment.findUniqueOrThrow({ where: { id: made.json.id } })).toMatchObject({ width: 12, height: 8, uploadedAt: expect.any(Date) });
+    expect(await t.svc.db.attachment.findUniqueOrThrow({ where: { id: made.json.id } })).toMatchObject({
+      width: 12,
+      height: 8,
+      uploadedAt: expect.any(Date),
+    });
 
     const read = await pictureAddress(t.ctx, (await guestCtx('sam')).caller.appModeId, used.pictures![0]!);
     expect(new URL(read.url).origin).toBe(s3.settings.endpoint);
@@ -89,7 +96,11 @@ describe('attachments on an S3-compatible store', () => {
     const renamed = await create('tom', text.length);
     expect((await putBytes(t, renamed.json, text)).status).toBe(200);
     const r = await use('tom', [good.json.id, renamed.json.id]);
-    expect(r.refused).toMatchObject({ status: 422, code: 'attachment_invalid', errors: [{ field: 'attachment_ids.1', message: expect.stringContaining('not a JPEG, PNG, GIF or WebP') }] });
+    expect(r.refused).toMatchObject({
+      status: 422,
+      code: 'attachment_invalid',
+      errors: [{ field: 'attachment_ids.1', message: expect.stringContaining('not a JPEG, PNG, GIF or WebP') }],
+    });
     // The good one was not used by the refused message.
     expect((await t.svc.db.attachment.findUniqueOrThrow({ where: { id: good.json.id } })).partId).toBeNull();
   });
@@ -99,7 +110,10 @@ describe('attachments on an S3-compatible store', () => {
     const made = await create('una', bytes.length);
     expect((await putBytes(t, made.json, Buffer.concat([bytes, Buffer.alloc(3)]))).status).toBe(403);
     expect((await putBytes(t, made.json, bytes, { 'Content-Type': 'text/html' })).status).toBe(403);
-    expect((await use('una', [made.json.id])).refused).toMatchObject({ code: 'attachment_invalid', errors: [{ field: 'attachment_ids.0', message: 'its bytes have not been uploaded' }] });
+    expect((await use('una', [made.json.id])).refused).toMatchObject({
+      code: 'attachment_invalid',
+      errors: [{ field: 'attachment_ids.0', message: 'its bytes have not been uploaded' }],
+    });
     t.clock.advance(15 * 60_000 + 1000);
     expect((await putBytes(t, made.json, bytes)).status).toBe(403);
   });
@@ -112,7 +126,9 @@ describe('attachments on an S3-compatible store', () => {
     await putBytes(t, unused.json, bytes);
     expect(await objectOf(kept.json.id)).toBeDefined();
 
-    expect((await call(t.url, 'DELETE', '/server/v1/contacts/vic', { headers: { Authorization: `Bearer ${app.live.server_key}` } })).status).toBe(202);
+    expect(
+      (await call(t.url, 'DELETE', '/server/v1/contacts/vic', { headers: { Authorization: `Bearer ${app.live.server_key}` } })).status,
+    ).toBe(202);
     await t.engine.runDue();
     expect(await objectOf(kept.json.id)).toBeUndefined();
 

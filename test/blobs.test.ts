@@ -63,7 +63,10 @@ describe.each(['postgres', 's3'] as const)('the %s blob store', (kind) => {
     expect(Buffer.from(await got.arrayBuffer()).equals(bytes)).toBe(true);
 
     // Another key under the same signature.
-    const other = kind === 's3' ? read.url.replace('/read?', '/b?') : read.url.replace(/(.)(\.[^.]+)$/, (_, c: string, rest: string) => `${c === 'x' ? 'y' : 'x'}${rest}`);
+    const other =
+      kind === 's3'
+        ? read.url.replace('/read?', '/b?')
+        : read.url.replace(/(.)(\.[^.]+)$/, (_, c: string, rest: string) => `${c === 'x' ? 'y' : 'x'}${rest}`);
     expect(other).not.toBe(read.url);
     expect((await get(other)).status).toBe(403);
 
@@ -79,11 +82,12 @@ describe('S3 upload addresses', () => {
     const up = await store.uploadAddress('test/s3/upload', { contentType: 'image/png', size: bytes.length, seconds: 900 });
     expect(up).toMatchObject({ method: 'PUT', headers: { 'Content-Type': 'image/png' } });
     expect(new URL(up.url).searchParams.get('X-Amz-SignedHeaders')).toBe('content-length;content-type;host');
-    const put = (body: Buffer, type = 'image/png') => fetch(up.url, { method: 'PUT', headers: { 'Content-Type': type }, body: new Uint8Array(body) });
+    const put = (body: Buffer, type = 'image/png') =>
+      fetch(up.url, { method: 'PUT', headers: { 'Content-Type': type }, body: new Uint8Array(body) });
 
     expect((await put(Buffer.concat([bytes, Buffer.alloc(1)]))).status).toBe(403);
     expect((await put(bytes.subarray(1))).status).toBe(403);
-    expect((await put(bytes, 'text/html'))).toMatchObject({ status: 403 });
+    expect(await put(bytes, 'text/html')).toMatchObject({ status: 403 });
     expect(await store.read('test/s3/upload')).toBeUndefined();
 
     expect((await put(bytes)).status).toBe(200);
@@ -98,9 +102,25 @@ describe('S3 upload addresses', () => {
 describe('blob store configuration', () => {
   it('is PostgreSQL unless S3 is asked for, and a start with S3 settings that cannot work stops', () => {
     expect(readBlobSettings({})).toEqual({ store: 'postgres' });
-    expect(readBlobSettings({ BLOB_STORE: 's3', S3_BUCKET: 'b1', S3_ENDPOINT: 'http://127.0.0.1:9000', S3_FORCE_PATH_STYLE: 'true', S3_ACCESS_KEY_ID: 'k', S3_SECRET_ACCESS_KEY: 's' })).toEqual({
+    expect(
+      readBlobSettings({
+        BLOB_STORE: 's3',
+        S3_BUCKET: 'b1',
+        S3_ENDPOINT: 'http://127.0.0.1:9000',
+        S3_FORCE_PATH_STYLE: 'true',
+        S3_ACCESS_KEY_ID: 'k',
+        S3_SECRET_ACCESS_KEY: 's',
+      }),
+    ).toEqual({
       store: 's3',
-      s3: { bucket: 'b1', endpoint: 'http://127.0.0.1:9000', region: 'us-east-1', forcePathStyle: true, accessKeyId: 'k', secretAccessKey: 's' },
+      s3: {
+        bucket: 'b1',
+        endpoint: 'http://127.0.0.1:9000',
+        region: 'us-east-1',
+        forcePathStyle: true,
+        accessKeyId: 'k',
+        secretAccessKey: 's',
+      },
     });
     expect(() => readBlobSettings({ BLOB_STORE: 'disk' })).toThrow(/BLOB_STORE/);
     expect(() => readBlobSettings({ BLOB_STORE: 's3' })).toThrow(/S3_BUCKET/);

@@ -17,7 +17,10 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-const bot = botOf(() => t, () => app);
+const bot = botOf(
+  () => t,
+  () => app,
+);
 const person = (sub = unique('user')) => guestOf(t, app.live, sub);
 const answer = (g: Guest, id: string, body: Record<string, unknown>) => g.send('POST', `/guest/v1/conversations/${id}/bot`, body);
 
@@ -57,12 +60,16 @@ describe('starting from an opening', () => {
     // The opening as shown is kept; the inbox has the bot's part too.
     const row = await t.svc.db.conversation.findUniqueOrThrow({ where: { id: c.id } });
     expect(row.opening).toEqual({ id: opening.id, version: opening.version });
-    const staff = await bot.ok('query($id: ID!) { conversation(id: $id) { parts { edges { node { kind author { name } } } } } }', { id: c.id });
+    const staff = await bot.ok('query($id: ID!) { conversation(id: $id) { parts { edges { node { kind author { name } } } } } }', {
+      id: c.id,
+    });
     expect(staff.conversation.parts.edges.map((e: any) => e.node)).toEqual([
       { kind: 'message', author: { name: expect.any(String) } },
       { kind: 'bot', author: { name: 'Sunny' } },
     ]);
-    expect(await t.svc.db.outboxEvent.count({ where: { topic: 'inbox.changed', data: { path: ['part', 'id'], equals: c.parts[1].id } } })).toBe(1);
+    expect(
+      await t.svc.db.outboxEvent.count({ where: { topic: 'inbox.changed', data: { path: ['part', 'id'], equals: c.parts[1].id } } }),
+    ).toBe(1);
   });
 
   it('hands over at once for a button that leads to the team, and starts without the bot for a button it never saved', async () => {
@@ -82,10 +89,24 @@ describe('starting from an opening', () => {
   it('keeps the version the person was shown: a button of an earlier version still answers', async () => {
     const { opening } = await savedBot();
     const graph = billingBot(null);
-    const changed = await bot.saved({ ...graph, openings: [{ ...graph.openings[0], id: opening.id, buttons: [{ id: 'billing2', label: 'Money matters', next: 'billing' }] }] });
+    const changed = await bot.saved({
+      ...graph,
+      openings: [{ ...graph.openings[0], id: opening.id, buttons: [{ id: 'billing2', label: 'Money matters', next: 'billing' }] }],
+    });
     expect(changed.openings[0]).toMatchObject({ id: opening.id, version: opening.version + 1 });
     // A save that changes nothing the person sees keeps the version.
-    const same = await bot.saved({ ...graph, openings: [{ id: opening.id, name: 'Renamed', active: true, blocks: [para('Hi! How can we help?')], buttons: [{ id: 'billing2', label: 'Money matters', next: 'billing' }] }] });
+    const same = await bot.saved({
+      ...graph,
+      openings: [
+        {
+          id: opening.id,
+          name: 'Renamed',
+          active: true,
+          blocks: [para('Hi! How can we help?')],
+          buttons: [{ id: 'billing2', label: 'Money matters', next: 'billing' }],
+        },
+      ],
+    });
     expect(same.openings[0]).toMatchObject({ name: 'Renamed', version: opening.version + 1 });
 
     const c = await startedFrom(person(), opening, 'billing');
@@ -105,7 +126,12 @@ describe('answering the bot', () => {
 
     let seen = (await g.get(c.id)).json;
     const question = seen.parts.at(-1);
-    expect(question).toMatchObject({ kind: 'bot', author: { name: 'Sunny' }, blocks: [para('What email is the invoice sent to?')], question: { kind: 'email' } });
+    expect(question).toMatchObject({
+      kind: 'bot',
+      author: { name: 'Sunny' },
+      blocks: [para('What email is the invoice sent to?')],
+      question: { kind: 'email' },
+    });
     expect(question.buttons).toBeUndefined();
     expect(seen.bot_part_id).toBe(question.id);
 
@@ -118,14 +144,22 @@ describe('answering the bot', () => {
     seen = (await g.get(c.id)).json;
     expect(seen.parts.slice(-2)).toMatchObject([
       { kind: 'bot', blocks: [para('Passing you to our billing people.')] },
-      { kind: 'event', event: 'handed_over', author: { kind: 'bot', name: 'Sunny' }, blocks: [para('Sunny handed the conversation to the team')] },
+      {
+        kind: 'event',
+        event: 'handed_over',
+        author: { kind: 'bot', name: 'Sunny' },
+        blocks: [para('Sunny handed the conversation to the team')],
+      },
     ]);
     expect(seen.bot_part_id).toBeNull();
     const row = await t.svc.db.conversation.findUniqueOrThrow({ where: { id: c.id } });
     expect(row).toMatchObject({ teamId: team, state: 'open', botPartId: null });
     expect(row.handedOverAt).not.toBeNull();
     // The team's list has it.
-    const listed = await bot.ok('query($m: ID!, $team: ID!) { conversations(appModeId: $m, teamId: $team) { edges { node { id } } } }', { m: app.modes.live, team });
+    const listed = await bot.ok('query($m: ID!, $team: ID!) { conversations(appModeId: $m, teamId: $team) { edges { node { id } } } }', {
+      m: app.modes.live,
+      team,
+    });
     expect(listed.conversations.edges).toEqual([{ node: { id: c.id } }]);
     // Handed over: the bot takes no more answers.
     const late = await answer(g, c.id, { part_id: question.id, value: 'ada@example.com' });
@@ -159,7 +193,10 @@ describe('answering the bot', () => {
     const { opening } = await savedBot();
     const g = person();
     const c = await startedFrom(g, opening);
-    const both = await Promise.all([answer(g, c.id, { part_id: c.bot_part_id, button: 'invoice' }), answer(g, c.id, { part_id: c.bot_part_id, button: 'refund' })]);
+    const both = await Promise.all([
+      answer(g, c.id, { part_id: c.bot_part_id, button: 'invoice' }),
+      answer(g, c.id, { part_id: c.bot_part_id, button: 'refund' }),
+    ]);
     expect(both.map((r) => r.status).sort()).toEqual([201, 409]);
   });
 
@@ -177,7 +214,9 @@ describe('answering the bot', () => {
     expect((await g.get(c.id)).json.bot_part_id).toBe(question);
     await answer(g, c.id, { part_id: question, value: 'ada@example.com' });
     const number = (await g.get(c.id)).json.bot_part_id;
-    expect((await answer(g, c.id, { part_id: number, value: 'twelve' })).json.errors).toEqual([{ field: 'value', message: expect.stringContaining('number') }]);
+    expect((await answer(g, c.id, { part_id: number, value: 'twelve' })).json.errors).toEqual([
+      { field: 'value', message: expect.stringContaining('number') },
+    ]);
     expect((await answer(g, c.id, { part_id: number, value: '12' })).status).toBe(201);
   });
 
@@ -188,7 +227,9 @@ describe('answering the bot', () => {
     await answer(g, c.id, { part_id: c.bot_part_id, button: 'invoice' });
     await answer(g, c.id, { part_id: (await g.get(c.id)).json.bot_part_id, value: 'ada@example.com' });
     await answer(g, c.id, { part_id: (await g.get(c.id)).json.bot_part_id, value: '1234' });
-    const r = await call(t.url, 'GET', `/server/v1/contacts/${g.sub}/export`, { headers: { Authorization: `Bearer ${app.live.server_key}` } });
+    const r = await call(t.url, 'GET', `/server/v1/contacts/${g.sub}/export`, {
+      headers: { Authorization: `Bearer ${app.live.server_key}` },
+    });
     expect(r.status).toBe(200);
     expect(r.json.collected).toEqual([
       { conversationId: c.id, key: 'email', value: 'ada@example.com' },
@@ -209,11 +250,24 @@ describe('answering the bot', () => {
 });
 
 describe('saving the graph', () => {
-  const fieldsOf = (r: { errors?: { extensions: { errors?: { field: string }[] } }[] }) => r.errors?.[0]?.extensions.errors?.map((e) => e.field);
+  const fieldsOf = (r: { errors?: { extensions: { errors?: { field: string }[] } }[] }) =>
+    r.errors?.[0]?.extensions.errors?.map((e) => e.field);
 
   it('refuses a dangling button, a dangling step and other faults, naming each field', async () => {
     const graph = billingBot();
-    const dangling = { ...graph, steps: [{ ...graph.steps[0], buttons: [{ id: 'invoice', label: 'An invoice', next: 'ask_email' }, { id: 'refund', label: 'A refund', next: 'nowhere' }] }, ...graph.steps.slice(1)] };
+    const dangling = {
+      ...graph,
+      steps: [
+        {
+          ...graph.steps[0],
+          buttons: [
+            { id: 'invoice', label: 'An invoice', next: 'ask_email' },
+            { id: 'refund', label: 'A refund', next: 'nowhere' },
+          ],
+        },
+        ...graph.steps.slice(1),
+      ],
+    };
     const r = await bot.save(dangling);
     expect(r.errors?.[0]?.extensions).toMatchObject({ code: 'invalid_request' });
     expect(fieldsOf(r)).toEqual(['steps.0.buttons.1.next']);
@@ -224,13 +278,30 @@ describe('saving the graph', () => {
     const faults = {
       name: ' ',
       steps: [
-        { ...graph.steps[0], buttons: [{ id: 'invoice', label: 'An invoice', next: 'ask_email' }, { id: 'invoice', label: '', next: 'ask_email' }] },
+        {
+          ...graph.steps[0],
+          buttons: [
+            { id: 'invoice', label: 'An invoice', next: 'ask_email' },
+            { id: 'invoice', label: '', next: 'ask_email' },
+          ],
+        },
         { key: 'ask_email', blocks: [para('Email?')], question: { kind: 'email', key: 'Email!', next: 'ask_email' } },
         { key: 'both', blocks: [para('x')], question: { kind: 'text', key: 'x', next: 'handover' }, handover: {} },
       ],
       openings: [
-        { ...graph.openings[0], buttons: [{ id: 'billing', label: 'Billing', next: 'missing' }, { id: 'both', label: 'Both', next: 'both' }] },
-        { name: 'Second', active: true, blocks: [{ type: 'heading', level: 1, spans: [{ text: 'Hi' }] }], buttons: [{ id: 'b', label: 'B', next: 'billing' }] },
+        {
+          ...graph.openings[0],
+          buttons: [
+            { id: 'billing', label: 'Billing', next: 'missing' },
+            { id: 'both', label: 'Both', next: 'both' },
+          ],
+        },
+        {
+          name: 'Second',
+          active: true,
+          blocks: [{ type: 'heading', level: 1, spans: [{ text: 'Hi' }] }],
+          buttons: [{ id: 'b', label: 'B', next: 'billing' }],
+        },
         { name: 'German', language: 'de', active: false, blocks: [para('Hallo')], buttons: [] },
       ],
     };
@@ -253,7 +324,10 @@ describe('saving the graph', () => {
 
   it("refuses a hand-over to another workspace's team, and is changed by owners and admins only", async () => {
     const stranger = await staffApp(t, 'Stranger bot app');
-    const theirs = await botOf(() => t, () => stranger).team('Theirs');
+    const theirs = await botOf(
+      () => t,
+      () => stranger,
+    ).team('Theirs');
     expect(fieldsOf(await bot.save(billingBot(theirs)))).toEqual(['steps.3.handover.teamId']);
 
     const agent = await memberOf(t, app.workspaceId, 'agent');
@@ -265,12 +339,24 @@ describe('saving the graph', () => {
 
   it('keeps one graph per app-mode: the test mode has none, and an opening left out is removed but still answers its starts', async () => {
     const own = await staffApp(t, 'Modes bot app');
-    const ownBot = botOf(() => t, () => own);
+    const ownBot = botOf(
+      () => t,
+      () => own,
+    );
     const saved = await ownBot.saved(billingBot());
-    const empty = await ownBot.ok('query($m: ID!) { helpBot(appModeId: $m) { name steps { edges { node { key } } } openings { edges { node { id } } } } }', { m: own.modes.test });
+    const empty = await ownBot.ok(
+      'query($m: ID!) { helpBot(appModeId: $m) { name steps { edges { node { key } } } openings { edges { node { id } } } } }',
+      { m: own.modes.test },
+    );
     expect(empty.helpBot).toEqual({ name: null, steps: { edges: [] }, openings: { edges: [] } });
-    const live = await ownBot.ok('query($m: ID!) { helpBot(appModeId: $m) { steps(first: 2) { edges { node { key } } pageInfo { hasNextPage } } } }', { m: own.modes.live });
-    expect(live.helpBot.steps).toEqual({ edges: [{ node: { key: 'billing' } }, { node: { key: 'ask_email' } }], pageInfo: { hasNextPage: true } });
+    const live = await ownBot.ok(
+      'query($m: ID!) { helpBot(appModeId: $m) { steps(first: 2) { edges { node { key } } pageInfo { hasNextPage } } } }',
+      { m: own.modes.live },
+    );
+    expect(live.helpBot.steps).toEqual({
+      edges: [{ node: { key: 'billing' } }, { node: { key: 'ask_email' } }],
+      pageInfo: { hasNextPage: true },
+    });
 
     const graph = billingBot();
     const replaced = await ownBot.saved({ ...graph, openings: [{ ...graph.openings[0], name: 'New one' }] });

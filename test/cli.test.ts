@@ -25,7 +25,14 @@ interface Run {
 }
 
 async function crm(dbUrl: string, args: string[], opts: { cwd?: string } = {}): Promise<Run> {
-  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, TMPDIR: process.env.TMPDIR, DATABASE_URL: dbUrl, CRM_SECRET_KEY: TEST_SECRET_KEY, LOG_LEVEL: 'silent' };
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    TMPDIR: process.env.TMPDIR,
+    DATABASE_URL: dbUrl,
+    CRM_SECRET_KEY: TEST_SECRET_KEY,
+    LOG_LEVEL: 'silent',
+  };
   const { code, stdout, stderr } = await new Promise<Omit<Run, 'json'>>((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], { cwd: opts.cwd ?? root, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -79,14 +86,26 @@ describe('crm', () => {
   it('makes a workspace with its owner, and apps in a new or a given workspace', async () => {
     const { svc, run, modeRow } = await fresh();
     const [ws, solo] = await Promise.all([
-      run(['workspace', 'create', '--name', 'Acme', '--owner-email', 'Boss@Acme.test', '--owner-password', 'correct horse battery', '--json']),
+      run([
+        'workspace',
+        'create',
+        '--name',
+        'Acme',
+        '--owner-email',
+        'Boss@Acme.test',
+        '--owner-password',
+        'correct horse battery',
+        '--json',
+      ]),
       run(['app', 'create', '--name', 'Solo', '--json']),
     ]);
     const w = ok(ws);
     expect(Object.keys(w).sort()).toEqual(['owner_id', 'workspace_id']);
     expect(await svc.db.workspace.findUnique({ where: { id: w.workspace_id } })).toMatchObject({ name: 'Acme' });
     expect(await svc.db.staffUser.findUnique({ where: { id: w.owner_id } })).toMatchObject({ email: 'boss@acme.test' });
-    expect(await svc.db.membership.findMany({ where: { workspaceId: w.workspace_id } })).toMatchObject([{ staffUserId: w.owner_id, role: 'owner' }]);
+    expect(await svc.db.membership.findMany({ where: { workspaceId: w.workspace_id } })).toMatchObject([
+      { staffUserId: w.owner_id, role: 'owner' },
+    ]);
 
     const inAcme = ok(await run(['app', 'create', '--name', 'Acme app', '--workspace', w.workspace_id, '--json']));
     expect(inAcme.workspace_id).toBe(w.workspace_id);
@@ -124,8 +143,26 @@ describe('crm', () => {
     const b = await seedApp(svc, 'Test-mode app');
     const bLiveBefore = await modeRow(b.live.app_key);
     const [on, testOnly, shown] = await Promise.all([
-      run(['app', 'set', a.live.app_key, '--web-origins', 'https://a.example, http://localhost:3000', '--unverified-signin', 'on', '--strict-data', 'on',
-        '--archived', 'on', '--switched-off', 'on', '--home-origin', 'https://home.example', '--parts', 'messenger,inapp', '--json']),
+      run([
+        'app',
+        'set',
+        a.live.app_key,
+        '--web-origins',
+        'https://a.example, http://localhost:3000',
+        '--unverified-signin',
+        'on',
+        '--strict-data',
+        'on',
+        '--archived',
+        'on',
+        '--switched-off',
+        'on',
+        '--home-origin',
+        'https://home.example',
+        '--parts',
+        'messenger,inapp',
+        '--json',
+      ]),
       run(['app', 'set', b.test.app_key, '--web-origins', 'https://t.example', '--parts', 'help', '--json']),
       run(['app', 'set', b.live.app_key, '--json']),
     ]);
@@ -165,19 +202,70 @@ describe('crm', () => {
     expect(await modeRow(a.test.app_key)).toMatchObject({ webOrigins: [], archived: false, homeOrigin: null, helpOn: true });
 
     // The test key changes the test mode only.
-    expect(ok(testOnly)).toMatchObject({ app_key: b.test.app_key, mode: 'test', web_origins: ['https://t.example'], parts: { messenger: false, help: true, inapp: false } });
-    expect(await modeRow(b.test.app_key)).toMatchObject({ webOrigins: ['https://t.example'], messengerOn: false, helpOn: true, inappOn: false });
+    expect(ok(testOnly)).toMatchObject({
+      app_key: b.test.app_key,
+      mode: 'test',
+      web_origins: ['https://t.example'],
+      parts: { messenger: false, help: true, inapp: false },
+    });
+    expect(await modeRow(b.test.app_key)).toMatchObject({
+      webOrigins: ['https://t.example'],
+      messengerOn: false,
+      helpOn: true,
+      inappOn: false,
+    });
     expect(await modeRow(b.live.app_key)).toEqual(bLiveBefore);
     // With no flag the settings are printed and nothing is written.
-    expect(ok(shown)).toMatchObject({ app_key: b.live.app_key, mode: 'live', web_origins: [], updated_at: bLiveBefore.updatedAt.toISOString() });
+    expect(ok(shown)).toMatchObject({
+      app_key: b.live.app_key,
+      mode: 'live',
+      web_origins: [],
+      updated_at: bLiveBefore.updatedAt.toISOString(),
+    });
 
     // Back off again; '' clears the origins and the home origin, and switches every part off.
-    const off = ok(await run(['app', 'set', a.live.app_key, '--web-origins', '', '--unverified-signin', 'off', '--strict-data', 'off', '--archived', 'off',
-      '--switched-off', 'off', '--home-origin', '', '--parts', '', '--json']));
-    expect(off).toMatchObject({ web_origins: [], unverified_signin: false, strict_data: false, archived: false, switched_off: false, home_origin: null,
-      parts: { messenger: false, help: false, inapp: false } });
-    expect(await modeRow(a.live.app_key)).toMatchObject({ webOrigins: [], unverifiedSignin: false, strictData: false, archived: false, switchedOff: false,
-      homeOrigin: null, messengerOn: false, helpOn: false, inappOn: false });
+    const off = ok(
+      await run([
+        'app',
+        'set',
+        a.live.app_key,
+        '--web-origins',
+        '',
+        '--unverified-signin',
+        'off',
+        '--strict-data',
+        'off',
+        '--archived',
+        'off',
+        '--switched-off',
+        'off',
+        '--home-origin',
+        '',
+        '--parts',
+        '',
+        '--json',
+      ]),
+    );
+    expect(off).toMatchObject({
+      web_origins: [],
+      unverified_signin: false,
+      strict_data: false,
+      archived: false,
+      switched_off: false,
+      home_origin: null,
+      parts: { messenger: false, help: false, inapp: false },
+    });
+    expect(await modeRow(a.live.app_key)).toMatchObject({
+      webOrigins: [],
+      unverifiedSignin: false,
+      strictData: false,
+      archived: false,
+      switchedOff: false,
+      homeOrigin: null,
+      messengerOn: false,
+      helpOn: false,
+      inappOn: false,
+    });
   });
 
   it('creates a server key for a mode, keeps only its hash, and revokes it (twice is safe)', async () => {
@@ -206,7 +294,9 @@ describe('crm', () => {
     expect(ok(await run(['key', 'revoke', server_key, '--json']))).toEqual({ revoked: true });
     expect((await svc.db.serverKey.findUniqueOrThrow({ where: { id: row.id } })).revokedAt).toEqual(revokedAt);
     // The key made with the app is untouched.
-    expect(await svc.db.serverKey.findUniqueOrThrow({ where: { keyHash: hashServerKey(a.test.server_key) } })).toMatchObject({ revokedAt: null });
+    expect(await svc.db.serverKey.findUniqueOrThrow({ where: { keyHash: hashServerKey(a.test.server_key) } })).toMatchObject({
+      revokedAt: null,
+    });
   });
 
   it('refuses every bad argument with a clear error, exits non-zero and changes nothing', async () => {
@@ -285,10 +375,15 @@ describe('crm', () => {
 
   it('makes a staff user of no workspace, and refuses a taken email', async () => {
     const { svc, run } = await fresh();
-    const made = ok(await run(['staff', 'create', '--email', 'New@Staff.test', '--password', 'correct horse battery', '--name', 'Nell', '--json']));
+    const made = ok(
+      await run(['staff', 'create', '--email', 'New@Staff.test', '--password', 'correct horse battery', '--name', 'Nell', '--json']),
+    );
     expect(Object.keys(made).sort()).toEqual(['email', 'name', 'staff_user_id']);
     expect(made).toMatchObject({ email: 'new@staff.test', name: 'Nell' });
-    expect(await svc.db.staffUser.findUnique({ where: { id: made.staff_user_id } })).toMatchObject({ email: 'new@staff.test', name: 'Nell' });
+    expect(await svc.db.staffUser.findUnique({ where: { id: made.staff_user_id } })).toMatchObject({
+      email: 'new@staff.test',
+      name: 'Nell',
+    });
     expect(await svc.db.membership.count({ where: { staffUserId: made.staff_user_id } })).toBe(0);
     const [taken, bad, missing] = await Promise.all([
       run(['staff', 'create', '--email', 'new@staff.test', '--password', 'correct horse battery', '--json']),
@@ -306,7 +401,8 @@ describe('crm', () => {
     const [dashed, word, command] = await Promise.all([run(['--help']), run(['help']), run(['app', 'set', '--help'])]);
     for (const h of [dashed, word]) {
       expect(h.code).toBe(0);
-      for (const c of ['workspace create', 'app create', 'app set', 'key create', 'key revoke', 'staff create']) expect(h.stdout).toContain(`crm ${c}`);
+      for (const c of ['workspace create', 'app create', 'app set', 'key create', 'key revoke', 'staff create'])
+        expect(h.stdout).toContain(`crm ${c}`);
     }
     expect(command.code).toBe(0);
     expect(command.stdout).toContain('--web-origins');
@@ -319,7 +415,10 @@ describe('crm', () => {
     try {
       const { rows } = await fresh.pool.query('SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL');
       expect(rows.length).toBeGreaterThan(0);
-      expect(await fresh.db.appMode.findUnique({ where: { appKey: made.live.app_key } })).toMatchObject({ appId: made.app_id, mode: 'live' });
+      expect(await fresh.db.appMode.findUnique({ where: { appKey: made.live.app_key } })).toMatchObject({
+        appId: made.app_id,
+        mode: 'live',
+      });
     } finally {
       await fresh.close();
     }

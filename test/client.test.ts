@@ -26,11 +26,15 @@ describe('a generated client', () => {
     });
     expect(identified.data).toEqual({ external_id: id, created: true });
 
-    const declared = await server.PUT('/server/v1/event-definitions', { body: { definitions: [{ name: 'order_paid', props: [{ key: 'amount', type: 'money' }] }] } });
+    const declared = await server.PUT('/server/v1/event-definitions', {
+      body: { definitions: [{ name: 'order_paid', props: [{ key: 'amount', type: 'money' }] }] },
+    });
     expect(declared.data?.definitions[0]?.outcome).toMatch(/created|unchanged/);
 
     const sent = await server.POST('/server/v1/events', {
-      body: { events: [{ id: randomUUID(), external_id: id, name: 'order_paid', at: t.clock.now().toISOString(), props: { amount: '4250' } }] },
+      body: {
+        events: [{ id: randomUUID(), external_id: id, name: 'order_paid', at: t.clock.now().toISOString(), props: { amount: '4250' } }],
+      },
     });
     expect(sent.response.status).toBe(202);
     expect(sent.data?.accepted).toBe(1);
@@ -47,12 +51,19 @@ describe('a generated client', () => {
   });
 
   it('walks the guest API: consent read and chosen, events sent', async () => {
-    const guest = client({ 'X-CRM-App-Key': app.live.app_key, Authorization: `Bearer ${await userToken(app.live.identity_secret, { sub: 'client-guest' })}` });
+    const guest = client({
+      'X-CRM-App-Key': app.live.app_key,
+      Authorization: `Bearer ${await userToken(app.live.identity_secret, { sub: 'client-guest' })}`,
+    });
     expect((await guest.GET('/guest/v1/consent')).data).toEqual({ offers_by_email: false, offers_by_push: false, changed_at: null });
     const chosen = await guest.PUT('/guest/v1/consent', { body: { offers_by_push: true } });
     expect(chosen.data?.offers_by_push).toBe(true);
     const events = await guest.POST('/guest/v1/events', {
-      body: { app_version: '1.0', platform: 'web', events: [{ id: randomUUID(), name: 'app_opened', occurred_at: t.clock.now().toISOString() }] },
+      body: {
+        app_version: '1.0',
+        platform: 'web',
+        events: [{ id: randomUUID(), name: 'app_opened', occurred_at: t.clock.now().toISOString() }],
+      },
     });
     expect(events.data).toEqual({ accepted: 1 });
     const refused = await client({ 'X-CRM-App-Key': app.live.app_key }).GET('/guest/v1/consent');

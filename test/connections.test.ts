@@ -42,7 +42,9 @@ describe('timeouts', () => {
   it('answers a body trickled too slowly with a 408 problem document and closes', async () => {
     let timer: NodeJS.Timeout | undefined;
     const { text } = await connection((socket) => {
-      socket.write(`PUT /server/v1/contacts/slow HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${app.live.server_key}\r\nContent-Type: application/json\r\nContent-Length: 400\r\n\r\n{`);
+      socket.write(
+        `PUT /server/v1/contacts/slow HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${app.live.server_key}\r\nContent-Type: application/json\r\nContent-Length: 400\r\n\r\n{`,
+      );
       timer = setInterval(() => socket.writable && socket.write(' '), 200);
     });
     clearInterval(timer);
@@ -65,7 +67,13 @@ describe('timeouts', () => {
   it('keeps an idle staff WebSocket open past the idle timeout', async () => {
     // Signed in directly: over HTTP, a sign-in slower than this server's short idle timeout would be cut.
     const { token } = await signIn(contextOf(t.svc, { kind: 'visitor', address: '127.0.0.1' }), app.ownerEmail, app.ownerPassword);
-    const client = createClient({ url: t.url.replace('http', 'ws') + '/graphql', webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${token}` }, retryAttempts: 0, lazy: false });
+    const client = createClient({
+      url: t.url.replace('http', 'ws') + '/graphql',
+      webSocketImpl: WebSocket,
+      connectionParams: { authorization: `Bearer ${token}` },
+      retryAttempts: 0,
+      lazy: false,
+    });
     const closed: unknown[] = [];
     client.on('closed', (e) => closed.push(e));
     try {

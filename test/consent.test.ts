@@ -8,7 +8,10 @@ let app: SeededApp;
 beforeAll(async () => ({ t, app } = await startWithApp()));
 afterAll(() => t.close());
 
-const guest = async (sub = 'user-1') => ({ 'X-CRM-App-Key': app.live.app_key, Authorization: `Bearer ${await userToken(app.live.identity_secret, { sub })}` });
+const guest = async (sub = 'user-1') => ({
+  'X-CRM-App-Key': app.live.app_key,
+  Authorization: `Bearer ${await userToken(app.live.identity_secret, { sub })}`,
+});
 
 /** The contact row's version (xmin changes with every write to it), SDK and update time. */
 async function rowOf(externalId: string) {
@@ -32,7 +35,10 @@ describe('guest consent', () => {
     expect(r.status).toBe(200);
     expect(r.json.offers_by_push).toBe(true);
     expect(r.json.changed_at).toBe(t.clock.now().toISOString());
-    const testMode = { 'X-CRM-App-Key': app.test.app_key, Authorization: `Bearer ${await userToken(app.test.identity_secret, { sub: 'p1' })}` };
+    const testMode = {
+      'X-CRM-App-Key': app.test.app_key,
+      Authorization: `Bearer ${await userToken(app.test.identity_secret, { sub: 'p1' })}`,
+    };
     expect((await call(t.url, 'GET', '/guest/v1/consent', { headers: testMode })).json.offers_by_push).toBe(false);
   });
 
@@ -89,12 +95,18 @@ describe('guest consent', () => {
     const before = await rowOf('quiet-writer');
     // The same choice at the same instant changes nothing; an event does not touch the contact row.
     expect((await call(t.url, 'PUT', '/guest/v1/consent', { headers: h, json: { offers_by_push: true } })).status).toBe(200);
-    const event = { app_version: '1', platform: 'android', events: [{ id: randomUUID(), name: 'app_opened', occurred_at: t.clock.now().toISOString() }] };
+    const event = {
+      app_version: '1',
+      platform: 'android',
+      events: [{ id: randomUUID(), name: 'app_opened', occurred_at: t.clock.now().toISOString() }],
+    };
     expect((await call(t.url, 'POST', '/guest/v1/events', { headers: h, json: event })).status).toBe(202);
     expect(await rowOf('quiet-writer')).toEqual(before);
 
     const next = { ...event, events: [{ ...event.events[0]!, id: randomUUID() }] };
-    expect((await call(t.url, 'POST', '/guest/v1/events', { headers: { ...h, 'X-Crm-Sdk': 'android/2.1.0' }, json: next })).status).toBe(202);
+    expect((await call(t.url, 'POST', '/guest/v1/events', { headers: { ...h, 'X-Crm-Sdk': 'android/2.1.0' }, json: next })).status).toBe(
+      202,
+    );
     expect((await rowOf('quiet-writer')).last_sdk).toBe('android/2.1.0');
   });
 });

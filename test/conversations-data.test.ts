@@ -26,11 +26,20 @@ async function conversationOf(mode: SeededApp['live'], sub: string) {
   await teamCloses(t, json.id, true);
   await g.rate(json.id, { rating: 5, remark: 'Found it' });
   const row = await t.svc.db.conversation.findUniqueOrThrow({ where: { id: json.id } });
-  await t.svc.db.collectedValue.create({ data: { id: randomUUID(), appModeId: row.appModeId, conversationId: row.id, key: 'email', value: `${sub}@example.com`, createdAt: t.clock.now() } });
+  await t.svc.db.collectedValue.create({
+    data: {
+      id: randomUUID(),
+      appModeId: row.appModeId,
+      conversationId: row.id,
+      key: 'email',
+      value: `${sub}@example.com`,
+      createdAt: t.clock.now(),
+    },
+  });
   return json.id as string;
 }
 
-describe('a person\'s conversations', () => {
+describe("a person's conversations", () => {
   it('are in the export with the parts they may see and the values collected, never a note', async () => {
     const sub = unique('exported');
     const id = await conversationOf(app.live, sub);
@@ -43,7 +52,12 @@ describe('a person\'s conversations', () => {
         rating: expect.objectContaining({ value: 5, remark: 'Found it' }),
         parts: [
           expect.objectContaining({ seq: 1, kind: 'message', author: { kind: 'contact', name: 'User' }, text: 'My parcel is lost' }),
-          expect.objectContaining({ seq: 3, kind: 'message', author: { kind: 'staff', name: 'Anna from Support' }, text: 'Sorry to hear that' }),
+          expect.objectContaining({
+            seq: 3,
+            kind: 'message',
+            author: { kind: 'staff', name: 'Anna from Support' },
+            text: 'Sorry to hear that',
+          }),
           expect.objectContaining({ seq: 4, kind: 'event', event: 'closed' }),
           expect.objectContaining({ seq: 5, kind: 'rating', text: 'Found it' }),
         ],
@@ -59,7 +73,7 @@ describe('a person\'s conversations', () => {
     expect((await server('GET', `/server/v1/contacts/${sub}/export`)).json.conversations).toHaveLength(1);
   });
 
-  it('are erased in both modes, leaving nothing of them and nothing of anyone else\'s', async () => {
+  it("are erased in both modes, leaving nothing of them and nothing of anyone else's", async () => {
     const sub = unique('erased');
     const ids = [await conversationOf(app.live, sub), await conversationOf(app.test, sub)];
     const keep = await conversationOf(app.live, unique('kept'));
@@ -78,7 +92,13 @@ describe('a person\'s conversations', () => {
     await t.engine.runDue();
     expect(await left()).toEqual({ conversations: 0, parts: 0, reads: 0, collected: 0, keys: 0, outbox: 0 });
     const request = await t.svc.db.eraseRequest.findFirstOrThrow({ where: { state: 'done' }, orderBy: { requestedAt: 'desc' } });
-    expect(request.removed).toMatchObject({ conversations: 2, conversationParts: 10, conversationReads: 2, collectedValues: 2, idempotencyKeys: 2 });
+    expect(request.removed).toMatchObject({
+      conversations: 2,
+      conversationParts: 10,
+      conversationReads: 2,
+      collectedValues: 2,
+      idempotencyKeys: 2,
+    });
     expect(await t.svc.db.conversationPart.count({ where: { conversationId: keep } })).toBe(5);
     // Within the block the person cannot write again.
     const again = await guestOf(t, app.live, sub).start({ text: 'Back again' });
@@ -87,10 +107,13 @@ describe('a person\'s conversations', () => {
     expect((await guestOf(t, app.live, sub).list()).json.items).toEqual([]);
   });
 
-  it('are posted to webhooks with the conversation and part ids, and the person\'s external id', async () => {
+  it("are posted to webhooks with the conversation and part ids, and the person's external id", async () => {
     const own = await staffApp(t, 'Conversation hooks');
     const topics = ['conversation.started', 'conversation.replied', 'conversation.closed', 'conversation.rated'];
-    await staffApi(() => t.url, () => own.owner).ok('mutation($m: ID!, $u: String!, $t: [String!]!) { addWebhookEndpoint(appModeId: $m, url: $u, topics: $t) { endpoint { id } } }', {
+    await staffApi(
+      () => t.url,
+      () => own.owner,
+    ).ok('mutation($m: ID!, $u: String!, $t: [String!]!) { addWebhookEndpoint(appModeId: $m, url: $u, topics: $t) { endpoint { id } } }', {
       m: own.modes.live,
       u: 'https://hooks.example.com/crm',
       t: topics,

@@ -24,12 +24,28 @@ describe('rating a conversation', () => {
     const seen = await g.get(id);
     expect(seen.json).toMatchObject({ state: 'closed', rating_asked: true, rating: null });
     // The closing line tells the messenger to ask.
-    expect(seen.json.parts[1]).toMatchObject({ kind: 'event', event: 'closed', rating_asked: true, author: { kind: 'teammate', name: 'Anna from Support' } });
+    expect(seen.json.parts[1]).toMatchObject({
+      kind: 'event',
+      event: 'closed',
+      rating_asked: true,
+      author: { kind: 'teammate', name: 'Anna from Support' },
+    });
 
     const r = await g.rate(id, { rating: 4, remark: 'Quick and kind' });
     expect(r.status).toBe(200);
-    expect(r.json).toMatchObject({ kind: 'rating', seq: 3, author: { kind: 'user' }, rating: { value: 4, remark: 'Quick and kind' }, blocks: [{ type: 'paragraph', spans: [{ text: 'Quick and kind' }] }] });
-    expect((await g.get(id)).json).toMatchObject({ state: 'closed', rating_asked: false, rating: { value: 4, remark: 'Quick and kind' }, last_seq: 3 });
+    expect(r.json).toMatchObject({
+      kind: 'rating',
+      seq: 3,
+      author: { kind: 'user' },
+      rating: { value: 4, remark: 'Quick and kind' },
+      blocks: [{ type: 'paragraph', spans: [{ text: 'Quick and kind' }] }],
+    });
+    expect((await g.get(id)).json).toMatchObject({
+      state: 'closed',
+      rating_asked: false,
+      rating: { value: 4, remark: 'Quick and kind' },
+      last_seq: 3,
+    });
     const rated = await t.svc.db.outboxEvent.findMany({ where: { topic: 'conversation.rated', externalId: g.sub } });
     expect(rated.map((e) => e.data)).toEqual([{ conversation_id: id, part_id: r.json.id, rating: 4 }]);
     const closed = await t.svc.db.outboxEvent.findMany({ where: { topic: 'conversation.closed', externalId: g.sub } });
@@ -63,7 +79,13 @@ describe('rating a conversation', () => {
 
   it('refuses a rating outside 1 to 5 or a remark beyond 1,000 characters, naming the field', async () => {
     const { g, id } = await conversation({ close: true, askRating: true });
-    for (const [body, field] of [[{ rating: 0 }, 'rating'], [{ rating: 6 }, 'rating'], [{ rating: 4.5 }, 'rating'], [{}, 'rating'], [{ rating: 3, remark: 'x'.repeat(1001) }, 'remark']] as const) {
+    for (const [body, field] of [
+      [{ rating: 0 }, 'rating'],
+      [{ rating: 6 }, 'rating'],
+      [{ rating: 4.5 }, 'rating'],
+      [{}, 'rating'],
+      [{ rating: 3, remark: 'x'.repeat(1001) }, 'remark'],
+    ] as const) {
       const r = await g.rate(id, body);
       expect(r.status, JSON.stringify(body)).toBe(400);
       expect(r.json.errors[0].field).toBe(field);

@@ -25,7 +25,14 @@ describe('starting a conversation', () => {
     const g = person();
     const r = await g.start({ text: 'Hello there\n\nMy order is late.' });
     expect(r.status).toBe(201);
-    expect(r.json).toMatchObject({ state: 'open', last_seq: 1, unread: 0, preview: 'Hello there My order is late.', rating_asked: false, rating: null });
+    expect(r.json).toMatchObject({
+      state: 'open',
+      last_seq: 1,
+      unread: 0,
+      preview: 'Hello there My order is late.',
+      rating_asked: false,
+      rating: null,
+    });
     expect(r.json.parts).toEqual([
       expect.objectContaining({
         seq: 1,
@@ -68,7 +75,7 @@ describe('starting a conversation', () => {
     expect(await t.svc.db.conversation.count({ where: { contact: { externalId: g.sub } } })).toBe(0);
   });
 
-  it('refuses text beyond 10,000 characters, a fifth picture and a picture that is not the person\'s', async () => {
+  it("refuses text beyond 10,000 characters, a fifth picture and a picture that is not the person's", async () => {
     const g = person();
     const long = await g.start({ text: 'x'.repeat(10_001) });
     expect(long.status).toBe(400);
@@ -144,7 +151,7 @@ describe('Idempotency-Key', () => {
     expect(await t.svc.db.conversationPart.count({ where: { conversationId: c.id } })).toBe(3);
   });
 
-  it('is the person\'s own: another person with the same key gets a conversation of their own', async () => {
+  it("is the person's own: another person with the same key gets a conversation of their own", async () => {
     const key = randomUUID();
     const a = await person().start({ text: 'A' }, key);
     const b = await person().start({ text: 'B' }, key);
@@ -217,7 +224,7 @@ describe('the start rule', () => {
 });
 
 describe('reading and writing', () => {
-  it('lists the person\'s conversations newest first, in pages with next_before', async () => {
+  it("lists the person's conversations newest first, in pages with next_before", async () => {
     const g = person();
     const made: string[] = [];
     for (let i = 0; i < 5; i++) {
@@ -241,14 +248,19 @@ describe('reading and writing', () => {
 
   it('refuses a bad limit or cursor, naming it', async () => {
     const g = person();
-    for (const [query, field] of [['?limit=0', 'limit'], ['?limit=101', 'limit'], ['?limit=ten', 'limit'], ['?before=nonsense', 'before']] as const) {
+    for (const [query, field] of [
+      ['?limit=0', 'limit'],
+      ['?limit=101', 'limit'],
+      ['?limit=ten', 'limit'],
+      ['?before=nonsense', 'before'],
+    ] as const) {
       const r = await g.list(query);
       expect(r.status, query).toBe(400);
       expect(r.json.errors[0].field).toBe(field);
     }
   });
 
-  it('moves unread counts with the team\'s messages and the person\'s read', async () => {
+  it("moves unread counts with the team's messages and the person's read", async () => {
     const g = person();
     const { json: c } = await g.start({ text: 'Question' });
     const { json: other } = await g.start({ text: 'Another' });
@@ -276,7 +288,10 @@ describe('reading and writing', () => {
     await teamPart(t, c.id, 'note', 'Secret: VIP customer');
     await teamPart(t, c.id, 'message', 'Hello!');
     const r = await g.get(c.id);
-    expect(r.json.parts.map((p: { kind: string; seq: number }) => [p.kind, p.seq])).toEqual([['message', 1], ['message', 3]]);
+    expect(r.json.parts.map((p: { kind: string; seq: number }) => [p.kind, p.seq])).toEqual([
+      ['message', 1],
+      ['message', 3],
+    ]);
     expect(JSON.stringify(r.json)).not.toContain('Secret');
     expect(r.json).toMatchObject({ last_seq: 3, unread: 1, preview: 'Hello!' });
     await teamPart(t, c.id, 'note', 'Another secret');
@@ -308,7 +323,7 @@ describe('reading and writing', () => {
 });
 
 describe('what a person cannot reach', () => {
-  it('another person\'s conversation, or another mode\'s, is 404 on every route', async () => {
+  it("another person's conversation, or another mode's, is 404 on every route", async () => {
     const owner = person();
     const { json: c } = await owner.start({ text: 'Mine' });
     const stranger = person();
@@ -334,7 +349,15 @@ describe('what a person cannot reach', () => {
     await t.svc.db.appMode.update({ where: { id: ids.live }, data: { messengerOn: false } });
     // The credential cache hears of the change (a NOTIFY at commit); give it a moment.
     await new Promise((r) => setTimeout(r, 200));
-    const answers = [await g.list(), await g.start({ text: 'Hi' }), await g.get(c.id), await g.message(c.id, { text: 'Hi' }), await g.rate(c.id, { rating: 1 }), await g.read(c.id, 1), await g.wait(c.id, 0)];
+    const answers = [
+      await g.list(),
+      await g.start({ text: 'Hi' }),
+      await g.get(c.id),
+      await g.message(c.id, { text: 'Hi' }),
+      await g.rate(c.id, { rating: 1 }),
+      await g.read(c.id, 1),
+      await g.wait(c.id, 0),
+    ];
     expect(answers.map((a) => a.status)).toEqual(Array(7).fill(404));
     expect(answers[1]!.json.code).toBe('not_found');
     expect(await t.svc.db.conversation.count({ where: { appModeId: ids.live } })).toBe(1);

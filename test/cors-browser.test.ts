@@ -17,7 +17,9 @@ let appKey: string;
 let token: string;
 
 const servePage = async () => {
-  const srv = http.createServer((_req, res) => res.writeHead(200, { 'Content-Type': 'text/html' }).end('<!doctype html><title>shop</title>'));
+  const srv = http.createServer((_req, res) =>
+    res.writeHead(200, { 'Content-Type': 'text/html' }).end('<!doctype html><title>shop</title>'),
+  );
   await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
   return { srv, origin: `http://localhost:${(srv.address() as { port: number }).port}` };
 };
@@ -33,7 +35,16 @@ beforeAll(async () => {
   token = await userToken(app.live.identity_secret, { sub: 'browser-user' });
   browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
 });
 afterAll(async () => {
@@ -50,7 +61,16 @@ async function fetchFrom(origin: string) {
     return await page.evaluate(
       async ({ url, appKey, token }) => {
         try {
-          const res = await fetch(url, { method: 'PUT', headers: { 'X-CRM-App-Key': appKey, Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', 'X-Crm-Sdk': 'web/1.0.0' }, body: JSON.stringify({ offers_by_push: true }) });
+          const res = await fetch(url, {
+            method: 'PUT',
+            headers: {
+              'X-CRM-App-Key': appKey,
+              Authorization: `Bearer ${token}`,
+              'Content-Type': 'application/json',
+              'X-Crm-Sdk': 'web/1.0.0',
+            },
+            body: JSON.stringify({ offers_by_push: true }),
+          });
           return { status: res.status, retryAfter: res.headers.get('Retry-After'), body: await res.json() };
         } catch (err) {
           return { error: String(err) };

@@ -24,7 +24,11 @@ afterAll(() => t.close());
 const preflight = (path: string, origin: string, method = 'PUT') =>
   fetch(t.url + path, {
     method: 'OPTIONS',
-    headers: { Origin: origin, 'Access-Control-Request-Method': method, 'Access-Control-Request-Headers': 'authorization,x-crm-app-key,content-type' },
+    headers: {
+      Origin: origin,
+      'Access-Control-Request-Method': method,
+      'Access-Control-Request-Headers': 'authorization,x-crm-app-key,content-type',
+    },
   });
 
 describe('guest routes across origins', () => {
@@ -34,9 +38,13 @@ describe('guest routes across origins', () => {
     expect(r.headers.get('access-control-allow-origin')).toBe(LISTED);
     expect(r.headers.get('vary')).toMatch(/Origin/);
     expect(r.headers.get('access-control-allow-credentials')).toBeNull();
-    expect(r.headers.get('access-control-allow-headers')!.split(',').map((h) => h.trim().toLowerCase()).sort()).toEqual(
-      ['authorization', 'content-type', 'idempotency-key', 'x-crm-app-key', 'x-crm-sdk'],
-    );
+    expect(
+      r.headers
+        .get('access-control-allow-headers')!
+        .split(',')
+        .map((h) => h.trim().toLowerCase())
+        .sort(),
+    ).toEqual(['authorization', 'content-type', 'idempotency-key', 'x-crm-app-key', 'x-crm-sdk']);
   });
 
   it('echoes a listed origin on answers and refusals, and lets it read Retry-After', async () => {
@@ -44,7 +52,9 @@ describe('guest routes across origins', () => {
     expect(ok.status).toBe(200);
     expect(ok.headers.get('access-control-allow-origin')).toBe(LISTED);
     expect(ok.headers.get('access-control-expose-headers')).toMatch(/Retry-After/);
-    const expired = await call(t.url, 'GET', '/guest/v1/consent', { headers: { 'X-CRM-App-Key': app.live.app_key, Authorization: 'Bearer bad', Origin: LISTED } });
+    const expired = await call(t.url, 'GET', '/guest/v1/consent', {
+      headers: { 'X-CRM-App-Key': app.live.app_key, Authorization: 'Bearer bad', Origin: LISTED },
+    });
     expect(expired.status).toBe(401);
     expect(expired.headers.get('access-control-allow-origin')).toBe(LISTED);
   });
@@ -80,9 +90,18 @@ describe('public app details across origins', () => {
 describe('web origin rules', () => {
   it('refuses http other than localhost, paths, wildcards, non-browser forms and a 21st origin, naming the entry', async () => {
     const id = (await t.svc.db.appMode.findUniqueOrThrow({ where: { appKey: app.live.app_key } })).id;
-    const bad = ['http://shop.example.com', 'https://shop.example.com/path', 'https://*.example.com', 'https://shop.example.com:443', 'https://shop.example.com/'];
+    const bad = [
+      'http://shop.example.com',
+      'https://shop.example.com/path',
+      'https://*.example.com',
+      'https://shop.example.com:443',
+      'https://shop.example.com/',
+    ];
     for (const origin of bad) {
-      await expect(updateSettings(t.ctx, id, { webOrigins: [LISTED, origin] }), origin).rejects.toMatchObject({ status: 400, errors: [{ field: 'webOrigins.1' }] });
+      await expect(updateSettings(t.ctx, id, { webOrigins: [LISTED, origin] }), origin).rejects.toMatchObject({
+        status: 400,
+        errors: [{ field: 'webOrigins.1' }],
+      });
     }
     const many = Array.from({ length: 21 }, (_, i) => `https://s${i}.example.com`);
     await expect(updateSettings(t.ctx, id, { webOrigins: many })).rejects.toMatchObject({ status: 400 });

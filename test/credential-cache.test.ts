@@ -35,23 +35,35 @@ afterAll(async () => {
 const WITHIN_A_SECOND = { timeout: 1000, interval: 20 };
 
 /** A staff operation that must succeed, sent to one of the two servers. */
-const gql = (base: string, token: string, query: string, variables: Record<string, unknown>) => staffApi(() => base, () => token).ok(query, variables);
+const gql = (base: string, token: string, query: string, variables: Record<string, unknown>) =>
+  staffApi(
+    () => base,
+    () => token,
+  ).ok(query, variables);
 
 async function ownerToken(app: SeededApp): Promise<string> {
-  const data = await gql(a.url, '', 'mutation($e: String!, $p: String!) { signIn(email: $e, password: $p) { token } }', { e: app.ownerEmail, p: app.ownerPassword });
+  const data = await gql(a.url, '', 'mutation($e: String!, $p: String!) { signIn(email: $e, password: $p) { token } }', {
+    e: app.ownerEmail,
+    p: app.ownerPassword,
+  });
   return data.signIn.token;
 }
 
 const liveModeId = async (app: SeededApp) => (await svc.db.appMode.findUniqueOrThrow({ where: { appKey: app.live.app_key } })).id;
-const consent = (proc: Proc, appKey: string, token: string) => call(proc.url, 'GET', '/guest/v1/consent', { headers: { 'X-CRM-App-Key': appKey, Authorization: `Bearer ${token}` } });
-const serverCall = (proc: Proc, key: string) => call(proc.url, 'PUT', '/server/v1/event-definitions', { headers: { Authorization: `Bearer ${key}` }, json: { definitions: [] } });
+const consent = (proc: Proc, appKey: string, token: string) =>
+  call(proc.url, 'GET', '/guest/v1/consent', { headers: { 'X-CRM-App-Key': appKey, Authorization: `Bearer ${token}` } });
+const serverCall = (proc: Proc, key: string) =>
+  call(proc.url, 'PUT', '/server/v1/event-definitions', { headers: { Authorization: `Bearer ${key}` }, json: { definitions: [] } });
 const answer = async (r: Promise<Awaited<ReturnType<typeof call>>>) => {
   const { status, json } = await r;
   return { status, code: json?.code as string | undefined, detail: json?.detail as string | undefined };
 };
 
 async function settings(token: string, appModeId: string, input: Record<string, unknown>) {
-  await gql(a.url, token, 'mutation($m: ID!, $i: AppSettingsInput!) { updateAppSettings(appModeId: $m, input: $i) { id } }', { m: appModeId, i: input });
+  await gql(a.url, token, 'mutation($m: ID!, $i: AppSettingsInput!) { updateAppSettings(appModeId: $m, input: $i) { id } }', {
+    m: appModeId,
+    i: input,
+  });
 }
 
 /** Runs `sql` with the triggers off: nothing announces the change. */
@@ -79,7 +91,9 @@ describe('credentials kept in memory by each process', () => {
 
     await gql(a.url, await ownerToken(app), 'mutation($id: ID!) { revokeServerKey(id: $id) { id revokedAt } }', { id });
 
-    await expect.poll(() => answer(serverCall(b, key)), WITHIN_A_SECOND).toMatchObject({ status: 401, detail: expect.stringMatching(/revoked/) });
+    await expect
+      .poll(() => answer(serverCall(b, key)), WITHIN_A_SECOND)
+      .toMatchObject({ status: 401, detail: expect.stringMatching(/revoked/) });
     expect((await serverCall(a, key)).status).toBe(401);
   });
 
@@ -92,11 +106,17 @@ describe('credentials kept in memory by each process', () => {
     expect((await serverCall(b, app.live.server_key)).status).toBe(200);
 
     await settings(owner, modeId, { switchedOff: true });
-    await expect.poll(() => answer(consent(b, app.live.app_key, token)), WITHIN_A_SECOND).toMatchObject({ status: 403, code: 'app_switched_off' });
+    await expect
+      .poll(() => answer(consent(b, app.live.app_key, token)), WITHIN_A_SECOND)
+      .toMatchObject({ status: 403, code: 'app_switched_off' });
 
     await settings(owner, modeId, { switchedOff: false, archived: true });
-    await expect.poll(() => answer(consent(b, app.live.app_key, token)), WITHIN_A_SECOND).toMatchObject({ status: 401, code: 'unauthorized' });
-    await expect.poll(() => answer(serverCall(b, app.live.server_key)), WITHIN_A_SECOND).toMatchObject({ status: 401, detail: expect.stringMatching(/archived/) });
+    await expect
+      .poll(() => answer(consent(b, app.live.app_key, token)), WITHIN_A_SECOND)
+      .toMatchObject({ status: 401, code: 'unauthorized' });
+    await expect
+      .poll(() => answer(serverCall(b, app.live.server_key)), WITHIN_A_SECOND)
+      .toMatchObject({ status: 401, detail: expect.stringMatching(/archived/) });
 
     await settings(owner, modeId, { archived: false });
     await expect.poll(() => answer(consent(b, app.live.app_key, token)), WITHIN_A_SECOND).toMatchObject({ status: 200 });
@@ -108,7 +128,10 @@ describe('credentials kept in memory by each process', () => {
     const oldLive = await userToken(app.live.identity_secret, { sub: 'u-1' });
     const oldTest = await userToken(app.test.identity_secret, { sub: 'u-1' });
     expect((await consent(b, app.live.app_key, oldLive)).status).toBe(200);
-    expect(await answer(consent(b, app.live.app_key, oldTest))).toMatchObject({ status: 401, detail: expect.stringMatching(/test mode's identity secret/) });
+    expect(await answer(consent(b, app.live.app_key, oldTest))).toMatchObject({
+      status: 401,
+      detail: expect.stringMatching(/test mode's identity secret/),
+    });
 
     // Written straight to the table, as an operator's script would: no service code is told.
     const liveSecret = randomBytes(24).toString('base64url');
@@ -116,9 +139,14 @@ describe('credentials kept in memory by each process', () => {
     await svc.db.appMode.update({ where: { appKey: app.live.app_key }, data: { identitySecretEnc: svc.secrets.seal(liveSecret) } });
     await svc.db.appMode.update({ where: { appKey: app.test.app_key }, data: { identitySecretEnc: svc.secrets.seal(testSecret) } });
 
-    await expect.poll(() => answer(consent(b, app.live.app_key, oldLive)), WITHIN_A_SECOND).toMatchObject({ status: 401, detail: expect.stringMatching(/does not match/) });
+    await expect
+      .poll(() => answer(consent(b, app.live.app_key, oldLive)), WITHIN_A_SECOND)
+      .toMatchObject({ status: 401, detail: expect.stringMatching(/does not match/) });
     expect((await consent(b, app.live.app_key, await userToken(liveSecret, { sub: 'u-1' }))).status).toBe(200);
-    expect(await answer(consent(b, app.live.app_key, oldTest))).toMatchObject({ status: 401, detail: expect.stringMatching(/does not match/) });
+    expect(await answer(consent(b, app.live.app_key, oldTest))).toMatchObject({
+      status: 401,
+      detail: expect.stringMatching(/does not match/),
+    });
     expect(await answer(consent(b, app.live.app_key, await userToken(testSecret, { sub: 'u-1' })))).toMatchObject({
       status: 401,
       detail: expect.stringMatching(/test mode's identity secret/),
@@ -139,7 +167,9 @@ describe('credentials kept in memory by each process', () => {
     expect((await consent(b, app.live.app_key, token)).status).toBe(200);
 
     await svc.db.$executeRaw`SELECT pg_notify('crm_credentials', ${app.appId})`;
-    await expect.poll(() => answer(consent(b, app.live.app_key, token)), WITHIN_A_SECOND).toMatchObject({ status: 403, code: 'app_switched_off' });
+    await expect
+      .poll(() => answer(consent(b, app.live.app_key, token)), WITHIN_A_SECOND)
+      .toMatchObject({ status: 403, code: 'app_switched_off' });
   });
 
   it('drops everything when its LISTEN connection is cut, so a change it could not hear of is read fresh', async () => {
@@ -150,14 +180,18 @@ describe('credentials kept in memory by each process', () => {
     const killer = new pg.Client({ connectionString: dbUrl });
     await killer.connect();
     try {
-      const { rowCount } = await killer.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN crm_outbox%'`);
+      const { rowCount } = await killer.query(
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN crm_outbox%'`,
+      );
       expect(rowCount).toBe(2);
     } finally {
       await killer.end();
     }
     await unannounced('UPDATE app_mode SET switched_off = true WHERE app_key = $1', [app.live.app_key]);
 
-    await expect.poll(() => answer(consent(b, app.live.app_key, token)), { timeout: 5000, interval: 20 }).toMatchObject({ status: 403, code: 'app_switched_off' });
+    await expect
+      .poll(() => answer(consent(b, app.live.app_key, token)), { timeout: 5000, interval: 20 })
+      .toMatchObject({ status: 403, code: 'app_switched_off' });
     // Listening again: memory serves and is dropped by notices as before.
     await svc.db.appMode.update({ where: { appKey: app.live.app_key }, data: { switchedOff: false } });
     await expect.poll(() => answer(consent(b, app.live.app_key, token)), { timeout: 5000, interval: 20 }).toMatchObject({ status: 200 });

@@ -28,7 +28,10 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-const { ok } = staffApi(() => t.url, () => app.owner);
+const { ok } = staffApi(
+  () => t.url,
+  () => app.owner,
+);
 const person = (sub = unique('user'), mode: 'live' | 'test' = 'live') => {
   const g = guestOf(t, app[mode], sub);
   return {
@@ -38,7 +41,8 @@ const person = (sub = unique('user'), mode: 'live' | 'test' = 'live') => {
   };
 };
 const apnsToken = () => unique('apns').replace('_', '').padEnd(64, '0');
-const devicesIn = (appModeId: string, externalId: string) => t.svc.db.device.findMany({ where: { appModeId, contact: { appModeId, externalId } } });
+const devicesIn = (appModeId: string, externalId: string) =>
+  t.svc.db.device.findMany({ where: { appModeId, contact: { appModeId, externalId } } });
 const contactIdOf = async (externalId: string, appModeId = app.modes.live) =>
   (await t.svc.db.contact.findUniqueOrThrow({ where: { appModeId_externalId: { appModeId, externalId } } })).id;
 
@@ -74,7 +78,9 @@ describe('PUT /guest/v1/devices', () => {
     // A device that changed hands starts afresh for its new person.
     expect(moved!.createdAt.toISOString()).toBe(t.clock.now().toISOString());
     const ctx = systemContext(t.svc, 'test');
-    expect((await devicesOf(ctx, app.modes.live, [await contactIdOf(a.sub), await contactIdOf(b.sub)])).map((d) => [d.contactId, d.token])).toEqual([[await contactIdOf(b.sub), token]]);
+    expect(
+      (await devicesOf(ctx, app.modes.live, [await contactIdOf(a.sub), await contactIdOf(b.sub)])).map((d) => [d.contactId, d.token]),
+    ).toEqual([[await contactIdOf(b.sub), token]]);
     // The same token in the other mode is that mode's own device.
     const inTest = person(a.sub, 'test');
     expect((await inTest.register({ platform: 'android', token })).status).toBe(204);
@@ -125,11 +131,19 @@ describe('PUT /guest/v1/devices', () => {
     expect(await field({ platform: 'ios', token: 'has\nnewline' })).toEqual(['token']);
     expect(await field({ platform: 'ios', token: 'tökén' })).toEqual(['token']);
     expect(await field({ platform: 'web', token: 'not json' })).toEqual(['token']);
-    expect(await field({ platform: 'web', token: JSON.stringify({ endpoint: 'http://push.example.com/x', keys: { p256dh: 'k', auth: 'a' } }) })).toEqual(['token']);
-    expect(await field({ platform: 'ios', token: apnsToken(), app_version: 'x'.repeat(51), locale: 'english please' })).toEqual(['app_version', 'locale']);
+    expect(
+      await field({ platform: 'web', token: JSON.stringify({ endpoint: 'http://push.example.com/x', keys: { p256dh: 'k', auth: 'a' } }) }),
+    ).toEqual(['token']);
+    expect(await field({ platform: 'ios', token: apnsToken(), app_version: 'x'.repeat(51), locale: 'english please' })).toEqual([
+      'app_version',
+      'locale',
+    ]);
     // The longest token taken, and a Web Push subscription as JSON.
     expect((await p.register({ platform: 'android', token: 'a'.repeat(4096) })).status).toBe(204);
-    const subscription = JSON.stringify({ endpoint: 'https://fcm.googleapis.com/fcm/send/abc', keys: { p256dh: 'BNc...', auth: 'tBH...' } });
+    const subscription = JSON.stringify({
+      endpoint: 'https://fcm.googleapis.com/fcm/send/abc',
+      keys: { p256dh: 'BNc...', auth: 'tBH...' },
+    });
     expect((await p.register({ platform: 'web', token: subscription, locale: 'pt_BR' })).status).toBe(204);
     expect(await devicesIn(app.modes.live, p.sub)).toHaveLength(2);
   });
@@ -160,17 +174,43 @@ describe('a push token', () => {
     const p = person();
     const token = `secret-${apnsToken()}`;
     await p.register({ platform: 'ios', token, app_version: '7.0', locale: 'fr' });
-    const [row] = await t.svc.db.$queryRawUnsafe<Record<string, unknown>[]>('SELECT * FROM device WHERE contact_id = $1', await contactIdOf(p.sub));
+    const [row] = await t.svc.db.$queryRawUnsafe<Record<string, unknown>[]>(
+      'SELECT * FROM device WHERE contact_id = $1',
+      await contactIdOf(p.sub),
+    );
     expect(JSON.stringify(row)).not.toContain(token);
     expect(lines.join('')).not.toContain(token);
 
-    const exported = await p.send('GET', `/server/v1/contacts/${p.sub}/export`, undefined, { Authorization: `Bearer ${app.live.server_key}`, 'X-CRM-App-Key': '' });
+    const exported = await p.send('GET', `/server/v1/contacts/${p.sub}/export`, undefined, {
+      Authorization: `Bearer ${app.live.server_key}`,
+      'X-CRM-App-Key': '',
+    });
     expect(exported.status).toBe(200);
-    expect(exported.json.devices).toEqual([{ platform: 'ios', appVersion: '7.0', locale: 'fr', firstSeenAt: t.clock.now().toISOString(), lastSeenAt: t.clock.now().toISOString() }]);
+    expect(exported.json.devices).toEqual([
+      {
+        platform: 'ios',
+        appVersion: '7.0',
+        locale: 'fr',
+        firstSeenAt: t.clock.now().toISOString(),
+        lastSeenAt: t.clock.now().toISOString(),
+      },
+    ]);
     expect(exported.text).not.toContain(token);
 
-    const { contact } = await ok('query($m: ID!, $x: String!) { contact(appModeId: $m, externalId: $x) { devices { edges { node { id platform appVersion locale firstSeenAt lastSeenAt } } } } }', { m: app.modes.live, x: p.sub });
-    expect(contact.devices.edges.map((e: { node: unknown }) => e.node)).toEqual([{ id: expect.any(String), platform: 'ios', appVersion: '7.0', locale: 'fr', firstSeenAt: expect.any(String), lastSeenAt: expect.any(String) }]);
+    const { contact } = await ok(
+      'query($m: ID!, $x: String!) { contact(appModeId: $m, externalId: $x) { devices { edges { node { id platform appVersion locale firstSeenAt lastSeenAt } } } } }',
+      { m: app.modes.live, x: p.sub },
+    );
+    expect(contact.devices.edges.map((e: { node: unknown }) => e.node)).toEqual([
+      {
+        id: expect.any(String),
+        platform: 'ios',
+        appVersion: '7.0',
+        locale: 'fr',
+        firstSeenAt: expect.any(String),
+        lastSeenAt: expect.any(String),
+      },
+    ]);
     const fields = (await ok('{ __type(name: "Device") { fields { name } } }')).__type.fields.map((f: { name: string }) => f.name);
     expect(fields.some((f: string) => /token/i.test(f))).toBe(false);
   });

@@ -28,7 +28,9 @@ beforeAll(async () => {
   // Sessions far from UTC: the engine's times must not depend on the server's time zone.
   const client = new pg.Client({ connectionString: dbUrl });
   await client.connect();
-  await client.query(`DO $$ BEGIN EXECUTE format('ALTER DATABASE %I SET timezone TO %L', current_database(), 'Pacific/Kiritimati'); END $$`);
+  await client.query(
+    `DO $$ BEGIN EXECUTE format('ALTER DATABASE %I SET timezone TO %L', current_database(), 'Pacific/Kiritimati'); END $$`,
+  );
   await client.end();
 });
 afterAll(async () => {
@@ -73,7 +75,14 @@ describe('the embedded engine on PostgreSQL', () => {
     const engine = new EmbeddedEngine(await serverProcess(), processes, activities);
     const started = clock.now();
     await engine.start('ping', 'walk', { to: 'walk', replyWithinMs: 60_000 });
-    expect(await engine.describe('walk')).toMatchObject({ runId: 'walk', process: 'ping', state: 'active', startedAt: started, attempts: 0, endedAt: null });
+    expect(await engine.describe('walk')).toMatchObject({
+      runId: 'walk',
+      process: 'ping',
+      state: 'active',
+      startedAt: started,
+      attempts: 0,
+      endedAt: null,
+    });
 
     await engine.runDue();
     expect(await engine.describe('walk')).toMatchObject({ state: 'waiting', wakeAt: later(60_000), attempts: 0 });
@@ -114,7 +123,12 @@ describe('the embedded engine on PostgreSQL', () => {
     await engine.start('ping', 'failing', { to: 'failing', replyWithinMs: 60_000 });
 
     await engine.runDue();
-    expect(await engine.describe('failing')).toMatchObject({ state: 'active', attempts: 1, lastError: 'unreachable', wakeAt: later(1_000) });
+    expect(await engine.describe('failing')).toMatchObject({
+      state: 'active',
+      attempts: 1,
+      lastError: 'unreachable',
+      wakeAt: later(1_000),
+    });
     clock.advance(999);
     expect(await engine.runDue()).toBe(0);
     clock.advance(1);
@@ -133,7 +147,10 @@ describe('the embedded engine on PostgreSQL', () => {
 
   it('makes one run of one id, however often and from wherever it is started', async () => {
     const { activities, count } = counted();
-    const [a, b] = [new EmbeddedEngine(await serverProcess(), processes, activities), new EmbeddedEngine(await serverProcess(), processes, activities)];
+    const [a, b] = [
+      new EmbeddedEngine(await serverProcess(), processes, activities),
+      new EmbeddedEngine(await serverProcess(), processes, activities),
+    ];
     const ids = await Promise.all([a, b, a, b].map((engine) => engine.start('ping', 'once', { to: 'once', replyWithinMs: 1_000 })));
     expect(ids).toEqual(['once', 'once', 'once', 'once']);
     await Promise.all([a.runDue(), b.runDue()]);
@@ -158,7 +175,10 @@ describe('the embedded engine on PostgreSQL', () => {
         return { ...input, sentAt: clock.now().toISOString() };
       },
     });
-    const [first, second] = [new EmbeddedEngine(await serverProcess(), processes, activities), new EmbeddedEngine(await serverProcess(), processes, activities)];
+    const [first, second] = [
+      new EmbeddedEngine(await serverProcess(), processes, activities),
+      new EmbeddedEngine(await serverProcess(), processes, activities),
+    ];
     await first.start('ping', 'cancel-mid-call', { to: 'cancel-mid-call', replyWithinMs: 1_000 });
     const running = first.runDue();
     await vi.waitFor(async () => expect(await first.describe('cancel-mid-call')).toMatchObject({ attempts: 1 }));
@@ -245,7 +265,7 @@ describe('the embedded engine on PostgreSQL', () => {
     expect([before.count('sendPing'), after.count('sendPing'), after.count('recordPong')]).toEqual([1, 1, 1]);
   });
 
-  it('survives a crash mid-activity: the lease runs out, the attempt is retried elsewhere, the lost worker\'s late result is dropped', async () => {
+  it("survives a crash mid-activity: the lease runs out, the attempt is retried elsewhere, the lost worker's late result is dropped", async () => {
     const stuck = gate();
     const crashed = counted({
       sendPing: async (input: { to: string }) => {
@@ -263,7 +283,12 @@ describe('the embedded engine on PostgreSQL', () => {
     expect(await second.runDue()).toBe(0); // leased for the activity's timeout (10 s for ping)
     clock.advance(10_000);
     await second.runDue();
-    expect(await second.describe('crash')).toMatchObject({ state: 'active', attempts: 1, lastError: 'sendPing did not finish within 10000 ms', wakeAt: later(1_000) });
+    expect(await second.describe('crash')).toMatchObject({
+      state: 'active',
+      attempts: 1,
+      lastError: 'sendPing did not finish within 10000 ms',
+      wakeAt: later(1_000),
+    });
     clock.advance(1_000);
     await second.runDue();
     const waiting = await second.describe('crash');
@@ -287,7 +312,12 @@ describe('the embedded engine on PostgreSQL', () => {
     await newer.start('ping', 'rolling', { to: 'rolling', replyWithinMs: 1_000 });
 
     await older.runDue();
-    expect(await older.describe('rolling')).toMatchObject({ state: 'active', attempts: 0, lastError: 'this code has no ping v2', wakeAt: later(60_000) });
+    expect(await older.describe('rolling')).toMatchObject({
+      state: 'active',
+      attempts: 0,
+      lastError: 'this code has no ping v2',
+      wakeAt: later(60_000),
+    });
     clock.advance(60_000);
     await newer.runDue();
     expect(await newer.describe('rolling')).toMatchObject({ state: 'waiting', lastError: null });
@@ -314,7 +344,11 @@ describe('createDurableEngine', () => {
     const embedded = createDurableEngine(svc, processes, counted().activities);
     expect(embedded).toBeInstanceOf(EmbeddedEngine);
     await embedded.close();
-    const onTemporal = createDurableEngine({ ...svc, config: testConfig({ temporalAddress: '127.0.0.1:7233' }) }, processes, counted().activities);
+    const onTemporal = createDurableEngine(
+      { ...svc, config: testConfig({ temporalAddress: '127.0.0.1:7233' }) },
+      processes,
+      counted().activities,
+    );
     expect(onTemporal).toBeInstanceOf(TemporalEngine);
     await onTemporal.close();
   });

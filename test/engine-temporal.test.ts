@@ -50,11 +50,14 @@ describe.skipIf(!address)('durable processes on a Temporal server', () => {
   });
 
   const settled = (runId: string, state: string) =>
-    vi.waitFor(async () => {
-      const run = await engine.describe(runId);
-      expect(run?.state).toBe(state);
-      return run!;
-    }, { timeout: 15_000, interval: 200 });
+    vi.waitFor(
+      async () => {
+        const run = await engine.describe(runId);
+        expect(run?.state).toBe(state);
+        return run!;
+      },
+      { timeout: 15_000, interval: 200 },
+    );
 
   it('runs a ping to its end on a signal, as one run however often it is started', async () => {
     const runId = `ping-${randomUUID()}`;
@@ -62,7 +65,10 @@ describe.skipIf(!address)('durable processes on a Temporal server', () => {
     expect(await engine.start('ping', runId, { to: 'again', replyWithinMs: 1 })).toBe(runId);
     expect(await settled(runId, 'waiting')).toMatchObject({ process: 'ping', wakeAt: expect.any(Date) });
     await engine.signal(runId, 'pong', 'hi');
-    expect(await settled(runId, 'ended')).toMatchObject({ outcome: { answered: true, reminded: false, pong: 'hi' }, endedAt: expect.any(Date) });
+    expect(await settled(runId, 'ended')).toMatchObject({
+      outcome: { answered: true, reminded: false, pong: 'hi' },
+      endedAt: expect.any(Date),
+    });
     await expect(engine.signal(runId, 'pong', 'late')).rejects.toBeInstanceOf(RunNotFoundError);
   });
 

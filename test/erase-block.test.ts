@@ -12,18 +12,31 @@ let app: SeededApp;
 beforeAll(async () => ({ t, app } = await startWithApp()));
 afterAll(() => t?.close());
 
-const server = (method: string, path: string, json?: unknown) => call(t.url, method, path, { headers: { Authorization: `Bearer ${app.live.server_key}` }, json });
+const server = (method: string, path: string, json?: unknown) =>
+  call(t.url, method, path, { headers: { Authorization: `Bearer ${app.live.server_key}` }, json });
 // Tokens valid on the service's clock, which these tests move.
 const guest = async (sub: string) => {
   const now = Math.floor(t.clock.now().getTime() / 1000);
-  return { 'X-CRM-App-Key': app.live.app_key, Authorization: `Bearer ${await userToken(app.live.identity_secret, { sub, iat: now, exp: now + 3600 })}` };
+  return {
+    'X-CRM-App-Key': app.live.app_key,
+    Authorization: `Bearer ${await userToken(app.live.identity_secret, { sub, iat: now, exp: now + 3600 })}`,
+  };
 };
 const guestEvents = async (sub: string, n = 1) =>
   call(t.url, 'POST', '/guest/v1/events', {
     headers: await guest(sub),
-    json: { app_version: '1', platform: 'ios', events: Array.from({ length: n }, () => ({ id: randomUUID(), name: 'app_opened', occurred_at: t.clock.now().toISOString() })) },
+    json: {
+      app_version: '1',
+      platform: 'ios',
+      events: Array.from({ length: n }, () => ({ id: randomUUID(), name: 'app_opened', occurred_at: t.clock.now().toISOString() })),
+    },
   });
-const serverEvent = (externalId: string) => ({ id: randomUUID(), external_id: externalId, name: 'order_paid', at: t.clock.now().toISOString() });
+const serverEvent = (externalId: string) => ({
+  id: randomUUID(),
+  external_id: externalId,
+  name: 'order_paid',
+  at: t.clock.now().toISOString(),
+});
 
 /** Every row of the database that names the person, table by table (both modes). */
 async function rowsNaming(externalId: string) {

@@ -14,10 +14,24 @@ beforeAll(async () => ({ t, app } = await startWithApp()));
 afterAll(() => t?.close());
 
 const as = (key: string) => ({ headers: { Authorization: `Bearer ${key}` } });
-const identify = (server: TestServer, key: string, id: string, body: unknown = { display_name: 'Erin', attributes: { plan: 'pro' }, consent: { offers_by_email: true } }) =>
-  call(server.url, 'PUT', `/server/v1/contacts/${id}`, { ...as(key), json: body });
+const identify = (
+  server: TestServer,
+  key: string,
+  id: string,
+  body: unknown = { display_name: 'Erin', attributes: { plan: 'pro' }, consent: { offers_by_email: true } },
+) => call(server.url, 'PUT', `/server/v1/contacts/${id}`, { ...as(key), json: body });
 const events = (server: TestServer, key: string, id: string, n = 3) =>
-  call(server.url, 'POST', '/server/v1/events', { ...as(key), json: { events: Array.from({ length: n }, () => ({ id: randomUUID(), external_id: id, name: 'order_paid', at: server.clock.now().toISOString() })) } });
+  call(server.url, 'POST', '/server/v1/events', {
+    ...as(key),
+    json: {
+      events: Array.from({ length: n }, () => ({
+        id: randomUUID(),
+        external_id: id,
+        name: 'order_paid',
+        at: server.clock.now().toISOString(),
+      })),
+    },
+  });
 const erase = (server: TestServer, key: string, id: string) => call(server.url, 'DELETE', `/server/v1/contacts/${id}`, as(key));
 const exportOf = (server: TestServer, key: string, id: string) => call(server.url, 'GET', `/server/v1/contacts/${id}/export`, as(key));
 const kept = async (server: TestServer, id: string) => ({
@@ -25,7 +39,8 @@ const kept = async (server: TestServer, id: string) => ({
   events: await server.svc.db.event.count({ where: { externalId: id } }),
   consent: await server.svc.db.consentChange.count({ where: { contact: { externalId: id } } }),
 });
-const dailyTotal = async (server: TestServer) => (await server.svc.db.eventDailyCount.findMany({ where: { name: 'order_paid' } })).reduce((n, r) => n + r.count, 0);
+const dailyTotal = async (server: TestServer) =>
+  (await server.svc.db.eventDailyCount.findMany({ where: { name: 'order_paid' } })).reduce((n, r) => n + r.count, 0);
 
 async function person(server: TestServer, id: string) {
   for (const key of [app.live.server_key, app.test.server_key]) {
@@ -63,7 +78,14 @@ describe('erase', () => {
     expect((await erase(t, app.live.server_key, 'twice')).status).toBe(202);
     await t.engine.runDue();
     expect(await t.svc.db.eraseRequest.count({ where: { subjectHash: subjectHash(t.svc, app.appId, 'twice') } })).toBe(1);
-    expect(await t.svc.db.workflowRun.count({ where: { process: 'erase', id: (await t.svc.db.eraseRequest.findFirstOrThrow({ where: { subjectHash: subjectHash(t.svc, app.appId, 'twice') } })).id } })).toBe(1);
+    expect(
+      await t.svc.db.workflowRun.count({
+        where: {
+          process: 'erase',
+          id: (await t.svc.db.eraseRequest.findFirstOrThrow({ where: { subjectHash: subjectHash(t.svc, app.appId, 'twice') } })).id,
+        },
+      }),
+    ).toBe(1);
     expect(await kept(t, 'twice')).toEqual({ contacts: 0, events: 0, consent: 0 });
   });
 
@@ -81,12 +103,27 @@ describe('erase', () => {
     }
     const mixed = await call(t.url, 'POST', '/server/v1/events', {
       ...as(app.live.server_key),
-      json: { events: [{ id: randomUUID(), external_id: 'blocked', name: 'x', at: t.clock.now().toISOString() }, { id: randomUUID(), external_id: 'fine', name: 'x', at: t.clock.now().toISOString() }] },
+      json: {
+        events: [
+          { id: randomUUID(), external_id: 'blocked', name: 'x', at: t.clock.now().toISOString() },
+          { id: randomUUID(), external_id: 'fine', name: 'x', at: t.clock.now().toISOString() },
+        ],
+      },
     });
     expect(mixed.status).toBe(202);
     expect(mixed.json).toMatchObject({ accepted: 1, rejected: [{ index: 0, reason: 'erased' }] });
-    const guest = { 'X-CRM-App-Key': app.live.app_key, Authorization: `Bearer ${await userToken(app.live.identity_secret, { sub: 'blocked' })}` };
-    const g = await call(t.url, 'POST', '/guest/v1/events', { headers: guest, json: { app_version: '1', platform: 'web', events: [{ id: randomUUID(), name: 'app_opened', occurred_at: t.clock.now().toISOString() }] } });
+    const guest = {
+      'X-CRM-App-Key': app.live.app_key,
+      Authorization: `Bearer ${await userToken(app.live.identity_secret, { sub: 'blocked' })}`,
+    };
+    const g = await call(t.url, 'POST', '/guest/v1/events', {
+      headers: guest,
+      json: {
+        app_version: '1',
+        platform: 'web',
+        events: [{ id: randomUUID(), name: 'app_opened', occurred_at: t.clock.now().toISOString() }],
+      },
+    });
     expect(g.status).toBe(409);
     expect(g.json.code).toBe('erased');
     await t.engine.runDue();
@@ -111,7 +148,10 @@ describe('erase across a restart', () => {
     const ws = await seedApp(first.svc, 'Restart app');
     for (const key of [ws.live.server_key, ws.test.server_key]) {
       await call(first.url, 'PUT', '/server/v1/contacts/rex', { ...as(key), json: { display_name: 'Rex' } });
-      await call(first.url, 'POST', '/server/v1/events', { ...as(key), json: { events: [{ id: 'r1', external_id: 'rex', name: 'x', at: first.clock.now().toISOString() }] } });
+      await call(first.url, 'POST', '/server/v1/events', {
+        ...as(key),
+        json: { events: [{ id: 'r1', external_id: 'rex', name: 'x', at: first.clock.now().toISOString() }] },
+      });
     }
     expect((await erase(first, ws.live.server_key, 'rex')).status).toBe(202);
     const abandoned = first.engine.runDue().catch(() => undefined);

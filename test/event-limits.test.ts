@@ -15,7 +15,11 @@ afterAll(() => t?.close());
 const guestBatch = async (events: { name: string; props: Record<string, string> }[]) =>
   call(t.url, 'POST', '/guest/v1/events', {
     headers: { 'X-CRM-App-Key': app.live.app_key, Authorization: `Bearer ${await userToken(app.live.identity_secret, { sub: 'limits' })}` },
-    json: { app_version: '1', platform: 'web', events: events.map((e) => ({ id: randomUUID(), occurred_at: t.clock.now().toISOString(), ...e })) },
+    json: {
+      app_version: '1',
+      platform: 'web',
+      events: events.map((e) => ({ id: randomUUID(), occurred_at: t.clock.now().toISOString(), ...e })),
+    },
   });
 const definitionOf = async (name: string) => {
   const mode = await t.svc.db.appMode.findUniqueOrThrow({ where: { appKey: app.live.app_key } });
@@ -42,7 +46,9 @@ describe('event props', () => {
   it(`lets clients grow an event to at most ${MAX_DEFINITION_PROPS} props; the rest are refused with a reason`, async () => {
     let refused = 0;
     for (let batch = 0; batch < 6; batch++) {
-      const r = await guestBatch(Array.from({ length: 50 }, (_, i) => ({ name: 'page_viewed', props: props(`b${batch}e${i}`, MAX_PROPS) })));
+      const r = await guestBatch(
+        Array.from({ length: 50 }, (_, i) => ({ name: 'page_viewed', props: props(`b${batch}e${i}`, MAX_PROPS) })),
+      );
       expect(r.status).toBe(202);
       refused += (r.json.rejected ?? []).filter((x: { reason: string }) => x.reason === 'too_many_props').length;
     }
@@ -59,7 +65,8 @@ describe('event props', () => {
         headers: { Authorization: `Bearer ${app.live.server_key}` },
         json: { definitions: [{ name: 'wide', props: keys.map((key) => ({ key, type: 'string' })) }] },
       });
-    for (let i = 0; i < MAX_DEFINITION_PROPS / MAX_PROPS; i++) expect((await declare(Object.keys(props(`d${i}`, MAX_PROPS)))).json.definitions[0].outcome).not.toBe('refused');
+    for (let i = 0; i < MAX_DEFINITION_PROPS / MAX_PROPS; i++)
+      expect((await declare(Object.keys(props(`d${i}`, MAX_PROPS)))).json.definitions[0].outcome).not.toBe('refused');
     const over = await declare(['one_more']);
     expect(over.json.definitions[0]).toMatchObject({ outcome: 'refused', reason: expect.stringMatching(/at most 200 props/) });
     expect((await definitionOf('wide'))!.props).toHaveLength(MAX_DEFINITION_PROPS);

@@ -21,9 +21,16 @@ afterAll(async () => {
   await t?.close();
 });
 
-const send = (events: unknown[], via = t) => call(via.url, 'POST', '/server/v1/events', { headers: { Authorization: `Bearer ${app.live.server_key}` }, json: { events } });
+const send = (events: unknown[], via = t) =>
+  call(via.url, 'POST', '/server/v1/events', { headers: { Authorization: `Bearer ${app.live.server_key}` }, json: { events } });
 const at = (offsetMs = 0) => new Date(t.clock.now().getTime() + offsetMs).toISOString();
-const event = (name: string, externalId: string, props?: Record<string, string>, id = unique('e')) => ({ id, external_id: externalId, name, at: at(), props });
+const event = (name: string, externalId: string, props?: Record<string, string>, id = unique('e')) => ({
+  id,
+  external_id: externalId,
+  name,
+  at: at(),
+  props,
+});
 
 /** A first batch of `name`: the locked path makes its definition, and this process caches it. */
 async function known(name: string, props: Record<string, string>) {
@@ -44,7 +51,10 @@ async function counting<T>(fn: () => Promise<T>) {
 async function erased(externalId: string) {
   const api = serverApi(t, app.live.server_key);
   await api.identify(externalId, { display_name: 'Someone' });
-  expect((await call(t.url, 'DELETE', `/server/v1/contacts/${externalId}`, { headers: { Authorization: `Bearer ${app.live.server_key}` } })).status).toBe(202);
+  expect(
+    (await call(t.url, 'DELETE', `/server/v1/contacts/${externalId}`, { headers: { Authorization: `Bearer ${app.live.server_key}` } }))
+      .status,
+  ).toBe(202);
   await t.engine.runDue();
 }
 
@@ -101,8 +111,11 @@ describe('a batch whose definitions are known', () => {
     const times = ['1999-12-31T23:59:59.999Z', '1969-12-31T23:59:59.999Z', '2026-03-01T00:30:00.1239+01:00'];
     const events = times.map((time) => ({ ...event(name, 'fp-3'), at: time }));
     expect((await send(events)).json.accepted).toBe(3);
-    for (const [i, e] of events.entries()) expect((await t.svc.db.event.findFirstOrThrow({ where: { id: e.id } })).occurredAt.getTime()).toBe(new Date(times[i]!).getTime());
-    const days = (await t.svc.db.eventDailyCount.findMany({ where: { name }, orderBy: { day: 'asc' } })).map((c) => c.day.toISOString().slice(0, 10));
+    for (const [i, e] of events.entries())
+      expect((await t.svc.db.event.findFirstOrThrow({ where: { id: e.id } })).occurredAt.getTime()).toBe(new Date(times[i]!).getTime());
+    const days = (await t.svc.db.eventDailyCount.findMany({ where: { name }, orderBy: { day: 'asc' } })).map((c) =>
+      c.day.toISOString().slice(0, 10),
+    );
     expect(days).toEqual(['1969-12-31', '1999-12-31', '2026-02-28', at().slice(0, 10)].sort());
   });
 });
@@ -112,7 +125,9 @@ describe('the erase check on the one-statement path', () => {
     const name = unique('bought');
     await known(name, { amount: '1' });
     await erased('fp-gone');
-    const { answer: r, transactions } = await counting(() => send([event(name, 'fp-gone', { amount: '2' }), event(name, 'fp-gone', { amount: 'bad' }), event(name, 'fp-here', { amount: '3' })]));
+    const { answer: r, transactions } = await counting(() =>
+      send([event(name, 'fp-gone', { amount: '2' }), event(name, 'fp-gone', { amount: 'bad' }), event(name, 'fp-here', { amount: '3' })]),
+    );
     expect(transactions).toBe(0);
     expect(r.status).toBe(202);
     expect(r.json.accepted).toBe(1);
@@ -138,7 +153,9 @@ describe('a definition cached before it grew', () => {
     // Grown elsewhere: another process sees `seats` first, as a number; a declaration adds `coupon` as text.
     expect((await send([event(name, 'fp-4', { seats: '5' })], other)).json.accepted).toBe(1);
     await serverApi(t, app.live.server_key).declareEvents([{ name, props: [{ key: 'coupon', type: 'string' }] }]);
-    const { answer: r, transactions } = await counting(() => send([event(name, 'fp-4', { seats: 'many' }), event(name, 'fp-4', { coupon: '2024' })]));
+    const { answer: r, transactions } = await counting(() =>
+      send([event(name, 'fp-4', { seats: 'many' }), event(name, 'fp-4', { coupon: '2024' })]),
+    );
     expect(transactions).toBe(1);
     expect(r.json.rejected.map((x: { index: number; reason: string }) => [x.index, x.reason])).toEqual([[0, 'invalid_prop']]);
     const kept = await t.svc.db.event.findMany({ where: { name, externalId: 'fp-4' } });

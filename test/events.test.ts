@@ -9,16 +9,28 @@ let app: SeededApp;
 beforeAll(async () => ({ t, app } = await startWithApp()));
 afterAll(() => t.close());
 
-const server = (path: string, json: unknown, method = 'POST') => call(t.url, method, path, { headers: { Authorization: `Bearer ${app.live.server_key}` }, json });
+const server = (path: string, json: unknown, method = 'POST') =>
+  call(t.url, method, path, { headers: { Authorization: `Bearer ${app.live.server_key}` }, json });
 const declare = (definitions: unknown[]) => server('/server/v1/event-definitions', { definitions }, 'PUT');
 const send = (events: unknown[]) => server('/server/v1/events', { events });
 const at = (offsetMs = 0) => new Date(t.clock.now().getTime() + offsetMs).toISOString();
 const definition = async (name: string) =>
-  t.svc.db.eventDefinition.findFirstOrThrow({ where: { name, appModeId: (await t.svc.db.appMode.findUniqueOrThrow({ where: { appKey: app.live.app_key } })).id } });
+  t.svc.db.eventDefinition.findFirstOrThrow({
+    where: { name, appModeId: (await t.svc.db.appMode.findUniqueOrThrow({ where: { appKey: app.live.app_key } })).id },
+  });
 
 describe('event definitions', () => {
   it('declaring only adds, never changes a type, and says what happened to each', async () => {
-    let r = await declare([{ name: 'order_paid', category: 'billing', props: [{ key: 'amount', type: 'money' }, { key: 'coupon', type: 'string' }] }]);
+    let r = await declare([
+      {
+        name: 'order_paid',
+        category: 'billing',
+        props: [
+          { key: 'amount', type: 'money' },
+          { key: 'coupon', type: 'string' },
+        ],
+      },
+    ]);
     expect(r.status).toBe(200);
     expect(r.json.definitions).toEqual([{ name: 'order_paid', outcome: 'created' }]);
     r = await declare([{ name: 'order_paid', props: [{ key: 'amount', type: 'money' }] }]);
@@ -34,7 +46,11 @@ describe('event definitions', () => {
     expect(r.json.definitions.map((d: { outcome: string }) => d.outcome)).toEqual(['refused', 'refused', 'refused', 'refused']);
     expect(r.json.definitions[0].reason).toMatch(/amount is money/);
     const d = await definition('order_paid');
-    expect(d.props).toEqual([{ key: 'amount', type: 'money' }, { key: 'coupon', type: 'string' }, { key: 'items', type: 'number' }]);
+    expect(d.props).toEqual([
+      { key: 'amount', type: 'money' },
+      { key: 'coupon', type: 'string' },
+      { key: 'items', type: 'number' },
+    ]);
     expect(d.category).toBe('billing');
   });
 
@@ -48,7 +64,15 @@ describe('event definitions', () => {
 describe('server events', () => {
   it('keeps each event or refuses it on its own, with its place and reason', async () => {
     const paid = unique('order_paid');
-    await serverApi(t, app.live.server_key).declareEvents([{ name: paid, props: [{ key: 'amount', type: 'money' }, { key: 'coupon', type: 'string' }] }]);
+    await serverApi(t, app.live.server_key).declareEvents([
+      {
+        name: paid,
+        props: [
+          { key: 'amount', type: 'money' },
+          { key: 'coupon', type: 'string' },
+        ],
+      },
+    ]);
     const r = await send([
       { id: 'e1', external_id: 'p1', name: paid, at: at(-1000), props: { amount: '4250', coupon: 'X' } },
       { id: 'e2', external_id: 'p1', name: paid, at: at(), props: { amount: '42.50' } },
@@ -75,7 +99,13 @@ describe('server events', () => {
   });
 
   it('keeps the same id once, also when resent concurrently', async () => {
-    const batch = Array.from({ length: 20 }, (_, i) => ({ id: `dup-${i}`, external_id: 'p2', name: 'page_seen', at: at(), props: { path: '/a' } }));
+    const batch = Array.from({ length: 20 }, (_, i) => ({
+      id: `dup-${i}`,
+      external_id: 'p2',
+      name: 'page_seen',
+      at: at(),
+      props: { path: '/a' },
+    }));
     const results = await Promise.all(Array.from({ length: 6 }, () => send(batch)));
     expect(results.every((r) => r.status === 202)).toBe(true);
     expect(results.reduce((n, r) => n + r.json.accepted, 0)).toBe(20);
@@ -86,14 +116,27 @@ describe('server events', () => {
 
   it('takes concurrent batches that touch the same counters in other orders', async () => {
     const batch = (k: number) =>
-      Array.from({ length: 40 }, (_, i) => ({ id: `ord-${k}-${i}`, external_id: 'p5', name: (i + k) % 2 ? 'alpha' : 'beta', at: at(-i * 86_400_000 / 4) }));
+      Array.from({ length: 40 }, (_, i) => ({
+        id: `ord-${k}-${i}`,
+        external_id: 'p5',
+        name: (i + k) % 2 ? 'alpha' : 'beta',
+        at: at((-i * 86_400_000) / 4),
+      }));
     const results = await Promise.all(Array.from({ length: 12 }, (_, k) => send(k % 2 ? batch(k).reverse() : batch(k))));
     expect(results.map((r) => r.status)).toEqual(Array(12).fill(202));
     expect(results.reduce((n, r) => n + r.json.accepted, 0)).toBe(480);
   });
 
   it('makes an undeclared event on first sight, guessing each prop type from its first value', async () => {
-    await send([{ id: 'g1', external_id: 'p3', name: 'trial_started', at: at(), props: { days: '14', paid: 'false', ends: '2026-12-01T00:00:00Z', plan: 'pro' } }]);
+    await send([
+      {
+        id: 'g1',
+        external_id: 'p3',
+        name: 'trial_started',
+        at: at(),
+        props: { days: '14', paid: 'false', ends: '2026-12-01T00:00:00Z', plan: 'pro' },
+      },
+    ]);
     const d = await definition('trial_started');
     expect(d.props).toEqual([
       { key: 'days', type: 'number' },
@@ -129,12 +172,21 @@ describe('server events', () => {
 });
 
 describe('guest events', () => {
-  const guest = async (sub: string, mode = app.live) => ({ 'X-CRM-App-Key': mode.app_key, Authorization: `Bearer ${await userToken(mode.identity_secret, { sub })}` });
+  const guest = async (sub: string, mode = app.live) => ({
+    'X-CRM-App-Key': mode.app_key,
+    Authorization: `Bearer ${await userToken(mode.identity_secret, { sub })}`,
+  });
   const post = async (sub: string, events: unknown[], platform = 'ios', mode = app.live) =>
-    call(t.url, 'POST', '/guest/v1/events', { headers: await guest(sub, mode), json: { events, app_version: '1.2.3', platform, time_zone: 'Europe/Paris' } });
+    call(t.url, 'POST', '/guest/v1/events', {
+      headers: await guest(sub, mode),
+      json: { events, app_version: '1.2.3', platform, time_zone: 'Europe/Paris' },
+    });
 
   it('keeps built-in events and events the app declares for clients, once per id', async () => {
-    await declare([{ name: 'level_up', source: 'both', props: [{ key: 'level', type: 'number' }] }, { name: 'server_thing', source: 'server' }]);
+    await declare([
+      { name: 'level_up', source: 'both', props: [{ key: 'level', type: 'number' }] },
+      { name: 'server_thing', source: 'server' },
+    ]);
     const id = randomUUID();
     const events = [
       { id, name: 'app_opened', occurred_at: at(-5000) },
@@ -171,7 +223,9 @@ describe('guest events', () => {
     // An app of its own: page_viewed is built in, so no other test's name can be kept apart from it.
     const own = await seedApp(t.svc, 'Web counts');
     await post('g3', [{ id: randomUUID(), name: 'page_viewed', occurred_at: at() }], 'web', own.live);
-    const rows = await t.svc.db.eventDailyCount.findMany({ where: { name: 'page_viewed', appModeId: await modeIdOf(t, own.live.app_key) } });
+    const rows = await t.svc.db.eventDailyCount.findMany({
+      where: { name: 'page_viewed', appModeId: await modeIdOf(t, own.live.app_key) },
+    });
     expect(rows.map((r) => r.platform)).toEqual(['web']);
   });
 

@@ -9,11 +9,17 @@ let app: SeededApp;
 beforeAll(async () => ({ t, app } = await startWithApp()));
 afterAll(() => t.close());
 
-const server = (method: string, path: string, json?: unknown) => call(t.url, method, path, { headers: { Authorization: `Bearer ${app.live.server_key}` }, json });
+const server = (method: string, path: string, json?: unknown) =>
+  call(t.url, method, path, { headers: { Authorization: `Bearer ${app.live.server_key}` }, json });
 
 describe('export', () => {
   it('answers every member the spec names, in its shape, with events newest first', async () => {
-    await server('PUT', '/server/v1/contacts/ex1', { display_name: 'Ex', email: 'ex@example.com', attributes: { plan: 'pro', seats: 3, labels: ['a', 'b'] }, consent: { offers_by_email: true } });
+    await server('PUT', '/server/v1/contacts/ex1', {
+      display_name: 'Ex',
+      email: 'ex@example.com',
+      attributes: { plan: 'pro', seats: 3, labels: ['a', 'b'] },
+      consent: { offers_by_email: true },
+    });
     const base = t.clock.now().getTime();
     await server('POST', '/server/v1/events', {
       events: [
@@ -23,7 +29,26 @@ describe('export', () => {
     });
     const r = await server('GET', '/server/v1/contacts/ex1/export');
     expect(r.status).toBe(200);
-    for (const member of ['attributes', 'tags', 'notes', 'events', 'eventsTruncated', 'conversations', 'tickets', 'articleRatings', 'receipts', 'surveyResponses', 'workflows', 'collected', 'testPhone', 'testSends', 'devices', 'notices', 'subscriptions', 'consentHistory'])
+    for (const member of [
+      'attributes',
+      'tags',
+      'notes',
+      'events',
+      'eventsTruncated',
+      'conversations',
+      'tickets',
+      'articleRatings',
+      'receipts',
+      'surveyResponses',
+      'workflows',
+      'collected',
+      'testPhone',
+      'testSends',
+      'devices',
+      'notices',
+      'subscriptions',
+      'consentHistory',
+    ])
       expect(r.json, member).toHaveProperty(member);
     expect(r.json.attributes).toEqual(
       expect.arrayContaining([
@@ -45,7 +70,12 @@ describe('export', () => {
   it('keeps only the newest events and says so', async () => {
     const base = t.clock.now().getTime();
     for (let i = 0; i < EXPORT_EVENT_LIMIT + 1; i += 500) {
-      const events = Array.from({ length: Math.min(500, EXPORT_EVENT_LIMIT + 1 - i) }, (_, j) => ({ id: randomUUID(), external_id: 'many', name: 'tick', at: new Date(base - (i + j) * 1000).toISOString() }));
+      const events = Array.from({ length: Math.min(500, EXPORT_EVENT_LIMIT + 1 - i) }, (_, j) => ({
+        id: randomUUID(),
+        external_id: 'many',
+        name: 'tick',
+        at: new Date(base - (i + j) * 1000).toISOString(),
+      }));
       await server('POST', '/server/v1/events', { events });
     }
     const r = await server('GET', '/server/v1/contacts/many/export');

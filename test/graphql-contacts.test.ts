@@ -29,7 +29,10 @@ beforeEach(async () => {
 });
 afterAll(() => t.close());
 
-const { ok, refused, signIn } = staffApi(() => t.url, () => owner);
+const { ok, refused, signIn } = staffApi(
+  () => t.url,
+  () => owner,
+);
 
 async function server(method: string, path: string, json: unknown, mode: 'live' | 'test' = 'live') {
   const r = await call(t.url, method, path, { headers: { Authorization: `Bearer ${app[mode].server_key}` }, json });
@@ -44,7 +47,11 @@ const HOUR = 3_600_000;
 const nodes = (connection: { edges: { node: any }[] }) => connection.edges.map((e) => e.node);
 /** The context of a request by one of the app-mode's server keys. */
 const asServer = async (appModeId: string) =>
-  contextOf(t.svc, { kind: 'server', serverKeyId: 'test', ...scopeOf(await t.svc.db.appMode.findUniqueOrThrow({ where: { id: appModeId } })) });
+  contextOf(t.svc, {
+    kind: 'server',
+    serverKeyId: 'test',
+    ...scopeOf(await t.svc.db.appMode.findUniqueOrThrow({ where: { id: appModeId } })),
+  });
 
 describe('contacts', () => {
   const people = [
@@ -64,7 +71,8 @@ describe('contacts', () => {
 
   const list =
     'query($m: ID!, $s: String, $n: Int, $a: String) { contacts(appModeId: $m, search: $s, first: $n, after: $a) { edges { node { externalId } cursor } pageInfo { hasNextPage endCursor } } }';
-  const found = async (search: string) => nodes((await ok(list, { m: live, s: search })).contacts).map((c: { externalId: string }) => c.externalId);
+  const found = async (search: string) =>
+    nodes((await ok(list, { m: live, s: search })).contacts).map((c: { externalId: string }) => c.externalId);
 
   it('search finds text in the email, display name or external id, in any case; wildcards are plain text', async () => {
     expect(await found('NAVY.EX')).toEqual(['grace']);
@@ -80,9 +88,10 @@ describe('contacts', () => {
     let after: string | null = null;
     let more = true;
     while (more) {
-      const page: { edges: { node: { externalId: string }; cursor: string }[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } } = (
-        await ok(list, { m: live, n: 2, a: after })
-      ).contacts;
+      const page: {
+        edges: { node: { externalId: string }; cursor: string }[];
+        pageInfo: { hasNextPage: boolean; endCursor: string | null };
+      } = (await ok(list, { m: live, n: 2, a: after })).contacts;
       expect(page.edges.length).toBeLessThanOrEqual(2);
       expect(page.pageInfo.endCursor).toBe(page.edges.at(-1)?.cursor ?? null);
       seen.push(...page.edges.map((e) => e.node.externalId));
@@ -91,7 +100,9 @@ describe('contacts', () => {
     expect(seen).toEqual(people.map((p) => p.id).reverse());
     // Any edge's cursor resumes the list just after it.
     const firstPage = (await ok(list, { m: live, n: 2 })).contacts;
-    expect(nodes((await ok(list, { m: live, n: 2, a: firstPage.edges[0].cursor })).contacts).map((c: { externalId: string }) => c.externalId)).toEqual(seen.slice(1, 3));
+    expect(
+      nodes((await ok(list, { m: live, n: 2, a: firstPage.edges[0].cursor })).contacts).map((c: { externalId: string }) => c.externalId),
+    ).toEqual(seen.slice(1, 3));
 
     expect(await refused(list, { m: live, a: 'not-a-cursor' })).toMatchObject({ code: 'invalid_request', errors: [{ field: 'after' }] });
     expect(await refused(list, { m: live, n: 201 })).toMatchObject({ code: 'invalid_request', errors: [{ field: 'first' }] });
@@ -100,7 +111,14 @@ describe('contacts', () => {
   it('shows one contact with typed attributes, consent and its history, and events newest first', async () => {
     await identify('ada', {
       language: 'en-GB',
-      attributes: { plan: 'pro', seats: 3, renews_on: '2027-01-31', roles: ['admin', 'billing'], vip: true, last_login: '2026-01-01T10:00:00+02:00' },
+      attributes: {
+        plan: 'pro',
+        seats: 3,
+        renews_on: '2027-01-31',
+        roles: ['admin', 'billing'],
+        vip: true,
+        last_login: '2026-01-01T10:00:00+02:00',
+      },
       consent: { offers_by_email: true, changed_at: at(-2 * HOUR) },
     });
     t.clock.advance(1000);
@@ -141,11 +159,16 @@ describe('contacts', () => {
       { id: 'ada-2', name: 'page_seen', props: { path: '/' }, occurredAt: at(-2 * HOUR), source: 'server' },
     ]);
     const older = (await ok(query, { m: live, x: 'ada', b: ada.events.pageInfo.endCursor })).contact.events;
-    expect(nodes(older)).toEqual([{ id: 'ada-1', name: 'order_paid', props: { amount: 4250 }, occurredAt: at(-3 * HOUR), source: 'server' }]);
+    expect(nodes(older)).toEqual([
+      { id: 'ada-1', name: 'order_paid', props: { amount: 4250 }, occurredAt: at(-3 * HOUR), source: 'server' },
+    ]);
     expect(older.pageInfo).toEqual({ hasNextPage: false, endCursor: expect.any(String) });
 
     // The list reads every listed person's latest events together.
-    const latest = await ok('query($m: ID!) { contacts(appModeId: $m, search: "a") { edges { node { externalId events(first: 1) { edges { node { id } } } } } } }', { m: live });
+    const latest = await ok(
+      'query($m: ID!) { contacts(appModeId: $m, search: "a") { edges { node { externalId events(first: 1) { edges { node { id } } } } } } }',
+      { m: live },
+    );
     const withEvents = nodes(latest.contacts).filter((c: { events: { edges: unknown[] } }) => c.events.edges.length);
     expect(withEvents.sort((a: { externalId: string }, b: { externalId: string }) => a.externalId.localeCompare(b.externalId))).toEqual([
       { externalId: 'ada', events: { edges: [{ node: { id: 'ada-3' } }] } },
@@ -157,8 +180,10 @@ describe('contacts', () => {
 });
 
 describe('attribute definitions', () => {
-  const defs = 'query($m: ID!, $r: Boolean) { attributeDefinitions(appModeId: $m, needsReview: $r) { edges { node { name type needsReview } } } }';
-  const define = 'mutation($m: ID!, $n: String!, $t: AttributeType!) { defineAttribute(appModeId: $m, name: $n, type: $t) { name type needsReview } }';
+  const defs =
+    'query($m: ID!, $r: Boolean) { attributeDefinitions(appModeId: $m, needsReview: $r) { edges { node { name type needsReview } } } }';
+  const define =
+    'mutation($m: ID!, $n: String!, $t: AttributeType!) { defineAttribute(appModeId: $m, name: $n, type: $t) { name type needsReview } }';
 
   it('lists those made on first sight for review, and marks one reviewed', async () => {
     await identify('ivy', { attributes: { team: 'core', score: 7 } });
@@ -168,30 +193,57 @@ describe('attribute definitions', () => {
         { name: 'team', type: 'string', needsReview: true },
       ]),
     );
-    const reviewed = await ok('mutation($m: ID!) { reviewAttributeDefinition(appModeId: $m, name: "team") { name needsReview } }', { m: live });
+    const reviewed = await ok('mutation($m: ID!) { reviewAttributeDefinition(appModeId: $m, name: "team") { name needsReview } }', {
+      m: live,
+    });
     expect(reviewed.reviewAttributeDefinition).toEqual({ name: 'team', needsReview: false });
     expect(nodes((await ok(defs, { m: live, r: true })).attributeDefinitions).map((d: { name: string }) => d.name)).not.toContain('team');
-    expect(nodes((await ok(defs, { m: live, r: false })).attributeDefinitions)).toContainEqual({ name: 'team', type: 'string', needsReview: false });
-    expect(await refused('mutation($m: ID!) { reviewAttributeDefinition(appModeId: $m, name: "nothing") { name } }', { m: live })).toMatchObject({ code: 'not_found' });
+    expect(nodes((await ok(defs, { m: live, r: false })).attributeDefinitions)).toContainEqual({
+      name: 'team',
+      type: 'string',
+      needsReview: false,
+    });
+    expect(
+      await refused('mutation($m: ID!) { reviewAttributeDefinition(appModeId: $m, name: "nothing") { name } }', { m: live }),
+    ).toMatchObject({ code: 'not_found' });
   });
 
   it('defineAttribute declares ahead of data, and never changes a type', async () => {
     await identify('ivy', { attributes: { score: 7 } }); // score: a number, made on first sight
-    expect((await ok(define, { m: live, n: 'region', t: 'string' })).defineAttribute).toEqual({ name: 'region', type: 'string', needsReview: false });
-    expect((await ok(define, { m: live, n: 'region', t: 'string' })).defineAttribute).toEqual({ name: 'region', type: 'string', needsReview: false });
+    expect((await ok(define, { m: live, n: 'region', t: 'string' })).defineAttribute).toEqual({
+      name: 'region',
+      type: 'string',
+      needsReview: false,
+    });
+    expect((await ok(define, { m: live, n: 'region', t: 'string' })).defineAttribute).toEqual({
+      name: 'region',
+      type: 'string',
+      needsReview: false,
+    });
     expect(await refused(define, { m: live, n: 'region', t: 'number' })).toMatchObject({ code: 'attribute_type_fixed', status: 409 });
     expect(await refused(define, { m: live, n: 'score', t: 'string' })).toMatchObject({ code: 'attribute_type_fixed' });
-    expect(await refused(define, { m: live, n: 'country', t: 'string' })).toMatchObject({ code: 'invalid_request', errors: [{ field: 'name' }] });
-    expect(await refused(define, { m: live, n: '9lives', t: 'string' })).toMatchObject({ code: 'invalid_request', errors: [{ field: 'name' }] });
+    expect(await refused(define, { m: live, n: 'country', t: 'string' })).toMatchObject({
+      code: 'invalid_request',
+      errors: [{ field: 'name' }],
+    });
+    expect(await refused(define, { m: live, n: '9lives', t: 'string' })).toMatchObject({
+      code: 'invalid_request',
+      errors: [{ field: 'name' }],
+    });
     // Identify holds values to the declared type.
-    const r = await call(t.url, 'PUT', '/server/v1/contacts/ivy', { headers: { Authorization: `Bearer ${app.live.server_key}` }, json: { attributes: { region: 5 } } });
+    const r = await call(t.url, 'PUT', '/server/v1/contacts/ivy', {
+      headers: { Authorization: `Bearer ${app.live.server_key}` },
+      json: { attributes: { region: 5 } },
+    });
     expect(r.status).toBe(400);
   });
 });
 
 describe('event definitions', () => {
   it('shows declared and first-sight events with daily counts per platform, web apart', async () => {
-    await server('PUT', '/server/v1/event-definitions', { definitions: [{ name: 'plan_changed', category: 'billing', description: 'A plan moved', props: [{ key: 'to', type: 'string' }] }] });
+    await server('PUT', '/server/v1/event-definitions', {
+      definitions: [{ name: 'plan_changed', category: 'billing', description: 'A plan moved', props: [{ key: 'to', type: 'string' }] }],
+    });
     await sendEvents([
       { id: 'ps-1', external_id: 'ada', name: 'page_seen', at: at(-HOUR), props: { path: '/pricing' } }, // undeclared: made on first sight
       { id: 'pc-1', external_id: 'ada', name: 'plan_changed', at: at(0), props: { to: 'pro' } },
@@ -205,7 +257,8 @@ describe('event definitions', () => {
       name description category source declared props { key type } dailyCounts(days: $d) { day platform count }
     } } } }`;
     const today = at(0).slice(0, 10);
-    const byName = async (days?: number) => new Map(nodes((await ok(query, { m: live, d: days })).eventDefinitions).map((d: { name: string }) => [d.name, d]));
+    const byName = async (days?: number) =>
+      new Map(nodes((await ok(query, { m: live, d: days })).eventDefinitions).map((d: { name: string }) => [d.name, d]));
     const plan: any = (await byName()).get('plan_changed');
     expect(plan).toEqual({
       name: 'plan_changed',
@@ -248,7 +301,9 @@ describe('refused events', () => {
       { index: 1, eventId: 'bad-1', name: null, externalId: null, reason: 'invalid', source: 'server', receivedAt: at(-1000) },
     ]);
     const second = (await ok(query, { m: test, b: first.pageInfo.endCursor })).refusedEvents;
-    expect(nodes(second)).toEqual([{ index: 2, eventId: 'bad-2', name: 'signed_up', externalId: 'zoe', reason: 'invalid_prop', source: 'server', receivedAt: at(-1000) }]);
+    expect(nodes(second)).toEqual([
+      { index: 2, eventId: 'bad-2', name: 'signed_up', externalId: 'zoe', reason: 'invalid_prop', source: 'server', receivedAt: at(-1000) },
+    ]);
     expect(second.pageInfo.hasNextPage).toBe(false);
   });
 });
@@ -264,7 +319,8 @@ describe('erase requests', () => {
     // Asked in the test mode: a request is for the whole app.
     await requestErase(await asServer(test), 'eve');
 
-    const query = 'query($a: ID!, $s: String) { eraseRequests(appId: $a, state: $s) { edges { node { externalId state requestedAt blockedUntil finishedAt removed } } } }';
+    const query =
+      'query($a: ID!, $s: String) { eraseRequests(appId: $a, state: $s) { edges { node { externalId state requestedAt blockedUntil finishedAt removed } } } }';
     const all = nodes((await ok(query, { a: app.appId })).eraseRequests);
     // Once done, the request keeps only a keyed hash of the id.
     expect(all.map((r: { externalId: string | null; state: string }) => [r.externalId, r.state])).toEqual([
@@ -273,7 +329,18 @@ describe('erase requests', () => {
     ]);
     expect(all[0]).toMatchObject({ finishedAt: null, removed: null, requestedAt: at(0), blockedUntil: at(30 * 24 * HOUR) });
     expect(nodes((await ok(query, { a: app.appId, s: 'done' })).eraseRequests)).toEqual([
-      expect.objectContaining({ externalId: null, finishedAt: at(-1000), removed: expect.objectContaining({ contacts: 1, consentChanges: 0, events: 0, refusedEvents: 0, webhookDeliveries: 0, outboxEvents: expect.any(Number) }) }),
+      expect.objectContaining({
+        externalId: null,
+        finishedAt: at(-1000),
+        removed: expect.objectContaining({
+          contacts: 1,
+          consentChanges: 0,
+          events: 0,
+          refusedEvents: 0,
+          webhookDeliveries: 0,
+          outboxEvents: expect.any(Number),
+        }),
+      }),
     ]);
     expect(await refused(query, { a: app.appId, s: 'gone' })).toMatchObject({ code: 'invalid_request', errors: [{ field: 'state' }] });
   });
@@ -294,15 +361,22 @@ describe('access', () => {
     for (const query of reads) await ok(query, { m: live }, agent);
     await ok('query($a: ID!) { eraseRequests(appId: $a) { edges { node { id } } } }', { a: app.appId }, agent);
     const forbidden = { code: 'role_forbids', status: 403 };
-    expect(await refused('mutation($m: ID!) { defineAttribute(appModeId: $m, name: "nope", type: string) { name } }', { m: live }, agent)).toMatchObject(forbidden);
-    expect(await refused('mutation($m: ID!) { reviewAttributeDefinition(appModeId: $m, name: "score") { name } }', { m: live }, agent)).toMatchObject(forbidden);
+    expect(
+      await refused('mutation($m: ID!) { defineAttribute(appModeId: $m, name: "nope", type: string) { name } }', { m: live }, agent),
+    ).toMatchObject(forbidden);
+    expect(
+      await refused('mutation($m: ID!) { reviewAttributeDefinition(appModeId: $m, name: "score") { name } }', { m: live }, agent),
+    ).toMatchObject(forbidden);
   });
 
   it('answers a member of another workspace exactly as an unknown id: not found', async () => {
     const other = await seedApp(t.svc, 'Other');
     const stranger = await signIn(other.ownerEmail, other.ownerPassword);
     const unknown = '00000000-0000-4000-8000-000000000000';
-    const mutations = ['mutation($m: ID!) { defineAttribute(appModeId: $m, name: "x", type: string) { name } }', 'mutation($m: ID!) { reviewAttributeDefinition(appModeId: $m, name: "score") { name } }'];
+    const mutations = [
+      'mutation($m: ID!) { defineAttribute(appModeId: $m, name: "x", type: string) { name } }',
+      'mutation($m: ID!) { reviewAttributeDefinition(appModeId: $m, name: "score") { name } }',
+    ];
     for (const query of [...reads, ...mutations]) {
       const foreign = await refused(query, { m: live }, stranger);
       expect(foreign).toMatchObject({ code: 'not_found', status: 404 });

@@ -26,19 +26,31 @@ afterAll(async () => {
   await t.close();
 });
 
-const { ok, signIn } = staffApi(() => t.url, () => owner);
+const { ok, signIn } = staffApi(
+  () => t.url,
+  () => owner,
+);
 
 /** The one refusal of an operation, with the HTTP status and how large the answer was. */
 async function refusal(query: string, variables: Record<string, unknown> = {}, token = owner) {
   // GraphQL over HTTP's own media type, answered 400 for a refused document (application/json gets 200).
-  const headers: Record<string, string> = { Accept: 'application/graphql-response+json', ...(token ? { Authorization: `Bearer ${token}` } : {}) };
+  const headers: Record<string, string> = {
+    Accept: 'application/graphql-response+json',
+    ...(token ? { Authorization: `Bearer ${token}` } : {}),
+  };
   const r = await call(t.url, 'POST', '/graphql', { json: { query, variables }, headers });
   expect(r.json?.errors, r.text.slice(0, 500)).toHaveLength(1);
   expect(r.json.data ?? null).toBeNull();
-  return { httpStatus: r.status, size: r.text.length, message: r.json.errors[0].message as string, ...(r.json.errors[0].extensions as { code: string; status: number }) };
+  return {
+    httpStatus: r.status,
+    size: r.text.length,
+    message: r.json.errors[0].message as string,
+    ...(r.json.errors[0].extensions as { code: string; status: number }),
+  };
 }
 
-const aliased = (n: number, selection: (i: number) => string) => `{ ${Array.from({ length: n }, (_, i) => `a${i}: ${selection(i)}`).join(' ')} }`;
+const aliased = (n: number, selection: (i: number) => string) =>
+  `{ ${Array.from({ length: n }, (_, i) => `a${i}: ${selection(i)}`).join(' ')} }`;
 /** A selection 2 + 2 × hops deep, each hop one object: deep but cheap. */
 const nested = (hops: number) => `{ app(id: "${app.appId}") ${'{ live { app '.repeat(hops)}{ id }${' }'.repeat(2 * hops)} }`;
 const contactsWithEvents = (contacts: number, events: number) =>
@@ -47,14 +59,21 @@ const contactsWithEvents = (contacts: number, events: number) =>
 describe('documents within the limits', () => {
   it('still run, including one contacts page of 200 with 20 events each', async () => {
     expect((await ok('{ viewer { email } }')).viewer.email).toBe(app.ownerEmail);
-    expect((await ok(`{ ${contactsWithEvents(200, 20)} }`)).contacts).toEqual({ edges: [], pageInfo: { hasNextPage: false, endCursor: null } });
+    expect((await ok(`{ ${contactsWithEvents(200, 20)} }`)).contacts).toEqual({
+      edges: [],
+      pageInfo: { hasNextPage: false, endCursor: null },
+    });
     expect((await ok(aliased(MAX_ALIASES, () => 'viewer { id }'))).a0.id).toBeTruthy();
   });
 });
 
 describe('size, tokens and nesting', () => {
   it('refuses 2,000 aliased __schema selections with a small answer, and /healthz answers meanwhile', async () => {
-    const query = aliased(2000, () => '__schema { types { name kind description fields { name description args { name description type { name kind } } type { name kind ofType { name kind } } } } }');
+    const query = aliased(
+      2000,
+      () =>
+        '__schema { types { name kind description fields { name description args { name description type { name kind } } type { name kind ofType { name kind } } } } }',
+    );
     expect(query.length).toBeGreaterThan(250_000);
     const started = Date.now();
     const [refused, health] = await Promise.all([refusal(query), call(t.url, 'GET', '/healthz')]);
@@ -80,7 +99,10 @@ describe('size, tokens and nesting', () => {
 
   it('refuses a body over MAX_BODY_BYTES with the REST 413 problem document, with or without a declared length', async () => {
     const big = JSON.stringify({ query: '{ viewer { id } }', variables: { pad: 'x'.repeat(t.svc.config.maxBodyBytes) } });
-    const declared = await call(t.url, 'POST', '/graphql', { headers: { Authorization: `Bearer ${owner}`, 'Content-Type': 'application/json' }, body: big });
+    const declared = await call(t.url, 'POST', '/graphql', {
+      headers: { Authorization: `Bearer ${owner}`, 'Content-Type': 'application/json' },
+      body: big,
+    });
     expect(declared.status).toBe(413);
     expect(declared.headers.get('content-type')).toMatch(/^application\/problem\+json/);
     expect(declared.json).toMatchObject({ status: 413, code: 'payload_too_large' });
@@ -91,7 +113,12 @@ describe('size, tokens and nesting', () => {
         c.close();
       },
     });
-    const res = await fetch(`${t.url}/graphql`, { method: 'POST', headers: { Authorization: `Bearer ${owner}`, 'Content-Type': 'application/json' }, body: chunked, duplex: 'half' } as RequestInit);
+    const res = await fetch(`${t.url}/graphql`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${owner}`, 'Content-Type': 'application/json' },
+      body: chunked,
+      duplex: 'half',
+    } as RequestInit);
     expect(res.status).toBe(413);
     expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
     expect(await res.json()).toMatchObject({ status: 413, code: 'payload_too_large' });
@@ -107,7 +134,10 @@ describe('depth, aliases, directives and cost', () => {
 
   it('refuses more than MAX_ALIASES aliases and MAX_DIRECTIVES directives', async () => {
     expect(await refusal(aliased(MAX_ALIASES + 1, () => 'viewer { id }'))).toMatchObject({ code: 'too_many_aliases', status: 400 });
-    expect(await refusal(`{ viewer { ${'id @include(if: true) '.repeat(MAX_DIRECTIVES + 1)} } }`)).toMatchObject({ code: 'too_many_directives', status: 400 });
+    expect(await refusal(`{ viewer { ${'id @include(if: true) '.repeat(MAX_DIRECTIVES + 1)} } }`)).toMatchObject({
+      code: 'too_many_directives',
+      status: 400,
+    });
   });
 
   it('refuses the 400 aliased contacts × events pages quickly, before running any of it', async () => {
@@ -136,7 +166,11 @@ describe('depth, aliases, directives and cost', () => {
 
 describe('introspection', () => {
   it('answers __schema and __type only with a staff session; __typename always', async () => {
-    for (const query of ['{ __schema { queryType { name } } }', '{ __type(name: "Contact") { name } }', '{ ...Q } fragment Q on Query { __schema { types { name } } }']) {
+    for (const query of [
+      '{ __schema { queryType { name } } }',
+      '{ __type(name: "Contact") { name } }',
+      '{ ...Q } fragment Q on Query { __schema { types { name } } }',
+    ]) {
       expect(await refusal(query, {}, '')).toMatchObject({ code: 'unauthenticated', status: 401 });
       expect(await refusal(query, {}, 'crm_st_madeup')).toMatchObject({ code: 'unauthenticated' });
     }
@@ -147,7 +181,12 @@ describe('introspection', () => {
 
 describe('over graphql-ws', () => {
   const ws = () => {
-    const client = createClient({ url: `${t.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0, connectionParams: { authorization: `Bearer ${owner}` } });
+    const client = createClient({
+      url: `${t.url.replace('http', 'ws')}/graphql`,
+      webSocketImpl: WebSocket,
+      retryAttempts: 0,
+      connectionParams: { authorization: `Bearer ${owner}` },
+    });
     clients.push(client);
     return client;
   };
@@ -156,7 +195,10 @@ describe('over graphql-ws', () => {
     const errors = await ws()
       .iterate({ query })
       .next()
-      .then((r) => r.value.errors, (e: unknown) => e);
+      .then(
+        (r) => r.value.errors,
+        (e: unknown) => e,
+      );
     expect(errors).toHaveLength(1);
     return errors[0].extensions;
   };
@@ -174,7 +216,10 @@ describe('over graphql-ws', () => {
     const closed = await ws()
       .iterate({ query: `{ viewer { id } } # ${'x'.repeat(t.svc.config.maxBodyBytes)}` })
       .next()
-      .then(() => ({ code: 0 }), (e: { code: number }) => e);
+      .then(
+        () => ({ code: 0 }),
+        (e: { code: number }) => e,
+      );
     expect(closed.code).toBe(1009);
   });
 });

@@ -22,14 +22,18 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const { ok, refused, signIn } = staffApi(() => t.url, () => owner);
+const { ok, refused, signIn } = staffApi(
+  () => t.url,
+  () => owner,
+);
 
 const PASSWORD = 'a long enough password';
 const newEmail = (name: string) => `${name}-${randomBytes(4).toString('hex')}@example.com`;
 /** Someone an operator made with `crm staff create`: an account, no workspace. */
 const person = async (name: string) => (await createStaffUser(t.ctx, { email: newEmail(name), password: PASSWORD, name })).email;
 
-const INVITE = 'mutation($w: ID!, $e: String!, $r: StaffRole!) { inviteMember(workspaceId: $w, email: $e, role: $r) { id email role createdAt expiresAt workspace { id name } } }';
+const INVITE =
+  'mutation($w: ID!, $e: String!, $r: StaffRole!) { inviteMember(workspaceId: $w, email: $e, role: $r) { id email role createdAt expiresAt workspace { id name } } }';
 const invite = async (email: string, role = 'agent', w = app.workspaceId) => (await ok(INVITE, { w, e: email, r: role })).inviteMember;
 const ACCEPT = 'mutation($id: ID!) { acceptInvitation(id: $id) { role workspace { id } staffUser { email name } } }';
 const PENDING = '{ viewer { invitations { edges { node { id workspace { id name } role expiresAt } } } } }';
@@ -54,19 +58,32 @@ describe('inviting', () => {
       workspace: { id: app.workspaceId, name: 'Test app workspace' },
     });
     expect(await t.svc.db.staffUser.count({ where: { email: unknown } })).toBe(0);
-    expect(await t.svc.db.membership.count({ where: { workspaceId: app.workspaceId, staffUser: { email: neighbour.ownerEmail } } })).toBe(0);
+    expect(await t.svc.db.membership.count({ where: { workspaceId: app.workspaceId, staffUser: { email: neighbour.ownerEmail } } })).toBe(
+      0,
+    );
 
     // No name or password: inviting never makes an account. addMember is gone.
     const args = await ok('{ __type(name: "Mutation") { fields { name args { name } } } }');
     const fields: { name: string; args: { name: string }[] }[] = args.__type.fields;
-    expect(fields.find((f) => f.name === 'inviteMember')!.args.map((a) => a.name).sort()).toEqual(['email', 'role', 'workspaceId']);
+    expect(
+      fields
+        .find((f) => f.name === 'inviteMember')!
+        .args.map((a) => a.name)
+        .sort(),
+    ).toEqual(['email', 'role', 'workspaceId']);
     expect(fields.map((f) => f.name)).not.toContain('addMember');
 
     // Inviting again renews the role and the expiry of the same invitation.
     t.clock.advance(86_400_000);
     const again = await invite(unknown, 'agent');
-    expect(again).toMatchObject({ id: unregistered.id, role: 'agent', expiresAt: new Date(t.clock.now().getTime() + INVITATION_DAYS * 86_400_000).toISOString() });
-    expect(nodes((await ok(INVITATIONS, { w: app.workspaceId })).invitations).filter((i: { email: string }) => i.email === unknown)).toEqual([{ id: unregistered.id, email: unknown, role: 'agent' }]);
+    expect(again).toMatchObject({
+      id: unregistered.id,
+      role: 'agent',
+      expiresAt: new Date(t.clock.now().getTime() + INVITATION_DAYS * 86_400_000).toISOString(),
+    });
+    expect(
+      nodes((await ok(INVITATIONS, { w: app.workspaceId })).invitations).filter((i: { email: string }) => i.email === unknown),
+    ).toEqual([{ id: unregistered.id, email: unknown, role: 'agent' }]);
   });
 
   it('shows the invited person the invitation on signing in; accepting makes them a member with the role', async () => {
@@ -79,14 +96,33 @@ describe('inviting', () => {
     );
     const { token, viewer } = signedIn.signIn;
     expect(nodes(viewer.memberships)).toEqual([]);
-    expect(nodes(viewer.invitations)).toEqual([{ id, workspace: { id: app.workspaceId, name: 'Test app workspace' }, role: 'admin', expiresAt: expect.any(String) }]);
+    expect(nodes(viewer.invitations)).toEqual([
+      { id, workspace: { id: app.workspaceId, name: 'Test app workspace' }, role: 'admin', expiresAt: expect.any(String) },
+    ]);
     // Before accepting, only the workspace's name: not its apps or members.
-    expect((await ok('{ __type(name: "InvitingWorkspace") { fields { name } } }', {}, token)).__type.fields.map((f: { name: string }) => f.name).sort()).toEqual(['id', 'name']);
+    expect(
+      (await ok('{ __type(name: "InvitingWorkspace") { fields { name } } }', {}, token)).__type.fields
+        .map((f: { name: string }) => f.name)
+        .sort(),
+    ).toEqual(['id', 'name']);
 
-    expect((await ok(ACCEPT, { id }, token)).acceptInvitation).toEqual({ role: 'admin', workspace: { id: app.workspaceId }, staffUser: { email, name: 'ivy' } });
+    expect((await ok(ACCEPT, { id }, token)).acceptInvitation).toEqual({
+      role: 'admin',
+      workspace: { id: app.workspaceId },
+      staffUser: { email, name: 'ivy' },
+    });
     expect(nodes((await ok(PENDING, {}, token)).viewer.invitations)).toEqual([]);
-    expect(nodes((await ok('query($w: ID!) { workspace(id: $w) { apps { edges { node { id } } } } }', { w: app.workspaceId }, token)).workspace.apps)).toContainEqual({ id: app.appId });
-    expect(nodes((await ok('query($w: ID!) { members(workspaceId: $w) { edges { node { role staffUser { email } } } } }', { w: app.workspaceId })).members)).toContainEqual({
+    expect(
+      nodes(
+        (await ok('query($w: ID!) { workspace(id: $w) { apps { edges { node { id } } } } }', { w: app.workspaceId }, token)).workspace.apps,
+      ),
+    ).toContainEqual({ id: app.appId });
+    expect(
+      nodes(
+        (await ok('query($w: ID!) { members(workspaceId: $w) { edges { node { role staffUser { email } } } } }', { w: app.workspaceId }))
+          .members,
+      ),
+    ).toContainEqual({
       role: 'admin',
       staffUser: { email },
     });
@@ -124,7 +160,9 @@ describe('inviting', () => {
 
     expect((await ok('mutation($id: ID!) { declineInvitation(id: $id) }', { id: declined.id }, dee)).declineInvitation).toBe(true);
     expect(nodes((await ok(PENDING, {}, dee)).viewer.invitations)).toEqual([]);
-    expect(await refused('mutation($id: ID!) { declineInvitation(id: $id) }', { id: declined.id }, dee)).toMatchObject({ code: 'not_found' });
+    expect(await refused('mutation($id: ID!) { declineInvitation(id: $id) }', { id: declined.id }, dee)).toMatchObject({
+      code: 'not_found',
+    });
 
     expect(nodes((await ok(PENDING, {}, cal)).viewer.invitations).map((i: { id: string }) => i.id)).toEqual([withdrawn.id]);
     expect((await ok('mutation($id: ID!) { cancelInvitation(id: $id) }', { id: withdrawn.id })).cancelInvitation).toBe(true);
@@ -134,18 +172,25 @@ describe('inviting', () => {
     const listed = nodes((await ok(INVITATIONS, { w: app.workspaceId })).invitations).map((i: { id: string }) => i.id);
     expect(listed).not.toContain(declined.id);
     expect(listed).not.toContain(withdrawn.id);
-    expect(await t.svc.db.membership.count({ where: { workspaceId: app.workspaceId, staffUser: { email: { in: [declining, cancelled] } } } })).toBe(0);
+    expect(
+      await t.svc.db.membership.count({ where: { workspaceId: app.workspaceId, staffUser: { email: { in: [declining, cancelled] } } } }),
+    ).toBe(0);
   });
 
   it('makes one membership of concurrent accepts', async () => {
     const email = await person('twin');
     const { id } = await invite(email, 'agent');
     const token = await signIn(email, PASSWORD);
-    const { gql } = staffApi(() => t.url, () => token);
+    const { gql } = staffApi(
+      () => t.url,
+      () => token,
+    );
     const answers = await Promise.all([1, 2, 3].map(() => gql(ACCEPT, { id }, token)));
     expect(answers.filter((a) => !a.errors).length).toBe(1);
     expect(answers.filter((a) => a.errors).map((a) => a.errors![0]!.extensions.code)).toEqual(['not_found', 'not_found']);
-    expect(await t.svc.db.membership.findMany({ where: { workspaceId: app.workspaceId, staffUser: { email } }, select: { role: true } })).toEqual([{ role: 'agent' }]);
+    expect(
+      await t.svc.db.membership.findMany({ where: { workspaceId: app.workspaceId, staffUser: { email } }, select: { role: true } }),
+    ).toEqual([{ role: 'agent' }]);
   });
 
   it(`keeps at most ${MAX_PENDING_INVITATIONS} pending invitations per workspace`, async () => {
@@ -154,7 +199,10 @@ describe('inviting', () => {
     const emails = Array.from({ length: MAX_PENDING_INVITATIONS }, (_, i) => `invitee-${i}@example.com`);
     for (let i = 0; i < emails.length; i += 10)
       await Promise.all(emails.slice(i, i + 10).map((e) => ok(INVITE, { w: busy.workspaceId, e, r: 'agent' }, busyOwner)));
-    expect(await refused(INVITE, { w: busy.workspaceId, e: 'one-more@example.com', r: 'agent' }, busyOwner)).toMatchObject({ code: 'invitation_limit', status: 409 });
+    expect(await refused(INVITE, { w: busy.workspaceId, e: 'one-more@example.com', r: 'agent' }, busyOwner)).toMatchObject({
+      code: 'invitation_limit',
+      status: 409,
+    });
     // Renewing one of them is no new invitation.
     expect((await ok(INVITE, { w: busy.workspaceId, e: emails[0], r: 'admin' }, busyOwner)).inviteMember.role).toBe('admin');
   });
@@ -167,16 +215,26 @@ describe('roles', () => {
     await createStaffUser(t.ctx, { email: agentEmail, password: PASSWORD, name: 'Ann' });
     const { id } = await invite('Agent@Example.com', 'agent');
     agent = await signIn(agentEmail, PASSWORD);
-    expect((await ok(ACCEPT, { id }, agent)).acceptInvitation).toEqual({ role: 'agent', workspace: { id: app.workspaceId }, staffUser: { email: agentEmail, name: 'Ann' } });
+    expect((await ok(ACCEPT, { id }, agent)).acceptInvitation).toEqual({
+      role: 'agent',
+      workspace: { id: app.workspaceId },
+      staffUser: { email: agentEmail, name: 'Ann' },
+    });
   });
 
   it('lets an agent read but not manage apps, keys or members', async () => {
     const live = (await t.svc.db.appMode.findFirstOrThrow({ where: { appId: app.appId, mode: 'live' } })).id;
-    expect((await ok('query($id: ID!) { app(id: $id) { live { appKey } } }', { id: app.appId }, agent)).app.live.appKey).toBe(app.live.app_key);
+    expect((await ok('query($id: ID!) { app(id: $id) { live { appKey } } }', { id: app.appId }, agent)).app.live.appKey).toBe(
+      app.live.app_key,
+    );
     const forbidden = { code: 'role_forbids', status: 403 };
-    expect(await refused('mutation($m: ID!) { updateAppSettings(appModeId: $m, input: { helpOn: true }) { id } }', { m: live }, agent)).toMatchObject(forbidden);
+    expect(
+      await refused('mutation($m: ID!) { updateAppSettings(appModeId: $m, input: { helpOn: true }) { id } }', { m: live }, agent),
+    ).toMatchObject(forbidden);
     expect(await refused('mutation($m: ID!) { createServerKey(appModeId: $m) { id } }', { m: live }, agent)).toMatchObject(forbidden);
-    expect(await refused('mutation($w: ID!) { createApp(workspaceId: $w, name: "Nope") { app { id } } }', { w: app.workspaceId }, agent)).toMatchObject(forbidden);
+    expect(
+      await refused('mutation($w: ID!) { createApp(workspaceId: $w, name: "Nope") { app { id } } }', { w: app.workspaceId }, agent),
+    ).toMatchObject(forbidden);
     expect(await refused(INVITE, { w: app.workspaceId, e: 'x@example.com', r: 'owner' }, agent)).toMatchObject(forbidden);
     expect(await refused(INVITATIONS, { w: app.workspaceId }, agent)).toMatchObject(forbidden);
     const { id } = await invite(newEmail('pending'));
@@ -191,8 +249,12 @@ describe('roles', () => {
     const staffUserId = (await ok('{ viewer { id } }', {}, otherToken)).viewer.id;
     // The new admin sees this workspace now; the owner still cannot see the admin's own workspace.
     const members = nodes(
-      (await ok('query($w: ID!) { members(workspaceId: $w) { edges { node { role staffUser { email memberships { edges { node { workspace { id } } } } } } } } }', { w: app.workspaceId }))
-        .members,
+      (
+        await ok(
+          'query($w: ID!) { members(workspaceId: $w) { edges { node { role staffUser { email memberships { edges { node { workspace { id } } } } } } } } }',
+          { w: app.workspaceId },
+        )
+      ).members,
     );
     expect(members).toContainEqual({
       role: 'admin',
@@ -200,11 +262,24 @@ describe('roles', () => {
     });
 
     const me = (await ok('{ viewer { id } }')).viewer.id;
-    expect(await refused('mutation($w: ID!, $u: ID!) { removeMember(workspaceId: $w, staffUserId: $u) }', { w: app.workspaceId, u: me })).toMatchObject({ code: 'last_owner', status: 409 });
-    expect(await refused('mutation($w: ID!, $u: ID!) { setMemberRole(workspaceId: $w, staffUserId: $u, role: admin) { role } }', { w: app.workspaceId, u: me })).toMatchObject({ code: 'last_owner' });
+    expect(
+      await refused('mutation($w: ID!, $u: ID!) { removeMember(workspaceId: $w, staffUserId: $u) }', { w: app.workspaceId, u: me }),
+    ).toMatchObject({ code: 'last_owner', status: 409 });
+    expect(
+      await refused('mutation($w: ID!, $u: ID!) { setMemberRole(workspaceId: $w, staffUserId: $u, role: admin) { role } }', {
+        w: app.workspaceId,
+        u: me,
+      }),
+    ).toMatchObject({ code: 'last_owner' });
 
-    await ok('mutation($w: ID!, $u: ID!) { setMemberRole(workspaceId: $w, staffUserId: $u, role: owner) { role } }', { w: app.workspaceId, u: staffUserId });
-    expect((await ok('mutation($w: ID!, $u: ID!) { removeMember(workspaceId: $w, staffUserId: $u) }', { w: app.workspaceId, u: staffUserId })).removeMember).toBe(true);
+    await ok('mutation($w: ID!, $u: ID!) { setMemberRole(workspaceId: $w, staffUserId: $u, role: owner) { role } }', {
+      w: app.workspaceId,
+      u: staffUserId,
+    });
+    expect(
+      (await ok('mutation($w: ID!, $u: ID!) { removeMember(workspaceId: $w, staffUserId: $u) }', { w: app.workspaceId, u: staffUserId }))
+        .removeMember,
+    ).toBe(true);
     expect(await refused(INVITE, { w: app.workspaceId, e: agentEmail, r: 'agent' })).toMatchObject({ code: 'already_member', status: 409 });
   });
 });
@@ -213,23 +288,37 @@ describe('signing in', () => {
   const SIGN_IN = 'mutation($e: String!, $p: String!) { signIn(email: $e, password: $p) { token } }';
   /** The code of a sign-in from an address: 'ok', or the refusal's (with its retryAfter). */
   async function signInFrom(address: string, email: string, password: string): Promise<{ code: string; retryAfter?: number }> {
-    const r = await call(t.url, 'POST', '/graphql', { json: { query: SIGN_IN, variables: { e: email, p: password } }, headers: { 'X-Forwarded-For': address } });
+    const r = await call(t.url, 'POST', '/graphql', {
+      json: { query: SIGN_IN, variables: { e: email, p: password } },
+      headers: { 'X-Forwarded-For': address },
+    });
     expect(r.status).toBe(200);
     const error = (r.json.errors as GqlError[] | undefined)?.[0];
     if (!error) return { code: r.json.data.signIn.token.startsWith('crm_st_') ? 'ok' : 'no token' };
     return { code: error.extensions.code, retryAfter: (error.extensions as { retryAfter?: number }).retryAfter };
   }
-  const tries = (address: string, email: string, n: number) => Array.from({ length: n }, (_, i) => signInFrom(address, email, `wrong-${i}`));
+  const tries = (address: string, email: string, n: number) =>
+    Array.from({ length: n }, (_, i) => signInFrom(address, email, `wrong-${i}`));
 
   it('masks what is no refusal: no internals reach the client', async () => {
     const r = await call(t.url, 'POST', '/graphql', {
       headers: { Authorization: `Bearer ${owner}` },
       // PostgreSQL refuses a NUL in text: an unexpected failure deep in the database layer.
-      json: { query: 'mutation($w: ID!) { inviteMember(workspaceId: $w, email: "a\\u0000b@example.com", role: agent) { id } }', variables: { w: app.workspaceId } },
+      json: {
+        query: 'mutation($w: ID!) { inviteMember(workspaceId: $w, email: "a\\u0000b@example.com", role: agent) { id } }',
+        variables: { w: app.workspaceId },
+      },
     });
     expect(r.status).toBe(200);
     expect(r.headers.get('content-type')).toMatch(/^application\/json/);
-    expect(r.json.errors).toEqual([{ message: 'Something went wrong on our side; try again later.', locations: expect.any(Array), path: ['inviteMember'], extensions: { code: 'internal', status: 500 } }]);
+    expect(r.json.errors).toEqual([
+      {
+        message: 'Something went wrong on our side; try again later.',
+        locations: expect.any(Array),
+        path: ['inviteMember'],
+        extensions: { code: 'internal', status: 500 },
+      },
+    ]);
     expect(r.text).not.toMatch(/0x00|prisma|postgres|stack/i);
   });
 

@@ -17,15 +17,24 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const { ok, refused } = staffApi(() => t.url, () => app.owner);
+const { ok, refused } = staffApi(
+  () => t.url,
+  () => app.owner,
+);
 
-type Field = { name: string; args: { name: string }[]; type: { kind: string; name: string | null; ofType: { name: string | null } | null } };
+type Field = {
+  name: string;
+  args: { name: string }[];
+  type: { kind: string; name: string | null; ofType: { name: string | null } | null };
+};
 const typeName = (f: Field) => f.type.name ?? f.type.ofType?.name ?? '';
 
 describe('the shape', () => {
   it('makes every list a connection of edges and pageInfo, paged with first and after only', async () => {
     const { __schema } = await ok('{ __schema { types { name kind fields { name args { name } type { kind name ofType { name } } } } } }');
-    const types: { name: string; kind: string; fields: Field[] | null }[] = __schema.types.filter((x: { name: string }) => !x.name.startsWith('__'));
+    const types: { name: string; kind: string; fields: Field[] | null }[] = __schema.types.filter(
+      (x: { name: string }) => !x.name.startsWith('__'),
+    );
     const connections = types.filter((x) => x.name.endsWith('Connection'));
     expect(connections.length).toBeGreaterThanOrEqual(12);
     for (const c of connections) expect(c.fields!.map((f) => f.name).sort(), c.name).toEqual(['edges', 'pageInfo']);
@@ -39,7 +48,9 @@ describe('the shape', () => {
       expect(args, `${f.on}.${f.name}`).not.toContain('before');
     }
     // The lists of rows are all connections; the lists left are values of one object.
-    const lists = fields.filter((f) => f.type.kind === 'LIST' || (f.type.kind === 'NON_NULL' && f.type.ofType?.name === null)).map((f) => `${f.on}.${f.name}`);
+    const lists = fields
+      .filter((f) => f.type.kind === 'LIST' || (f.type.kind === 'NON_NULL' && f.type.ofType?.name === null))
+      .map((f) => `${f.on}.${f.name}`);
     expect(lists.filter((f) => !/Connection\.edges$/.test(f)).sort()).toEqual([
       'AppLinkSet.appVersions',
       'AppLinkSet.links',
@@ -79,7 +90,8 @@ describe('a plain list', () => {
   it('pages with first and after, each edge’s cursor resuming just after it, and a row removed meanwhile changes nothing else', async () => {
     const added = [];
     for (let i = 0; i < 4; i++) added.push(await memberOf(t, app.workspaceId, 'agent'));
-    const members = 'query($w: ID!, $n: Int, $a: String) { members(workspaceId: $w, first: $n, after: $a) { edges { node { staffUser { email } } cursor } pageInfo { hasNextPage endCursor } } }';
+    const members =
+      'query($w: ID!, $n: Int, $a: String) { members(workspaceId: $w, first: $n, after: $a) { edges { node { staffUser { email } } cursor } pageInfo { hasNextPage endCursor } } }';
     const emails: string[] = [];
     let after: string | null = null;
     let more = true;
@@ -92,7 +104,8 @@ describe('a plain list', () => {
     expect(emails).toEqual([app.ownerEmail, ...added.map((m) => m.email)]);
 
     const first: any = (await ok(members, { w: app.workspaceId, n: 2 })).members;
-    const rest = async () => (await ok(members, { w: app.workspaceId, a: first.edges[0].cursor })).members.edges.map((e: any) => e.node.staffUser.email);
+    const rest = async () =>
+      (await ok(members, { w: app.workspaceId, a: first.edges[0].cursor })).members.edges.map((e: any) => e.node.staffUser.email);
     expect(await rest()).toEqual(emails.slice(1));
     // A new member joins at the end; removing another member leaves the rest as they were.
     const late = await memberOf(t, app.workspaceId, 'agent');
@@ -112,24 +125,43 @@ describe('a plain list', () => {
     for (const query of pages) {
       await ok(query, { n: MAX_PAGE });
       await ok(query, {});
-      for (const n of [0, -1, MAX_PAGE + 1]) expect(await refused(query, { n }), `${query} ${n}`).toMatchObject({ code: 'invalid_request', status: 400, errors: [{ field: 'first' }] });
+      for (const n of [0, -1, MAX_PAGE + 1])
+        expect(await refused(query, { n }), `${query} ${n}`).toMatchObject({
+          code: 'invalid_request',
+          status: 400,
+          errors: [{ field: 'first' }],
+        });
       for (const a of ['not-a-cursor', Buffer.from('["x"]').toString('base64url')]) {
-        expect(await refused(query, { a }), `${query} ${a}`).toMatchObject({ code: 'invalid_request', status: 400, errors: [{ field: 'after' }] });
+        expect(await refused(query, { a }), `${query} ${a}`).toMatchObject({
+          code: 'invalid_request',
+          status: 400,
+          errors: [{ field: 'after' }],
+        });
       }
     }
     const invitations = 'query($w: ID!, $n: Int) { invitations(workspaceId: $w, first: $n) { edges { cursor } pageInfo { hasNextPage } } }';
-    await Promise.all(Array.from({ length: DEFAULT_PAGE + 1 }, (_, i) => ok('mutation($w: ID!, $e: String!) { inviteMember(workspaceId: $w, email: $e, role: agent) { id } }', { w: app.workspaceId, e: `page-${i}@example.com` })));
+    await Promise.all(
+      Array.from({ length: DEFAULT_PAGE + 1 }, (_, i) =>
+        ok('mutation($w: ID!, $e: String!) { inviteMember(workspaceId: $w, email: $e, role: agent) { id } }', {
+          w: app.workspaceId,
+          e: `page-${i}@example.com`,
+        }),
+      ),
+    );
     const page = (await ok(invitations, { w: app.workspaceId })).invitations;
     expect(page.edges).toHaveLength(DEFAULT_PAGE);
     expect(page.pageInfo.hasNextPage).toBe(true);
   });
 
   it('counts the page sizes of nested lists in the cost', async () => {
-    const nested = (n: number) => `{ workspaces(first: ${n}) { edges { node { members(first: ${n}) { edges { node { staffUser { memberships(first: ${n}) { edges { node { role } } } } } } } } } } }`;
+    const nested = (n: number) =>
+      `{ workspaces(first: ${n}) { edges { node { members(first: ${n}) { edges { node { staffUser { memberships(first: ${n}) { edges { node { role } } } } } } } } } } }`;
     await ok(nested(20));
     expect(await refused(nested(200))).toMatchObject({ code: 'query_too_complex', status: 400 });
     // A negative page, refused anyway, takes nothing off a costly sibling.
-    expect(await refused(`{ cheap: workspaces(first: -1000000) { edges { node { id } } } costly: ${nested(200).slice(1, -1)} }`)).toMatchObject({ code: 'query_too_complex' });
+    expect(
+      await refused(`{ cheap: workspaces(first: -1000000) { edges { node { id } } } costly: ${nested(200).slice(1, -1)} }`),
+    ).toMatchObject({ code: 'query_too_complex' });
   });
 });
 

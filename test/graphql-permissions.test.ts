@@ -32,7 +32,10 @@ afterAll(async () => {
   await t.close();
 });
 
-const { ok, refused } = staffApi(() => t.url, () => app.owner);
+const { ok, refused } = staffApi(
+  () => t.url,
+  () => app.owner,
+);
 const forbidden = { code: 'role_forbids', status: 403 };
 
 describe('roles', () => {
@@ -48,12 +51,18 @@ describe('roles', () => {
     const { token: agent } = await memberOf(t, app.workspaceId, 'agent');
     const [keyId] = (await t.svc.db.serverKey.findMany({ where: { appModeId: app.modes.live }, select: { id: true } })).map((k) => k.id);
     const { id: invitationId } = (
-      await ok('mutation($w: ID!) { inviteMember(workspaceId: $w, email: "someone@example.com", role: agent) { id } }', { w: app.workspaceId })
+      await ok('mutation($w: ID!) { inviteMember(workspaceId: $w, email: "someone@example.com", role: agent) { id } }', {
+        w: app.workspaceId,
+      })
     ).inviteMember;
     const fields: [action: string, query: string, variables: Record<string, unknown>][] = [
       ['read', 'query($a: ID!) { app(id: $a) { id } }', { a: app.appId }],
       ['read', 'query($w: ID!) { members(workspaceId: $w) { edges { node { role } } } }', { w: app.workspaceId }],
-      ['manage_settings', 'mutation($m: ID!) { updateAppSettings(appModeId: $m, input: { brandName: "Renamed" }) { id } }', { m: app.modes.live }],
+      [
+        'manage_settings',
+        'mutation($m: ID!) { updateAppSettings(appModeId: $m, input: { brandName: "Renamed" }) { id } }',
+        { m: app.modes.live },
+      ],
       ['manage_settings', 'mutation($w: ID!) { createApp(workspaceId: $w, name: "Another") { app { id } } }', { w: app.workspaceId }],
       ['manage_keys', 'mutation($m: ID!) { createServerKey(appModeId: $m) { id } }', { m: app.modes.test }],
       ['manage_keys', 'mutation($k: ID!) { revokeServerKey(id: $k) { id } }', { k: keyId }],
@@ -65,14 +74,23 @@ describe('roles', () => {
     for (const role of ['agent', 'admin', 'owner'] as const) {
       for (const [action, query, variables] of fields) {
         if (roleAllows(role, action as (typeof ACTIONS)[number])) await ok(query, variables, tokens[role]);
-        else expect(await refused(query, variables, tokens[role]), `${role} ${action}`).toMatchObject({ ...forbidden, message: `A workspace ${role} may not do this.` });
+        else
+          expect(await refused(query, variables, tokens[role]), `${role} ${action}`).toMatchObject({
+            ...forbidden,
+            message: `A workspace ${role} may not do this.`,
+          });
       }
     }
   });
 
   it('refuses every field without a session as unauthenticated, before any target is read', async () => {
     accessTo.mockClear();
-    for (const query of ['{ viewer { id } }', `{ app(id: "${app.appId}") { id } }`, `mutation { createServerKey(appModeId: "${app.modes.live}") { id } }`, 'mutation { signOut }']) {
+    for (const query of [
+      '{ viewer { id } }',
+      `{ app(id: "${app.appId}") { id } }`,
+      `mutation { createServerKey(appModeId: "${app.modes.live}") { id } }`,
+      'mutation { signOut }',
+    ]) {
       expect(await refused(query, {}, '')).toMatchObject({ code: 'unauthenticated', status: 401 });
     }
     expect(accessTo).not.toHaveBeenCalled();
@@ -82,7 +100,11 @@ describe('roles', () => {
     const other = await staffApp(t, 'Elsewhere');
     const [otherKey] = await t.svc.db.serverKey.findMany({ where: { appModeId: other.modes.live } });
     const { id: otherInvitation } = (
-      await ok('mutation($w: ID!) { inviteMember(workspaceId: $w, email: "x@example.com", role: agent) { id } }', { w: other.workspaceId }, other.owner)
+      await ok(
+        'mutation($w: ID!) { inviteMember(workspaceId: $w, email: "x@example.com", role: agent) { id } }',
+        { w: other.workspaceId },
+        other.owner,
+      )
     ).inviteMember;
     const unknown = '00000000-0000-4000-8000-000000000000';
     const targets: [query: string, foreign: string][] = [
@@ -142,7 +164,12 @@ describe('checks in one request', () => {
 describe('live changes', () => {
   const subscription = 'subscription($m: ID!) { appModeChanged(appModeId: $m) { appMode { id brandName } } }';
   const ws = (token: string) => {
-    const client = createClient({ url: `${t.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0, connectionParams: { authorization: `Bearer ${token}` } });
+    const client = createClient({
+      url: `${t.url.replace('http', 'ws')}/graphql`,
+      webSocketImpl: WebSocket,
+      retryAttempts: 0,
+      connectionParams: { authorization: `Bearer ${token}` },
+    });
     clients.push(client);
     return client;
   };
@@ -163,7 +190,9 @@ describe('live changes', () => {
 
   it('refuses to start a watch the viewer may not read, as for an unknown app-mode', async () => {
     const other = await staffApp(t, 'Elsewhere');
-    const first = await ws(app.owner).iterate({ query: subscription, variables: { m: other.modes.live } }).next();
+    const first = await ws(app.owner)
+      .iterate({ query: subscription, variables: { m: other.modes.live } })
+      .next();
     expect(first.value.errors[0].extensions).toMatchObject({ code: 'not_found', status: 404 });
   });
 });

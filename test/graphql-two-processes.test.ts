@@ -16,7 +16,11 @@ let b: Proc;
 const clients: Client[] = [];
 
 /** A staff operation that must succeed, sent to one of the two servers. */
-const gql = (base: string, token: string, query: string, variables: Record<string, unknown>) => staffApi(() => base, () => token).ok(query, variables);
+const gql = (base: string, token: string, query: string, variables: Record<string, unknown>) =>
+  staffApi(
+    () => base,
+    () => token,
+  ).ok(query, variables);
 
 beforeAll(async () => {
   const dbUrl = await createTestDatabase();
@@ -37,12 +41,23 @@ afterAll(async () => {
 async function subscriberOfA() {
   const app = await seedApp(svc);
   const appModeId = (await svc.db.appMode.findFirstOrThrow({ where: { appId: app.appId, mode: 'live' } })).id;
-  const signedIn = await gql(a.url, '', 'mutation($e: String!, $p: String!) { signIn(email: $e, password: $p) { token } }', { e: app.ownerEmail, p: app.ownerPassword });
+  const signedIn = await gql(a.url, '', 'mutation($e: String!, $p: String!) { signIn(email: $e, password: $p) { token } }', {
+    e: app.ownerEmail,
+    p: app.ownerPassword,
+  });
   const token: string = signedIn.signIn.token;
 
-  const client = createClient({ url: `${a.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0, connectionParams: { authorization: `Bearer ${token}` } });
+  const client = createClient({
+    url: `${a.url.replace('http', 'ws')}/graphql`,
+    webSocketImpl: WebSocket,
+    retryAttempts: 0,
+    connectionParams: { authorization: `Bearer ${token}` },
+  });
   clients.push(client);
-  const changes = client.iterate({ query: 'subscription($m: ID!) { appModeChanged(appModeId: $m) { appMode { id brandName webOrigins } } }', variables: { m: appModeId } });
+  const changes = client.iterate({
+    query: 'subscription($m: ID!) { appModeChanged(appModeId: $m) { appMode { id brandName webOrigins } } }',
+    variables: { m: appModeId },
+  });
   // The first answer is the app-mode as it is: A is listening from then on.
   expect((await changes.next()).value).toMatchObject({ data: { appModeChanged: { appMode: { id: appModeId, brandName: 'Test app' } } } });
   return { appModeId, token, changes };
@@ -55,12 +70,17 @@ it('a change made through process B reaches a subscriber of process A', async ()
     m: appModeId,
     i: { brandName: 'Changed on B', webOrigins: ['https://b.example.com'] },
   });
-  expect((await changes.next()).value).toEqual({ data: { appModeChanged: { appMode: { id: appModeId, brandName: 'Changed on B', webOrigins: ['https://b.example.com'] } } } });
+  expect((await changes.next()).value).toEqual({
+    data: { appModeChanged: { appMode: { id: appModeId, brandName: 'Changed on B', webOrigins: ['https://b.example.com'] } } },
+  });
 });
 
 it('both stop cleanly on SIGTERM, a subscriber still connected to A', async () => {
   await subscriberOfA();
   const started = Date.now();
-  expect(await Promise.all([stopProcess(a), stopProcess(b)])).toEqual([{ code: 0, signal: null }, { code: 0, signal: null }]);
+  expect(await Promise.all([stopProcess(a), stopProcess(b)])).toEqual([
+    { code: 0, signal: null },
+    { code: 0, signal: null },
+  ]);
   expect(Date.now() - started).toBeLessThan(5000);
 });

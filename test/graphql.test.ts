@@ -30,7 +30,10 @@ afterAll(async () => {
   await Promise.all(clients.map((c) => c.dispose()));
 });
 
-const { ok, refused, signIn } = staffApi(() => t.url, () => owner);
+const { ok, refused, signIn } = staffApi(
+  () => t.url,
+  () => owner,
+);
 
 /** The nodes of a connection's page. */
 const nodes = (connection: { edges: { node: any }[] }) => connection.edges.map((e) => e.node);
@@ -41,7 +44,13 @@ const appModeIds = async (appId = app.appId) => {
 };
 
 function wsClient(authorization: unknown, impl: unknown = WebSocket, options: { lazy?: boolean } = {}): Client {
-  const client = createClient({ url: `${t.url.replace('http', 'ws')}/graphql`, webSocketImpl: impl, retryAttempts: 0, connectionParams: { authorization }, ...options });
+  const client = createClient({
+    url: `${t.url.replace('http', 'ws')}/graphql`,
+    webSocketImpl: impl,
+    retryAttempts: 0,
+    connectionParams: { authorization },
+    ...options,
+  });
   clients.push(client);
   return client;
 }
@@ -58,10 +67,14 @@ describe('GraphiQL', () => {
 
 describe('signing in', () => {
   it('gives a session token and the viewer', async () => {
-    const data = await ok('mutation($e: String!, $p: String!) { signIn(email: $e, password: $p) { token expiresAt viewer { email memberships { edges { node { role } } } } } }', {
-      e: app.ownerEmail.toUpperCase(),
-      p: app.ownerPassword,
-    }, '');
+    const data = await ok(
+      'mutation($e: String!, $p: String!) { signIn(email: $e, password: $p) { token expiresAt viewer { email memberships { edges { node { role } } } } } }',
+      {
+        e: app.ownerEmail.toUpperCase(),
+        p: app.ownerPassword,
+      },
+      '',
+    );
     expect(data.signIn.token).toMatch(/^crm_st_/);
     expect(new Date(data.signIn.expiresAt).getTime()).toBeGreaterThan(t.clock.now().getTime());
     expect(data.signIn.viewer).toEqual({ email: app.ownerEmail, memberships: { edges: [{ node: { role: 'owner' } }] } });
@@ -88,19 +101,38 @@ describe('signing in', () => {
 describe('workspaces and apps', () => {
   it('lists the viewer, their workspaces and the apps with both modes', async () => {
     const app = await staffApp(t); // a workspace of its own: other tests add apps to the shared one
-    const data = await ok(`{
+    const data = await ok(
+      `{
       viewer { email memberships { edges { node { role workspace { id } } } } }
       workspaces { edges { node { id name apps { edges { node { id name live { mode appKey } test { mode appKey } } } } } } }
-    }`, {}, app.owner);
+    }`,
+      {},
+      app.owner,
+    );
     expect(nodes(data.viewer.memberships)).toEqual([{ role: 'owner', workspace: { id: app.workspaceId } }]);
     expect(nodes(data.workspaces).map((w: any) => ({ ...w, apps: nodes(w.apps) }))).toEqual([
-      { id: app.workspaceId, name: 'Test app workspace', apps: [{ id: app.appId, name: 'Test app', live: { mode: 'live', appKey: app.live.app_key }, test: { mode: 'test', appKey: app.test.app_key } }] },
+      {
+        id: app.workspaceId,
+        name: 'Test app workspace',
+        apps: [
+          {
+            id: app.appId,
+            name: 'Test app',
+            live: { mode: 'live', appKey: app.live.app_key },
+            test: { mode: 'test', appKey: app.test.app_key },
+          },
+        ],
+      },
     ]);
   });
 
   it('shows one app with its settings and key hints, never its secrets', async () => {
     const app = await staffApp(t); // an app of its own: other tests add keys to the shared one
-    const data = await ok('query($id: ID!) { app(id: $id) { workspace { id } live { id webOrigins brandName serverKeys { edges { node { hint revokedAt } } } } test { appKey } } }', { id: app.appId }, app.owner);
+    const data = await ok(
+      'query($id: ID!) { app(id: $id) { workspace { id } live { id webOrigins brandName serverKeys { edges { node { hint revokedAt } } } } test { appKey } } }',
+      { id: app.appId },
+      app.owner,
+    );
     expect(data.app.workspace.id).toBe(app.workspaceId);
     expect(nodes(data.app.live.serverKeys)).toEqual([{ hint: `crm_sk_…${app.live.server_key.slice(-4)}`, revokedAt: null }]);
     const fields = await ok('{ __type(name: "AppMode") { fields { name } } }');
@@ -132,7 +164,12 @@ describe('workspaces and apps', () => {
     expect(made.test.serverKey).toMatch(/^crm_sk_test_/);
     expect((await authenticateServer(t.svc, `Bearer ${made.live.serverKey}`)).appId).toBe(made.app.id);
 
-    const everything = JSON.stringify(await ok('query($id: ID!) { app(id: $id) { live { ...M } test { ...M } } } fragment M on AppMode { id appKey webOrigins serverKeys { edges { node { id hint } } } }', { id: made.app.id }));
+    const everything = JSON.stringify(
+      await ok(
+        'query($id: ID!) { app(id: $id) { live { ...M } test { ...M } } } fragment M on AppMode { id appKey webOrigins serverKeys { edges { node { id hint } } } }',
+        { id: made.app.id },
+      ),
+    );
     for (const mode of [made.live, made.test]) {
       for (const secret of [mode.serverKey, mode.identitySecret, mode.inboundSecret]) expect(everything).not.toContain(secret);
     }
@@ -148,24 +185,33 @@ describe('server keys', () => {
 
     const revoked = (await ok('mutation($id: ID!) { revokeServerKey(id: $id) { id revokedAt } }', { id: made.id })).revokeServerKey;
     expect(revoked.revokedAt).toBe(t.clock.now().toISOString());
-    await expect(authenticateServer(t.svc, `Bearer ${made.serverKey}`)).rejects.toMatchObject({ status: 401, detail: 'This server key has been revoked.' });
+    await expect(authenticateServer(t.svc, `Bearer ${made.serverKey}`)).rejects.toMatchObject({
+      status: 401,
+      detail: 'This server key has been revoked.',
+    });
   });
 
   it('refuses the 21st live key of a mode', async () => {
     const { test } = await appModeIds();
     const live = await t.svc.db.serverKey.count({ where: { appModeId: test, revokedAt: null } });
     for (let i = live; i < MAX_SERVER_KEYS; i++) await createServerKey(t.ctx, test);
-    expect(await refused('mutation($m: ID!) { createServerKey(appModeId: $m) { id } }', { m: test })).toMatchObject({ code: 'server_key_limit', status: 409 });
+    expect(await refused('mutation($m: ID!) { createServerKey(appModeId: $m) { id } }', { m: test })).toMatchObject({
+      code: 'server_key_limit',
+      status: 409,
+    });
   });
 });
 
 describe('app settings', () => {
   it('changes what is given and returns the app-mode', async () => {
     const { live } = await appModeIds();
-    const data = await ok('mutation($m: ID!, $i: AppSettingsInput!) { updateAppSettings(appModeId: $m, input: $i) { webOrigins brandColor helpOn } }', {
-      m: live,
-      i: { webOrigins: ['https://shop.example.com'], brandColor: '#112233', helpOn: false },
-    });
+    const data = await ok(
+      'mutation($m: ID!, $i: AppSettingsInput!) { updateAppSettings(appModeId: $m, input: $i) { webOrigins brandColor helpOn } }',
+      {
+        m: live,
+        i: { webOrigins: ['https://shop.example.com'], brandColor: '#112233', helpOn: false },
+      },
+    );
     expect(data.updateAppSettings).toEqual({ webOrigins: ['https://shop.example.com'], brandColor: '#112233', helpOn: false });
   });
 
@@ -182,7 +228,9 @@ describe('app settings', () => {
 
 describe('HTTP transport', () => {
   it('answers GET queries and keeps yoga’s status when there is no body', async () => {
-    const r = await call(t.url, 'GET', `/graphql?query=${encodeURIComponent('{ viewer { email } }')}`, { headers: { Authorization: `Bearer ${owner}` } });
+    const r = await call(t.url, 'GET', `/graphql?query=${encodeURIComponent('{ viewer { email } }')}`, {
+      headers: { Authorization: `Bearer ${owner}` },
+    });
     expect(r.json).toEqual({ data: { viewer: { email: app.ownerEmail } } });
     // GraphiQL for a browser, served whole from the package: no script from another host.
     const page = await call(t.url, 'GET', '/graphql', { headers: { Accept: 'text/html' } });
@@ -203,7 +251,9 @@ describe('live changes over graphql-ws', () => {
     expect(first.value.data.appModeChanged).toMatchObject({ reload: true, appMode: { id: live } });
 
     await ok('mutation($m: ID!) { updateAppSettings(appModeId: $m, input: { brandName: "Renamed live" }) { id } }', { m: live });
-    expect((await changes.next()).value).toEqual({ data: { appModeChanged: { reload: false, appMode: { id: live, brandName: 'Renamed live' } } } });
+    expect((await changes.next()).value).toEqual({
+      data: { appModeChanged: { reload: false, appMode: { id: live, brandName: 'Renamed live' } } },
+    });
     await changes.return!();
   });
 
@@ -240,7 +290,10 @@ describe('live changes over graphql-ws', () => {
 
   it('closes with 4401 on a bad token', async () => {
     const closed = await new Promise<{ code: number }>((resolve) => {
-      wsClient('Bearer crm_st_madeup').subscribe({ query: '{ viewer { id } }' }, { next: () => {}, error: (e) => resolve(e as { code: number }), complete: () => resolve({ code: 0 }) });
+      wsClient('Bearer crm_st_madeup').subscribe(
+        { query: '{ viewer { id } }' },
+        { next: () => {}, error: (e) => resolve(e as { code: number }), complete: () => resolve({ code: 0 }) },
+      );
     });
     expect(closed.code).toBe(4401);
   });
@@ -266,7 +319,10 @@ describe('live changes over graphql-ws', () => {
 describe('shutdown', () => {
   it('close() ends open subscriptions and sockets promptly', async () => {
     const { live } = await appModeIds();
-    const changes = wsClient(`Bearer ${owner}`).iterate({ query: 'subscription($m: ID!) { appModeChanged(appModeId: $m) { version } }', variables: { m: live } });
+    const changes = wsClient(`Bearer ${owner}`).iterate({
+      query: 'subscription($m: ID!) { appModeChanged(appModeId: $m) { version } }',
+      variables: { m: live },
+    });
     await changes.next();
     const waiting = changes.next().catch((closeEvent: { code: number }) => closeEvent);
     const started = Date.now();

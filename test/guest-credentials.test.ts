@@ -56,14 +56,27 @@ describe('guest credentials', () => {
 
   it('says unauthorized, and why, for a token signed with the other mode secret', async () => {
     const token = await userToken(app.test.identity_secret, { sub: 'u-1' });
-    expectProblem(await consent({ 'X-CRM-App-Key': app.live.app_key, ...bearer(token) }), 401, 'unauthorized', /test mode's identity secret/);
+    expectProblem(
+      await consent({ 'X-CRM-App-Key': app.live.app_key, ...bearer(token) }),
+      401,
+      'unauthorized',
+      /test mode's identity secret/,
+    );
   });
 
   it('says unauthorized for a bad signature, a token without sub, a non-HS256 token and garbage', async () => {
     const key = { 'X-CRM-App-Key': app.live.app_key };
-    expectProblem(await consent({ ...key, ...bearer(await userToken('not-the-secret-at-all-0123456789', { sub: 'u-1' })) }), 401, 'unauthorized', /signature/);
+    expectProblem(
+      await consent({ ...key, ...bearer(await userToken('not-the-secret-at-all-0123456789', { sub: 'u-1' })) }),
+      401,
+      'unauthorized',
+      /signature/,
+    );
     expectProblem(await consent({ ...key, ...bearer(await userToken(app.live.identity_secret, {})) }), 401, 'unauthorized', /"sub"/);
-    const hs512 = await new SignJWT({ sub: 'u-1' }).setProtectedHeader({ alg: 'HS512' }).setExpirationTime('1h').sign(new TextEncoder().encode(app.live.identity_secret));
+    const hs512 = await new SignJWT({ sub: 'u-1' })
+      .setProtectedHeader({ alg: 'HS512' })
+      .setExpirationTime('1h')
+      .sign(new TextEncoder().encode(app.live.identity_secret));
     expectProblem(await consent({ ...key, ...bearer(hs512) }), 401, 'unauthorized', /HS256/);
     expectProblem(await consent({ ...key, ...bearer('not.a.token') }), 401, 'unauthorized');
     expectProblem(await consent({ ...key, Authorization: 'Basic abc' }), 401, 'unauthorized', /Bearer/);
@@ -79,7 +92,12 @@ describe('guest credentials', () => {
     expectProblem(await consent(bearer(token)), 401, 'unauthorized', /X-CRM-App-Key/);
     expectProblem(await consent({ 'X-CRM-App-Key': 'app_doesnotexist000000000', ...bearer(token) }), 401, 'unauthorized');
     expectProblem(await consent({ 'X-CRM-App-Key': 'crm_sk_nonsense', ...bearer(token) }), 401, 'unauthorized');
-    expectProblem(await consent({ 'X-CRM-App-Key': app.test.app_key, ...bearer(token) }), 401, 'unauthorized', /live mode's identity secret/);
+    expectProblem(
+      await consent({ 'X-CRM-App-Key': app.test.app_key, ...bearer(token) }),
+      401,
+      'unauthorized',
+      /live mode's identity secret/,
+    );
     expectProblem(await consent({ 'X-CRM-App-Key': other.live.app_key, ...bearer(token) }), 401, 'unauthorized', /signature/);
   });
 
@@ -106,12 +124,19 @@ describe('guest credentials', () => {
   });
 
   it('never reads cookies', async () => {
-    const r = await consent({ 'X-CRM-App-Key': app.live.app_key, Cookie: `token=${await userToken(app.live.identity_secret, { sub: 'u-1' })}` });
+    const r = await consent({
+      'X-CRM-App-Key': app.live.app_key,
+      Cookie: `token=${await userToken(app.live.identity_secret, { sub: 'u-1' })}`,
+    });
     expectProblem(r, 401, 'unauthorized');
   });
 
   it('records the SDK version the client sends', async () => {
-    const r = await consent({ 'X-CRM-App-Key': app.live.app_key, 'X-Crm-Sdk': 'web/2.3.1', ...bearer(await userToken(app.live.identity_secret, { sub: 'sdk-user' })) });
+    const r = await consent({
+      'X-CRM-App-Key': app.live.app_key,
+      'X-Crm-Sdk': 'web/2.3.1',
+      ...bearer(await userToken(app.live.identity_secret, { sub: 'sdk-user' })),
+    });
     expect(r.status).toBe(200);
     const c = await t.svc.db.contact.findFirstOrThrow({ where: { externalId: 'sdk-user' } });
     expect(c.lastSdk).toBe('web/2.3.1');
@@ -140,7 +165,11 @@ describe('public app details', () => {
 
   it('shows parts switched off and answers 404 for an unknown key', async () => {
     await updateSettings(t.ctx, await modeId(app.live.app_key), { helpOn: false });
-    expect((await call(t.url, 'GET', `/public/v1/apps/${app.live.app_key}`)).json.features).toEqual({ messenger: true, helpCenter: false, inAppMessages: true });
+    expect((await call(t.url, 'GET', `/public/v1/apps/${app.live.app_key}`)).json.features).toEqual({
+      messenger: true,
+      helpCenter: false,
+      inAppMessages: true,
+    });
     expectProblem(await call(t.url, 'GET', '/public/v1/apps/app_nothinghere00000000000'), 404, 'not_found');
   });
 });

@@ -19,10 +19,18 @@ afterAll(() => t.close());
 const at = (offsetMs = 0) => new Date(t.clock.now().getTime() + offsetMs).toISOString();
 const post = async (events: unknown[]) =>
   call(t.url, 'POST', '/guest/v1/events', {
-    headers: { 'X-CRM-App-Key': app.live.app_key, Authorization: `Bearer ${await userToken(app.live.identity_secret, { sub: 'known-1' })}` },
+    headers: {
+      'X-CRM-App-Key': app.live.app_key,
+      Authorization: `Bearer ${await userToken(app.live.identity_secret, { sub: 'known-1' })}`,
+    },
     json: { events, app_version: '1.0.0', platform: 'ios' },
   });
-const screenViewed = (props: Record<string, string>, offsetMs = 0) => ({ id: randomUUID(), name: 'screen_viewed', occurred_at: at(offsetMs), props });
+const screenViewed = (props: Record<string, string>, offsetMs = 0) => ({
+  id: randomUUID(),
+  name: 'screen_viewed',
+  occurred_at: at(offsetMs),
+  props,
+});
 
 describe('guest events of known definitions', () => {
   it('types props by the definition as made, refuses a misfit, grows for a new prop', async () => {
@@ -47,10 +55,16 @@ describe('guest events of known definitions', () => {
 
     // A prop the definition lacks grows it, and is typed by it afterwards.
     expect((await post([screenViewed({ depth: '5', tab: 'home' })])).json).toEqual({ accepted: 1 });
-    expect((await definition()).props).toEqual([{ key: 'depth', type: 'number' }, { key: 'tab', type: 'string' }]);
+    expect((await definition()).props).toEqual([
+      { key: 'depth', type: 'number' },
+      { key: 'tab', type: 'string' },
+    ]);
     const later = screenViewed({ tab: 'settings', depth: '6' });
     expect((await post([later, { ...later, id: randomUUID(), name: 'app_opened', props: {} }])).json).toEqual({ accepted: 2 });
-    expect((await t.svc.db.event.findFirstOrThrow({ where: { appModeId: modeId, id: later.id } })).props).toEqual({ tab: 'settings', depth: 6 });
+    expect((await t.svc.db.event.findFirstOrThrow({ where: { appModeId: modeId, id: later.id } })).props).toEqual({
+      tab: 'settings',
+      depth: 6,
+    });
     // Sent again: kept once.
     expect((await post([later])).json).toEqual({ accepted: 0 });
   });

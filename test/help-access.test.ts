@@ -31,8 +31,15 @@ describe('audience', () => {
     const own = await staffApp(t, 'Audience app');
     const write = helpAuthor(t, own);
     const c = await write.collection({ names: { en: 'Account' } });
-    const open = await write.article({ collectionId: c.id, versions: { en: { title: 'Open hamfistery', body: 'Everyone may read about hamfistery.' } } });
-    const secret = await write.article({ collectionId: c.id, audience: 'signed_in', versions: { en: { title: 'Secret hamfistery', body: 'Members only hamfistery.' } } });
+    const open = await write.article({
+      collectionId: c.id,
+      versions: { en: { title: 'Open hamfistery', body: 'Everyone may read about hamfistery.' } },
+    });
+    const secret = await write.article({
+      collectionId: c.id,
+      audience: 'signed_in',
+      versions: { en: { title: 'Secret hamfistery', body: 'Members only hamfistery.' } },
+    });
     const onlySecret = await write.collection({ names: { en: 'Members corner' } });
     await write.article({ collectionId: onlySecret.id, audience: 'signed_in', versions: { en: { title: 'Members page' } } });
 
@@ -54,7 +61,12 @@ describe('audience', () => {
     const user = await guestReader(t, own);
     const r = await user.get(`/articles/${secret.slug}`);
     expect(r.status).toBe(200);
-    expect(r.json).toMatchObject({ slug: secret.slug, audience: 'signed_in', html_url: null, collection_path: [{ slug: c.slug, name: 'Account' }] });
+    expect(r.json).toMatchObject({
+      slug: secret.slug,
+      audience: 'signed_in',
+      html_url: null,
+      collection_path: [{ slug: c.slug, name: 'Account' }],
+    });
     expect(slugsOf(r.json.related)).toEqual([open.slug]);
     expect(slugsOf((await user.get('/articles?q=hamfistery')).json.items).sort()).toEqual([open.slug, secret.slug].sort());
     expect((await user.get('/collections')).json.items.map((i: { slug: string }) => i.slug)).toEqual([c.slug, onlySecret.slug]);
@@ -69,12 +81,17 @@ describe('audience', () => {
     const a = await author.article({ versions: { en: { title: 'First words', body: 'Version one.' } } });
     const reader = publicReader(t, app.live.app_key);
     await author.draft(a.id, 'en', { title: 'Second words', body: 'Version two.' });
-    expect((await reader.get(`/articles/${a.slug}`)).json).toMatchObject({ title: 'First words', blocks: [{ type: 'paragraph', spans: [{ text: 'Version one.' }] }] });
+    expect((await reader.get(`/articles/${a.slug}`)).json).toMatchObject({
+      title: 'First words',
+      blocks: [{ type: 'paragraph', spans: [{ text: 'Version one.' }] }],
+    });
     expect(slugsOf((await reader.get('/articles?q=second')).json.items)).not.toContain(a.slug);
     await author.publish(a.id, 'en');
     expect((await reader.get(`/articles/${a.slug}`)).json).toMatchObject({ title: 'Second words' });
     // Never published: not there at all.
-    const draftOnly = (await author.api.ok('mutation($m: ID!) { createHelpArticle(appModeId: $m, slug: "draft-only") { id } }', { m: app.modes.live })).createHelpArticle;
+    const draftOnly = (
+      await author.api.ok('mutation($m: ID!) { createHelpArticle(appModeId: $m, slug: "draft-only") { id } }', { m: app.modes.live })
+    ).createHelpArticle;
     await author.draft(draftOnly.id, 'en', { title: 'Draft only' });
     expect((await reader.get('/articles/draft-only')).status).toBe(404);
     // Unpublished: gone again.
@@ -92,9 +109,15 @@ describe('switched off', () => {
     const pub = publicReader(t, own.live.app_key);
     const user = await guestReader(t, own);
     const routes = [
-      () => pub.get('/articles'), () => pub.get(`/articles/${a.slug}`), () => pub.get('/collections'), () => pub.get(`/collections/${c.slug}`),
+      () => pub.get('/articles'),
+      () => pub.get(`/articles/${a.slug}`),
+      () => pub.get('/collections'),
+      () => pub.get(`/collections/${c.slug}`),
       () => pub.post(`/articles/${a.slug}/rating`, { helpful: true, visitor: 'v' }),
-      () => user.get('/articles'), () => user.get(`/articles/${a.slug}`), () => user.get('/collections'), () => user.get(`/collections/${c.slug}`),
+      () => user.get('/articles'),
+      () => user.get(`/articles/${a.slug}`),
+      () => user.get('/collections'),
+      () => user.get(`/collections/${c.slug}`),
       () => user.post(`/articles/${a.slug}/rating`, { helpful: true }),
     ];
     for (const route of routes) expect([200, 204]).toContain((await route()).status);
@@ -126,17 +149,26 @@ describe('tenancy', () => {
     expect((await (await guestReader(t, other)).get(`/articles/${a.slug}`)).status).toBe(404);
     // Staff of another workspace: not found, like an unknown id.
     const theirs = helpAuthor(t, other);
-    const refused = await theirs.api.refused('mutation($a: ID!) { publishHelpArticle(articleId: $a, language: "en") { language } }', { a: a.id });
+    const refused = await theirs.api.refused('mutation($a: ID!) { publishHelpArticle(articleId: $a, language: "en") { language } }', {
+      a: a.id,
+    });
     expect(refused).toMatchObject({ code: 'not_found' });
     expect(await theirs.api.refused('query($a: ID!) { helpArticle(id: $a) { slug } }', { a: a.id })).toMatchObject({ code: 'not_found' });
     // Another app's collection is not a place for this app's article.
     const theirCollection = await theirs.collection({ names: { en: 'Theirs' } });
-    const moved = await author.api.refused('mutation($id: ID!, $c: ID) { changeHelpArticle(id: $id, input: { collectionId: $c }) { id } }', { id: a.id, c: theirCollection.id });
+    const moved = await author.api.refused(
+      'mutation($id: ID!, $c: ID) { changeHelpArticle(id: $id, input: { collectionId: $c }) { id } }',
+      { id: a.id, c: theirCollection.id },
+    );
     expect(moved).toMatchObject({ code: 'invalid_request', errors: [{ field: 'collectionId' }] });
     // An agent reads but does not write.
     const agent = await memberOf(t, app.workspaceId, 'agent');
-    expect((await author.api.ok('query($a: ID!) { helpArticle(id: $a) { slug } }', { a: a.id }, agent.token)).helpArticle.slug).toBe(a.slug);
-    expect(await author.api.refused('mutation($a: ID!) { removeHelpArticle(id: $a) }', { a: a.id }, agent.token)).toMatchObject({ code: 'role_forbids' });
+    expect((await author.api.ok('query($a: ID!) { helpArticle(id: $a) { slug } }', { a: a.id }, agent.token)).helpArticle.slug).toBe(
+      a.slug,
+    );
+    expect(await author.api.refused('mutation($a: ID!) { removeHelpArticle(id: $a) }', { a: a.id }, agent.token)).toMatchObject({
+      code: 'role_forbids',
+    });
   });
 });
 
@@ -151,12 +183,19 @@ describe('votes', () => {
     expect((await pub.post(`/articles/${a.slug}/rating`, { helpful: true, visitor: 'same-id' })).status).toBe(204);
     expect((await pub.post(`/articles/${a.slug}/rating`, { helpful: true, visitor: 'same-id', language: 'en' })).status).toBe(204);
     expect((await pub.post(`/articles/${a.slug}/rating`, { helpful: false, visitor: 'another' })).status).toBe(204);
-    expect(await t.svc.db.helpArticleRating.findMany({ where: { articleId: a.id }, select: { externalId: true, helpful: true } })).toEqual([{ externalId: 'same-id', helpful: false }]);
+    expect(await t.svc.db.helpArticleRating.findMany({ where: { articleId: a.id }, select: { externalId: true, helpful: true } })).toEqual([
+      { externalId: 'same-id', helpful: false },
+    ]);
     expect(await t.svc.db.helpVisitorRating.count({ where: { articleId: a.id } })).toBe(2);
     for (let i = 0; i < 2; i++) await pub.get(`/articles/${a.slug}`);
     await flushViews(t.svc);
-    const stats = await author.api.ok('query($a: ID!) { helpArticle(id: $a) { stats { language views helpful notHelpful visitorHelpful visitorNotHelpful } } }', { a: a.id });
-    expect(stats.helpArticle.stats).toEqual([{ language: 'en', views: 2, helpful: 0, notHelpful: 1, visitorHelpful: 1, visitorNotHelpful: 1 }]);
+    const stats = await author.api.ok(
+      'query($a: ID!) { helpArticle(id: $a) { stats { language views helpful notHelpful visitorHelpful visitorNotHelpful } } }',
+      { a: a.id },
+    );
+    expect(stats.helpArticle.stats).toEqual([
+      { language: 'en', views: 2, helpful: 0, notHelpful: 1, visitorHelpful: 1, visitorNotHelpful: 1 },
+    ]);
   });
 
   it('refuses a bad public vote naming the field', async () => {
@@ -194,7 +233,11 @@ describe('votes', () => {
 
 describe('content', () => {
   const save = (articleId: string, blocks: unknown) =>
-    author.api.gql('mutation($a: ID!, $b: JSON!) { saveHelpDraft(articleId: $a, language: "en", title: "T", blocks: $b) { language } }', { a: articleId, b: blocks }, app.owner);
+    author.api.gql(
+      'mutation($a: ID!, $b: JSON!) { saveHelpDraft(articleId: $a, language: "en", title: "T", blocks: $b) { language } }',
+      { a: articleId, b: blocks },
+      app.owner,
+    );
   let articleId: string;
   beforeAll(async () => {
     articleId = (await author.article({ versions: { en: { title: 'Content rules' } } })).id;
@@ -220,13 +263,26 @@ describe('content', () => {
       { type: 'image', imageUrl: 'https://cdn.example/a.png', alt: 'fine' },
       { type: 'list', items: [] },
     ]);
-    expect(r.errors![0]!.extensions.errors!.map((e) => e.field)).toEqual(['blocks.0.level', 'blocks.1.type', 'blocks.2.level', 'blocks.3.spans.0.link', 'blocks.4.link', 'blocks.6.items']);
+    expect(r.errors![0]!.extensions.errors!.map((e) => e.field)).toEqual([
+      'blocks.0.level',
+      'blocks.1.type',
+      'blocks.2.level',
+      'blocks.3.spans.0.link',
+      'blocks.4.link',
+      'blocks.6.items',
+    ]);
   });
 
   it('keeps every block type the help center takes', async () => {
     const blocks = [
       { type: 'heading', level: 1, spans: [{ text: 'Hello' }] },
-      { type: 'paragraph', spans: [{ text: 'Read ', bold: true }, { text: 'this', link: 'https://example.com/x', italic: true }] },
+      {
+        type: 'paragraph',
+        spans: [
+          { text: 'Read ', bold: true },
+          { text: 'this', link: 'https://example.com/x', italic: true },
+        ],
+      },
       { type: 'list', items: [{ spans: [{ text: 'one' }] }, { spans: [{ text: 'two' }] }] },
       { type: 'numbered_list', items: [{ spans: [{ text: 'first' }] }] },
       { type: 'callout', spans: [{ text: 'Note' }] },
@@ -235,17 +291,27 @@ describe('content', () => {
     ];
     expect((await save(articleId, blocks)).errors).toBeUndefined();
     await author.publish(articleId, 'en');
-    const read = await (await guestReader(t, app)).get(`/articles/${(await t.svc.db.helpArticle.findUniqueOrThrow({ where: { id: articleId } })).slug}`);
+    const read = await (
+      await guestReader(t, app)
+    ).get(`/articles/${(await t.svc.db.helpArticle.findUniqueOrThrow({ where: { id: articleId } })).slug}`);
     expect(read.json.blocks).toEqual(blocks.map(({ unknownMember: _, ...b }: Record<string, unknown>) => b));
   });
 
   it('refuses a language the app does not have, a blank title and a bad slug, naming each', async () => {
-    const r = await author.api.gql('mutation($a: ID!) { saveHelpDraft(articleId: $a, language: "de", title: " ", blocks: []) { language } }', { a: articleId }, app.owner);
+    const r = await author.api.gql(
+      'mutation($a: ID!) { saveHelpDraft(articleId: $a, language: "de", title: " ", blocks: []) { language } }',
+      { a: articleId },
+      app.owner,
+    );
     expect(r.errors![0]!.extensions.errors!.map((e) => e.field)).toEqual(['language', 'title']);
-    const slug = await author.api.refused('mutation($m: ID!) { createHelpArticle(appModeId: $m, slug: "Not A Slug") { id } }', { m: app.modes.live });
+    const slug = await author.api.refused('mutation($m: ID!) { createHelpArticle(appModeId: $m, slug: "Not A Slug") { id } }', {
+      m: app.modes.live,
+    });
     expect(slug).toMatchObject({ code: 'invalid_request', errors: [{ field: 'slug' }] });
     await author.article({ slug: 'taken-slug', versions: {} });
-    expect(await author.api.refused('mutation($m: ID!) { createHelpArticle(appModeId: $m, slug: "taken-slug") { id } }', { m: app.modes.live })).toMatchObject({ code: 'slug_taken', errors: [{ field: 'slug' }] });
+    expect(
+      await author.api.refused('mutation($m: ID!) { createHelpArticle(appModeId: $m, slug: "taken-slug") { id } }', { m: app.modes.live }),
+    ).toMatchObject({ code: 'slug_taken', errors: [{ field: 'slug' }] });
   });
 });
 
@@ -253,16 +319,30 @@ describe('pictures', () => {
   it('redirects a picture to a short-lived signed address, which stops working when it expires', async () => {
     const bytes = png(4, 3);
     const made = (
-      await author.api.ok('mutation($m: ID!, $n: Int!) { createHelpPicture(appModeId: $m, type: png, size: $n) { id url uploadUrl uploadMethod uploadHeaders } }', { m: app.modes.live, n: bytes.length })
+      await author.api.ok(
+        'mutation($m: ID!, $n: Int!) { createHelpPicture(appModeId: $m, type: png, size: $n) { id url uploadUrl uploadMethod uploadHeaders } }',
+        { m: app.modes.live, n: bytes.length },
+      )
     ).createHelpPicture;
     // Named before its bytes are there: refused.
-    const early = await author.api.gql('mutation($a: ID!, $b: JSON!) { saveHelpDraft(articleId: $a, language: "en", title: "Pic", blocks: $b) { language } }', {
-      a: (await author.article({ versions: {} })).id, b: [{ type: 'image', imageUrl: made.url, alt: 'x' }],
-    }, app.owner);
+    const early = await author.api.gql(
+      'mutation($a: ID!, $b: JSON!) { saveHelpDraft(articleId: $a, language: "en", title: "Pic", blocks: $b) { language } }',
+      {
+        a: (await author.article({ versions: {} })).id,
+        b: [{ type: 'image', imageUrl: made.url, alt: 'x' }],
+      },
+      app.owner,
+    );
     expect(early.errors![0]!.extensions.errors!.map((e) => e.field)).toEqual(['blocks.0.imageUrl']);
-    const put = await fetch(reachable(t, made.uploadUrl), { method: made.uploadMethod, headers: made.uploadHeaders, body: new Uint8Array(bytes) });
+    const put = await fetch(reachable(t, made.uploadUrl), {
+      method: made.uploadMethod,
+      headers: made.uploadHeaders,
+      body: new Uint8Array(bytes),
+    });
     expect(put.status).toBe(204);
-    const a = await author.article({ versions: { en: { title: 'With a picture', body: [{ type: 'image', imageUrl: made.url, alt: 'Screen' }] } } });
+    const a = await author.article({
+      versions: { en: { title: 'With a picture', body: [{ type: 'image', imageUrl: made.url, alt: 'Screen' }] } },
+    });
 
     const read = await publicReader(t, app.live.app_key).get(`/articles/${a.slug}`);
     expect(read.json.blocks).toEqual([{ type: 'image', imageUrl: made.url, alt: 'Screen' }]);
@@ -284,9 +364,14 @@ describe('pictures', () => {
     // Another app's picture is not one of this app's; an unknown one is 404.
     const other = await staffApp(t, 'Picture thief');
     const theirs = helpAuthor(t, other);
-    const stolen = await theirs.api.gql('mutation($a: ID!, $b: JSON!) { saveHelpDraft(articleId: $a, language: "en", title: "Mine", blocks: $b) { language } }', {
-      a: (await theirs.article({ versions: {} })).id, b: [{ type: 'image', imageUrl: made.url, alt: 'x' }],
-    }, other.owner);
+    const stolen = await theirs.api.gql(
+      'mutation($a: ID!, $b: JSON!) { saveHelpDraft(articleId: $a, language: "en", title: "Mine", blocks: $b) { language } }',
+      {
+        a: (await theirs.article({ versions: {} })).id,
+        b: [{ type: 'image', imageUrl: made.url, alt: 'x' }],
+      },
+      other.owner,
+    );
     expect(stolen.errors![0]!.extensions.errors!.map((e) => e.field)).toEqual(['blocks.0.imageUrl']);
     expect((await call(t.url, 'GET', '/public/v1/help/assets/00000000-0000-4000-8000-000000000000')).status).toBe(404);
     expect((await call(t.url, 'GET', '/public/v1/help/assets/not-an-id')).status).toBe(404);
@@ -297,10 +382,17 @@ describe('pictures', () => {
   });
 
   it('refuses bytes that are not the picture declared', async () => {
-    const made = (await author.api.ok('mutation($m: ID!) { createHelpPicture(appModeId: $m, type: png, size: 5) { uploadUrl uploadMethod uploadHeaders } }', { m: app.modes.live })).createHelpPicture;
+    const made = (
+      await author.api.ok(
+        'mutation($m: ID!) { createHelpPicture(appModeId: $m, type: png, size: 5) { uploadUrl uploadMethod uploadHeaders } }',
+        { m: app.modes.live },
+      )
+    ).createHelpPicture;
     const put = await fetch(reachable(t, made.uploadUrl), { method: made.uploadMethod, headers: made.uploadHeaders, body: 'hello' });
     expect(put.status).toBe(422);
     expect((await put.json()).code).toBe('picture_invalid');
-    expect(await author.api.refused('mutation($m: ID!) { createHelpPicture(appModeId: $m, type: png, size: 0) { id } }', { m: app.modes.live })).toMatchObject({ errors: [{ field: 'size' }] });
+    expect(
+      await author.api.refused('mutation($m: ID!) { createHelpPicture(appModeId: $m, type: png, size: 0) { id } }', { m: app.modes.live }),
+    ).toMatchObject({ errors: [{ field: 'size' }] });
   });
 });

@@ -32,14 +32,24 @@ const DAY = UNNAMED_PICTURE_HOURS * 3_600_000;
 async function picture(): Promise<{ id: string; url: string }> {
   const bytes = png(4, 3);
   const made = (
-    await author.api.ok('mutation($m: ID!, $n: Int!) { createHelpPicture(appModeId: $m, type: png, size: $n) { id url uploadUrl uploadMethod uploadHeaders } }', { m: app.modes.live, n: bytes.length })
+    await author.api.ok(
+      'mutation($m: ID!, $n: Int!) { createHelpPicture(appModeId: $m, type: png, size: $n) { id url uploadUrl uploadMethod uploadHeaders } }',
+      { m: app.modes.live, n: bytes.length },
+    )
   ).createHelpPicture;
-  const put = await fetch(reachable(t, made.uploadUrl), { method: made.uploadMethod, headers: made.uploadHeaders, body: new Uint8Array(bytes) });
+  const put = await fetch(reachable(t, made.uploadUrl), {
+    method: made.uploadMethod,
+    headers: made.uploadHeaders,
+    body: new Uint8Array(bytes),
+  });
   expect(put.status).toBe(204);
   return { id: made.id, url: made.url };
 }
 
-const image = (p: { url: string }) => [{ type: 'paragraph', spans: [{ text: 'See:' }] }, { type: 'image', imageUrl: p.url, alt: 'Screen' }];
+const image = (p: { url: string }) => [
+  { type: 'paragraph', spans: [{ text: 'See:' }] },
+  { type: 'image', imageUrl: p.url, alt: 'Screen' },
+];
 
 async function saveDraft(articleId: string, language: string, body: unknown[]) {
   const saved = await author.draft(articleId, language, { title: 'With pictures', body });
@@ -74,7 +84,9 @@ describe('the sweep of help pictures no article names', () => {
     await saveDraft(drafted.id, 'en', image(inDraft));
     // Named only by the German published version: the German draft dropped it after the publish,
     // and the English version never named it.
-    const published = await author.article({ versions: { en: { title: 'Without pictures' }, de: { title: 'Mit Bild', body: image(inGermanPublished) } } });
+    const published = await author.article({
+      versions: { en: { title: 'Without pictures' }, de: { title: 'Mit Bild', body: image(inGermanPublished) } },
+    });
     await saveDraft(published.id, 'de', [{ type: 'paragraph', spans: [{ text: 'Kein Bild mehr.' }] }]);
     // Named by a draft now, dropped after the first pass.
     const changing = await author.article({ versions: {} });
@@ -124,7 +136,9 @@ describe('the sweep of help pictures no article names', () => {
   });
 
   it('removes pictures whose bytes never came, passing over the missing bytes', async () => {
-    const made = (await author.api.ok('mutation($m: ID!) { createHelpPicture(appModeId: $m, type: png, size: 10) { id url } }', { m: app.modes.live })).createHelpPicture;
+    const made = (
+      await author.api.ok('mutation($m: ID!) { createHelpPicture(appModeId: $m, type: png, size: 10) { id url } }', { m: app.modes.live })
+    ).createHelpPicture;
     expect(await bytesOf(made)).toBeUndefined();
     t.clock.advance(DAY + 60_000);
     await sweepUnnamedHelpPictures(t.ctx);

@@ -28,8 +28,18 @@ const slugs = (r: { json: { items: { slug: string }[] } }) => r.json.items.map((
 
 describe('search', () => {
   it('ranks a title match above a body match, and marks the matched words in a plain-text excerpt', async () => {
-    const inBody = await author.article({ versions: { en: { title: 'Getting started', summary: 'First steps', body: 'Open the app. Your zeppelinic settings live under Profile. Zeppelinic choices are kept.' } } });
-    const inTitle = await author.article({ versions: { en: { title: 'Zeppelinic settings', summary: 'Where they are', body: 'Tap Profile, then Settings.' } } });
+    const inBody = await author.article({
+      versions: {
+        en: {
+          title: 'Getting started',
+          summary: 'First steps',
+          body: 'Open the app. Your zeppelinic settings live under Profile. Zeppelinic choices are kept.',
+        },
+      },
+    });
+    const inTitle = await author.article({
+      versions: { en: { title: 'Zeppelinic settings', summary: 'Where they are', body: 'Tap Profile, then Settings.' } },
+    });
     const r = await reader.get('/articles?q=zeppelinic');
     expect(r.status).toBe(200);
     expect(r.json.matched_by).toBe('words');
@@ -41,7 +51,9 @@ describe('search', () => {
 
   it('ranks a summary match between a title match and a body match', async () => {
     const body = await author.article({ versions: { en: { title: 'One', summary: 'Plain', body: 'The quorbular thing.' } } });
-    const summary = await author.article({ versions: { en: { title: 'Two', summary: 'All about quorbular things', body: 'Nothing here.' } } });
+    const summary = await author.article({
+      versions: { en: { title: 'Two', summary: 'All about quorbular things', body: 'Nothing here.' } },
+    });
     const title = await author.article({ versions: { en: { title: 'Quorbular', summary: 'Plain', body: 'Nothing.' } } });
     expect(slugs(await reader.get('/articles?q=quorbular'))).toEqual([title.slug, summary.slug, body.slug]);
   });
@@ -55,22 +67,34 @@ describe('search', () => {
   });
 
   it('finds an article by a misspelt word, and says it matched similar words', async () => {
-    const a = await author.article({ versions: { en: { title: 'Change your passphrase', summary: 'Keep your account safe', body: 'Go to Security.' } } });
+    const a = await author.article({
+      versions: { en: { title: 'Change your passphrase', summary: 'Keep your account safe', body: 'Go to Security.' } },
+    });
     const r = await reader.get('/articles?q=passphrsae');
     expect(r.json.matched_by).toBe('similar_words');
     expect(slugs(r)[0]).toBe(a.slug);
     // A word of the body, misspelt: corrected to the published word most like it, and marked in the excerpt.
-    const inBody = await author.article({ versions: { en: { title: 'Month end', summary: 'Closing the books', body: 'Run the bank reconciliation before the month closes.' } } });
+    const inBody = await author.article({
+      versions: { en: { title: 'Month end', summary: 'Closing the books', body: 'Run the bank reconciliation before the month closes.' } },
+    });
     const body = await reader.get('/articles?q=reconcilation%20bank');
     expect(body.json).toMatchObject({ matched_by: 'similar_words', items: [expect.objectContaining({ slug: inBody.slug })] });
-    expect(body.json.items[0].excerpt.filter((s: { highlight?: boolean }) => s.highlight).map((s: { text: string }) => s.text)).toEqual(['bank', 'reconciliation']);
+    expect(body.json.items[0].excerpt.filter((s: { highlight?: boolean }) => s.highlight).map((s: { text: string }) => s.text)).toEqual([
+      'bank',
+      'reconciliation',
+    ]);
     // Nothing alike at all: an empty list, not everything.
     const none = await reader.get('/articles?q=xqzvkwpj');
     expect(none.json).toMatchObject({ items: [], matched_by: 'similar_words' });
   });
 
   it('stems a German query with the German configuration', async () => {
-    const de = await author.article({ versions: { en: { title: 'Bills', body: 'Bills are sent monthly.' }, de: { title: 'Zahlung', body: 'Jede Rechnung kommt am Monatsanfang.' } } });
+    const de = await author.article({
+      versions: {
+        en: { title: 'Bills', body: 'Bills are sent monthly.' },
+        de: { title: 'Zahlung', body: 'Jede Rechnung kommt am Monatsanfang.' },
+      },
+    });
     // "Rechnungen" (plural) finds "Rechnung" only through German stemming (simple or English would not).
     const r = await reader.get('/articles?q=Rechnungen%20Monatsanfang&lang=de');
     expect(slugs(r)).toEqual([de.slug]);
@@ -104,7 +128,12 @@ describe('search', () => {
   });
 
   it('serves the translation where there is one, and searches it rather than the default', async () => {
-    const a = await author.article({ versions: { en: { title: 'Blorptastic widgets', body: 'English words.' }, fr: { title: 'Widgets blorptastiques', body: 'Des mots.' } } });
+    const a = await author.article({
+      versions: {
+        en: { title: 'Blorptastic widgets', body: 'English words.' },
+        fr: { title: 'Widgets blorptastiques', body: 'Des mots.' },
+      },
+    });
     const fr = await reader.get(`/articles/${a.slug}`, { 'Accept-Language': 'fr' });
     expect(fr.json).toMatchObject({ language: 'fr', title: 'Widgets blorptastiques', languages: ['en', 'fr'] });
     // The English words are not searched for a French reader: the French version is what they get.
@@ -130,7 +159,12 @@ describe('search', () => {
   });
 
   it('refuses a bad limit or lang naming it', async () => {
-    for (const [query, field] of [['limit=0', 'limit'], ['limit=51', 'limit'], ['limit=x', 'limit'], ['lang=not%20a%20tag', 'lang']] as const) {
+    for (const [query, field] of [
+      ['limit=0', 'limit'],
+      ['limit=51', 'limit'],
+      ['limit=x', 'limit'],
+      ['lang=not%20a%20tag', 'lang'],
+    ] as const) {
       const r = await reader.get(`/articles?${query}`);
       expect(r.status, query).toBe(400);
       expect(r.json.errors.map((e: { field: string }) => e.field)).toEqual([field]);
@@ -138,11 +172,11 @@ describe('search', () => {
   });
 
   it('keeps query operators as words: nothing typed is read as tsquery syntax', async () => {
-    for (const q of ["a & b | !c", "'\\:*", '<(!)>', 'x'.repeat(200)]) {
+    for (const q of ['a & b | !c', "'\\:*", '<(!)>', 'x'.repeat(200)]) {
       const r = await reader.get(`/articles?q=${encodeURIComponent(q)}`);
       expect(r.status, q).toBe(200);
     }
-    const pub = await publicReader(t, app.live.app_key).get(`/articles?q=${encodeURIComponent("zeppelinic:* | !x")}`);
+    const pub = await publicReader(t, app.live.app_key).get(`/articles?q=${encodeURIComponent('zeppelinic:* | !x')}`);
     expect(pub.status).toBe(200);
   });
 });

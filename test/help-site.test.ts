@@ -27,7 +27,8 @@ const inside = (x: number, y: number, [x0, y0, x1, y1]: number[]) => x >= x0! &&
 const signInPicture = () =>
   png(720, 300, (x, y): Rgb => {
     if (y < 40) return [15, 118, 110];
-    if (inside(x, y, [235, 120, 485, 145]) || inside(x, y, [235, 160, 485, 185])) return inside(x, y, [237, 122, 483, 143]) || inside(x, y, [237, 162, 483, 183]) ? [248, 250, 252] : [203, 213, 225];
+    if (inside(x, y, [235, 120, 485, 145]) || inside(x, y, [235, 160, 485, 185]))
+      return inside(x, y, [237, 122, 483, 143]) || inside(x, y, [237, 162, 483, 183]) ? [248, 250, 252] : [203, 213, 225];
     if (inside(x, y, [235, 205, 485, 232])) return [15, 118, 110];
     if (inside(x, y, [300, 246, 420, 249])) return [20, 184, 166];
     if (inside(x, y, [210, 70, 510, 270])) return [255, 255, 255];
@@ -41,21 +42,42 @@ beforeAll(async () => {
   const port = await freePort();
   t = await startTestServer({ port, config: testConfig({ baseUrl: `http://127.0.0.1:${port}` }) });
   app = await staffApp(t, 'Acme Cloud');
-  await updateSettings(t.ctx, app.modes.live, { languages: ['en', 'de'], defaultLanguage: 'en', brandName: 'Acme Cloud', brandColor: '#0f766e', brandLogoUrl: LOGO });
+  await updateSettings(t.ctx, app.modes.live, {
+    languages: ['en', 'de'],
+    defaultLanguage: 'en',
+    brandName: 'Acme Cloud',
+    brandColor: '#0f766e',
+    brandLogoUrl: LOGO,
+  });
   const write = helpAuthor(t, app);
 
   const picture = signInPicture();
   const made = (
-    await write.api.ok('mutation($m: ID!, $n: Int!) { createHelpPicture(appModeId: $m, type: png, size: $n) { url uploadUrl uploadMethod uploadHeaders } }', { m: app.modes.live, n: picture.length })
+    await write.api.ok(
+      'mutation($m: ID!, $n: Int!) { createHelpPicture(appModeId: $m, type: png, size: $n) { url uploadUrl uploadMethod uploadHeaders } }',
+      { m: app.modes.live, n: picture.length },
+    )
   ).createHelpPicture;
-  expect((await fetch(made.uploadUrl, { method: made.uploadMethod, headers: made.uploadHeaders, body: new Uint8Array(picture) })).status).toBe(204);
+  expect(
+    (await fetch(made.uploadUrl, { method: made.uploadMethod, headers: made.uploadHeaders, body: new Uint8Array(picture) })).status,
+  ).toBe(204);
 
   const start = await write.collection({ slug: 'getting-started', names: { en: 'Getting started', de: 'Erste Schritte' } });
   const account = await write.collection({ slug: 'account', names: { en: 'Account & security', de: 'Konto & Sicherheit' } });
   const billing = await write.collection({ slug: 'billing', names: { en: 'Billing and plans', de: 'Abrechnung und Tarife' } });
   const signIn = await write.collection({ slug: 'signing-in', parentId: account.id, names: { en: 'Signing in', de: 'Anmelden' } });
-  await write.article({ collectionId: start.id, versions: { en: { title: 'Create your first project', summary: 'From sign-up to your first deploy in five minutes.' }, de: { title: 'Ihr erstes Projekt', summary: 'In fünf Minuten zum ersten Deployment.' } } });
-  await write.article({ slug: 'invite-your-team', collectionId: start.id, versions: { en: { title: 'Invite your team', summary: 'Work together on every project.' } } });
+  await write.article({
+    collectionId: start.id,
+    versions: {
+      en: { title: 'Create your first project', summary: 'From sign-up to your first deploy in five minutes.' },
+      de: { title: 'Ihr erstes Projekt', summary: 'In fünf Minuten zum ersten Deployment.' },
+    },
+  });
+  await write.article({
+    slug: 'invite-your-team',
+    collectionId: start.id,
+    versions: { en: { title: 'Invite your team', summary: 'Work together on every project.' } },
+  });
   article = await write.article({
     slug: 'reset-your-password',
     collectionId: signIn.id,
@@ -64,26 +86,64 @@ beforeAll(async () => {
         title: 'Reset your password',
         summary: 'Locked out? Set a new password in a minute, from any device.',
         body: [
-          { type: 'paragraph', spans: [{ text: 'If you forgot your password, you can set a new one from the sign-in page. ' }, { text: 'You need access to your email.', bold: true }] },
+          {
+            type: 'paragraph',
+            spans: [
+              { text: 'If you forgot your password, you can set a new one from the sign-in page. ' },
+              { text: 'You need access to your email.', bold: true },
+            ],
+          },
           { type: 'heading', level: 1, spans: [{ text: 'Steps' }] },
-          { type: 'numbered_list', items: [{ spans: [{ text: 'Open the sign-in page and choose ' }, { text: 'Forgot password', italic: true }] }, { spans: [{ text: 'Enter the email address of your account.' }] }, { spans: [{ text: 'Follow the link we send you and choose a new password.' }] }] },
+          {
+            type: 'numbered_list',
+            items: [
+              { spans: [{ text: 'Open the sign-in page and choose ' }, { text: 'Forgot password', italic: true }] },
+              { spans: [{ text: 'Enter the email address of your account.' }] },
+              { spans: [{ text: 'Follow the link we send you and choose a new password.' }] },
+            ],
+          },
           { type: 'image', imageUrl: made.url, alt: 'The sign-in page with the Forgot password link' },
           { type: 'callout', spans: [{ text: 'The link works for one hour. Ask for a new one if it has expired.' }] },
-          { type: 'paragraph', spans: [{ text: 'Still stuck? ' }, { text: 'Read our security guide', link: 'https://acme.example/security' }, { text: ' or write to us <script>alert(1)</script>.' }] },
+          {
+            type: 'paragraph',
+            spans: [
+              { text: 'Still stuck? ' },
+              { text: 'Read our security guide', link: 'https://acme.example/security' },
+              { text: ' or write to us <script>alert(1)</script>.' },
+            ],
+          },
           { type: 'link', label: 'Go to the sign-in page', link: 'https://acme.example/sign-in' },
         ],
       },
-      de: { title: 'Passwort zurücksetzen', summary: 'Ausgesperrt? So setzen Sie ein neues Passwort.', body: 'Öffnen Sie die Anmeldeseite und wählen Sie „Passwort vergessen“.' },
+      de: {
+        title: 'Passwort zurücksetzen',
+        summary: 'Ausgesperrt? So setzen Sie ein neues Passwort.',
+        body: 'Öffnen Sie die Anmeldeseite und wählen Sie „Passwort vergessen“.',
+      },
     },
   });
-  await write.article({ collectionId: signIn.id, versions: { en: { title: 'Turn on two-factor authentication', summary: 'Protect your account with a second step.' } } });
-  await write.article({ collectionId: billing.id, versions: { en: { title: 'Change your plan', summary: 'Upgrade, downgrade or cancel at any time.' } } });
+  await write.article({
+    collectionId: signIn.id,
+    versions: { en: { title: 'Turn on two-factor authentication', summary: 'Protect your account with a second step.' } },
+  });
+  await write.article({
+    collectionId: billing.id,
+    versions: { en: { title: 'Change your plan', summary: 'Upgrade, downgrade or cancel at any time.' } },
+  });
   await write.article({ collectionId: billing.id, versions: { en: { title: 'Download invoices', summary: 'Every invoice as a PDF.' } } });
   await write.article({ audience: 'signed_in', collectionId: billing.id, versions: { en: { title: 'Internal pricing notes' } } });
 
   browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
   mkdirSync(SHOTS, { recursive: true });
 });
@@ -126,8 +186,12 @@ describe('the help site in a browser', () => {
     await page.click('.results a >> text=Reset your password');
     expect(new URL(page.url()).pathname).toBe(`/help/${app.live.app_key}/en/articles/${article.slug}`);
     expect(await page.locator('h1.page-title').textContent()).toBe('Reset your password');
-    expect(await page.getAttribute('meta[name=description]', 'content')).toBe('Locked out? Set a new password in a minute, from any device.');
-    expect(await page.getAttribute('link[rel=canonical]', 'href')).toBe(`${t.svc.config.baseUrl}/help/${app.live.app_key}/en/articles/${article.slug}`);
+    expect(await page.getAttribute('meta[name=description]', 'content')).toBe(
+      'Locked out? Set a new password in a minute, from any device.',
+    );
+    expect(await page.getAttribute('link[rel=canonical]', 'href')).toBe(
+      `${t.svc.config.baseUrl}/help/${app.live.app_key}/en/articles/${article.slug}`,
+    );
     expect(await page.locator('link[rel=alternate]').evaluateAll((ls) => ls.map((l) => l.getAttribute('hreflang')))).toEqual(['en', 'de']);
     expect(await page.locator('.crumbs a').allTextContents()).toEqual(['Help Center', 'Account & security', 'Signing in']);
     // The picture came through its redirect and signed address.
@@ -142,7 +206,8 @@ describe('the help site in a browser', () => {
     expect(new URL(page.url()).pathname).toBe(`/help/${app.live.app_key}/en/articles/${article.slug}`);
     expect(await page.locator('.feedback .thanks').textContent()).toBe('Thanks for letting us know!');
     expect(await page.getAttribute('button[value=yes]', 'aria-pressed')).toBe('true');
-    const votes = () => t.svc.db.helpVisitorRating.findMany({ where: { articleId: article.id }, select: { helpful: true, language: true } });
+    const votes = () =>
+      t.svc.db.helpVisitorRating.findMany({ where: { articleId: article.id }, select: { helpful: true, language: true } });
     expect(await votes()).toEqual([{ helpful: true, language: 'en' }]);
     // Changing one's mind changes the same vote.
     await page.click('button[value=no]');
@@ -186,7 +251,9 @@ describe('the help site over HTTP', () => {
     const text = await home.text();
     expect(text).not.toMatch(/<script/i);
     expect(text).not.toMatch(/https?:\/\/(?!127\.0\.0\.1|logo\.acme\.example)[^"'\s]+/);
-    const search = await (await fetch(`${t.url}/help/${app.live.app_key}/en/search?q=${encodeURIComponent('"><img src=x onerror=alert(1)>')}`)).text();
+    const search = await (
+      await fetch(`${t.url}/help/${app.live.app_key}/en/search?q=${encodeURIComponent('"><img src=x onerror=alert(1)>')}`)
+    ).text();
     expect(search).toContain('&quot;&gt;&lt;img src=x onerror=alert(1)&gt;');
     expect(search).not.toContain('<img src=x');
     // Another spelling of a language the app has is sent to its own address.

@@ -27,7 +27,11 @@ const jose = (token: string) =>
 describe('the quick HS256 check of user tokens', () => {
   it('accepts what jose accepts, with the same claims', async () => {
     const accepted = [
-      await new SignJWT({ sub: 'u1' }).setProtectedHeader({ alg: 'HS256' }).setIssuedAt(at).setExpirationTime(at + 3600).sign(secret),
+      await new SignJWT({ sub: 'u1' })
+        .setProtectedHeader({ alg: 'HS256' })
+        .setIssuedAt(at)
+        .setExpirationTime(at + 3600)
+        .sign(secret),
       await new SignJWT({ sub: 'u2', plan: { tier: 'pro' } }).setProtectedHeader({ alg: 'HS256', typ: 'JWT', kid: 'k1' }).sign(secret),
       signed({ alg: 'HS256' }, { sub: 'u3', exp: at - 10 }), // expired, within the tolerance
       signed({ alg: 'HS256' }, { sub: 'u4', nbf: at + 10 }), // not yet, within the tolerance

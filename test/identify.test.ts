@@ -16,12 +16,24 @@ const fieldsOf = (r: Awaited<ReturnType<typeof call>>) => (r.json.errors as { fi
 
 describe('Identify', () => {
   it('makes the contact the first time, and is safe to repeat', async () => {
-    const first = await put('u1', { display_name: 'Ann', email: 'Ann@Example.com', language: 'pt-BR', time_zone: 'Europe/Paris', provider: 'google' });
+    const first = await put('u1', {
+      display_name: 'Ann',
+      email: 'Ann@Example.com',
+      language: 'pt-BR',
+      time_zone: 'Europe/Paris',
+      provider: 'google',
+    });
     expect(first.status).toBe(200);
     expect(first.json).toEqual({ external_id: 'u1', created: true });
     const again = await put('u1', { display_name: 'Ann' });
     expect(again.json).toEqual({ external_id: 'u1', created: false });
-    expect(await contact('u1')).toMatchObject({ displayName: 'Ann', email: 'ann@example.com', language: 'pt-BR', timeZone: 'Europe/Paris', provider: 'google' });
+    expect(await contact('u1')).toMatchObject({
+      displayName: 'Ann',
+      email: 'ann@example.com',
+      language: 'pt-BR',
+      timeZone: 'Europe/Paris',
+      provider: 'google',
+    });
   });
 
   it('changes only sent fields; empty clears a field; null removes an attribute', async () => {
@@ -42,9 +54,25 @@ describe('Identify', () => {
   it('makes unknown attributes on first sight with their type, listed for review', async () => {
     // An app of its own, so that no attribute here is known before.
     const own = await seedApp(t.svc, 'First sight');
-    await put('u3', { attributes: { first_order: '2026-01-02', last_login: '2026-11-20T10:00:00Z', tags_seen: ['a', 'b'], score: 4.5, vip: false, city_name: 'Lyon' } }, own.live.server_key);
+    await put(
+      'u3',
+      {
+        attributes: {
+          first_order: '2026-01-02',
+          last_login: '2026-11-20T10:00:00Z',
+          tags_seen: ['a', 'b'],
+          score: 4.5,
+          vip: false,
+          city_name: 'Lyon',
+        },
+      },
+      own.live.server_key,
+    );
     const defs = await t.svc.db.attributeDefinition.findMany({
-      where: { appModeId: await modeIdOf(t, own.live.app_key), name: { in: ['first_order', 'last_login', 'tags_seen', 'score', 'vip', 'city_name'] } },
+      where: {
+        appModeId: await modeIdOf(t, own.live.app_key),
+        name: { in: ['first_order', 'last_login', 'tags_seen', 'score', 'vip', 'city_name'] },
+      },
       orderBy: { name: 'asc' },
     });
     expect(Object.fromEntries(defs.map((d) => [d.name, d.type]))).toEqual({
@@ -61,7 +89,10 @@ describe('Identify', () => {
   it('holds every attribute to its type, naming each bad one, and changes nothing then', async () => {
     expect((await put('u4-dates', { attributes: { first_order: '2026-01-02' } })).status).toBe(200); // first_order: a date
     await put('u4', { attributes: { plan: 'basic', seats: 1 } });
-    const r = await put('u4', { display_name: 'Changed', attributes: { plan: 5, seats: 'many', first_order: 'yesterday', nested: { a: 1 } } });
+    const r = await put('u4', {
+      display_name: 'Changed',
+      attributes: { plan: 5, seats: 'many', first_order: 'yesterday', nested: { a: 1 } },
+    });
     expect(r.status).toBe(400);
     expect(fieldsOf(r)).toEqual(['attributes.first_order', 'attributes.nested', 'attributes.plan', 'attributes.seats']);
     const c = await contact('u4');
@@ -88,7 +119,14 @@ describe('Identify', () => {
   });
 
   it('holds the fields to their rules', async () => {
-    const r = await put('u6', { display_name: 'x'.repeat(101), language: 'not a tag!', time_zone: 'Mars/Olympus', provider: 'a b', signed_up_at: 'last week', email: 'nope' });
+    const r = await put('u6', {
+      display_name: 'x'.repeat(101),
+      language: 'not a tag!',
+      time_zone: 'Mars/Olympus',
+      provider: 'a b',
+      signed_up_at: 'last week',
+      email: 'nope',
+    });
     expect(r.status).toBe(400);
     expect(fieldsOf(r)).toEqual(['display_name', 'email', 'language', 'provider', 'signed_up_at', 'time_zone']);
     expect((await put('u6', { provider: 'x'.repeat(40), signed_up_at: '2025-03-04T05:06:07+02:00' })).status).toBe(200);

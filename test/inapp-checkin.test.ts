@@ -16,11 +16,22 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-const staff = inAppStaff(() => t, () => app.owner);
+const staff = inAppStaff(
+  () => t,
+  () => app.owner,
+);
 /** A fresh app of its own, so a test sees only its own messages. */
 async function ownApp() {
   const own = await staffApp(t);
-  return { own, staff: inAppStaff(() => t, () => own.owner), user: (sub = unique('user')) => appUser(t, own.live, sub), server: serverApi(t, own.live.server_key) };
+  return {
+    own,
+    staff: inAppStaff(
+      () => t,
+      () => own.owner,
+    ),
+    user: (sub = unique('user')) => appUser(t, own.live, sub),
+    server: serverApi(t, own.live.server_key),
+  };
 }
 const ids = (answer: { messages: { id: string }[] }) => answer.messages.map((m) => m.id);
 /** Past the 20-second spacing. */
@@ -51,8 +62,14 @@ describe('check-in', () => {
     const { own, staff, user, server } = await ownApp();
     await server.identify('seed', { attributes: { plan: 'pro' } });
     await server.declareEvents([{ name: 'order_placed', source: 'both' }]);
-    const pro = await staff.live(own.modes.live, 'banner', { content: banner('Pro'), audience: { attribute: 'plan', op: 'is', value: 'pro' } });
-    const buyers = await staff.live(own.modes.live, 'banner', { content: banner('Buyers'), audience: { event: 'order_placed', withinDays: 7, count: { op: 'gte', value: 2 } } });
+    const pro = await staff.live(own.modes.live, 'banner', {
+      content: banner('Pro'),
+      audience: { attribute: 'plan', op: 'is', value: 'pro' },
+    });
+    const buyers = await staff.live(own.modes.live, 'banner', {
+      content: banner('Buyers'),
+      audience: { event: 'order_placed', withinDays: 7, count: { op: 'gte', value: 2 } },
+    });
     const freeUser = user();
     await server.identify(freeUser.sub, { attributes: { plan: 'free' } });
     expect(ids(await freeUser.checkedIn())).toEqual([]);
@@ -74,7 +91,11 @@ describe('check-in', () => {
   it('keeps to the schedule and to the sending window and quiet hours in the person’s own zone', async () => {
     const { own, staff, user } = await ownApp();
     const now = t.clock.now();
-    const scheduled = await staff.live(own.modes.live, 'banner', { content: banner(), startAt: new Date(now.getTime() + 3_600_000).toISOString(), stopAt: new Date(now.getTime() + 7_200_000).toISOString() });
+    const scheduled = await staff.live(own.modes.live, 'banner', {
+      content: banner(),
+      startAt: new Date(now.getTime() + 3_600_000).toISOString(),
+      stopAt: new Date(now.getTime() + 7_200_000).toISOString(),
+    });
     const u = user();
     expect(ids(await u.checkedIn())).toEqual([]);
     t.clock.advance(3_600_000);
@@ -87,9 +108,36 @@ describe('check-in', () => {
       sendingWindow: { days: [0, 1, 2, 3, 4, 5, 6], from: '09:00', to: '17:00' },
       quietHours: { from: '12:00', to: '13:00' },
     });
-    const hourNow = (zone: string) => Number(new Intl.DateTimeFormat('en-US', { timeZone: zone, hour: '2-digit', hourCycle: 'h23' }).format(t.clock.now()));
+    const hourNow = (zone: string) =>
+      Number(new Intl.DateTimeFormat('en-US', { timeZone: zone, hour: '2-digit', hourCycle: 'h23' }).format(t.clock.now()));
     // A zone where it is 10:xx now, and one where it is 12:xx, and one where it is 20:xx.
-    const zoneAt = (hour: number) => ['Pacific/Kiritimati', 'Pacific/Auckland', 'Asia/Tokyo', 'Asia/Kolkata', 'Europe/Moscow', 'Europe/Berlin', 'UTC', 'America/Sao_Paulo', 'America/New_York', 'America/Chicago', 'America/Denver', 'America/Los_Angeles', 'Pacific/Honolulu', 'Pacific/Pago_Pago', 'Asia/Dubai', 'Asia/Karachi', 'Asia/Dhaka', 'Asia/Bangkok', 'Asia/Shanghai', 'Australia/Brisbane', 'Pacific/Noumea', 'Atlantic/Azores', 'America/Noronha', 'America/Halifax'].find((z) => hourNow(z) === hour);
+    const zoneAt = (hour: number) =>
+      [
+        'Pacific/Kiritimati',
+        'Pacific/Auckland',
+        'Asia/Tokyo',
+        'Asia/Kolkata',
+        'Europe/Moscow',
+        'Europe/Berlin',
+        'UTC',
+        'America/Sao_Paulo',
+        'America/New_York',
+        'America/Chicago',
+        'America/Denver',
+        'America/Los_Angeles',
+        'Pacific/Honolulu',
+        'Pacific/Pago_Pago',
+        'Asia/Dubai',
+        'Asia/Karachi',
+        'Asia/Dhaka',
+        'Asia/Bangkok',
+        'Asia/Shanghai',
+        'Australia/Brisbane',
+        'Pacific/Noumea',
+        'Atlantic/Azores',
+        'America/Noronha',
+        'America/Halifax',
+      ].find((z) => hourNow(z) === hour);
     const inside = zoneAt(10) ?? zoneAt(15);
     const quiet = zoneAt(12);
     const outside = zoneAt(20) ?? zoneAt(3);
@@ -111,8 +159,14 @@ describe('check-in', () => {
 
   it('lets the audience aim at the screen the check-in says is on, missing when it says none', async () => {
     const { own, staff, user } = await ownApp();
-    const checkout = await staff.live(own.modes.live, 'banner', { content: banner('At checkout'), audience: { field: 'screen', op: 'is', value: 'checkout' } });
-    const unnamed = await staff.live(own.modes.live, 'banner', { content: banner('Nowhere named'), audience: { field: 'screen', op: 'not_exists' } });
+    const checkout = await staff.live(own.modes.live, 'banner', {
+      content: banner('At checkout'),
+      audience: { field: 'screen', op: 'is', value: 'checkout' },
+    });
+    const unnamed = await staff.live(own.modes.live, 'banner', {
+      content: banner('Nowhere named'),
+      audience: { field: 'screen', op: 'not_exists' },
+    });
     // A person each: no throttle, no session or receipt between them.
     expect(ids(await user().checkedIn({ screen: 'checkout' }))).toEqual([checkout.id]);
     expect(ids(await user().checkedIn({ screen: 'home' }))).toEqual([]);
@@ -125,7 +179,15 @@ describe('check-in', () => {
   });
 
   it('refuses a screen condition with an operator strings do not take, naming the path', async () => {
-    const r = await staff.createRefused(app.modes.live, 'banner', { content: banner(), audience: { all: [{ field: 'screen', op: 'is', value: 'home' }, { field: 'screen', op: 'equals', value: 'checkout' }] } });
+    const r = await staff.createRefused(app.modes.live, 'banner', {
+      content: banner(),
+      audience: {
+        all: [
+          { field: 'screen', op: 'is', value: 'home' },
+          { field: 'screen', op: 'equals', value: 'checkout' },
+        ],
+      },
+    });
     expect(r.errors!.map((e) => e.field)).toEqual(['audience.all.1.op']);
   });
 
@@ -161,7 +223,8 @@ describe('check-in', () => {
       return ids(await u.checkedIn());
     };
     expect(ids(await u.checkedIn())).toEqual([once.id, untilDismissed.id]);
-    for (const id of [once.id, untilDismissed.id]) expect((await u.receipt({ message_id: id, variant: 'a', action: 'seen' })).status).toBe(204);
+    for (const id of [once.id, untilDismissed.id])
+      expect((await u.receipt({ message_id: id, variant: 'a', action: 'seen' })).status).toBe(204);
     expect(await again()).toEqual([untilDismissed.id]);
     await u.receipt({ message_id: untilDismissed.id, variant: 'a', action: 'dismissed' });
     expect(await again()).toEqual([]);
@@ -171,7 +234,8 @@ describe('check-in', () => {
     const { own, staff, user } = await ownApp();
     await staff.ok('mutation($m: ID!) { setInAppSettings(appModeId: $m, dailyCap: 2) { dailyCap } }', { m: own.modes.live });
     const made = [];
-    for (const p of [1, 3, 2]) made.push(await staff.live(own.modes.live, 'banner', { content: banner(`P${p}`), priority: p, show: 'until_dismissed' }));
+    for (const p of [1, 3, 2])
+      made.push(await staff.live(own.modes.live, 'banner', { content: banner(`P${p}`), priority: p, show: 'until_dismissed' }));
     const u = user();
     expect(ids(await u.checkedIn({ time_zone: 'UTC' }))).toEqual([made[1].id, made[2].id]);
     // Answered again in a new session the same day: not new, so within the cap.
@@ -201,19 +265,25 @@ describe('check-in', () => {
     t.clock.advance(15_000);
     const next = await u.checkedIn();
     expect(next.throttled).toBe(false);
-    expect(next.messages.map((m: { banner: { blocks: { spans: { text: string }[] }[] } }) => m.banner.blocks[0]!.spans[0]!.text)).toEqual(['Second']);
+    expect(next.messages.map((m: { banner: { blocks: { spans: { text: string }[] }[] } }) => m.banner.blocks[0]!.spans[0]!.text)).toEqual([
+      'Second',
+    ]);
   });
 
   it('answers nothing to someone who turned everything off, or off for the message’s topic in-app', async () => {
     const { own, staff, user } = await ownApp();
-    await staff.ok('mutation($m: ID!) { addPreferenceTopic(appModeId: $m, key: "tips", name: "Tips", channels: [in_app]) { id } }', { m: own.modes.live });
+    await staff.ok('mutation($m: ID!) { addPreferenceTopic(appModeId: $m, key: "tips", name: "Tips", channels: [in_app]) { id } }', {
+      m: own.modes.live,
+    });
     const plain = await staff.live(own.modes.live, 'banner', { content: banner() });
     const tips = await staff.live(own.modes.live, 'banner', { content: banner('Tip'), topic: 'tips' });
     const off = user();
     expect((await off.send('PUT', '/guest/v1/preferences', { all_off: true })).status).toBe(200);
     expect(ids(await off.checkedIn())).toEqual([]);
     const noTips = user();
-    expect((await noTips.send('PUT', '/guest/v1/preferences', { choices: [{ topic: 'tips', channel: 'in_app', subscribed: false }] })).status).toBe(200);
+    expect(
+      (await noTips.send('PUT', '/guest/v1/preferences', { choices: [{ topic: 'tips', channel: 'in_app', subscribed: false }] })).status,
+    ).toBe(200);
     expect(ids(await noTips.checkedIn())).toEqual([plain.id]);
     expect(ids(await user().checkedIn())).toEqual([plain.id, tips.id]);
   });
@@ -242,7 +312,15 @@ describe('check-in', () => {
     await server.identify('seed', { attributes: { plan: 'pro', seats: 3 } });
     await server.declareEvents([{ name: 'order_placed', source: 'both' }]);
     for (let i = 0; i < 20; i++) {
-      await staff.live(own.modes.live, 'banner', { content: banner(`M${i}`), audience: { all: [{ attribute: 'plan', op: 'is', value: 'team' }, { event: 'order_placed', withinDays: i + 1 }] } });
+      await staff.live(own.modes.live, 'banner', {
+        content: banner(`M${i}`),
+        audience: {
+          all: [
+            { attribute: 'plan', op: 'is', value: 'team' },
+            { event: 'order_placed', withinDays: i + 1 },
+          ],
+        },
+      });
     }
     const u = user();
     await u.checkedIn();
@@ -250,7 +328,10 @@ describe('check-in', () => {
     // guest limits' grants that the moved clock lets lapse, aside).
     const statements = async () => {
       later();
-      return queriesDuring(async () => void (await u.checkedIn()), (text) => !/outbox_|crm_rate_grant/.test(text));
+      return queriesDuring(
+        async () => void (await u.checkedIn()),
+        (text) => !/outbox_|crm_rate_grant/.test(text),
+      );
     };
     expect(Math.min(await statements(), await statements(), await statements())).toBe(1);
   });
@@ -265,7 +346,10 @@ describe('check-in', () => {
       later();
       u.newSession();
       // The check-in's own statements: what reads or writes the person's in-app rows, the erase check and the outbox (not the dispatcher's reads).
-      return queriesDuring(async () => void answers.push(await u.checkedIn()), (text) => /inapp_|crm_erased|outbox_event|pg_notify/.test(text) && !/^\s*SELECT (id, tx_id|coalesce\(max)/.test(text));
+      return queriesDuring(
+        async () => void answers.push(await u.checkedIn()),
+        (text) => /inapp_|crm_erased|outbox_event|pg_notify/.test(text) && !/^\s*SELECT (id, tx_id|coalesce\(max)/.test(text),
+      );
     };
     expect(Math.min(await answering(), await answering())).toBe(2);
     expect(answers.map(ids)).toEqual([[m.id], [m.id]]);

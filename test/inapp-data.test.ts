@@ -16,7 +16,10 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-const staff = inAppStaff(() => t, () => app.owner);
+const staff = inAppStaff(
+  () => t,
+  () => app.owner,
+);
 const server = (mode: 'live' | 'test' = 'live') => ({ Authorization: `Bearer ${app[mode].server_key}` });
 
 /** A person who was sent a message, saw it, is a test phone and was sent a test copy, in one mode. */
@@ -25,8 +28,13 @@ async function fill(sub: string, mode: 'live' | 'test') {
   const u = appUser(t, app[mode], sub);
   await u.checkedIn();
   await u.receipt({ message_id: m.id, variant: 'a', action: 'seen' });
-  await staff.ok('mutation($m: ID!, $x: String!) { markTestPhone(appModeId: $m, externalId: $x) { label } }', { m: app.modes[mode], x: sub });
-  const sent = (await staff.ok('mutation($id: ID!, $x: String!) { sendInAppTest(messageId: $id, externalId: $x) { id } }', { id: m.id, x: sub })).sendInAppTest;
+  await staff.ok('mutation($m: ID!, $x: String!) { markTestPhone(appModeId: $m, externalId: $x) { label } }', {
+    m: app.modes[mode],
+    x: sub,
+  });
+  const sent = (
+    await staff.ok('mutation($id: ID!, $x: String!) { sendInAppTest(messageId: $id, externalId: $x) { id } }', { id: m.id, x: sub })
+  ).sendInAppTest;
   return { m, sent };
 }
 
@@ -37,10 +45,23 @@ describe('export', () => {
     const r = await call(t.url, 'GET', `/server/v1/contacts/${sub}/export`, { headers: server() });
     expect(r.status).toBe(200);
     const now = expect.any(String);
-    expect(r.json.receipts).toEqual([{ message: m.id, kind: 'banner', variant: 'a', sentAt: now, seenAt: now, clickedAt: null, dismissedAt: null, completedAt: null }]);
+    expect(r.json.receipts).toEqual([
+      { message: m.id, kind: 'banner', variant: 'a', sentAt: now, seenAt: now, clickedAt: null, dismissedAt: null, completedAt: null },
+    ]);
     expect(r.json.testPhone).toBe(true);
     expect(r.json.testSends).toEqual([
-      { id: sent.id, message: m.id, kind: 'banner', variant: 'a', sentAt: now, deliveredAt: null, seenAt: null, clickedAt: null, dismissedAt: null, completedAt: null },
+      {
+        id: sent.id,
+        message: m.id,
+        kind: 'banner',
+        variant: 'a',
+        sentAt: now,
+        deliveredAt: null,
+        seenAt: null,
+        clickedAt: null,
+        dismissedAt: null,
+        completedAt: null,
+      },
     ]);
   });
 });
@@ -61,7 +82,10 @@ describe('erase', () => {
     expect((await call(t.url, 'DELETE', `/server/v1/contacts/${sub}`, { headers: server() })).status).toBe(202);
     await t.engine.runDue();
     expect(await left()).toEqual({ receipts: 0, phones: 0, sends: 0, checkins: 0 });
-    const request = await t.svc.db.eraseRequest.findFirstOrThrow({ where: { appId: app.appId, state: 'done' }, orderBy: { requestedAt: 'desc' } });
+    const request = await t.svc.db.eraseRequest.findFirstOrThrow({
+      where: { appId: app.appId, state: 'done' },
+      orderBy: { requestedAt: 'desc' },
+    });
     expect(request.removed).toMatchObject({ inAppReceipts: 2, inAppTestPhones: 2, inAppTestSends: 2, inAppCheckins: 2 });
     // Within the block a check-in answers nothing and keeps nothing.
     t.clock.advance(21_000);

@@ -22,32 +22,76 @@ afterAll(async () => {
 
 async function ownApp() {
   const own = await staffApp(t);
-  return { own, staff: inAppStaff(() => t, () => own.owner), user: (sub = unique('user')) => appUser(t, own.live, sub), server: serverApi(t, own.live.server_key) };
+  return {
+    own,
+    staff: inAppStaff(
+      () => t,
+      () => own.owner,
+    ),
+    user: (sub = unique('user')) => appUser(t, own.live, sub),
+    server: serverApi(t, own.live.server_key),
+  };
 }
 const later = () => t.clock.advance(21_000);
 const STATS = 'stats { variants { variant control sent seen clicked dismissed completed goalReached } days { day variant sent seen } }';
-const statsOf = async (staff: ReturnType<typeof inAppStaff>, id: string) => (await staff.ok(`query($id: ID!) { inAppMessage(id: $id) { ${STATS} } }`, { id })).inAppMessage.stats;
+const statsOf = async (staff: ReturnType<typeof inAppStaff>, id: string) =>
+  (await staff.ok(`query($id: ID!) { inAppMessage(id: $id) { ${STATS} } }`, { id })).inAppMessage.stats;
 const counts = (v: Record<string, unknown>) => ({ sent: 0, seen: 0, clicked: 0, dismissed: 0, completed: 0, goalReached: 0, ...v });
 const topics = (appModeId: string, topic: string) => t.svc.db.outboxEvent.findMany({ where: { appModeId, topic }, orderBy: { id: 'asc' } });
 
 describe('receipts', () => {
   it('count each action once however often sent, and write message.sent, message.opened and message.clicked', async () => {
     const { own, staff, user } = await ownApp();
-    const m = await staff.live(own.modes.live, 'carousel', { content: carousel([screen('one', { buttons: [{ id: 'buy', label: 'Buy', link: 'https://example.com/buy' }] }), screen('two', { choice: { options: [{ id: 'x', label: 'X' }, { id: 'y', label: 'Y' }], multiple: true } })]) });
+    const m = await staff.live(own.modes.live, 'carousel', {
+      content: carousel([
+        screen('one', { buttons: [{ id: 'buy', label: 'Buy', link: 'https://example.com/buy' }] }),
+        screen('two', {
+          choice: {
+            options: [
+              { id: 'x', label: 'X' },
+              { id: 'y', label: 'Y' },
+            ],
+            multiple: true,
+          },
+        }),
+      ]),
+    });
     const u = user();
     await u.checkedIn();
     for (let i = 0; i < 3; i++) {
       expect((await u.receipt({ message_id: m.id, variant: 'a', action: 'seen' })).status).toBe(204);
-      expect((await u.receipt({ message_id: m.id, variant: 'a', action: 'clicked', screen: 'one', button: 'buy', link: 'https://example.com/buy' })).status).toBe(204);
-      expect((await u.receipt({ message_id: m.id, variant: 'a', action: 'answered', screen: 'two', answers: ['x', 'y'] })).status).toBe(204);
+      expect(
+        (
+          await u.receipt({
+            message_id: m.id,
+            variant: 'a',
+            action: 'clicked',
+            screen: 'one',
+            button: 'buy',
+            link: 'https://example.com/buy',
+          })
+        ).status,
+      ).toBe(204);
+      expect((await u.receipt({ message_id: m.id, variant: 'a', action: 'answered', screen: 'two', answers: ['x', 'y'] })).status).toBe(
+        204,
+      );
       expect((await u.receipt({ message_id: m.id, variant: 'a', action: 'completed', path: ['one', 'two'] })).status).toBe(204);
     }
     // Another tap is a receipt of its own.
     await u.receipt({ message_id: m.id, variant: 'a', action: 'clicked', screen: 'one', button: 'buy', link: 'https://example.com/other' });
-    expect((await statsOf(staff, m.id)).variants).toEqual([{ variant: 'a', control: false, ...counts({ sent: 1, seen: 1, clicked: 1, completed: 1 }) }]);
-    expect((await topics(own.modes.live, 'message.sent')).map((r) => r.data)).toEqual([{ message_id: m.id, variant: 'a', session_id: u.session }]);
-    expect((await topics(own.modes.live, 'message.opened')).map((r) => [r.externalId, r.data])).toEqual([[u.sub, { message_id: m.id, variant: 'a', session_id: u.session }]]);
-    expect((await topics(own.modes.live, 'message.clicked')).map((r) => (r.data as { link: string }).link)).toEqual(['https://example.com/buy', 'https://example.com/other']);
+    expect((await statsOf(staff, m.id)).variants).toEqual([
+      { variant: 'a', control: false, ...counts({ sent: 1, seen: 1, clicked: 1, completed: 1 }) },
+    ]);
+    expect((await topics(own.modes.live, 'message.sent')).map((r) => r.data)).toEqual([
+      { message_id: m.id, variant: 'a', session_id: u.session },
+    ]);
+    expect((await topics(own.modes.live, 'message.opened')).map((r) => [r.externalId, r.data])).toEqual([
+      [u.sub, { message_id: m.id, variant: 'a', session_id: u.session }],
+    ]);
+    expect((await topics(own.modes.live, 'message.clicked')).map((r) => (r.data as { link: string }).link)).toEqual([
+      'https://example.com/buy',
+      'https://example.com/other',
+    ]);
     const receipt = await t.svc.db.inAppReceipt.findFirstOrThrow({ where: { messageId: m.id } });
     expect(receipt).toMatchObject({ answers: { two: ['x', 'y'] }, path: ['one', 'two'] });
   });
@@ -59,7 +103,13 @@ describe('receipts', () => {
     const path = Array.from({ length: 150 }, (_, i) => (i % 2 ? 'two' : 'one'));
     expect((await u.receipt({ message_id: m.id, variant: 'a', action: 'dismissed', path })).status).toBe(204);
     expect((await t.svc.db.inAppReceipt.findFirstOrThrow({ where: { messageId: m.id } })).path).toEqual(path.slice(0, 100));
-    const r = await u.receipt({ message_id: m.id, variant: 'a', action: 'answered', screen: 'one', answers: Array.from({ length: 9 }, (_, i) => `o${i}`) });
+    const r = await u.receipt({
+      message_id: m.id,
+      variant: 'a',
+      action: 'answered',
+      screen: 'one',
+      answers: Array.from({ length: 9 }, (_, i) => `o${i}`),
+    });
     expect(r.status).toBe(400);
     expect(r.json.errors.map((e: { field: string }) => e.field)).toEqual(['answers']);
     // A message the app does not have: taken, nothing kept.
@@ -71,7 +121,10 @@ describe('variants', () => {
   it('are drawn by weight and kept; the control group is counted once and never shown', async () => {
     const { own, staff, user } = await ownApp();
     const m = await staff.live(own.modes.live, 'banner', {
-      variants: [{ key: 'a', weight: 1, content: banner('A') }, { key: 'b', weight: 1, content: banner('B') }],
+      variants: [
+        { key: 'a', weight: 1, content: banner('A') },
+        { key: 'b', weight: 1, content: banner('B') },
+      ],
       controlWeight: 2,
       show: 'until_dismissed',
     });
@@ -108,14 +161,21 @@ describe('goals', () => {
     const u = user();
     await u.checkedIn();
     await u.receipt({ message_id: m.id, variant: 'a', action: 'seen' });
-    const event = (days: number) => ({ id: unique('e'), external_id: u.sub, name: 'upgraded', at: new Date(t.clock.now().getTime() + days * 86_400_000).toISOString() });
+    const event = (days: number) => ({
+      id: unique('e'),
+      external_id: u.sub,
+      name: 'upgraded',
+      at: new Date(t.clock.now().getTime() + days * 86_400_000).toISOString(),
+    });
     t.clock.advance(2 * 86_400_000);
     await server.sendEvents([event(0), event(0)]);
     for (let i = 0; i < 3; i++) {
       later();
       await u.checkedIn();
     }
-    expect((await topics(own.modes.live, 'goal.reached')).map((r) => [r.externalId, r.data])).toEqual([[u.sub, { message_id: m.id, variant: 'a' }]]);
+    expect((await topics(own.modes.live, 'goal.reached')).map((r) => [r.externalId, r.data])).toEqual([
+      [u.sub, { message_id: m.id, variant: 'a' }],
+    ]);
     expect((await statsOf(staff, m.id)).variants[0]).toMatchObject({ seen: 1, goalReached: 1 });
 
     // Beyond the days, an event reaches nothing.
@@ -132,7 +192,11 @@ describe('goals', () => {
   it('are reached by an attribute condition', async () => {
     const { own, staff, user, server } = await ownApp();
     await server.identify('seed', { attributes: { plan: 'free' } });
-    const m = await staff.live(own.modes.live, 'banner', { content: banner(), controlWeight: 0, goal: { attribute: { attribute: 'plan', op: 'is', value: 'pro' }, days: 3 } });
+    const m = await staff.live(own.modes.live, 'banner', {
+      content: banner(),
+      controlWeight: 0,
+      goal: { attribute: { attribute: 'plan', op: 'is', value: 'pro' }, days: 3 },
+    });
     const u = user();
     await u.checkedIn();
     await u.receipt({ message_id: m.id, variant: 'a', action: 'seen' });
@@ -149,12 +213,28 @@ describe('goals', () => {
 describe('test copies', () => {
   it('reach a test phone at its next check-in with the Test flag, whatever the state, and count nothing', async () => {
     const { own, staff, user } = await ownApp();
-    const m = await staff.create(own.modes.live, 'post', { content: { blocks: [{ type: 'paragraph', spans: [{ text: 'Draft post' }] }] }, audience: { field: 'email', op: 'is', value: 'nobody@example.com' } });
+    const m = await staff.create(own.modes.live, 'post', {
+      content: { blocks: [{ type: 'paragraph', spans: [{ text: 'Draft post' }] }] },
+      audience: { field: 'email', op: 'is', value: 'nobody@example.com' },
+    });
     const phone = user();
     await phone.checkedIn();
-    expect(await staff.refused('mutation($id: ID!, $x: String!) { sendInAppTest(messageId: $id, externalId: $x) { id } }', { id: m.id, x: phone.sub })).toMatchObject({ code: 'not_test_phone' });
-    await staff.ok('mutation($m: ID!, $x: String!) { markTestPhone(appModeId: $m, externalId: $x, label: "Ana’s phone") { externalId label } }', { m: own.modes.live, x: phone.sub });
-    const sent = (await staff.ok('mutation($id: ID!, $x: String!) { sendInAppTest(messageId: $id, externalId: $x) { id variant deliveredAt } }', { id: m.id, x: phone.sub })).sendInAppTest;
+    expect(
+      await staff.refused('mutation($id: ID!, $x: String!) { sendInAppTest(messageId: $id, externalId: $x) { id } }', {
+        id: m.id,
+        x: phone.sub,
+      }),
+    ).toMatchObject({ code: 'not_test_phone' });
+    await staff.ok(
+      'mutation($m: ID!, $x: String!) { markTestPhone(appModeId: $m, externalId: $x, label: "Ana’s phone") { externalId label } }',
+      { m: own.modes.live, x: phone.sub },
+    );
+    const sent = (
+      await staff.ok('mutation($id: ID!, $x: String!) { sendInAppTest(messageId: $id, externalId: $x) { id variant deliveredAt } }', {
+        id: m.id,
+        x: phone.sub,
+      })
+    ).sendInAppTest;
     later();
     const answer = await phone.checkedIn();
     expect(answer.testPhone).toBe(true);
@@ -163,8 +243,14 @@ describe('test copies', () => {
     await phone.receipt({ message_id: sent.id, variant: 'a', action: 'dismissed', test: true });
     later();
     expect((await phone.checkedIn()).messages).toEqual([]);
-    const sends = (await staff.ok('query($id: ID!) { inAppTestSends(messageId: $id) { edges { node { id deliveredAt seenAt dismissedAt } } } }', { id: m.id })).inAppTestSends.edges;
-    expect(sends).toEqual([{ node: { id: sent.id, deliveredAt: expect.any(String), seenAt: expect.any(String), dismissedAt: expect.any(String) } }]);
+    const sends = (
+      await staff.ok('query($id: ID!) { inAppTestSends(messageId: $id) { edges { node { id deliveredAt seenAt dismissedAt } } } }', {
+        id: m.id,
+      })
+    ).inAppTestSends.edges;
+    expect(sends).toEqual([
+      { node: { id: sent.id, deliveredAt: expect.any(String), seenAt: expect.any(String), dismissedAt: expect.any(String) } },
+    ]);
     expect((await statsOf(staff, m.id)).variants).toEqual([]);
     for (const topic of ['message.sent', 'message.opened', 'inapp.counted']) expect(await topics(own.modes.live, topic)).toEqual([]);
   });
@@ -173,7 +259,10 @@ describe('test copies', () => {
 describe('open', () => {
   it('answers the message a link names whatever its audience says, and 404 for one that is not live or does not exist', async () => {
     const { own, staff, user } = await ownApp();
-    const m = await staff.live(own.modes.live, 'banner', { content: banner(), audience: { field: 'email', op: 'is', value: 'nobody@example.com' } });
+    const m = await staff.live(own.modes.live, 'banner', {
+      content: banner(),
+      audience: { field: 'email', op: 'is', value: 'nobody@example.com' },
+    });
     const u = user();
     expect((await u.checkedIn()).messages).toEqual([]);
     const opened = await u.open(m.id);
@@ -196,11 +285,19 @@ describe('statistics', () => {
   it('are live over graphql-ws: the statistics, then each person counted', async () => {
     const { own, staff, user } = await ownApp();
     const m = await staff.live(own.modes.live, 'banner', { content: banner() });
-    const client = createClient({ url: `${t.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${own.owner}` }, retryAttempts: 0 });
+    const client = createClient({
+      url: `${t.url.replace('http', 'ws')}/graphql`,
+      webSocketImpl: WebSocket,
+      connectionParams: { authorization: `Bearer ${own.owner}` },
+      retryAttempts: 0,
+    });
     clients.push(client);
     const seen: any[] = [];
     const stop = client.subscribe<any>(
-      { query: `subscription($id: ID!) { inAppStats(messageId: $id) { reload stats { variants { variant sent seen } } counts { variant counter } } }`, variables: { id: m.id } },
+      {
+        query: `subscription($id: ID!) { inAppStats(messageId: $id) { reload stats { variants { variant sent seen } } counts { variant counter } } }`,
+        variables: { id: m.id },
+      },
       { next: ({ data }) => data && seen.push(data.inAppStats), error: () => {}, complete: () => {} },
     );
     await expect.poll(() => seen.length).toBe(1);

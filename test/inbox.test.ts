@@ -26,7 +26,10 @@ afterAll(async () => {
   await t?.close();
 });
 
-const { ok, refused } = staffApi(() => t.url, () => app.owner);
+const { ok, refused } = staffApi(
+  () => t.url,
+  () => app.owner,
+);
 const person = (sub = unique('user')) => guestOf(t, app.live, sub);
 
 /** A conversation a new person started; its id. */
@@ -38,13 +41,19 @@ async function started(text = 'Hello, my order is late'): Promise<{ id: string; 
 }
 
 const PARTS = 'parts { edges { node { seq kind internal text event author { kind name } } } }';
-const conversation = async (id: string) => (await ok(`query($id: ID!) { conversation(id: $id) { id state snoozedUntil assignee { id } team { id name } ${PARTS} } }`, { id })).conversation;
-const kinds = (c: { parts: { edges: { node: { kind: string; event: string | null } }[] } }) => c.parts.edges.map((e) => e.node.event ?? e.node.kind);
+const conversation = async (id: string) =>
+  (await ok(`query($id: ID!) { conversation(id: $id) { id state snoozedUntil assignee { id } team { id name } ${PARTS} } }`, { id }))
+    .conversation;
+const kinds = (c: { parts: { edges: { node: { kind: string; event: string | null } }[] } }) =>
+  c.parts.edges.map((e) => e.node.event ?? e.node.kind);
 
 describe('replying', () => {
   it('reaches the person as the replier; a reply to a closed conversation opens it again with a line by the replier', async () => {
     const { id, guest } = await started();
-    const reply = await ok('mutation($id: ID!, $text: String!) { replyToConversation(id: $id, text: $text) { seq kind author { kind name } } }', { id, text: 'Let me look' });
+    const reply = await ok(
+      'mutation($id: ID!, $text: String!) { replyToConversation(id: $id, text: $text) { seq kind author { kind name } } }',
+      { id, text: 'Let me look' },
+    );
     expect(reply.replyToConversation).toMatchObject({ seq: 2, kind: 'message', author: { kind: 'staff' } });
     const seen = await guest.get(id);
     expect(seen.json.parts.map((p: { text?: string; blocks: unknown[] }) => p.blocks)).toHaveLength(2);
@@ -57,7 +66,11 @@ describe('replying', () => {
     expect(after.state).toBe('open');
     expect(kinds(after)).toEqual(['message', 'message', 'closed', 'reopened', 'message']);
     const owner = await t.svc.db.staffUser.findUniqueOrThrow({ where: { email: app.ownerEmail } });
-    expect(after.parts.edges[3].node).toMatchObject({ text: `${owner.name} reopened the conversation`, author: { kind: 'staff', name: owner.name }, internal: false });
+    expect(after.parts.edges[3].node).toMatchObject({
+      text: `${owner.name} reopened the conversation`,
+      author: { kind: 'staff', name: owner.name },
+      internal: false,
+    });
     // conversation.replied for each reply, with the ids a webhook carries.
     const rows = await t.svc.db.outboxEvent.findMany({ where: { topic: 'conversation.replied', externalId: guest.sub } });
     expect(rows).toHaveLength(2);
@@ -89,7 +102,9 @@ describe('replying', () => {
     expect((await refused('query($id: ID!) { conversation(id: $id) { id } }', { id }, stranger.owner)).code).toBe('not_found');
     const agent = await memberOf(t, workspaceId, 'agent');
     await ok('mutation($id: ID!) { replyToConversation(id: $id, text: "hi") { seq } }', { id }, agent.token);
-    expect((await refused('mutation($w: ID!) { createTeam(workspaceId: $w, name: "Nope") { id } }', { w: workspaceId }, agent.token)).code).toBe('role_forbids');
+    expect(
+      (await refused('mutation($w: ID!) { createTeam(workspaceId: $w, name: "Nope") { id } }', { w: workspaceId }, agent.token)).code,
+    ).toBe('role_forbids');
   });
 });
 
@@ -102,7 +117,10 @@ describe('snoozing', () => {
   it('puts a conversation aside until its time, when its durable timer wakes it with a line for the team', async () => {
     const { id } = await started();
     const until = new Date(t.clock.now().getTime() + 3_600_000).toISOString();
-    const snoozed = await ok('mutation($id: ID!, $until: DateTime!) { snoozeConversation(id: $id, until: $until) { state snoozedUntil } }', { id, until });
+    const snoozed = await ok(
+      'mutation($id: ID!, $until: DateTime!) { snoozeConversation(id: $id, until: $until) { state snoozedUntil } }',
+      { id, until },
+    );
     expect(snoozed.snoozeConversation).toEqual({ state: 'snoozed', snoozedUntil: until });
     await t.engine.runDue();
     expect((await conversation(id)).state).toBe('snoozed');
@@ -148,7 +166,12 @@ describe('assigning and the inbox list', () => {
     const ownWorkspace = (await t.svc.db.app.findUniqueOrThrow({ where: { id: own.appId } })).workspaceId;
     const ownerId = (await t.svc.db.staffUser.findUniqueOrThrow({ where: { email: own.ownerEmail } })).id;
     const as = (q: string, v: Record<string, unknown>) => ok(q, v, own.owner);
-    const team = (await as('mutation($w: ID!, $m: [ID!]) { createTeam(workspaceId: $w, name: "Billing", memberIds: $m) { id members { edges { node { staffUser { id } } } } } }', { w: ownWorkspace, m: [ownerId] })).createTeam;
+    const team = (
+      await as(
+        'mutation($w: ID!, $m: [ID!]) { createTeam(workspaceId: $w, name: "Billing", memberIds: $m) { id members { edges { node { staffUser { id } } } } } }',
+        { w: ownWorkspace, m: [ownerId] },
+      )
+    ).createTeam;
     expect(team.members.edges).toEqual([{ node: { staffUser: { id: ownerId } } }]);
 
     tick();
@@ -159,13 +182,21 @@ describe('assigning and the inbox list', () => {
     await as('mutation($id: ID!) { closeConversation(id: $id) { id } }', { id: ids[2] });
     // A stranger to the workspace, and another workspace's team, are refused by name.
     const stranger = (await t.svc.db.staffUser.findUniqueOrThrow({ where: { email: app.ownerEmail } })).id;
-    expect(await refused('mutation($id: ID!, $a: ID) { assignConversation(id: $id, assigneeId: $a) { id } }', { id: ids[0], a: stranger }, own.owner)).toMatchObject({
+    expect(
+      await refused(
+        'mutation($id: ID!, $a: ID) { assignConversation(id: $id, assigneeId: $a) { id } }',
+        { id: ids[0], a: stranger },
+        own.owner,
+      ),
+    ).toMatchObject({
       code: 'invalid_request',
       errors: [{ field: 'assigneeId' }],
     });
 
     const list = async (args: string) =>
-      (await as(`query($m: ID!) { conversations(appModeId: $m${args}) { edges { node { id } } } }`, { m: own.modes.live })).conversations.edges.map((e: { node: { id: string } }) => e.node.id);
+      (
+        await as(`query($m: ID!) { conversations(appModeId: $m${args}) { edges { node { id } } } }`, { m: own.modes.live })
+      ).conversations.edges.map((e: { node: { id: string } }) => e.node.id);
     // Every change moved its conversation up: closed last, then assigned to the team, then to the owner.
     expect(await list('')).toEqual([ids[2], ids[1], ids[0]]);
     expect(await list(', state: open')).toEqual([ids[1], ids[0]]);
@@ -182,17 +213,34 @@ describe('assigning and the inbox list', () => {
   it('keeps teams to members of the workspace: a stranger is refused by name, and a member who leaves leaves its teams', async () => {
     const agent = await memberOf(t, workspaceId, 'agent');
     const agentId = (await t.svc.db.staffUser.findUniqueOrThrow({ where: { email: agent.email } })).id;
-    const team = (await ok('mutation($w: ID!, $m: [ID!]) { createTeam(workspaceId: $w, name: "Returns", memberIds: $m) { id members { edges { node { staffUser { id } } } } } }', { w: workspaceId, m: [agentId] })).createTeam;
+    const team = (
+      await ok(
+        'mutation($w: ID!, $m: [ID!]) { createTeam(workspaceId: $w, name: "Returns", memberIds: $m) { id members { edges { node { staffUser { id } } } } } }',
+        { w: workspaceId, m: [agentId] },
+      )
+    ).createTeam;
     expect(team.members.edges).toEqual([{ node: { staffUser: { id: agentId } } }]);
     const stranger = await staffApp(t, 'Stranger app');
     const strangerId = (await t.svc.db.staffUser.findUniqueOrThrow({ where: { email: stranger.ownerEmail } })).id;
-    expect(await refused('mutation($w: ID!, $team: ID!, $add: [ID!]) { changeTeamMembers(workspaceId: $w, teamId: $team, add: $add) { id } }', { w: workspaceId, team: team.id, add: [strangerId] })).toMatchObject({
+    expect(
+      await refused('mutation($w: ID!, $team: ID!, $add: [ID!]) { changeTeamMembers(workspaceId: $w, teamId: $team, add: $add) { id } }', {
+        w: workspaceId,
+        team: team.id,
+        add: [strangerId],
+      }),
+    ).toMatchObject({
       code: 'invalid_request',
       errors: [{ field: 'add.0' }],
     });
-    expect((await refused('mutation($w: ID!) { createTeam(workspaceId: $w, name: "Returns") { id } }', { w: workspaceId })).code).toBe('team_name_taken');
+    expect((await refused('mutation($w: ID!) { createTeam(workspaceId: $w, name: "Returns") { id } }', { w: workspaceId })).code).toBe(
+      'team_name_taken',
+    );
     await ok('mutation($w: ID!, $u: ID!) { removeMember(workspaceId: $w, staffUserId: $u) }', { w: workspaceId, u: agentId });
-    const teams = (await ok('query($w: ID!) { teams(workspaceId: $w) { edges { node { id members { edges { node { addedAt } } } } } } }', { w: workspaceId })).teams;
+    const teams = (
+      await ok('query($w: ID!) { teams(workspaceId: $w) { edges { node { id members { edges { node { addedAt } } } } } } }', {
+        w: workspaceId,
+      })
+    ).teams;
     expect(teams.edges.find((e: { node: { id: string } }) => e.node.id === team.id).node.members.edges).toEqual([]);
   });
 
@@ -200,12 +248,18 @@ describe('assigning and the inbox list', () => {
     const own = await staffApp(t, 'Busy app');
     const ownerId = (await t.svc.db.staffUser.findUniqueOrThrow({ where: { email: own.ownerEmail } })).id;
     const ownWorkspace = (await t.svc.db.app.findUniqueOrThrow({ where: { id: own.appId } })).workspaceId;
-    const team = (await ok('mutation($w: ID!) { createTeam(workspaceId: $w, name: "Support") { id } }', { w: ownWorkspace }, own.owner)).createTeam;
+    const team = (await ok('mutation($w: ID!) { createTeam(workspaceId: $w, name: "Support") { id } }', { w: ownWorkspace }, own.owner))
+      .createTeam;
     for (let i = 0; i < 50; i += 10)
       await Promise.all(
         Array.from({ length: 10 }, async (_, j) => {
           const { json } = await guestOf(t, own.live, unique('busy')).start({ text: `Question ${i + j}` });
-          if ((i + j) % 2) await ok('mutation($id: ID!, $a: ID, $team: ID) { assignConversation(id: $id, assigneeId: $a, teamId: $team) { id } }', { id: json.id, a: ownerId, team: team.id }, own.owner);
+          if ((i + j) % 2)
+            await ok(
+              'mutation($id: ID!, $a: ID, $team: ID) { assignConversation(id: $id, assigneeId: $a, teamId: $team) { id } }',
+              { id: json.id, a: ownerId, team: team.id },
+              own.owner,
+            );
         }),
       );
     const query = `query($m: ID!, $first: Int) { conversations(appModeId: $m, first: $first) { edges { node { id state preview lastActivityAt
@@ -234,11 +288,24 @@ describe('assigning and the inbox list', () => {
 describe('live', () => {
   it('shows a graphql-ws subscriber the person’s message and the team’s note as they commit, in order', async () => {
     const { id, guest } = await started('First words');
-    const client = createClient({ url: `${t.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${app.owner}` }, retryAttempts: 0 });
+    const client = createClient({
+      url: `${t.url.replace('http', 'ws')}/graphql`,
+      webSocketImpl: WebSocket,
+      connectionParams: { authorization: `Bearer ${app.owner}` },
+      retryAttempts: 0,
+    });
     clients.push(client);
-    const seen: { reload: boolean; part: { kind: string; text: string; internal: boolean } | null; conversation: { id: string; state: string } | null }[] = [];
+    const seen: {
+      reload: boolean;
+      part: { kind: string; text: string; internal: boolean } | null;
+      conversation: { id: string; state: string } | null;
+    }[] = [];
     const stop = client.subscribe<any>(
-      { query: 'subscription($m: ID!) { inboxChanged(appModeId: $m) { version reload conversation { id state lastSeq } part { kind text internal } } }', variables: { m: app.modes.live } },
+      {
+        query:
+          'subscription($m: ID!) { inboxChanged(appModeId: $m) { version reload conversation { id state lastSeq } part { kind text internal } } }',
+        variables: { m: app.modes.live },
+      },
       { next: ({ data }) => data && seen.push(data.inboxChanged), error: () => {}, complete: () => {} },
     );
     await expect.poll(() => seen.length).toBe(1);

@@ -18,7 +18,8 @@ import { seedApp, startTestServer, TEST_SECRET_KEY, testConfig, type TestServer 
 // Live updates as a staff tool sees them: every change once and in order, resumed after its
 // server was killed and restarted, ended within a second when the right to see it goes.
 
-const SUBSCRIPTION = 'subscription($m: ID!, $after: String) { appModeChanged(appModeId: $m, after: $after) { version reload appMode { brandName } } }';
+const SUBSCRIPTION =
+  'subscription($m: ID!, $after: String) { appModeChanged(appModeId: $m, after: $after) { version reload appMode { brandName } } }';
 
 const clients: Client[] = [];
 afterAll(() => Promise.all(clients.map((c) => c.dispose())));
@@ -29,7 +30,9 @@ function toolClient(url: string, token: string, retry = true): Client {
     url: `${url.replace('http', 'ws')}/graphql`,
     webSocketImpl: WebSocket,
     connectionParams: { authorization: `Bearer ${token}` },
-    ...(retry ? { retryAttempts: Infinity, shouldRetry: () => true, retryWait: (n: number) => sleep(Math.min(50 * 2 ** n, 500)) } : { retryAttempts: 0 }),
+    ...(retry
+      ? { retryAttempts: Infinity, shouldRetry: () => true, retryWait: (n: number) => sleep(Math.min(50 * 2 ** n, 500)) }
+      : { retryAttempts: 0 }),
   });
   clients.push(client);
   return client;
@@ -104,7 +107,14 @@ describe('a subscriber of a server that is killed and restarted', () => {
     await change('after restart');
     await expect.poll(() => tool.seen.length).toBe(10);
 
-    expect(tool.names()).toEqual(['Test app', 'before 1', 'before 2', 'before 3', ...[1, 2, 3, 4, 5].map((n) => `while down ${n}`), 'after restart']);
+    expect(tool.names()).toEqual([
+      'Test app',
+      'before 1',
+      'before 2',
+      'before 3',
+      ...[1, 2, 3, 4, 5].map((n) => `while down ${n}`),
+      'after restart',
+    ]);
     expect(tool.seen.map((s) => s.reload)).toEqual([true, ...Array(9).fill(false)]);
     expect(increasing(tool.seen)).toBe(true);
     expect(tool.state.error).toBeUndefined();
@@ -118,7 +128,10 @@ describe('in one server', () => {
     t = await startTestServer();
   });
   afterAll(() => t?.close());
-  const { ok } = staffApi(() => t.url, () => '');
+  const { ok } = staffApi(
+    () => t.url,
+    () => '',
+  );
 
   it('every subscriber sees every one of concurrent changes, in the same order, ending at the stored state', async () => {
     const app = await staffApp(t);
@@ -157,7 +170,15 @@ describe('in one server', () => {
     const owner = await t.svc.db.staffUser.findUniqueOrThrow({ where: { email: app.ownerEmail } });
     // A session a second and a half from its end, as after 30 days of use.
     const token = `crm_st_${randomToken(40)}`;
-    await t.svc.db.staffSession.create({ data: { id: randomUUID(), staffUserId: owner.id, tokenHash: sha256(token), createdAt: t.clock.now(), expiresAt: new Date(t.clock.now().getTime() + 1500) } });
+    await t.svc.db.staffSession.create({
+      data: {
+        id: randomUUID(),
+        staffUserId: owner.id,
+        tokenHash: sha256(token),
+        createdAt: t.clock.now(),
+        expiresAt: new Date(t.clock.now().getTime() + 1500),
+      },
+    });
     const tool = follow(toolClient(t.url, token, false), app.modes.live);
     await expect.poll(() => tool.seen.length).toBe(1);
     expect(tool.state.error).toBeUndefined();
@@ -177,7 +198,11 @@ describe('in one server', () => {
     await updateSettings(t.ctx, app.modes.live, { brandName: 'Still seen' });
     await expect.poll(() => tool.names()).toEqual(['Test app', 'Still seen']);
 
-    await ok('mutation($w: ID!, $u: ID!) { removeMember(workspaceId: $w, staffUserId: $u) }', { w: workspaceId, u: staffUserId }, app.owner);
+    await ok(
+      'mutation($w: ID!, $u: ID!) { removeMember(workspaceId: $w, staffUserId: $u) }',
+      { w: workspaceId, u: staffUserId },
+      app.owner,
+    );
     const removed = Date.now();
     await expect.poll(() => tool.state.error, { timeout: 1000, interval: 10 }).toMatchObject([{ extensions: { code: 'not_found' } }]);
     expect(Date.now() - removed).toBeLessThan(1000);
@@ -208,12 +233,20 @@ describe('in one server', () => {
   it('answers fields beyond the settings (the app, its keys) as a query would', async () => {
     const app = await staffApp(t);
     const changes = toolClient(t.url, app.owner, false).iterate({
-      query: 'subscription($m: ID!) { appModeChanged(appModeId: $m) { appMode { brandName app { name } serverKeys(first: 1) { edges { node { id } } } } } }',
+      query:
+        'subscription($m: ID!) { appModeChanged(appModeId: $m) { appMode { brandName app { name } serverKeys(first: 1) { edges { node { id } } } } } }',
       variables: { m: app.modes.live },
     });
-    expect((await changes.next()).value.data.appModeChanged.appMode).toMatchObject({ brandName: 'Test app', app: { name: 'Test app' }, serverKeys: { edges: [{ node: {} }] } });
+    expect((await changes.next()).value.data.appModeChanged.appMode).toMatchObject({
+      brandName: 'Test app',
+      app: { name: 'Test app' },
+      serverKeys: { edges: [{ node: {} }] },
+    });
     await updateSettings(t.ctx, app.modes.live, { brandName: 'With its app' });
-    expect((await changes.next()).value.data.appModeChanged.appMode).toMatchObject({ brandName: 'With its app', app: { name: 'Test app' } });
+    expect((await changes.next()).value.data.appModeChanged.appMode).toMatchObject({
+      brandName: 'With its app',
+      app: { name: 'Test app' },
+    });
     await changes.return!();
   });
 
@@ -237,7 +270,8 @@ describe('in one server', () => {
     const app = await staffApp(t);
     const workspaceId = (await t.svc.db.app.findUniqueOrThrow({ where: { id: app.appId } })).workspaceId;
     const agent = await memberOf(t, workspaceId, 'agent');
-    const withApp = 'subscription($m: ID!, $after: String) { appModeChanged(appModeId: $m, after: $after) { version reload appMode { brandName app { name } } } }';
+    const withApp =
+      'subscription($m: ID!, $after: String) { appModeChanged(appModeId: $m, after: $after) { version reload appMode { brandName app { name } } } }';
     const owners = Array.from({ length: 20 }, () => follow(toolClient(t.url, app.owner, false), app.modes.live, null, withApp));
     for (const tool of owners) await expect.poll(() => tool.seen.length).toBe(1);
     await updateSettings(t.ctx, app.modes.live, { brandName: 'First' });
@@ -263,4 +297,3 @@ async function liveAnswers(url: string): Promise<{ made: number; shared: number 
   const count = (how: string) => Number(new RegExp(`^crm_live_answers_total\\{how="${how}"\\} (\\d+)`, 'm').exec(text)?.[1] ?? 0);
   return { made: count('made'), shared: count('shared') };
 }
-

@@ -17,7 +17,8 @@ import { smtpServer } from './support/smtp.js';
 // caller's choosing; a server that refuses or cannot be reached; and, without SMTP_URL, mail kept in
 // the database and read by the workspace's owners only.
 
-const addresses = (a: AddressObject | AddressObject[] | undefined) => (Array.isArray(a) ? a : a ? [a] : []).flatMap((o) => o.value.map((v) => v.address));
+const addresses = (a: AddressObject | AddressObject[] | undefined) =>
+  (Array.isArray(a) ? a : a ? [a] : []).flatMap((o) => o.value.map((v) => v.address));
 const refusal = (err: unknown) => {
   const e = err as DomainError;
   return { code: e.code, fields: e.errors.map((f) => f.field) };
@@ -35,7 +36,7 @@ describe('over SMTP', () => {
     await smtp?.close();
   });
 
-  it('sends the message through a real SMTP conversation, signed in with the address\'s user and password', async () => {
+  it("sends the message through a real SMTP conversation, signed in with the address's user and password", async () => {
     const { workspaceId } = await staffApp(t);
     const { id } = await sendMail(t.ctx, {
       to: ['owner-one@example.com', 'Owner.Two@example.org'],
@@ -63,9 +64,20 @@ describe('over SMTP', () => {
     expect(mail.date?.toISOString()).toBe(new Date(Math.floor(t.clock.now().getTime() / 1000) * 1000).toISOString());
 
     // The record: that it went, to whom and under which Message-ID, not what it said.
-    const record = await t.svc.db.outgoingMail.findUniqueOrThrow({ where: { id }, include: { recipients: { orderBy: { position: 'asc' } } } });
+    const record = await t.svc.db.outgoingMail.findUniqueOrThrow({
+      where: { id },
+      include: { recipients: { orderBy: { position: 'asc' } } },
+    });
     expect(mail.messageId).toBe(record.messageId);
-    expect(record).toMatchObject({ via: 'smtp', workspaceId, kind: 'webhook.switched_off', fromAddress: 'Example Support <support@example.com>', text: null, html: null, headers: null });
+    expect(record).toMatchObject({
+      via: 'smtp',
+      workspaceId,
+      kind: 'webhook.switched_off',
+      fromAddress: 'Example Support <support@example.com>',
+      text: null,
+      html: null,
+      headers: null,
+    });
     expect(record.recipients.map((r) => r.email)).toEqual(['owner-one@example.com', 'Owner.Two@example.org']);
   });
 
@@ -90,7 +102,9 @@ describe('over SMTP', () => {
 
   it('rejects as worth trying again when the server refuses for now (451)', async () => {
     smtp.refuse.set('busy@example.com', [451, 'Try again later']);
-    const err = await sendMail(t.ctx, { to: 'busy@example.com', subject: 'Hello', text: 'Hello.', kind: 'test.busy' }).catch((e: unknown) => e);
+    const err = await sendMail(t.ctx, { to: 'busy@example.com', subject: 'Hello', text: 'Hello.', kind: 'test.busy' }).catch(
+      (e: unknown) => e,
+    );
     expect(err).toMatchObject({ name: 'MailNotSent', permanent: false, responseCode: 451 });
     expect((err as Error).message).toMatch(/\(for now\): 451 .*Try again later/);
   });
@@ -105,7 +119,10 @@ describe('over SMTP', () => {
       [{ ...base, headers: { 'List-Unsubscribe': '<https://x.example>\r\nBcc: everyone@example.com' } }, ['headers.List-Unsubscribe']],
       [{ ...base, headers: { 'X-Evil\r\nBcc': 'everyone@example.com' } }, ['headers.X-Evil\r\nBcc']],
       [{ ...base, headers: { Bcc: 'everyone@example.com' } }, ['headers.Bcc']],
-      [{ ...base, to: ['Someone <someone@example.com>', 'a@b@example.com', 'two@example.com, three@example.com'] }, ['to.0', 'to.1', 'to.2']],
+      [
+        { ...base, to: ['Someone <someone@example.com>', 'a@b@example.com', 'two@example.com, three@example.com'] },
+        ['to.0', 'to.1', 'to.2'],
+      ],
       [{ ...base, to: [] }, ['to']],
       [{ ...base, kind: 'Not a kind' }, ['kind']],
     ];
@@ -124,7 +141,10 @@ describe('over SMTP', () => {
     await closed.close();
     const transport = openMailTransport({ smtpUrl: closed.url, mailFrom: 'CRM <no-reply@example.com>' });
     const svc = { ...t.svc, mail: transport };
-    const err = await sendMail({ ...t.ctx, svc }, { to: 'someone@example.com', subject: 'Hello', text: 'Hello.', kind: 'test.unreachable' }).catch((e: unknown) => e);
+    const err = await sendMail(
+      { ...t.ctx, svc },
+      { to: 'someone@example.com', subject: 'Hello', text: 'Hello.', kind: 'test.unreachable' },
+    ).catch((e: unknown) => e);
     await transport.close();
     expect(err).toBeInstanceOf(MailNotSent);
     expect(err).toMatchObject({ permanent: false, responseCode: undefined });
@@ -133,8 +153,14 @@ describe('over SMTP', () => {
   });
 
   it('rejects for good when the server refuses the sign-in (535), without showing the password', async () => {
-    const transport = openMailTransport({ smtpUrl: `smtp://mailer:wrong-secret@127.0.0.1:${smtp.port}`, mailFrom: 'CRM <no-reply@example.com>' });
-    const err = await sendMail({ ...t.ctx, svc: { ...t.svc, mail: transport } }, { to: 'someone@example.com', subject: 'Hello', text: 'Hello.', kind: 'test.auth' }).catch((e: unknown) => e);
+    const transport = openMailTransport({
+      smtpUrl: `smtp://mailer:wrong-secret@127.0.0.1:${smtp.port}`,
+      mailFrom: 'CRM <no-reply@example.com>',
+    });
+    const err = await sendMail(
+      { ...t.ctx, svc: { ...t.svc, mail: transport } },
+      { to: 'someone@example.com', subject: 'Hello', text: 'Hello.', kind: 'test.auth' },
+    ).catch((e: unknown) => e);
     await transport.close();
     expect(err).toMatchObject({ name: 'MailNotSent', permanent: true, responseCode: 535 });
     expect((err as Error).message).not.toContain('wrong-secret');
@@ -148,13 +174,16 @@ describe('without SMTP_URL', () => {
     t = await startTestServer();
   });
   afterAll(() => t?.close());
-  const { ok, refused } = staffApi(() => t.url, () => '');
+  const { ok, refused } = staffApi(
+    () => t.url,
+    () => '',
+  );
 
   const MAIL = `query($w: ID!, $first: Int, $after: String) { outgoingMail(workspaceId: $w, first: $first, after: $after) {
     edges { node { id kind via from to subject text html headers { name value } messageId createdAt } }
     pageInfo { hasNextPage endCursor } } }`;
 
-  it('keeps the whole message, which the workspace\'s owners read newest first, page by page', async () => {
+  it("keeps the whole message, which the workspace's owners read newest first, page by page", async () => {
     expect(t.svc.mail.via).toBe('kept');
     const app = await staffApp(t);
     const other = await staffApp(t, 'Other');
@@ -173,7 +202,13 @@ describe('without SMTP_URL', () => {
       );
       t.clock.advance(1_000);
     }
-    await sendMail(t.ctx, { to: 'elsewhere@example.com', subject: 'Not yours', text: '…', workspaceId: other.workspaceId, kind: 'webhook.switched_off' });
+    await sendMail(t.ctx, {
+      to: 'elsewhere@example.com',
+      subject: 'Not yours',
+      text: '…',
+      workspaceId: other.workspaceId,
+      kind: 'webhook.switched_off',
+    });
 
     const first = (await ok(MAIL, { w: app.workspaceId, first: 2 }, app.owner)).outgoingMail;
     expect(first.edges.map((e: { node: { id: string } }) => e.node.id)).toEqual([sent[2]!.id, sent[1]!.id]);
@@ -195,16 +230,24 @@ describe('without SMTP_URL', () => {
     expect(record.messageId).toMatch(/^<[0-9a-f-]{36}@localhost>$/);
     expect(first.pageInfo.hasNextPage).toBe(true);
     const second = (await ok(MAIL, { w: app.workspaceId, first: 2, after: first.pageInfo.endCursor }, app.owner)).outgoingMail;
-    expect(second.edges.map((e: { node: { id: string; html: string | null; headers: unknown[] } }) => [e.node.id, e.node.html, e.node.headers])).toEqual([[sent[0]!.id, null, []]]);
+    expect(
+      second.edges.map((e: { node: { id: string; html: string | null; headers: unknown[] } }) => [e.node.id, e.node.html, e.node.headers]),
+    ).toEqual([[sent[0]!.id, null, []]]);
     expect(second.pageInfo.hasNextPage).toBe(false);
   });
 
-  it('lets only owners read it: an admin and an agent are refused, another workspace\'s owner finds nothing', async () => {
+  it("lets only owners read it: an admin and an agent are refused, another workspace's owner finds nothing", async () => {
     const app = await staffApp(t);
     const other = await staffApp(t, 'Other');
     const { token: agent } = await memberOf(t, app.workspaceId, 'agent');
     const { token: admin } = await memberOf(t, app.workspaceId, 'admin');
-    await sendMail(t.ctx, { to: 'owner@example.com', subject: 'Private', text: 'Private.', workspaceId: app.workspaceId, kind: 'webhook.switched_off' });
+    await sendMail(t.ctx, {
+      to: 'owner@example.com',
+      subject: 'Private',
+      text: 'Private.',
+      workspaceId: app.workspaceId,
+      kind: 'webhook.switched_off',
+    });
     expect(await refused(MAIL, { w: app.workspaceId }, agent)).toMatchObject({ code: 'role_forbids', status: 403 });
     expect(await refused(MAIL, { w: app.workspaceId }, admin)).toMatchObject({ code: 'role_forbids', status: 403 });
     expect(await refused(MAIL, { w: app.workspaceId }, other.owner)).toMatchObject({ code: 'not_found', status: 404 });
@@ -218,13 +261,36 @@ describe('without SMTP_URL', () => {
     const externalId = unique('mailed');
     const email = `${externalId}@example.com`;
     await serverApi(t, app.test.server_key).identify(externalId, { email });
-    const toContact = await sendMail(t.ctx, { to: ['staff@example.com', email.toUpperCase()], subject: 'Hi', text: 'Hi.', workspaceId: app.workspaceId, kind: 'email.message' });
-    const toStaff = await sendMail(t.ctx, { to: 'staff@example.com', subject: 'Hi', text: 'Hi.', workspaceId: app.workspaceId, kind: 'webhook.switched_off' });
-    const otherWorkspace = await sendMail(t.ctx, { to: email, subject: 'Hi', text: 'Hi.', workspaceId: other.workspaceId, kind: 'email.message' });
+    const toContact = await sendMail(t.ctx, {
+      to: ['staff@example.com', email.toUpperCase()],
+      subject: 'Hi',
+      text: 'Hi.',
+      workspaceId: app.workspaceId,
+      kind: 'email.message',
+    });
+    const toStaff = await sendMail(t.ctx, {
+      to: 'staff@example.com',
+      subject: 'Hi',
+      text: 'Hi.',
+      workspaceId: app.workspaceId,
+      kind: 'webhook.switched_off',
+    });
+    const otherWorkspace = await sendMail(t.ctx, {
+      to: email,
+      subject: 'Hi',
+      text: 'Hi.',
+      workspaceId: other.workspaceId,
+      kind: 'email.message',
+    });
 
-    expect((await call(t.url, 'DELETE', `/server/v1/contacts/${externalId}`, { headers: { Authorization: `Bearer ${app.live.server_key}` } })).status).toBe(202);
+    expect(
+      (await call(t.url, 'DELETE', `/server/v1/contacts/${externalId}`, { headers: { Authorization: `Bearer ${app.live.server_key}` } }))
+        .status,
+    ).toBe(202);
     await t.engine.runDue();
-    const left = (await t.svc.db.outgoingMail.findMany({ where: { id: { in: [toContact.id, toStaff.id, otherWorkspace.id] } } })).map((m) => m.id);
+    const left = (await t.svc.db.outgoingMail.findMany({ where: { id: { in: [toContact.id, toStaff.id, otherWorkspace.id] } } })).map(
+      (m) => m.id,
+    );
     expect(left.sort()).toEqual([toStaff.id, otherWorkspace.id].sort());
     expect(await t.svc.db.outgoingMailRecipient.count({ where: { mailId: toContact.id } })).toBe(0);
   });
@@ -232,19 +298,45 @@ describe('without SMTP_URL', () => {
 
 describe('settings', () => {
   it('reads SMTP_URL and MAIL_FROM, deriving the From from BASE_URL, and never shows the password', () => {
-    expect(readConfig({ BASE_URL: 'https://crm.example.com' } as NodeJS.ProcessEnv)).toMatchObject({ smtpUrl: undefined, mailFrom: 'CRM <no-reply@crm.example.com>' });
+    expect(readConfig({ BASE_URL: 'https://crm.example.com' } as NodeJS.ProcessEnv)).toMatchObject({
+      smtpUrl: undefined,
+      mailFrom: 'CRM <no-reply@crm.example.com>',
+    });
     expect(readConfig({ BASE_URL: 'http://127.0.0.1:8080' } as NodeJS.ProcessEnv).mailFrom).toBe('CRM <no-reply@localhost>');
-    expect(readConfig({ SMTP_URL: 'smtp://u:secret@mail.example.com', MAIL_FROM: 'a@example.com' } as NodeJS.ProcessEnv)).toMatchObject({ smtpUrl: 'smtp://u:secret@mail.example.com', mailFrom: 'a@example.com' });
+    expect(readConfig({ SMTP_URL: 'smtp://u:secret@mail.example.com', MAIL_FROM: 'a@example.com' } as NodeJS.ProcessEnv)).toMatchObject({
+      smtpUrl: 'smtp://u:secret@mail.example.com',
+      mailFrom: 'a@example.com',
+    });
 
-    expect(smtpOptions('smtp://u%40x:s%3Acret@mail.example.com')).toEqual({ host: 'mail.example.com', port: 587, secure: false, auth: { user: 'u@x', pass: 's:cret' }, requireTLS: false, describe: 'smtp://mail.example.com' });
-    expect(smtpOptions('smtps://u:secret@mail.example.com')).toMatchObject({ port: 465, secure: true, describe: 'smtps://mail.example.com' });
-    expect(smtpOptions('smtp://mail.example.com:2525?require_tls=true')).toMatchObject({ port: 2525, auth: undefined, requireTLS: true, describe: 'smtp://mail.example.com:2525 (TLS required)' });
+    expect(smtpOptions('smtp://u%40x:s%3Acret@mail.example.com')).toEqual({
+      host: 'mail.example.com',
+      port: 587,
+      secure: false,
+      auth: { user: 'u@x', pass: 's:cret' },
+      requireTLS: false,
+      describe: 'smtp://mail.example.com',
+    });
+    expect(smtpOptions('smtps://u:secret@mail.example.com')).toMatchObject({
+      port: 465,
+      secure: true,
+      describe: 'smtps://mail.example.com',
+    });
+    expect(smtpOptions('smtp://mail.example.com:2525?require_tls=true')).toMatchObject({
+      port: 2525,
+      auth: undefined,
+      requireTLS: true,
+      describe: 'smtp://mail.example.com:2525 (TLS required)',
+    });
     const transport = openMailTransport({ smtpUrl: 'smtp://u:secret@mail.example.com', mailFrom: 'CRM <no-reply@example.com>' });
     expect(JSON.stringify({ ...transport })).not.toContain('secret');
     void transport.close();
 
-    expect(() => openMailTransport({ smtpUrl: 'http://mail.example.com', mailFrom: 'a@example.com' })).toThrow('SMTP_URL must start with smtp:// or smtps://');
+    expect(() => openMailTransport({ smtpUrl: 'http://mail.example.com', mailFrom: 'a@example.com' })).toThrow(
+      'SMTP_URL must start with smtp:// or smtps://',
+    );
     expect(() => openMailTransport({ smtpUrl: undefined, mailFrom: 'CRM <not an address>' })).toThrow('MAIL_FROM must be an email address');
-    expect(() => openMailTransport({ smtpUrl: undefined, mailFrom: 'CRM <a@example.com>\r\nBcc: b@example.com' })).toThrow('MAIL_FROM must not contain a line break');
+    expect(() => openMailTransport({ smtpUrl: undefined, mailFrom: 'CRM <a@example.com>\r\nBcc: b@example.com' })).toThrow(
+      'MAIL_FROM must not contain a line break',
+    );
   });
 });

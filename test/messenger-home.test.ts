@@ -17,36 +17,54 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-const SETTINGS = 'startRule greeting faces { staffUserId staffUser { name } avatarUrl } replyTime replyTimeText cards { id kind title text link articleSlug published }';
+const SETTINGS =
+  'startRule greeting faces { staffUserId staffUser { name } avatarUrl } replyTime replyTimeText cards { id kind title text link articleSlug published }';
 
 /** An app of its own (the home reads everything of its app-mode), with its owner's staff user id. */
 async function homeApp(): Promise<{ app: StaffApp; api: ReturnType<typeof botOf>; ownerId: string }> {
   const app = await staffApp(t, 'Home app');
-  const api = botOf(() => t, () => app);
+  const api = botOf(
+    () => t,
+    () => app,
+  );
   const ownerId = (await api.ok('{ viewer { id } }')).viewer.id;
   return { app, api, ownerId };
 }
 
 const change = (api: ReturnType<typeof botOf>, appModeId: string, input: Record<string, unknown>, token: string) =>
-  api.gql(`mutation($m: ID!, $i: MessengerSettingsInput!) { changeMessengerSettings(appModeId: $m, input: $i) { ${SETTINGS} } }`, { m: appModeId, i: input }, token);
+  api.gql(
+    `mutation($m: ID!, $i: MessengerSettingsInput!) { changeMessengerSettings(appModeId: $m, input: $i) { ${SETTINGS} } }`,
+    { m: appModeId, i: input },
+    token,
+  );
 
-const home = (app: StaffApp, sub: string, headers: Record<string, string> = {}) => guestOf(t, app.live, sub).send('GET', '/guest/v1/messenger', undefined, headers);
+const home = (app: StaffApp, sub: string, headers: Record<string, string> = {}) =>
+  guestOf(t, app.live, sub).send('GET', '/guest/v1/messenger', undefined, headers);
 
 describe('the messenger home', () => {
   it('shows the greeting and brand, faces, reply time, published cards, open conversations, unread parts, tickets and the opening', async () => {
     const { app, api, ownerId } = await homeApp();
-    const set = await change(api, app.modes.live, {
-      greeting: ' Hi there 👋 ',
+    const set = await change(
+      api,
+      app.modes.live,
+      {
+        greeting: ' Hi there 👋 ',
+        faces: [{ staffUserId: ownerId, avatarUrl: 'https://example.com/anna.png' }],
+        replyTime: 'minutes',
+        cards: [
+          { kind: 'message', title: 'Send us a message', text: 'We reply fast', published: true },
+          { id: 'draft', kind: 'link', title: 'Not yet', link: 'https://example.com/soon', published: false },
+          { id: 'status', kind: 'link', title: 'Service status', link: 'https://status.example.com', published: true },
+        ],
+      },
+      app.owner,
+    );
+    expect(set.errors).toBeUndefined();
+    expect(set.data.changeMessengerSettings).toMatchObject({
+      greeting: 'Hi there 👋',
       faces: [{ staffUserId: ownerId, avatarUrl: 'https://example.com/anna.png' }],
       replyTime: 'minutes',
-      cards: [
-        { kind: 'message', title: 'Send us a message', text: 'We reply fast', published: true },
-        { id: 'draft', kind: 'link', title: 'Not yet', link: 'https://example.com/soon', published: false },
-        { id: 'status', kind: 'link', title: 'Service status', link: 'https://status.example.com', published: true },
-      ],
-    }, app.owner);
-    expect(set.errors).toBeUndefined();
-    expect(set.data.changeMessengerSettings).toMatchObject({ greeting: 'Hi there 👋', faces: [{ staffUserId: ownerId, avatarUrl: 'https://example.com/anna.png' }], replyTime: 'minutes' });
+    });
     const saved = await api.saved(billingBot());
 
     const g = guestOf(t, app.live, unique('user'));
@@ -54,8 +72,14 @@ describe('the messenger home', () => {
     await teamCloses(t, closed, false);
     const open = await startedBy(g, 'A new question');
     await teamPart(t, open, 'message', 'Hello from the team');
-    const type = await ticketsOf(() => t, () => app).addType();
-    const ticket = await ticketsOf(() => t, () => app).fromConversation(open, type);
+    const type = await ticketsOf(
+      () => t,
+      () => app,
+    ).addType();
+    const ticket = await ticketsOf(
+      () => t,
+      () => app,
+    ).fromConversation(open, type);
 
     const r = await home(app, g.sub);
     expect(r.status, r.text).toBe(200);
@@ -90,11 +114,23 @@ describe('the messenger home', () => {
     const { app, api } = await homeApp();
     await helpAuthor(t, app).languages(['en', 'de']);
     const graph = billingBot();
-    const german = { name: 'Deutsch', language: 'de', active: true, blocks: [para('Hallo! Wie können wir helfen?')], buttons: [{ id: 'billing', label: 'Rechnung', next: 'billing' }] };
+    const german = {
+      name: 'Deutsch',
+      language: 'de',
+      active: true,
+      blocks: [para('Hallo! Wie können wir helfen?')],
+      buttons: [{ id: 'billing', label: 'Rechnung', next: 'billing' }],
+    };
     const saved = await api.saved({ ...graph, openings: [...graph.openings, german] });
     const sub = unique('user');
-    expect((await home(app, sub, { 'Accept-Language': 'de-AT, en;q=0.5' })).json).toMatchObject({ language: 'de', opening: { id: saved.openings[1].id, language: 'de', buttons: [{ label: 'Rechnung' }] } });
-    expect((await home(app, sub, { 'Accept-Language': 'fr' })).json).toMatchObject({ language: 'en', opening: { id: saved.openings[0].id, language: null } });
+    expect((await home(app, sub, { 'Accept-Language': 'de-AT, en;q=0.5' })).json).toMatchObject({
+      language: 'de',
+      opening: { id: saved.openings[1].id, language: 'de', buttons: [{ label: 'Rechnung' }] },
+    });
+    expect((await home(app, sub, { 'Accept-Language': 'fr' })).json).toMatchObject({
+      language: 'en',
+      opening: { id: saved.openings[0].id, language: null },
+    });
 
     await change(api, app.modes.live, { startRule: 'never' }, app.owner);
     expect((await home(app, sub)).json.opening).toBeNull();
@@ -115,7 +151,9 @@ describe('the messenger home', () => {
     await help.languages(['en', 'de']);
     const article = await help.article({ versions: { en: { title: 'Resetting your password' }, de: { title: 'Passwort zurücksetzen' } } });
     const sub = unique('user');
-    expect((await home(app, sub, { 'Accept-Language': 'de' })).json.featured_articles).toMatchObject([{ slug: article.slug, title: 'Passwort zurücksetzen', language: 'de' }]);
+    expect((await home(app, sub, { 'Accept-Language': 'de' })).json.featured_articles).toMatchObject([
+      { slug: article.slug, title: 'Passwort zurücksetzen', language: 'de' },
+    ]);
     await help.api.ok('mutation($m: ID!) { updateAppSettings(appModeId: $m, input: { helpOn: false }) { helpOn } }', { m: app.modes.live });
     const off = await home(app, sub);
     expect(off.status).toBe(200);
@@ -124,7 +162,9 @@ describe('the messenger home', () => {
 
   it('is 404 while the messenger is switched off', async () => {
     const { app, api } = await homeApp();
-    await api.ok('mutation($m: ID!) { updateAppSettings(appModeId: $m, input: { messengerOn: false }) { messengerOn } }', { m: app.modes.live });
+    await api.ok('mutation($m: ID!) { updateAppSettings(appModeId: $m, input: { messengerOn: false }) { messengerOn } }', {
+      m: app.modes.live,
+    });
     const r = await home(app, unique('user'));
     expect(r.status).toBe(404);
     expect(r.json.code).toBe('not_found');
@@ -137,7 +177,9 @@ describe('messenger settings', () => {
     const agent = await memberOf(t, app.workspaceId, 'agent');
     const read = await api.ok(`query($m: ID!) { messengerSettings(appModeId: $m) { ${SETTINGS} } }`, { m: app.modes.live }, agent.token);
     expect(read.messengerSettings).toEqual({ startRule: 'always', greeting: '', faces: [], replyTime: null, replyTimeText: '', cards: [] });
-    expect((await change(api, app.modes.live, { greeting: 'Hi' }, agent.token)).errors?.[0]?.extensions).toMatchObject({ code: 'role_forbids' });
+    expect((await change(api, app.modes.live, { greeting: 'Hi' }, agent.token)).errors?.[0]?.extensions).toMatchObject({
+      code: 'role_forbids',
+    });
     const admin = await memberOf(t, app.workspaceId, 'admin');
     const r = await change(api, app.modes.live, { replyTime: 'stated', replyTimeText: 'Back on Monday' }, admin.token);
     expect(r.data.changeMessengerSettings).toMatchObject({ replyTime: 'stated', replyTimeText: 'Back on Monday', greeting: '' });
@@ -146,19 +188,28 @@ describe('messenger settings', () => {
     const cleared = await change(api, app.modes.live, { replyTime: null }, app.owner);
     expect(cleared.data.changeMessengerSettings).toMatchObject({ replyTime: null, replyTimeText: 'Back on Monday' });
     // The test mode has its own.
-    expect((await api.ok(`query($m: ID!) { messengerSettings(appModeId: $m) { replyTimeText } }`, { m: app.modes.test })).messengerSettings.replyTimeText).toBe('');
+    expect(
+      (await api.ok(`query($m: ID!) { messengerSettings(appModeId: $m) { replyTimeText } }`, { m: app.modes.test })).messengerSettings
+        .replyTimeText,
+    ).toBe('');
   });
 
   it('refuses faces of people outside the workspace, too many faces and bad cards, naming each field', async () => {
     const { app, api, ownerId } = await homeApp();
     const stranger = await staffApp(t, 'Stranger home app');
-    const strangerId = (await botOf(() => t, () => stranger).ok('{ viewer { id } }')).viewer.id;
-    const fields = async (input: Record<string, unknown>) => (await change(api, app.modes.live, input, app.owner)).errors?.[0]?.extensions.errors?.map((e: { field: string }) => e.field);
-    expect(await fields({ faces: [{ staffUserId: ownerId, avatarUrl: 'http://example.com/a.png' }, { staffUserId: strangerId }, { staffUserId: ownerId }] })).toEqual([
-      'faces.0.avatarUrl',
-      'faces.1.staffUserId',
-      'faces.2.staffUserId',
-    ]);
+    const strangerId = (
+      await botOf(
+        () => t,
+        () => stranger,
+      ).ok('{ viewer { id } }')
+    ).viewer.id;
+    const fields = async (input: Record<string, unknown>) =>
+      (await change(api, app.modes.live, input, app.owner)).errors?.[0]?.extensions.errors?.map((e: { field: string }) => e.field);
+    expect(
+      await fields({
+        faces: [{ staffUserId: ownerId, avatarUrl: 'http://example.com/a.png' }, { staffUserId: strangerId }, { staffUserId: ownerId }],
+      }),
+    ).toEqual(['faces.0.avatarUrl', 'faces.1.staffUserId', 'faces.2.staffUserId']);
     expect(await fields({ faces: Array.from({ length: 6 }, () => ({ staffUserId: ownerId })) })).toContain('faces');
     expect(await fields({ replyTime: 'stated' })).toEqual(['replyTimeText']);
     expect(await fields({ greeting: 'x'.repeat(201) })).toEqual(['greeting']);
@@ -172,6 +223,9 @@ describe('messenger settings', () => {
       }),
     ).toEqual(['cards.0.link', 'cards.1.articleSlug', 'cards.2.title', 'cards.2.link']);
     // Nothing of a refused change is kept.
-    expect((await api.ok(`query($m: ID!) { messengerSettings(appModeId: $m) { faces { staffUserId } } }`, { m: app.modes.live })).messengerSettings.faces).toEqual([]);
+    expect(
+      (await api.ok(`query($m: ID!) { messengerSettings(appModeId: $m) { faces { staffUserId } } }`, { m: app.modes.live }))
+        .messengerSettings.faces,
+    ).toEqual([]);
   });
 });

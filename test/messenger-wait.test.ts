@@ -39,7 +39,8 @@ const waits = (server = t) => conversationWaitsOf(server.svc.outbox);
 
 /** Until the process holds `n` waits (the request has arrived and is waiting). */
 async function holding(n: number, server = t) {
-  for (const until = Date.now() + 5000; Date.now() < until; await new Promise((r) => setTimeout(r, 10))) if (waits(server).size >= n) return;
+  for (const until = Date.now() + 5000; Date.now() < until; await new Promise((r) => setTimeout(r, 10)))
+    if (waits(server).size >= n) return;
   throw new Error(`waits held: ${waits(server).size}, not ${n}`);
 }
 
@@ -51,7 +52,14 @@ describe('the conversation long poll', () => {
     expect(r.status).toBe(200);
     expect(ms).toBeLessThan(WAIT_MS / 2);
     expect(r.json.last_seq).toBe(2);
-    expect(r.json.parts).toEqual([expect.objectContaining({ seq: 2, kind: 'message', author: { kind: 'teammate', name: 'Anna from Support', avatar_url: null }, blocks: [{ type: 'paragraph', spans: [{ text: 'Hello!' }] }] })]);
+    expect(r.json.parts).toEqual([
+      expect.objectContaining({
+        seq: 2,
+        kind: 'message',
+        author: { kind: 'teammate', name: 'Anna from Support', avatar_url: null },
+        blocks: [{ type: 'paragraph', spans: [{ text: 'Hello!' }] }],
+      }),
+    ]);
     expect((await g.wait(id, 0)).json.parts.map((p: { seq: number }) => p.seq)).toEqual([1, 2]);
   });
 
@@ -69,7 +77,7 @@ describe('the conversation long poll', () => {
     expect(waits().size).toBe(0);
   });
 
-  it('answers the person\'s own message sent from another device', async () => {
+  it("answers the person's own message sent from another device", async () => {
     const { g, id } = await started();
     const waiting = g.wait(id, 1);
     await holding(1);
@@ -126,11 +134,13 @@ describe('the conversation long poll', () => {
   it('lets go of a wait whose client went away', async () => {
     const { g, id } = await started();
     const gone = new AbortController();
-    const request = fetch(`${t.url}/guest/v1/conversations/${id}/wait?after=1`, { headers: await g.headers(), signal: gone.signal }).catch(() => 'aborted');
+    const request = fetch(`${t.url}/guest/v1/conversations/${id}/wait?after=1`, { headers: await g.headers(), signal: gone.signal }).catch(
+      () => 'aborted',
+    );
     await holding(1);
     gone.abort();
     expect(await request).toBe('aborted');
-    for (const until = Date.now() + 1000; Date.now() < until && waits().size; ) await new Promise((r) => setTimeout(r, 10));
+    for (const until = Date.now() + 1000; Date.now() < until && waits().size;) await new Promise((r) => setTimeout(r, 10));
     expect(waits().size).toBe(0);
   });
 
@@ -146,7 +156,9 @@ describe('the conversation long poll', () => {
       expect((await fetch(`${other.url}/guest/v1/conversations/${id}`, { headers })).status).toBe(200);
       // Waiting on this process; the person writes through the other one (another device, another server).
       let wokenAt = 0;
-      const waiting = fetch(`${here.url}/guest/v1/conversations/${id}/wait?after=1`, { headers }).then(async (res) => ((wokenAt = Date.now()), res.json()));
+      const waiting = fetch(`${here.url}/guest/v1/conversations/${id}/wait?after=1`, { headers }).then(
+        async (res) => ((wokenAt = Date.now()), res.json()),
+      );
       await holding(1, here);
       const elsewhere = await fetch(`${other.url}/guest/v1/conversations/${id}/messages`, {
         method: 'POST',
@@ -171,7 +183,10 @@ describe('the conversation long poll', () => {
 
   it('is not cut by the request timeout: a wait longer than it still answers', async () => {
     const base = testConfig({ conversationWaitMs: 1200 });
-    const own = await startTestServer({ dbUrl: t.dbUrl, config: { ...base, timeouts: { ...base.timeouts, headersMs: 400, requestMs: 400 } } });
+    const own = await startTestServer({
+      dbUrl: t.dbUrl,
+      config: { ...base, timeouts: { ...base.timeouts, headersMs: 400, requestMs: 400 } },
+    });
     try {
       const { g, id } = await started();
       const r = await fetch(`${own.url}/guest/v1/conversations/${id}/wait?after=1`, { headers: await g.headers() });
@@ -186,8 +201,11 @@ describe('the conversation long poll', () => {
     const own = await startTestServer({ dbUrl: t.dbUrl, config: testConfig({ conversationWaitMs: 60_000 }) });
     try {
       const { g, id } = await started();
-      const waiting = timed(fetch(`${own.url}/guest/v1/conversations/${id}/wait?after=1`, { headers: await g.headers() }).then((res) => res.json()));
-      for (const until = Date.now() + 5000; Date.now() < until && !conversationWaitsOf(own.svc.outbox).size; ) await new Promise((r) => setTimeout(r, 10));
+      const waiting = timed(
+        fetch(`${own.url}/guest/v1/conversations/${id}/wait?after=1`, { headers: await g.headers() }).then((res) => res.json()),
+      );
+      for (const until = Date.now() + 5000; Date.now() < until && !conversationWaitsOf(own.svc.outbox).size;)
+        await new Promise((r) => setTimeout(r, 10));
       await own.close();
       const { value, ms } = await waiting;
       expect(value).toEqual({ parts: [], last_seq: 1 });

@@ -11,7 +11,9 @@ describe('migrations', () => {
     expect(await applyMigrations(url)).toEqual([]);
     const db = new pg.Client({ connectionString: url });
     await db.connect();
-    const { rows } = await db.query<{ migration_name: string; finished_at: Date | null }>('SELECT migration_name, finished_at FROM _prisma_migrations ORDER BY migration_name');
+    const { rows } = await db.query<{ migration_name: string; finished_at: Date | null }>(
+      'SELECT migration_name, finished_at FROM _prisma_migrations ORDER BY migration_name',
+    );
     await db.end();
     expect(rows.map((r) => r.migration_name)).toEqual(first);
     expect(rows.every((r) => r.finished_at !== null)).toBe(true);

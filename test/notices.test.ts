@@ -19,7 +19,10 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-const { ok, refused } = staffApi(() => t.url, () => app.owner);
+const { ok, refused } = staffApi(
+  () => t.url,
+  () => app.owner,
+);
 const person = (sub = unique('user'), mode: 'live' | 'test' = 'live') => {
   const g = guestOf(t, app[mode], sub);
   return {
@@ -38,7 +41,17 @@ async function noticesFor(sub: string, titles: string[], mode: 'live' | 'test' =
   const ids: string[] = [];
   for (const title of titles) {
     t.clock.advance(1000);
-    const n = await transaction(systemContext(t.svc, 'test'), (tx) => addNotice(tx, appModeId, { contactId: contact.id, title, body: `About ${title}`, link: '/orders/1', topicKey: 'orders', source: 'push', sendKey: unique('send') }));
+    const n = await transaction(systemContext(t.svc, 'test'), (tx) =>
+      addNotice(tx, appModeId, {
+        contactId: contact.id,
+        title,
+        body: `About ${title}`,
+        link: '/orders/1',
+        topicKey: 'orders',
+        source: 'push',
+        sendKey: unique('send'),
+      }),
+    );
     ids.push(n.id);
   }
   return { contactId: contact.id, ids };
@@ -52,7 +65,15 @@ describe('GET /guest/v1/notices', () => {
     expect(first.status).toBe(200);
     expect(first.json.unread).toBe(5);
     expect(first.json.notices.map((n: any) => n.title)).toEqual(['five', 'four']);
-    expect(first.json.notices[0]).toEqual({ id: ids[4], title: 'five', body: 'About five', link: '/orders/1', topic: 'orders', created_at: expect.any(String), read: false });
+    expect(first.json.notices[0]).toEqual({
+      id: ids[4],
+      title: 'five',
+      body: 'About five',
+      link: '/orders/1',
+      topic: 'orders',
+      created_at: expect.any(String),
+      read: false,
+    });
     const second = await p.notices(`?limit=2&before=${first.json.next_before}`);
     expect(second.json.notices.map((n: any) => n.title)).toEqual(['three', 'two']);
     const last = await p.notices(`?limit=2&before=${second.json.next_before}`);
@@ -94,7 +115,12 @@ describe('POST /guest/v1/notices/read', () => {
     expect(r.status).toBe(200);
     expect(r.json).toEqual({ unread: 2 });
     expect((await b.notices()).json.unread).toBe(2);
-    expect((await a.notices()).json.notices.map((n: any) => [n.title, n.read])).toEqual([['4', false], ['3', false], ['2', true], ['1', true]]);
+    expect((await a.notices()).json.notices.map((n: any) => [n.title, n.read])).toEqual([
+      ['4', false],
+      ['3', false],
+      ['2', true],
+      ['1', true],
+    ]);
     // Reading again changes nothing; all reads the rest.
     expect((await a.read({ ids: [mine.ids[0]] })).json).toEqual({ unread: 2 });
     expect((await a.read({ all: true })).json).toEqual({ unread: 0 });
@@ -123,31 +149,52 @@ describe('adding notices (for push sending)', () => {
     const add = () => transaction(ctx, (tx) => addNotice(tx, app.modes.live, { contactId, title: 'Shipped', source: 'push', sendKey }));
     const [x, y] = await Promise.all([add(), add()]);
     expect(x.id).toBe(y.id);
-    const batch = [{ contactId, title: 'Shipped', source: 'push' as const, sendKey }, { contactId, title: 'Delivered', source: 'push' as const, sendKey: unique('send') }];
+    const batch = [
+      { contactId, title: 'Shipped', source: 'push' as const, sendKey },
+      { contactId, title: 'Delivered', source: 'push' as const, sendKey: unique('send') },
+    ];
     expect(await transaction(ctx, (tx) => addNotices(tx, app.modes.live, batch))).toBe(1);
     expect((await p.notices()).json.unread).toBe(2);
-    const refusal = await transaction(ctx, (tx) => addNotices(tx, app.modes.live, [batch[1]!, { contactId, title: '', link: 'javascript:alert(1)', source: 'push' }])).catch((e) => e);
+    const refusal = await transaction(ctx, (tx) =>
+      addNotices(tx, app.modes.live, [batch[1]!, { contactId, title: '', link: 'javascript:alert(1)', source: 'push' }]),
+    ).catch((e) => e);
     expect(refusal.errors.map((e: { field: string }) => e.field)).toEqual(['1.title', '1.link']);
   });
 });
 
 describe('a card posted by staff without a push', () => {
   const post = (v: Record<string, unknown>, token?: string) =>
-    ok('mutation($m: ID!, $x: String!, $title: String!, $body: String, $link: String, $topic: String) { postNotice(appModeId: $m, externalId: $x, title: $title, body: $body, link: $link, topic: $topic) { id title body link topic source postedBy readAt } }', { m: app.modes.live, ...v }, token);
+    ok(
+      'mutation($m: ID!, $x: String!, $title: String!, $body: String, $link: String, $topic: String) { postNotice(appModeId: $m, externalId: $x, title: $title, body: $body, link: $link, topic: $topic) { id title body link topic source postedBy readAt } }',
+      { m: app.modes.live, ...v },
+      token,
+    );
   const refusedPost = (v: Record<string, unknown>, token?: string) =>
-    refused('mutation($m: ID!, $x: String!, $title: String!, $link: String, $topic: String) { postNotice(appModeId: $m, externalId: $x, title: $title, link: $link, topic: $topic) { id } }', { m: app.modes.live, ...v }, token);
+    refused(
+      'mutation($m: ID!, $x: String!, $title: String!, $link: String, $topic: String) { postNotice(appModeId: $m, externalId: $x, title: $title, link: $link, topic: $topic) { id } }',
+      { m: app.modes.live, ...v },
+      token,
+    );
 
   it("reaches the person's inbox, by any member, unless the person turned it off in-app", async () => {
     const key = unique('tips').toLowerCase();
-    await ok('mutation($m: ID!, $k: String!) { addPreferenceTopic(appModeId: $m, key: $k, name: "Tips", channels: [push, in_app]) { id } }', { m: app.modes.live, k: key });
+    await ok(
+      'mutation($m: ID!, $k: String!) { addPreferenceTopic(appModeId: $m, key: $k, name: "Tips", channels: [push, in_app]) { id } }',
+      { m: app.modes.live, k: key },
+    );
     const p = person();
     await noticesFor(p.sub, []);
     const workspaceId = (await t.svc.db.app.findUniqueOrThrow({ where: { id: app.appId } })).workspaceId;
     const agent = await memberOf(t, workspaceId, 'agent');
-    const card = (await post({ x: p.sub, title: 'Welcome', body: 'Glad to have you', link: 'https://example.com/start', topic: key }, agent.token)).postNotice;
+    const card = (
+      await post({ x: p.sub, title: 'Welcome', body: 'Glad to have you', link: 'https://example.com/start', topic: key }, agent.token)
+    ).postNotice;
     expect(card).toMatchObject({ title: 'Welcome', link: 'https://example.com/start', topic: key, source: 'staff', readAt: null });
     expect((await p.notices()).json).toMatchObject({ unread: 1, notices: [{ id: card.id, title: 'Welcome', body: 'Glad to have you' }] });
-    const { contact } = await ok('query($m: ID!, $x: String!) { contact(appModeId: $m, externalId: $x) { notices(first: 5) { edges { node { id source } } } } }', { m: app.modes.live, x: p.sub });
+    const { contact } = await ok(
+      'query($m: ID!, $x: String!) { contact(appModeId: $m, externalId: $x) { notices(first: 5) { edges { node { id source } } } } }',
+      { m: app.modes.live, x: p.sub },
+    );
     expect(contact.notices.edges.map((e: any) => e.node)).toEqual([{ id: card.id, source: 'staff' }]);
 
     await p.send('PUT', '/guest/v1/preferences', { choices: [{ topic: key, channel: 'in_app', subscribed: false }] });
@@ -163,10 +210,18 @@ describe('a card posted by staff without a push', () => {
     const p = person();
     await noticesFor(p.sub, []);
     const key = unique('mail_only').toLowerCase();
-    await ok('mutation($m: ID!, $k: String!) { addPreferenceTopic(appModeId: $m, key: $k, name: "Mail", channels: [email]) { id } }', { m: app.modes.live, k: key });
-    expect(await refusedPost({ x: p.sub, title: 'x', topic: key })).toMatchObject({ code: 'invalid_request', errors: [{ field: 'topic' }] });
+    await ok('mutation($m: ID!, $k: String!) { addPreferenceTopic(appModeId: $m, key: $k, name: "Mail", channels: [email]) { id } }', {
+      m: app.modes.live,
+      k: key,
+    });
+    expect(await refusedPost({ x: p.sub, title: 'x', topic: key })).toMatchObject({
+      code: 'invalid_request',
+      errors: [{ field: 'topic' }],
+    });
     expect(await refusedPost({ x: p.sub, title: 'x', topic: 'no_such_topic' })).toMatchObject({ errors: [{ field: 'topic' }] });
-    expect(await refusedPost({ x: p.sub, title: ' ', link: 'ftp://example.com' })).toMatchObject({ errors: [{ field: 'title' }, { field: 'link' }] });
+    expect(await refusedPost({ x: p.sub, title: ' ', link: 'ftp://example.com' })).toMatchObject({
+      errors: [{ field: 'title' }, { field: 'link' }],
+    });
     expect(await refusedPost({ x: unique('nobody'), title: 'x' })).toMatchObject({ code: 'not_found' });
     const other = await staffApp(t, 'Other app');
     expect(await refusedPost({ x: p.sub, title: 'x' }, other.owner)).toMatchObject({ code: 'not_found' });

@@ -44,7 +44,10 @@ describe('/openapi.json', () => {
 // it. `call` holds every answer to the document too, so a status answered but not listed fails here.
 describe('the document and the service agree', () => {
   const serverKey = () => ({ Authorization: `Bearer ${app.live.server_key}` });
-  const guestKey = async (sub = 'agree') => ({ 'X-CRM-App-Key': app.live.app_key, Authorization: `Bearer ${await userToken(app.live.identity_secret, { sub })}` });
+  const guestKey = async (sub = 'agree') => ({
+    'X-CRM-App-Key': app.live.app_key,
+    Authorization: `Bearer ${await userToken(app.live.identity_secret, { sub })}`,
+  });
   const ago = (ms: number) => new Date(t.clock.now().getTime() - ms).toISOString();
   const day = 86_400_000;
 
@@ -69,7 +72,10 @@ describe('the document and the service agree', () => {
       const path = route.path.replace(/\{\w+\}/g, 'big');
       const credential = route.surface === 'guest' ? await guestKey() : route.surface === 'server' ? serverKey() : {};
       for (const headers of [credential, {}]) {
-        const r = await call(t.url, route.method.toUpperCase(), path, { headers: { ...headers, 'Content-Type': 'application/json' }, body: big });
+        const r = await call(t.url, route.method.toUpperCase(), path, {
+          headers: { ...headers, 'Content-Type': 'application/json' },
+          body: big,
+        });
         expect([route.method, route.path, r.status, r.json?.code]).toEqual([route.method, route.path, 413, 'payload_too_large']);
       }
     }
@@ -77,7 +83,10 @@ describe('the document and the service agree', () => {
   });
 
   it('a route that takes no body ignores one that is not JSON', async () => {
-    const r = await call(t.url, 'DELETE', '/server/v1/contacts/no-body-here', { headers: { ...serverKey(), 'Content-Type': 'application/json' }, body: '{' });
+    const r = await call(t.url, 'DELETE', '/server/v1/contacts/no-body-here', {
+      headers: { ...serverKey(), 'Content-Type': 'application/json' },
+      body: '{',
+    });
     expect(r.status).toBe(202);
   });
 
@@ -142,14 +151,25 @@ describe('the document and the service agree', () => {
   ];
   // Each variant its own event name (made on first sight), so no other variant's props are in its way.
   const named = (list: [string, Record<string, unknown>][], prefix: string) =>
-    list.map(([what, e], i) => [what, e.name === (list[0]![1] as { name: string }).name ? { ...e, name: `${prefix}_${i}` } : e] as [string, Record<string, unknown>]);
+    list.map(
+      ([what, e], i) =>
+        [what, e.name === (list[0]![1] as { name: string }).name ? { ...e, name: `${prefix}_${i}` } : e] as [
+          string,
+          Record<string, unknown>,
+        ],
+    );
 
-  const judge = (sent: [string, Record<string, unknown>][], fitsEvent: (e: unknown) => boolean, answer: { rejected?: { index: number; reason: string }[] }) =>
+  const judge = (
+    sent: [string, Record<string, unknown>][],
+    fitsEvent: (e: unknown) => boolean,
+    answer: { rejected?: { index: number; reason: string }[] },
+  ) =>
     sent.map(([what, e], index) => {
       const refusal = answer.rejected?.find((x) => x.index === index);
       return { what, document: fitsEvent(e) ? 'fits' : 'does not fit', service: refusal ? `refused (${refusal.reason})` : 'kept' };
     });
-  const agreeing = (judged: { document: string; service: string }[]) => judged.filter((j) => (j.document === 'fits') === (j.service === 'kept'));
+  const agreeing = (judged: { document: string; service: string }[]) =>
+    judged.filter((j) => (j.document === 'fits') === (j.service === 'kept'));
 
   it('server events: what the document says fits is kept, and what it refuses is refused', async () => {
     const prefix = unique('srv');
@@ -160,7 +180,10 @@ describe('the document and the service agree', () => {
       ['a time without its offset', { external_id: 'agree', name: `${prefix}_t`, at: '2026-01-01T00:00:00' }],
       ['an empty id', { id: '', external_id: 'agree', name: `${prefix}_id`, at: ago(0) }],
       ['an id too long', { id: 'i'.repeat(201), external_id: 'agree', name: `${prefix}_id`, at: ago(0) }],
-      ['an id of the longest length', { id: `${prefix}${'i'.repeat(200 - prefix.length)}`, external_id: 'agree', name: `${prefix}_id`, at: ago(0) }],
+      [
+        'an id of the longest length',
+        { id: `${prefix}${'i'.repeat(200 - prefix.length)}`, external_id: 'agree', name: `${prefix}_id`, at: ago(0) },
+      ],
       ['an empty external_id', { external_id: '', name: `${prefix}_x`, at: ago(0) }],
       ['an external_id too long', { external_id: 'x'.repeat(201), name: `${prefix}_x`, at: ago(0) }],
       ['no external_id', { external_id: undefined, name: `${prefix}_x`, at: ago(0) }],
@@ -182,9 +205,16 @@ describe('the document and the service agree', () => {
       ['a time that is not RFC 3339', { name: `${prefix}_t`, occurred_at: '1 Jan 2026' }],
     ].map(([what, e]) => [what as string, { id: randomUUID(), ...(e as object) }]);
     // Guests send only built-in events or those the app declares for clients.
-    const names = [...new Set(sent.map(([, e]) => e.name).filter((n): n is string => typeof n === 'string' && /^[A-Za-z0-9][A-Za-z0-9 _.:/-]{0,99}$/.test(n)))];
+    const names = [
+      ...new Set(
+        sent.map(([, e]) => e.name).filter((n): n is string => typeof n === 'string' && /^[A-Za-z0-9][A-Za-z0-9 _.:/-]{0,99}$/.test(n)),
+      ),
+    ];
     await serverApi(t, app.live.server_key).declareEvents(names.map((name) => ({ name, source: 'both' })));
-    const r = await call(t.url, 'POST', '/guest/v1/events', { headers: await guestKey(), json: { app_version: '1', platform: 'ios', events: sent.map(([, e]) => e) } });
+    const r = await call(t.url, 'POST', '/guest/v1/events', {
+      headers: await guestKey(),
+      json: { app_version: '1', platform: 'ios', events: sent.map(([, e]) => e) },
+    });
     expect(r.status).toBe(202);
     const judged = judge(sent, fits('EventBody'), r.json);
     expect(agreeing(judged)).toEqual(judged);
@@ -204,7 +234,11 @@ describe('the document and the service agree', () => {
     const op = doc.paths['/public/v1/apps/{key}'].get;
     expect(op.responses['404'].description).toMatch(/no app has this key/i);
     expect((await call(t.url, 'GET', '/public/v1/apps/app_nobody')).json).toMatchObject({ status: 404, code: 'not_found' });
-    expect((await call(t.url, 'GET', `/public/v1/apps/${'k'.repeat(101)}`)).json).toMatchObject({ status: 400, code: 'invalid_request', errors: [{ field: 'key' }] });
+    expect((await call(t.url, 'GET', `/public/v1/apps/${'k'.repeat(101)}`)).json).toMatchObject({
+      status: 400,
+      code: 'invalid_request',
+      errors: [{ field: 'key' }],
+    });
     await t.svc.db.appMode.update({ where: { appKey: app.test.app_key }, data: { archived: true } });
     expect((await call(t.url, 'GET', `/public/v1/apps/${app.test.app_key}`)).status).toBe(404);
   });

@@ -17,7 +17,10 @@ beforeAll(async () => {
       done();
     },
   });
-  t = await startTestServer({ log: createLogger('debug', sink), config: testConfig({}, { publicAddressPerMinute: 5, guestAddressPerMinute: 5 }) });
+  t = await startTestServer({
+    log: createLogger('debug', sink),
+    config: testConfig({}, { publicAddressPerMinute: 5, guestAddressPerMinute: 5 }),
+  });
   app = await seedApp(t.svc);
 });
 afterAll(() => t.close());
@@ -48,18 +51,34 @@ describe('operations', () => {
   it('never logs a credential', async () => {
     const token = await userToken(app.live.identity_secret, { sub: 'logged' });
     await call(t.url, 'GET', '/guest/v1/consent', { headers: { 'X-CRM-App-Key': app.live.app_key, Authorization: `Bearer ${token}` } });
-    await call(t.url, 'PUT', '/server/v1/contacts/logged', { headers: { Authorization: `Bearer ${app.live.server_key}` }, json: { display_name: 'L' } });
-    await call(t.url, 'PUT', '/server/v1/contacts/logged', { headers: { Authorization: `Bearer ${app.live.server_key.slice(0, -2)}xx` }, json: {} });
-    await call(t.url, 'POST', '/graphql', { json: { query: 'mutation($e: String!, $p: String!) { signIn(email: $e, password: $p) { token } }', variables: { e: app.ownerEmail, p: app.ownerPassword } } });
+    await call(t.url, 'PUT', '/server/v1/contacts/logged', {
+      headers: { Authorization: `Bearer ${app.live.server_key}` },
+      json: { display_name: 'L' },
+    });
+    await call(t.url, 'PUT', '/server/v1/contacts/logged', {
+      headers: { Authorization: `Bearer ${app.live.server_key.slice(0, -2)}xx` },
+      json: {},
+    });
+    await call(t.url, 'POST', '/graphql', {
+      json: {
+        query: 'mutation($e: String!, $p: String!) { signIn(email: $e, password: $p) { token } }',
+        variables: { e: app.ownerEmail, p: app.ownerPassword },
+      },
+    });
     const text = lines.join('\n');
     expect(lines.filter((l) => l.includes('"msg":"request"')).length).toBeGreaterThanOrEqual(4);
-    for (const secret of [token, app.live.server_key, app.live.server_key.slice(7, -2), app.live.identity_secret, app.ownerPassword]) expect(text).not.toContain(secret);
+    for (const secret of [token, app.live.server_key, app.live.server_key.slice(7, -2), app.live.identity_secret, app.ownerPassword])
+      expect(text).not.toContain(secret);
     expect(text).not.toMatch(/crm_st_[0-9A-Za-z]{10}/);
   });
 
   it('counts refused guest credentials against the address, so guessing is limited too', async () => {
     const statuses: number[] = [];
-    for (let i = 0; i < 7; i++) statuses.push((await call(t.url, 'GET', '/guest/v1/consent', { headers: { 'X-CRM-App-Key': app.test.app_key, Authorization: 'Bearer wrong' } })).status);
+    for (let i = 0; i < 7; i++)
+      statuses.push(
+        (await call(t.url, 'GET', '/guest/v1/consent', { headers: { 'X-CRM-App-Key': app.test.app_key, Authorization: 'Bearer wrong' } }))
+          .status,
+      );
     expect(statuses.slice(0, 3)).toEqual([401, 401, 401]);
     expect(statuses.at(-1)).toBe(429);
   });

@@ -74,7 +74,7 @@ const refused: Record<string, string> = {
   '100::1': 'discard only',
   '4000::1': 'not global unicast',
   // Not an address at all
-  'localhost': 'not an IP address',
+  localhost: 'not an IP address',
   '127.1': 'not an IP address',
 };
 
@@ -113,7 +113,12 @@ describe('addresses', () => {
 
 describe('targets', () => {
   it('are https with a host, any port, no credentials; IPv4 however written reads as dotted', () => {
-    expect(parseTarget('https://Hooks.Example.COM/in?a=1')).toEqual({ host: 'hooks.example.com', port: 443, path: '/in?a=1', literal: false });
+    expect(parseTarget('https://Hooks.Example.COM/in?a=1')).toEqual({
+      host: 'hooks.example.com',
+      port: 443,
+      path: '/in?a=1',
+      literal: false,
+    });
     expect(parseTarget('https://[::1]:8443/')).toEqual({ host: '::1', port: 8443, path: '/', literal: true });
     expect(parseTarget('https://0x7f.1:9/')).toMatchObject({ host: '127.0.0.1', literal: true });
     expect(parseTarget('https://2130706433/')).toMatchObject({ host: '127.0.0.1', literal: true });

@@ -24,10 +24,13 @@ afterAll(() => receiver?.close());
 /** A resolver that answers from a table and counts its calls. */
 function resolverOf(answers: (host: string, call: number) => string[]): Resolver & { calls: string[] } {
   const calls: string[] = [];
-  return Object.assign(async (host: string) => {
-    calls.push(host);
-    return answers(host, calls.length);
-  }, { calls });
+  return Object.assign(
+    async (host: string) => {
+      calls.push(host);
+      return answers(host, calls.length);
+    },
+    { calls },
+  );
 }
 
 const signedHeaders = {
@@ -60,7 +63,12 @@ describe('posts that arrive', () => {
   it('by host name, through the system lookup and the name in the certificate', async () => {
     const r = await startReceiver(cert, { host: '127.0.0.1' });
     try {
-      const result = await postOutbound(`https://localhost:${r.port}/x`, '{}', {}, { testTrust: { allow: [`localhost:${r.port}`], ca: cert.cert } });
+      const result = await postOutbound(
+        `https://localhost:${r.port}/x`,
+        '{}',
+        {},
+        { testTrust: { allow: [`localhost:${r.port}`], ca: cert.cert } },
+      );
       expect(result).toMatchObject({ status: 200 });
       expect(r.received).toHaveLength(1);
       expect(r.received[0]!.headers.host).toBe(`localhost:${r.port}`);
@@ -72,7 +80,9 @@ describe('posts that arrive', () => {
   it('over IPv6', async () => {
     const r = await startReceiver(cert, { host: '::1' });
     try {
-      expect(await postOutbound(`${r.origin}/v6`, 'six', {}, { testTrust: { allow: [r.hostPort], ca: cert.cert } })).toMatchObject({ status: 200 });
+      expect(await postOutbound(`${r.origin}/v6`, 'six', {}, { testTrust: { allow: [r.hostPort], ca: cert.cert } })).toMatchObject({
+        status: 200,
+      });
       expect(r.received.map((x) => x.body)).toEqual(['six']);
     } finally {
       await r.close();
@@ -166,7 +176,10 @@ describe('refused before any connection', () => {
   });
 
   it('localhost, through the system lookup', async () => {
-    expect(await refused(`https://localhost:${receiver.port}/`)).toMatchObject({ failure: 'refused_address', detail: expect.stringMatching(/^localhost resolves to (127\.0\.0\.1 \(loopback\)|::1 \(loopback\))$/) });
+    expect(await refused(`https://localhost:${receiver.port}/`)).toMatchObject({
+      failure: 'refused_address',
+      detail: expect.stringMatching(/^localhost resolves to (127\.0\.0\.1 \(loopback\)|::1 \(loopback\))$/),
+    });
   });
 
   const byName: [string, string[], string][] = [
@@ -182,7 +195,11 @@ describe('refused before any connection', () => {
     ['6to4 of private', ['2002:a00:1::1'], '2002:a00:1::1 (6to4 of 10.0.0.1: private)'],
     ['Teredo', ['2001::5efe:1'], '2001::5efe:1 (Teredo)'],
     ['unique local', ['fc00::9'], 'fc00::9 (unique local)'],
-    ['one private address among public ones', ['93.184.215.14', '2606:2800:21f:cb07:6820:80da:af6b:8b2c', '127.0.0.1'], '127.0.0.1 (loopback)'],
+    [
+      'one private address among public ones',
+      ['93.184.215.14', '2606:2800:21f:cb07:6820:80da:af6b:8b2c', '127.0.0.1'],
+      '127.0.0.1 (loopback)',
+    ],
     ['not an address', ['not-an-ip'], 'not-an-ip (not an IP address)'],
   ];
   it.each(byName)('%s through a host name', async (_name, answers, detail) => {
@@ -200,12 +217,20 @@ describe('refused before any connection', () => {
     const port = (plain.address() as AddressInfo).port;
     const t = { allow: [`127.0.0.1:${port}`, receiver.hostPort], ca: cert.cert };
     try {
-      expect(await postOutbound(`http://127.0.0.1:${port}/`, '{}', {}, { testTrust: t })).toEqual({ failure: 'refused_url', detail: 'only https is allowed, not http', ms: expect.any(Number) });
+      expect(await postOutbound(`http://127.0.0.1:${port}/`, '{}', {}, { testTrust: t })).toEqual({
+        failure: 'refused_url',
+        detail: 'only https is allowed, not http',
+        ms: expect.any(Number),
+      });
       expect(await postOutbound(`ws://127.0.0.1:${port}/`, '{}', {}, { testTrust: t })).toMatchObject({ failure: 'refused_url' });
       expect(await postOutbound('http://93.184.215.14/', '{}', {})).toMatchObject({ failure: 'refused_url' });
       expect(hits).toBe(0);
       const before = receiver.connections();
-      expect(await postOutbound(`https://user:secret@${receiver.hostPort}/`, '{}', {}, { testTrust: t })).toEqual({ failure: 'refused_url', detail: 'credentials in the URL are not allowed', ms: expect.any(Number) });
+      expect(await postOutbound(`https://user:secret@${receiver.hostPort}/`, '{}', {}, { testTrust: t })).toEqual({
+        failure: 'refused_url',
+        detail: 'credentials in the URL are not allowed',
+        ms: expect.any(Number),
+      });
       expect(await postOutbound('not a url', '{}', {}, { testTrust: t })).toMatchObject({ failure: 'refused_url' });
       expect(receiver.connections()).toBe(before);
     } finally {
@@ -238,7 +263,12 @@ describe('redirects', () => {
     try {
       for (const go of ['same', 'elsewhere']) {
         const result = await postOutbound(`${r.origin}/start`, '{}', { 'X-Go': go }, { testTrust: t });
-        expect(result).toEqual({ failure: 'redirect', status, detail: `answered ${status}; redirects are not followed`, ms: expect.any(Number) });
+        expect(result).toEqual({
+          failure: 'redirect',
+          status,
+          detail: `answered ${status}; redirects are not followed`,
+          ms: expect.any(Number),
+        });
       }
       expect(r.received.map((x) => x.path)).toEqual(['/start', '/start']);
       expect(elsewhere.connections()).toBe(0);
@@ -256,7 +286,12 @@ describe('time limit', () => {
   it('a receiver slower than the limit to answer is a timeout', async () => {
     const r = await startReceiver(cert, { handler: (_req, res) => void setTimeout(() => res.end('late'), 3000) });
     try {
-      const result = await postOutbound(`${r.origin}/slow`, '{}', {}, { testTrust: { allow: [r.hostPort], ca: cert.cert }, timeoutMs: 400 });
+      const result = await postOutbound(
+        `${r.origin}/slow`,
+        '{}',
+        {},
+        { testTrust: { allow: [r.hostPort], ca: cert.cert }, timeoutMs: 400 },
+      );
       expect(result).toEqual({ failure: 'timeout', detail: 'no answer within 400 ms', ms: expect.any(Number) });
       expect(result.ms).toBeGreaterThanOrEqual(395);
       expect(result.ms).toBeLessThan(1500);
@@ -272,7 +307,12 @@ describe('time limit', () => {
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     const port = (silent.address() as AddressInfo).port;
     try {
-      const result = await postOutbound(`https://127.0.0.1:${port}/`, '{}', {}, { testTrust: { allow: [`127.0.0.1:${port}`], ca: cert.cert }, timeoutMs: 300 });
+      const result = await postOutbound(
+        `https://127.0.0.1:${port}/`,
+        '{}',
+        {},
+        { testTrust: { allow: [`127.0.0.1:${port}`], ca: cert.cert }, timeoutMs: 300 },
+      );
       expect(result).toMatchObject({ failure: 'timeout' });
       expect(result.ms).toBeLessThan(1500);
       expect(sockets).toHaveLength(1);
@@ -304,7 +344,12 @@ describe('other failures', () => {
     const r = await startReceiver(other);
     try {
       const resolve = resolverOf(() => ['127.0.0.1']);
-      const result = await postOutbound(`https://hooks.example.test:${r.port}/`, '{}', {}, { resolve, testTrust: { allow: [`hooks.example.test:${r.port}`], ca: other.cert } });
+      const result = await postOutbound(
+        `https://hooks.example.test:${r.port}/`,
+        '{}',
+        {},
+        { resolve, testTrust: { allow: [`hooks.example.test:${r.port}`], ca: other.cert } },
+      );
       expect(result).toMatchObject({ failure: 'tls', detail: expect.stringMatching(/hooks\.example\.test/) });
     } finally {
       await r.close();
@@ -315,9 +360,15 @@ describe('other failures', () => {
     const r = await startReceiver(cert);
     const port = r.port;
     await r.close();
-    expect(await postOutbound(`https://127.0.0.1:${port}/`, '{}', {}, { testTrust: { allow: [`127.0.0.1:${port}`], ca: cert.cert } })).toMatchObject({ failure: 'connect', detail: expect.stringMatching(/ECONNREFUSED/) });
+    expect(
+      await postOutbound(`https://127.0.0.1:${port}/`, '{}', {}, { testTrust: { allow: [`127.0.0.1:${port}`], ca: cert.cert } }),
+    ).toMatchObject({ failure: 'connect', detail: expect.stringMatching(/ECONNREFUSED/) });
     expect(await postOutbound('https://nothing.invalid/', '{}', {})).toMatchObject({ failure: 'dns' });
-    expect(await postOutbound('https://hooks.example.test/', '{}', {}, { resolve: async () => [] })).toEqual({ failure: 'dns', detail: 'hooks.example.test: no address', ms: expect.any(Number) });
+    expect(await postOutbound('https://hooks.example.test/', '{}', {}, { resolve: async () => [] })).toEqual({
+      failure: 'dns',
+      detail: 'hooks.example.test: no address',
+      ms: expect.any(Number),
+    });
   });
 });
 
@@ -340,7 +391,9 @@ describe('DNS rebinding', () => {
       const t = { allow: [`rebind.example.test:${first.port}`], ca: cert.cert };
       for (let i = 0; i < 3; i++) {
         const resolve = resolverOf((_host, call) => (call === 1 ? ['127.0.0.1'] : ['127.0.0.2']));
-        expect(await postOutbound(`https://rebind.example.test:${first.port}/in`, `try ${i}`, {}, { resolve, testTrust: t })).toMatchObject({ status: 200 });
+        expect(await postOutbound(`https://rebind.example.test:${first.port}/in`, `try ${i}`, {}, { resolve, testTrust: t })).toMatchObject(
+          { status: 200 },
+        );
         expect(resolve.calls).toHaveLength(1);
       }
       expect(first.received.map((x) => x.body)).toEqual(['try 0', 'try 1', 'try 2']);

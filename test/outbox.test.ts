@@ -31,7 +31,10 @@ async function client(url: string) {
   return c;
 }
 async function insert(c: pg.Client, appModeId: string, n: number) {
-  await c.query(`INSERT INTO outbox_event (app_mode_id, topic, data, created_at) VALUES ($1, 'test.ordered', $2, now())`, [appModeId, JSON.stringify({ n })]);
+  await c.query(`INSERT INTO outbox_event (app_mode_id, topic, data, created_at) VALUES ($1, 'test.ordered', $2, now())`, [
+    appModeId,
+    JSON.stringify({ n }),
+  ]);
   await c.query(`SELECT pg_notify('crm_outbox', '')`);
 }
 
@@ -84,7 +87,9 @@ describe('the outbox dispatcher', () => {
     const heard = collect(t, 'test.ordered', appModeId);
     const killer = await client(t.dbUrl);
     try {
-      const { rowCount } = await killer.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query ILIKE 'LISTEN%'`);
+      const { rowCount } = await killer.query(
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query ILIKE 'LISTEN%'`,
+      );
       expect(rowCount).toBeGreaterThan(0);
       await insert(killer, appModeId, 7);
       await expect.poll(() => heard.rows.map((r) => r.data.n), { timeout: 5000 }).toEqual([7]);
@@ -145,7 +150,11 @@ describe('following a topic (live subscriptions)', () => {
       const steps: FollowStep[] = [];
       const follow = (after?: string) =>
         void (async () => {
-          for await (const step of t.svc.outbox.follow('test.ordered', appModeId, { after: after ? parseVersion(after) : undefined, now: t.clock.now(), signal: stop.signal }))
+          for await (const step of t.svc.outbox.follow('test.ordered', appModeId, {
+            after: after ? parseVersion(after) : undefined,
+            now: t.clock.now(),
+            signal: stop.signal,
+          }))
             steps.push(step);
         })();
       follow();
@@ -156,8 +165,12 @@ describe('following a topic (live subscriptions)', () => {
       const version = (steps[1] as { version: string }).version;
 
       const resumed: number[] = [];
-      const first = (await t.svc.db.outboxEvent.findFirstOrThrow({ where: { appModeId }, orderBy: { id: 'asc' } }));
-      for await (const step of t.svc.outbox.follow('test.ordered', appModeId, { after: parseVersion(versionOf(first, first.createdAt)), now: t.clock.now(), signal: stop.signal })) {
+      const first = await t.svc.db.outboxEvent.findFirstOrThrow({ where: { appModeId }, orderBy: { id: 'asc' } });
+      for await (const step of t.svc.outbox.follow('test.ordered', appModeId, {
+        after: parseVersion(versionOf(first, first.createdAt)),
+        now: t.clock.now(),
+        signal: stop.signal,
+      })) {
         if ('row' in step) resumed.push(step.row.data.n as number);
         if (resumed.length === 3) break;
       }
@@ -192,7 +205,9 @@ describe('processes started from the outbox', () => {
     const first = await startTestServer({ startProcesses: false });
     const owner = await seedApp(first.svc, 'Dies after commit');
     const as = { Authorization: `Bearer ${owner.live.server_key}` };
-    expect((await call(first.url, 'PUT', '/server/v1/contacts/stranded', { headers: as, json: { display_name: 'Stranded' } })).status).toBe(200);
+    expect((await call(first.url, 'PUT', '/server/v1/contacts/stranded', { headers: as, json: { display_name: 'Stranded' } })).status).toBe(
+      200,
+    );
     expect((await call(first.url, 'DELETE', '/server/v1/contacts/stranded', { headers: as })).status).toBe(202);
     await first.engine.runDue();
     expect(await first.svc.db.workflowRun.count()).toBe(0);

@@ -14,7 +14,8 @@ beforeAll(async () => ({ t, app } = await startWithApp()));
 afterAll(() => t?.close());
 
 /** Columns that name a person: the customer's id for them, a reference to their contact, an email. */
-const NAMING = (column: string) => column === 'external_id' || column === 'contact_id' || column.endsWith('_contact_id') || column === 'email' || column.endsWith('_email');
+const NAMING = (column: string) =>
+  column === 'external_id' || column === 'contact_id' || column.endsWith('_contact_id') || column === 'email' || column.endsWith('_email');
 
 /** Tables that hold such a column but are not about the people an app messages, and why. */
 const NOT_A_PERSON: Record<string, string> = {
@@ -37,9 +38,16 @@ describe('the personal-data registry', () => {
     const tables = [...new Set((await namingColumns()).map((c) => c.table))];
     expect(tables.length).toBeGreaterThan(3);
     const uncovered = tables.filter((table) => !covered.has(table) && !(table in NOT_A_PERSON));
-    expect(uncovered, 'tables that name a person but no personal-data area erases: register them in src/domain/personal-data/areas.ts').toEqual([]);
+    expect(
+      uncovered,
+      'tables that name a person but no personal-data area erases: register them in src/domain/personal-data/areas.ts',
+    ).toEqual([]);
     // And nothing registered is a table that does not exist.
-    const existing = new Set((await t.svc.db.$queryRaw<{ table_name: string }[]>`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'`).map((r) => r.table_name));
+    const existing = new Set(
+      (
+        await t.svc.db.$queryRaw<{ table_name: string }[]>`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'`
+      ).map((r) => r.table_name),
+    );
     expect([...covered].filter((table) => !existing.has(table))).toEqual([]);
   });
 
@@ -48,7 +56,14 @@ describe('the personal-data registry', () => {
     const email = `${id}@example.com`;
     for (const mode of [app.live, app.test]) {
       const server = { Authorization: `Bearer ${mode.server_key}` };
-      expect((await call(t.url, 'PUT', `/server/v1/contacts/${id}`, { headers: server, json: { email, attributes: { plan: 'pro' }, consent: { offers_by_email: true } } })).status).toBe(200);
+      expect(
+        (
+          await call(t.url, 'PUT', `/server/v1/contacts/${id}`, {
+            headers: server,
+            json: { email, attributes: { plan: 'pro' }, consent: { offers_by_email: true } },
+          })
+        ).status,
+      ).toBe(200);
       const events = [
         { id: randomUUID(), external_id: id, name: 'order_paid', at: t.clock.now().toISOString() },
         { id: randomUUID(), external_id: id, name: 'bad name!', at: t.clock.now().toISOString() },
@@ -64,15 +79,24 @@ describe('the personal-data registry', () => {
       const found: Record<string, number> = {};
       for (const { table, column } of await namingColumns()) {
         const values = column.endsWith('contact_id') ? contactIds : column.endsWith('email') ? [email] : [id];
-        const [row] = await t.svc.db.$queryRawUnsafe<{ n: bigint }[]>(`SELECT count(*) AS n FROM "${table}" WHERE "${column}"::text = ANY($1::text[])`, values);
+        const [row] = await t.svc.db.$queryRawUnsafe<{ n: bigint }[]>(
+          `SELECT count(*) AS n FROM "${table}" WHERE "${column}"::text = ANY($1::text[])`,
+          values,
+        );
         if (row!.n > 0n) found[`${table}.${column}`] = Number(row!.n);
       }
       return found;
     };
     const before = await naming();
-    for (const table of ['contact', 'consent_change', 'event', 'refused_event', 'outbox_event']) expect(Object.keys(before).some((k) => k.startsWith(`${table}.`)), table).toBe(true);
+    for (const table of ['contact', 'consent_change', 'event', 'refused_event', 'outbox_event'])
+      expect(
+        Object.keys(before).some((k) => k.startsWith(`${table}.`)),
+        table,
+      ).toBe(true);
 
-    expect((await call(t.url, 'DELETE', `/server/v1/contacts/${id}`, { headers: { Authorization: `Bearer ${app.live.server_key}` } })).status).toBe(202);
+    expect(
+      (await call(t.url, 'DELETE', `/server/v1/contacts/${id}`, { headers: { Authorization: `Bearer ${app.live.server_key}` } })).status,
+    ).toBe(202);
     await t.engine.runDue();
     expect(await naming()).toEqual({});
     const request = await t.svc.db.eraseRequest.findFirstOrThrow({ where: { state: 'done' }, orderBy: { requestedAt: 'desc' } });

@@ -16,7 +16,10 @@ let app: StaffApp;
 beforeAll(async () => {
   t = await startTestServer();
   app = await staffApp(t);
-  const { ok } = staffApi(() => t.url, () => app.owner);
+  const { ok } = staffApi(
+    () => t.url,
+    () => app.owner,
+  );
   for (const m of [app.modes.live, app.modes.test]) {
     await ok('mutation($m: ID!) { addPreferenceTopic(appModeId: $m, key: "news", name: "News", channels: [email, push]) { id } }', { m });
   }
@@ -28,13 +31,33 @@ const server = (mode: 'live' | 'test' = 'live') => ({ Authorization: `Bearer ${a
 /** Everything the person can have here, in one mode. */
 async function fill(sub: string, mode: 'live' | 'test') {
   const g = guestOf(t, app[mode], sub);
-  expect((await g.send('PUT', '/guest/v1/preferences', { choices: [{ topic: 'news', channel: 'push', subscribed: false }], wording: 'No news by push' })).status).toBe(200);
+  expect(
+    (
+      await g.send('PUT', '/guest/v1/preferences', {
+        choices: [{ topic: 'news', channel: 'push', subscribed: false }],
+        wording: 'No news by push',
+      })
+    ).status,
+  ).toBe(200);
   t.clock.advance(1000);
-  expect((await g.send('PUT', '/guest/v1/preferences', { choices: [{ topic: 'news', channel: 'push', subscribed: true }], all_off: true, wording: 'Push news again, but nothing for now' })).status).toBe(200);
-  expect((await g.send('PUT', '/guest/v1/devices', { platform: 'android', token: `fcm-${sub}-${mode}`, app_version: '3.2', locale: 'nl' })).status).toBe(204);
+  expect(
+    (
+      await g.send('PUT', '/guest/v1/preferences', {
+        choices: [{ topic: 'news', channel: 'push', subscribed: true }],
+        all_off: true,
+        wording: 'Push news again, but nothing for now',
+      })
+    ).status,
+  ).toBe(200);
+  expect(
+    (await g.send('PUT', '/guest/v1/devices', { platform: 'android', token: `fcm-${sub}-${mode}`, app_version: '3.2', locale: 'nl' }))
+      .status,
+  ).toBe(204);
   const appModeId = app.modes[mode];
   const contact = await t.svc.db.contact.findUniqueOrThrow({ where: { appModeId_externalId: { appModeId, externalId: sub } } });
-  await transaction(systemContext(t.svc, 'test'), (tx) => addNotice(tx, appModeId, { contactId: contact.id, title: 'Your order shipped', link: '/orders/7', topicKey: 'news', source: 'push' }));
+  await transaction(systemContext(t.svc, 'test'), (tx) =>
+    addNotice(tx, appModeId, { contactId: contact.id, title: 'Your order shipped', link: '/orders/7', topicKey: 'news', source: 'push' }),
+  );
 }
 
 describe('export', () => {
@@ -46,7 +69,12 @@ describe('export', () => {
     expect(r.status).toBe(200);
     const at = (ms: number) => new Date(start + ms).toISOString();
     expect(r.json.subscriptions).toEqual([
-      { kind: 'all_off', allOff: true, changedAt: at(1000), history: [{ value: true, wording: 'Push news again, but nothing for now', source: 'guest', changedAt: at(1000) }] },
+      {
+        kind: 'all_off',
+        allOff: true,
+        changedAt: at(1000),
+        history: [{ value: true, wording: 'Push news again, but nothing for now', source: 'guest', changedAt: at(1000) }],
+      },
       {
         kind: 'choice',
         topic: 'news',
@@ -61,7 +89,18 @@ describe('export', () => {
     ]);
     expect(r.json.devices).toEqual([{ platform: 'android', appVersion: '3.2', locale: 'nl', firstSeenAt: at(1000), lastSeenAt: at(1000) }]);
     expect(r.text).not.toContain(`fcm-${sub}`);
-    expect(r.json.notices).toEqual([{ id: expect.any(String), title: 'Your order shipped', body: null, link: '/orders/7', topic: 'news', source: 'push', createdAt: at(1000), readAt: null }]);
+    expect(r.json.notices).toEqual([
+      {
+        id: expect.any(String),
+        title: 'Your order shipped',
+        body: null,
+        link: '/orders/7',
+        topic: 'news',
+        source: 'push',
+        createdAt: at(1000),
+        readAt: null,
+      },
+    ]);
     // The other mode keeps its own: nothing here.
     expect((await call(t.url, 'GET', `/server/v1/contacts/${sub}/export`, { headers: server('test') })).status).toBe(404);
   });
@@ -92,7 +131,10 @@ describe('erase', () => {
     expect((await call(t.url, 'DELETE', `/server/v1/contacts/${sub}`, { headers: server() })).status).toBe(202);
     await t.engine.runDue();
     expect(await left()).toEqual({ choices: 0, states: 0, changes: 0, devices: 0, notices: 0, unsubscribed: 0 });
-    const request = await t.svc.db.eraseRequest.findFirstOrThrow({ where: { appId: app.appId, state: 'done' }, orderBy: { requestedAt: 'desc' } });
+    const request = await t.svc.db.eraseRequest.findFirstOrThrow({
+      where: { appId: app.appId, state: 'done' },
+      orderBy: { requestedAt: 'desc' },
+    });
     expect(request.removed).toMatchObject({ preferenceChoices: 2, preferenceStates: 2, preferenceChanges: 6, devices: 2, notices: 2 });
     // Within the block the guest routes keep nothing and answer as for someone unknown.
     const g = guestOf(t, app.live, sub);

@@ -24,12 +24,23 @@ const TOPICS = [
 /** An app of its own with the TOPICS in its live mode, and its people's calls. */
 async function appWithTopics(topics = TOPICS) {
   const app = await staffApp(t);
-  const api = staffApi(() => t.url, () => app.owner);
+  const api = staffApi(
+    () => t.url,
+    () => app.owner,
+  );
   for (const topic of topics) {
     t.clock.advance(1000);
     await api.ok(
       'mutation($m: ID!, $k: String!, $n: String!, $c: [PreferenceChannel!]!, $d: String, $s: Boolean, $o: Boolean) { addPreferenceTopic(appModeId: $m, key: $k, name: $n, channels: $c, description: $d, subscribedByDefault: $s, offers: $o) { id } }',
-      { m: app.modes.live, k: topic.key, n: topic.name, c: topic.channels, d: (topic as { description?: string }).description, s: (topic as { subscribedByDefault?: boolean }).subscribedByDefault, o: (topic as { offers?: boolean }).offers },
+      {
+        m: app.modes.live,
+        k: topic.key,
+        n: topic.name,
+        c: topic.channels,
+        d: (topic as { description?: string }).description,
+        s: (topic as { subscribedByDefault?: boolean }).subscribedByDefault,
+        o: (topic as { offers?: boolean }).offers,
+      },
     );
   }
   const person = (sub = unique('user'), mode: 'live' | 'test' = 'live') => {
@@ -43,12 +54,15 @@ async function appWithTopics(topics = TOPICS) {
   return { app, api, person };
 }
 
-const channelsOf = (answer: any, topic: string) => Object.fromEntries(answer.topics.find((x: any) => x.topic === topic).channels.map((c: any) => [c.channel, c]));
+const channelsOf = (answer: any, topic: string) =>
+  Object.fromEntries(answer.topics.find((x: any) => x.topic === topic).channels.map((c: any) => [c.channel, c]));
 const hearing = (answer: any) =>
   Object.fromEntries(answer.topics.map((x: any) => [x.topic, Object.fromEntries(x.channels.map((c: any) => [c.channel, c.hears]))]));
 
-const contactOf = (app: StaffApp, externalId: string) => t.svc.db.contact.findUniqueOrThrow({ where: { appModeId_externalId: { appModeId: app.modes.live, externalId } } });
-const unsubscribedOf = (externalId: string) => t.svc.db.outboxEvent.findMany({ where: { topic: 'contact.unsubscribed', externalId }, orderBy: { id: 'asc' } });
+const contactOf = (app: StaffApp, externalId: string) =>
+  t.svc.db.contact.findUniqueOrThrow({ where: { appModeId_externalId: { appModeId: app.modes.live, externalId } } });
+const unsubscribedOf = (externalId: string) =>
+  t.svc.db.outboxEvent.findMany({ where: { topic: 'contact.unsubscribed', externalId }, orderBy: { id: 'asc' } });
 
 describe('GET /guest/v1/preferences', () => {
   it('lists no topics for an app that defines none, and makes no one', async () => {
@@ -92,7 +106,13 @@ describe('PUT /guest/v1/preferences', () => {
     const { app, person } = await appWithTopics();
     const p = person();
     const wording = 'Tell me about news by email. Stop pushing me order updates.';
-    const r = await p.put({ choices: [{ topic: 'news', channel: 'email', subscribed: true }, { topic: 'orders', channel: 'push', subscribed: false }], wording });
+    const r = await p.put({
+      choices: [
+        { topic: 'news', channel: 'email', subscribed: true },
+        { topic: 'orders', channel: 'push', subscribed: false },
+      ],
+      wording,
+    });
     expect(r.status).toBe(200);
     expect(hearing(r.json)).toMatchObject({ news: { email: true, in_app: false }, orders: { email: true, push: false, in_app: true } });
     expect(channelsOf(r.json, 'orders').push).toMatchObject({ subscribed: false, hears: false });
@@ -100,7 +120,9 @@ describe('PUT /guest/v1/preferences', () => {
 
     const contact = await contactOf(app, p.sub);
     const history = async () =>
-      (await t.svc.db.preferenceChange.findMany({ where: { contactId: contact.id }, orderBy: [{ changedAt: 'asc' }, { topicKey: 'asc' }] })).map((c) => ({ kind: c.kind, topic: c.topicKey, channel: c.channel, value: c.value, wording: c.wording, source: c.source }));
+      (
+        await t.svc.db.preferenceChange.findMany({ where: { contactId: contact.id }, orderBy: [{ changedAt: 'asc' }, { topicKey: 'asc' }] })
+      ).map((c) => ({ kind: c.kind, topic: c.topicKey, channel: c.channel, value: c.value, wording: c.wording, source: c.source }));
     expect(await history()).toEqual([
       { kind: 'choice', topic: 'news', channel: 'email', value: true, wording, source: 'guest' },
       { kind: 'choice', topic: 'orders', channel: 'push', value: false, wording, source: 'guest' },
@@ -109,8 +131,17 @@ describe('PUT /guest/v1/preferences', () => {
     expect((await p.put({ choices: [{ topic: 'orders', channel: 'push', subscribed: false }], wording: 'again' })).status).toBe(200);
     expect(await history()).toHaveLength(2);
     // Choosing what the default already says is a choice of one's own: kept.
-    expect((await p.put({ choices: [{ topic: 'orders', channel: 'email', subscribed: true }], wording: 'Keep order emails' })).status).toBe(200);
-    expect((await history()).at(-1)).toEqual({ kind: 'choice', topic: 'orders', channel: 'email', value: true, wording: 'Keep order emails', source: 'guest' });
+    expect((await p.put({ choices: [{ topic: 'orders', channel: 'email', subscribed: true }], wording: 'Keep order emails' })).status).toBe(
+      200,
+    );
+    expect((await history()).at(-1)).toEqual({
+      kind: 'choice',
+      topic: 'orders',
+      channel: 'email',
+      value: true,
+      wording: 'Keep order emails',
+      source: 'guest',
+    });
   });
 
   it('turns everything off, in-app included, and back on with the choices as they were', async () => {
@@ -130,14 +161,32 @@ describe('PUT /guest/v1/preferences', () => {
     const { app, person } = await appWithTopics();
     const p = person();
     // Turning on, and turning off what never reached them (news by default off), are not unsubscribing.
-    await p.put({ choices: [{ topic: 'news', channel: 'email', subscribed: false }, { topic: 'deals', channel: 'in_app', subscribed: true }] });
+    await p.put({
+      choices: [
+        { topic: 'news', channel: 'email', subscribed: false },
+        { topic: 'deals', channel: 'in_app', subscribed: true },
+      ],
+    });
     expect(await unsubscribedOf(p.sub)).toHaveLength(0);
 
-    await p.put({ choices: [{ topic: 'orders', channel: 'push', subscribed: false }, { topic: 'orders', channel: 'in_app', subscribed: false }, { topic: 'news', channel: 'in_app', subscribed: true }] });
+    await p.put({
+      choices: [
+        { topic: 'orders', channel: 'push', subscribed: false },
+        { topic: 'orders', channel: 'in_app', subscribed: false },
+        { topic: 'news', channel: 'in_app', subscribed: true },
+      ],
+    });
     let rows = await unsubscribedOf(p.sub);
     expect(rows).toHaveLength(1);
     expect(rows[0]!.appModeId).toBe(app.modes.live);
-    expect(rows[0]!.data).toEqual({ all_off: false, left: [{ topic: 'orders', channel: 'push' }, { topic: 'orders', channel: 'in_app' }], source: 'guest' });
+    expect(rows[0]!.data).toEqual({
+      all_off: false,
+      left: [
+        { topic: 'orders', channel: 'push' },
+        { topic: 'orders', channel: 'in_app' },
+      ],
+      source: 'guest',
+    });
 
     await p.put({ all_off: true });
     await p.put({ all_off: true });
@@ -161,13 +210,25 @@ describe('PUT /guest/v1/preferences', () => {
     expect(r.headers.get('content-type')).toContain('application/problem+json');
     expect(r.json.code).toBe('invalid_request');
     expect(r.json.errors.map((e: any) => e.field)).toEqual(['choices.1.topic', 'choices.2.channel']);
-    const bad = await p.put({ choices: [{ topic: 'orders', channel: 'sms', subscribed: false }, { topic: 'orders', subscribed: 'no' }] });
+    const bad = await p.put({
+      choices: [
+        { topic: 'orders', channel: 'sms', subscribed: false },
+        { topic: 'orders', subscribed: 'no' },
+      ],
+    });
     expect(bad.status).toBe(400);
     expect(bad.json.errors.map((e: any) => e.field).sort()).toEqual(['choices.0.channel', 'choices.1.channel', 'choices.1.subscribed']);
-    const twice = await p.put({ choices: [{ topic: 'orders', channel: 'push', subscribed: false }, { topic: 'orders', channel: 'push', subscribed: true }] });
+    const twice = await p.put({
+      choices: [
+        { topic: 'orders', channel: 'push', subscribed: false },
+        { topic: 'orders', channel: 'push', subscribed: true },
+      ],
+    });
     expect(twice.json.errors.map((e: any) => e.field)).toEqual(['choices.1']);
     expect((await p.get()).json.all_off).toBe(false);
-    const contact = await t.svc.db.contact.findUnique({ where: { appModeId_externalId: { appModeId: app.modes.live, externalId: p.sub } } });
+    const contact = await t.svc.db.contact.findUnique({
+      where: { appModeId_externalId: { appModeId: app.modes.live, externalId: p.sub } },
+    });
     expect(contact ? await t.svc.db.preferenceChange.count({ where: { contactId: contact.id } }) : 0).toBe(0);
   });
 
@@ -187,7 +248,9 @@ describe('PUT /guest/v1/preferences', () => {
     const id = (await t.svc.db.preferenceTopic.findFirstOrThrow({ where: { appModeId: app.modes.live, key: 'news' } })).id;
     await api.ok('mutation($id: ID!) { archivePreferenceTopic(id: $id) { archivedAt } }', { id });
     expect((await p.get()).json.topics.map((x: any) => x.topic)).toEqual(['orders', 'deals']);
-    expect((await p.put({ choices: [{ topic: 'news', channel: 'email', subscribed: false }] })).json.errors[0].field).toBe('choices.0.topic');
+    expect((await p.put({ choices: [{ topic: 'news', channel: 'email', subscribed: false }] })).json.errors[0].field).toBe(
+      'choices.0.topic',
+    );
     expect(await t.svc.db.preferenceChoice.count({ where: { topicId: id } })).toBe(1);
   });
 
@@ -206,7 +269,9 @@ describe('PUT /guest/v1/preferences', () => {
     const p = person();
     await p.get();
     const answers = await Promise.all(
-      Array.from({ length: 30 }, (_, i) => p.put({ choices: [{ topic: 'orders', channel: 'push', subscribed: i % 2 === 0 }], wording: `change ${i}` })),
+      Array.from({ length: 30 }, (_, i) =>
+        p.put({ choices: [{ topic: 'orders', channel: 'push', subscribed: i % 2 === 0 }], wording: `change ${i}` }),
+      ),
     );
     expect(answers.map((a) => a.status)).toEqual(Array(30).fill(200));
     const contact = await contactOf(app, p.sub);
@@ -218,7 +283,9 @@ describe('PUT /guest/v1/preferences', () => {
     const unsubscribed = await unsubscribedOf(p.sub);
     expect(unsubscribed).toHaveLength(kept.filter((k) => !k.value).length);
     // The choice held is the last kept: in an alternating run, never the value kept fewer times.
-    expect(kept.filter((k) => k.value === choice.subscribed).length).toBeGreaterThanOrEqual(kept.filter((k) => k.value !== choice.subscribed).length);
+    expect(kept.filter((k) => k.value === choice.subscribed).length).toBeGreaterThanOrEqual(
+      kept.filter((k) => k.value !== choice.subscribed).length,
+    );
   });
 });
 
@@ -230,10 +297,14 @@ describe('hears, the question every sender asks', () => {
     await b.put({ all_off: true });
     await c.send('PUT', '/guest/v1/consent', { offers_by_push: true });
     await d.put({ choices: [{ topic: 'news', channel: 'email', subscribed: true }] });
-    const ids = Object.fromEntries(await Promise.all([a, b, c, d].map(async (g, i) => [['a', 'b', 'c', 'd'][i], (await contactOf(app, g.sub)).id])));
+    const ids = Object.fromEntries(
+      await Promise.all([a, b, c, d].map(async (g, i) => [['a', 'b', 'c', 'd'][i], (await contactOf(app, g.sub)).id])),
+    );
     const ctx = systemContext(t.svc, 'test');
     const who = async (topic: string | null, channel: 'email' | 'push' | 'in_app') =>
-      [...(await whoHear(ctx, app.modes.live, topic, channel, Object.values(ids)))].map((id) => Object.keys(ids).find((k) => ids[k] === id)).sort();
+      [...(await whoHear(ctx, app.modes.live, topic, channel, Object.values(ids)))]
+        .map((id) => Object.keys(ids).find((k) => ids[k] === id))
+        .sort();
     expect(await who('orders', 'push')).toEqual(['c', 'd']);
     expect(await who('orders', 'in_app')).toEqual(['a', 'c', 'd']);
     expect(await who('news', 'email')).toEqual(['d']);

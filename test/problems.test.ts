@@ -23,7 +23,10 @@ function expectProblem(r: Awaited<ReturnType<typeof call>>, status: number, code
 
 describe('problem documents', () => {
   it('unreadable JSON', async () => {
-    const r = await call(t.url, 'PUT', '/guest/v1/consent', { headers: { ...guest, 'Content-Type': 'application/json' }, body: '{"offers_by_push": tru' });
+    const r = await call(t.url, 'PUT', '/guest/v1/consent', {
+      headers: { ...guest, 'Content-Type': 'application/json' },
+      body: '{"offers_by_push": tru',
+    });
     expectProblem(r, 400, 'malformed_json');
   });
 
@@ -45,7 +48,10 @@ describe('problem documents', () => {
   });
 
   it('a body that is not JSON', async () => {
-    const r = await call(t.url, 'PUT', '/guest/v1/consent', { headers: { ...guest, 'Content-Type': 'text/plain' }, body: 'offers_by_push=true' });
+    const r = await call(t.url, 'PUT', '/guest/v1/consent', {
+      headers: { ...guest, 'Content-Type': 'text/plain' },
+      body: 'offers_by_push=true',
+    });
     expectProblem(r, 400, 'invalid_request');
     expect(r.json.errors[0].field).toBe('Content-Type');
   });
@@ -64,7 +70,12 @@ describe('problem documents', () => {
         c.close();
       },
     });
-    const res = await fetch(`${t.url}/guest/v1/consent`, { method: 'PUT', headers: { ...guest, 'Content-Type': 'application/json' }, body: chunked, duplex: 'half' } as RequestInit);
+    const res = await fetch(`${t.url}/guest/v1/consent`, {
+      method: 'PUT',
+      headers: { ...guest, 'Content-Type': 'application/json' },
+      body: chunked,
+      duplex: 'half',
+    } as RequestInit);
     expect(res.status).toBe(413);
     expect((await res.json()).code).toBe('payload_too_large');
   });
@@ -74,7 +85,10 @@ describe('problem documents', () => {
     let r = await call(t.url, 'PUT', '/server/v1/contacts/abc', { headers: server, body: '{"display_name":"a\\u0000b"}' });
     expectProblem(r, 400, 'invalid_request');
     expect(r.json.errors[0].field).toBe('display_name');
-    r = await call(t.url, 'POST', '/server/v1/events', { headers: server, body: '{"events":[{"id":"z","external_id":"p","name":"n","at":"2026-01-01T00:00:00Z","props":{"k":"a\\u0000"}}]}' });
+    r = await call(t.url, 'POST', '/server/v1/events', {
+      headers: server,
+      body: '{"events":[{"id":"z","external_id":"p","name":"n","at":"2026-01-01T00:00:00Z","props":{"k":"a\\u0000"}}]}',
+    });
     expect(r.json.errors[0].field).toBe('events.0.props.k');
     r = await call(t.url, 'PUT', '/server/v1/contacts/a%00b', { headers: server, json: {} });
     expectProblem(r, 400, 'invalid_request');

@@ -53,7 +53,8 @@ afterAll(async () => {
   await Promise.all([apns?.close(), fcm?.close(), web?.close()]);
 });
 
-const alert = (title: string, extra: Record<string, unknown> = {}) => JSON.stringify({ aps: { alert: { title, body: 'Body' }, sound: 'default' }, ...extra });
+const alert = (title: string, extra: Record<string, unknown> = {}) =>
+  JSON.stringify({ aps: { alert: { title, body: 'Body' }, sound: 'default' }, ...extra });
 
 describe('APNs', () => {
   // One set of provider tokens, as the service keeps: APNs (and its stand-in) refuses a key's new token within 20 minutes of the last.
@@ -62,7 +63,9 @@ describe('APNs', () => {
   it('sends over one HTTP/2 connection with a provider token APNs accepts, reused until it is 50 minutes old and never renewed within 20', async () => {
     const devices = Array.from({ length: 20 }, apnsToken);
     const before = apns.connections();
-    const outcomes = await Promise.all(devices.map((d) => sendApns(client, tokens, creds, apns.origin, { deviceToken: d, payload: alert('Hi') }, clock.now())));
+    const outcomes = await Promise.all(
+      devices.map((d) => sendApns(client, tokens, creds, apns.origin, { deviceToken: d, payload: alert('Hi') }, clock.now())),
+    );
     expect(outcomes.every((o) => o.kind === 'sent')).toBe(true);
     expect(apns.connections() - before).toBeLessThanOrEqual(1);
     const got = apns.received.filter((r) => devices.includes(r.token));
@@ -75,12 +78,16 @@ describe('APNs', () => {
     const first = got[0]!.jwt;
     clock.advance(30 * MIN);
     const d2 = apnsToken();
-    expect((await sendApns(client, tokens, creds, apns.origin, { deviceToken: d2, payload: alert('Later') }, clock.now())).kind).toBe('sent');
+    expect((await sendApns(client, tokens, creds, apns.origin, { deviceToken: d2, payload: alert('Later') }, clock.now())).kind).toBe(
+      'sent',
+    );
     expect(apns.received.find((r) => r.token === d2)!.jwt).toBe(first);
 
     clock.advance(21 * MIN); // 51 minutes after the first: a new token, which APNs takes (over 20 minutes since the last)
     const d3 = apnsToken();
-    expect((await sendApns(client, tokens, creds, apns.origin, { deviceToken: d3, payload: alert('Renewed') }, clock.now())).kind).toBe('sent');
+    expect((await sendApns(client, tokens, creds, apns.origin, { deviceToken: d3, payload: alert('Renewed') }, clock.now())).kind).toBe(
+      'sent',
+    );
     expect(apns.received.find((r) => r.token === d3)!.jwt).not.toBe(first);
   });
 
@@ -115,17 +122,33 @@ describe('APNs', () => {
       { ...creds, teamId: 'OTHERTEAM1' },
       { ...creds, keyId: 'ZZZ999ZZZZ' },
     ]) {
-      const o = await sendApns(client, new ApnsTokens(), wrong, apns.origin, { deviceToken: apnsToken(), payload: alert('x') }, clock.now());
+      const o = await sendApns(
+        client,
+        new ApnsTokens(),
+        wrong,
+        apns.origin,
+        { deviceToken: apnsToken(), payload: alert('x') },
+        clock.now(),
+      );
       expect(o).toMatchObject({ kind: 'failed', reason: 'APNs 403 InvalidProviderToken', systemic: true });
     }
   });
 
   it('is refused by the stand-in for another app’s topic, and for a token more than an hour old by its clock', async () => {
-    const o = await sendApns(client, tokens, { ...creds, bundleId: 'com.example.other' }, apns.origin, { deviceToken: apnsToken(), payload: alert('x') }, clock.now());
+    const o = await sendApns(
+      client,
+      tokens,
+      { ...creds, bundleId: 'com.example.other' },
+      apns.origin,
+      { deviceToken: apnsToken(), payload: alert('x') },
+      clock.now(),
+    );
     expect(o).toMatchObject({ kind: 'failed', reason: 'APNs 400 TopicDisallowed', systemic: true });
     // This server's clock an hour behind APNs': its new token is expired there, and renewing it at once would be refused too, so it says so.
     const behind = new Date(clock.now().getTime() - 61 * MIN);
-    expect(await sendApns(client, new ApnsTokens(), creds, apns.origin, { deviceToken: apnsToken(), payload: alert('x') }, behind)).toMatchObject({
+    expect(
+      await sendApns(client, new ApnsTokens(), creds, apns.origin, { deviceToken: apnsToken(), payload: alert('x') }, behind),
+    ).toMatchObject({
       kind: 'failed',
       reason: expect.stringMatching(/^APNs 403 ExpiredProviderToken: the token is younger than 20 minutes/),
       systemic: true,
@@ -143,20 +166,35 @@ describe('APNs', () => {
   it('answers retry after the Retry-After APNs gave; 503 pauses the provider, 429 only the token', async () => {
     const d = apnsToken();
     apns.tell(d, { throttle: 7, times: 1 });
-    expect(await sendApns(client, tokens, creds, apns.origin, { deviceToken: d, payload: alert('x') }, clock.now())).toEqual({ kind: 'retry', reason: 'APNs 429 TooManyRequests', afterMs: 7000, provider: false });
+    expect(await sendApns(client, tokens, creds, apns.origin, { deviceToken: d, payload: alert('x') }, clock.now())).toEqual({
+      kind: 'retry',
+      reason: 'APNs 429 TooManyRequests',
+      afterMs: 7000,
+      provider: false,
+    });
     const e = apnsToken();
     apns.tell(e, { throttle: 3, times: 1, status: 503 });
-    expect(await sendApns(client, tokens, creds, apns.origin, { deviceToken: e, payload: alert('x') }, clock.now())).toMatchObject({ kind: 'retry', afterMs: 3000, provider: true });
+    expect(await sendApns(client, tokens, creds, apns.origin, { deviceToken: e, payload: alert('x') }, clock.now())).toMatchObject({
+      kind: 'retry',
+      afterMs: 3000,
+      provider: true,
+    });
   });
 
   it('refuses a payload over 4 KB before sending; the stand-in refuses one that reaches it', async () => {
     const d = apnsToken();
     const big = alert('x', { pad: 'é'.repeat(2100) });
     const o = await sendApns(client, tokens, creds, apns.origin, { deviceToken: d, payload: big }, clock.now());
-    expect(o).toMatchObject({ kind: 'failed', reason: expect.stringMatching(/^payload_too_large: the APNs payload is 4,2\d\d bytes, above the 4,096 APNs takes$/) });
+    expect(o).toMatchObject({
+      kind: 'failed',
+      reason: expect.stringMatching(/^payload_too_large: the APNs payload is 4,2\d\d bytes, above the 4,096 APNs takes$/),
+    });
     expect(apns.received.some((r) => r.token === d)).toBe(false);
     // Not a payload with an aps dictionary: the stand-in's shape check is real too.
-    expect(await sendApns(client, tokens, creds, apns.origin, { deviceToken: d, payload: '{"alert":"x"}' }, clock.now())).toMatchObject({ kind: 'failed', reason: 'APNs 400 BadPayload' });
+    expect(await sendApns(client, tokens, creds, apns.origin, { deviceToken: d, payload: '{"alert":"x"}' }, clock.now())).toMatchObject({
+      kind: 'failed',
+      reason: 'APNs 400 BadPayload',
+    });
   });
 
   it('reaches a private address only when the test setting names it', async () => {
@@ -193,7 +231,11 @@ describe('FCM HTTP v1', () => {
     const other = readServiceAccount(makeServiceAccount(account.projectId).json) as ServiceAccount;
     const forged = { ...sa, privateKey: other.privateKey };
     const o = await sendFcm(client, new FcmTokens(), forged, urls(), fcmToken(), content, clock.now());
-    expect(o).toMatchObject({ kind: 'failed', reason: 'the service account was refused: token endpoint 400 invalid_grant: Invalid JWT Signature.', systemic: true });
+    expect(o).toMatchObject({
+      kind: 'failed',
+      reason: 'the service account was refused: token endpoint 400 invalid_grant: Invalid JWT Signature.',
+      systemic: true,
+    });
   });
 
   it('answers gone for UNREGISTERED, and retry after the Retry-After of QUOTA_EXCEEDED', async () => {
@@ -203,12 +245,25 @@ describe('FCM HTTP v1', () => {
     expect(await sendFcm(client, tokens, sa, urls(), d, content, clock.now())).toEqual({ kind: 'gone', reason: 'FCM 404 UNREGISTERED' });
     const e = fcmToken();
     fcm.tell(e, { throttle: 3, times: 1 });
-    expect(await sendFcm(client, tokens, sa, urls(), e, content, clock.now())).toEqual({ kind: 'retry', reason: 'FCM 429 QUOTA_EXCEEDED', afterMs: 3000, provider: true });
+    expect(await sendFcm(client, tokens, sa, urls(), e, content, clock.now())).toEqual({
+      kind: 'retry',
+      reason: 'FCM 429 QUOTA_EXCEEDED',
+      afterMs: 3000,
+      provider: true,
+    });
   });
 
   it('refuses a message over 4 KB before sending', async () => {
     const before = fcm.received.length;
-    const o = await sendFcm(client, new FcmTokens(), sa, urls(), fcmToken(), { notification: { title: 'x', body: 'y'.repeat(4100) } }, clock.now());
+    const o = await sendFcm(
+      client,
+      new FcmTokens(),
+      sa,
+      urls(),
+      fcmToken(),
+      { notification: { title: 'x', body: 'y'.repeat(4100) } },
+      clock.now(),
+    );
     expect(o).toMatchObject({ kind: 'failed', reason: expect.stringMatching(/^payload_too_large: the FCM payload/) });
     expect(fcm.received.length).toBe(before);
   });
@@ -230,29 +285,46 @@ describe('Web Push with VAPID', () => {
   it('is refused by the stand-in when signed with keys other than those the browser subscribed with', async () => {
     const { token } = web.subscribe(vapid.publicKey);
     const other: VapidKeys = { ...newVapidKeys(), subject: vapid.subject };
-    expect(await webClient.send(readSubscription(token)!, '{}', other, clock.now())).toEqual({ kind: 'failed', reason: 'push service 403' });
+    expect(await webClient.send(readSubscription(token)!, '{}', other, clock.now())).toEqual({
+      kind: 'failed',
+      reason: 'push service 403',
+    });
   });
 
   it('answers gone for 410, and retry after the Retry-After of 429', async () => {
     const a = web.subscribe(vapid.publicKey);
     web.tell(a.id, { gone: true });
-    expect(await webClient.send(readSubscription(a.token)!, '{}', vapid, clock.now())).toEqual({ kind: 'gone', reason: 'push service 410' });
+    expect(await webClient.send(readSubscription(a.token)!, '{}', vapid, clock.now())).toEqual({
+      kind: 'gone',
+      reason: 'push service 410',
+    });
     const b = web.subscribe(vapid.publicKey);
     web.tell(b.id, { throttle: 4, times: 1 });
-    expect(await webClient.send(readSubscription(b.token)!, '{}', vapid, clock.now())).toEqual({ kind: 'retry', reason: 'push service 429', afterMs: 4000, provider: true });
+    expect(await webClient.send(readSubscription(b.token)!, '{}', vapid, clock.now())).toEqual({
+      kind: 'retry',
+      reason: 'push service 429',
+      afterMs: 4000,
+      provider: true,
+    });
   });
 
   it('refuses a payload the push service would not take, before encrypting it', async () => {
     const { id, token } = web.subscribe(vapid.publicKey);
     const o = await webClient.send(readSubscription(token)!, 'x'.repeat(4000), vapid, clock.now());
-    expect(o).toMatchObject({ kind: 'failed', reason: 'payload_too_large: the Web Push payload is 4,000 bytes, above the 3,993 Web Push takes' });
+    expect(o).toMatchObject({
+      kind: 'failed',
+      reason: 'payload_too_large: the Web Push payload is 4,000 bytes, above the 3,993 Web Push takes',
+    });
     expect(web.received.some((r) => r.id === id)).toBe(false);
   });
 
   it('never posts to a private endpoint the test setting does not name', async () => {
     const plain = new WebPushClient();
     const { token } = web.subscribe(vapid.publicKey);
-    expect(await plain.send(readSubscription(token)!, '{}', vapid, clock.now())).toEqual({ kind: 'failed', reason: 'endpoint refused: 127.0.0.1 is loopback' });
+    expect(await plain.send(readSubscription(token)!, '{}', vapid, clock.now())).toEqual({
+      kind: 'failed',
+      reason: 'endpoint refused: 127.0.0.1 is loopback',
+    });
     plain.close();
   });
 });

@@ -64,20 +64,29 @@ async function sendToEveryone(s: TestServer) {
   const app = await seedApp(s.svc);
   const owner = await signedIn(s, app.ownerEmail, app.ownerPassword);
   const m = (await modeIds(s, app)).live;
-  const api = staffApi(() => s.url, () => owner);
-  await api.ok('mutation($m: ID!, $p8: String!, $k: String!, $team: String!) { setApnsCredentials(appModeId: $m, keyP8: $p8, keyId: $k, teamId: $team, bundleId: "com.example.restart", production: true) { set } }', {
-    m,
-    p8: key.p8,
-    k: key.keyId,
-    team: key.teamId,
-  });
+  const api = staffApi(
+    () => s.url,
+    () => owner,
+  );
+  await api.ok(
+    'mutation($m: ID!, $p8: String!, $k: String!, $team: String!) { setApnsCredentials(appModeId: $m, keyP8: $p8, keyId: $k, teamId: $team, bundleId: "com.example.restart", production: true) { set } }',
+    {
+      m,
+      p8: key.p8,
+      k: key.keyId,
+      team: key.teamId,
+    },
+  );
   const tokens: string[] = [];
   for (let i = 0; i < PEOPLE; i++) {
     const token = apnsToken();
     tokens.push(token);
     expect((await guestOf(s, app.live, unique('p')).send('PUT', '/guest/v1/devices', { platform: 'ios', token })).status).toBe(204);
   }
-  const { sendPush } = await api.ok('mutation($m: ID!) { sendPush(appModeId: $m, title: "Back in stock", audience: { everyone: true }) { id devices } }', { m });
+  const { sendPush } = await api.ok(
+    'mutation($m: ID!) { sendPush(appModeId: $m, title: "Back in stock", audience: { everyone: true }) { id devices } }',
+    { m },
+  );
   expect(sendPush.devices).toBe(PEOPLE);
   return { m, tokens, sendId: sendPush.id as string };
 }
@@ -92,7 +101,15 @@ async function outcome(s: TestServer, m: string, sendId: string) {
   const send = await s.svc.db.pushSend.findUniqueOrThrow({ where: { id: sendId } });
   const notices = await s.svc.db.notice.count({ where: { appModeId: m, sendKey: sendId } });
   const sent = await s.svc.db.outboxEvent.findMany({ where: { appModeId: m, topic: 'message.sent' } });
-  return { state: send.state, sent: send.sent, failed: send.failed, people: send.people, notices, messageSent: new Set(sent.map((r) => r.externalId)).size, messageSentRows: sent.length };
+  return {
+    state: send.state,
+    sent: send.sent,
+    failed: send.failed,
+    people: send.people,
+    notices,
+    messageSent: new Set(sent.map((r) => r.externalId)).size,
+    messageSentRows: sent.length,
+  };
 }
 
 it('takes a send up again after the server stopped before its step was saved, sending nothing twice', async () => {
@@ -112,7 +129,15 @@ it('takes a send up again after the server stopped before its step was saved, se
   clock.advance(2_000); // the engine's pause before it tries a failed step again
   await settle(second);
   expect(pushesTo(tokens)).toEqual(Array(PEOPLE).fill(1));
-  expect(await outcome(second, m, sendId)).toEqual({ state: 'done', sent: PEOPLE, failed: 0, people: PEOPLE, notices: PEOPLE, messageSent: PEOPLE, messageSentRows: PEOPLE });
+  expect(await outcome(second, m, sendId)).toEqual({
+    state: 'done',
+    sent: PEOPLE,
+    failed: 0,
+    people: PEOPLE,
+    notices: PEOPLE,
+    messageSent: PEOPLE,
+    messageSentRows: PEOPLE,
+  });
   expect(await second.engine.describe(sendId)).toMatchObject({ state: 'ended', outcome: { finished: true } });
 });
 
@@ -120,7 +145,11 @@ it('after a server stopped in the middle of a step, never sends again to the dev
   // The first server's step 2 is in flight (APNs holds its answers) when the server stops.
   const first = await server();
   const { m, tokens, sendId } = await sendToEveryone(first);
-  const sorted = await first.svc.db.device.findMany({ where: { appModeId: m }, orderBy: { contactId: 'asc' }, select: { tokenSealed: true } });
+  const sorted = await first.svc.db.device.findMany({
+    where: { appModeId: m },
+    orderBy: { contactId: 'asc' },
+    select: { tokenSealed: true },
+  });
   const stepTwo = sorted.slice(STEP, 2 * STEP).map((d) => first.svc.secrets.open(d.tokenSealed));
   for (const token of stepTwo) apns.tell(token, { hold: 1_500 });
   const running = settle(first).catch(() => undefined);
@@ -140,7 +169,14 @@ it('after a server stopped in the middle of a step, never sends again to the dev
   expect(apns.arrived.filter((t) => tokens.includes(t))).toHaveLength(PEOPLE);
   const done = await outcome(second, m, sendId);
   // Whether the held pushes went out is not known to the service: written off, never sent again.
-  expect(done).toMatchObject({ state: 'done', sent: PEOPLE - STEP, failed: STEP, people: PEOPLE - STEP, notices: PEOPLE - STEP, messageSentRows: PEOPLE - STEP });
+  expect(done).toMatchObject({
+    state: 'done',
+    sent: PEOPLE - STEP,
+    failed: STEP,
+    people: PEOPLE - STEP,
+    notices: PEOPLE - STEP,
+    messageSentRows: PEOPLE - STEP,
+  });
   const lost = await second.svc.db.pushDelivery.findMany({ where: { sendId, state: 'failed' } });
   expect(lost.map((d) => d.detail)).toEqual(Array(STEP).fill('interrupted: not known whether it went out; not sent again'));
 });

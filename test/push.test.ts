@@ -52,27 +52,38 @@ afterAll(async () => {
 
 const SET_APNS = `mutation($m: ID!, $p8: String!, $k: String!, $team: String!, $b: String!) {
   setApnsCredentials(appModeId: $m, keyP8: $p8, keyId: $k, teamId: $team, bundleId: $b, production: true) { provider set hint setAt publicKey } }`;
-const SET_FCM = 'mutation($m: ID!, $sa: String!) { setFcmCredentials(appModeId: $m, serviceAccount: $sa) { provider set hint setAt publicKey } }';
-const SET_VAPID = 'mutation($m: ID!) { setVapidKeys(appModeId: $m, subject: "mailto:push@example.com") { provider set hint setAt publicKey } }';
+const SET_FCM =
+  'mutation($m: ID!, $sa: String!) { setFcmCredentials(appModeId: $m, serviceAccount: $sa) { provider set hint setAt publicKey } }';
+const SET_VAPID =
+  'mutation($m: ID!) { setVapidKeys(appModeId: $m, subject: "mailto:push@example.com") { provider set hint setAt publicKey } }';
 const SEND = `mutation($m: ID!, $title: String!, $body: String, $link: String, $topic: String, $a: PushAudienceInput!) {
   sendPush(appModeId: $m, title: $title, body: $body, link: $link, topic: $topic, audience: $a) { id state devices } }`;
-const PROGRESS = 'query($m: ID!, $id: ID!) { pushSend(appModeId: $m, id: $id) { state devices sent skipped gone failed people stopReason finishedAt } }';
+const PROGRESS =
+  'query($m: ID!, $id: ID!) { pushSend(appModeId: $m, id: $id) { state devices sent skipped gone failed people stopReason finishedAt } }';
 
 /** An app of its own with every provider's credentials set, its topics, and its people's devices. */
-async function pushApp(topics: { key: string; channels: string[]; offers?: boolean }[] = [{ key: 'orders', channels: ['push', 'in_app'] }]) {
+async function pushApp(
+  topics: { key: string; channels: string[]; offers?: boolean }[] = [{ key: 'orders', channels: ['push', 'in_app'] }],
+) {
   const app = await staffApp(t);
-  const api = staffApi(() => t.url, () => app.owner);
+  const api = staffApi(
+    () => t.url,
+    () => app.owner,
+  );
   const m = app.modes.live;
   await api.ok(SET_APNS, { m, p8: key.p8, k: key.keyId, team: key.teamId, b: BUNDLE });
   await api.ok(SET_FCM, { m, sa: account.json });
   const vapidKey: string = (await api.ok(SET_VAPID, { m })).setVapidKeys.publicKey;
   for (const topic of topics) {
-    await api.ok('mutation($m: ID!, $k: String!, $c: [PreferenceChannel!]!, $o: Boolean) { addPreferenceTopic(appModeId: $m, key: $k, name: $k, channels: $c, offers: $o) { id } }', {
-      m,
-      k: topic.key,
-      c: topic.channels,
-      o: topic.offers ?? false,
-    });
+    await api.ok(
+      'mutation($m: ID!, $k: String!, $c: [PreferenceChannel!]!, $o: Boolean) { addPreferenceTopic(appModeId: $m, key: $k, name: $k, channels: $c, offers: $o) { id } }',
+      {
+        m,
+        k: topic.key,
+        c: topic.channels,
+        o: topic.offers ?? false,
+      },
+    );
   }
   /** A person of the app with one device per platform asked for; answers their tokens as each stand-in knows them. */
   const person = async (platforms: ('ios' | 'android' | 'web')[] = ['ios'], sub = unique('person')) => {
@@ -87,7 +98,8 @@ async function pushApp(topics: { key: string; channels: string[]; offers?: boole
     }
     return { sub, g, tokens };
   };
-  const send = async (vars: Record<string, unknown>) => (await api.ok(SEND, { m, title: 'Your order shipped', body: 'It arrives Friday', link: '/orders/12', ...vars })).sendPush;
+  const send = async (vars: Record<string, unknown>) =>
+    (await api.ok(SEND, { m, title: 'Your order shipped', body: 'It arrives Friday', link: '/orders/12', ...vars })).sendPush;
   const progress = async (id: string) => (await api.ok(PROGRESS, { m, id })).pushSend;
   return { app, api, m, person, send, progress };
 }
@@ -103,18 +115,36 @@ const sentRows = (m: string) => t.svc.db.outboxEvent.findMany({ where: { appMode
 describe('credentials', () => {
   it('are set per provider and answered only as which are set, a hint and since when, never a secret part', async () => {
     const app = await staffApp(t);
-    const api = staffApi(() => t.url, () => app.owner);
+    const api = staffApi(
+      () => t.url,
+      () => app.owner,
+    );
     const m = app.modes.live;
     const STATE = '{ provider set hint setAt publicKey }';
     const READ = `query($m: ID!) { pushCredentials(appModeId: $m) { apns ${STATE} fcm ${STATE} web ${STATE} } }`;
     const before = await api.ok(READ, { m });
-    expect(before.pushCredentials).toEqual(Object.fromEntries(['apns', 'fcm', 'web'].map((provider) => [provider, { provider, set: false, hint: null, setAt: null, publicKey: null }])));
+    expect(before.pushCredentials).toEqual(
+      Object.fromEntries(
+        ['apns', 'fcm', 'web'].map((provider) => [provider, { provider, set: false, hint: null, setAt: null, publicKey: null }]),
+      ),
+    );
 
     const apnsSet = (await api.ok(SET_APNS, { m, p8: key.p8, k: key.keyId, team: key.teamId, b: BUNDLE })).setApnsCredentials;
-    expect(apnsSet).toEqual({ provider: 'apns', set: true, hint: `key ${key.keyId}, team ${key.teamId}, ${BUNDLE}, production`, setAt: t.clock.now().toISOString(), publicKey: null });
+    expect(apnsSet).toEqual({
+      provider: 'apns',
+      set: true,
+      hint: `key ${key.keyId}, team ${key.teamId}, ${BUNDLE}, production`,
+      setAt: t.clock.now().toISOString(),
+      publicKey: null,
+    });
     await api.ok(SET_FCM, { m, sa: account.json });
     const vapid = (await api.ok(SET_VAPID, { m })).setVapidKeys;
-    expect(vapid).toMatchObject({ provider: 'web', set: true, hint: 'VAPID, mailto:push@example.com', publicKey: expect.stringMatching(/^[A-Za-z0-9_-]{87}$/) });
+    expect(vapid).toMatchObject({
+      provider: 'web',
+      set: true,
+      hint: 'VAPID, mailto:push@example.com',
+      publicKey: expect.stringMatching(/^[A-Za-z0-9_-]{87}$/),
+    });
 
     const r = await api.gql(READ, { m }, app.owner);
     expect(Object.values(r.data.pushCredentials).map((c: any) => c.set)).toEqual([true, true, true]);
@@ -140,7 +170,10 @@ describe('credentials', () => {
 
   it('are refused naming the field when they cannot work, and only admins and owners set them', async () => {
     const app = await staffApp(t);
-    const api = staffApi(() => t.url, () => app.owner);
+    const api = staffApi(
+      () => t.url,
+      () => app.owner,
+    );
     const m = app.modes.live;
     const bad = await api.refused(SET_APNS, { m, p8: 'not a key', k: 'short', team: key.teamId, b: 'nobundle' });
     expect(bad.code).toBe('invalid_request');
@@ -149,7 +182,9 @@ describe('credentials', () => {
     const notEc = await api.refused(SET_APNS, { m, p8: JSON.parse(rsa.json).private_key, k: key.keyId, team: key.teamId, b: BUNDLE });
     expect(notEc.errors).toEqual([{ field: 'keyP8', message: 'must be a P-256 (ES256) key, as APNs issues' }]);
     expect((await api.refused(SET_FCM, { m, sa: '{"type":"authorized_user"}' })).errors![0]!.field).toBe('serviceAccount');
-    const half = await api.refused('mutation($m: ID!) { setVapidKeys(appModeId: $m, subject: "ftp://x", publicKey: "abc") { set } }', { m });
+    const half = await api.refused('mutation($m: ID!) { setVapidKeys(appModeId: $m, subject: "ftp://x", publicKey: "abc") { set } }', {
+      m,
+    });
     expect(half.errors!.map((e) => e.field).sort()).toEqual(['privateKey', 'publicKey', 'subject']);
 
     const agent = await memberOf(t, app.workspaceId, 'agent');
@@ -170,17 +205,35 @@ describe('sending', () => {
 
     const a = apns.received.find((r) => r.token === ana.tokens.ios[0])!;
     expect(a.headers['apns-topic']).toBe(BUNDLE);
-    expect(a.payload).toEqual({ aps: { alert: { title: 'Your order shipped', body: 'It arrives Friday' }, sound: 'default' }, send_id: sent.id, link: '/orders/12' });
+    expect(a.payload).toEqual({
+      aps: { alert: { title: 'Your order shipped', body: 'It arrives Friday' }, sound: 'default' },
+      send_id: sent.id,
+      link: '/orders/12',
+    });
     const f = fcm.received.find((r) => r.token === ana.tokens.android[0])!;
-    expect(f.message).toMatchObject({ notification: { title: 'Your order shipped', body: 'It arrives Friday' }, data: { send_id: sent.id, link: '/orders/12' } });
+    expect(f.message).toMatchObject({
+      notification: { title: 'Your order shipped', body: 'It arrives Friday' },
+      data: { send_id: sent.id, link: '/orders/12' },
+    });
     const w = web.received.find((r) => r.id === ben.tokens.web[0])!;
     expect(JSON.parse(w.payload)).toEqual({ title: 'Your order shipped', body: 'It arrives Friday', send_id: sent.id, link: '/orders/12' });
 
-    expect(await p.progress(sent.id)).toMatchObject({ state: 'done', devices: 3, sent: 3, skipped: 0, gone: 0, failed: 0, people: 2, finishedAt: expect.any(String) });
+    expect(await p.progress(sent.id)).toMatchObject({
+      state: 'done',
+      devices: 3,
+      sent: 3,
+      skipped: 0,
+      gone: 0,
+      failed: 0,
+      people: 2,
+      finishedAt: expect.any(String),
+    });
     for (const who of [ana, ben]) {
       const inbox = await noticesOf(who.g);
       expect(inbox.unread).toBe(1);
-      expect(inbox.notices).toEqual([expect.objectContaining({ title: 'Your order shipped', body: 'It arrives Friday', link: '/orders/12' })]);
+      expect(inbox.notices).toEqual([
+        expect.objectContaining({ title: 'Your order shipped', body: 'It arrives Friday', link: '/orders/12' }),
+      ]);
     }
     const rows = await sentRows(p.m);
     expect(rows.map((r) => r.externalId).sort()).toEqual([ana.sub, ben.sub].sort());
@@ -195,7 +248,14 @@ describe('sending', () => {
     ]);
     const hears = await p.person();
     const topicOff = await p.person();
-    expect((await topicOff.g.send('PUT', '/guest/v1/preferences', { choices: [{ topic: 'orders', channel: 'push', subscribed: false }], wording: 'Order pushes' })).status).toBe(200);
+    expect(
+      (
+        await topicOff.g.send('PUT', '/guest/v1/preferences', {
+          choices: [{ topic: 'orders', channel: 'push', subscribed: false }],
+          wording: 'Order pushes',
+        })
+      ).status,
+    ).toBe(200);
     const inAppOff = await p.person(); // off in-app only: still hears by push
     await inAppOff.g.send('PUT', '/guest/v1/preferences', { choices: [{ topic: 'orders', channel: 'in_app', subscribed: false }] });
     const allOff = await p.person();
@@ -203,7 +263,8 @@ describe('sending', () => {
 
     const orders = await p.send({ topic: 'orders', a: { everyone: true } });
     await settle();
-    const reached = (who: { tokens: { ios: string[] } }) => apns.received.filter((r) => r.token === who.tokens.ios[0] && r.payload.send_id === orders.id).length;
+    const reached = (who: { tokens: { ios: string[] } }) =>
+      apns.received.filter((r) => r.token === who.tokens.ios[0] && r.payload.send_id === orders.id).length;
     expect([hears, topicOff, inAppOff, allOff].map(reached)).toEqual([1, 0, 1, 0]);
     expect(await p.progress(orders.id)).toMatchObject({ state: 'done', devices: 4, sent: 2, skipped: 2, people: 2 });
     expect((await noticesOf(topicOff.g)).notices).toEqual([]);
@@ -216,7 +277,9 @@ describe('sending', () => {
     const gotDeal = apns.received.filter((r) => r.payload.send_id === deals.id).map((r) => r.token);
     expect(gotDeal).toEqual(hears.tokens.ios);
     expect(await p.progress(deals.id)).toMatchObject({ sent: 1, skipped: 3, people: 1 });
-    expect((await sentRows(p.m)).filter((r) => (r.data as { message_id: string }).message_id === deals.id).map((r) => r.externalId)).toEqual([hears.sub]);
+    expect(
+      (await sentRows(p.m)).filter((r) => (r.data as { message_id: string }).message_id === deals.id).map((r) => r.externalId),
+    ).toEqual([hears.sub]);
   });
 
   it('forgets a device whose token the provider says is gone, and counts it', async () => {
@@ -273,20 +336,42 @@ describe('sending', () => {
 
     const one = await p.send({ a: { externalId: free.sub } });
     const pros = await p.send({ a: { attributes: [{ name: 'plan', value: 'pro' }] } });
-    const vips = await p.send({ a: { attributes: [{ name: 'plan', value: 'pro' }, { name: 'labels', value: 'vip' }] } });
+    const vips = await p.send({
+      a: {
+        attributes: [
+          { name: 'plan', value: 'pro' },
+          { name: 'labels', value: 'vip' },
+        ],
+      },
+    });
     expect([one.devices, pros.devices, vips.devices]).toEqual([1, 2, 1]);
     await settle();
-    const to = (id: string) => apns.received.filter((r) => r.payload.send_id === id).map((r) => r.token).sort();
+    const to = (id: string) =>
+      apns.received
+        .filter((r) => r.payload.send_id === id)
+        .map((r) => r.token)
+        .sort();
     expect(to(one.id)).toEqual(free.tokens.ios);
     expect(to(pros.id)).toEqual([...pro.tokens.ios, ...tagged.tokens.ios].sort());
     expect(to(vips.id)).toEqual(tagged.tokens.ios);
 
-    const refused = await p.api.refused(SEND, { m: p.m, title: 'x', a: { attributes: [{ name: 'nope', value: 1 }, { name: 'seats', value: 'many' }] } });
+    const refused = await p.api.refused(SEND, {
+      m: p.m,
+      title: 'x',
+      a: {
+        attributes: [
+          { name: 'nope', value: 1 },
+          { name: 'seats', value: 'many' },
+        ],
+      },
+    });
     expect(refused.errors).toEqual([
       { field: 'audience.attributes.0.name', message: 'is not an attribute of this app' },
       { field: 'audience.attributes.1.value', message: 'must be a number (its type is number)' },
     ]);
-    expect((await p.api.refused(SEND, { m: p.m, title: 'x', a: { everyone: true, externalId: free.sub } })).errors![0]!.field).toBe('audience');
+    expect((await p.api.refused(SEND, { m: p.m, title: 'x', a: { everyone: true, externalId: free.sub } })).errors![0]!.field).toBe(
+      'audience',
+    );
     expect((await p.api.refused(SEND, { m: p.m, title: 'x', a: { externalId: 'nobody' } })).code).toBe('not_found');
   });
 
@@ -302,13 +387,25 @@ describe('sending', () => {
     const p = await pushApp([{ key: 'mail-only', channels: ['email'] }]);
     const big = await p.api.refused(SEND, { m: p.m, title: 'T'.repeat(200), body: 'é'.repeat(2000), a: { everyone: true } });
     expect(big.code).toBe('invalid_request');
-    expect(big.errors).toEqual([{ field: 'body', message: expect.stringMatching(/^makes the push too large \(4,\d{3} bytes for APNs, which takes 4,096; .*\): shorten the title, body or link$/) }]);
+    expect(big.errors).toEqual([
+      {
+        field: 'body',
+        message: expect.stringMatching(
+          /^makes the push too large \(4,\d{3} bytes for APNs, which takes 4,096; .*\): shorten the title, body or link$/,
+        ),
+      },
+    ]);
     expect((await p.api.refused(SEND, { m: p.m, title: 'x', topic: 'mail-only', a: { everyone: true } })).errors).toEqual([
       { field: 'topic', message: 'does not go by push: add push to its channels to send pushes under it' },
     ]);
-    expect((await p.api.refused(SEND, { m: p.m, title: 'x', link: 'javascript:alert(1)', a: { everyone: true } })).errors![0]!.field).toBe('link');
+    expect((await p.api.refused(SEND, { m: p.m, title: 'x', link: 'javascript:alert(1)', a: { everyone: true } })).errors![0]!.field).toBe(
+      'link',
+    );
     const bare = await staffApp(t);
-    const none = await staffApi(() => t.url, () => bare.owner).refused(SEND, { m: bare.modes.live, title: 'x', a: { everyone: true } });
+    const none = await staffApi(
+      () => t.url,
+      () => bare.owner,
+    ).refused(SEND, { m: bare.modes.live, title: 'x', a: { everyone: true } });
     expect(none).toMatchObject({ code: 'push_credentials_unset', status: 409 });
     expect(await t.svc.db.pushSend.count({ where: { appModeId: { in: [p.m, bare.modes.live] } } })).toBe(0);
   });
@@ -341,7 +438,9 @@ describe('sending', () => {
     });
     expect(await rowsOf(contact.id)).toEqual({ deliveries: 2, recipients: 2 });
 
-    const r = await call(t.url, 'DELETE', `/server/v1/contacts/${gone.sub}`, { headers: { Authorization: `Bearer ${p.app.live.server_key}` } });
+    const r = await call(t.url, 'DELETE', `/server/v1/contacts/${gone.sub}`, {
+      headers: { Authorization: `Bearer ${p.app.live.server_key}` },
+    });
     expect(r.status).toBe(202);
     await settle();
     expect(await rowsOf(contact.id)).toEqual({ deliveries: 0, recipients: 0 });

@@ -17,12 +17,19 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-const guest = async (sub: string) => ({ 'X-CRM-App-Key': app.live.app_key, Authorization: `Bearer ${await userToken(app.live.identity_secret, { sub })}` });
+const guest = async (sub: string) => ({
+  'X-CRM-App-Key': app.live.app_key,
+  Authorization: `Bearer ${await userToken(app.live.identity_secret, { sub })}`,
+});
 const serverKey = () => ({ Authorization: `Bearer ${app.live.server_key}` });
 const guestEvents = (headers: Record<string, string>) =>
   call(t.url, 'POST', '/guest/v1/events', {
     headers,
-    json: { app_version: '1', platform: 'android', events: [{ id: randomUUID(), name: 'app_opened', occurred_at: t.clock.now().toISOString() }] },
+    json: {
+      app_version: '1',
+      platform: 'android',
+      events: [{ id: randomUUID(), name: 'app_opened', occurred_at: t.clock.now().toISOString() }],
+    },
   });
 
 describe('first sight of a person', () => {
@@ -30,7 +37,9 @@ describe('first sight of a person', () => {
     for (const round of ['consent', 'events']) {
       const headers = await guest(`first-${round}`);
       const answers = await Promise.all(
-        Array.from({ length: 40 }, (_, i) => (round === 'consent' && i % 2 ? call(t.url, 'GET', '/guest/v1/consent', { headers }) : guestEvents(headers))),
+        Array.from({ length: 40 }, (_, i) =>
+          round === 'consent' && i % 2 ? call(t.url, 'GET', '/guest/v1/consent', { headers }) : guestEvents(headers),
+        ),
       );
       expect(answers.map((a) => a.status).filter((s) => s >= 500)).toEqual([]);
       expect(await t.svc.db.contact.count({ where: { externalId: `first-${round}` } })).toBe(1);
@@ -45,7 +54,8 @@ describe('first sight of a person', () => {
     let erasing = true;
     const statuses: number[] = [];
     const chooser = async () => {
-      for (let i = 0; erasing || i < 5; i++) statuses.push((await call(t.url, 'PUT', '/guest/v1/consent', { headers, json: { offers_by_push: i % 2 === 0 } })).status);
+      for (let i = 0; erasing || i < 5; i++)
+        statuses.push((await call(t.url, 'PUT', '/guest/v1/consent', { headers, json: { offers_by_push: i % 2 === 0 } })).status);
     };
     const choosers = [chooser(), chooser(), chooser()];
     await new Promise((r) => setTimeout(r, 50));
@@ -75,7 +85,9 @@ describe('a database connection cut mid-request', () => {
               : guestEvents(headers),
         );
         await new Promise((r) => setTimeout(r, 5 + round * 3));
-        await killer.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`);
+        await killer.query(
+          `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`,
+        );
         statuses.push(...(await Promise.all(requests)).map((r) => r.status));
       }
     } finally {

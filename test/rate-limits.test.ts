@@ -21,7 +21,8 @@ afterAll(async () => {
   await a.close();
 });
 
-const hit = (t: TestServer) => call(t.url, 'PUT', '/server/v1/event-definitions', { headers: { Authorization: `Bearer ${key}` }, json: { definitions: [] } });
+const hit = (t: TestServer) =>
+  call(t.url, 'PUT', '/server/v1/event-definitions', { headers: { Authorization: `Bearer ${key}` }, json: { definitions: [] } });
 
 async function burst(n: number) {
   const statuses: number[] = [];
@@ -59,7 +60,10 @@ describe('server key rate limit', () => {
 
   it('counts each key apart', async () => {
     const other = (await seedApp(a.svc, 'Other')).live.server_key;
-    const r = await call(a.url, 'PUT', '/server/v1/event-definitions', { headers: { Authorization: `Bearer ${other}` }, json: { definitions: [] } });
+    const r = await call(a.url, 'PUT', '/server/v1/event-definitions', {
+      headers: { Authorization: `Bearer ${other}` },
+      json: { definitions: [] },
+    });
     expect(r.status).toBe(200);
   });
 });

@@ -17,8 +17,12 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const identify = (key: string | undefined, id: string, body: unknown = { display_name: 'Ann' }) =>
-  call(t.url, 'PUT', `/server/v1/contacts/${encodeURIComponent(id)}`, { headers: key === undefined ? {} : { Authorization: key }, json: body });
-const exportOf = (key: string, id: string) => call(t.url, 'GET', `/server/v1/contacts/${encodeURIComponent(id)}/export`, { headers: { Authorization: `Bearer ${key}` } });
+  call(t.url, 'PUT', `/server/v1/contacts/${encodeURIComponent(id)}`, {
+    headers: key === undefined ? {} : { Authorization: key },
+    json: body,
+  });
+const exportOf = (key: string, id: string) =>
+  call(t.url, 'GET', `/server/v1/contacts/${encodeURIComponent(id)}/export`, { headers: { Authorization: `Bearer ${key}` } });
 const modeId = async (appKey: string) => (await t.svc.db.appMode.findUniqueOrThrow({ where: { appKey } })).id;
 
 function expect401(r: Awaited<ReturnType<typeof call>>, detail: RegExp) {

@@ -32,14 +32,28 @@ const freePort = () =>
   });
 
 async function start(port: number) {
-  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', BASE_URL: `http://127.0.0.1:${port}`, LOG_LEVEL: 'info' };
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    BASE_URL: `http://127.0.0.1:${port}`,
+    LOG_LEVEL: 'info',
+  };
   const child = spawn(process.execPath, [MAIN], { cwd: tmpdir(), env, stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
   for (let i = 0; i < 300; i++) {
-    if (await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false)) return { child, output: () => out };
+    if (
+      await fetch(`http://127.0.0.1:${port}/readyz`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return { child, output: () => out };
     if (child.exitCode !== null) throw new Error(`the server exited: ${out}`);
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -58,14 +72,21 @@ describe('npm start on the embedded PostgreSQL', () => {
     const port = await freePort();
     const first = await start(port);
     const banner = first.output();
-    const curl = banner.split('\n').find((l) => l.trim().startsWith('curl '))!.trim();
+    const curl = banner
+      .split('\n')
+      .find((l) => l.trim().startsWith('curl '))!
+      .trim();
     const liveKey = /live app key\s+(app_\S+)/.exec(banner)![1]!;
     expect(banner).toMatch(/test app key\s+app_test_\S+/);
     expect(banner).toMatch(/live server key\s+crm_sk_\S+/);
     expect(banner).toMatch(/identity secret\s+\S+/);
     expect(banner).toContain(`http://127.0.0.1:${port}`);
     // The log says where the database files are.
-    const serving = banner.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l)).find((l) => l.msg === 'serving');
+    const serving = banner
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l))
+      .find((l) => l.msg === 'serving');
     expect(serving).toMatchObject({ port, database: path.join(dataDir, 'pg') });
 
     const { stdout } = await run('sh', ['-c', curl]);
@@ -94,39 +115,43 @@ const rows = async (url: string, sql: string, values: unknown[] = []) => {
 
 describe('the embedded PostgreSQL, run as root', () => {
   // A clone in /root/app: PostgreSQL runs as another user, who cannot enter /root.
-  it.runIf(process.getuid?.() === 0)('keeps its cluster where the database user can reach it when the data folder is private, and finds it again', async () => {
-    const parent = await mkdtemp(path.join(tmpdir(), 'crm-private-'));
-    await chmod(parent, 0o700);
-    const dataDir = path.join(parent, 'app', '.data');
-    let files = '';
-    try {
-      const first = await startEmbeddedPostgres(dataDir);
-      files = first.files;
+  it.runIf(process.getuid?.() === 0)(
+    'keeps its cluster where the database user can reach it when the data folder is private, and finds it again',
+    async () => {
+      const parent = await mkdtemp(path.join(tmpdir(), 'crm-private-'));
+      await chmod(parent, 0o700);
+      const dataDir = path.join(parent, 'app', '.data');
+      let files = '';
       try {
-        expect(files.startsWith(parent)).toBe(false);
-        expect(await readFile(path.join(path.dirname(files), 'data-dir'), 'utf8')).toBe(`${dataDir}\n`);
-        await rows(first.adminUrl, 'CREATE TABLE kept (v text)');
-        await rows(first.adminUrl, 'INSERT INTO kept VALUES ($1)', ['survives a restart']);
-      } finally {
-        await first.stop();
-      }
-      await expect(stat(path.join(files, 'postmaster.pid'))).rejects.toThrow();
-      // Its password and port stay in the data folder.
-      expect((await stat(path.join(dataDir, 'postgres.json'))).isFile()).toBe(true);
+        const first = await startEmbeddedPostgres(dataDir);
+        files = first.files;
+        try {
+          expect(files.startsWith(parent)).toBe(false);
+          expect(await readFile(path.join(path.dirname(files), 'data-dir'), 'utf8')).toBe(`${dataDir}\n`);
+          await rows(first.adminUrl, 'CREATE TABLE kept (v text)');
+          await rows(first.adminUrl, 'INSERT INTO kept VALUES ($1)', ['survives a restart']);
+        } finally {
+          await first.stop();
+        }
+        await expect(stat(path.join(files, 'postmaster.pid'))).rejects.toThrow();
+        // Its password and port stay in the data folder.
+        expect((await stat(path.join(dataDir, 'postgres.json'))).isFile()).toBe(true);
 
-      const second = await startEmbeddedPostgres(dataDir);
-      try {
-        expect(second.files).toBe(files);
-        expect(await rows(second.adminUrl, 'SELECT v FROM kept')).toEqual([{ v: 'survives a restart' }]);
+        const second = await startEmbeddedPostgres(dataDir);
+        try {
+          expect(second.files).toBe(files);
+          expect(await rows(second.adminUrl, 'SELECT v FROM kept')).toEqual([{ v: 'survives a restart' }]);
+        } finally {
+          await second.stop();
+        }
       } finally {
-        await second.stop();
+        await rm(parent, { recursive: true, force: true });
+        if (files) {
+          await rm(path.dirname(files), { recursive: true, force: true });
+          await rmdir(path.dirname(path.dirname(files))).catch(() => {}); // only when no other data folder uses it
+        }
       }
-    } finally {
-      await rm(parent, { recursive: true, force: true });
-      if (files) {
-        await rm(path.dirname(files), { recursive: true, force: true });
-        await rmdir(path.dirname(path.dirname(files))).catch(() => {}); // only when no other data folder uses it
-      }
-    }
-  }, 60_000);
+    },
+    60_000,
+  );
 });

@@ -16,7 +16,10 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-const { ok, addType, fromConversation, move } = ticketsOf(() => t, () => app);
+const { ok, addType, fromConversation, move } = ticketsOf(
+  () => t,
+  () => app,
+);
 const server = (method: string, path: string) => call(t.url, method, path, { headers: { Authorization: `Bearer ${app.live.server_key}` } });
 
 /** A ticket of the person in the mode, moved once, with a message of theirs; its id and conversation's. */
@@ -33,23 +36,38 @@ async function ticketOf(mode: 'live' | 'test', sub: string) {
 describe('topics', () => {
   it('writes ticket.created and ticket.changed in the change’s transaction, and posts them to webhooks with the ids and the state', async () => {
     const own = await staffApp(t, 'Ticket hooks');
-    const api = ticketsOf(() => t, () => own);
-    await api.ok('mutation($m: ID!, $u: String!, $t: [String!]!) { addWebhookEndpoint(appModeId: $m, url: $u, topics: $t) { endpoint { id } } }', {
-      m: own.modes.live,
-      u: 'https://hooks.example.com/crm',
-      t: ['ticket.created', 'ticket.changed'],
-    });
+    const api = ticketsOf(
+      () => t,
+      () => own,
+    );
+    await api.ok(
+      'mutation($m: ID!, $u: String!, $t: [String!]!) { addWebhookEndpoint(appModeId: $m, url: $u, topics: $t) { endpoint { id } } }',
+      {
+        m: own.modes.live,
+        u: 'https://hooks.example.com/crm',
+        t: ['ticket.created', 'ticket.changed'],
+      },
+    );
     const topics = (await api.ok('{ webhookTopics { name emitted } }')).webhookTopics.filter((x: any) => x.name.startsWith('ticket.'));
-    expect(topics).toEqual([{ name: 'ticket.created', emitted: true }, { name: 'ticket.changed', emitted: true }]);
+    expect(topics).toEqual([
+      { name: 'ticket.created', emitted: true },
+      { name: 'ticket.changed', emitted: true },
+    ]);
 
     const sub = unique('hooked');
     const c = await startedBy(guestOf(t, own.live, sub));
     const ticket = await api.fromConversation(c, await api.addType());
     await api.move(ticket.id, 'resolved');
     await t.svc.outbox.drain();
-    const bodies = (await t.svc.db.webhookDelivery.findMany({ where: { appModeId: own.modes.live }, orderBy: { createdAt: 'asc' } })).map((d) => JSON.parse(d.body));
+    const bodies = (await t.svc.db.webhookDelivery.findMany({ where: { appModeId: own.modes.live }, orderBy: { createdAt: 'asc' } })).map(
+      (d) => JSON.parse(d.body),
+    );
     expect(bodies.map((b) => [b.type, b.data, b.contact]).sort((a, b) => String(a[0]).localeCompare(String(b[0])))).toEqual([
-      ['ticket.changed', { ticket_id: ticket.id, conversation_id: c, state: 'resolved', previous_state: 'submitted' }, { external_id: sub }],
+      [
+        'ticket.changed',
+        { ticket_id: ticket.id, conversation_id: c, state: 'resolved', previous_state: 'submitted' },
+        { external_id: sub },
+      ],
       ['ticket.created', { ticket_id: ticket.id, conversation_id: c, state: 'submitted' }, { external_id: sub }],
     ]);
   });
@@ -58,8 +76,13 @@ describe('topics', () => {
     const type = await addType();
     const ticket = await fromConversation(await startedBy(guestOf(t, app.live, unique('user'))), type);
     const before = await t.svc.db.outboxEvent.count({ where: { topic: { startsWith: 'ticket' } } });
-    const { refused } = ticketsOf(() => t, () => app);
-    expect((await refused('mutation($id: ID!) { moveTicket(ticketId: $id, state: "nowhere") { id } }', { id: ticket.id })).code).toBe('invalid_request');
+    const { refused } = ticketsOf(
+      () => t,
+      () => app,
+    );
+    expect((await refused('mutation($id: ID!) { moveTicket(ticketId: $id, state: "nowhere") { id } }', { id: ticket.id })).code).toBe(
+      'invalid_request',
+    );
     expect(await t.svc.db.outboxEvent.count({ where: { topic: { startsWith: 'ticket' } } })).toBe(before);
   });
 });
@@ -112,8 +135,15 @@ describe('a person’s tickets', () => {
     expect(await t.svc.db.ticketStateChange.count({ where: { ticketId: kept.id } })).toBe(2);
     expect((await server('GET', `/server/v1/contacts/${sub}/export`)).status).toBe(404);
     // The staff side no longer finds them.
-    const { refused } = ticketsOf(() => t, () => app);
+    const { refused } = ticketsOf(
+      () => t,
+      () => app,
+    );
     expect((await refused('query($id: ID!) { ticket(id: $id) { id } }', { id: ids[0] })).code).toBe('not_found');
-    expect((await ok('query($m: ID!) { tickets(appModeId: $m, first: 200) { edges { node { id } } } }', { m: app.modes.live })).tickets.edges.map((e: any) => e.node.id)).not.toContain(ids[0]);
+    expect(
+      (
+        await ok('query($m: ID!) { tickets(appModeId: $m, first: 200) { edges { node { id } } } }', { m: app.modes.live })
+      ).tickets.edges.map((e: any) => e.node.id),
+    ).not.toContain(ids[0]);
   });
 });

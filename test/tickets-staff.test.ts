@@ -22,12 +22,18 @@ afterAll(async () => {
   await t?.close();
 });
 
-const { ok, addType, fromConversation, move } = ticketsOf(() => t, () => app);
+const { ok, addType, fromConversation, move } = ticketsOf(
+  () => t,
+  () => app,
+);
 
 describe('the staff list', () => {
   it('lists by type and state, the latest step first', async () => {
     const own = await staffApp(t, 'List app');
-    const api = ticketsOf(() => t, () => own);
+    const api = ticketsOf(
+      () => t,
+      () => own,
+    );
     const [bugs, refunds] = [await api.addType('Bugs'), await api.addType('Refunds')];
     const g = guestOf(t, own.live, unique('user'));
     const made = [];
@@ -38,23 +44,37 @@ describe('the staff list', () => {
     t.clock.advance(1000);
     await api.move(made[0].id, 'resolved');
     const list = async (args = '') =>
-      (await api.ok(`query($m: ID!) { tickets(appModeId: $m${args}) { edges { node { number } } } }`, { m: own.modes.live })).tickets.edges.map((e: any) => e.node.number);
+      (
+        await api.ok(`query($m: ID!) { tickets(appModeId: $m${args}) { edges { node { number } } } }`, { m: own.modes.live })
+      ).tickets.edges.map((e: any) => e.node.number);
     expect(await list()).toEqual([1, 3, 2]);
     expect(await list(`, typeId: "${bugs}"`)).toEqual([1, 3]);
     expect(await list(`, typeId: "${bugs}", state: "submitted"`)).toEqual([3]);
     expect(await list(', state: "resolved"')).toEqual([1]);
     expect(await list(`, typeId: "${refunds}", state: "resolved"`)).toEqual([]);
     // Pages follow one another without repeats.
-    const first = (await api.ok('query($m: ID!) { tickets(appModeId: $m, first: 2) { edges { node { number } } pageInfo { hasNextPage endCursor } } }', { m: own.modes.live })).tickets;
+    const first = (
+      await api.ok('query($m: ID!) { tickets(appModeId: $m, first: 2) { edges { node { number } } pageInfo { hasNextPage endCursor } } }', {
+        m: own.modes.live,
+      })
+    ).tickets;
     expect(first.pageInfo.hasNextPage).toBe(true);
-    const rest = (await api.ok('query($m: ID!, $a: String) { tickets(appModeId: $m, first: 2, after: $a) { edges { node { number } } pageInfo { hasNextPage } } }', { m: own.modes.live, a: first.pageInfo.endCursor })).tickets;
+    const rest = (
+      await api.ok(
+        'query($m: ID!, $a: String) { tickets(appModeId: $m, first: 2, after: $a) { edges { node { number } } pageInfo { hasNextPage } } }',
+        { m: own.modes.live, a: first.pageInfo.endCursor },
+      )
+    ).tickets;
     expect([...first.edges, ...rest.edges].map((e: any) => e.node.number)).toEqual([1, 3, 2]);
     expect(rest.pageInfo.hasNextPage).toBe(false);
   });
 
   it('reads a page of 50 tickets with their type, state, contact, conversation and history in a handful of statements', async () => {
     const own = await staffApp(t, 'Busy tickets');
-    const api = ticketsOf(() => t, () => own);
+    const api = ticketsOf(
+      () => t,
+      () => own,
+    );
     const type = await api.addType();
     for (let i = 0; i < 50; i += 10)
       await Promise.all(
@@ -78,7 +98,9 @@ describe('the staff list', () => {
     const forFive = await fewest(5);
     const forFifty = await fewest(50);
     expect(page.tickets.edges).toHaveLength(50);
-    expect(page.tickets.edges.filter((e: any) => e.node.currentState.label === 'In progress' && e.node.history.edges.length === 2)).toHaveLength(25);
+    expect(
+      page.tickets.edges.filter((e: any) => e.node.currentState.label === 'In progress' && e.node.history.edges.length === 2),
+    ).toHaveLength(25);
     expect(page.tickets.edges.every((e: any) => e.node.contact.externalId && e.node.conversation.lastPart)).toBe(true);
     // No statement per ticket: the session and the access, then the page and its relations, a statement or two each.
     expect(forFifty).toBe(forFive);
@@ -93,10 +115,20 @@ describe('the staff list', () => {
     await ok('mutation($id: ID!) { addConversationNote(id: $id, text: "Check the courier") { seq } }', { id: c });
     await move(ticket.id, 'waiting_on_you');
     const owner = await t.svc.db.staffUser.findUniqueOrThrow({ where: { email: app.ownerEmail } });
-    const one = (await ok(`query($id: ID!) { ticket(id: $id) { number currentState { key label } history { edges { node { seq from to byKind byName partId at } } }
-      conversation { id parts { edges { node { id kind event internal text } } } } } }`, { id: ticket.id })).ticket;
+    const one = (
+      await ok(
+        `query($id: ID!) { ticket(id: $id) { number currentState { key label } history { edges { node { seq from to byKind byName partId at } } }
+      conversation { id parts { edges { node { id kind event internal text } } } } } }`,
+        { id: ticket.id },
+      )
+    ).ticket;
     expect(one.currentState).toEqual({ key: 'waiting_on_you', label: 'Waiting on you' });
-    expect(one.conversation.parts.edges.map((e: any) => e.node.event ?? e.node.kind)).toEqual(['message', 'ticket_created', 'note', 'ticket_moved']);
+    expect(one.conversation.parts.edges.map((e: any) => e.node.event ?? e.node.kind)).toEqual([
+      'message',
+      'ticket_created',
+      'note',
+      'ticket_moved',
+    ]);
     const lines = one.conversation.parts.edges.map((e: any) => e.node).filter((p: any) => p.kind === 'event');
     expect(one.history.edges.map((e: any) => e.node)).toEqual([
       { seq: 1, from: null, to: 'submitted', byKind: 'staff', byName: owner.name, partId: lines[0].id, at: expect.any(String) },
@@ -108,12 +140,23 @@ describe('the staff list', () => {
 describe('live', () => {
   it('shows a graphql-ws subscriber each ticket made and moved as it commits, in order, and only its app-mode’s', async () => {
     const type = await addType();
-    const client = createClient({ url: `${t.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${app.owner}` }, retryAttempts: 0 });
+    const client = createClient({
+      url: `${t.url.replace('http', 'ws')}/graphql`,
+      webSocketImpl: WebSocket,
+      connectionParams: { authorization: `Bearer ${app.owner}` },
+      retryAttempts: 0,
+    });
     clients.push(client);
-    const seen: { version: string; reload: boolean; ticket: { id: string; number: number; state: string; currentState: { label: string } } | null; step: { from: string | null; to: string } | null }[] = [];
+    const seen: {
+      version: string;
+      reload: boolean;
+      ticket: { id: string; number: number; state: string; currentState: { label: string } } | null;
+      step: { from: string | null; to: string } | null;
+    }[] = [];
     const stop = client.subscribe<any>(
       {
-        query: 'subscription($m: ID!) { ticketsChanged(appModeId: $m) { version reload ticket { id number state currentState { label } } step { from to } } }',
+        query:
+          'subscription($m: ID!) { ticketsChanged(appModeId: $m) { version reload ticket { id number state currentState { label } } step { from to } } }',
         variables: { m: app.modes.live },
       },
       { next: ({ data }) => data && seen.push(data.ticketsChanged), error: () => {}, complete: () => {} },
@@ -123,7 +166,16 @@ describe('live', () => {
 
     // Another app-mode's ticket is not shown.
     const other = await staffApp(t, 'Another app');
-    await ticketsOf(() => t, () => other).fromConversation(await startedBy(guestOf(t, other.live, unique('user'))), await ticketsOf(() => t, () => other).addType());
+    await ticketsOf(
+      () => t,
+      () => other,
+    ).fromConversation(
+      await startedBy(guestOf(t, other.live, unique('user'))),
+      await ticketsOf(
+        () => t,
+        () => other,
+      ).addType(),
+    );
     const ticket = await fromConversation(await startedBy(guestOf(t, app.live, unique('user'))), type);
     await move(ticket.id, 'in_progress');
     await move(ticket.id, 'resolved');
@@ -138,7 +190,10 @@ describe('live', () => {
     // Resumed after the first change: the two since then, in order.
     const resumed: any[] = [];
     const again = client.subscribe<any>(
-      { query: 'subscription($m: ID!, $a: String) { ticketsChanged(appModeId: $m, after: $a) { reload step { to } } }', variables: { m: app.modes.live, a: seen[1]!.version } },
+      {
+        query: 'subscription($m: ID!, $a: String) { ticketsChanged(appModeId: $m, after: $a) { reload step { to } } }',
+        variables: { m: app.modes.live, a: seen[1]!.version },
+      },
       { next: ({ data }) => data && resumed.push(data.ticketsChanged), error: () => {}, complete: () => {} },
     );
     await expect.poll(() => resumed.length).toBe(2);

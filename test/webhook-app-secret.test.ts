@@ -28,7 +28,10 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-const { ok, refused, gql } = staffApi(() => t.url, () => app.owner);
+const { ok, refused, gql } = staffApi(
+  () => t.url,
+  () => app.owner,
+);
 const RENEW = 'mutation($m: ID!) { renewAppWebhookSecret(appModeId: $m) { appModeId secret secretHint createdAt } }';
 const STATE = 'query($m: ID!) { appWebhookSecret(appModeId: $m) { appModeId set secretHint createdAt } }';
 const stripe = new Stripe('sk_test_unused');
@@ -46,7 +49,12 @@ function verifies(body: string, header: string, secret: string): boolean {
 describe("an app-mode's webhook secret", () => {
   it('is unset at first, and a workflow step cannot sign with it then', async () => {
     const own = await staffApp(t);
-    expect((await ok(STATE, { m: own.modes.live }, own.owner)).appWebhookSecret).toEqual({ appModeId: own.modes.live, set: false, secretHint: null, createdAt: null });
+    expect((await ok(STATE, { m: own.modes.live }, own.owner)).appWebhookSecret).toEqual({
+      appModeId: own.modes.live,
+      set: false,
+      secretHint: null,
+      createdAt: null,
+    });
     const refusal = await signAsApp(systemContext(t.svc, 'workflow'), own.modes.live, '{}').catch((e: unknown) => e);
     expect(refusal).toBeInstanceOf(DomainError);
     expect(refusal).toMatchObject({ status: 409, code: 'app_webhook_secret_unset' });
@@ -63,7 +71,12 @@ describe("an app-mode's webhook secret", () => {
     expect(t.svc.secrets.open(row.secretEnc)).toBe(made.secret);
 
     const state = await gql(STATE, { m: app.modes.live }, app.owner);
-    expect(state.data.appWebhookSecret).toEqual({ appModeId: app.modes.live, set: true, secretHint: made.secretHint, createdAt: made.createdAt });
+    expect(state.data.appWebhookSecret).toEqual({
+      appModeId: app.modes.live,
+      set: true,
+      secretHint: made.secretHint,
+      createdAt: made.createdAt,
+    });
     expect(JSON.stringify(state)).not.toContain(made.secret);
     // The other mode keeps its own: none yet.
     expect((await ok(STATE, { m: app.modes.test })).appWebhookSecret.set).toBe(false);
@@ -88,7 +101,11 @@ describe("an app-mode's webhook secret", () => {
     const header = await signAsApp(systemContext(t.svc, 'workflow'), own.modes.test, body);
     expect(verifies(body, header, second.secret)).toBe(true);
     expect(verifies(body, header, first.secret)).toBe(false);
-    expect((await ok(STATE, { m: own.modes.test }, own.owner)).appWebhookSecret).toMatchObject({ set: true, secretHint: second.secretHint, createdAt: second.createdAt });
+    expect((await ok(STATE, { m: own.modes.test }, own.owner)).appWebhookSecret).toMatchObject({
+      set: true,
+      secretHint: second.secretHint,
+      createdAt: second.createdAt,
+    });
   });
 
   it('renewed 50 times at once, leaves exactly one secret: one of those answered, the only one that signs', async () => {

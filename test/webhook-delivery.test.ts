@@ -25,7 +25,9 @@ beforeAll(async () => {
   cert = await makeTestCertificate();
   receiver = await startReceiver(cert, { handler: (_req, res) => res.writeHead(answer).end('{"ok":true}') });
   smtp = await smtpServer();
-  t = await startTestServer({ config: testConfig({ outboundTestTrust: { allow: [receiver.hostPort], ca: cert.cert }, smtpUrl: smtp.url }) });
+  t = await startTestServer({
+    config: testConfig({ outboundTestTrust: { allow: [receiver.hostPort], ca: cert.cert }, smtpUrl: smtp.url }),
+  });
   app = await staffApp(t);
 });
 afterAll(async () => {
@@ -34,8 +36,12 @@ afterAll(async () => {
   await smtp?.close();
 });
 
-const { ok } = staffApi(() => t.url, () => app.owner);
-const ADD = 'mutation($m: ID!, $u: String!, $t: [String!]!) { addWebhookEndpoint(appModeId: $m, url: $u, topics: $t) { secret endpoint { id } } }';
+const { ok } = staffApi(
+  () => t.url,
+  () => app.owner,
+);
+const ADD =
+  'mutation($m: ID!, $u: String!, $t: [String!]!) { addWebhookEndpoint(appModeId: $m, url: $u, topics: $t) { secret endpoint { id } } }';
 
 async function endpoint(path: string, topics = ['contact.created', 'contact.updated']) {
   const { addWebhookEndpoint } = await ok(ADD, { m: app.modes.live, u: `${receiver.origin}/${path}`, t: topics });
@@ -114,7 +120,10 @@ describe('a failed post', () => {
     expect(posts).toHaveLength(MAX_TRIES);
     expect(new Set(posts.map((p) => p.headers['x-crm-delivery'])).size).toBe(1);
     expect(new Set(posts.map((p) => p.headers['x-crm-signature'])).size).toBe(MAX_TRIES);
-    const { webhookEndpoints } = await ok('query($m: ID!) { webhookEndpoints(appModeId: $m) { edges { node { id failures tries { edges { node { attempt delivered statusCode } } } } } } }', { m: app.modes.live });
+    const { webhookEndpoints } = await ok(
+      'query($m: ID!) { webhookEndpoints(appModeId: $m) { edges { node { id failures tries { edges { node { attempt delivered statusCode } } } } } } }',
+      { m: app.modes.live },
+    );
     const node = webhookEndpoints.edges.map((e: { node: { id: string } }) => e.node).find((n: { id: string }) => n.id === hook.id);
     expect(node.failures).toBe(MAX_TRIES);
     const tries = node.tries.edges.map((e: { node: unknown }) => e.node);
@@ -187,7 +196,9 @@ describe('an endpoint failing for a day', () => {
 describe('send test', () => {
   it('posts a ping at once and answers its try', async () => {
     const hook = await endpoint('ping', ['contact.created']);
-    const { sendWebhookTest } = await ok('mutation($id: ID!) { sendWebhookTest(id: $id) { topic delivered statusCode durationMs } }', { id: hook.id });
+    const { sendWebhookTest } = await ok('mutation($id: ID!) { sendWebhookTest(id: $id) { topic delivered statusCode durationMs } }', {
+      id: hook.id,
+    });
     expect(sendWebhookTest).toMatchObject({ topic: 'webhook.test', delivered: true, statusCode: 200 });
     const [post] = postsTo('ping');
     expect(JSON.parse(post!.body)).toMatchObject({ type: 'webhook.test', data: { endpoint_id: hook.id }, contact: null });
@@ -202,7 +213,10 @@ describe('the log', () => {
       t.clock.advance(1000);
       sent.push((await ok('mutation($id: ID!) { sendWebhookTest(id: $id) { deliveryId } }', { id: hook.id })).sendWebhookTest.deliveryId);
     }
-    const { webhookEndpoints } = await ok('query($m: ID!) { webhookEndpoints(appModeId: $m, first: 20) { edges { node { id tries(first: 60) { edges { node { deliveryId } } } } } } }', { m: app.modes.live });
+    const { webhookEndpoints } = await ok(
+      'query($m: ID!) { webhookEndpoints(appModeId: $m, first: 20) { edges { node { id tries(first: 60) { edges { node { deliveryId } } } } } } }',
+      { m: app.modes.live },
+    );
     const node = webhookEndpoints.edges.map((e: { node: { id: string } }) => e.node).find((n: { id: string }) => n.id === hook.id);
     expect(node.tries.edges.map((e: { node: { deliveryId: string } }) => e.node.deliveryId)).toEqual(sent.slice(-LOG_TRIES).reverse());
     expect(await t.svc.db.webhookTry.count({ where: { endpointId: hook.id } })).toBe(LOG_TRIES);
@@ -228,7 +242,8 @@ describe('a new secret', () => {
     } finally {
       answer = 200;
     }
-    const renewed = (await ok('mutation($id: ID!) { renewWebhookSecret(id: $id) { secret } }', { id: hook.id })).renewWebhookSecret.secret as string;
+    const renewed = (await ok('mutation($id: ID!) { renewWebhookSecret(id: $id) { secret } }', { id: hook.id })).renewWebhookSecret
+      .secret as string;
     t.clock.advance(RETRY_WAITS_MS[0]!);
     await settle();
     const [before, after] = postsTo('renewed');
@@ -242,9 +257,18 @@ describe('private targets', () => {
   it('are refused before any connection, whatever an endpoint says: loopback, private, link-local metadata, IPv6 loopback', async () => {
     const stranger = await startReceiver(cert); // listening, but named by no test trust
     try {
-      for (const url of [`https://127.0.0.1:${stranger.port}/x`, `https://localhost:${stranger.port}/x`, `https://[::ffff:127.0.0.1]:${stranger.port}/x`, 'https://10.1.2.3/x', 'https://169.254.169.254/latest/meta-data', 'https://[::1]/x']) {
+      for (const url of [
+        `https://127.0.0.1:${stranger.port}/x`,
+        `https://localhost:${stranger.port}/x`,
+        `https://[::ffff:127.0.0.1]:${stranger.port}/x`,
+        'https://10.1.2.3/x',
+        'https://169.254.169.254/latest/meta-data',
+        'https://[::1]/x',
+      ]) {
         const { addWebhookEndpoint } = await ok(ADD, { m: app.modes.live, u: url, t: ['contact.created'] });
-        const { sendWebhookTest } = await ok('mutation($id: ID!) { sendWebhookTest(id: $id) { delivered statusCode failure } }', { id: addWebhookEndpoint.endpoint.id });
+        const { sendWebhookTest } = await ok('mutation($id: ID!) { sendWebhookTest(id: $id) { delivered statusCode failure } }', {
+          id: addWebhookEndpoint.endpoint.id,
+        });
         expect(sendWebhookTest, url).toEqual({ delivered: false, statusCode: null, failure: 'refused_address' });
         await ok('mutation($id: ID!) { removeWebhookEndpoint(id: $id) }', { id: addWebhookEndpoint.endpoint.id });
       }
@@ -258,7 +282,11 @@ describe('private targets', () => {
 describe('a delivered post', () => {
   it('ends the run of failures: the count starts afresh', async () => {
     const own = await staffApp(t);
-    const { addWebhookEndpoint } = await ok(ADD, { m: own.modes.live, u: `${receiver.origin}/recovering`, t: ['contact.created', 'contact.updated'] }, own.owner);
+    const { addWebhookEndpoint } = await ok(
+      ADD,
+      { m: own.modes.live, u: `${receiver.origin}/recovering`, t: ['contact.created', 'contact.updated'] },
+      own.owner,
+    );
     const id = addWebhookEndpoint.endpoint.id as string;
     answer = 503;
     try {
@@ -269,10 +297,17 @@ describe('a delivered post', () => {
     } finally {
       answer = 200;
     }
-    expect(await t.svc.db.webhookEndpoint.findUniqueOrThrow({ where: { id } })).toMatchObject({ failures: 2, failingSince: expect.any(Date) });
+    expect(await t.svc.db.webhookEndpoint.findUniqueOrThrow({ where: { id } })).toMatchObject({
+      failures: 2,
+      failingSince: expect.any(Date),
+    });
     t.clock.advance(RETRY_WAITS_MS[1]!);
     await settle();
-    expect(await t.svc.db.webhookEndpoint.findUniqueOrThrow({ where: { id } })).toMatchObject({ enabled: true, failures: 0, failingSince: null });
+    expect(await t.svc.db.webhookEndpoint.findUniqueOrThrow({ where: { id } })).toMatchObject({
+      enabled: true,
+      failures: 0,
+      failingSince: null,
+    });
   });
 });
 
@@ -280,7 +315,8 @@ describe('events of several app-modes handed on together', () => {
   it('each go to their own mode’s endpoints, with their own contact', async () => {
     const own = await staffApp(t);
     const hooks = { live: 'modes-live', test: 'modes-test' } as const;
-    for (const mode of ['live', 'test'] as const) await ok(ADD, { m: own.modes[mode], u: `${receiver.origin}/${hooks[mode]}`, t: ['contact.created'] }, own.owner);
+    for (const mode of ['live', 'test'] as const)
+      await ok(ADD, { m: own.modes[mode], u: `${receiver.origin}/${hooks[mode]}`, t: ['contact.created'] }, own.owner);
     // Both committed before the outbox is read: one batch of rows.
     await serverApi(t, own.live.server_key).identify('same-id', { display_name: 'Live person', email: 'live@example.com' });
     await serverApi(t, own.test.server_key).identify('same-id', { display_name: 'Test person' });
@@ -289,7 +325,12 @@ describe('events of several app-modes handed on together', () => {
     const [test] = postsTo(hooks.test);
     expect(postsTo(hooks.live)).toHaveLength(1);
     expect(postsTo(hooks.test)).toHaveLength(1);
-    expect(JSON.parse(live!.body).contact).toEqual({ external_id: 'same-id', display_name: 'Live person', email: 'live@example.com', language: null });
+    expect(JSON.parse(live!.body).contact).toEqual({
+      external_id: 'same-id',
+      display_name: 'Live person',
+      email: 'live@example.com',
+      language: null,
+    });
     expect(JSON.parse(test!.body).contact).toEqual({ external_id: 'same-id', display_name: 'Test person', email: null, language: null });
     expect(JSON.parse(live!.body).id).not.toBe(JSON.parse(test!.body).id);
   });
@@ -300,7 +341,11 @@ describe('a topic about something other than the contact', () => {
     const own = await staffApp(t);
     await ok(ADD, { m: own.modes.live, u: `${receiver.origin}/rated`, t: ['conversation.rated'] }, own.owner);
     await transaction(t.ctx, (tx) =>
-      emit(tx, 'conversation.rated', { appModeId: own.modes.live, externalId: 'rater', data: { conversation_id: 'c-1', part_id: 'p-1', rating: 5 } }),
+      emit(tx, 'conversation.rated', {
+        appModeId: own.modes.live,
+        externalId: 'rater',
+        data: { conversation_id: 'c-1', part_id: 'p-1', rating: 5 },
+      }),
     );
     await settle();
     const [post] = postsTo('rated');

@@ -46,7 +46,10 @@ afterAll(async () => {
   await receiver?.close();
 });
 
-const { ok } = staffApi(() => a.url, () => app.owner);
+const { ok } = staffApi(
+  () => a.url,
+  () => app.owner,
+);
 const ADD = 'mutation($m: ID!, $u: String!, $t: [String!]!) { addWebhookEndpoint(appModeId: $m, url: $u, topics: $t) { endpoint { id } } }';
 const TRY = 'deliveryId topic attempt delivered statusCode failure durationMs at';
 const TRIES = `subscription($e: ID!, $after: String) { webhookTries(endpointId: $e, after: $after) { version reload log(first: 50) { edges { node { ${TRY} } } } try { ${TRY} } } }`;
@@ -68,11 +71,17 @@ interface Step {
 }
 
 const endpoint = async (path: string, owner = app) =>
-  (await ok(ADD, { m: owner.modes.live, u: `${receiver.origin}/${path}`, t: ['contact.created', 'contact.updated'] }, owner.owner)).addWebhookEndpoint.endpoint.id as string;
+  (await ok(ADD, { m: owner.modes.live, u: `${receiver.origin}/${path}`, t: ['contact.created', 'contact.updated'] }, owner.owner))
+    .addWebhookEndpoint.endpoint.id as string;
 
 /** A staff tool subscribed to an endpoint's tries on server `on`: its answers in order, and its errors. */
 function watch(on: TestServer, token: string, endpointId: string, after: string | null = null) {
-  const client = createClient({ url: `${on.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0, connectionParams: { authorization: `Bearer ${token}` } });
+  const client = createClient({
+    url: `${on.url.replace('http', 'ws')}/graphql`,
+    webSocketImpl: WebSocket,
+    retryAttempts: 0,
+    connectionParams: { authorization: `Bearer ${token}` },
+  });
   clients.push(client);
   const steps: Step[] = [];
   const errors: { extensions?: { code?: string } }[] = [];
@@ -116,12 +125,23 @@ describe('webhookTries', () => {
     await until(() => tool.steps.length === 2, 'the first try');
     const [first] = tool.steps[1]!.tries;
     expect(tool.steps[1]!.reload).toBe(false);
-    expect(first).toEqual({ deliveryId: expect.stringMatching(/^dlv_/), topic: 'contact.created', attempt: 1, delivered: false, statusCode: 503, failure: null, durationMs: expect.any(Number), at: a.clock.now().toISOString() });
+    expect(first).toEqual({
+      deliveryId: expect.stringMatching(/^dlv_/),
+      topic: 'contact.created',
+      attempt: 1,
+      delivered: false,
+      statusCode: 503,
+      failure: null,
+      durationMs: expect.any(Number),
+      at: a.clock.now().toISOString(),
+    });
 
     a.clock.advance(RETRY_WAITS_MS[0]!);
     await settle();
     await until(() => tool.steps.length === 3, 'the second try');
-    expect(tool.steps[2]!.tries).toEqual([{ ...first, attempt: 2, delivered: true, statusCode: 200, durationMs: expect.any(Number), at: a.clock.now().toISOString() }]);
+    expect(tool.steps[2]!.tries).toEqual([
+      { ...first, attempt: 2, delivered: true, statusCode: 200, durationMs: expect.any(Number), at: a.clock.now().toISOString() },
+    ]);
     expect(tool.steps.map((s) => s.version)).toEqual([...tool.steps.map((s) => s.version)].sort());
 
     // What a try is, as the schema offers it: no body of the post or of the answer.
@@ -137,13 +157,16 @@ describe('webhookTries', () => {
     const tool = watch(b, app.owner, mine);
     await until(() => tool.steps.length === 1, 'the log first');
 
-    const ping = (endpointId: string, token = app.owner) => ok('mutation($id: ID!) { sendWebhookTest(id: $id) { deliveryId } }', { id: endpointId }, token);
+    const ping = (endpointId: string, token = app.owner) =>
+      ok('mutation($id: ID!) { sendWebhookTest(id: $id) { deliveryId } }', { id: endpointId }, token);
     await ping(neighbour);
     await ping(theirs, other.owner);
     const { sendWebhookTest } = await ping(mine);
     await until(() => tool.steps.length === 2, 'the ping to its endpoint');
     await sleep(200);
-    expect(tool.steps.slice(1).map((s) => s.tries.map((x) => [x.deliveryId, x.topic]))).toEqual([[[sendWebhookTest.deliveryId, 'webhook.test']]]);
+    expect(tool.steps.slice(1).map((s) => s.tries.map((x) => [x.deliveryId, x.topic]))).toEqual([
+      [[sendWebhookTest.deliveryId, 'webhook.test']],
+    ]);
   });
 
   it('resumes after a reconnect with the tries it missed, then goes on live', async () => {
@@ -199,7 +222,9 @@ describe("a reload's log", () => {
     expect(second.items.map((t) => t.id)).toEqual(['try-2', 'try-3']);
     const last = logPage(log, { first: 2, after: second.nextCursor });
     expect([last.items.map((t) => t.id), last.nextCursor]).toEqual([['try-4'], null]);
-    expect(() => logPage(log, { after: 'not-a-cursor' })).toThrow(expect.objectContaining({ code: 'invalid_request', errors: [{ field: 'after', message: expect.any(String) }] }));
+    expect(() => logPage(log, { after: 'not-a-cursor' })).toThrow(
+      expect.objectContaining({ code: 'invalid_request', errors: [{ field: 'after', message: expect.any(String) }] }),
+    );
     expect(() => logPage(log, { first: 0 })).toThrow(expect.objectContaining({ code: 'invalid_request' }));
   });
 });

@@ -68,60 +68,78 @@ async function until(check: () => Promise<boolean>, what: string, ms: number) {
   }
 }
 
-it('delivers every event once after a kill and a restart in the middle of the retries, with the same X-CRM-Delivery on every try', { timeout: 60_000 }, async () => {
-  const [portA, portB] = await freePorts(2);
-  first = serverProcess(portA!);
-  await ready(first);
+it(
+  'delivers every event once after a kill and a restart in the middle of the retries, with the same X-CRM-Delivery on every try',
+  { timeout: 60_000 },
+  async () => {
+    const [portA, portB] = await freePorts(2);
+    first = serverProcess(portA!);
+    await ready(first);
 
-  const app = await seedApp(svc);
-  const api = staffApi(() => first!.url, () => '');
-  const owner = await api.signIn(app.ownerEmail, app.ownerPassword);
-  const appModeId = (await svc.db.appMode.findUniqueOrThrow({ where: { appKey: app.live.app_key } })).id;
-  const { addWebhookEndpoint } = await api.ok(
-    'mutation($m: ID!, $u: String!) { addWebhookEndpoint(appModeId: $m, url: $u, topics: ["contact.created"]) { secret endpoint { id } } }',
-    { m: appModeId, u: `${receiver.origin}/restart` },
-    owner,
-  );
-  for (let i = 0; i < EVENTS; i++) {
-    const r = await call(first.url, 'PUT', `/server/v1/contacts/person-${i}`, { headers: { Authorization: `Bearer ${app.live.server_key}` }, json: { display_name: `Person ${i}` } });
-    expect(r.status).toBe(200);
-  }
+    const app = await seedApp(svc);
+    const api = staffApi(
+      () => first!.url,
+      () => '',
+    );
+    const owner = await api.signIn(app.ownerEmail, app.ownerPassword);
+    const appModeId = (await svc.db.appMode.findUniqueOrThrow({ where: { appKey: app.live.app_key } })).id;
+    const { addWebhookEndpoint } = await api.ok(
+      'mutation($m: ID!, $u: String!) { addWebhookEndpoint(appModeId: $m, url: $u, topics: ["contact.created"]) { secret endpoint { id } } }',
+      { m: appModeId, u: `${receiver.origin}/restart` },
+      owner,
+    );
+    for (let i = 0; i < EVENTS; i++) {
+      const r = await call(first.url, 'PUT', `/server/v1/contacts/person-${i}`, {
+        headers: { Authorization: `Bearer ${app.live.server_key}` },
+        json: { display_name: `Person ${i}` },
+      });
+      expect(r.status).toBe(200);
+    }
 
-  // Each delivery's first try failed and is logged; its run waits 5 s for the next. Then the kill.
-  const runs = () => svc.db.workflowRun.findMany({ where: { process: 'webhook' } });
-  await until(async () => (await runs()).filter((r) => r.status === 'waiting').length === EVENTS, 'every first try failed and logged', 15_000);
-  expect(await stopProcess(first, 'SIGKILL')).toEqual({ code: null, signal: 'SIGKILL' });
-  const postedBeforeKill = receiver.received.length;
-  expect(postedBeforeKill).toBe(EVENTS);
+    // Each delivery's first try failed and is logged; its run waits 5 s for the next. Then the kill.
+    const runs = () => svc.db.workflowRun.findMany({ where: { process: 'webhook' } });
+    await until(
+      async () => (await runs()).filter((r) => r.status === 'waiting').length === EVENTS,
+      'every first try failed and logged',
+      15_000,
+    );
+    expect(await stopProcess(first, 'SIGKILL')).toEqual({ code: null, signal: 'SIGKILL' });
+    const postedBeforeKill = receiver.received.length;
+    expect(postedBeforeKill).toBe(EVENTS);
 
-  second = serverProcess(portB!);
-  await ready(second);
-  await until(async () => (await svc.db.webhookDelivery.count({ where: { state: 'delivered' } })) === EVENTS, 'every delivery delivered by the new process', 20_000);
-  await until(async () => (await runs()).every((r) => r.status === 'ended'), 'every run ended', 5_000);
-  await sleep(500); // anything posted twice would have come by now
+    second = serverProcess(portB!);
+    await ready(second);
+    await until(
+      async () => (await svc.db.webhookDelivery.count({ where: { state: 'delivered' } })) === EVENTS,
+      'every delivery delivered by the new process',
+      20_000,
+    );
+    await until(async () => (await runs()).every((r) => r.status === 'ended'), 'every run ended', 5_000);
+    await sleep(500); // anything posted twice would have come by now
 
-  const posts = receiver.received;
-  expect(posts).toHaveLength(2 * EVENTS);
-  const byDelivery = new Map<string, typeof posts>();
-  for (const post of posts) {
-    const delivery = String(post.headers['x-crm-delivery']);
-    byDelivery.set(delivery, [...(byDelivery.get(delivery) ?? []), post]);
-  }
-  expect(byDelivery.size).toBe(EVENTS);
-  const stripe = new Stripe('sk_test_unused');
-  const people = new Set<string>();
-  for (const [delivery, tries] of byDelivery) {
-    expect(delivery).toMatch(/^dlv_[0-9a-f]{24}$/);
-    // One refused before the kill, one delivered after it: the same post, signed afresh.
-    expect(tries).toHaveLength(2);
-    expect(tries[1]!.body).toBe(tries[0]!.body);
-    for (const t of tries) stripe.webhooks.constructEvent(t.body, String(t.headers['x-crm-signature']), addWebhookEndpoint.secret);
-    people.add(JSON.parse(tries[0]!.body).contact.external_id);
-  }
-  expect([...people].sort()).toEqual(Array.from({ length: EVENTS }, (_, i) => `person-${i}`));
+    const posts = receiver.received;
+    expect(posts).toHaveLength(2 * EVENTS);
+    const byDelivery = new Map<string, typeof posts>();
+    for (const post of posts) {
+      const delivery = String(post.headers['x-crm-delivery']);
+      byDelivery.set(delivery, [...(byDelivery.get(delivery) ?? []), post]);
+    }
+    expect(byDelivery.size).toBe(EVENTS);
+    const stripe = new Stripe('sk_test_unused');
+    const people = new Set<string>();
+    for (const [delivery, tries] of byDelivery) {
+      expect(delivery).toMatch(/^dlv_[0-9a-f]{24}$/);
+      // One refused before the kill, one delivered after it: the same post, signed afresh.
+      expect(tries).toHaveLength(2);
+      expect(tries[1]!.body).toBe(tries[0]!.body);
+      for (const t of tries) stripe.webhooks.constructEvent(t.body, String(t.headers['x-crm-signature']), addWebhookEndpoint.secret);
+      people.add(JSON.parse(tries[0]!.body).contact.external_id);
+    }
+    expect([...people].sort()).toEqual(Array.from({ length: EVENTS }, (_, i) => `person-${i}`));
 
-  const deliveries = await svc.db.webhookDelivery.findMany({ where: { endpointId: addWebhookEndpoint.endpoint.id } });
-  expect(deliveries.map((d) => [d.state, d.tries])).toEqual(Array(EVENTS).fill(['delivered', 2]));
-  const log = await svc.db.webhookTry.findMany({ where: { endpointId: addWebhookEndpoint.endpoint.id }, orderBy: [{ attempt: 'asc' }] });
-  expect(log.map((t) => [t.attempt, t.statusCode])).toEqual([...Array(EVENTS).fill([1, 503]), ...Array(EVENTS).fill([2, 200])]);
-});
+    const deliveries = await svc.db.webhookDelivery.findMany({ where: { endpointId: addWebhookEndpoint.endpoint.id } });
+    expect(deliveries.map((d) => [d.state, d.tries])).toEqual(Array(EVENTS).fill(['delivered', 2]));
+    const log = await svc.db.webhookTry.findMany({ where: { endpointId: addWebhookEndpoint.endpoint.id }, orderBy: [{ attempt: 'asc' }] });
+    expect(log.map((t) => [t.attempt, t.statusCode])).toEqual([...Array(EVENTS).fill([1, 503]), ...Array(EVENTS).fill([2, 200])]);
+  },
+);

@@ -1,7 +1,12 @@
 import { z } from 'zod';
 import { pictureAddress } from '../../src/domain/attachments/addresses.js';
 import { createAttachment } from '../../src/domain/attachments/create.js';
-import { ATTACHMENT_TYPES, MAX_ATTACHMENT_BYTES, MAX_PICTURES_PER_MESSAGE, UPLOAD_ADDRESS_SECONDS } from '../../src/domain/attachments/limits.js';
+import {
+  ATTACHMENT_TYPES,
+  MAX_ATTACHMENT_BYTES,
+  MAX_PICTURES_PER_MESSAGE,
+  UPLOAD_ADDRESS_SECONDS,
+} from '../../src/domain/attachments/limits.js';
 import type { Picture } from '../../src/domain/attachments/use.js';
 import type { Ctx } from '../../src/domain/context.js';
 import { defineRoute } from '../http/route.js';
@@ -12,14 +17,20 @@ export const AttachmentBody = z
       .int()
       .min(1)
       .max(MAX_ATTACHMENT_BYTES, `must be at most ${MAX_ATTACHMENT_BYTES} (MaxAttachmentBytes, 10 MiB)`)
-      .describe(`The picture's exact size in bytes, at most MaxAttachmentBytes (${MAX_ATTACHMENT_BYTES}); the upload must have exactly this many`),
-    content_type: z.enum(ATTACHMENT_TYPES).describe('The picture type; the uploaded bytes must be of this type (read from the bytes themselves)'),
+      .describe(
+        `The picture's exact size in bytes, at most MaxAttachmentBytes (${MAX_ATTACHMENT_BYTES}); the upload must have exactly this many`,
+      ),
+    content_type: z
+      .enum(ATTACHMENT_TYPES)
+      .describe('The picture type; the uploaded bytes must be of this type (read from the bytes themselves)'),
   })
   .meta({ id: 'AttachmentBody' });
 
 export const AttachmentUpload = z
   .object({
-    id: z.string().describe(`Name it in attachment_ids (up to ${MAX_PICTURES_PER_MESSAGE} per message) once the bytes are uploaded; used once`),
+    id: z
+      .string()
+      .describe(`Name it in attachment_ids (up to ${MAX_PICTURES_PER_MESSAGE} per message) once the bytes are uploaded; used once`),
     upload_url: z.string().describe("Where to send the picture's bytes, as the body, exactly as declared"),
     upload_method: z.literal('PUT'),
     upload_headers: z.record(z.string(), z.string()).describe('Headers the upload must carry as given (Content-Type)'),
@@ -42,7 +53,15 @@ export const PictureAnswer = z
 
 export async function presentPicture(ctx: Ctx, appModeId: string, p: Picture): Promise<z.output<typeof PictureAnswer>> {
   const read = await pictureAddress(ctx, appModeId, p);
-  return { id: p.id, content_type: p.contentType as z.output<typeof PictureAnswer>['content_type'], bytes: p.size, width: p.width, height: p.height, url: read.url, url_expires_at: read.expiresAt.toISOString() };
+  return {
+    id: p.id,
+    content_type: p.contentType as z.output<typeof PictureAnswer>['content_type'],
+    bytes: p.size,
+    width: p.width,
+    height: p.height,
+    url: read.url,
+    url_expires_at: read.expiresAt.toISOString(),
+  };
 }
 
 export const postAttachment = defineRoute({
@@ -58,7 +77,13 @@ export const postAttachment = defineRoute({
     const { id, upload } = await createAttachment(ctx.state.context, { size: body.bytes, contentType: body.content_type });
     return {
       status: 201,
-      body: { id, upload_url: upload.url, upload_method: 'PUT', upload_headers: upload.headers, upload_expires_at: upload.expiresAt.toISOString() },
+      body: {
+        id,
+        upload_url: upload.url,
+        upload_method: 'PUT',
+        upload_headers: upload.headers,
+        upload_expires_at: upload.expiresAt.toISOString(),
+      },
     };
   },
 });

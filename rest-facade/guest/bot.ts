@@ -17,11 +17,19 @@ export const postGuestBotReply = defineRoute({
     .object({
       part_id: z.string().min(1).max(100).describe("The bot's part answered: the conversation's bot_part_id"),
       button: z.string().max(100).nullable().optional().describe('The id of the button tapped, for a part with buttons'),
-      value: z.string().max(10_000).nullable().optional().describe(`What the user gave, for a part with a question (email, number, or at most ${MAX_VALUE} characters of text)`),
+      value: z
+        .string()
+        .max(10_000)
+        .nullable()
+        .optional()
+        .describe(`What the user gave, for a part with a question (email, number, or at most ${MAX_VALUE} characters of text)`),
     })
     .meta({ id: 'BotReplyBody' }),
   responses: {
-    201: { description: "The user's answer, a part of the conversation; the bot's next parts (or the line handing over to the team) follow it", schema: Part },
+    201: {
+      description: "The user's answer, a part of the conversation; the bot's next parts (or the line handing over to the team) follow it",
+      schema: Part,
+    },
     404: { description: 'No such conversation, or the messenger is switched off for this app' },
     409: {
       description:
@@ -31,7 +39,11 @@ export const postGuestBotReply = defineRoute({
   },
   errors: [400, 401, 403, 404, 409, 422, 429],
   async handle(ctx, { params, body }) {
-    const part = await answerBot(ctx.state.context, params.conversation_id, { partId: body.part_id, button: body.button || null, value: body.value ?? null });
+    const part = await answerBot(ctx.state.context, params.conversation_id, {
+      partId: body.part_id,
+      button: body.button || null,
+      value: body.value ?? null,
+    });
     return { status: 201, body: (await presentParts(ctx, [part]))[0] };
   },
 });

@@ -5,7 +5,14 @@ import type { Offered } from '../../src/domain/bot/turns.js';
 import { VALUE_KINDS } from '../../src/domain/bot/values.js';
 import { picturesOf, MAX_PICTURES } from '../../src/domain/conversations/attachments.js';
 import { MAX_TEXT } from '../../src/domain/conversations/content.js';
-import { DEFAULT_LIST, getConversation, listConversations, MAX_LIST, type ListedConversation, type SeenConversation } from '../../src/domain/conversations/conversations.js';
+import {
+  DEFAULT_LIST,
+  getConversation,
+  listConversations,
+  MAX_LIST,
+  type ListedConversation,
+  type SeenConversation,
+} from '../../src/domain/conversations/conversations.js';
 import { IDEMPOTENCY_HEADER, IDEMPOTENCY_HOURS, MAX_IDEMPOTENCY_KEY } from '../../src/domain/conversations/idempotency.js';
 import { sendMessage } from '../../src/domain/conversations/messages.js';
 import { markRead } from '../../src/domain/conversations/read.js';
@@ -22,7 +29,11 @@ const TAG = 'Messenger';
 const instant = z.iso.datetime({ offset: true });
 const MESSENGER_OFF = 'No such conversation, or the messenger is switched off for this app';
 
-const wholeNumber = (message: string) => z.string().regex(/^[0-9]{1,9}$/, message).transform(Number);
+const wholeNumber = (message: string) =>
+  z
+    .string()
+    .regex(/^[0-9]{1,9}$/, message)
+    .transform(Number);
 
 const ConversationParams = z.object({ conversation_id: z.string().describe('The conversation id a start answered') });
 
@@ -40,12 +51,17 @@ export const IdempotencyHeaders = z.object({
 const attachmentIds = z
   .array(z.string().min(1).max(100))
   .optional()
-  .describe(`Up to ${MAX_PICTURES} pictures already uploaded (POST /attachments) by this user and not yet sent; more is 422 too_many_pictures, one that cannot be used 422 attachment_invalid naming attachment_ids.<index>`);
+  .describe(
+    `Up to ${MAX_PICTURES} pictures already uploaded (POST /attachments) by this user and not yet sent; more is 422 too_many_pictures, one that cannot be used 422 attachment_invalid naming attachment_ids.<index>`,
+  );
 
 const text = z.string().max(MAX_TEXT, `must be at most ${MAX_TEXT} characters`);
 
 export const MessageBody = z
-  .object({ text: text.describe(`What the user wrote, at most ${MAX_TEXT} characters; may be empty when pictures are sent`), attachment_ids: attachmentIds })
+  .object({
+    text: text.describe(`What the user wrote, at most ${MAX_TEXT} characters; may be empty when pictures are sent`),
+    attachment_ids: attachmentIds,
+  })
   .meta({ id: 'MessageBody' });
 
 // --- Answers ---------------------------------------------------------------------------------
@@ -54,7 +70,11 @@ const Span = z.object({ text: z.string() }).meta({ id: 'PartSpan' });
 
 const PartBlock = z
   .looseObject({
-    type: z.string().describe('`paragraph` for what people write (one per run of text between blank lines); team and bot parts may carry other content block types'),
+    type: z
+      .string()
+      .describe(
+        '`paragraph` for what people write (one per run of text between blank lines); team and bot parts may carry other content block types',
+      ),
     spans: z.array(Span).optional(),
   })
   .describe('A content block (ContentBlock)')
@@ -66,9 +86,13 @@ export const Part = z
   .object({
     id: z.string(),
     seq: z.number().int().describe('Counts up from 1 within the conversation; a gap is a part the user does not see'),
-    kind: z.enum(['message', 'event', 'rating', 'bot']).describe('message: written by the user or a teammate; event: a line saying what happened (see `event`); rating: the user\'s rating; bot: the help bot'),
+    kind: z
+      .enum(['message', 'event', 'rating', 'bot'])
+      .describe(
+        "message: written by the user or a teammate; event: a line saying what happened (see `event`); rating: the user's rating; bot: the help bot",
+      ),
     author: z.object({
-      kind: z.enum(['user', 'teammate', 'bot', 'system']).describe('user: the signed-in user; teammate: a member of the app\'s team'),
+      kind: z.enum(['user', 'teammate', 'bot', 'system']).describe("user: the signed-in user; teammate: a member of the app's team"),
       name: z.string().describe('As it was when the part was written'),
       avatar_url: z.string().nullable(),
     }),
@@ -81,7 +105,9 @@ export const Part = z
     buttons: z
       .array(z.object({ id: z.string(), label: z.string() }).meta({ id: 'BotButton' }))
       .optional()
-      .describe("For a bot part: the buttons it offers; while it is the conversation's bot_part_id, tapping one is POST …/bot with its id as button"),
+      .describe(
+        "For a bot part: the buttons it offers; while it is the conversation's bot_part_id, tapping one is POST …/bot with its id as button",
+      ),
     question: z
       .object({ kind: z.enum(VALUE_KINDS).describe('What it asks for: an email address, a number, or a few words') })
       .optional()
@@ -103,7 +129,10 @@ export const Conversation = z
     updated_at: instant.describe('When the latest part the user may see was added'),
     rating_asked: z.boolean().describe('The conversation is closed and the team asks the user to rate it (POST …/rating, once)'),
     rating: Rating.nullable().describe('The rating the user gave, once'),
-    bot_part_id: z.string().nullable().describe("The help bot's part awaiting the user's answer (POST …/bot with it as part_id); null when the bot waits for nothing"),
+    bot_part_id: z
+      .string()
+      .nullable()
+      .describe("The help bot's part awaiting the user's answer (POST …/bot with it as part_id); null when the bot waits for nothing"),
     parts: z.array(Part).describe('Every part the user may see, oldest first (team notes never)'),
   })
   .meta({ id: 'Conversation' });
@@ -128,13 +157,18 @@ const ConversationPage = z
 
 const ConversationUpdate = z
   .object({
-    parts: z.array(Part).describe(`Parts newer than \`after\` the user may see, oldest first, at most ${MAX_UPDATE_PARTS}; empty when the wait ran out`),
+    parts: z
+      .array(Part)
+      .describe(`Parts newer than \`after\` the user may see, oldest first, at most ${MAX_UPDATE_PARTS}; empty when the wait ran out`),
     last_seq: z.number().int().describe('The version this answer brings the client to: wait again with after = last_seq'),
   })
   .meta({ id: 'ConversationUpdate' });
 
 export const UnreadCount = z
-  .object({ unread: z.number().int().describe('Unread parts of this conversation'), total: z.number().int().describe("Unread parts over all the user's conversations") })
+  .object({
+    unread: z.number().int().describe('Unread parts of this conversation'),
+    total: z.number().int().describe("Unread parts over all the user's conversations"),
+  })
   .meta({ id: 'UnreadCount' });
 
 // --- Presenting --------------------------------------------------------------------------------
@@ -161,7 +195,8 @@ function presentPart(p: ConversationPart, pictures: z.output<typeof PictureAnswe
 export async function presentParts(ctx: RouteContext<'guest'>, parts: ConversationPart[]) {
   const { context } = ctx.state;
   const pictures = await picturesOf(context, parts);
-  const shown = (p: ConversationPart) => Promise.all((pictures.get(p.id) ?? []).map((picture: Picture) => presentPicture(context, p.appModeId, picture)));
+  const shown = (p: ConversationPart) =>
+    Promise.all((pictures.get(p.id) ?? []).map((picture: Picture) => presentPicture(context, p.appModeId, picture)));
   return Promise.all(parts.map(async (p) => presentPart(p, await shown(p))));
 }
 
@@ -201,13 +236,16 @@ export const listGuestConversations = defineRoute({
   tag: TAG,
   summary: "The user's conversations, the latest activity first",
   query: z.object({
-    before: z.string().max(500).optional().describe('The previous page\'s `next_before`'),
+    before: z.string().max(500).optional().describe("The previous page's `next_before`"),
     limit: wholeNumber(`must be a whole number from 1 to ${MAX_LIST}`)
       .refine((n) => n >= 1 && n <= MAX_LIST, `must be a whole number from 1 to ${MAX_LIST}`)
       .optional()
       .describe(`Conversations per page, 1 to ${MAX_LIST}; ${DEFAULT_LIST} when left out`),
   }),
-  responses: { 200: { description: 'A page of conversations', schema: ConversationPage }, 404: { description: 'The messenger is switched off for this app' } },
+  responses: {
+    200: { description: 'A page of conversations', schema: ConversationPage },
+    404: { description: 'The messenger is switched off for this app' },
+  },
   errors: [400, 401, 403, 404, 429],
   async handle(ctx, { query }) {
     const page = await listConversations(ctx.state.context, { before: query.before, limit: query.limit });
@@ -232,7 +270,12 @@ export const startGuestConversation = defineRoute({
     .object({
       text: text.describe(`What the user wrote, at most ${MAX_TEXT} characters; empty when they tapped a button (or sent only pictures)`),
       attachment_ids: attachmentIds,
-      button: z.string().max(100).nullable().optional().describe("The id of the opening's button tapped, with no words or pictures; empty when they wrote"),
+      button: z
+        .string()
+        .max(100)
+        .nullable()
+        .optional()
+        .describe("The id of the opening's button tapped, with no words or pictures; empty when they wrote"),
       opening: z
         .object({ id: z.string().min(1).max(100), version: z.number().int().min(0).optional() })
         .meta({ id: 'OpeningRef' })
@@ -244,8 +287,14 @@ export const startGuestConversation = defineRoute({
   responses: {
     201: { description: 'The conversation (also when the same Idempotency-Key is sent again)', schema: Conversation },
     404: { description: 'The messenger is switched off for this app' },
-    409: { description: "The app's start rule forbids it now (code start_refused: people do not start conversations; conversation_open: one of theirs is open), or the user was erased (erased)" },
-    422: { description: 'A picture cannot be used (attachment_invalid), more than four (too_many_pictures), or the Idempotency-Key was used for another request (idempotency_key_reused)' },
+    409: {
+      description:
+        "The app's start rule forbids it now (code start_refused: people do not start conversations; conversation_open: one of theirs is open), or the user was erased (erased)",
+    },
+    422: {
+      description:
+        'A picture cannot be used (attachment_invalid), more than four (too_many_pictures), or the Idempotency-Key was used for another request (idempotency_key_reused)',
+    },
   },
   errors: [400, 401, 403, 404, 409, 422, 429],
   async handle(ctx, { headers, body }) {
@@ -265,7 +314,7 @@ export const getGuestConversation = defineRoute({
   path: '/guest/v1/conversations/{conversation_id}',
   surface: 'guest',
   tag: TAG,
-  summary: 'One of the user\'s conversations, with every part they may see',
+  summary: "One of the user's conversations, with every part they may see",
   params: ConversationParams,
   responses: { 200: { description: 'The conversation', schema: Conversation }, 404: { description: MESSENGER_OFF } },
   errors: [400, 401, 403, 404, 429],
@@ -287,7 +336,10 @@ export const postGuestMessage = defineRoute({
     201: { description: 'The part (also when the same Idempotency-Key is sent again)', schema: Part },
     404: { description: MESSENGER_OFF },
     409: { description: 'The user was erased (erased)' },
-    422: { description: 'A picture cannot be used (attachment_invalid), more than four (too_many_pictures), or the Idempotency-Key was used for another request (idempotency_key_reused)' },
+    422: {
+      description:
+        'A picture cannot be used (attachment_invalid), more than four (too_many_pictures), or the Idempotency-Key was used for another request (idempotency_key_reused)',
+    },
   },
   errors: [400, 401, 403, 404, 409, 422, 429],
   async handle(ctx, { params, headers, body }) {
@@ -316,11 +368,17 @@ export const rateGuestConversation = defineRoute({
   responses: {
     200: { description: 'The rating, a part of the conversation', schema: Part },
     404: { description: MESSENGER_OFF },
-    409: { description: 'Not now: the conversation is not closed (conversation_not_closed), the team did not ask (rating_not_asked), it was rated already (already_rated); or the user was erased (erased)' },
+    409: {
+      description:
+        'Not now: the conversation is not closed (conversation_not_closed), the team did not ask (rating_not_asked), it was rated already (already_rated); or the user was erased (erased)',
+    },
   },
   errors: [400, 401, 403, 404, 409, 429],
   async handle(ctx, { params, body }) {
-    const part = await rateConversation(ctx.state.context, params.conversation_id, { rating: body.rating, remark: body.remark?.trim() ? body.remark : null });
+    const part = await rateConversation(ctx.state.context, params.conversation_id, {
+      rating: body.rating,
+      remark: body.remark?.trim() ? body.remark : null,
+    });
     return { status: 200, body: (await presentParts(ctx, [part]))[0] };
   },
 });
@@ -332,8 +390,21 @@ export const readGuestConversation = defineRoute({
   tag: TAG,
   summary: 'The user has read the conversation up to a part (the mark never moves back)',
   params: ConversationParams,
-  body: z.object({ seq: z.number().int().min(0).max(2_147_483_647).describe("The seq of the last part read; beyond the conversation's last_seq reads up to it") }).meta({ id: 'ReadBody' }),
-  responses: { 200: { description: 'What is left unread', schema: UnreadCount }, 404: { description: MESSENGER_OFF }, 409: { description: 'The user was erased (erased)' } },
+  body: z
+    .object({
+      seq: z
+        .number()
+        .int()
+        .min(0)
+        .max(2_147_483_647)
+        .describe("The seq of the last part read; beyond the conversation's last_seq reads up to it"),
+    })
+    .meta({ id: 'ReadBody' }),
+  responses: {
+    200: { description: 'What is left unread', schema: UnreadCount },
+    404: { description: MESSENGER_OFF },
+    409: { description: 'The user was erased (erased)' },
+  },
   errors: [400, 401, 403, 404, 409, 429],
   async handle(ctx, { params, body }) {
     return { status: 200, body: await markRead(ctx.state.context, params.conversation_id, body.seq) };
@@ -348,9 +419,17 @@ export const waitGuestConversation = defineRoute({
   summary: 'Long poll: answers as soon as the conversation has a part newer than `after`, or after about 25 seconds with none',
   params: ConversationParams,
   query: z.object({
-    after: wholeNumber('must be a whole number, the last_seq already held').optional().describe('The last_seq already held; 0 (the default) for every part'),
+    after: wholeNumber('must be a whole number, the last_seq already held')
+      .optional()
+      .describe('The last_seq already held; 0 (the default) for every part'),
   }),
-  responses: { 200: { description: 'What is new (parts empty when the wait ran out); ask again at once with after = last_seq', schema: ConversationUpdate }, 404: { description: MESSENGER_OFF } },
+  responses: {
+    200: {
+      description: 'What is new (parts empty when the wait ran out); ask again at once with after = last_seq',
+      schema: ConversationUpdate,
+    },
+    404: { description: MESSENGER_OFF },
+  },
   errors: [400, 401, 403, 404, 429],
   async handle(ctx, { params, query }) {
     // The client going away ends the wait (and its watch) at once.

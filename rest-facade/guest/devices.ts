@@ -13,19 +13,27 @@ const token = z
   .string()
   .min(1)
   .max(MAX_TOKEN, `must be at most ${MAX_TOKEN} characters`)
-  .describe(`The push token, 1 to ${MAX_TOKEN} printable ASCII characters: the APNs device token (hex) on ios, the FCM registration token on android, the PushSubscription as JSON (JSON.stringify(subscription): an https endpoint and keys p256dh and auth) on web`);
+  .describe(
+    `The push token, 1 to ${MAX_TOKEN} printable ASCII characters: the APNs device token (hex) on ios, the FCM registration token on android, the PushSubscription as JSON (JSON.stringify(subscription): an https endpoint and keys p256dh and auth) on web`,
+  );
 
 export const DeviceBody = z
   .object({
     platform: z.enum(['android', 'ios', 'web']),
     token,
-    app_version: z.string().min(1).max(50).regex(/^[\x20-\x7e]+$/, 'must be printable ASCII').optional().describe('For staff to tell devices apart; at most 50 characters'),
+    app_version: z
+      .string()
+      .min(1)
+      .max(50)
+      .regex(/^[\x20-\x7e]+$/, 'must be printable ASCII')
+      .optional()
+      .describe('For staff to tell devices apart; at most 50 characters'),
     locale: z
       .string()
       .max(35)
       .regex(/^[A-Za-z]{2,8}([-_][A-Za-z0-9]{1,8})*$/, 'must be a locale such as en, pt-BR or pt_BR')
       .optional()
-      .describe('For staff to tell devices apart: a BCP 47 tag (or the platform\'s en_US form), at most 35 characters'),
+      .describe("For staff to tell devices apart: a BCP 47 tag (or the platform's en_US form), at most 35 characters"),
   })
   .meta({ id: 'DeviceBody' });
 
@@ -36,12 +44,18 @@ export const putDevice = defineRoute({
   path: '/guest/v1/devices',
   surface: 'guest',
   tag: TAG,
-  summary: 'Registers the push token: on every start and whenever it changes. The same token again refreshes the device; a token another user registered moves to this one',
+  summary:
+    'Registers the push token: on every start and whenever it changes. The same token again refreshes the device; a token another user registered moves to this one',
   body: DeviceBody,
   responses: { 204: { description: 'Registered' } },
   errors: [400, 401, 403, 429],
   async handle(ctx, { body }) {
-    await registerDevice(ctx.state.context, { platform: body.platform, token: body.token, appVersion: body.app_version, locale: body.locale });
+    await registerDevice(ctx.state.context, {
+      platform: body.platform,
+      token: body.token,
+      appVersion: body.app_version,
+      locale: body.locale,
+    });
     return { status: 204 };
   },
 });
@@ -51,7 +65,8 @@ export const deleteDevice = defineRoute({
   path: '/guest/v1/devices',
   surface: 'guest',
   tag: TAG,
-  summary: "Forgets one of the user's push tokens: call it before the user's own sign-out, while the token still works. 204 also when it was not known",
+  summary:
+    "Forgets one of the user's push tokens: call it before the user's own sign-out, while the token still works. 204 also when it was not known",
   body: ForgetDeviceBody,
   responses: { 204: { description: 'Forgotten, or not known' } },
   errors: [400, 401, 403, 429],

@@ -16,7 +16,11 @@ const EventBody = z
 
 const EventsBody = z
   .object({
-    events: eventsOf(EventBody, MAX_GUEST_BATCH, `Up to ${MAX_GUEST_BATCH} events, oldest first (413 too_many_events beyond); each is kept or refused on its own`),
+    events: eventsOf(
+      EventBody,
+      MAX_GUEST_BATCH,
+      `Up to ${MAX_GUEST_BATCH} events, oldest first (413 too_many_events beyond); each is kept or refused on its own`,
+    ),
     app_version: z.string().min(1).max(100),
     platform: z.enum(['ios', 'android', 'web']),
     time_zone: z.union([z.literal(''), ianaZone]).optional(),

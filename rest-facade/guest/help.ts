@@ -24,7 +24,8 @@ const Slug = z.object({ slug: z.string().min(1).max(100) });
 const LangQuery = z.object({ lang: HelpLanguageQuery.optional() });
 const off = 'The help center is switched off for this app, or there is no such article or collection';
 
-const readerOf = (ctx: RouteContext<'guest'>, lang: string | undefined) => guestReader(ctx.state.context, { lang, acceptLanguage: ctx.get('Accept-Language') || undefined });
+const readerOf = (ctx: RouteContext<'guest'>, lang: string | undefined) =>
+  guestReader(ctx.state.context, { lang, acceptLanguage: ctx.get('Accept-Language') || undefined });
 const base = (ctx: RouteContext<'guest'>) => ctx.state.context.svc.config.baseUrl;
 
 export const getGuestArticles = defineRoute({
@@ -34,7 +35,10 @@ export const getGuestArticles = defineRoute({
   tag: 'Help center',
   summary: 'Articles: with q the best matches first, else the most read in the reader’s language',
   query: ArticlesQuery,
-  responses: { 200: { description: 'Articles', schema: ArticlesAnswer }, 404: { description: 'The help center is switched off for this app' } },
+  responses: {
+    200: { description: 'Articles', schema: ArticlesAnswer },
+    404: { description: 'The help center is switched off for this app' },
+  },
   errors: [400, 401, 403, 404, 429],
   async handle(ctx, { query }) {
     const reader = readerOf(ctx, query.lang);
@@ -82,7 +86,10 @@ export const getGuestCollections = defineRoute({
   tag: 'Help center',
   summary: 'The collections in order, each with its sections; those with no article to read are left out',
   query: LangQuery,
-  responses: { 200: { description: 'Collections', schema: CollectionsAnswer }, 404: { description: 'The help center is switched off for this app' } },
+  responses: {
+    200: { description: 'Collections', schema: CollectionsAnswer },
+    404: { description: 'The help center is switched off for this app' },
+  },
   errors: [400, 401, 403, 404, 429],
   async handle(ctx, { query }) {
     const reader = readerOf(ctx, query.lang);

@@ -27,7 +27,11 @@ const DeclaredLink = z
 export const AppLinksReport = z
   .object({
     app_version: z.string().min(1).max(100),
-    digest: z.string().min(1).max(MAX_DIGEST).describe('The digest of `links`, as the app computes it: a check-in names it in `links_digest`'),
+    digest: z
+      .string()
+      .min(1)
+      .max(MAX_DIGEST)
+      .describe('The digest of `links`, as the app computes it: a check-in names it in `links_digest`'),
     links: z.array(DeclaredLink).max(MAX_DECLARED_LINKS).describe(`At most ${MAX_DECLARED_LINKS}`),
   })
   .meta({ id: 'AppLinksReport' });
@@ -52,14 +56,19 @@ const Word = z.string().describe('An enumerated word: one the app does not know 
 
 const ContentBlock = z
   .looseObject({
-    type: z.string().describe('heading, paragraph, list, numbered_list, image, callout or link; a reader that does not know the type skips the block'),
+    type: z
+      .string()
+      .describe('heading, paragraph, list, numbered_list, image, callout or link; a reader that does not know the type skips the block'),
     level: z.number().int().min(1).max(3).optional(),
     spans: z.array(Span).optional(),
     items: z.array(z.object({ spans: z.array(Span) })).optional(),
     imageUrl: z.string().optional(),
     alt: z.string().optional(),
     label: z.string().optional(),
-    link: z.string().optional().describe("An https address (open it in the browser) or a path in the product (open it only when the app's allow-list names it)"),
+    link: z
+      .string()
+      .optional()
+      .describe("An https address (open it in the browser) or a path in the product (open it only when the app's allow-list names it)"),
     size: Word.optional(),
     color: z.string().optional().describe('A colour token word or #rrggbb'),
     align: Word.optional(),
@@ -74,22 +83,47 @@ const ContentBlock = z
   .describe('A content block: only the members its type names are set; formatting members (size to style) in posts and carousels only')
   .meta({ id: 'ContentBlock' });
 
-const Image = z.looseObject({ url: z.string(), alt: z.string().optional(), size: Word.optional(), aspect: Word.optional(), fit: Word.optional(), shape: Word.optional() }).meta({ id: 'InAppImage' });
-const Style = z.looseObject({ accent: z.string().optional(), corner: Word.optional(), buttonShape: Word.optional(), textScale: Word.optional() }).meta({ id: 'InAppStyle' });
+const Image = z
+  .looseObject({
+    url: z.string(),
+    alt: z.string().optional(),
+    size: Word.optional(),
+    aspect: Word.optional(),
+    fit: Word.optional(),
+    shape: Word.optional(),
+  })
+  .meta({ id: 'InAppImage' });
+const Style = z
+  .looseObject({ accent: z.string().optional(), corner: Word.optional(), buttonShape: Word.optional(), textScale: Word.optional() })
+  .meta({ id: 'InAppStyle' });
 const Button = z
   .looseObject({
     id: z.string(),
     label: z.string(),
-    do: Word.optional().describe('The action; an unknown one goes where the screen\'s next goes'),
+    do: Word.optional().describe("The action; an unknown one goes where the screen's next goes"),
     style: Word.optional(),
-    screen: z.string().optional().describe('A screen id or `end`; left out: the screen\'s next'),
+    screen: z.string().optional().describe("A screen id or `end`; left out: the screen's next"),
     link: z.string().optional(),
     permission: Word.optional(),
   })
   .meta({ id: 'InAppButton' });
 
-const Banner = z.looseObject({ blocks: z.array(ContentBlock), link: z.string().optional(), position: Word.optional(), dismissible: z.boolean().optional() }).meta({ id: 'InAppBanner' });
-const Post = z.looseObject({ blocks: z.array(ContentBlock), image: Image.optional(), buttons: z.array(Button).max(3).optional(), style: Style.optional() }).meta({ id: 'InAppPost' });
+const Banner = z
+  .looseObject({
+    blocks: z.array(ContentBlock),
+    link: z.string().optional(),
+    position: Word.optional(),
+    dismissible: z.boolean().optional(),
+  })
+  .meta({ id: 'InAppBanner' });
+const Post = z
+  .looseObject({
+    blocks: z.array(ContentBlock),
+    image: Image.optional(),
+    buttons: z.array(Button).max(3).optional(),
+    style: Style.optional(),
+  })
+  .meta({ id: 'InAppPost' });
 const Screen = z
   .looseObject({
     id: z.string(),
@@ -101,7 +135,10 @@ const Screen = z
     background: z.looseObject({}).optional().describe('kind, color, color2, angle, imageUrl, scrim'),
     buttons: z.array(Button).max(MAX_BUTTONS).optional(),
     choice: z
-      .looseObject({ options: z.array(z.looseObject({ id: z.string(), label: z.string(), emoji: z.string().optional(), next: z.string().optional() })), multiple: z.boolean().optional() })
+      .looseObject({
+        options: z.array(z.looseObject({ id: z.string(), label: z.string(), emoji: z.string().optional(), next: z.string().optional() })),
+        multiple: z.boolean().optional(),
+      })
       .optional(),
     next: z.string().optional().describe('A screen id or `end`; left out: the following screen (the end after the last)'),
     style: Style.optional(),
@@ -121,7 +158,7 @@ const Carousel = z
 
 export const InAppMessage = z
   .object({
-    id: z.string().describe('What receipts name in `message_id` (a test copy\'s own id)'),
+    id: z.string().describe("What receipts name in `message_id` (a test copy's own id)"),
     kind: z.string().describe('banner, post or carousel (survey next): the member that holds the content'),
     variant: z.string().describe('What receipts name in `variant`'),
     test: z.boolean().describe('A test copy staff sent to this test phone: its receipts carry test: true'),
@@ -137,10 +174,17 @@ export const CheckinBody = z
   .object({
     app_version: z.string().min(1).max(100),
     platform: z.enum(['ios', 'android', 'web']),
-    session_id: z.string().min(1).max(200).describe('The app\'s id for this time in front: one large message a session'),
+    session_id: z.string().min(1).max(200).describe("The app's id for this time in front: one large message a session"),
     screen: z.string().max(100).optional().describe('The named route on screen, when known'),
-    time_zone: z.string().max(100).optional().describe('IANA zone, for quiet hours and sending windows; left out (or one the service does not know), the person\'s own, else UTC'),
-    holds_for_screens: z.boolean().optional().describe('true when the app holds a message meant for some screens until one is on; without it such messages are never answered'),
+    time_zone: z
+      .string()
+      .max(100)
+      .optional()
+      .describe("IANA zone, for quiet hours and sending windows; left out (or one the service does not know), the person's own, else UTC"),
+    holds_for_screens: z
+      .boolean()
+      .optional()
+      .describe('true when the app holds a message meant for some screens until one is on; without it such messages are never answered'),
     links_digest: z.string().min(1).max(MAX_DIGEST).optional().describe('The digest of the destinations the app declares (PUT /app-links)'),
   })
   .meta({ id: 'CheckinBody' });
@@ -149,15 +193,27 @@ export const Checkin = z
   .object({
     messages: z.array(InAppMessage).describe('In the order to show them: test copies first, then by priority'),
     unread: z.number().int().describe('Messenger parts the user has not read'),
-    nextCheckinSeconds: z.number().int().describe(`The soonest to check in again (${CHECKIN_SPACING_SECONDS}; when throttled, the seconds left)`),
-    throttled: z.boolean().describe(`Sooner than ${CHECKIN_SPACING_SECONDS} seconds after the last check-in: answered from it, nothing looked at`),
+    nextCheckinSeconds: z
+      .number()
+      .int()
+      .describe(`The soonest to check in again (${CHECKIN_SPACING_SECONDS}; when throttled, the seconds left)`),
+    throttled: z
+      .boolean()
+      .describe(`Sooner than ${CHECKIN_SPACING_SECONDS} seconds after the last check-in: answered from it, nothing looked at`),
     testPhone: z.boolean().describe("The user is one of staff's test phones"),
     unreadNotices: z.number().int(),
     sendLinks: z.boolean().describe('The service has not been sent the declared links the digest names: PUT /app-links'),
   })
   .meta({ id: 'Checkin' });
 
-const present = (m: ShownMessage): z.output<typeof InAppMessage> => ({ id: m.id, kind: m.kind, variant: m.variant, test: m.test, screens: m.screens, [m.kind]: m.content });
+const present = (m: ShownMessage): z.output<typeof InAppMessage> => ({
+  id: m.id,
+  kind: m.kind,
+  variant: m.variant,
+  test: m.test,
+  screens: m.screens,
+  [m.kind]: m.content,
+});
 const presentCheckin = (a: CheckinAnswer): z.output<typeof Checkin> => ({ ...a, messages: a.messages.map(present) });
 
 export const postCheckin = defineRoute({
@@ -207,10 +263,17 @@ export const ReceiptBody = z
     variant: z.string().min(1).max(40),
     action: z.enum(ACTIONS),
     session_id: z.string().max(200).optional(),
-    screen: z.string().max(64).optional().describe('Carousel receipts: the screen answered, whose button was tapped, or where it ended or closed'),
+    screen: z
+      .string()
+      .max(64)
+      .optional()
+      .describe('Carousel receipts: the screen answered, whose button was tapped, or where it ended or closed'),
     button: z.string().max(64).optional().describe('The button tapped, for clicked'),
     link: z.string().max(2000).optional().describe('What was tapped, for clicked'),
-    answers: z.array(z.string().min(1).max(64)).optional().describe(`Options picked, for answered: at most ${MAX_CAROUSEL_OPTIONS} (MaxCarouselOptions)`),
+    answers: z
+      .array(z.string().min(1).max(64))
+      .optional()
+      .describe(`Options picked, for answered: at most ${MAX_CAROUSEL_OPTIONS} (MaxCarouselOptions)`),
     path: z
       .array(z.string().max(64))
       .optional()

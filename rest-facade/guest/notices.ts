@@ -14,8 +14,11 @@ const NoticeAnswer = z
     id: z.string(),
     title: z.string(),
     body: z.string().nullable(),
-    link: z.string().nullable().describe('A path in the app (open it only when the app\'s allow-list names it) or an https URL (open it in the browser)'),
-    topic: z.string().nullable().describe("The key of the topic it was sent under (GET /preferences), when one"),
+    link: z
+      .string()
+      .nullable()
+      .describe("A path in the app (open it only when the app's allow-list names it) or an https URL (open it in the browser)"),
+    topic: z.string().nullable().describe('The key of the topic it was sent under (GET /preferences), when one'),
     created_at: instant,
     read: z.boolean(),
   })

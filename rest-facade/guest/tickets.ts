@@ -1,7 +1,14 @@
 import { z } from 'zod';
 import type { TicketStateChange } from '../../src/generated/prisma/client.js';
 import { IDEMPOTENCY_HEADER } from '../../src/domain/conversations/idempotency.js';
-import { DEFAULT_TICKET_LIST, getTicket, listTickets, MAX_TICKET_LIST, sendTicketMessage, type TicketWithType } from '../../src/domain/tickets/own.js';
+import {
+  DEFAULT_TICKET_LIST,
+  getTicket,
+  listTickets,
+  MAX_TICKET_LIST,
+  sendTicketMessage,
+  type TicketWithType,
+} from '../../src/domain/tickets/own.js';
 import { stateIn, statesOf } from '../../src/domain/tickets/states.js';
 import { defineRoute } from '../http/route.js';
 import { Conversation, IdempotencyHeaders, MessageBody, Part, presentConversation, presentParts } from './conversations.js';
@@ -109,7 +116,10 @@ export const listGuestTickets = defineRoute({
       .optional()
       .describe(`Tickets per page, 1 to ${MAX_TICKET_LIST}; ${DEFAULT_TICKET_LIST} when left out`),
   }),
-  responses: { 200: { description: 'A page of tickets', schema: SupportTicketPage }, 404: { description: 'The messenger is switched off for this app' } },
+  responses: {
+    200: { description: 'A page of tickets', schema: SupportTicketPage },
+    404: { description: 'The messenger is switched off for this app' },
+  },
   errors: [400, 401, 403, 404, 429],
   async handle(ctx, { query }) {
     const page = await listTickets(ctx.state.context, { before: query.before, limit: query.limit });
@@ -122,7 +132,7 @@ export const getGuestTicket = defineRoute({
   path: '/guest/v1/tickets/{ticket_id}',
   surface: 'guest',
   tag: TAG,
-  summary: 'One of the user\'s tickets: where it has got to, and its conversation',
+  summary: "One of the user's tickets: where it has got to, and its conversation",
   params: TicketParams,
   responses: { 200: { description: 'The ticket', schema: SupportTicket }, 404: { description: NOT_FOUND } },
   errors: [400, 401, 403, 404, 429],
@@ -151,10 +161,13 @@ export const postGuestTicketMessage = defineRoute({
   headers: IdempotencyHeaders,
   body: MessageBody,
   responses: {
-    201: { description: 'The part, in the ticket\'s conversation (also when the same Idempotency-Key is sent again)', schema: Part },
+    201: { description: "The part, in the ticket's conversation (also when the same Idempotency-Key is sent again)", schema: Part },
     404: { description: NOT_FOUND },
     409: { description: 'The user was erased (erased)' },
-    422: { description: 'A picture cannot be used (attachment_invalid), more than four (too_many_pictures), or the Idempotency-Key was used for another request (idempotency_key_reused)' },
+    422: {
+      description:
+        'A picture cannot be used (attachment_invalid), more than four (too_many_pictures), or the Idempotency-Key was used for another request (idempotency_key_reused)',
+    },
   },
   errors: [400, 401, 403, 404, 409, 422, 429],
   async handle(ctx, { params, headers, body }) {

@@ -48,17 +48,19 @@ export function guestAccess(svc: Services): Koa.Middleware {
     const { guestAppPerMinute, guestAddressPerMinute } = svc.config.limits;
     const appMode = await headerAppMode(svc, ctx);
     const address = { key: `guest:addr:${ctx.ip}`, perMinute: guestAddressPerMinute };
-    const caller = await countingRefusals(() => takeShared(svc, [address]), () =>
-      authenticateGuest(
-        svc,
-        {
-          appKey: ctx.get('X-CRM-App-Key') || undefined,
-          authorization: ctx.get('Authorization') || undefined,
-          userId: userIdHeader(ctx),
-          sdk: ctx.get('X-Crm-Sdk') || undefined,
-        },
-        appMode,
-      ),
+    const caller = await countingRefusals(
+      () => takeShared(svc, [address]),
+      () =>
+        authenticateGuest(
+          svc,
+          {
+            appKey: ctx.get('X-CRM-App-Key') || undefined,
+            authorization: ctx.get('Authorization') || undefined,
+            userId: userIdHeader(ctx),
+            sdk: ctx.get('X-Crm-Sdk') || undefined,
+          },
+          appMode,
+        ),
     );
     // Approximate (src/domain/access/rate-limits.ts): mostly spent from this process's memory.
     await takeShared(svc, [{ key: `guest:app:${caller.appModeId}`, perMinute: guestAppPerMinute }, address]);
@@ -81,7 +83,10 @@ function userIdHeader(ctx: Koa.Context): string | undefined {
 export function serverAccess(svc: Services): Koa.Middleware {
   return async (ctx, next) => {
     const refused = { key: `server:refused:${ctx.ip}`, perMinute: svc.config.limits.serverKeyPerMinute };
-    const caller = await countingRefusals(() => takeRequest(svc, [refused]), () => authenticateServer(svc, ctx.get('Authorization') || undefined));
+    const caller = await countingRefusals(
+      () => takeRequest(svc, [refused]),
+      () => authenticateServer(svc, ctx.get('Authorization') || undefined),
+    );
     // Exact, as the spec states it: one statement per request.
     await takeRequest(svc, [{ key: `server:key:${caller.serverKeyId}`, perMinute: svc.config.limits.serverKeyPerMinute }]);
     ctx.state.caller = caller;

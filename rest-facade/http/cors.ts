@@ -26,5 +26,7 @@ export function crossOrigin(allow: (ctx: Koa.Context, origin: string) => Promise
 }
 
 /** Runs a middleware only under a path prefix. */
-export const under = (prefix: string, mw: Koa.Middleware): Koa.Middleware => (ctx, next) =>
-  ctx.path === prefix || ctx.path.startsWith(`${prefix}/`) ? mw(ctx, next) : next();
+export const under =
+  (prefix: string, mw: Koa.Middleware): Koa.Middleware =>
+  (ctx, next) =>
+    ctx.path === prefix || ctx.path.startsWith(`${prefix}/`) ? mw(ctx, next) : next();

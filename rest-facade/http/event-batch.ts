@@ -34,12 +34,14 @@ export const eventName = z
   });
 
 /** An event's props: at most MAX_PROPS here; name and value limits held by the domain, event by event (`invalid_prop`). */
-export const eventProps = stringMap.refine((p) => Object.keys(p).length <= MAX_PROPS, `at most ${MAX_PROPS} props`).meta({
-  description: `At most ${MAX_PROPS} props, names 1 to ${MAX_PROP_KEY} characters, values strings of at most ${MAX_PROP_VALUE} characters; each value is read by the type its definition gives the prop (number, bool as true or false, time as RFC 3339, money as a whole number of the smallest currency unit)`,
-  maxProperties: MAX_PROPS,
-  propertyNames: { type: 'string', minLength: 1, maxLength: MAX_PROP_KEY },
-  additionalProperties: { type: 'string', maxLength: MAX_PROP_VALUE },
-});
+export const eventProps = stringMap
+  .refine((p) => Object.keys(p).length <= MAX_PROPS, `at most ${MAX_PROPS} props`)
+  .meta({
+    description: `At most ${MAX_PROPS} props, names 1 to ${MAX_PROP_KEY} characters, values strings of at most ${MAX_PROP_VALUE} characters; each value is read by the type its definition gives the prop (number, bool as true or false, time as RFC 3339, money as a whole number of the smallest currency unit)`,
+    maxProperties: MAX_PROPS,
+    propertyNames: { type: 'string', minLength: 1, maxLength: MAX_PROP_KEY },
+    additionalProperties: { type: 'string', maxLength: MAX_PROP_VALUE },
+  });
 
 /** The event schemas that batches describe by reference: the document adds each to its components (openapi.ts). */
 export const batchItems = new Set<z.ZodType>();
@@ -60,7 +62,11 @@ export function eventsOf(item: z.ZodType, max: number, description: string) {
  * The batch for the domain, which says how many it takes: each raw event read by `schema` when
  * asked; those that do not fit are refused with the first bad field.
  */
-export function readEvents<T extends z.ZodType>(raw: unknown[], schema: T, toEvent: (e: z.output<T>, index: number) => IncomingEvent): SentBatch {
+export function readEvents<T extends z.ZodType>(
+  raw: unknown[],
+  schema: T,
+  toEvent: (e: z.output<T>, index: number) => IncomingEvent,
+): SentBatch {
   return {
     size: raw.length,
     read() {
@@ -72,7 +78,12 @@ export function readEvents<T extends z.ZodType>(raw: unknown[], schema: T, toEve
         else {
           const issue = r.error.issues[0]!;
           const id = typeof (item as { id?: unknown })?.id === 'string' ? (item as { id: string }).id : '';
-          rejected.push({ index, id, reason: 'invalid', detail: `events.${index}${issue.path.length ? `.${issue.path.join('.')}` : ''}: ${issue.message}` });
+          rejected.push({
+            index,
+            id,
+            reason: 'invalid',
+            detail: `events.${index}${issue.path.length ? `.${issue.path.join('.')}` : ''}: ${issue.message}`,
+          });
         }
       });
       return { events, rejected };

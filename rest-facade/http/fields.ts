@@ -14,23 +14,27 @@ export const externalIdParam = z
 
 export const rfc3339 = z.iso.datetime({ offset: true, message: 'must be an RFC 3339 date-time' });
 
-export const bcp47 = z.string().refine((v) => {
-  try {
-    return Intl.getCanonicalLocales(v).length === 1;
-  } catch {
-    return false;
-  }
-}, 'must be a BCP 47 language tag, such as en or pt-BR')
+export const bcp47 = z
+  .string()
+  .refine((v) => {
+    try {
+      return Intl.getCanonicalLocales(v).length === 1;
+    } catch {
+      return false;
+    }
+  }, 'must be a BCP 47 language tag, such as en or pt-BR')
   .meta({ description: 'A BCP 47 language tag, such as en or pt-BR', pattern: '^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$' });
 
-export const ianaZone = z.string().refine((v) => {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: v });
-    return v.includes('/') || v === 'UTC' || v === 'Etc/UTC';
-  } catch {
-    return false;
-  }
-}, 'must be an IANA time zone name, such as Europe/Paris')
+export const ianaZone = z
+  .string()
+  .refine((v) => {
+    try {
+      new Intl.DateTimeFormat('en', { timeZone: v });
+      return v.includes('/') || v === 'UTC' || v === 'Etc/UTC';
+    } catch {
+      return false;
+    }
+  }, 'must be an IANA time zone name, such as Europe/Paris')
   .meta({ description: 'An IANA time zone name, such as Europe/Paris or UTC' });
 
 /** A field that an empty value (or null) clears. */

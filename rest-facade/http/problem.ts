@@ -22,9 +22,15 @@ export function problems(): Koa.Middleware {
     try {
       await next();
       // The routers leave these bare (405 with its Allow header): dress them as problems.
-      if (ctx.status === 404 && ctx.body === undefined) throw new DomainError(404, 'not_found', 'Not found', `No route answers ${ctx.method} ${ctx.path}.`);
+      if (ctx.status === 404 && ctx.body === undefined)
+        throw new DomainError(404, 'not_found', 'Not found', `No route answers ${ctx.method} ${ctx.path}.`);
       if ((ctx.status === 405 || ctx.status === 501) && !ctx.body)
-        throw new DomainError(405, 'method_not_allowed', 'Method not allowed', `This route answers ${ctx.response.get('Allow') || 'other methods'}.`);
+        throw new DomainError(
+          405,
+          'method_not_allowed',
+          'Method not allowed',
+          `This route answers ${ctx.response.get('Allow') || 'other methods'}.`,
+        );
     } catch (thrown) {
       const err = asDomainError(thrown);
       if (err.status >= 500) ctx.state.log?.[err.status === 503 ? 'warn' : 'error']({ err: thrown }, 'request failed');
@@ -39,6 +45,13 @@ export function problems(): Koa.Middleware {
 function asDomainError(thrown: unknown): DomainError {
   if (thrown instanceof DomainError) return thrown;
   if (isConnectionLost(thrown))
-    return new DomainError(503, 'unavailable', 'Try again', 'The database connection was lost; nothing was done. Send the request again.', [], { 'Retry-After': '1' });
+    return new DomainError(
+      503,
+      'unavailable',
+      'Try again',
+      'The database connection was lost; nothing was done. Send the request again.',
+      [],
+      { 'Retry-After': '1' },
+    );
   return new DomainError(500, 'internal', 'Something went wrong on our side', 'Try again later; nothing was half done.');
 }

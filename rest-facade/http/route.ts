@@ -30,7 +30,13 @@ export interface Answer {
   headers?: Record<string, string>;
 }
 
-export interface RouteSpec<S extends Surface, P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, H extends z.ZodType = z.ZodObject> {
+export interface RouteSpec<
+  S extends Surface,
+  P extends z.ZodType,
+  Q extends z.ZodType,
+  B extends z.ZodType,
+  H extends z.ZodType = z.ZodObject,
+> {
   method: Method;
   /** OpenAPI form, with `{param}`. */
   path: string;
@@ -46,18 +52,29 @@ export interface RouteSpec<S extends Surface, P extends z.ZodType, Q extends z.Z
   responses: Record<number, { description: string; schema?: z.ZodType; contentType?: string }>;
   /** Refusal statuses the route can answer, each a problem document. */
   errors: number[];
-  handle(ctx: RouteContext<S>, input: { params: z.output<P>; query: z.output<Q>; headers: z.output<H>; body: z.output<B> }): Promise<Answer>;
+  handle(
+    ctx: RouteContext<S>,
+    input: { params: z.output<P>; query: z.output<Q>; headers: z.output<H>; body: z.output<B> },
+  ): Promise<Answer>;
 }
 
 export type AnyRoute = RouteSpec<Surface, z.ZodType, z.ZodType, z.ZodType, z.ZodType>;
 
-export const defineRoute = <S extends Surface, P extends z.ZodType = z.ZodObject, Q extends z.ZodType = z.ZodObject, B extends z.ZodType = z.ZodUndefined, H extends z.ZodType = z.ZodObject>(
+export const defineRoute = <
+  S extends Surface,
+  P extends z.ZodType = z.ZodObject,
+  Q extends z.ZodType = z.ZodObject,
+  B extends z.ZodType = z.ZodUndefined,
+  H extends z.ZodType = z.ZodObject,
+>(
   spec: RouteSpec<S, P, Q, B, H>,
 ): AnyRoute => spec as unknown as AnyRoute;
 
 /** The declared headers' values (absent ones undefined), by the names the route gave them. */
 const headersOf = (route: AnyRoute, ctx: Koa.Context) =>
-  route.headers instanceof z.ZodObject ? Object.fromEntries(Object.keys(route.headers.shape).map((name) => [name, ctx.get(name) || undefined])) : {};
+  route.headers instanceof z.ZodObject
+    ? Object.fromEntries(Object.keys(route.headers.shape).map((name) => [name, ctx.get(name) || undefined]))
+    : {};
 
 function check<T extends z.ZodType>(schema: T | undefined, value: unknown, prefix: string, errors: FieldError[]): z.output<T> | undefined {
   if (!schema) return undefined;

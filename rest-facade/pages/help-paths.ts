@@ -8,6 +8,8 @@
 export const HELP_SITE_PREFIX = '/help';
 
 export function helpSitePath(appKey: string, language?: string, kind?: 'articles' | 'collections' | 'search', slug?: string): string {
-  const parts = [HELP_SITE_PREFIX, appKey, language, kind, slug].filter((p): p is string => !!p).map((p, i) => (i === 0 ? p.slice(1) : encodeURIComponent(p)));
+  const parts = [HELP_SITE_PREFIX, appKey, language, kind, slug]
+    .filter((p): p is string => !!p)
+    .map((p, i) => (i === 0 ? p.slice(1) : encodeURIComponent(p)));
   return `/${parts.join('/')}`;
 }

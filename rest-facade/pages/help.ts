@@ -31,7 +31,8 @@ const send = (ctx: Koa.Context, page: RenderedPage, status = 200) => {
   ctx.body = page.html;
 };
 
-const visitorOf = (value: unknown): string | undefined => (typeof value === 'string' && value.length >= 1 && value.length <= MAX_VISITOR && !textProblem(value) ? value : undefined);
+const visitorOf = (value: unknown): string | undefined =>
+  typeof value === 'string' && value.length >= 1 && value.length <= MAX_VISITOR && !textProblem(value) ? value : undefined;
 
 /** The reader of the page's app and language; a language the app has under another spelling is redirected to its own. */
 async function siteOf(ctx: Koa.Context, svc: Services): Promise<{ site: Site; domain: Ctx<VisitorCaller> } | undefined> {
@@ -41,7 +42,9 @@ async function siteOf(ctx: Koa.Context, svc: Services): Promise<{ site: Site; do
   if (reader.language !== asked) {
     // The same page in the reader's language: /help/<key>/<lang>/<the rest, as sent>.
     const rest = ctx.path.split('/').slice(4).join('/');
-    ctx.redirect(`${helpSitePath(reader.app.appKey, reader.language)}${rest ? `/${rest}` : ''}${ctx.querystring ? `?${ctx.querystring}` : ''}`);
+    ctx.redirect(
+      `${helpSitePath(reader.app.appKey, reader.language)}${rest ? `/${rest}` : ''}${ctx.querystring ? `?${ctx.querystring}` : ''}`,
+    );
     return undefined;
   }
   return { site: { reader, baseUrl: svc.config.baseUrl }, domain };
@@ -55,10 +58,16 @@ function pagesForRefusals(svc: Services): Koa.Middleware {
     } catch (err) {
       if (!(err instanceof DomainError) || (err.status !== 404 && err.status !== 429)) throw err;
       for (const [name, value] of Object.entries(err.headers)) ctx.set(name, value);
-      const language = matchLanguage({ languages: ['en', 'de', 'fr', 'es'], defaultLanguage: 'en' }, acceptedLanguages(ctx.get('Accept-Language'))[0] ?? 'en') ?? 'en';
+      const language =
+        matchLanguage(
+          { languages: ['en', 'de', 'fr', 'es'], defaultLanguage: 'en' },
+          acceptedLanguages(ctx.get('Accept-Language'))[0] ?? 'en',
+        ) ?? 'en';
       let site: Site | undefined;
       if (err.status === 404 && ctx.params.key) {
-        const reader = await publicReader(contextOf(svc, { kind: 'visitor', address: ctx.ip }), ctx.params.key, { lang: ctx.params.lang }).catch(() => undefined);
+        const reader = await publicReader(contextOf(svc, { kind: 'visitor', address: ctx.ip }), ctx.params.key, {
+          lang: ctx.params.lang,
+        }).catch(() => undefined);
         site = reader && { reader, baseUrl: svc.config.baseUrl };
       }
       send(ctx, errorPage(site, err.status, language), err.status);
@@ -72,7 +81,9 @@ export function helpSiteRouter(svc: Services): Router {
   const refusals = pagesForRefusals(svc);
 
   router.get('/:key', refusals, limits, async (ctx) => {
-    const reader = await publicReader(contextOf(svc, { kind: 'visitor', address: ctx.ip }), ctx.params.key, { acceptLanguage: ctx.get('Accept-Language') || undefined });
+    const reader = await publicReader(contextOf(svc, { kind: 'visitor', address: ctx.ip }), ctx.params.key, {
+      acceptLanguage: ctx.get('Accept-Language') || undefined,
+    });
     ctx.set('Vary', 'Accept-Language');
     ctx.redirect(helpSitePath(reader.app.appKey, reader.language));
   });
@@ -81,7 +92,10 @@ export function helpSiteRouter(svc: Services): Router {
     const found = await siteOf(ctx, svc);
     if (!found) return;
     const { site, domain } = found;
-    const [collections, popular] = await Promise.all([listCollections(domain, site.reader), listArticles(domain, site.reader, { limit: POPULAR })]);
+    const [collections, popular] = await Promise.all([
+      listCollections(domain, site.reader),
+      listArticles(domain, site.reader, { limit: POPULAR }),
+    ]);
     send(ctx, homePage(site, collections, popular));
   });
 
@@ -116,10 +130,18 @@ export function helpSiteRouter(svc: Services): Router {
     const articlePath = helpSitePath(found.site.reader.app.appKey, found.site.reader.language, 'articles', ctx.params.slug);
     if (helpful === 'yes' || helpful === 'no') {
       const language = form.get('language') ?? undefined;
-      await rateArticleAsVisitor(found.domain, found.site.reader, ctx.params.slug!, { helpful: helpful === 'yes', visitor, language: language && LANGUAGE_TAG.test(language) ? language : undefined });
+      await rateArticleAsVisitor(found.domain, found.site.reader, ctx.params.slug!, {
+        helpful: helpful === 'yes',
+        visitor,
+        language: language && LANGUAGE_TAG.test(language) ? language : undefined,
+      });
     }
     ctx.status = 303;
-    ctx.redirect(helpful === 'yes' || helpful === 'no' ? `${articlePath}?voted=${helpful}&visitor=${encodeURIComponent(visitor)}#feedback` : articlePath);
+    ctx.redirect(
+      helpful === 'yes' || helpful === 'no'
+        ? `${articlePath}?voted=${helpful}&visitor=${encodeURIComponent(visitor)}#feedback`
+        : articlePath,
+    );
   });
 
   return router;

@@ -15,7 +15,9 @@ export const PublicApp = z
     appStoreUrl: z.string().nullable(),
     playStoreUrl: z.string().nullable(),
   })
-  .describe("The spec gives the link page's members exactly (linkBase, appStoreUrl, playStoreUrl); the whole object follows their spelling.")
+  .describe(
+    "The spec gives the link page's members exactly (linkBase, appStoreUrl, playStoreUrl); the whole object follows their spelling.",
+  )
   .meta({ id: 'PublicApp' });
 
 export const getPublicApp = defineRoute({
@@ -25,11 +27,11 @@ export const getPublicApp = defineRoute({
   tag: 'Apps',
   summary: "An app's public details: brand, parts switched on, languages and mode",
   params: z.object({ key: z.string().min(1).max(100) }),
-    responses: {
-      200: { description: 'The public app details; a switched-off app shows every part off', schema: PublicApp },
-      400: { description: 'The key is not percent-encoded UTF-8, or longer than 100 characters' },
-      404: { description: 'No app has this key, or its app is archived' },
-    },
+  responses: {
+    200: { description: 'The public app details; a switched-off app shows every part off', schema: PublicApp },
+    400: { description: 'The key is not percent-encoded UTF-8, or longer than 100 characters' },
+    404: { description: 'No app has this key, or its app is archived' },
+  },
   errors: [400, 404, 429],
   async handle(ctx, { params }) {
     const app = await publicAppDetails(ctx.state.context, params.key);

@@ -11,7 +11,10 @@ import { helpSitePath } from '../pages/help-paths.js';
 // The help center's answers, the same on the guest and the public routes (the public ones only
 // ever hold articles meant for everyone), and the query members both read.
 
-export const HelpLanguageQuery = z.string().regex(LANGUAGE_TAG, 'must be a BCP 47 language tag').describe("The reader's language (BCP 47); else Accept-Language, else the app's default");
+export const HelpLanguageQuery = z
+  .string()
+  .regex(LANGUAGE_TAG, 'must be a BCP 47 language tag')
+  .describe("The reader's language (BCP 47); else Accept-Language, else the app's default");
 
 export const ArticlesQuery = z.object({
   q: z.string().max(200).optional().describe('Words to look for; the last one may be the start of a word. Without it: the most read first'),
@@ -40,7 +43,9 @@ export const Span = z
 
 const HelpContentBlock = z
   .object({
-    type: z.enum(['heading', 'paragraph', 'list', 'numbered_list', 'image', 'callout', 'link']).describe('A reader that does not know the type skips the block'),
+    type: z
+      .enum(['heading', 'paragraph', 'list', 'numbered_list', 'image', 'callout', 'link'])
+      .describe('A reader that does not know the type skips the block'),
     level: z.number().int().min(1).max(3).optional(),
     spans: z.array(Span).optional(),
     items: z.array(z.object({ spans: z.array(Span) })).optional(),
@@ -63,7 +68,10 @@ const ArticleItemSchema = z
     collection: CollectionRef.nullable().describe('The collection or section it is in'),
     updated_at: z.iso.datetime({ offset: true }).describe('When this language was last published'),
     html_url: z.string().nullable().describe('Its page on the public help site; null for an article for signed-in users only'),
-    excerpt: z.array(Span).optional().describe('Searches only: words of the body around the match, the matched words marked highlight. Plain text: show it escaped'),
+    excerpt: z
+      .array(Span)
+      .optional()
+      .describe('Searches only: words of the body around the match, the matched words marked highlight. Plain text: show it escaped'),
   })
   .meta({ id: 'ArticleItem' });
 
@@ -71,7 +79,9 @@ export const ArticlesAnswer = z
   .object({
     items: z.array(ArticleItemSchema),
     language: z.string().describe("The reader's language, as asked for (lang, Accept-Language) among the app's"),
-    matched_by: z.enum(['most_read', 'words', 'similar_words']).describe('most_read: no q; words: every word found; similar_words: none was, these have words like them'),
+    matched_by: z
+      .enum(['most_read', 'words', 'similar_words'])
+      .describe('most_read: no q; words: every word found; similar_words: none was, these have words like them'),
   })
   .meta({ id: 'Articles' });
 
@@ -115,7 +125,13 @@ const present = {
     html_url: i.audience === 'everyone' ? `${baseUrl}${helpSitePath(reader.app.appKey, i.language, 'articles', i.slug)}` : null,
     ...(i.excerpt ? { excerpt: i.excerpt } : {}),
   }),
-  summary: (c: CollectionSummary) => ({ slug: c.slug, name: c.name, description: c.description, language: c.language, article_count: c.articleCount }),
+  summary: (c: CollectionSummary) => ({
+    slug: c.slug,
+    name: c.name,
+    description: c.description,
+    language: c.language,
+    article_count: c.articleCount,
+  }),
 };
 
 export const presentArticles = (baseUrl: string, reader: HelpReader, list: ArticleList): z.input<typeof ArticlesAnswer> => ({
@@ -138,7 +154,11 @@ export const presentCollections = (reader: HelpReader, items: CollectionEntry[])
   language: reader.language,
 });
 
-export const presentCollection = (baseUrl: string, reader: HelpReader, c: CollectionArticles): z.input<typeof CollectionArticlesAnswer> => ({
+export const presentCollection = (
+  baseUrl: string,
+  reader: HelpReader,
+  c: CollectionArticles,
+): z.input<typeof CollectionArticlesAnswer> => ({
   ...present.summary(c),
   parent: c.parent,
   items: c.items.map((i) => present.item(baseUrl, reader, i)),

@@ -30,7 +30,10 @@ const AppLang = z.object({ app: App, lang: HelpLanguageQuery.optional() });
 const notHere = 'No app has this key, the help center is switched off, or there is no such article or collection (for everyone)';
 
 const readerOf = (ctx: RouteContext<'public'>, query: { app?: string | undefined; lang?: string | undefined }) =>
-  publicReader(ctx.state.context, ctx.get('X-CRM-App-Key') || query.app, { lang: query.lang, acceptLanguage: ctx.get('Accept-Language') || undefined });
+  publicReader(ctx.state.context, ctx.get('X-CRM-App-Key') || query.app, {
+    lang: query.lang,
+    acceptLanguage: ctx.get('Accept-Language') || undefined,
+  });
 const base = (ctx: RouteContext<'public'>) => ctx.state.context.svc.config.baseUrl;
 
 export const getPublicArticles = defineRoute({
@@ -76,11 +79,16 @@ export const postPublicArticleRating = defineRoute({
   path: '/public/v1/help/articles/{slug}/rating',
   surface: 'public',
   tag: 'Help center',
-  summary: 'A reader found the article helpful or not: one vote per visitor and language, changed by voting again, kept apart from users’ votes',
+  summary:
+    'A reader found the article helpful or not: one vote per visitor and language, changed by voting again, kept apart from users’ votes',
   params: Slug,
   query: z.object({ app: App }),
   body: z
-    .object({ helpful: z.boolean(), visitor: Visitor, language: HelpLanguageQuery.optional().describe("The language read in; the app's default when left out") })
+    .object({
+      helpful: z.boolean(),
+      visitor: Visitor,
+      language: HelpLanguageQuery.optional().describe("The language read in; the app's default when left out"),
+    })
     .meta({ id: 'PublicRatingBody' }),
   responses: { 204: { description: 'Kept' }, 404: { description: notHere } },
   errors: [400, 404, 429],
@@ -140,4 +148,11 @@ export const getHelpAsset = defineRoute({
   },
 });
 
-export const publicHelpRoutes = [getPublicArticles, getPublicArticle, postPublicArticleRating, getPublicCollections, getPublicCollection, getHelpAsset];
+export const publicHelpRoutes = [
+  getPublicArticles,
+  getPublicArticle,
+  postPublicArticleRating,
+  getPublicCollections,
+  getPublicCollection,
+  getHelpAsset,
+];

@@ -20,25 +20,39 @@ const ATTRIBUTE_VALUE = [
 export const Identify = z
   .object({
     display_name: clearable(z.string().max(100, 'must be at most 100 characters')),
-    email: clearable(z.string().max(254).regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'must be an email address')),
+    email: clearable(
+      z
+        .string()
+        .max(254)
+        .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'must be an email address'),
+    ),
     signed_up_at: clearable(rfc3339),
     language: clearable(bcp47),
     time_zone: clearable(ianaZone),
-    provider: clearable(z.string().regex(/^[A-Za-z0-9_.-]{1,40}$/, 'must be apple, google, password or another word of at most 40 characters')),
+    provider: clearable(
+      z.string().regex(/^[A-Za-z0-9_.-]{1,40}$/, 'must be apple, google, password or another word of at most 40 characters'),
+    ),
     consent: ConsentObject.optional(),
     // Each value is held to its definition's type by the domain, which names the attribute it refuses.
-    attributes: z.record(z.string(), z.unknown().meta({ anyOf: [...ATTRIBUTE_VALUE, { type: 'null', description: 'removes the value' }] })).optional().meta({
-      description: `Custom attributes by name (letters, digits, _ . -, starting with a letter, at most ${MAX_ATTRIBUTE_NAME} characters)`,
-      propertyNames: { pattern: `^[A-Za-z][A-Za-z0-9_.-]{0,${MAX_ATTRIBUTE_NAME - 1}}$` },
-    }),
+    attributes: z
+      .record(z.string(), z.unknown().meta({ anyOf: [...ATTRIBUTE_VALUE, { type: 'null', description: 'removes the value' }] }))
+      .optional()
+      .meta({
+        description: `Custom attributes by name (letters, digits, _ . -, starting with a letter, at most ${MAX_ATTRIBUTE_NAME} characters)`,
+        propertyNames: { pattern: `^[A-Za-z][A-Za-z0-9_.-]{0,${MAX_ATTRIBUTE_NAME - 1}}$` },
+      }),
   })
   .meta({ id: 'Identify' });
-
 
 const IdentifyAnswer = z.object({ external_id: z.string(), created: z.boolean() }).meta({ id: 'IdentifyAnswer' });
 const params = z.object({ external_id: externalIdParam });
 const EraseAccepted = z
-  .object({ external_id: z.string(), state: z.enum(ERASE_STATES), requested_at: z.iso.datetime({ offset: true }), blocked_until: z.iso.datetime({ offset: true }) })
+  .object({
+    external_id: z.string(),
+    state: z.enum(ERASE_STATES),
+    requested_at: z.iso.datetime({ offset: true }),
+    blocked_until: z.iso.datetime({ offset: true }),
+  })
   .meta({ id: 'EraseAccepted' });
 
 export const putContact = defineRoute({
@@ -83,18 +97,26 @@ export const deleteContact = defineRoute({
     const { request } = await requestErase(ctx.state.context, params.external_id);
     return {
       status: 202,
-      body: { external_id: params.external_id, state: request.state, requested_at: request.requestedAt.toISOString(), blocked_until: request.blockedUntil.toISOString() },
+      body: {
+        external_id: params.external_id,
+        state: request.state,
+        requested_at: request.requestedAt.toISOString(),
+        blocked_until: request.blockedUntil.toISOString(),
+      },
     };
   },
 });
 
 const instant = z.iso.datetime({ offset: true });
-const notYet = (area: string) => z.array(z.record(z.string(), z.unknown())).describe(`Empty until the ${area} area lands; then its records.`);
+const notYet = (area: string) =>
+  z.array(z.record(z.string(), z.unknown())).describe(`Empty until the ${area} area lands; then its records.`);
 
 /** The spec's ExportContact, every member present (model names are the wire spelling). */
 export const ExportContact = z
   .object({
-    attributes: z.array(z.object({ name: z.string(), value: z.string() })).describe('Contact fields and custom attributes, values as text (lists as JSON).'),
+    attributes: z
+      .array(z.object({ name: z.string(), value: z.string() }))
+      .describe('Contact fields and custom attributes, values as text (lists as JSON).'),
     tags: z.array(z.string()),
     notes: z.array(z.object({ body: z.string(), createdAt: instant })),
     events: z.array(z.object({ name: z.string(), occurredAt: instant, props: z.record(z.string(), z.string()) })).describe('Newest first.'),
@@ -140,7 +162,15 @@ export const ExportContact = z
       }),
     ),
     surveyResponses: z.array(z.object({ question: z.string(), answer: z.string() })),
-    workflows: z.array(z.object({ workflow: z.string(), state: z.string(), startedAt: instant, outcome: z.unknown().describe('What the run ended with, as its workflow records it: any JSON value, null while it runs'), endedAt: instant.nullable() })),
+    workflows: z.array(
+      z.object({
+        workflow: z.string(),
+        state: z.string(),
+        startedAt: instant,
+        outcome: z.unknown().describe('What the run ended with, as its workflow records it: any JSON value, null while it runs'),
+        endedAt: instant.nullable(),
+      }),
+    ),
     collected: z.array(z.object({ conversationId: z.string(), key: z.string(), value: z.string() })),
     testPhone: z.boolean(),
     testSends: notYet('in-app messages'),
@@ -152,14 +182,20 @@ export const ExportContact = z
         z.object({
           channel: z.enum(['email', 'push']).describe('Offers by email or by push'),
           value: z.boolean().describe('Agreed (true) or not (false)'),
-          changedAt: instant.describe("The choice's changed_at, or the service's time when it came without one (always, for a guest choice)"),
+          changedAt: instant.describe(
+            "The choice's changed_at, or the service's time when it came without one (always, for a guest choice)",
+          ),
           source: z.enum(['guest', 'server']).describe('guest: PUT /guest/v1/consent; server: the consent of Identify'),
           recordedAt: instant.describe('When the service took it'),
         }),
       )
-      .describe('Every consent choice that changed the consent (a stale or repeated one changes nothing and is not kept), in the order taken.'),
+      .describe(
+        'Every consent choice that changed the consent (a stale or repeated one changes nothing and is not kept), in the order taken.',
+      ),
   })
-  .describe('Every member is always present. Members are spelled as the spec gives the model (camelCase, as the link page of the public app details); the request and answer bodies the spec spells in snake_case keep it.')
+  .describe(
+    'Every member is always present. Members are spelled as the spec gives the model (camelCase, as the link page of the public app details); the request and answer bodies the spec spells in snake_case keep it.',
+  )
   .meta({ id: 'ExportContact' });
 
 export const getContactExport = defineRoute({

@@ -33,7 +33,11 @@ export function wantsJson(argv: readonly string[]): boolean {
 }
 
 /** Strict parse of one command's flags (plus --json and --help) and its positional arguments. */
-export function parseCommandLine(command: string, argv: string[], specs: Record<string, OptionSpec>): { values: Values; positionals: string[] } {
+export function parseCommandLine(
+  command: string,
+  argv: string[],
+  specs: Record<string, OptionSpec>,
+): { values: Values; positionals: string[] } {
   const options: NonNullable<ParseArgsConfig['options']> = {
     json: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },

@@ -64,7 +64,10 @@ export const commands: Command[] = [
       const input = { email: str(values, 'email')!, password: str(values, 'password')!, name: str(values, 'name') };
       return async (ctx) => {
         const made = await createStaffUser(ctx, input);
-        return { json: { staff_user_id: made.staffUserId, email: made.email, name: made.name }, text: `Created staff user ${made.staffUserId} (${made.email}).` };
+        return {
+          json: { staff_user_id: made.staffUserId, email: made.email, name: made.name },
+          text: `Created staff user ${made.staffUserId} (${made.email}).`,
+        };
       };
     },
   },
@@ -74,7 +77,11 @@ export const commands: Command[] = [
     summary: 'Make an app (live and test modes) and print its keys and secrets, shown only this once.',
     options: {
       name: { type: 'string', value: 'NAME', required: true, help: 'the app name (also its first brand name), 1 to 100 characters' },
-      workspace: { type: 'string', value: 'ID', help: 'an existing workspace; without it a new one, "<name> workspace", is made with no owner' },
+      workspace: {
+        type: 'string',
+        value: 'ID',
+        help: 'an existing workspace; without it a new one, "<name> workspace", is made with no owner',
+      },
     },
     prepare(values) {
       const input = { name: str(values, 'name')!, workspaceId: str(values, 'workspace') };
@@ -89,13 +96,21 @@ export const commands: Command[] = [
     args: ['APP_KEY'],
     summary: 'Change the settings of the mode APP_KEY names (app_… live, app_test_… test) and print them. With no flag, only prints them.',
     options: {
-      'web-origins': { type: 'string', value: 'a,b', help: "the browser origins allowed (https, or http://localhost), at most 20; '' clears" },
+      'web-origins': {
+        type: 'string',
+        value: 'a,b',
+        help: "the browser origins allowed (https, or http://localhost), at most 20; '' clears",
+      },
       'unverified-signin': { type: 'string', value: 'on|off', help: 'allow guest sign-in without a user token' },
       'strict-data': { type: 'string', value: 'on|off', help: 'strict data mode' },
       archived: { type: 'string', value: 'on|off', help: 'archived: its keys stop working' },
       'switched-off': { type: 'string', value: 'on|off', help: 'switched off: guests are refused' },
       'home-origin': { type: 'string', value: 'URL', help: "the mode's home origin, such as https://example.com; '' clears" },
-      parts: { type: 'string', value: 'messenger,help,inapp', help: "the parts that are on; those not listed are switched off ('' switches all off)" },
+      parts: {
+        type: 'string',
+        value: 'messenger,help,inapp',
+        help: "the parts that are on; those not listed are switched off ('' switches all off)",
+      },
     },
     prepare(values, [appKey]) {
       const patch: SettingsPatch = {};
@@ -111,7 +126,11 @@ export const commands: Command[] = [
       if (parts !== undefined) {
         const on = commaList(parts);
         const unknown = on.filter((p) => !Object.hasOwn(PARTS, p));
-        if (unknown.length) throw new UsageError(`--parts names ${unknown.map((p) => `"${p}"`).join(', ')}; the parts are ${Object.keys(PARTS).join(', ')}`, 'parts');
+        if (unknown.length)
+          throw new UsageError(
+            `--parts names ${unknown.map((p) => `"${p}"`).join(', ')}; the parts are ${Object.keys(PARTS).join(', ')}`,
+            'parts',
+          );
         for (const [part, member] of Object.entries(PARTS)) patch[member] = on.includes(part);
       }
       for (const k of Object.keys(patch) as (keyof SettingsPatch)[]) if (patch[k] === undefined) delete patch[k];
@@ -146,7 +165,9 @@ export const commands: Command[] = [
           await revokeServerKey(ctx, { serverKey: serverKey! });
         } catch (err) {
           if (err instanceof DomainError && err.code === 'not_found' && !err.errors.length)
-            throw new DomainError(err.status, err.code, err.title, err.detail, [{ field: argField('SERVER_KEY'), message: 'no such server key' }]);
+            throw new DomainError(err.status, err.code, err.title, err.detail, [
+              { field: argField('SERVER_KEY'), message: 'no such server key' },
+            ]);
           throw err;
         }
         return { json: { revoked: true }, text: 'Revoked.' };
@@ -167,7 +188,9 @@ export function usageLine(c: Command): string {
 }
 
 export function commandHelp(c: Command): string {
-  const flags = Object.entries(c.options).map(([name, o]) => [`--${name}${o.type === 'string' ? ` ${o.value ?? 'VALUE'}` : ''}`, o.help] as const);
+  const flags = Object.entries(c.options).map(
+    ([name, o]) => [`--${name}${o.type === 'string' ? ` ${o.value ?? 'VALUE'}` : ''}`, o.help] as const,
+  );
   flags.push(['--json', 'print exactly one JSON object on stdout']);
   const width = Math.max(...flags.map(([f]) => f.length));
   return [`Usage: ${usageLine(c)}`, '', c.summary, '', ...flags.map(([f, h]) => `  ${f.padEnd(width)}  ${h}`)].join('\n');

@@ -46,7 +46,7 @@ export function usage(): string {
     '{"error": {"code", "message", "field"?}} when it fails.',
     'Exit status: 0 done; 1 refused (nothing changed); 2 bad command line (nothing changed); 3 failed.',
     '',
-    'Database: DATABASE_URL, else the embedded PostgreSQL in DATA_DIR (default: the project\'s .data,',
+    "Database: DATABASE_URL, else the embedded PostgreSQL in DATA_DIR (default: the project's .data,",
     'as for npm start), reused if the server runs on it. Pending migrations are applied first.',
     'CRM_SECRET_KEY as for the server (else the key kept in the data folder).',
   ].join('\n');
@@ -60,8 +60,17 @@ function parse(argv: string[]): Parsed {
   if (group === 'help' || group === '--help' || group === '-h') return { help: usage() };
   if (group.startsWith('-')) throw new UsageError(`give a command before any flag, not "${group}"`);
   const verbs = commands.filter((c) => c.name.startsWith(`${group} `)).map((c) => c.name.split(' ')[1]);
-  if (!verbs.length) throw new UsageError(`unknown command "${group}"; the commands are ${[...new Set(commands.map((c) => c.name.split(' ')[0]))].join(', ')}`);
-  if (verb === '--help' || verb === '-h') return { help: commands.filter((c) => c.name.startsWith(`${group} `)).map(commandHelp).join('\n\n') };
+  if (!verbs.length)
+    throw new UsageError(
+      `unknown command "${group}"; the commands are ${[...new Set(commands.map((c) => c.name.split(' ')[0]))].join(', ')}`,
+    );
+  if (verb === '--help' || verb === '-h')
+    return {
+      help: commands
+        .filter((c) => c.name.startsWith(`${group} `))
+        .map(commandHelp)
+        .join('\n\n'),
+    };
   if (verb === undefined || verb.startsWith('-')) throw new UsageError(`"crm ${group}" needs one of: ${verbs.join(', ')}`);
   const command = findCommand(`${group} ${verb}`);
   if (!command) throw new UsageError(`unknown command "${group} ${verb}"; "crm ${group}" has ${verbs.join(', ')}`);
@@ -125,7 +134,8 @@ export function flagOf(field: string): string {
 }
 
 function describe(err: unknown): { status: number; error: { code: string; message: string; field?: string } } {
-  if (err instanceof UsageError) return { status: EXIT.usage, error: { code: 'usage', message: err.message, ...(err.field ? { field: err.field } : {}) } };
+  if (err instanceof UsageError)
+    return { status: EXIT.usage, error: { code: 'usage', message: err.message, ...(err.field ? { field: err.field } : {}) } };
   if (err instanceof DomainError) {
     const fields = err.errors.map((e) => ({ field: flagOf(e.field), message: e.message }));
     const message = err.code === 'invalid_request' && fields.length ? fields.map((e) => `${e.field}: ${e.message}`).join('; ') : err.detail;

@@ -34,4 +34,3 @@ export function openDatabase(url: string, max = 10): Database {
 export type Tx = Prisma.TransactionClient;
 /** The database, or the transaction a caller is already in. */
 export type DbHandle = Db | Tx;
-

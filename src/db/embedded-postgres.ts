@@ -22,7 +22,10 @@ export interface EmbeddedPostgres {
   stop(): Promise<void>;
 }
 
-interface State { port: number; password: string }
+interface State {
+  port: number;
+  password: string;
+}
 type Owner = { uid?: number; gid?: number };
 
 const SUPERUSER = 'postgres';
@@ -115,7 +118,9 @@ async function clusterFolder(root: string, owner: Owner): Promise<string> {
     }
     if (reachable(dir, owner)) return path.join(dir, 'pg');
   }
-  throw new Error(`the database user (uid ${owner.uid}) cannot reach ${root}, /var/lib/crm-service or ${tmpdir()}: set DATA_DIR to a folder it can reach`);
+  throw new Error(
+    `the database user (uid ${owner.uid}) cannot reach ${root}, /var/lib/crm-service or ${tmpdir()}: set DATA_DIR to a folder it can reach`,
+  );
 }
 
 /** When the project sits under a folder the database user cannot enter, run a copy from /tmp. */
@@ -138,10 +143,14 @@ async function initdb(bin: string, pgData: string, password: string, owner: Owne
     await chown(pgData, owner.uid, owner.gid!);
     await chown(pwfile, owner.uid, owner.gid!);
   }
-  const r = spawnSync(bin, ['-D', pgData, '-U', SUPERUSER, '--pwfile', pwfile, '-A', 'scram-sha-256', '-E', 'UTF8', '--locale=C', '--no-sync'], {
-    encoding: 'utf8',
-    ...owner,
-  });
+  const r = spawnSync(
+    bin,
+    ['-D', pgData, '-U', SUPERUSER, '--pwfile', pwfile, '-A', 'scram-sha-256', '-E', 'UTF8', '--locale=C', '--no-sync'],
+    {
+      encoding: 'utf8',
+      ...owner,
+    },
+  );
   await rm(pwfile, { force: true });
   if (r.status !== 0) throw new Error(`initdb failed: ${r.stderr || r.error}`);
 }

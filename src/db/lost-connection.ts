@@ -3,7 +3,8 @@
 // the pool drops the connection and the next query gets a fresh one.
 
 const LOST_CODES = new Set(['57P01', '57P02', '57P03', '08000', '08001', '08003', '08004', '08006', 'ECONNRESET', 'ECONNREFUSED', 'EPIPE']);
-const LOST_TEXT = /connection terminated|terminating connection|connection error|server closed the connection|Connection ended|ECONNRESET|EPIPE/i;
+const LOST_TEXT =
+  /connection terminated|terminating connection|connection error|server closed the connection|Connection ended|ECONNRESET|EPIPE/i;
 
 export function isConnectionLost(err: unknown): boolean {
   for (let e = err, depth = 0; e && typeof e === 'object' && depth < 8; depth++) {

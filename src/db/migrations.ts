@@ -54,7 +54,13 @@ async function withEngine<T>(url: string, fn: (engine: SchemaEngine) => Promise<
 /** Applies pending migrations; safe to call on every start. Returns the names applied. */
 export async function applyMigrations(url: string): Promise<string[]> {
   const migrationsList = await readMigrations();
-  if (await allApplied(url, migrationsList.migrationDirectories.map((d) => d.path))) return [];
+  if (
+    await allApplied(
+      url,
+      migrationsList.migrationDirectories.map((d) => d.path),
+    )
+  )
+    return [];
   return withEngine(url, async (engine) => {
     const out = await engine.applyMigrations({ migrationsList, filters: noFilters });
     return out.appliedMigrationNames;

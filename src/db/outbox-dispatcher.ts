@@ -191,7 +191,11 @@ export class OutboxDispatcher {
    * `after`, or with one older than the outbox keeps, a `reload` comes first. Changes heard while
    * the kept ones are read wait in memory, so none falls between the two.
    */
-  async *follow(topic: string, appModeId: string, opts: { after?: { at: Position; time: Date }; now: Date; signal: AbortSignal }): AsyncGenerator<FollowStep> {
+  async *follow(
+    topic: string,
+    appModeId: string,
+    opts: { after?: { at: Position; time: Date }; now: Date; signal: AbortSignal },
+  ): AsyncGenerator<FollowStep> {
     if (!this.cursor) throw new Error('the outbox is not being read: open the services with listen');
     let heard: OutboxRow[] = [];
     let wake: (() => void) | undefined;
@@ -344,7 +348,11 @@ export class OutboxDispatcher {
           await consumer(rows);
           const last = rows[rows.length - 1]!;
           at = { txId: last.txId, id: last.id };
-          await client.query('UPDATE outbox_consumer SET tx_id = $2, last_id = $3, updated_at = now() WHERE name = $1', [name, at.txId, at.id]);
+          await client.query('UPDATE outbox_consumer SET tx_id = $2, last_id = $3, updated_at = now() WHERE name = $1', [
+            name,
+            at.txId,
+            at.id,
+          ]);
         }
         if (rows.length < BATCH) break;
       }

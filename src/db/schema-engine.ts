@@ -25,7 +25,10 @@ function loadWasm(): Promise<void> {
 export type SchemaEngine = bg.SchemaEngine;
 
 /** An engine bound to one database (it connects even for datamodel-only diffs). `close` frees its connections. */
-export async function openSchemaEngine(files: { path: string; content: string }[], url: string): Promise<{ engine: SchemaEngine; close(): Promise<void> }> {
+export async function openSchemaEngine(
+  files: { path: string; content: string }[],
+  url: string,
+): Promise<{ engine: SchemaEngine; close(): Promise<void> }> {
   await loadWasm();
   const factory = new PrismaPg(pgConfig(url));
   const opened: { dispose(): Promise<void> }[] = [];
@@ -35,7 +38,11 @@ export async function openSchemaEngine(files: { path: string; content: string }[
     opened.push(adapter);
     return adapter;
   };
-  const engine = await bg.SchemaEngine.new({ datamodels: files.map((f) => [f.path, f.content]) }, () => {}, bindMigrationAwareSqlAdapterFactory(factory));
+  const engine = await bg.SchemaEngine.new(
+    { datamodels: files.map((f) => [f.path, f.content]) },
+    () => {},
+    bindMigrationAwareSqlAdapterFactory(factory),
+  );
   return {
     engine,
     async close() {
@@ -57,7 +64,11 @@ function pgConfig(url: string) {
   };
 }
 
-type Adapter = { client: { query(sql: string): Promise<unknown> }; onError(error: unknown): never; executeScript(script: string): Promise<void> };
+type Adapter = {
+  client: { query(sql: string): Promise<unknown> };
+  onError(error: unknown): never;
+  executeScript(script: string): Promise<void>;
+};
 
 /**
  * adapter-pg splits a migration script on every `;`, which breaks function bodies and comments.

@@ -109,7 +109,11 @@ export const systemContext = (svc: Services, name: string): Ctx<SystemCaller> =>
  * Runs `fn` in a transaction: the context's own when it is in one already, so two domain
  * functions share it and neither needs to undo the other's work by hand.
  */
-export function transaction<C extends Caller, T>(ctx: Ctx<C>, fn: (tx: TxCtx<C>) => Promise<T>, opts?: { isolationLevel?: 'RepeatableRead' | 'Serializable' }): Promise<T> {
+export function transaction<C extends Caller, T>(
+  ctx: Ctx<C>,
+  fn: (tx: TxCtx<C>) => Promise<T>,
+  opts?: { isolationLevel?: 'RepeatableRead' | 'Serializable' },
+): Promise<T> {
   return inTransaction(ctx) ? fn(ctx as TxCtx<C>) : ctx.svc.db.$transaction((tx) => fn({ ...ctx, db: tx }), opts);
 }
 

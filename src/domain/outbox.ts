@@ -22,7 +22,13 @@ export async function emit(ctx: TxCtx, topic: string, change: Emitted): Promise<
   const { db, clock } = ctx;
   answerFirst(ctx);
   await db.outboxEvent.create({
-    data: { appModeId: change.appModeId, topic, externalId: change.externalId ?? null, data: change.data as Prisma.InputJsonValue, createdAt: clock.now() },
+    data: {
+      appModeId: change.appModeId,
+      topic,
+      externalId: change.externalId ?? null,
+      data: change.data as Prisma.InputJsonValue,
+      createdAt: clock.now(),
+    },
   });
   // Delivered at commit; NOTIFY folds repeats within one transaction into one.
   await db.$executeRaw`SELECT pg_notify(${OUTBOX_CHANNEL}, '')`;

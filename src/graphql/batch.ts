@@ -11,7 +11,12 @@ const loaders = new WeakMap<StaffContext, Map<string, DataLoader<string, unknown
  * The request's loader for `name`: one per distinct name, so loads with different arguments
  * (another app-mode, another page size) are batched apart. `load` answers a map by key.
  */
-export function batchLoad<V>(ctx: StaffContext, name: string, key: string, load: (keys: readonly string[]) => Promise<Map<string, V>>): Promise<V> {
+export function batchLoad<V>(
+  ctx: StaffContext,
+  name: string,
+  key: string,
+  load: (keys: readonly string[]) => Promise<Map<string, V>>,
+): Promise<V> {
   let byName = loaders.get(ctx);
   if (!byName) loaders.set(ctx, (byName = new Map()));
   let loader = byName.get(name) as DataLoader<string, V> | undefined;

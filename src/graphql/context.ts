@@ -18,7 +18,12 @@ export interface StaffContext {
 }
 
 /** Reads `Bearer crm_st_…` (the Authorization header over HTTP, connectionParams.authorization over graphql-ws). */
-export async function staffContext(svc: Services, authorization: unknown, address: string, answered?: () => Promise<void>): Promise<StaffContext> {
+export async function staffContext(
+  svc: Services,
+  authorization: unknown,
+  address: string,
+  answered?: () => Promise<void>,
+): Promise<StaffContext> {
   const startedAt = Date.now();
   const token = typeof authorization === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1] : undefined;
   const ctx: StaffContext = { svc, viewer: await staffForToken(svc, token), address, startedAt };
@@ -45,4 +50,5 @@ export function asStaff(ctx: StaffContext): Ctx<StaffCaller> {
 }
 
 /** The domain context of someone not signed in (signing in). */
-export const asVisitor = (ctx: StaffContext): Ctx<VisitorCaller> => contextOf(ctx.svc, { kind: 'visitor', address: ctx.address }, ctx.answered);
+export const asVisitor = (ctx: StaffContext): Ctx<VisitorCaller> =>
+  contextOf(ctx.svc, { kind: 'visitor', address: ctx.address }, ctx.answered);

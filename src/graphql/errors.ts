@@ -10,7 +10,8 @@ import { pageArgumentRefusal } from './pages.js';
  */
 export function staffErrors(log: Logger): (error: unknown) => GraphQLError {
   return (error) => {
-    const at = error instanceof GraphQLError ? { nodes: error.nodes, source: error.source, positions: error.positions, path: error.path } : {};
+    const at =
+      error instanceof GraphQLError ? { nodes: error.nodes, source: error.source, positions: error.positions, path: error.path } : {};
     const original = error instanceof GraphQLError ? error.originalError : error;
     const refusal = original instanceof DomainError ? original : pageArgumentRefusal(original);
     if (refusal) return asGraphQLError(refusal, at);
@@ -21,7 +22,10 @@ export function staffErrors(log: Logger): (error: unknown) => GraphQLError {
 }
 
 /** A domain refusal as a GraphQL error, for refusals made outside any resolver too. */
-export function asGraphQLError(original: DomainError, at: Pick<GraphQLErrorOptions, 'nodes' | 'source' | 'positions' | 'path'> = {}): GraphQLError {
+export function asGraphQLError(
+  original: DomainError,
+  at: Pick<GraphQLErrorOptions, 'nodes' | 'source' | 'positions' | 'path'> = {},
+): GraphQLError {
   return new GraphQLError(original.detail, {
     ...at,
     extensions: {

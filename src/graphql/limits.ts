@@ -3,7 +3,17 @@ import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
 import { maxDirectivesPlugin } from '@escape.tech/graphql-armor-max-directives';
 import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
 import { createComplexityRule } from '@pothos/plugin-complexity';
-import { GraphQLError, Lexer, NoSchemaIntrospectionCustomRule, Source, TokenKind, validate, type DocumentNode, type ExecutionArgs, type ValidationContext } from 'graphql';
+import {
+  GraphQLError,
+  Lexer,
+  NoSchemaIntrospectionCustomRule,
+  Source,
+  TokenKind,
+  validate,
+  type DocumentNode,
+  type ExecutionArgs,
+  type ValidationContext,
+} from 'graphql';
 import { createLRUCache, type Plugin } from 'graphql-yoga';
 import { DomainError } from '../domain/errors.js';
 import { DEFAULT_PAGE } from '../domain/paging.js';
@@ -49,7 +59,9 @@ const refusal = (code: string, detail: string) => {
 const reportAs = (code: string) => ({
   // The armor rules would throw a bare syntax error; report one with our code instead.
   propagateOnRejection: false,
-  onReject: [(ctx: ValidationContext | null, err: GraphQLError) => ctx?.reportError(refusal(code, err.message.replace(/^Syntax Error: /, '')))],
+  onReject: [
+    (ctx: ValidationContext | null, err: GraphQLError) => ctx?.reportError(refusal(code, err.message.replace(/^Syntax Error: /, ''))),
+  ],
 });
 
 /** How deep brackets nest in the text, in one flat pass over the tokens (stopping past MAX_NESTING or MAX_TOKENS). */
@@ -58,8 +70,13 @@ function nestingOf(source: string | Source): number {
   let open = 0;
   let deepest = 0;
   try {
-    for (let n = 0, token = lexer.advance(); token.kind !== TokenKind.EOF && n < MAX_TOKENS && deepest <= MAX_NESTING; n++, token = lexer.advance()) {
-      if (token.kind === TokenKind.BRACE_L || token.kind === TokenKind.BRACKET_L || token.kind === TokenKind.PAREN_L) deepest = Math.max(deepest, ++open);
+    for (
+      let n = 0, token = lexer.advance();
+      token.kind !== TokenKind.EOF && n < MAX_TOKENS && deepest <= MAX_NESTING;
+      n++, token = lexer.advance()
+    ) {
+      if (token.kind === TokenKind.BRACE_L || token.kind === TokenKind.BRACKET_L || token.kind === TokenKind.PAREN_L)
+        deepest = Math.max(deepest, ++open);
       else if (token.kind === TokenKind.BRACE_R || token.kind === TokenKind.BRACKET_R || token.kind === TokenKind.PAREN_R) open--;
     }
   } catch {
@@ -88,7 +105,8 @@ function refusalBeforeRunning(args: ExecutionArgs): GraphQLError | undefined {
     return asGraphQLError(unauthenticated());
   }
   const cost = costOf(args);
-  if (cost > MAX_COST) return refusal('query_too_complex', `The query costs ${cost}, more than ${MAX_COST}: ask for smaller pages or fewer fields.`);
+  if (cost > MAX_COST)
+    return refusal('query_too_complex', `The query costs ${cost}, more than ${MAX_COST}: ask for smaller pages or fewer fields.`);
   return undefined;
 }
 

@@ -29,7 +29,8 @@ const REMEMBER_MS = 60_000;
 
 const memberKey = (workspaceId: string, staffUserId: string) => `${workspaceId}:${staffUserId}`;
 /** What a request would now be refused with, given the member's new role (null: no longer a member). */
-const refusalFor = (grant: Grant, role: Role | null) => accessRefusal(grant.kind, role ? { workspaceId: grant.workspaceId, role } : undefined, grant.action);
+const refusalFor = (grant: Grant, role: Role | null) =>
+  accessRefusal(grant.kind, role ? { workspaceId: grant.workspaceId, role } : undefined, grant.action);
 
 /** One process's grants, ended by the notices its dispatcher hears. */
 class Grants {
@@ -48,7 +49,8 @@ class Grants {
     this.forgetOld();
     const ended = this.endedSessions.get(grant.sessionId);
     const role = this.roles.get(grant.member);
-    const refusal = ended && ended.at >= readSince ? unauthenticated() : role && role.at >= readSince ? refusalFor(grant, role.value) : undefined;
+    const refusal =
+      ended && ended.at >= readSince ? unauthenticated() : role && role.at >= readSince ? refusalFor(grant, role.value) : undefined;
     if (refusal) {
       grant.end(refusal);
       return () => {};
@@ -56,7 +58,10 @@ class Grants {
     const sets = [setOf(this.bySession, grant.sessionId), setOf(this.byMember, grant.member)];
     for (const set of sets) set.add(grant);
     return () => {
-      for (const [map, key] of [[this.bySession, grant.sessionId], [this.byMember, grant.member]] as const) {
+      for (const [map, key] of [
+        [this.bySession, grant.sessionId],
+        [this.byMember, grant.member],
+      ] as const) {
         map.get(key)?.delete(grant);
         if (!map.get(key)?.size) map.delete(key);
       }
@@ -113,7 +118,12 @@ const grantsOf = new WeakMap<OutboxDispatcher, Grants>();
  *   subscribe: (_root, { appModeId, after }, ctx) =>
  *     liveFor(ctx, { appModeId }, 'read', (signal) => ticketChanges(ctx.svc, appModeId, { after, signal })),
  */
-export async function liveFor<T>(ctx: StaffContext, target: Target, action: Action, start: (signal: AbortSignal) => AsyncGenerator<T>): Promise<AsyncIterableIterator<T>> {
+export async function liveFor<T>(
+  ctx: StaffContext,
+  target: Target,
+  action: Action,
+  start: (signal: AbortSignal) => AsyncGenerator<T>,
+): Promise<AsyncIterableIterator<T>> {
   const { staffUser, sessionId, expiresAt } = sessionOf(ctx);
   // Read (once per request) by the field's authScopes already.
   const { workspaceId, role } = await accessFor(ctx, target, action);

@@ -9,12 +9,22 @@ import { serveGraphQLOverWebSocket } from './ws.js';
 import { createStaffYoga } from './yoga.js';
 
 /** Mounts the staff GraphQL API at /graphql (HTTP and graphql-ws on the same path). */
-export async function mountGraphQL(deps: { svc: Services; log: Logger; server: http.Server; router: Router; metrics: Metrics }): Promise<{ close(): Promise<void> }> {
+export async function mountGraphQL(deps: {
+  svc: Services;
+  log: Logger;
+  server: http.Server;
+  router: Router;
+  metrics: Metrics;
+}): Promise<{ close(): Promise<void> }> {
   const yoga = createStaffYoga(deps.svc, deps.log);
   const handle: RouterMiddleware = async (ctx) => {
     // A declared length is refused before yoga reads anything; yoga counts a body without one (chunked).
     if (Number(ctx.get('Content-Length') || 0) > deps.svc.config.maxBodyBytes) throw tooLarge(deps.svc.config.maxBodyBytes);
-    const response = await yoga.handleNodeRequestAndResponse(ctx.req, ctx.res, { authorization: ctx.get('Authorization') || undefined, address: ctx.ip, answered: answeredOf(ctx.res) });
+    const response = await yoga.handleNodeRequestAndResponse(ctx.req, ctx.res, {
+      authorization: ctx.get('Authorization') || undefined,
+      address: ctx.ip,
+      answered: answeredOf(ctx.res),
+    });
     // The problems middleware answers it as the REST routes do: 413, application/problem+json.
     if (response.status === 413) throw tooLarge(deps.svc.config.maxBodyBytes);
     // Body first: Koa turns a bodiless answer (such as a 406) into a 204 unless the status follows.

@@ -1,4 +1,13 @@
-import { createSourceEventStream, execute, Kind, visit, type DocumentNode, type ExecutionArgs, type ExecutionResult, type GraphQLError } from 'graphql';
+import {
+  createSourceEventStream,
+  execute,
+  Kind,
+  visit,
+  type DocumentNode,
+  type ExecutionArgs,
+  type ExecutionResult,
+  type GraphQLError,
+} from 'graphql';
 import type { StaffContext } from './context.js';
 
 // A change goes to every subscriber as the same event object (src/domain/live.ts). Subscribers of
@@ -22,7 +31,11 @@ const documentIds = new WeakMap<DocumentNode, number>();
 let nextDocumentId = 0;
 
 /** Subscribes as graphql-js does (the field's event stream, each event executed), sharing each event's execution within a group. */
-export async function subscribeShared(args: ExecutionArgs, mask: (error: GraphQLError) => GraphQLError, answers: Counted): Promise<AsyncIterableIterator<ExecutionResult> | ExecutionResult> {
+export async function subscribeShared(
+  args: ExecutionArgs,
+  mask: (error: GraphQLError) => GraphQLError,
+  answers: Counted,
+): Promise<AsyncIterableIterator<ExecutionResult> | ExecutionResult> {
   const source = await createSourceEventStream(args);
   if (!(Symbol.asyncIterator in source)) return { ...source, errors: source.errors?.map(mask) };
   const events = source as AsyncIterableIterator<unknown>;

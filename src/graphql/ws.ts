@@ -21,7 +21,9 @@ const CLOSE_GRACE_MS = 1000;
 /** Yoga's execute and subscribe for one operation, with its plugins (masking, context) around them. */
 type Pipeline = Pick<ReturnType<StaffYoga['getEnveloped']>, 'execute' | 'subscribe'>;
 
-export function serveGraphQLOverWebSocket(deps: { svc: Services; log: Logger; server: http.Server; yoga: StaffYoga; metrics: Metrics }): { close(): Promise<void> } {
+export function serveGraphQLOverWebSocket(deps: { svc: Services; log: Logger; server: http.Server; yoga: StaffYoga; metrics: Metrics }): {
+  close(): Promise<void>;
+} {
   const { svc, yoga } = deps;
   // WebSockets are outside CORS: a page on any site could open one. Browsers always send Origin,
   // so only the service's own pages and the configured staff consoles get through; clients that
@@ -37,7 +39,11 @@ export function serveGraphQLOverWebSocket(deps: { svc: Services; log: Logger; se
   const maskError = staffErrors(deps.log);
   // As Koa reads ctx.ip: the first X-Forwarded-For entry only behind a proxy the operator runs.
   const addressOf = (request: http.IncomingMessage) => {
-    const forwarded = svc.config.trustProxy ? String(request.headers['x-forwarded-for'] ?? '').split(',')[0]?.trim() : '';
+    const forwarded = svc.config.trustProxy
+      ? String(request.headers['x-forwarded-for'] ?? '')
+          .split(',')[0]
+          ?.trim()
+      : '';
     return forwarded || request.socket.remoteAddress || 'unknown';
   };
 
@@ -65,7 +71,14 @@ export function serveGraphQLOverWebSocket(deps: { svc: Services; log: Logger; se
         const errors = validate(schema, document);
         if (errors.length) return errors;
         const rootValue: Pipeline = { execute, subscribe };
-        return { schema, document, operationName: payload.operationName, variableValues: payload.variables, contextValue: await contextFactory(), rootValue };
+        return {
+          schema,
+          document,
+          operationName: payload.operationName,
+          variableValues: payload.variables,
+          contextValue: await contextFactory(),
+          rootValue,
+        };
       },
       // The pipeline's execute and subscribe ride in rootValue, as yoga's graphql-ws recipe does.
       execute: (args: ExecutionArgs) => (args.rootValue as Pipeline).execute(args),

@@ -33,7 +33,8 @@ export function createHttpServer(timeouts: Config['timeouts']): http.Server {
 }
 
 function refusalOf(code: string | undefined): [number, string, string, string] {
-  if (code === 'HPE_HEADER_OVERFLOW') return [431, 'headers_too_large', 'Request Header Fields Too Large', 'The request headers are larger than this server reads.'];
+  if (code === 'HPE_HEADER_OVERFLOW')
+    return [431, 'headers_too_large', 'Request Header Fields Too Large', 'The request headers are larger than this server reads.'];
   if (code === 'ERR_HTTP_REQUEST_TIMEOUT')
     return [408, 'request_timeout', 'Request Timeout', 'The request was not received in time; send it again, whole.'];
   return [400, 'malformed_request', 'Bad Request', 'The request could not be read as HTTP/1.1.'];

@@ -26,18 +26,40 @@ export interface BotGraph {
 export const billingBot = (teamId: string | null = null, openingName = 'Welcome'): BotGraph => ({
   name: 'Sunny',
   steps: [
-    { key: 'billing', blocks: [para('Is it about an invoice or a refund?')], buttons: [{ id: 'invoice', label: 'An invoice', next: 'ask_email' }, { id: 'refund', label: 'A refund', next: 'to_billing' }] },
-    { key: 'ask_email', blocks: [para('What email is the invoice sent to?')], question: { kind: 'email', key: 'email', next: 'ask_order' } },
+    {
+      key: 'billing',
+      blocks: [para('Is it about an invoice or a refund?')],
+      buttons: [
+        { id: 'invoice', label: 'An invoice', next: 'ask_email' },
+        { id: 'refund', label: 'A refund', next: 'to_billing' },
+      ],
+    },
+    {
+      key: 'ask_email',
+      blocks: [para('What email is the invoice sent to?')],
+      question: { kind: 'email', key: 'email', next: 'ask_order' },
+    },
     { key: 'ask_order', blocks: [para('And the order number?')], question: { kind: 'number', key: 'order', next: 'to_billing' } },
     { key: 'to_billing', blocks: [para('Passing you to our billing people.')], handover: { teamId } },
   ],
   openings: [
-    { name: openingName, active: true, blocks: [para('Hi! How can we help?')], buttons: [{ id: 'billing', label: 'Billing', next: 'billing' }, { id: 'human', label: 'Talk to a person', next: 'handover' }] },
+    {
+      name: openingName,
+      active: true,
+      blocks: [para('Hi! How can we help?')],
+      buttons: [
+        { id: 'billing', label: 'Billing', next: 'billing' },
+        { id: 'human', label: 'Talk to a person', next: 'handover' },
+      ],
+    },
   ],
 });
 
 export function botOf(t: () => TestServer, app: () => StaffApp) {
-  const api = staffApi(() => t().url, () => app().owner);
+  const api = staffApi(
+    () => t().url,
+    () => app().owner,
+  );
   const save = (graph: BotGraph, appModeId = app().modes.live, token?: string) =>
     api.gql(
       `mutation($m: ID!, $n: String!, $s: [BotStepInput!]!, $o: [BotOpeningInput!]!) { saveHelpBot(appModeId: $m, name: $n, steps: $s, openings: $o) { ${HELP_BOT} } }`,
@@ -56,7 +78,9 @@ export function botOf(t: () => TestServer, app: () => StaffApp) {
     },
     /** A team of the app's workspace; its id. */
     async team(name: string) {
-      return (await api.ok('mutation($w: ID!, $n: String!) { createTeam(workspaceId: $w, name: $n) { id } }', { w: app().workspaceId, n: name })).createTeam.id as string;
+      return (
+        await api.ok('mutation($w: ID!, $n: String!) { createTeam(workspaceId: $w, name: $n) { id } }', { w: app().workspaceId, n: name })
+      ).createTeam.id as string;
     },
   };
 }

@@ -21,7 +21,14 @@ const routes = Object.keys(doc.paths).map((template) => ({
 const pointer = (...parts: string[]) => parts.map((p) => p.replaceAll('~', '~0').replaceAll('/', '~1')).join('/');
 
 /** What is wrong with this answer by the document, or undefined when it fits (or no documented route answered it). */
-export function contractProblem(method: string, path: string, status: number, contentType: string | null, body: unknown, text: string): string | undefined {
+export function contractProblem(
+  method: string,
+  path: string,
+  status: number,
+  contentType: string | null,
+  body: unknown,
+  text: string,
+): string | undefined {
   const bare = path.split('?')[0]!;
   const route = routes.find((r) => r.pattern.test(bare));
   const operation = route && doc.paths[route.template]![method.toLowerCase()];
@@ -31,8 +38,12 @@ export function contractProblem(method: string, path: string, status: number, co
   if (!response) return `${method} ${route.template} answered ${status}, which its document does not list`;
   if (!response.content) return text ? `${method} ${route.template} ${status} has a body, but its document lists none` : undefined;
   const type = (contentType ?? '').split(';')[0]!.trim();
-  if (!(type in response.content)) return `${method} ${route.template} ${status} came as ${type || 'no content type'}, not ${Object.keys(response.content).join(' or ')}`;
-  const validate = ajv.getSchema(`openapi#/paths/${pointer(route.template, method.toLowerCase(), 'responses', String(status), 'content', type, 'schema')}`);
-  if (validate && !validate(body)) return `${method} ${route.template} ${status} does not fit its schema: ${ajv.errorsText(validate.errors)}\n${text.slice(0, 500)}`;
+  if (!(type in response.content))
+    return `${method} ${route.template} ${status} came as ${type || 'no content type'}, not ${Object.keys(response.content).join(' or ')}`;
+  const validate = ajv.getSchema(
+    `openapi#/paths/${pointer(route.template, method.toLowerCase(), 'responses', String(status), 'content', type, 'schema')}`,
+  );
+  if (validate && !validate(body))
+    return `${method} ${route.template} ${status} does not fit its schema: ${ajv.errorsText(validate.errors)}\n${text.slice(0, 500)}`;
   return undefined;
 }

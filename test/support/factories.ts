@@ -34,7 +34,8 @@ export function serverApi(t: TestServer, serverKey: string) {
   }
   return {
     /** Identify: makes or changes the contact. */
-    identify: (externalId: string, body: Record<string, unknown> = {}) => taken('PUT', `/server/v1/contacts/${encodeURIComponent(externalId)}`, body),
+    identify: (externalId: string, body: Record<string, unknown> = {}) =>
+      taken('PUT', `/server/v1/contacts/${encodeURIComponent(externalId)}`, body),
     /** Declares event definitions; every one must be created, unchanged or have props added. */
     declareEvents: async (definitions: Record<string, unknown>[]) => {
       const r = await taken('PUT', '/server/v1/event-definitions', { definitions });
@@ -49,7 +50,10 @@ export function serverApi(t: TestServer, serverKey: string) {
 /** A staff session token, signed in over the staff API. */
 export async function signedIn(t: TestServer, email: string, password: string): Promise<string> {
   const r = await call(t.url, 'POST', '/graphql', {
-    json: { query: 'mutation($e: String!, $p: String!) { signIn(email: $e, password: $p) { token } }', variables: { e: email, p: password } },
+    json: {
+      query: 'mutation($e: String!, $p: String!) { signIn(email: $e, password: $p) { token } }',
+      variables: { e: email, p: password },
+    },
   });
   expect(r.json.errors, r.text).toBeUndefined();
   return r.json.data.signIn.token;
@@ -70,7 +74,11 @@ export async function staffApp(t: TestServer, name?: string): Promise<StaffApp> 
  * A new staff user with a role in a workspace, signed in (`token`). Made in the database, not
  * through the staff API, for tests whose subject is what a role may do rather than how members join.
  */
-export async function memberOf(t: TestServer, workspaceId: string, role: 'owner' | 'admin' | 'agent'): Promise<{ email: string; token: string }> {
+export async function memberOf(
+  t: TestServer,
+  workspaceId: string,
+  role: 'owner' | 'admin' | 'agent',
+): Promise<{ email: string; token: string }> {
   const email = `${unique(role)}@example.com`;
   const password = 'a long enough password';
   const staffUserId = randomUUID();

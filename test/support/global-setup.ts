@@ -24,9 +24,15 @@ const BROWSER_TESTS = ['test/cors-browser.test.ts'];
 export async function setup(project: TestProject) {
   // Without it Playwright fails only minutes into the run; say at once what to do.
   const filters = (project.vitest as { filenamePattern?: string[] }).filenamePattern;
-  if (!filters?.length || BROWSER_TESTS.some((file) => filters.some((f) => file.includes(f.replace(/^\.\//, '')) || path.resolve(f) === path.resolve(file)))) {
+  if (
+    !filters?.length ||
+    BROWSER_TESTS.some((file) => filters.some((f) => file.includes(f.replace(/^\.\//, '')) || path.resolve(f) === path.resolve(file)))
+  ) {
     const found = findChromium();
-    if (!found) fail(`chromium not found (${process.env.CHROMIUM_PATH ?? '/usr/bin/chromium, or on PATH'}); the browser tests need it: apt-get install -y chromium`);
+    if (!found)
+      fail(
+        `chromium not found (${process.env.CHROMIUM_PATH ?? '/usr/bin/chromium, or on PATH'}); the browser tests need it: apt-get install -y chromium`,
+      );
     process.env.CHROMIUM_PATH ??= found;
   }
   try {
@@ -66,7 +72,13 @@ export async function teardown() {
 function findChromium(): string | undefined {
   const candidates = process.env.CHROMIUM_PATH
     ? [process.env.CHROMIUM_PATH]
-    : ['/usr/bin/chromium', ...(process.env.PATH ?? '').split(':').filter(Boolean).map((dir) => path.join(dir, 'chromium'))];
+    : [
+        '/usr/bin/chromium',
+        ...(process.env.PATH ?? '')
+          .split(':')
+          .filter(Boolean)
+          .map((dir) => path.join(dir, 'chromium')),
+      ];
   return candidates.find((file) => {
     try {
       accessSync(file, constants.X_OK);

@@ -9,7 +9,10 @@ export type GqlError = { message: string; extensions: { code: string; status?: n
  */
 export function staffApi(base: () => string, defaultToken: () => string) {
   async function gql(query: string, variables: Record<string, unknown>, token: string) {
-    const r = await call(base(), 'POST', '/graphql', { json: { query, variables }, headers: token ? { Authorization: `Bearer ${token}` } : {} });
+    const r = await call(base(), 'POST', '/graphql', {
+      json: { query, variables },
+      headers: token ? { Authorization: `Bearer ${token}` } : {},
+    });
     expect(r.status).toBe(200);
     return r.json as { data?: any; errors?: GqlError[] };
   }
@@ -26,7 +29,8 @@ export function staffApi(base: () => string, defaultToken: () => string) {
     return { message: r.errors![0]!.message, ...r.errors![0]!.extensions };
   }
   async function signIn(email: string, password: string): Promise<string> {
-    return (await ok('mutation($e: String!, $p: String!) { signIn(email: $e, password: $p) { token } }', { e: email, p: password }, '')).signIn.token;
+    return (await ok('mutation($e: String!, $p: String!) { signIn(email: $e, password: $p) { token } }', { e: email, p: password }, ''))
+      .signIn.token;
   }
   return { gql, ok, refused, signIn };
 }

@@ -2,7 +2,10 @@ import { contractProblem } from './contract.js';
 import { SignJWT } from 'jose';
 
 /** A user token as a customer's backend would make it. */
-export async function userToken(identitySecret: string, claims: { sub?: string; exp?: number | string; iat?: number } = { sub: 'user-1' }): Promise<string> {
+export async function userToken(
+  identitySecret: string,
+  claims: { sub?: string; exp?: number | string; iat?: number } = { sub: 'user-1' },
+): Promise<string> {
   const jwt = new SignJWT(claims.sub === undefined ? {} : { sub: claims.sub }).setProtectedHeader({ alg: 'HS256' });
   if (claims.iat !== undefined) jwt.setIssuedAt(claims.iat);
   else jwt.setIssuedAt();
@@ -11,7 +14,12 @@ export async function userToken(identitySecret: string, claims: { sub?: string; 
   return jwt.sign(new TextEncoder().encode(identitySecret));
 }
 
-export async function call(base: string, method: string, path: string, opts: { headers?: Record<string, string>; json?: unknown; body?: string } = {}) {
+export async function call(
+  base: string,
+  method: string,
+  path: string,
+  opts: { headers?: Record<string, string>; json?: unknown; body?: string } = {},
+) {
   const headers: Record<string, string> = { ...opts.headers };
   let body: string | undefined = opts.body;
   if (opts.json !== undefined) {

@@ -59,7 +59,10 @@ export interface Receiver {
 export type Handler = (req: Received, res: ServerResponse, raw: IncomingMessage) => void;
 
 /** An https server on `host` (default 127.0.0.1) and a free port (or `port`), answering 200 unless `handler` says otherwise. */
-export async function startReceiver(cert: TestCertificate, opts: { host?: string; port?: number; handler?: Handler } = {}): Promise<Receiver> {
+export async function startReceiver(
+  cert: TestCertificate,
+  opts: { host?: string; port?: number; handler?: Handler } = {},
+): Promise<Receiver> {
   const host = opts.host ?? '127.0.0.1';
   const received: Received[] = [];
   let connections = 0;

@@ -23,13 +23,16 @@ export function guestOf(t: TestServer, mode: GuestMode, sub: string, opts: { exp
     Authorization: `Bearer ${(token ??= await userToken(mode.identity_secret, { sub, ...(opts.exp ? { exp: opts.exp } : {}) }))}`,
     ...extra,
   });
-  const send = async (method: string, path: string, json?: unknown, extra?: Record<string, string>) => call(t.url, method, path, { headers: await headers(extra), json });
+  const send = async (method: string, path: string, json?: unknown, extra?: Record<string, string>) =>
+    call(t.url, method, path, { headers: await headers(extra), json });
   return {
     sub,
     headers,
     send,
-    start: (body: Record<string, unknown> = { text: 'Hello' }, key?: string) => send('POST', '/guest/v1/conversations', body, key ? { 'Idempotency-Key': key } : {}),
-    message: (id: string, body: Record<string, unknown>, key?: string) => send('POST', `/guest/v1/conversations/${id}/messages`, body, key ? { 'Idempotency-Key': key } : {}),
+    start: (body: Record<string, unknown> = { text: 'Hello' }, key?: string) =>
+      send('POST', '/guest/v1/conversations', body, key ? { 'Idempotency-Key': key } : {}),
+    message: (id: string, body: Record<string, unknown>, key?: string) =>
+      send('POST', `/guest/v1/conversations/${id}/messages`, body, key ? { 'Idempotency-Key': key } : {}),
     get: (id: string) => send('GET', `/guest/v1/conversations/${id}`),
     list: (query = '') => send('GET', `/guest/v1/conversations${query}`),
     read: (id: string, seq: number) => send('POST', `/guest/v1/conversations/${id}/read`, { seq }),

@@ -29,7 +29,15 @@ export function launch(dbUrl: string, port: number): Proc {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: root,
     // BASE_URL explicitly: vitest sets its own BASE_URL ('/') in the environment children inherit.
-    env: { ...process.env, DATABASE_URL: dbUrl, CRM_SECRET_KEY: TEST_SECRET_KEY, PORT: String(port), HOST: '127.0.0.1', BASE_URL: url, LOG_LEVEL: 'silent' },
+    env: {
+      ...process.env,
+      DATABASE_URL: dbUrl,
+      CRM_SECRET_KEY: TEST_SECRET_KEY,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      BASE_URL: url,
+      LOG_LEVEL: 'silent',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const output: string[] = [];
@@ -42,14 +50,23 @@ export async function ready(proc: Proc): Promise<void> {
   const deadline = Date.now() + 20_000;
   while (Date.now() < deadline) {
     if (proc.child.exitCode !== null) throw new Error(`server exited with ${proc.child.exitCode}:\n${proc.output.join('')}`);
-    if (await fetch(`${proc.url}/readyz`).then((r) => r.ok, () => false)) return;
+    if (
+      await fetch(`${proc.url}/readyz`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(`server not ready in time:\n${proc.output.join('')}`);
 }
 
 /** SIGTERM (or the signal given), then SIGKILL when the process has not exited within 5 s. Answers how it exited. */
-export async function stopProcess(proc: Proc | undefined, signal: NodeJS.Signals = 'SIGTERM'): Promise<{ code: number | null; signal: string | null } | undefined> {
+export async function stopProcess(
+  proc: Proc | undefined,
+  signal: NodeJS.Signals = 'SIGTERM',
+): Promise<{ code: number | null; signal: string | null } | undefined> {
   if (!proc || proc.child.exitCode !== null || proc.child.signalCode !== null) return undefined;
   const exited = once(proc.child, 'exit') as Promise<[number | null, string | null]>;
   proc.child.kill(signal);

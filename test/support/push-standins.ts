@@ -1,4 +1,13 @@
-import { createECDH, createPublicKey, createDecipheriv, generateKeyPairSync, hkdfSync, randomBytes, randomUUID, type KeyObject } from 'node:crypto';
+import {
+  createECDH,
+  createPublicKey,
+  createDecipheriv,
+  generateKeyPairSync,
+  hkdfSync,
+  randomBytes,
+  randomUUID,
+  type KeyObject,
+} from 'node:crypto';
 import http2, { type Http2SecureServer, type ServerHttp2Stream, type IncomingHttpHeaders } from 'node:http2';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -41,7 +50,10 @@ interface H2Request {
 }
 
 /** An HTTP/2 TLS server on 127.0.0.1 whose handler answers [status, headers, body]. */
-async function startH2(cert: TestCertificate, handler: (req: H2Request) => Promise<[number, Record<string, string>, string]> | [number, Record<string, string>, string]) {
+async function startH2(
+  cert: TestCertificate,
+  handler: (req: H2Request) => Promise<[number, Record<string, string>, string]> | [number, Record<string, string>, string],
+) {
   const server: Http2SecureServer = http2.createSecureServer({ cert: cert.cert, key: cert.key, settings: { maxConcurrentStreams: 1000 } });
   const sessions = new Set<http2.ServerHttp2Session>();
   let connections = 0;
@@ -114,7 +126,10 @@ export interface ApnsReceived {
 }
 
 /** `keep: false` keeps only how many pushes each token got (a benchmark's hundred thousand). */
-export async function startApnsStandin(cert: TestCertificate, opts: { key: ApnsKeyPair; bundleId: string; now?: () => Date; keep?: boolean }) {
+export async function startApnsStandin(
+  cert: TestCertificate,
+  opts: { key: ApnsKeyPair; bundleId: string; now?: () => Date; keep?: boolean },
+) {
   const now = opts.now ?? (() => new Date());
   const tricks = new Tricks();
   const received: ApnsReceived[] = [];
@@ -147,7 +162,8 @@ export async function startApnsStandin(cert: TestCertificate, opts: { key: ApnsK
     } catch {
       return no(403, 'InvalidProviderToken');
     }
-    if (header.alg !== 'ES256' || header.kid !== opts.key.keyId || claims.iss !== opts.key.teamId || typeof claims.iat !== 'number') return no(403, 'InvalidProviderToken');
+    if (header.alg !== 'ES256' || header.kid !== opts.key.keyId || claims.iss !== opts.key.teamId || typeof claims.iat !== 'number')
+      return no(403, 'InvalidProviderToken');
     if (!verified.has(jwt)) {
       if (!(await verifies(jwt, opts.key.publicKey, 'ES256'))) return no(403, 'InvalidProviderToken');
       verified.add(jwt);
@@ -162,8 +178,14 @@ export async function startApnsStandin(cert: TestCertificate, opts: { key: ApnsK
     }
     if (headers['apns-topic'] === undefined) return no(400, 'MissingTopic');
     if (headers['apns-topic'] !== opts.bundleId) return no(400, 'TopicDisallowed');
-    if (!['alert', 'background', 'voip', 'complication', 'fileprovider', 'mdm', 'liveactivity', 'pushtotalk'].includes(String(headers['apns-push-type']))) return no(400, 'InvalidPushType');
-    if (headers['apns-priority'] !== undefined && !['5', '10', '1'].includes(String(headers['apns-priority']))) return no(400, 'BadPriority');
+    if (
+      !['alert', 'background', 'voip', 'complication', 'fileprovider', 'mdm', 'liveactivity', 'pushtotalk'].includes(
+        String(headers['apns-push-type']),
+      )
+    )
+      return no(400, 'InvalidPushType');
+    if (headers['apns-priority'] !== undefined && !['5', '10', '1'].includes(String(headers['apns-priority'])))
+      return no(400, 'BadPriority');
     if (!body.length) return no(400, 'PayloadEmpty');
     if (body.length > 4096) return no(413, 'PayloadTooLarge');
     let payload: ApnsReceived['payload'];
@@ -172,14 +194,19 @@ export async function startApnsStandin(cert: TestCertificate, opts: { key: ApnsK
     } catch {
       return no(400, 'BadPayload');
     }
-    if (typeof payload !== 'object' || payload === null || typeof payload.aps !== 'object' || payload.aps === null) return no(400, 'BadPayload');
+    if (typeof payload !== 'object' || payload === null || typeof payload.aps !== 'object' || payload.aps === null)
+      return no(400, 'BadPayload');
     if (opts.keep !== false) arrived.push(token);
     const trick = tricks.take(token);
     if (trick && 'hold' in trick) await new Promise((resolve) => setTimeout(resolve, trick.hold));
     if (trick && 'gone' in trick) return no(410, 'Unregistered', { timestamp: now().getTime() });
     if (trick && 'throttle' in trick) {
       refused.push({ status: trick.status ?? 429, reason: 'TooManyRequests' });
-      return [trick.status ?? 429, { 'retry-after': String(trick.throttle) }, json({ reason: trick.status === 503 ? 'ServiceUnavailable' : 'TooManyRequests' })];
+      return [
+        trick.status ?? 429,
+        { 'retry-after': String(trick.throttle) },
+        json({ reason: trick.status === 503 ? 'ServiceUnavailable' : 'TooManyRequests' }),
+      ];
     }
     if (opts.keep !== false) received.push({ token, headers, payload, jwt });
     counts.set(token, (counts.get(token) ?? 0) + 1);
@@ -236,9 +263,25 @@ export async function startFcmStandin(cert: TestCertificate, opts: { account: Se
   const issued = new Map<string, number>();
   const tokenRequests: { ok: boolean; reason?: string }[] = [];
   let origin = '';
-  const error = (status: number, statusWord: string, errorCode?: string, extra: Record<string, string> = {}): [number, Record<string, string>, string] => {
+  const error = (
+    status: number,
+    statusWord: string,
+    errorCode?: string,
+    extra: Record<string, string> = {},
+  ): [number, Record<string, string>, string] => {
     refused.push({ status, reason: errorCode ?? statusWord });
-    return [status, extra, json({ error: { code: status, message: statusWord, status: statusWord, ...(errorCode ? { details: [{ '@type': 'type.googleapis.com/google.firebase.fcm.v1.FcmError', errorCode }] } : {}) } })];
+    return [
+      status,
+      extra,
+      json({
+        error: {
+          code: status,
+          message: statusWord,
+          status: statusWord,
+          ...(errorCode ? { details: [{ '@type': 'type.googleapis.com/google.firebase.fcm.v1.FcmError', errorCode }] } : {}),
+        },
+      }),
+    ];
   };
   const grant = async (body: string): Promise<[number, Record<string, string>, string]> => {
     const form = new URLSearchParams(body);
@@ -261,9 +304,21 @@ export async function startFcmStandin(cert: TestCertificate, opts: { account: Se
     if (!(await verifies(assertion, opts.account.publicKey, 'RS256'))) return refuse('Invalid JWT Signature.');
     if (claims.iss !== opts.account.clientEmail) return refuse('iss');
     if (claims.aud !== `${origin}/token`) return refuse('Invalid JWT: aud');
-    if (!String(claims.scope ?? '').split(' ').includes('https://www.googleapis.com/auth/firebase.messaging')) return refuse('scope');
+    if (
+      !String(claims.scope ?? '')
+        .split(' ')
+        .includes('https://www.googleapis.com/auth/firebase.messaging')
+    )
+      return refuse('scope');
     const t = seconds(now());
-    if (typeof claims.iat !== 'number' || typeof claims.exp !== 'number' || claims.exp - claims.iat > 3600 || claims.exp < t || claims.iat > t + 60) return refuse('Invalid JWT: Token must be a short-lived token (60 minutes) and in a reasonable timeframe.');
+    if (
+      typeof claims.iat !== 'number' ||
+      typeof claims.exp !== 'number' ||
+      claims.exp - claims.iat > 3600 ||
+      claims.exp < t ||
+      claims.iat > t + 60
+    )
+      return refuse('Invalid JWT: Token must be a short-lived token (60 minutes) and in a reasonable timeframe.');
     const accessToken = `ya29.${randomBytes(24).toString('base64url')}`;
     issued.set(accessToken, now().getTime() + 3599_000);
     tokenRequests.push({ ok: true });
@@ -285,17 +340,32 @@ export async function startFcmStandin(cert: TestCertificate, opts: { account: Se
     } catch {
       return error(400, 'INVALID_ARGUMENT');
     }
-    if (typeof message !== 'object' || message === null || typeof message.token !== 'string' || !message.token) return error(400, 'INVALID_ARGUMENT');
+    if (typeof message !== 'object' || message === null || typeof message.token !== 'string' || !message.token)
+      return error(400, 'INVALID_ARGUMENT');
     if (message.data !== undefined && Object.values(message.data).some((v) => typeof v !== 'string')) return error(400, 'INVALID_ARGUMENT');
-    if (Buffer.byteLength(JSON.stringify({ notification: message.notification ?? {}, data: message.data ?? {} })) > 4096) return error(400, 'INVALID_ARGUMENT');
+    if (Buffer.byteLength(JSON.stringify({ notification: message.notification ?? {}, data: message.data ?? {} })) > 4096)
+      return error(400, 'INVALID_ARGUMENT');
     const trick = tricks.take(message.token);
     if (trick && 'gone' in trick) return error(404, 'NOT_FOUND', 'UNREGISTERED');
-    if (trick && 'throttle' in trick) return error(trick.status ?? 429, trick.status === 503 ? 'UNAVAILABLE' : 'RESOURCE_EXHAUSTED', trick.status === 503 ? 'UNAVAILABLE' : 'QUOTA_EXCEEDED', { 'retry-after': String(trick.throttle) });
+    if (trick && 'throttle' in trick)
+      return error(
+        trick.status ?? 429,
+        trick.status === 503 ? 'UNAVAILABLE' : 'RESOURCE_EXHAUSTED',
+        trick.status === 503 ? 'UNAVAILABLE' : 'QUOTA_EXCEEDED',
+        { 'retry-after': String(trick.throttle) },
+      );
     received.push({ token: message.token, message });
     return [200, {}, json({ name: `projects/${opts.account.projectId}/messages/${randomUUID()}` })];
   });
   origin = server.origin;
-  return { ...server, tokenUrl: `${server.origin}/token`, received, refused, tokenRequests, tell: (token: string, trick: Trick) => tricks.set(token, trick) };
+  return {
+    ...server,
+    tokenUrl: `${server.origin}/token`,
+    received,
+    refused,
+    tokenRequests,
+    tell: (token: string, trick: Trick) => tricks.set(token, trick),
+  };
 }
 
 export type FcmStandin = Awaited<ReturnType<typeof startFcmStandin>>;
@@ -341,7 +411,10 @@ function decrypt(body: Buffer, sub: Subscriber): string {
 
 /** A P-256 public key from its raw uncompressed form. */
 function rawP256(raw: Buffer): KeyObject {
-  return createPublicKey({ key: { kty: 'EC', crv: 'P-256', x: raw.subarray(1, 33).toString('base64url'), y: raw.subarray(33, 65).toString('base64url') }, format: 'jwk' });
+  return createPublicKey({
+    key: { kty: 'EC', crv: 'P-256', x: raw.subarray(1, 33).toString('base64url'), y: raw.subarray(33, 65).toString('base64url') },
+    format: 'jwk',
+  });
 }
 
 export async function startWebPushStandin(cert: TestCertificate) {
@@ -410,7 +483,11 @@ export async function startWebPushStandin(cert: TestCertificate) {
       ecdh.generateKeys();
       const auth = randomBytes(16);
       subscribers.set(id, { ecdh, auth, vapidKey: vapidPublicKey });
-      const token = JSON.stringify({ endpoint: `${origin}/push/${id}`, expirationTime: null, keys: { p256dh: ecdh.getPublicKey().toString('base64url'), auth: auth.toString('base64url') } });
+      const token = JSON.stringify({
+        endpoint: `${origin}/push/${id}`,
+        expirationTime: null,
+        keys: { p256dh: ecdh.getPublicKey().toString('base64url'), auth: auth.toString('base64url') },
+      });
       return { id, token };
     },
     tell: (id: string, trick: Trick) => tricks.set(id, trick),

@@ -26,7 +26,8 @@ const hmac = (key: Buffer | string, text: string) => createHmac('sha256', key).u
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 /** AWS's URI encoding: everything but the unreserved characters. */
 const awsEncode = (s: string) => encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-const amzTime = (s: string) => new Date(`${s.slice(0, 4)}-${s.slice(4, 6)}-${s.slice(6, 8)}T${s.slice(9, 11)}:${s.slice(11, 13)}:${s.slice(13, 15)}Z`);
+const amzTime = (s: string) =>
+  new Date(`${s.slice(0, 4)}-${s.slice(4, 6)}-${s.slice(6, 8)}T${s.slice(9, 11)}:${s.slice(11, 13)}:${s.slice(13, 15)}Z`);
 
 /** Why the request's signature does not hold, or undefined when it does. */
 function signatureProblem(req: http.IncomingMessage, now: Date): string | undefined {
@@ -35,12 +36,16 @@ function signatureProblem(req: http.IncomingMessage, now: Date): string | undefi
   const presigned = q.get('X-Amz-Algorithm') === 'AWS4-HMAC-SHA256';
   let credential: string, signedHeaders: string, signature: string, amzDate: string, payload: string;
   if (presigned) {
-    [credential, signedHeaders, signature, amzDate] = ['X-Amz-Credential', 'X-Amz-SignedHeaders', 'X-Amz-Signature', 'X-Amz-Date'].map((k) => q.get(k) ?? '') as [string, string, string, string];
+    [credential, signedHeaders, signature, amzDate] = ['X-Amz-Credential', 'X-Amz-SignedHeaders', 'X-Amz-Signature', 'X-Amz-Date'].map(
+      (k) => q.get(k) ?? '',
+    ) as [string, string, string, string];
     payload = q.get('X-Amz-Content-Sha256') ?? 'UNSIGNED-PAYLOAD';
     const expires = Number(q.get('X-Amz-Expires'));
     if (now.getTime() > amzTime(amzDate).getTime() + expires * 1000) return 'expired';
   } else {
-    const auth = /^AWS4-HMAC-SHA256 Credential=([^,]+), ?SignedHeaders=([^,]+), ?Signature=([0-9a-f]+)$/.exec(req.headers.authorization ?? '');
+    const auth = /^AWS4-HMAC-SHA256 Credential=([^,]+), ?SignedHeaders=([^,]+), ?Signature=([0-9a-f]+)$/.exec(
+      req.headers.authorization ?? '',
+    );
     if (!auth) return 'unsigned';
     [, credential, signedHeaders, signature] = auth as unknown as [string, string, string, string];
     amzDate = String(req.headers['x-amz-date'] ?? '');
@@ -55,7 +60,14 @@ function signatureProblem(req: http.IncomingMessage, now: Date): string | undefi
     .map(([k, v]) => `${k}=${v}`)
     .join('&');
   const names = signedHeaders.split(';');
-  const headers = names.map((n) => `${n}:${String(req.headers[n] ?? '').trim().replace(/\s+/g, ' ')}\n`).join('');
+  const headers = names
+    .map(
+      (n) =>
+        `${n}:${String(req.headers[n] ?? '')
+          .trim()
+          .replace(/\s+/g, ' ')}\n`,
+    )
+    .join('');
   const canonical = [req.method, url.pathname, query, headers, signedHeaders, payload].join('\n');
   const scope = `${date}/${region}/${service}/aws4_request`;
   const toSign = ['AWS4-HMAC-SHA256', amzDate, scope, sha256(canonical)].join('\n');
@@ -77,20 +89,32 @@ export async function startLocalS3(clock: Clock, bucket = 'crm-test-blobs'): Pro
       refused.push(problem);
       req.resume();
       res.writeHead(403, { 'Content-Type': 'application/xml' });
-      res.end(`<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${problem === 'expired' ? 'AccessDenied' : 'SignatureDoesNotMatch'}</Code><Message>${problem}</Message></Error>`);
+      res.end(
+        `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${problem === 'expired' ? 'AccessDenied' : 'SignatureDoesNotMatch'}</Code><Message>${problem}</Message></Error>`,
+      );
       return;
     }
-    const upstream = http.request({ host: '127.0.0.1', port: s3Port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode!, answer.headers);
-      answer.pipe(res);
-    });
+    const upstream = http.request(
+      { host: '127.0.0.1', port: s3Port, method: req.method, path: req.url, headers: req.headers },
+      (answer) => {
+        res.writeHead(answer.statusCode!, answer.headers);
+        answer.pipe(res);
+      },
+    );
     upstream.on('error', (err) => res.destroy(err));
     req.pipe(upstream);
   });
   await new Promise<void>((resolve) => gate.listen(0, '127.0.0.1', resolve));
   const { port } = gate.address() as AddressInfo;
   return {
-    settings: { endpoint: `http://127.0.0.1:${port}`, region: 'us-east-1', bucket, accessKeyId: ACCESS_KEY, secretAccessKey: SECRET_KEY, forcePathStyle: true },
+    settings: {
+      endpoint: `http://127.0.0.1:${port}`,
+      region: 'us-east-1',
+      bucket,
+      accessKeyId: ACCESS_KEY,
+      secretAccessKey: SECRET_KEY,
+      forcePathStyle: true,
+    },
     refused,
     async close() {
       gate.closeAllConnections();

@@ -40,7 +40,12 @@ export async function smtpServer() {
       stream.on('end', async () => {
         const raw = Buffer.concat(chunks);
         const from = session.envelope.mailFrom ? session.envelope.mailFrom.address : '';
-        received.push({ envelope: { from, to: session.envelope.rcptTo.map((r) => r.address) }, user: session.user as string | undefined, raw, mail: await simpleParser(raw) });
+        received.push({
+          envelope: { from, to: session.envelope.rcptTo.map((r) => r.address) },
+          user: session.user as string | undefined,
+          raw,
+          mail: await simpleParser(raw),
+        });
         done();
       });
     },

@@ -14,20 +14,27 @@ export const STATES = [
   { key: 'resolved', label: 'Resolved', final: true },
 ];
 
-export const TICKET = 'id number title description state appModeId currentState { key label final } type { id name } contact { externalId } conversation { id } history { edges { node { seq from to byName } } } createdAt updatedAt';
+export const TICKET =
+  'id number title description state appModeId currentState { key label final } type { id name } contact { externalId } conversation { id } history { edges { node { seq from to byName } } } createdAt updatedAt';
 
 /** A ticket as TICKET selects it, its history (a connection) as the list of its steps. */
 const flat = (ticket: any) => ({ ...ticket, history: ticket.history.edges.map((e: { node: unknown }) => e.node) });
 
 export function ticketsOf(t: () => TestServer, app: () => StaffApp) {
-  const { ok, refused, gql } = staffApi(() => t().url, () => app().owner);
+  const { ok, refused, gql } = staffApi(
+    () => t().url,
+    () => app().owner,
+  );
   return {
     ok,
     refused,
     gql,
     /** A new ticket type of the app's live mode (or the mode given) with STATES; its id. */
     async addType(name = `Type ${Math.random().toString(36).slice(2, 8)}`, appModeId = app().modes.live): Promise<string> {
-      const r = await ok('mutation($m: ID!, $n: String!, $s: [TicketStateInput!]!) { addTicketType(appModeId: $m, name: $n, states: $s) { id } }', { m: appModeId, n: name, s: STATES });
+      const r = await ok(
+        'mutation($m: ID!, $n: String!, $s: [TicketStateInput!]!) { addTicketType(appModeId: $m, name: $n, states: $s) { id } }',
+        { m: appModeId, n: name, s: STATES },
+      );
       return r.addTicketType.id;
     },
     /** A ticket made from the conversation; the ticket as TICKET selects it. */
@@ -40,7 +47,10 @@ export function ticketsOf(t: () => TestServer, app: () => StaffApp) {
       return flat(r.createTicketFromConversation);
     },
     async move(ticketId: string, state: string) {
-      return flat((await ok(`mutation($id: ID!, $s: String!) { moveTicket(ticketId: $id, state: $s) { ${TICKET} } }`, { id: ticketId, s: state })).moveTicket);
+      return flat(
+        (await ok(`mutation($id: ID!, $s: String!) { moveTicket(ticketId: $id, state: $s) { ${TICKET} } }`, { id: ticketId, s: state }))
+          .moveTicket,
+      );
     },
   };
 }
@@ -56,5 +66,6 @@ export async function startedBy(guest: Guest, text = 'My parcel never came'): Pr
 export const ticketCalls = (guest: Guest) => ({
   list: (query = '') => guest.send('GET', `/guest/v1/tickets${query}`),
   get: (id: string) => guest.send('GET', `/guest/v1/tickets/${id}`),
-  message: (id: string, body: Record<string, unknown>, key?: string) => guest.send('POST', `/guest/v1/tickets/${id}/messages`, body, key ? { 'Idempotency-Key': key } : {}),
+  message: (id: string, body: Record<string, unknown>, key?: string) =>
+    guest.send('POST', `/guest/v1/tickets/${id}/messages`, body, key ? { 'Idempotency-Key': key } : {}),
 });

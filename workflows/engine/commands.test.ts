@@ -14,7 +14,12 @@ describe('commands as both engines read them', () => {
   });
 
   it('backs off exponentially up to the cap, as Temporal does', () => {
-    const policy = retryPolicyOf({ kind: 'call', activity: 'a', input: null, retry: { initialIntervalMs: 100, backoffCoefficient: 3, maxIntervalMs: 1_000 } });
+    const policy = retryPolicyOf({
+      kind: 'call',
+      activity: 'a',
+      input: null,
+      retry: { initialIntervalMs: 100, backoffCoefficient: 3, maxIntervalMs: 1_000 },
+    });
     expect([1, 2, 3, 4].map((n) => backoffMs(policy, n))).toEqual([100, 300, 900, 1_000]);
     expect(policy.maxAttempts).toBe(5);
   });

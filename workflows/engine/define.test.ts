@@ -23,13 +23,23 @@ interface State {
 const { call, define } = defineProcess<State, EraseInput, EraseActivities>();
 
 describe('a process declared with defineProcess', () => {
-  it('builds a call from an activity of its set and that activity\'s input', () => {
-    expect(call('eraseContactData', { requestId: 'r1' }, { timeoutMs: 5 })).toEqual({ kind: 'call', activity: 'eraseContactData', input: { requestId: 'r1' }, timeoutMs: 5 });
+  it("builds a call from an activity of its set and that activity's input", () => {
+    expect(call('eraseContactData', { requestId: 'r1' }, { timeoutMs: 5 })).toEqual({
+      kind: 'call',
+      activity: 'eraseContactData',
+      input: { requestId: 'r1' },
+      timeoutMs: 5,
+    });
   });
 
   it('keeps its name as a literal, so a registry maps names to inputs', () => {
     expectTypeOf(eraseProcess.name).toEqualTypeOf<'erase'>();
-    expectTypeOf<ProcessInputs<Processes>>().toEqualTypeOf<{ erase: EraseInput; webhook: WebhookInput; 'conversation-wake': ConversationWakeInput; 'push-send': PushSendInput }>();
+    expectTypeOf<ProcessInputs<Processes>>().toEqualTypeOf<{
+      erase: EraseInput;
+      webhook: WebhookInput;
+      'conversation-wake': ConversationWakeInput;
+      'push-send': PushSendInput;
+    }>();
   });
 });
 
@@ -54,7 +64,8 @@ function decideTyping() {
     decide: (state, event) => {
       if (event.kind === 'started') expectTypeOf(event.input).toEqualTypeOf<EraseInput>();
       // Each activity's result comes typed by its name.
-      if (event.kind === 'activity_completed' && event.activity === 'eraseContactData') return { state: { ...state, removed: event.result }, command: call('finishErase', state) };
+      if (event.kind === 'activity_completed' && event.activity === 'eraseContactData')
+        return { state: { ...state, removed: event.result }, command: call('finishErase', state) };
       if (event.kind === 'signal') expectTypeOf(event.name).toEqualTypeOf<'nudge'>();
       if (event.kind === 'timer_fired') return { state, command: { kind: 'wait', signals: ['nudge'] } };
       return { state, command: { kind: 'end', outcome: null } };

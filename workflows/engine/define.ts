@@ -29,7 +29,11 @@ export interface ProcessSpec<Name extends string, State, Input, Acts extends Act
 
 export interface ProcessKit<State, Input, Acts extends Activities> {
   /** A call command for one of the process's activities, with that activity's input. */
-  call<A extends ActivityName<Acts>>(activity: A, input: ActivityInput<Acts[A]>, options?: CallOptions): CallCommand<A, ActivityInput<Acts[A]>>;
+  call<A extends ActivityName<Acts>>(
+    activity: A,
+    input: ActivityInput<Acts[A]>,
+    options?: CallOptions,
+  ): CallCommand<A, ActivityInput<Acts[A]>>;
   /** The definition to register. The name stays a literal type, for typed starts; the signals are those listed. */
   define<const Name extends string, const Signal extends string = never>(
     spec: ProcessSpec<Name, State, Input, Acts, Signal>,

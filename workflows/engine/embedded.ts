@@ -231,8 +231,14 @@ export class EmbeddedEngine<Def extends AnyProcess = AnyProcess> implements Dura
         const current = await tx.workflowRun.findUnique({ where: { id: run.id } });
         if (!current || current.revision !== run.revision) return;
         const now = this.clock.now();
-        const completed = (value: unknown) => ({ kind: 'activity_completed', at: now.toISOString(), activity: call.activity, result: value }) as const;
-        await this.save(tx, current, () => (result.ok ? advance(def, current, completed(result.value), now) : afterFailure(def, current, call, result.error, now)), now);
+        const completed = (value: unknown) =>
+          ({ kind: 'activity_completed', at: now.toISOString(), activity: call.activity, result: value }) as const;
+        await this.save(
+          tx,
+          current,
+          () => (result.ok ? advance(def, current, completed(result.value), now) : afterFailure(def, current, call, result.error, now)),
+          now,
+        );
       })
       .catch((err) => this.log.error({ err, runId: run.id }, 'durable processes: an activity result was not saved'));
   }

@@ -15,7 +15,10 @@ export class ProcessRegistry<Def extends AnyProcess = AnyProcess> {
     for (const def of definitions) {
       const versions = this.byName.get(def.name) ?? [];
       if (versions.some((v) => v.version === def.version)) throw new Error(`process ${def.name} v${def.version} is registered twice`);
-      this.byName.set(def.name, [...versions, def].sort((a, b) => a.version - b.version));
+      this.byName.set(
+        def.name,
+        [...versions, def].sort((a, b) => a.version - b.version),
+      );
     }
   }
 

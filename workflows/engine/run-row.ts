@@ -35,7 +35,8 @@ export const cancelPending = (run: WorkflowRun) => run.cancelRequestedAt !== nul
  *  inbox signal or a pending cancel already answers is due at once. */
 export function settle(decision: Decision<unknown>, now: Date, inbox: InboxEntry[], cancelWaiting: boolean) {
   const { command } = decision;
-  const dueNow = command.kind === 'call' || (command.kind === 'wait' && (cancelWaiting || inbox.some((s) => awaitsSignal(command, s.name))));
+  const dueNow =
+    command.kind === 'call' || (command.kind === 'wait' && (cancelWaiting || inbox.some((s) => awaitsSignal(command, s.name))));
   return {
     status: runStateOf(command),
     state: json(decision.state),
@@ -75,12 +76,20 @@ export function stepWithoutActivity(def: AnyProcess | undefined, run: WorkflowRu
   const command = commandOf(run);
   if (cancelPending(run)) return advance(def, run, { kind: 'cancelled', at }, now);
   // A call gets here only still leased: the worker running it was lost.
-  if (command.kind === 'call') return afterFailure(def, run, command, `${command.activity} did not finish within ${timeoutOf(command)} ms`, now);
+  if (command.kind === 'call')
+    return afterFailure(def, run, command, `${command.activity} did not finish within ${timeoutOf(command)} ms`, now);
   if (command.kind === 'end') throw new Error('an ended run was due');
   const inbox = inboxOf(run);
   const i = inbox.findIndex((s) => awaitsSignal(command, s.name));
   const signal = inbox[i];
-  if (signal) return advance(def, run, { kind: 'signal', at, name: signal.name, payload: signal.payload }, now, inbox.filter((_, j) => j !== i));
+  if (signal)
+    return advance(
+      def,
+      run,
+      { kind: 'signal', at, name: signal.name, payload: signal.payload },
+      now,
+      inbox.filter((_, j) => j !== i),
+    );
   if (command.until !== undefined && Date.parse(command.until) <= now.getTime()) return advance(def, run, { kind: 'timer_fired', at }, now);
   // Woken by a signal it does not wait for: back to sleep.
   return { wakeAt: command.until === undefined ? null : new Date(command.until) };

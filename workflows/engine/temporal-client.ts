@@ -29,7 +29,12 @@ export class TemporalEngine<Def extends AnyProcess = AnyProcess> implements Dura
     const args: DurableArgs = { version, input };
     try {
       // REJECT_DUPLICATE: a run id names one run for good, ended or not, as on the embedded engine.
-      await this.client.workflow.start(name, { taskQueue: this.taskQueue, workflowId: runId, args: [args], workflowIdReusePolicy: 'REJECT_DUPLICATE' });
+      await this.client.workflow.start(name, {
+        taskQueue: this.taskQueue,
+        workflowId: runId,
+        args: [args],
+        workflowIdReusePolicy: 'REJECT_DUPLICATE',
+      });
     } catch (err) {
       if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
     }

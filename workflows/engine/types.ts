@@ -51,8 +51,7 @@ export type CallOf<Acts extends Activities> = {
 
 /** Wait for a time, for one of some signals, or both: whichever comes first. */
 export type WaitCommand<Signal extends string = string> =
-  | { kind: 'wait'; until: Instant; signals?: Signal[] }
-  | { kind: 'wait'; until?: undefined; signals: Signal[] };
+  { kind: 'wait'; until: Instant; signals?: Signal[] } | { kind: 'wait'; until?: undefined; signals: Signal[] };
 
 export interface EndCommand {
   kind: 'end';
@@ -103,7 +102,11 @@ export type InputOf<Def> = Def extends { initialState(input: infer Input): unkno
 /** The activities every process of a union of definitions calls, as one set. */
 export type ActivitiesOf<Def> = UnionToIntersection<Def extends { readonly activityTypes?: infer Acts } ? Exclude<Acts, undefined> : never>;
 /** What starting the process `Name` of the definitions `Def` takes (two versions of one process: either input). */
-export type StartInput<Def extends AnyProcess, Name extends string> = Def extends unknown ? (Name extends Def['name'] ? InputOf<Def> : never) : never;
+export type StartInput<Def extends AnyProcess, Name extends string> = Def extends unknown
+  ? Name extends Def['name']
+    ? InputOf<Def>
+    : never
+  : never;
 /** Process name -> start input, for the definitions `Def`. */
 export type ProcessInputs<Def extends AnyProcess> = { [Name in Def['name']]: StartInput<Def, Name> };
 /** A process to start or look up: its registered name, or its definition. */

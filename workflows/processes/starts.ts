@@ -22,7 +22,11 @@ export const startProcesses = (engine: ProcessStarter<Processes>, svc: Services)
         await engine.start('erase', requestId, { requestId });
       }
       if (row.topic === SNOOZED) {
-        const { run_id: runId, conversation_id: conversationId, until } = row.data as { run_id: string; conversation_id: string; until: string };
+        const {
+          run_id: runId,
+          conversation_id: conversationId,
+          until,
+        } = row.data as { run_id: string; conversation_id: string; until: string };
         await engine.start('conversation-wake', runId, { appModeId: row.appModeId, conversationId, until });
       }
       if (row.topic === PUSH_REQUESTED) {

@@ -1,4 +1,13 @@
-import { ActivityFailure, CancellationScope, condition, defineSignal, isCancellation, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import {
+  ActivityFailure,
+  CancellationScope,
+  condition,
+  defineSignal,
+  isCancellation,
+  proxyActivities,
+  setHandler,
+  workflowInfo,
+} from '@temporalio/workflow';
 import { awaitsSignal, retryPolicyOf, runStateOf, timeoutOf } from '../engine/commands.js';
 import type { ProcessRegistry } from '../engine/registry.js';
 import type { CallCommand, ProcessEvent, WaitCommand } from '../engine/types.js';
@@ -69,7 +78,13 @@ async function call(command: CallCommand): Promise<ProcessEvent> {
   } catch (err) {
     if (!(err instanceof ActivityFailure) || isCancellation(err)) throw err;
     // Temporal gives up only once the policy's attempts are spent (our activities raise no non-retryable errors).
-    return { kind: 'activity_failed', at: now(), activity: command.activity, error: err.cause?.message ?? err.message, attempts: policy.maxAttempts };
+    return {
+      kind: 'activity_failed',
+      at: now(),
+      activity: command.activity,
+      error: err.cause?.message ?? err.message,
+      attempts: policy.maxAttempts,
+    };
   }
 }
 

@@ -9,7 +9,9 @@ import { buildActivities } from '../processes/activities.js';
 
 const config = readConfig();
 if (!config.temporalAddress) {
-  console.error('TEMPORAL_ADDRESS is not set: there is no Temporal server to work for. Without it the server runs durable processes itself (the embedded engine); set TEMPORAL_ADDRESS (and TEMPORAL_NAMESPACE) to run them on Temporal.');
+  console.error(
+    'TEMPORAL_ADDRESS is not set: there is no Temporal server to work for. Without it the server runs durable processes itself (the embedded engine); set TEMPORAL_ADDRESS (and TEMPORAL_NAMESPACE) to run them on Temporal.',
+  );
   process.exit(1);
 }
 
@@ -28,7 +30,9 @@ try {
         workflowsPath: fileURLToPath(new URL(`./workflows${path.extname(import.meta.url)}`, import.meta.url)),
         activities: buildActivities(svc),
       });
-      console.log(`worker on task queue '${config.temporalTaskQueue}' of ${config.temporalAddress} (namespace ${config.temporalNamespace})`);
+      console.log(
+        `worker on task queue '${config.temporalTaskQueue}' of ${config.temporalAddress} (namespace ${config.temporalNamespace})`,
+      );
       await worker.run(); // until SIGINT or SIGTERM
     } finally {
       await svc.close();

@@ -26,10 +26,14 @@ vi.mock('@temporalio/workflow', async (importOriginal) => ({
   ...(await importOriginal<typeof import('@temporalio/workflow')>()),
   workflowInfo: () => ({ workflowType: 'ping' }),
   proxyActivities: (options: Record<string, unknown>) =>
-    new Proxy({}, { get: (_, activity: string) => (input: unknown) => (h.calls.push({ activity, input, options }), h.answer(activity, input)) }),
+    new Proxy(
+      {},
+      { get: (_, activity: string) => (input: unknown) => (h.calls.push({ activity, input, options }), h.answer(activity, input)) },
+    ),
   defineSignal: (name: string) => ({ type: 'signal', name }),
   defineQuery: (name: string) => ({ type: 'query', name }),
-  setHandler: (def: { type: string; name: string }, handler: never) => (def.type === 'signal' ? h.signals : h.queries).set(def.name, handler),
+  setHandler: (def: { type: string; name: string }, handler: never) =>
+    (def.type === 'signal' ? h.signals : h.queries).set(def.name, handler),
   condition: (fn: () => boolean, timeout?: number) =>
     new Promise((resolve, reject) => {
       if (fn()) return resolve(true);
@@ -74,7 +78,10 @@ describe('the Temporal workflow loop over decide', () => {
       {
         activity: 'sendPing',
         input: { to: 'ops', reminder: false },
-        options: { startToCloseTimeout: 10_000, retry: { maximumAttempts: 3, initialInterval: 1_000, backoffCoefficient: 2, maximumInterval: 10_000 } },
+        options: {
+          startToCloseTimeout: 10_000,
+          retry: { maximumAttempts: 3, initialInterval: 1_000, backoffCoefficient: 2, maximumInterval: 10_000 },
+        },
       },
     ]);
     expect(pending.timeout).toBeGreaterThan(59_000);
@@ -111,9 +118,20 @@ describe('the Temporal workflow loop over decide', () => {
 
   it('hands decide an activity that failed for good, with its error', async () => {
     h.answer = async (activity) => {
-      throw new ActivityFailure('activity failed', activity, '1', RetryState.MAXIMUM_ATTEMPTS_REACHED, 'worker', ApplicationFailure.retryable('unreachable'));
+      throw new ActivityFailure(
+        'activity failed',
+        activity,
+        '1',
+        RetryState.MAXIMUM_ATTEMPTS_REACHED,
+        'worker',
+        ApplicationFailure.retryable('unreachable'),
+      );
     };
-    expect(await durableProcess({ version: 1, input })).toEqual({ answered: false, reminded: false, failed: { activity: 'sendPing', error: 'unreachable', attempts: 3 } });
+    expect(await durableProcess({ version: 1, input })).toEqual({
+      answered: false,
+      reminded: false,
+      failed: { activity: 'sendPing', error: 'unreachable', attempts: 3 },
+    });
   });
 
   it('hands decide a cancel that comes while waiting', async () => {
@@ -124,7 +142,14 @@ describe('the Temporal workflow loop over decide', () => {
 
   it('hands decide a cancel that comes during an activity', async () => {
     h.answer = async (activity) => {
-      throw new ActivityFailure('activity cancelled', activity, '1', RetryState.CANCEL_REQUESTED, 'worker', new CancelledFailure('cancelled'));
+      throw new ActivityFailure(
+        'activity cancelled',
+        activity,
+        '1',
+        RetryState.CANCEL_REQUESTED,
+        'worker',
+        new CancelledFailure('cancelled'),
+      );
     };
     expect(await durableProcess({ version: 1, input })).toEqual({ answered: false, reminded: false, cancelled: true });
   });

@@ -118,7 +118,8 @@ export class CredentialCache {
     this.generation++;
     this.origins.clear();
     if (!appId) {
-      for (const lru of [this.appModes, this.serverKeys, this.otherModes, this.secrets, this.tokens]) (lru as Lru<unknown, unknown>).clear();
+      for (const lru of [this.appModes, this.serverKeys, this.otherModes, this.secrets, this.tokens])
+        (lru as Lru<unknown, unknown>).clear();
       return;
     }
     this.appModes.deleteWhere((m) => m.appId === appId);
@@ -130,7 +131,14 @@ export class CredentialCache {
 
   /** Entries held, by kind (for tests and metrics). */
   sizes(): Record<string, number> {
-    return { appModes: this.appModes.size, serverKeys: this.serverKeys.size, otherModes: this.otherModes.size, secrets: this.secrets.size, tokens: this.tokens.size, origins: this.origins.size };
+    return {
+      appModes: this.appModes.size,
+      serverKeys: this.serverKeys.size,
+      otherModes: this.otherModes.size,
+      secrets: this.secrets.size,
+      tokens: this.tokens.size,
+      origins: this.origins.size,
+    };
   }
 
   appModeByKey(appKey: string, read: () => Promise<AppMode | null>): Promise<AppMode | undefined> {

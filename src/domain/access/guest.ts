@@ -64,7 +64,8 @@ function keptUser(svc: Services, appMode: AppMode, authorization: string): strin
   const kept = token === undefined ? undefined : svc.credentials.verifiedToken(appMode, token);
   if (!kept) return undefined;
   const now = Math.floor(svc.clock.now().getTime() / 1000);
-  if ((kept.nbf === undefined || kept.nbf <= now + CLOCK_TOLERANCE) && (kept.exp === undefined || kept.exp > now - CLOCK_TOLERANCE)) return kept.sub;
+  if ((kept.nbf === undefined || kept.nbf <= now + CLOCK_TOLERANCE) && (kept.exp === undefined || kept.exp > now - CLOCK_TOLERANCE))
+    return kept.sub;
   return undefined;
 }
 
@@ -74,7 +75,8 @@ async function verifyUserToken(svc: Services, appMode: AppMode, authorization: s
   const token = match[1]!;
   // jose reads the claims leniently, turning bytes that are not UTF-8 into U+FFFD: two different
   // subjects would become one person.
-  if (utf8Text(Buffer.from(token.split('.')[1] ?? '', 'base64url')) === undefined) throw unauthorized("The user token's claims are not UTF-8 JSON.");
+  if (utf8Text(Buffer.from(token.split('.')[1] ?? '', 'base64url')) === undefined)
+    throw unauthorized("The user token's claims are not UTF-8 JSON.");
   const generation = svc.credentials.now;
   const secret = svc.credentials.identitySecret(appMode, (sealed) => svc.secrets.open(sealed));
   try {
@@ -84,7 +86,8 @@ async function verifyUserToken(svc: Services, appMode: AppMode, authorization: s
       (await jwtVerify(token, secret, { algorithms: ['HS256'], currentDate: svc.clock.now(), clockTolerance: CLOCK_TOLERANCE })).payload;
     if (typeof payload.sub !== 'string') throw unauthorized('The user token has no "sub" claim naming the user.');
     for (const claim of ['exp', 'nbf', 'iat'] as const) {
-      if (payload[claim] !== undefined && !Number.isFinite(payload[claim])) throw unauthorized(`The user token's "${claim}" claim must be a number of seconds.`);
+      if (payload[claim] !== undefined && !Number.isFinite(payload[claim]))
+        throw unauthorized(`The user token's "${claim}" claim must be a number of seconds.`);
     }
     const sub = checkExternalId(payload.sub, 'the token\'s "sub" claim');
     svc.credentials.keepVerifiedToken(
@@ -110,7 +113,11 @@ async function signatureProblem(svc: Services, appMode: AppMode, token: string):
   );
   if (other) {
     try {
-      await compactVerify(token, svc.credentials.identitySecret(other, (sealed) => svc.secrets.open(sealed)), { algorithms: ['HS256'] });
+      await compactVerify(
+        token,
+        svc.credentials.identitySecret(other, (sealed) => svc.secrets.open(sealed)),
+        { algorithms: ['HS256'] },
+      );
       return `The user token is signed with the ${other.mode} mode's identity secret, but the app key is the ${appMode.mode} mode's.`;
     } catch {
       /* not the other mode's either */

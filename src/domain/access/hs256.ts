@@ -33,7 +33,8 @@ export function verifiedHs256(token: string, secret: Uint8Array, now: Date, tole
   const claims = json(body);
   if (!isObject(claims)) return undefined;
   const seconds = Math.floor(now.getTime() / 1000);
-  for (const claim of ['iat', 'exp', 'nbf'] as const) if (claims[claim] !== undefined && typeof claims[claim] !== 'number') return undefined;
+  for (const claim of ['iat', 'exp', 'nbf'] as const)
+    if (claims[claim] !== undefined && typeof claims[claim] !== 'number') return undefined;
   if (typeof claims.exp === 'number' && claims.exp <= seconds - tolerance) return undefined;
   if (typeof claims.nbf === 'number' && claims.nbf > seconds + tolerance) return undefined;
   return claims as JWTPayload;

@@ -61,15 +61,18 @@ interface Grant {
 
 /** One statement: admitted with the slots granted per key, or refused with the seconds to wait. */
 async function grant(svc: Services, grants: Grant[], nowMs: number): Promise<number[]> {
-  const { rows } = await svc.pool.query<{ r: number[] }>('SELECT crm_rate_grant($1::text[], $2::int[], $3::int[], $4::int[], $5::bigint[], $6, $7) AS r', [
-    grants.map((g) => g.key),
-    grants.map((g) => g.limit),
-    grants.map((g) => g.want),
-    grants.map((g) => g.giveBack),
-    grants.map((g) => g.giveBackSecond),
-    WINDOW_SECONDS,
-    nowMs,
-  ]);
+  const { rows } = await svc.pool.query<{ r: number[] }>(
+    'SELECT crm_rate_grant($1::text[], $2::int[], $3::int[], $4::int[], $5::bigint[], $6, $7) AS r',
+    [
+      grants.map((g) => g.key),
+      grants.map((g) => g.limit),
+      grants.map((g) => g.want),
+      grants.map((g) => g.giveBack),
+      grants.map((g) => g.giveBackSecond),
+      WINDOW_SECONDS,
+      nowMs,
+    ],
+  );
   const r = rows[0]!.r;
   if (r[0]! > 0) throw tooManyRequests(r[0]!);
   return r.slice(1);
@@ -125,7 +128,14 @@ export async function takeShared(svc: Services, allowances: Allowance[]): Promis
     for (const a of asked) {
       // What is handed back now is no longer this process's to spend.
       if (a.old) a.old.left = 0;
-      const placeholder: Chunk = { left: 0, second: 0, until: 0, granted: a.old?.granted ?? 0, spent: a.old?.spent ?? 0, pending: pendingGrant };
+      const placeholder: Chunk = {
+        left: 0,
+        second: 0,
+        until: 0,
+        granted: a.old?.granted ?? 0,
+        spent: a.old?.spent ?? 0,
+        pending: pendingGrant,
+      };
       remember(chunks, a.key, placeholder);
     }
     try {

@@ -40,8 +40,13 @@ const changeOf = (row: OutboxRow) => fromRow(row.data);
 /** Each change as subscribers get it, made once for all of them (see changeEvent in live.ts). */
 const changes = new WeakMap<object, AppModeChange>();
 
-export async function* appModeChanges(ctx: Ctx, appModeId: string, opts: { after?: string | null; signal: AbortSignal }): AsyncGenerator<AppModeChange> {
-  const read = (db: Pick<Services['db'], 'appMode'>) => db.appMode.findUnique({ where: { id: appModeId }, omit: { identitySecretEnc: true, inboundSecretEnc: true } });
+export async function* appModeChanges(
+  ctx: Ctx,
+  appModeId: string,
+  opts: { after?: string | null; signal: AbortSignal },
+): AsyncGenerator<AppModeChange> {
+  const read = (db: Pick<Services['db'], 'appMode'>) =>
+    db.appMode.findUnique({ where: { id: appModeId }, omit: { identitySecretEnc: true, inboundSecretEnc: true } });
   for await (const event of liveTopic(ctx, 'app_mode.changed', appModeId, { ...opts, read: (tx) => read(tx.db), change: changeOf })) {
     const shared = changes.get(event);
     if (shared) {

@@ -1,7 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { transaction, type Ctx } from '../context.js';
 import { invalidField } from '../errors.js';
-import { hashServerKey, newAppKey, newIdentitySecret, newInboundSecret, newServerKey, serverKeyHint, type ModeName } from './credentials.js';
+import {
+  hashServerKey,
+  newAppKey,
+  newIdentitySecret,
+  newInboundSecret,
+  newServerKey,
+  serverKeyHint,
+  type ModeName,
+} from './credentials.js';
 
 /** What is shown once when an app is made: each mode's app key, a server key and its secrets. */
 export interface ModeCredentials {

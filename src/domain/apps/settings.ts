@@ -8,7 +8,10 @@ import { checkOrigin, checkOrigins } from './origins.js';
 
 // The settings of one app-mode, changed by staff (GraphQL) and operators (the CLI) alike.
 
-const httpsUrl = z.string().url().refine((u) => u.startsWith('https://'), 'must be an https address');
+const httpsUrl = z
+  .string()
+  .url()
+  .refine((u) => u.startsWith('https://'), 'must be an https address');
 const language = z.string().regex(/^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/, 'must be a BCP 47 language tag');
 
 export const settingsPatch = z.object({
@@ -22,9 +25,15 @@ export const settingsPatch = z.object({
   inappOn: z.boolean().optional(),
   languages: z.array(language).min(1).max(50).optional(),
   defaultLanguage: language.optional(),
-  currency: z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code such as USD').optional(),
+  currency: z
+    .string()
+    .regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code such as USD')
+    .optional(),
   brandName: z.string().trim().min(1).max(100).optional(),
-  brandColor: z.string().regex(/^#[0-9a-fA-F]{6}$/, 'must be #rrggbb').optional(),
+  brandColor: z
+    .string()
+    .regex(/^#[0-9a-fA-F]{6}$/, 'must be #rrggbb')
+    .optional(),
   brandLogoUrl: httpsUrl.nullable().optional(),
   linkBase: httpsUrl.nullable().optional(),
   appStoreUrl: httpsUrl.nullable().optional(),
@@ -57,7 +66,9 @@ export async function updateSettings(ctx: Ctx, appModeId: string, patch: Setting
   const languages = data.languages ?? current.languages;
   const defaultLanguage = data.defaultLanguage ?? current.defaultLanguage;
   if (!languages.includes(defaultLanguage))
-    throw invalid([{ field: data.defaultLanguage ? 'defaultLanguage' : 'languages', message: 'the default language must be one of the languages' }]);
+    throw invalid([
+      { field: data.defaultLanguage ? 'defaultLanguage' : 'languages', message: 'the default language must be one of the languages' },
+    ]);
 
   return transaction(ctx, async (tx) => {
     await inOrder(tx, 'app_mode.changed', appModeId);

@@ -15,20 +15,35 @@ export function refuseIfMessengerOff(ctx: Ctx<GuestCaller>): void {
  * `POST /attachments`: an attachment of the user's, and the address to PUT its bytes at (the
  * declared type and exact size). It can be named in `attachment_ids` once its bytes are there.
  */
-export async function createAttachment(ctx: Ctx<GuestCaller>, input: { size: number; contentType: PictureType }): Promise<{ id: string; upload: SignedAddress }> {
+export async function createAttachment(
+  ctx: Ctx<GuestCaller>,
+  input: { size: number; contentType: PictureType },
+): Promise<{ id: string; upload: SignedAddress }> {
   refuseIfMessengerOff(ctx);
   const { appModeId, externalId } = ctx.caller;
   const id = randomUUID();
   await transaction(ctx, async (tx) => {
     // Holds the person against an erase until this commits (nothing made here outlives one).
-    if ((await erasedAmong(tx, [externalId])).size) throw forbidden('erased', 'This user was erased; nothing is kept for them for 30 days.');
+    if ((await erasedAmong(tx, [externalId])).size)
+      throw forbidden('erased', 'This user was erased; nothing is kept for them for 30 days.');
     // One person's creations queue here, so the count below holds when fifty arrive at once.
     await tx.db.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`attachments:${appModeId}:${externalId}`}, 0))`;
     const unused = await tx.db.attachment.count({ where: { appModeId, externalId, partId: null } });
     if (unused >= MAX_UNUSED_ATTACHMENTS)
-      throw new DomainError(422, 'attachment_limit', 'Too many pictures waiting', `At most ${MAX_UNUSED_ATTACHMENTS} pictures may wait to be sent; send or wait for them to lapse.`);
-    await tx.db.attachment.create({ data: { id, appModeId, externalId, contentType: input.contentType, size: input.size, createdAt: tx.clock.now() } });
+      throw new DomainError(
+        422,
+        'attachment_limit',
+        'Too many pictures waiting',
+        `At most ${MAX_UNUSED_ATTACHMENTS} pictures may wait to be sent; send or wait for them to lapse.`,
+      );
+    await tx.db.attachment.create({
+      data: { id, appModeId, externalId, contentType: input.contentType, size: input.size, createdAt: tx.clock.now() },
+    });
   });
-  const upload = await ctx.svc.blobs.uploadAddress(attachmentKey(appModeId, id), { contentType: input.contentType, size: input.size, seconds: UPLOAD_ADDRESS_SECONDS });
+  const upload = await ctx.svc.blobs.uploadAddress(attachmentKey(appModeId, id), {
+    contentType: input.contentType,
+    size: input.size,
+    seconds: UPLOAD_ADDRESS_SECONDS,
+  });
   return { id, upload };
 }

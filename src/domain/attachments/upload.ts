@@ -24,7 +24,10 @@ export async function receiveAttachmentUpload(ctx: Ctx, key: string, bytes: Buff
   const found = checkPicture(row, { head: bytes.subarray(0, PICTURE_HEAD_BYTES), size: bytes.length });
   if ('refused' in found) throw attachmentInvalid([{ field: 'body', message: found.refused }]);
   await ctx.svc.blobs.put(key, bytes, row.contentType);
-  const { count } = await ctx.db.attachment.updateMany({ where: { ...where, partId: null }, data: { uploadedAt: ctx.clock.now(), width: found.width, height: found.height } });
+  const { count } = await ctx.db.attachment.updateMany({
+    where: { ...where, partId: null },
+    data: { uploadedAt: ctx.clock.now(), width: found.width, height: found.height },
+  });
   if (count) return;
   // Erased or swept while the bytes were written (its bytes removed before ours arrived): ours go too.
   // Sent meanwhile (an earlier upload to the same address was sent while this one was written): these

@@ -81,7 +81,10 @@ export async function useAttachments(tx: TxCtx<GuestCaller>, input: { ids: strin
   if (errors.length) throw attachmentInvalid(errors);
   for (const [position, p] of pictures.entries()) {
     const row = byId.get(p.id)!;
-    await tx.db.attachment.update({ where: { id: p.id }, data: { partId, position, usedAt: now, uploadedAt: row.uploaded_at, width: p.width, height: p.height } });
+    await tx.db.attachment.update({
+      where: { id: p.id },
+      data: { partId, position, usedAt: now, uploadedAt: row.uploaded_at, width: p.width, height: p.height },
+    });
   }
   return pictures;
 }

@@ -147,7 +147,10 @@ function comparison(type: ValueType, op: Op, value: Value | undefined): (v: unkn
     case 'boolean':
       return (v) => v === value;
     case 'version':
-      return (v) => typeof v === 'string' && /^\d+(\.\d+)*/.test(v) && compareNumbers(compareVersions(v.match(/^\d+(\.\d+)*/)![0], value as string), op, 0);
+      return (v) =>
+        typeof v === 'string' &&
+        /^\d+(\.\d+)*/.test(v) &&
+        compareNumbers(compareVersions(v.match(/^\d+(\.\d+)*/)![0], value as string), op, 0);
     case 'date':
     case 'time': {
       if (op === 'before' || op === 'after') {

@@ -98,7 +98,10 @@ export async function vocabularyOf(ctx: Ctx, appModeId: string): Promise<Vocabul
     ctx.db.attributeDefinition.findMany({ where: { appModeId }, select: { name: true, type: true } }),
     ctx.db.eventDefinition.findMany({ where: { appModeId }, select: { name: true } }),
   ]);
-  return { attributes: new Map(attributes.map((a) => [a.name, a.type])), events: new Set([...BUILT_IN_EVENTS, ...events.map((e) => e.name)]) };
+  return {
+    attributes: new Map(attributes.map((a) => [a.name, a.type])),
+    events: new Set([...BUILT_IN_EVENTS, ...events.map((e) => e.name)]),
+  };
 }
 
 /** An audience as written (null or undefined: everyone), read against the vocabulary; refused naming every bad member. */
@@ -110,49 +113,57 @@ export function readAudience(input: unknown, vocabulary: Vocabulary, path = 'aud
   const obj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
   const rule = (raw: unknown, at: string, depth: number): Rule | undefined => {
-    if (!obj(raw)) return fail(at, 'must be a group ({ all: [...] } or { any: [...] }) or a condition'), undefined;
+    if (!obj(raw)) return (fail(at, 'must be a group ({ all: [...] } or { any: [...] }) or a condition'), undefined);
     const group = 'all' in raw ? 'all' : 'any' in raw ? 'any' : undefined;
     if (group) {
-      if (depth >= MAX_DEPTH) return fail(at, `groups may nest at most ${MAX_DEPTH} deep`), undefined;
+      if (depth >= MAX_DEPTH) return (fail(at, `groups may nest at most ${MAX_DEPTH} deep`), undefined);
       const list = raw[group];
-      if (!Array.isArray(list) || !list.length) return fail(`${at}.${group}`, 'must be a non-empty array of rules'), undefined;
+      if (!Array.isArray(list) || !list.length) return (fail(`${at}.${group}`, 'must be a non-empty array of rules'), undefined);
       const rules = list.map((r, i) => rule(r, `${at}.${group}.${i}`, depth + 1));
       return (group === 'all' ? { all: rules } : { any: rules }) as Rule;
     }
-    if (++conditions > MAX_CONDITIONS) return fail(at, `an audience holds at most ${MAX_CONDITIONS} conditions`), undefined;
+    if (++conditions > MAX_CONDITIONS) return (fail(at, `an audience holds at most ${MAX_CONDITIONS} conditions`), undefined);
     if ('event' in raw) return eventCondition(raw, at);
     if ('attribute' in raw) {
       const name = raw.attribute;
       const type = typeof name === 'string' ? vocabulary.attributes.get(name) : undefined;
-      if (!type) return fail(`${at}.attribute`, 'names no attribute of this app'), undefined;
+      if (!type) return (fail(`${at}.attribute`, 'names no attribute of this app'), undefined);
       const compared = comparison(raw, at, type);
       return compared && { attribute: name as string, type, ...compared };
     }
     if ('field' in raw) {
       const field = raw.field as ContactField;
-      if (typeof field !== 'string' || !(field in FIELDS)) return fail(`${at}.field`, `must be one of ${Object.keys(FIELDS).join(', ')}`), undefined;
+      if (typeof field !== 'string' || !(field in FIELDS))
+        return (fail(`${at}.field`, `must be one of ${Object.keys(FIELDS).join(', ')}`), undefined);
       const compared = comparison(raw, at, FIELDS[field]);
       return compared && { field, ...compared };
     }
-    return fail(at, 'must have one of all, any, field, attribute or event'), undefined;
+    return (fail(at, 'must have one of all, any, field, attribute or event'), undefined);
   };
 
   const comparison = (raw: Record<string, unknown>, at: string, type: ValueType): { op: Op; value?: Value } | undefined => {
     const ops: readonly string[] = OPS[type];
-    if (typeof raw.op !== 'string' || !ops.includes(raw.op)) return fail(`${at}.op`, `must be one of ${ops.join(', ')} for this ${type === 'version' ? 'version' : type}`), undefined;
+    if (typeof raw.op !== 'string' || !ops.includes(raw.op))
+      return (fail(`${at}.op`, `must be one of ${ops.join(', ')} for this ${type === 'version' ? 'version' : type}`), undefined);
     const op = raw.op as Op;
     if (op === 'exists' || op === 'not_exists') return { op };
     const value = raw.value;
     const bad = (message: string) => (fail(`${at}.value`, message), undefined);
     if (op === 'in' || op === 'not_in') {
-      if (!Array.isArray(value) || !value.length || value.length > 100 || value.some((v) => typeof v !== 'string')) return bad('must be a list of 1 to 100 strings');
+      if (!Array.isArray(value) || !value.length || value.length > 100 || value.some((v) => typeof v !== 'string'))
+        return bad('must be a list of 1 to 100 strings');
       if (type === 'platform' && value.some((v) => !PLATFORMS.includes(v))) return bad(`must list platforms among ${PLATFORMS.join(', ')}`);
       return { op, value: value as string[] };
     }
     if (op === 'within_last_days' || op === 'more_than_days_ago') {
-      return Number.isInteger(value) && (value as number) >= 0 && (value as number) <= MAX_DAYS ? { op, value: value as number } : bad(`must be a whole number of days from 0 to ${MAX_DAYS}`);
+      return Number.isInteger(value) && (value as number) >= 0 && (value as number) <= MAX_DAYS
+        ? { op, value: value as number }
+        : bad(`must be a whole number of days from 0 to ${MAX_DAYS}`);
     }
-    if (op === 'before' || op === 'after') return typeof value === 'string' && (isDate(value) || isTime(value)) ? { op, value } : bad('must be a date (YYYY-MM-DD) or an RFC 3339 time');
+    if (op === 'before' || op === 'after')
+      return typeof value === 'string' && (isDate(value) || isTime(value))
+        ? { op, value }
+        : bad('must be a date (YYYY-MM-DD) or an RFC 3339 time');
     switch (type) {
       case 'number':
         return typeof value === 'number' && Number.isFinite(value) ? { op, value } : bad('must be a number');
@@ -167,19 +178,21 @@ export function readAudience(input: unknown, vocabulary: Vocabulary, path = 'aud
 
   const eventCondition = (raw: Record<string, unknown>, at: string): EventCondition | undefined => {
     const name = raw.event;
-    if (typeof name !== 'string' || !isEventName(name) || !vocabulary.events.has(name)) return fail(`${at}.event`, 'names no event of this app'), undefined;
+    if (typeof name !== 'string' || !isEventName(name) || !vocabulary.events.has(name))
+      return (fail(`${at}.event`, 'names no event of this app'), undefined);
     const did = raw.did === undefined ? true : raw.did;
-    if (typeof did !== 'boolean') return fail(`${at}.did`, 'must be true or false'), undefined;
+    if (typeof did !== 'boolean') return (fail(`${at}.did`, 'must be true or false'), undefined);
     const condition: EventCondition = { event: name, did };
     if (raw.withinDays !== undefined) {
-      if (!Number.isInteger(raw.withinDays) || (raw.withinDays as number) < 1 || (raw.withinDays as number) > MAX_DAYS) return fail(`${at}.withinDays`, `must be a whole number of days from 1 to ${MAX_DAYS}`), undefined;
+      if (!Number.isInteger(raw.withinDays) || (raw.withinDays as number) < 1 || (raw.withinDays as number) > MAX_DAYS)
+        return (fail(`${at}.withinDays`, `must be a whole number of days from 1 to ${MAX_DAYS}`), undefined);
       condition.withinDays = raw.withinDays as number;
     }
     if (raw.count !== undefined) {
       const c = raw.count;
-      if (!did) return fail(`${at}.count`, 'goes only with did: true'), undefined;
+      if (!did) return (fail(`${at}.count`, 'goes only with did: true'), undefined);
       if (!obj(c) || !(COUNT_OPS as readonly unknown[]).includes(c.op) || !Number.isInteger(c.value) || (c.value as number) < 0) {
-        return fail(`${at}.count`, `must be { op, value } with op one of ${COUNT_OPS.join(', ')} and a whole number value`), undefined;
+        return (fail(`${at}.count`, `must be { op, value } with op one of ${COUNT_OPS.join(', ')} and a whole number value`), undefined);
       }
       condition.count = { op: c.op as CountOp, value: c.value as number };
     }
@@ -194,6 +207,7 @@ export function readAudience(input: unknown, vocabulary: Vocabulary, path = 'aud
 /** A single attribute condition (a message's goal), read like an audience's. */
 export function readAttributeCondition(input: unknown, vocabulary: Vocabulary, path: string): AttributeCondition {
   const rule = readAudience(input, vocabulary, path);
-  if (!rule || !('attribute' in rule)) throw invalid([{ field: path, message: 'must be an attribute condition ({ attribute, op, value })' }]);
+  if (!rule || !('attribute' in rule))
+    throw invalid([{ field: path, message: 'must be an attribute condition ({ attribute, op, value })' }]);
   return rule;
 }

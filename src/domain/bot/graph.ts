@@ -100,7 +100,8 @@ export function checkBot(input: HelpBotInput, app: GraphContext): { bot: Checked
 
   const keys = new Set<string>();
   input.steps.forEach((s, i) => {
-    if (!KEY.test(s.key) || s.key === HANDOVER) fail(`steps.${i}.key`, s.key === HANDOVER ? `${HANDOVER} is the team, not a step` : KEY_RULE);
+    if (!KEY.test(s.key) || s.key === HANDOVER)
+      fail(`steps.${i}.key`, s.key === HANDOVER ? `${HANDOVER} is the team, not a step` : KEY_RULE);
     else if (keys.has(s.key)) fail(`steps.${i}.key`, `another step has the key ${s.key}`);
     keys.add(s.key);
   });
@@ -123,7 +124,7 @@ export function checkBot(input: HelpBotInput, app: GraphContext): { bot: Checked
   };
   const blocksOf = (raw: unknown, field: string, max: number): ContentBlock[] => {
     const read = readBlocks(raw, { formatting: false }, field);
-    if ('errors' in read) return errors.push(...read.errors), [];
+    if ('errors' in read) return (errors.push(...read.errors), []);
     if (read.blocks.length > max) fail(field, `must hold at most ${max} blocks`);
     return read.blocks;
   };
@@ -156,9 +157,14 @@ export function checkBot(input: HelpBotInput, app: GraphContext): { bot: Checked
     }
     const name = o.name.trim();
     if (!name || name.length > MAX_OPENING_NAME) fail(`${at}.name`, `must be 1 to ${MAX_OPENING_NAME} characters`);
-    if (o.language !== null && !app.languages.includes(o.language)) fail(`${at}.language`, `must be one of the app's languages (${app.languages.join(', ')}), or null for every language`);
+    if (o.language !== null && !app.languages.includes(o.language))
+      fail(`${at}.language`, `must be one of the app's languages (${app.languages.join(', ')}), or null for every language`);
     if (o.active) {
-      if (activeIn.has(o.language)) fail(`${at}.active`, o.language ? `another active opening greets in ${o.language}` : 'another active opening is the one for every language');
+      if (activeIn.has(o.language))
+        fail(
+          `${at}.active`,
+          o.language ? `another active opening greets in ${o.language}` : 'another active opening is the one for every language',
+        );
       activeIn.add(o.language);
     }
     const blocks = blocksOf(o.blocks, `${at}.blocks`, MAX_OPENING_PARAGRAPHS);

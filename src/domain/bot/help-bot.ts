@@ -14,7 +14,15 @@ const json = (v: unknown) => v as Prisma.InputJsonValue;
 
 /** JSON with every object's keys in order: jsonb keeps keys in its own order, so what was saved compares equal. */
 const canonical = (v: unknown): string =>
-  Array.isArray(v) ? `[${v.map(canonical).join(',')}]` : v && typeof v === 'object' ? `{${Object.keys(v).filter((k) => (v as Record<string, unknown>)[k] !== undefined).sort().map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`).join(',')}}` : JSON.stringify(v);
+  Array.isArray(v)
+    ? `[${v.map(canonical).join(',')}]`
+    : v && typeof v === 'object'
+      ? `{${Object.keys(v)
+          .filter((k) => (v as Record<string, unknown>)[k] !== undefined)
+          .sort()
+          .map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`)
+          .join(',')}}`
+      : JSON.stringify(v);
 
 /** One save of an app-mode's bot at a time. */
 const lockBot = (tx: TxCtx, appModeId: string) => tx.db.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('help_bot:' || ${appModeId}))`;
@@ -22,16 +30,31 @@ const lockBot = (tx: TxCtx, appModeId: string) => tx.db.$executeRaw`SELECT pg_ad
 export async function saveHelpBot(ctx: Ctx<StaffCaller>, appModeId: string, input: HelpBotInput): Promise<HelpBot> {
   return transaction(ctx, async (tx) => {
     await lockBot(tx, appModeId);
-    const mode = await tx.db.appMode.findUniqueOrThrow({ where: { id: appModeId }, select: { languages: true, app: { select: { workspaceId: true } } } });
+    const mode = await tx.db.appMode.findUniqueOrThrow({
+      where: { id: appModeId },
+      select: { languages: true, app: { select: { workspaceId: true } } },
+    });
     const { bot, errors } = checkBot(input, { languages: mode.languages });
     errors.push(...(await teamProblems(tx, mode.app.workspaceId, bot.steps)));
-    const before = await tx.db.botOpening.findMany({ where: { appModeId, removedAt: null }, include: { versions: { orderBy: { version: 'desc' }, take: 1 } } });
+    const before = await tx.db.botOpening.findMany({
+      where: { appModeId, removedAt: null },
+      include: { versions: { orderBy: { version: 'desc' }, take: 1 } },
+    });
     const byId = new Map(before.map((o) => [o.id, o]));
-    bot.openings.forEach((o, i) => o.id && !byId.has(o.id) && errors.push({ field: `openings.${i}.id`, message: 'is not an opening of this app (leave it out for a new one)' }));
+    bot.openings.forEach(
+      (o, i) =>
+        o.id &&
+        !byId.has(o.id) &&
+        errors.push({ field: `openings.${i}.id`, message: 'is not an opening of this app (leave it out for a new one)' }),
+    );
     if (errors.length) throw invalid(errors);
 
     const now = tx.clock.now();
-    const saved = await tx.db.helpBot.upsert({ where: { appModeId }, create: { appModeId, name: bot.name, updatedAt: now }, update: { name: bot.name, updatedAt: now } });
+    const saved = await tx.db.helpBot.upsert({
+      where: { appModeId },
+      create: { appModeId, name: bot.name, updatedAt: now },
+      update: { name: bot.name, updatedAt: now },
+    });
     await tx.db.botStep.deleteMany({ where: { appModeId } });
     await tx.db.botStep.createMany({
       data: bot.steps.map((s, position) => ({
@@ -51,7 +74,18 @@ export async function saveHelpBot(ctx: Ctx<StaffCaller>, appModeId: string, inpu
       if (!was) {
         const id = randomUUID();
         await tx.db.botOpening.create({
-          data: { id, appModeId, name: o.name, language: o.language, active: o.active, version: 1, position, createdAt: now, updatedAt: now, versions: { create: { version: 1, ...shown, createdAt: now } } },
+          data: {
+            id,
+            appModeId,
+            name: o.name,
+            language: o.language,
+            active: o.active,
+            version: 1,
+            position,
+            createdAt: now,
+            updatedAt: now,
+            versions: { create: { version: 1, ...shown, createdAt: now } },
+          },
         });
         continue;
       }
@@ -61,11 +95,20 @@ export async function saveHelpBot(ctx: Ctx<StaffCaller>, appModeId: string, inpu
       const version = changed ? was.version + 1 : was.version;
       await tx.db.botOpening.update({
         where: { id: was.id },
-        data: { name: o.name, language: o.language, active: o.active, version, position, updatedAt: now, ...(changed ? { versions: { create: { version, ...shown, createdAt: now } } } : {}) },
+        data: {
+          name: o.name,
+          language: o.language,
+          active: o.active,
+          version,
+          position,
+          updatedAt: now,
+          ...(changed ? { versions: { create: { version, ...shown, createdAt: now } } } : {}),
+        },
       });
     }
     const removed = before.filter((o) => !kept.has(o.id)).map((o) => o.id);
-    if (removed.length) await tx.db.botOpening.updateMany({ where: { id: { in: removed } }, data: { removedAt: now, active: false, updatedAt: now } });
+    if (removed.length)
+      await tx.db.botOpening.updateMany({ where: { id: { in: removed } }, data: { removedAt: now, active: false, updatedAt: now } });
     return saved;
   });
 }
@@ -74,6 +117,10 @@ export async function saveHelpBot(ctx: Ctx<StaffCaller>, appModeId: string, inpu
 async function teamProblems(tx: TxCtx, workspaceId: string, steps: BotStep[]): Promise<FieldError[]> {
   const named = steps.flatMap((s, i) => (s.handover?.teamId ? [{ i, teamId: s.handover.teamId }] : []));
   if (!named.length) return [];
-  const teams = new Set((await tx.db.team.findMany({ where: { workspaceId, id: { in: named.map((n) => n.teamId) } }, select: { id: true } })).map((t) => t.id));
-  return named.filter((n) => !teams.has(n.teamId)).map((n) => ({ field: `steps.${n.i}.handover.teamId`, message: 'is not a team of the workspace' }));
+  const teams = new Set(
+    (await tx.db.team.findMany({ where: { workspaceId, id: { in: named.map((n) => n.teamId) } }, select: { id: true } })).map((t) => t.id),
+  );
+  return named
+    .filter((n) => !teams.has(n.teamId))
+    .map((n) => ({ field: `steps.${n.i}.handover.teamId`, message: 'is not a team of the workspace' }));
 }

@@ -16,12 +16,22 @@ export interface OpeningShown {
 
 /** The active opening for the language, else the one for every language; null when neither is. */
 export async function openingFor(ctx: Ctx, appModeId: string, language: string): Promise<OpeningShown | null> {
-  const active = await ctx.db.botOpening.findMany({ where: { appModeId, active: true, removedAt: null, OR: [{ language }, { language: null }] } });
+  const active = await ctx.db.botOpening.findMany({
+    where: { appModeId, active: true, removedAt: null, OR: [{ language }, { language: null }] },
+  });
   const opening = active.find((o) => o.language === language) ?? active.find((o) => o.language === null);
   if (!opening) return null;
-  const shown = await ctx.db.botOpeningVersion.findUnique({ where: { openingId_version: { openingId: opening.id, version: opening.version } } });
+  const shown = await ctx.db.botOpeningVersion.findUnique({
+    where: { openingId_version: { openingId: opening.id, version: opening.version } },
+  });
   if (!shown) return null;
-  return { id: opening.id, version: opening.version, language: opening.language, blocks: shown.blocks as unknown as ContentBlock[], buttons: shown.buttons as unknown as BotButton[] };
+  return {
+    id: opening.id,
+    version: opening.version,
+    language: opening.language,
+    blocks: shown.blocks as unknown as ContentBlock[],
+    buttons: shown.buttons as unknown as BotButton[],
+  };
 }
 
 export interface TappedButton {

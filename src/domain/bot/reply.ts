@@ -35,11 +35,17 @@ export async function answerBot(ctx: Ctx<GuestCaller>, conversationId: string, r
     // Answers to one conversation are taken one at a time: of two at once, the second finds the question answered.
     await tx.db.$executeRaw`SELECT 1 FROM conversation WHERE id = ${own.id} FOR UPDATE`;
     const conversation = await tx.db.conversation.findUniqueOrThrow({ where: { id: own.id } });
-    if (conversation.handedOverAt) throw conflict('bot_handed_over', 'The bot handed this conversation to the team: write to them (POST …/messages).');
+    if (conversation.handedOverAt)
+      throw conflict('bot_handed_over', 'The bot handed this conversation to the team: write to them (POST …/messages).');
     if (conversation.botPartId !== reply.partId || conversation.state === 'closed') {
-      throw conflict('bot_question_stale', `Part ${reply.partId} is not the bot's current question in this conversation (bot_part_id names it; null when the bot waits for nothing).`);
+      throw conflict(
+        'bot_question_stale',
+        `Part ${reply.partId} is not the bot's current question in this conversation (bot_part_id names it; null when the bot waits for nothing).`,
+      );
     }
-    const asked = await tx.db.conversationPart.findFirstOrThrow({ where: { id: reply.partId, conversationId: conversation.id, kind: 'bot' } });
+    const asked = await tx.db.conversationPart.findFirstOrThrow({
+      where: { id: reply.partId, conversationId: conversation.id, kind: 'bot' },
+    });
     const offered = asked.data as unknown as Offered;
 
     let answer: { text: string; button: string | null; next: string; collect?: { key: string; value: string } };
@@ -50,14 +56,23 @@ export async function answerBot(ctx: Ctx<GuestCaller>, conversationId: string, r
     } else {
       if (!reply.button) throw invalidField('button', "must name one of the part's buttons");
       const button = offered.buttons.find((b) => b.id === reply.button);
-      if (!button) throw conflict('bot_button_unknown', `The part offered no button ${reply.button} (it offered ${offered.buttons.map((b) => b.id).join(', ')}).`);
+      if (!button)
+        throw conflict(
+          'bot_button_unknown',
+          `The part offered no button ${reply.button} (it offered ${offered.buttons.map((b) => b.id).join(', ')}).`,
+        );
       answer = { text: button.label, button: button.id, next: button.next };
     }
 
     const now = tx.clock.now();
     await tx.db.conversation.update({ where: { id: conversation.id }, data: { botPartId: null } });
     await reopen(tx, conversation);
-    const said = await addPart(tx, conversation, { kind: 'message', author: contactAuthor(contact), text: answer.text, button: answer.button });
+    const said = await addPart(tx, conversation, {
+      kind: 'message',
+      author: contactAuthor(contact),
+      text: answer.text,
+      button: answer.button,
+    });
     await markReadTo(tx, conversation, { kind: 'contact', id: contact.id }, said.seq);
     await emit(tx, REPLIED, { appModeId, externalId, data: { conversation_id: conversation.id, part_id: said.id } });
     if (answer.collect) {

@@ -29,12 +29,25 @@ type Target = Pick<Conversation, 'id' | 'appModeId'>;
 
 /** The bot goes on to a step (or hands over). A step no longer in the graph hands over too: the team takes it from there. */
 export async function botGoesOn(tx: TxCtx, conversation: Target, next: string, bot: Author): Promise<void> {
-  const step = next === HANDOVER ? null : await tx.db.botStep.findUnique({ where: { appModeId_key: { appModeId: conversation.appModeId, key: next } } });
+  const step =
+    next === HANDOVER
+      ? null
+      : await tx.db.botStep.findUnique({ where: { appModeId_key: { appModeId: conversation.appModeId, key: next } } });
   if (!step) return handOver(tx, conversation, bot, null);
   const blocks = step.blocks as unknown as ContentBlock[];
-  const offered: Offered = { step: step.key, buttons: step.buttons as unknown as BotButton[], question: step.question as unknown as BotQuestion | null };
+  const offered: Offered = {
+    step: step.key,
+    buttons: step.buttons as unknown as BotButton[],
+    question: step.question as unknown as BotQuestion | null,
+  };
   const part = blocks.length
-    ? await addPart(tx, conversation, { kind: 'bot', author: bot, text: plainTextOf(blocks), blocks: blocks as unknown as Prisma.InputJsonValue[], data: offered as unknown as Prisma.InputJsonValue })
+    ? await addPart(tx, conversation, {
+        kind: 'bot',
+        author: bot,
+        text: plainTextOf(blocks),
+        blocks: blocks as unknown as Prisma.InputJsonValue[],
+        data: offered as unknown as Prisma.InputJsonValue,
+      })
     : undefined;
   const handover = step.handover as { teamId: string | null } | null;
   if (handover || !part) return handOver(tx, conversation, bot, handover?.teamId ?? null);

@@ -19,14 +19,20 @@ const RULE: Record<ValueKind, string> = {
 };
 
 export const valueRefused = (kind: ValueKind) =>
-  new DomainError(422, 'value_invalid', 'The bot cannot take this value', `value: ${RULE[kind]}`, [{ field: 'value', message: RULE[kind] }]);
+  new DomainError(422, 'value_invalid', 'The bot cannot take this value', `value: ${RULE[kind]}`, [
+    { field: 'value', message: RULE[kind] },
+  ]);
 
 /** The value as it is collected (trimmed), or the 422 refusal naming `value`. */
 export function checkValue(kind: ValueKind, raw: string): string {
   const value = raw.trim();
   const fits =
     !textProblem(value) &&
-    (kind === 'email' ? value.length <= MAX_EMAIL && EMAIL.test(value) : kind === 'number' ? NUMBER.test(value) : value.length >= 1 && value.length <= MAX_VALUE);
+    (kind === 'email'
+      ? value.length <= MAX_EMAIL && EMAIL.test(value)
+      : kind === 'number'
+        ? NUMBER.test(value)
+        : value.length >= 1 && value.length <= MAX_VALUE);
   if (!fits) throw valueRefused(kind);
   return value;
 }

@@ -17,7 +17,8 @@ export async function defineAttribute(ctx: Ctx, appModeId: string, name: string,
   // The same rules Identify holds attribute names to.
   if (COMPUTED_ATTRIBUTES.has(name)) throw invalidField('name', 'is computed by the service and cannot be defined');
   if (STANDARD_FIELDS.has(name)) throw invalidField('name', 'is a contact field, not a custom attribute');
-  if (!isAttributeName(name)) throw invalidField('name', 'names are letters, digits, _ . -, starting with a letter, at most 100 characters');
+  if (!isAttributeName(name))
+    throw invalidField('name', 'names are letters, digits, _ . -, starting with a letter, at most 100 characters');
 
   // Made unless present, then read: a concurrent Identify may have defined it first, and its type holds.
   await ctx.db.attributeDefinition.createMany({

@@ -19,7 +19,16 @@ export const COMPUTED_ATTRIBUTES = new Set([
 ]);
 
 /** Names of the contact's own fields, sent outside `attributes`. */
-export const STANDARD_FIELDS = new Set(['external_id', 'display_name', 'email', 'signed_up_at', 'language', 'time_zone', 'provider', 'consent']);
+export const STANDARD_FIELDS = new Set([
+  'external_id',
+  'display_name',
+  'email',
+  'signed_up_at',
+  'language',
+  'time_zone',
+  'provider',
+  'consent',
+]);
 
 export const MAX_ATTRIBUTE_NAME = 100;
 export const MAX_STRING_VALUE = 1000;
@@ -57,11 +66,15 @@ export function holdToType(type: AttributeType, value: unknown): { value: Attrib
     case 'date':
       return typeof value === 'string' && isDate(value) ? { value } : { problem: 'must be a date written YYYY-MM-DD' };
     case 'time':
-      return typeof value === 'string' && isTime(value) ? { value: new Date(value).toISOString() } : { problem: 'must be an RFC 3339 time' };
+      return typeof value === 'string' && isTime(value)
+        ? { value: new Date(value).toISOString() }
+        : { problem: 'must be an RFC 3339 time' };
     case 'list':
       if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) return { problem: 'must be a list of strings' };
       if (value.length > MAX_LIST_ITEMS) return { problem: `must have at most ${MAX_LIST_ITEMS} items` };
-      return value.some((v) => v.length > MAX_STRING_VALUE) ? { problem: `items must be at most ${MAX_STRING_VALUE} characters` } : { value: value as string[] };
+      return value.some((v) => v.length > MAX_STRING_VALUE)
+        ? { problem: `items must be at most ${MAX_STRING_VALUE} characters` }
+        : { value: value as string[] };
   }
 }
 

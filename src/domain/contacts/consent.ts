@@ -19,8 +19,9 @@ export interface ConsentInput {
   changedAt?: Date;
 }
 
-
-export function consentOf(c: Pick<Contact, 'offersByEmail' | 'offersByEmailChangedAt' | 'offersByPush' | 'offersByPushChangedAt'>): Consent {
+export function consentOf(
+  c: Pick<Contact, 'offersByEmail' | 'offersByEmailChangedAt' | 'offersByPush' | 'offersByPushChangedAt'>,
+): Consent {
   const times = [c.offersByEmailChangedAt, c.offersByPushChangedAt].filter((t): t is Date => t !== null);
   return {
     offersByEmail: c.offersByEmail === true,
@@ -35,8 +36,16 @@ export async function applyConsent(ctx: TxCtx<AppCaller>, contact: Contact, inpu
   const source = scope.kind;
   const now = ctx.clock.now();
   const channels = [
-    { channel: 'email' as const, value: input.offersByEmail, current: { value: contact.offersByEmail, changedAt: contact.offersByEmailChangedAt } },
-    { channel: 'push' as const, value: input.offersByPush, current: { value: contact.offersByPush, changedAt: contact.offersByPushChangedAt } },
+    {
+      channel: 'email' as const,
+      value: input.offersByEmail,
+      current: { value: contact.offersByEmail, changedAt: contact.offersByEmailChangedAt },
+    },
+    {
+      channel: 'push' as const,
+      value: input.offersByPush,
+      current: { value: contact.offersByPush, changedAt: contact.offersByPushChangedAt },
+    },
   ];
   const data: Record<string, unknown> = {};
   for (const { channel, value, current } of channels) {
@@ -48,7 +57,16 @@ export async function applyConsent(ctx: TxCtx<AppCaller>, contact: Contact, inpu
     data[field] = next.value;
     data[`${field}ChangedAt`] = next.changedAt;
     await tx.consentChange.create({
-      data: { id: randomUUID(), appModeId: scope.appModeId, contactId: contact.id, channel, value: next.value, changedAt: next.changedAt, source, recordedAt: now },
+      data: {
+        id: randomUUID(),
+        appModeId: scope.appModeId,
+        contactId: contact.id,
+        channel,
+        value: next.value,
+        changedAt: next.changedAt,
+        source,
+        recordedAt: now,
+      },
     });
   }
   if (!Object.keys(data).length) return contact;

@@ -27,7 +27,8 @@ export async function touchContact(
       skipDuplicates: true,
     });
     created = made.count === 1;
-    if (opts.lock) await tx.$queryRaw`SELECT id FROM contact WHERE app_mode_id = ${scope.appModeId} AND external_id = ${externalId} FOR UPDATE`;
+    if (opts.lock)
+      await tx.$queryRaw`SELECT id FROM contact WHERE app_mode_id = ${scope.appModeId} AND external_id = ${externalId} FOR UPDATE`;
     // Made here, or by a concurrent first sight that has committed (the insert waited for it).
     contact = await tx.contact.findUniqueOrThrow({ where });
   }

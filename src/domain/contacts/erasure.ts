@@ -21,7 +21,8 @@ export function checkEraseState(state: string | null | undefined, field = 'state
 }
 
 /** What the block keeps of a person: a keyed hash of the app and id, never the id itself. */
-export const subjectHash = (svc: Pick<Services, 'secrets'>, appId: string, externalId: string) => svc.secrets.keyedHash('erase-subject', `${appId}\u0000${externalId}`);
+export const subjectHash = (svc: Pick<Services, 'secrets'>, appId: string, externalId: string) =>
+  svc.secrets.keyedHash('erase-subject', `${appId}\u0000${externalId}`);
 
 /**
  * The ids among these that are erased, or being erased, in this app now. Call it in the
@@ -53,10 +54,20 @@ export async function requestErase(ctx: Ctx<AppCaller>, externalId: string): Pro
     const tx = ttx.db;
     // Exclusive against crm_erased's shared lock: writes about the person in flight finish first.
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`erase:${scope.appId}:${externalId}`}, 0))`;
-    const current = await tx.eraseRequest.findFirst({ where: { appId: scope.appId, subjectHash: hash, blockedUntil: { gt: now } }, orderBy: { requestedAt: 'desc' } });
+    const current = await tx.eraseRequest.findFirst({
+      where: { appId: scope.appId, subjectHash: hash, blockedUntil: { gt: now } },
+      orderBy: { requestedAt: 'desc' },
+    });
     if (current) return { request: current, fresh: false };
     const request = await tx.eraseRequest.create({
-      data: { id: randomUUID(), appId: scope.appId, externalId, subjectHash: hash, requestedAt: now, blockedUntil: new Date(now.getTime() + ERASE_BLOCK_DAYS * 86_400_000) },
+      data: {
+        id: randomUUID(),
+        appId: scope.appId,
+        externalId,
+        subjectHash: hash,
+        requestedAt: now,
+        blockedUntil: new Date(now.getTime() + ERASE_BLOCK_DAYS * 86_400_000),
+      },
     });
     // The erase process is started from the outbox: a crash after this commit cannot strand the request.
     await emit(ttx, ERASE_REQUESTED, { appModeId: scope.appModeId, data: { request_id: request.id } });
@@ -68,8 +79,12 @@ export async function requestErase(ctx: Ctx<AppCaller>, externalId: string): Pro
 export async function purgeEraseRequests(ctx: Ctx): Promise<void> {
   const { db, svc } = ctx;
   await db.eraseRequest.deleteMany({ where: { blockedUntil: { lte: ctx.clock.now() } } });
-  const unhashed = await db.eraseRequest.findMany({ where: { subjectHash: null, externalId: { not: null } }, select: { id: true, appId: true, externalId: true } });
-  for (const r of unhashed) await db.eraseRequest.update({ where: { id: r.id }, data: { subjectHash: subjectHash(svc, r.appId, r.externalId!) } });
+  const unhashed = await db.eraseRequest.findMany({
+    where: { subjectHash: null, externalId: { not: null } },
+    select: { id: true, appId: true, externalId: true },
+  });
+  for (const r of unhashed)
+    await db.eraseRequest.update({ where: { id: r.id }, data: { subjectHash: subjectHash(svc, r.appId, r.externalId!) } });
 }
 
 /** Rows removed, by kind (each area of the personal-data registry names its own). */

@@ -2,7 +2,15 @@ import { randomUUID } from 'node:crypto';
 import type { Contact, Prisma } from '../../generated/prisma/client.js';
 import { transaction, type AppCaller, type Ctx, type TxCtx } from '../context.js';
 import { invalid, type FieldError } from '../errors.js';
-import { COMPUTED_ATTRIBUTES, holdToType, isAttributeName, STANDARD_FIELDS, typeOfValue, type AttributeType, type AttributeValue } from './attributes.js';
+import {
+  COMPUTED_ATTRIBUTES,
+  holdToType,
+  isAttributeName,
+  STANDARD_FIELDS,
+  typeOfValue,
+  type AttributeType,
+  type AttributeValue,
+} from './attributes.js';
 import { applyConsent, type ConsentInput } from './consent.js';
 import { touchContact } from './contacts.js';
 import { emit } from '../outbox.js';
@@ -45,11 +53,17 @@ export async function identify(ctx: Ctx<AppCaller>, externalId: string, input: I
       else kept[name] = value;
     }
     if (attributesChanged) data.attributes = kept;
-    let after: Contact = Object.keys(data).length ? await tx.contact.update({ where: { id: before.id }, data: { ...data, updatedAt: now } }) : before;
+    let after: Contact = Object.keys(data).length
+      ? await tx.contact.update({ where: { id: before.id }, data: { ...data, updatedAt: now } })
+      : before;
     if (input.consent) after = await applyConsent(ttx, after, input.consent);
 
     if (created || after !== before) {
-      await emit(ttx, created ? 'contact.created' : 'contact.updated', { appModeId: ctx.caller.appModeId, externalId, data: { external_id: externalId } });
+      await emit(ttx, created ? 'contact.created' : 'contact.updated', {
+        appModeId: ctx.caller.appModeId,
+        externalId,
+        data: { external_id: externalId },
+      });
     }
     return { created };
   });
@@ -61,7 +75,10 @@ async function typedAttributes(ctx: TxCtx<AppCaller>, sent: Record<string, unkno
   const errors: FieldError[] = [];
   const names = Object.keys(sent);
   const defs = new Map(
-    (await tx.attributeDefinition.findMany({ where: { appModeId: scope.appModeId, name: { in: names } } })).map((d) => [d.name, d.type as AttributeType]),
+    (await tx.attributeDefinition.findMany({ where: { appModeId: scope.appModeId, name: { in: names } } })).map((d) => [
+      d.name,
+      d.type as AttributeType,
+    ]),
   );
   const fresh: { name: string; type: AttributeType }[] = [];
   for (const name of names) {
@@ -69,7 +86,8 @@ async function typedAttributes(ctx: TxCtx<AppCaller>, sent: Record<string, unkno
     const value = sent[name];
     if (COMPUTED_ATTRIBUTES.has(name)) errors.push({ field, message: 'is computed by the service and cannot be set' });
     else if (STANDARD_FIELDS.has(name)) errors.push({ field, message: `is a contact field: send it as ${name}, outside attributes` });
-    else if (!isAttributeName(name)) errors.push({ field, message: 'names are letters, digits, _ . -, starting with a letter, at most 100 characters' });
+    else if (!isAttributeName(name))
+      errors.push({ field, message: 'names are letters, digits, _ . -, starting with a letter, at most 100 characters' });
     else if (value !== null && !defs.has(name)) {
       if (scope.settings.strictData) errors.push({ field, message: 'is not defined for this app, which has strict data on' });
       else {
@@ -85,7 +103,10 @@ async function typedAttributes(ctx: TxCtx<AppCaller>, sent: Record<string, unkno
       skipDuplicates: true,
     });
     // A concurrent request may have defined the same name first: its type holds.
-    for (const d of await tx.attributeDefinition.findMany({ where: { appModeId: scope.appModeId, name: { in: fresh.map((f) => f.name) } } })) defs.set(d.name, d.type as AttributeType);
+    for (const d of await tx.attributeDefinition.findMany({
+      where: { appModeId: scope.appModeId, name: { in: fresh.map((f) => f.name) } },
+    }))
+      defs.set(d.name, d.type as AttributeType);
   }
 
   const out: Record<string, AttributeValue | null> = {};

@@ -15,7 +15,11 @@ export interface ContactSearch {
 }
 
 /** One page of contact ids in list order, each with its cursor; the caller reads the contacts with what it needs. */
-export async function searchContacts(ctx: Ctx, appModeId: string, opts: ContactSearch): Promise<{ ids: string[]; cursors: string[]; nextCursor: string | null }> {
+export async function searchContacts(
+  ctx: Ctx,
+  appModeId: string,
+  opts: ContactSearch,
+): Promise<{ ids: string[]; cursors: string[]; nextCursor: string | null }> {
   const size = pageSize(opts.first);
   const text = opts.search?.trim() ?? '';
   if (text.length > MAX_SEARCH) throw invalidField('search', `must be at most ${MAX_SEARCH} characters`);

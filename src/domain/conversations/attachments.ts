@@ -15,8 +15,15 @@ export async function attachPictures(tx: TxCtx<GuestCaller>, part: Pick<Conversa
 }
 
 /** The parts' pictures, by part id, in the order they were named (one read, only when a part has any). */
-export async function picturesOf(ctx: Ctx, parts: Pick<ConversationPart, 'id' | 'appModeId' | 'attachmentIds'>[]): Promise<Map<string, Picture[]>> {
+export async function picturesOf(
+  ctx: Ctx,
+  parts: Pick<ConversationPart, 'id' | 'appModeId' | 'attachmentIds'>[],
+): Promise<Map<string, Picture[]>> {
   const withPictures = parts.filter((p) => p.attachmentIds.length);
   if (!withPictures.length) return new Map();
-  return picturesOfParts(ctx, withPictures[0]!.appModeId, withPictures.map((p) => p.id));
+  return picturesOfParts(
+    ctx,
+    withPictures[0]!.appModeId,
+    withPictures.map((p) => p.id),
+  );
 }

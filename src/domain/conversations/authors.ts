@@ -17,4 +17,9 @@ export const contactAuthor = (contact: Pick<Contact, 'id' | 'displayName' | 'ema
   name: contact.displayName ?? contact.email ?? 'User',
 });
 
-export const staffAuthor = (staff: { id: string; name: string; avatarUrl?: string | null }): Author => ({ kind: 'staff', id: staff.id, name: staff.name, avatarUrl: staff.avatarUrl ?? null });
+export const staffAuthor = (staff: { id: string; name: string; avatarUrl?: string | null }): Author => ({
+  kind: 'staff',
+  id: staff.id,
+  name: staff.name,
+  avatarUrl: staff.avatarUrl ?? null,
+});

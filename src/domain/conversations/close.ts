@@ -14,7 +14,12 @@ export const CLOSED = 'conversation.closed';
  * Closes the conversation, asking the person for a rating when `askRating` (and they have not
  * rated it before). The caller found the conversation in an app-mode it may act in.
  */
-export async function closeConversation(ctx: Ctx, conversation: Conversation, by: Author, opts: { askRating?: boolean } = {}): Promise<Conversation> {
+export async function closeConversation(
+  ctx: Ctx,
+  conversation: Conversation,
+  by: Author,
+  opts: { askRating?: boolean } = {},
+): Promise<Conversation> {
   return transaction(ctx, async (tx) => {
     const now = tx.clock.now();
     const askRating = opts.askRating === true && conversation.rating === null;
@@ -31,7 +36,11 @@ export async function closeConversation(ctx: Ctx, conversation: Conversation, by
         data: { rating_asked: askRating },
         preview: null,
       });
-      await emit(tx, CLOSED, { appModeId: conversation.appModeId, externalId: await externalIdOf(tx, conversation), data: { conversation_id: conversation.id, part_id: part.id } });
+      await emit(tx, CLOSED, {
+        appModeId: conversation.appModeId,
+        externalId: await externalIdOf(tx, conversation),
+        data: { conversation_id: conversation.id, part_id: part.id },
+      });
     }
     return tx.db.conversation.findUniqueOrThrow({ where: { id: conversation.id } });
   });

@@ -21,7 +21,11 @@ export const MAX_LIST = 100;
 /** The conversation if it is the caller's own, in the caller's app-mode (404 otherwise). */
 export async function ownConversation(ctx: Ctx<GuestCaller>, conversationId: string): Promise<Conversation> {
   const found = await ctx.db.conversation.findFirst({
-    where: { id: conversationId, appModeId: ctx.caller.appModeId, contact: { appModeId: ctx.caller.appModeId, externalId: ctx.caller.externalId } },
+    where: {
+      id: conversationId,
+      appModeId: ctx.caller.appModeId,
+      contact: { appModeId: ctx.caller.appModeId, externalId: ctx.caller.externalId },
+    },
   });
   if (!found) throw notFound('No such conversation.');
   return found;
@@ -46,7 +50,9 @@ export const UNREAD = (c: Prisma.Sql) => Prisma.sql`(
                           WHERE r.conversation_id = ${c}.id AND r.reader_kind = 'contact' AND r.reader_id = ${c}.contact_id), 0))`;
 
 export async function unreadOf(ctx: Ctx, conversationId: string): Promise<number> {
-  const [row] = await ctx.db.$queryRaw<{ unread: number }[]>`SELECT ${UNREAD(Prisma.raw('c'))} AS unread FROM conversation c WHERE c.id = ${conversationId}`;
+  const [row] = await ctx.db.$queryRaw<
+    { unread: number }[]
+  >`SELECT ${UNREAD(Prisma.raw('c'))} AS unread FROM conversation c WHERE c.id = ${conversationId}`;
   return row?.unread ?? 0;
 }
 

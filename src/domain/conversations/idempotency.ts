@@ -43,9 +43,13 @@ export async function claimKey(tx: TxCtx, appModeId: string, claim: KeyClaim): P
     where: { appModeId_contactId_scope_key: { appModeId, contactId: claim.contactId, scope: claim.scope, key: claim.key } },
   });
   if (first.fingerprint !== claim.fingerprint) {
-    throw new DomainError(422, 'idempotency_key_reused', 'Idempotency-Key used for another request', `This ${IDEMPOTENCY_HEADER} was sent with a different request in the last ${IDEMPOTENCY_HOURS} hours; use a new key for a new request.`, [
-      { field: IDEMPOTENCY_HEADER, message: 'was used for a different request' },
-    ]);
+    throw new DomainError(
+      422,
+      'idempotency_key_reused',
+      'Idempotency-Key used for another request',
+      `This ${IDEMPOTENCY_HEADER} was sent with a different request in the last ${IDEMPOTENCY_HOURS} hours; use a new key for a new request.`,
+      [{ field: IDEMPOTENCY_HEADER, message: 'was used for a different request' }],
+    );
   }
   return first.resultId!;
 }

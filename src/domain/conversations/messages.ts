@@ -41,12 +41,19 @@ export async function sendMessage(ctx: Ctx<GuestCaller>, conversationId: string,
     const { contact } = await touchContact(tx, externalId, { sdk });
     const conversation = await ownConversation(tx, conversationId);
     const { idempotencyKey: key, ...request } = input;
-    const claim: KeyClaim | undefined = key ? { contactId: contact.id, scope: conversation.id, key, fingerprint: fingerprintOf(request) } : undefined;
+    const claim: KeyClaim | undefined = key
+      ? { contactId: contact.id, scope: conversation.id, key, fingerprint: fingerprintOf(request) }
+      : undefined;
     const earlier = claim && (await claimKey(tx, appModeId, claim));
     if (earlier) return tx.db.conversationPart.findFirstOrThrow({ where: { id: earlier, appModeId, conversationId: conversation.id } });
 
     await reopen(tx, conversation);
-    const part = await addPart(tx, conversation, { kind: 'message', author: contactAuthor(contact), text: input.text, attachmentIds: input.attachmentIds });
+    const part = await addPart(tx, conversation, {
+      kind: 'message',
+      author: contactAuthor(contact),
+      text: input.text,
+      attachmentIds: input.attachmentIds,
+    });
     await attachPictures(tx, part, input.attachmentIds);
     await markReadTo(tx, conversation, { kind: 'contact', id: contact.id }, part.seq);
     await emit(tx, REPLIED, { appModeId, externalId, data: { conversation_id: conversation.id, part_id: part.id } });

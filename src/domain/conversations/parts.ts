@@ -67,13 +67,21 @@ export async function addPart(tx: TxCtx, conversation: Pick<Conversation, 'id' |
   // too, and they find nothing new to answer).
   await tx.db.$executeRaw`SELECT pg_notify(${CONVERSATION_CHANNEL}, ${conversation.id})`;
   // And by the staff inbox, with the conversation as this part leaves it.
-  const { contact, ...grown } = await tx.db.conversation.findUniqueOrThrow({ where: { id: conversation.id }, include: { contact: { select: { externalId: true } } } });
+  const { contact, ...grown } = await tx.db.conversation.findUniqueOrThrow({
+    where: { id: conversation.id },
+    include: { contact: { select: { externalId: true } } },
+  });
   await inboxChanged(tx, grown, part, contact.externalId);
   return part;
 }
 
 /** The parts the person may see after a seq, oldest first (notes and internal lines never). */
-export function visibleParts(ctx: Ctx, conversation: Pick<Conversation, 'id' | 'appModeId'>, afterSeq = 0, limit?: number): Promise<ConversationPart[]> {
+export function visibleParts(
+  ctx: Ctx,
+  conversation: Pick<Conversation, 'id' | 'appModeId'>,
+  afterSeq = 0,
+  limit?: number,
+): Promise<ConversationPart[]> {
   return ctx.db.conversationPart.findMany({
     where: { conversationId: conversation.id, appModeId: conversation.appModeId, internal: false, seq: { gt: afterSeq } },
     orderBy: { seq: 'asc' },

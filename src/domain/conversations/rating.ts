@@ -15,7 +15,11 @@ export const MAX_RATING = 5;
 export const MAX_REMARK = 1_000;
 export const RATED = 'conversation.rated';
 
-export async function rateConversation(ctx: Ctx<GuestCaller>, conversationId: string, input: { rating: number; remark: string | null }): Promise<ConversationPart> {
+export async function rateConversation(
+  ctx: Ctx<GuestCaller>,
+  conversationId: string,
+  input: { rating: number; remark: string | null },
+): Promise<ConversationPart> {
   requireMessenger(ctx);
   const { appModeId, externalId, sdk } = ctx.caller;
   return transaction(ctx, async (tx) => {

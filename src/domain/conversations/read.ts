@@ -16,7 +16,12 @@ export interface UnreadCount {
 }
 
 /** Moves a reader's mark up to `seq` (never back), in the caller's transaction. */
-export async function markReadTo(tx: TxCtx, conversation: Pick<Conversation, 'id'>, reader: { kind: ConversationReaderKind; id: string }, seq: number): Promise<void> {
+export async function markReadTo(
+  tx: TxCtx,
+  conversation: Pick<Conversation, 'id'>,
+  reader: { kind: ConversationReaderKind; id: string },
+  seq: number,
+): Promise<void> {
   const now = tx.clock.now();
   await tx.db.$executeRaw`
     INSERT INTO conversation_read (conversation_id, reader_kind, reader_id, last_read_seq, read_at)

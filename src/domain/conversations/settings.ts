@@ -21,6 +21,10 @@ export async function startRuleOf(ctx: Ctx, appModeId: string): Promise<StartRul
 /** Sets the start rule (staff settings; the caller checked who may). */
 export async function setStartRule(ctx: Ctx, appModeId: string, startRule: StartRule): Promise<StartRule> {
   const updatedAt = ctx.clock.now();
-  await ctx.db.messengerSettings.upsert({ where: { appModeId }, create: { appModeId, startRule, updatedAt }, update: { startRule, updatedAt } });
+  await ctx.db.messengerSettings.upsert({
+    where: { appModeId },
+    create: { appModeId, startRule, updatedAt },
+    update: { startRule, updatedAt },
+  });
   return startRule;
 }

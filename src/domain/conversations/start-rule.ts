@@ -9,7 +9,15 @@ export async function checkStartRule(tx: TxCtx, appModeId: string, contactId: st
   const rule = await startRuleOf(tx, appModeId);
   if (rule === 'never') throw conflict('start_refused', 'This app does not let people start conversations; the team starts them.');
   if (rule === 'when_none_open') {
-    const open = await tx.db.conversation.findFirst({ where: { appModeId, contactId, state: { in: ['open', 'snoozed'] } }, select: { id: true }, orderBy: { createdAt: 'desc' } });
-    if (open) throw conflict('conversation_open', `This app lets a person start a conversation only while none of theirs is open; conversation ${open.id} is.`);
+    const open = await tx.db.conversation.findFirst({
+      where: { appModeId, contactId, state: { in: ['open', 'snoozed'] } },
+      select: { id: true },
+      orderBy: { createdAt: 'desc' },
+    });
+    if (open)
+      throw conflict(
+        'conversation_open',
+        `This app lets a person start a conversation only while none of theirs is open; conversation ${open.id} is.`,
+      );
   }
 }

@@ -40,14 +40,17 @@ export const STARTED = 'conversation.started';
 export async function startConversation(ctx: Ctx<GuestCaller>, input: StartInput): Promise<SeenConversation> {
   requireMessenger(ctx);
   if (input.button) {
-    if (input.text.trim() || input.attachmentIds.length) throw invalidField('button', 'must be empty when the person wrote (text or attachment_ids)');
+    if (input.text.trim() || input.attachmentIds.length)
+      throw invalidField('button', 'must be empty when the person wrote (text or attachment_ids)');
   } else requireContent(input.text, input.attachmentIds);
   const { appModeId, externalId, sdk } = ctx.caller;
   return transaction(ctx, async (tx) => {
     // Locked: starts of one person are taken one at a time (the start rule, the same key at once).
     const { contact } = await touchContact(tx, externalId, { sdk, lock: true });
     const { idempotencyKey: key, ...request } = input;
-    const claim: KeyClaim | undefined = key ? { contactId: contact.id, scope: 'start', key, fingerprint: fingerprintOf(request) } : undefined;
+    const claim: KeyClaim | undefined = key
+      ? { contactId: contact.id, scope: 'start', key, fingerprint: fingerprintOf(request) }
+      : undefined;
     const earlier = claim && (await claimKey(tx, appModeId, claim));
     if (earlier) return getConversation(tx, earlier);
 
@@ -63,14 +66,20 @@ export async function startConversation(ctx: Ctx<GuestCaller>, input: StartInput
         state: 'open',
         lastActivityAt: now,
         visibleActivityAt: now,
-        opening: ((tapped?.opening ?? input.opening) ?? undefined) as Prisma.InputJsonValue | undefined,
+        opening: (tapped?.opening ?? input.opening ?? undefined) as Prisma.InputJsonValue | undefined,
         button: input.button,
         createdAt: now,
         updatedAt: now,
       },
     });
     const text = tapped?.button.label ?? input.text;
-    const part = await addPart(tx, conversation, { kind: 'message', author: contactAuthor(contact), text, attachmentIds: input.attachmentIds, button: input.button });
+    const part = await addPart(tx, conversation, {
+      kind: 'message',
+      author: contactAuthor(contact),
+      text,
+      attachmentIds: input.attachmentIds,
+      button: input.button,
+    });
     await attachPictures(tx, part, input.attachmentIds);
     await markReadTo(tx, conversation, { kind: 'contact', id: contact.id }, part.seq);
     await emit(tx, STARTED, { appModeId, externalId, data: { conversation_id: conversation.id, part_id: part.id } });

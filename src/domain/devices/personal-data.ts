@@ -14,11 +14,19 @@ export const deviceData: PersonalDataArea = {
     });
     if (!devices.length) return undefined;
     return {
-      devices: devices.map((d) => ({ platform: d.platform, appVersion: d.appVersion, locale: d.locale, firstSeenAt: d.createdAt.toISOString(), lastSeenAt: d.lastSeenAt.toISOString() })),
+      devices: devices.map((d) => ({
+        platform: d.platform,
+        appVersion: d.appVersion,
+        locale: d.locale,
+        firstSeenAt: d.createdAt.toISOString(),
+        lastSeenAt: d.lastSeenAt.toISOString(),
+      })),
     };
   },
   async erase({ db: tx }, { externalId, appModeIds }) {
-    const { count: devices } = await tx.device.deleteMany({ where: { appModeId: { in: appModeIds }, contact: { appModeId: { in: appModeIds }, externalId } } });
+    const { count: devices } = await tx.device.deleteMany({
+      where: { appModeId: { in: appModeIds }, contact: { appModeId: { in: appModeIds }, externalId } },
+    });
     return { devices };
   },
 };

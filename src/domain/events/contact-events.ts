@@ -11,7 +11,12 @@ export interface EventPaging {
 }
 
 /** A page of events for each external id, all from the same starting point. */
-export async function eventsOfContacts(ctx: Ctx, appModeId: string, externalIds: readonly string[], paging: EventPaging): Promise<Map<string, Page<Event>>> {
+export async function eventsOfContacts(
+  ctx: Ctx,
+  appModeId: string,
+  externalIds: readonly string[],
+  paging: EventPaging,
+): Promise<Map<string, Page<Event>>> {
   const size = pageSize(paging.first);
   const [at, id] = paging.before ? decodeCursor(paging.before, 'before', ['time', 'text']) : [];
   // Each person's newest rows come from the (app_mode_id, external_id, occurred_at DESC) index.

@@ -9,7 +9,12 @@ export const MAX_COUNT_DAYS = 366;
 const DAY_MS = 86_400_000;
 
 /** The counts of the last `days` UTC days, today included, for each name; oldest day first. */
-export async function dailyCounts(ctx: Ctx, appModeId: string, names: readonly string[], given?: number | null): Promise<Map<string, EventDailyCount[]>> {
+export async function dailyCounts(
+  ctx: Ctx,
+  appModeId: string,
+  names: readonly string[],
+  given?: number | null,
+): Promise<Map<string, EventDailyCount[]>> {
   const days = given ?? DEFAULT_COUNT_DAYS;
   if (!Number.isInteger(days) || days < 1 || days > MAX_COUNT_DAYS) throw invalidField('days', `must be 1 to ${MAX_COUNT_DAYS}`);
   const today = Math.floor(ctx.clock.now().getTime() / DAY_MS) * DAY_MS;

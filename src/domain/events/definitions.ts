@@ -14,7 +14,8 @@ export interface DefinitionInput {
   props?: { key: string; type: string }[];
 }
 
-export type Outcome = { name: string; outcome: 'created' | 'props_added' | 'unchanged' } | { name: string; outcome: 'refused'; reason: string };
+export type Outcome =
+  { name: string; outcome: 'created' | 'props_added' | 'unchanged' } | { name: string; outcome: 'refused'; reason: string };
 
 export const propsOf = (json: unknown) => (Array.isArray(json) ? (json as PropDefinition[]) : []);
 
@@ -59,7 +60,11 @@ export async function declareEvents(ctx: Ctx<AppCaller>, definitions: Definition
       }
       const added = declared.filter((p) => !props.some((q) => q.key === p.key));
       if (props.length + added.length > MAX_DEFINITION_PROPS) {
-        outcomes.push({ name: d.name, outcome: 'refused', reason: `an event holds at most ${MAX_DEFINITION_PROPS} props; this would make ${props.length + added.length}` });
+        outcomes.push({
+          name: d.name,
+          outcome: 'refused',
+          reason: `an event holds at most ${MAX_DEFINITION_PROPS} props; this would make ${props.length + added.length}`,
+        });
         continue;
       }
       const row = await tx.db.eventDefinition.update({

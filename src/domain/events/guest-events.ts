@@ -28,8 +28,10 @@ export async function ingestGuestEvents(ctx: Ctx<GuestCaller>, batch: SentBatch,
     if (contact.productEventsOff) return { accepted: 0, rejected, definitions: [] };
     const timely = events.filter((e) => {
       const age = now - e.occurredAt.getTime();
-      if (age > MAX_EVENT_AGE_MS) rejected.push({ index: e.index, id: e.id, reason: 'too_old', detail: 'Events older than a week are refused.' });
-      else if (-age > MAX_EVENT_LEAD_MS) rejected.push({ index: e.index, id: e.id, reason: 'in_future', detail: 'The event is dated more than a day ahead.' });
+      if (age > MAX_EVENT_AGE_MS)
+        rejected.push({ index: e.index, id: e.id, reason: 'too_old', detail: 'Events older than a week are refused.' });
+      else if (-age > MAX_EVENT_LEAD_MS)
+        rejected.push({ index: e.index, id: e.id, reason: 'in_future', detail: 'The event is dated more than a day ahead.' });
       else return true;
       return false;
     });
@@ -52,7 +54,11 @@ export async function ingestGuestEvents(ctx: Ctx<GuestCaller>, batch: SentBatch,
  * whose definition is cached and already holds every prop sent. Undefined otherwise: then the
  * definitions are read (and made or grown) as they are now.
  */
-function typedFromCache(ctx: Ctx<GuestCaller>, events: IncomingEvent[], opts: IngestOptions): { typed: ReturnType<typeof typeEvents>['typed']; refused: Rejection[] } | undefined {
+function typedFromCache(
+  ctx: Ctx<GuestCaller>,
+  events: IncomingEvent[],
+  opts: IngestOptions,
+): { typed: ReturnType<typeof typeEvents>['typed']; refused: Rejection[] } | undefined {
   if (!events.every((e) => BUILT_IN_EVENTS.has(e.name))) return undefined;
   const defs = cachedDefinitions(ctx, new Set(events.map((e) => e.name)));
   if (!defs) return undefined;

@@ -45,7 +45,9 @@ export interface SentBatch {
 }
 
 export const tooManyEvents = (max: number) =>
-  new DomainError(413, 'too_many_events', 'Too large', `A batch holds at most ${max} events.`, [{ field: 'events', message: `at most ${max} events` }]);
+  new DomainError(413, 'too_many_events', 'Too large', `A batch holds at most ${max} events.`, [
+    { field: 'events', message: `at most ${max} events` },
+  ]);
 
 /** The batch's events read by shape; a batch of more than `max` is refused whole before any is read. */
 export function openBatch(batch: SentBatch, max: number) {
@@ -110,7 +112,6 @@ async function typeLocked(tx: TxCtx<AppCaller>, events: IncomingEvent[], opts: I
   return { ...batch, definitions: [...defs.values()] };
 }
 
-
 const WRITE = `SELECT accepted, erased FROM crm_ingest_events($1::uuid, $2, $3, $4, $5::timestamptz, $6::text[], $7::text[],
   $8::int[], $9::text[], $10::text[], $11::text[], $12::bigint[], $13::jsonb[], $14::json, $15)`;
 
@@ -133,23 +134,25 @@ export async function writeEvents(
     return { index: r.index, id: r.id, external_id: e?.externalId ?? null, name: e?.name ?? null, reason: r.reason, detail: r.detail };
   });
   const scope = ctx.caller;
-  const [row] = await sqlRows<{ accepted: number; erased: string[] }>(ctx, { text: WRITE, values: [
-    scope.appModeId,
-    scope.appId,
-    opts.source,
-    opts.platform ?? null,
-    ctx.clock.now().toISOString(),
-    arrayLiteral(batch.held?.subjects ?? []),
-    arrayLiteral(batch.held?.hashes ?? []),
-    `{${typed.map((t) => t.event.index).join(',')}}`,
-    arrayLiteral(typed.map((t) => t.event.id)),
-    arrayLiteral(typed.map((t) => t.event.externalId)),
-    arrayLiteral(typed.map((t) => t.event.name)),
-    `{${typed.map((t) => t.event.occurredAt.getTime()).join(',')}}`,
-    arrayLiteral(typed.map((t) => JSON.stringify(t.props))),
-    JSON.stringify(refused),
-    ERASED_DETAIL,
-  ] });
+  const [row] = await sqlRows<{ accepted: number; erased: string[] }>(ctx, {
+    text: WRITE,
+    values: [
+      scope.appModeId,
+      scope.appId,
+      opts.source,
+      opts.platform ?? null,
+      ctx.clock.now().toISOString(),
+      arrayLiteral(batch.held?.subjects ?? []),
+      arrayLiteral(batch.held?.hashes ?? []),
+      `{${typed.map((t) => t.event.index).join(',')}}`,
+      arrayLiteral(typed.map((t) => t.event.id)),
+      arrayLiteral(typed.map((t) => t.event.externalId)),
+      arrayLiteral(typed.map((t) => t.event.name)),
+      `{${typed.map((t) => t.event.occurredAt.getTime()).join(',')}}`,
+      arrayLiteral(typed.map((t) => JSON.stringify(t.props))),
+      JSON.stringify(refused),
+      ERASED_DETAIL,
+    ],
+  });
   return { accepted: row!.accepted, erased: new Set(row!.erased) };
 }
-

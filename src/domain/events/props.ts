@@ -46,6 +46,8 @@ export function readProp(type: PropType, value: string): { value: string | numbe
     case 'time':
       return isTime(value) ? { value: new Date(value).toISOString() } : { problem: 'must be an RFC 3339 time' };
     case 'money':
-      return WHOLE.test(value) && Number.isSafeInteger(Number(value)) ? { value: Number(value) } : { problem: 'must be a whole number of the smallest currency unit' };
+      return WHOLE.test(value) && Number.isSafeInteger(Number(value))
+        ? { value: Number(value) }
+        : { problem: 'must be a whole number of the smallest currency unit' };
   }
 }

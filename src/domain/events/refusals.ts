@@ -5,7 +5,11 @@ import { decodeCursor, pageOf, pageSize, type Page } from '../paging.js';
 // The app's Data page: events refused from batches, newest batch first and each batch in the
 // order it was sent.
 
-export async function refusedEvents(ctx: Ctx, appModeId: string, paging: { first?: number | null; before?: string | null }): Promise<Page<RefusedEvent>> {
+export async function refusedEvents(
+  ctx: Ctx,
+  appModeId: string,
+  paging: { first?: number | null; before?: string | null },
+): Promise<Page<RefusedEvent>> {
   const size = pageSize(paging.first);
   let after = {};
   if (paging.before) {

@@ -2,7 +2,16 @@ import type { Ctx, ServerCaller, Services } from '../context.js';
 import { ERASE_BLOCK_DAYS, subjectHash } from '../contacts/erasure.js';
 import { conflict } from '../errors.js';
 import { cachedDefinitions } from './definition-cache.js';
-import { erasedRejection, ingestEvents, openBatch, writeEvents, type IncomingEvent, type IngestOptions, type Rejection, type SentBatch } from './ingest.js';
+import {
+  erasedRejection,
+  ingestEvents,
+  openBatch,
+  writeEvents,
+  type IncomingEvent,
+  type IngestOptions,
+  type Rejection,
+  type SentBatch,
+} from './ingest.js';
 import { isEventName } from './names.js';
 import { typeEvents } from './typing.js';
 
@@ -18,7 +27,8 @@ const SERVER_EVENTS: IngestOptions = { source: 'server', mayDefine: () => true, 
 export async function ingestServerEvents(ctx: Ctx<ServerCaller>, batch: SentBatch): Promise<{ accepted: number; rejected: Rejection[] }> {
   const { events, rejected } = openBatch(batch, MAX_SERVER_BATCH);
   const result = (await keepKnownEvents(ctx, events, rejected)) ?? (await ingestEvents(ctx, events, SERVER_EVENTS, rejected));
-  if (result.allErased && result.rejected.length === batch.size) throw conflict('erased', `Every event in the batch is for a person erased within ${ERASE_BLOCK_DAYS} days.`);
+  if (result.allErased && result.rejected.length === batch.size)
+    throw conflict('erased', `Every event in the batch is for a person erased within ${ERASE_BLOCK_DAYS} days.`);
   return { accepted: result.accepted, rejected: result.rejected };
 }
 

@@ -33,7 +33,11 @@ export function typeEvents(events: IncomingEvent[], defs: ReadonlyMap<string, Kn
   const refuse = (e: IncomingEvent, reason: string, detail: string) => out.refused.push({ index: e.index, id: e.id, reason, detail });
   for (const e of events) {
     if (!isEventName(e.name)) {
-      refuse(e, 'invalid', `events.${e.index}.name: letters, digits, spaces or _ . : / -, starting with a letter or digit, at most ${MAX_EVENT_NAME}`);
+      refuse(
+        e,
+        'invalid',
+        `events.${e.index}.name: letters, digits, spaces or _ . : / -, starting with a letter or digit, at most ${MAX_EVENT_NAME}`,
+      );
       continue;
     }
     let def = defs.get(e.name);
@@ -63,7 +67,10 @@ export function typeEvents(events: IncomingEvent[], defs: ReadonlyMap<string, Kn
       let prop = props.find((p) => p.key === key) ?? added.find((p) => p.key === key);
       if (!prop) {
         if (props.length + added.length >= MAX_DEFINITION_PROPS) {
-          problem = { reason: 'too_many_props', detail: `prop ${key} is new, and "${e.name}" already holds the most props an event may (${MAX_DEFINITION_PROPS})` };
+          problem = {
+            reason: 'too_many_props',
+            detail: `prop ${key} is new, and "${e.name}" already holds the most props an event may (${MAX_DEFINITION_PROPS})`,
+          };
           break;
         }
         added.push((prop = { key, type: guessPropType(raw) }));

@@ -24,13 +24,20 @@ async function check(tx: TxCtx, appModeId: string, input: ArticleInput): Promise
   if (errors.length) throw invalid(errors);
 }
 
-export async function createHelpArticle(ctx: Ctx<StaffCaller>, appModeId: string, input: ArticleInput & { slug: string }): Promise<HelpArticle> {
+export async function createHelpArticle(
+  ctx: Ctx<StaffCaller>,
+  appModeId: string,
+  input: ArticleInput & { slug: string },
+): Promise<HelpArticle> {
   try {
     return await transaction(ctx, async (tx) => {
       if (!(await tx.db.appMode.count({ where: { id: appModeId } }))) throw notFound('No such app.');
       await check(tx, appModeId, input);
       const now = tx.clock.now();
-      const last = await tx.db.helpArticle.aggregate({ where: { appModeId, collectionId: input.collectionId ?? null }, _max: { position: true } });
+      const last = await tx.db.helpArticle.aggregate({
+        where: { appModeId, collectionId: input.collectionId ?? null },
+        _max: { position: true },
+      });
       return tx.db.helpArticle.create({
         data: {
           id: randomUUID(),
@@ -58,7 +65,12 @@ export async function changeHelpArticle(ctx: Ctx<StaffCaller>, id: string, input
       await check(tx, current.appModeId, input);
       return tx.db.helpArticle.update({
         where: { id },
-        data: { slug: input.slug, audience: input.audience, ...(input.collectionId !== undefined ? { collectionId: input.collectionId } : {}), updatedAt: tx.clock.now() },
+        data: {
+          slug: input.slug,
+          audience: input.audience,
+          ...(input.collectionId !== undefined ? { collectionId: input.collectionId } : {}),
+          updatedAt: tx.clock.now(),
+        },
       });
     });
   } catch (err) {
@@ -73,10 +85,20 @@ export async function removeHelpArticle(ctx: Ctx<StaffCaller>, id: string): Prom
 }
 
 /** Orders the articles of one collection or section (null: those in none): `ids` first to last. */
-export async function orderHelpArticles(ctx: Ctx<StaffCaller>, appModeId: string, collectionId: string | null, ids: string[]): Promise<HelpArticle[]> {
+export async function orderHelpArticles(
+  ctx: Ctx<StaffCaller>,
+  appModeId: string,
+  collectionId: string | null,
+  ids: string[],
+): Promise<HelpArticle[]> {
   return transaction(ctx, async (tx) => {
     const siblings = await tx.db.helpArticle.findMany({ where: { appModeId, collectionId }, select: { id: true } });
-    const errors = problems(ids.map((id, i) => [`ids.${i}`, siblings.some((s) => s.id === id) ? (ids.indexOf(id) !== i ? 'is named twice' : undefined) : 'is not one of these articles']));
+    const errors = problems(
+      ids.map((id, i) => [
+        `ids.${i}`,
+        siblings.some((s) => s.id === id) ? (ids.indexOf(id) !== i ? 'is named twice' : undefined) : 'is not one of these articles',
+      ]),
+    );
     if (errors.length) throw invalid(errors);
     for (const [position, id] of ids.entries()) await tx.db.helpArticle.update({ where: { id }, data: { position } });
     return tx.db.helpArticle.findMany({ where: { appModeId, collectionId }, orderBy: [{ position: 'asc' }, { slug: 'asc' }] });

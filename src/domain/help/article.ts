@@ -26,7 +26,10 @@ export async function readArticle(ctx: HelpCtx, reader: HelpReader, slug: string
   const [row] = await servedVersions(ctx, reader, Prisma.sql`AND a.slug = ${slug}`);
   if (!row) throw notFound('No such article.');
   const [version, published, path] = await Promise.all([
-    ctx.db.helpArticlePublished.findUniqueOrThrow({ where: { articleId_language: { articleId: row.article_id, language: row.language } }, select: { blocks: true } }),
+    ctx.db.helpArticlePublished.findUniqueOrThrow({
+      where: { articleId_language: { articleId: row.article_id, language: row.language } },
+      select: { blocks: true },
+    }),
     ctx.db.helpArticlePublished.findMany({ where: { articleId: row.article_id }, select: { language: true } }),
     collectionPath(ctx, reader, row.collection_id),
   ]);
@@ -48,7 +51,10 @@ export async function readArticle(ctx: HelpCtx, reader: HelpReader, slug: string
 /** The collection (and its parent, when it is a section) by name, outermost first. */
 async function collectionPath(ctx: HelpCtx, reader: HelpReader, collectionId: string | null): Promise<{ slug: string; name: string }[]> {
   if (!collectionId) return [];
-  const own = await ctx.db.helpCollection.findFirst({ where: { id: collectionId, appModeId: reader.appModeId }, select: { id: true, parentId: true } });
+  const own = await ctx.db.helpCollection.findFirst({
+    where: { id: collectionId, appModeId: reader.appModeId },
+    select: { id: true, parentId: true },
+  });
   if (!own) return [];
   const ids = own.parentId ? [own.parentId, own.id] : [own.id];
   const names = await collectionNames(ctx, reader, ids);

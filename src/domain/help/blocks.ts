@@ -108,12 +108,12 @@ export function readBlocks(input: unknown, rules: BlockRules, field = 'blocks'):
   };
 
   const spans = (value: unknown, path: string): Span[] => {
-    if (!Array.isArray(value)) return fail(path, 'must be an array of spans'), [];
-    if (value.length > LIMITS.spans) return fail(path, `must hold at most ${LIMITS.spans} spans`), [];
+    if (!Array.isArray(value)) return (fail(path, 'must be an array of spans'), []);
+    if (value.length > LIMITS.spans) return (fail(path, `must hold at most ${LIMITS.spans} spans`), []);
     if (!value.some((s) => isObject(s) && typeof s.text === 'string' && s.text.trim() !== '')) fail(path, 'must hold some words');
     return value.map((s, i) => {
       const at = `${path}.${i}`;
-      if (!isObject(s)) return fail(at, 'must be a span object with text'), { text: '' };
+      if (!isObject(s)) return (fail(at, 'must be a span object with text'), { text: '' });
       const span: Span = { text: text(s.text, `${at}.text`, LIMITS.spanText, true) ?? '' };
       for (const flag of SPAN_FLAGS) {
         if (s[flag] === undefined) continue;
@@ -136,9 +136,10 @@ export function readBlocks(input: unknown, rules: BlockRules, field = 'blocks'):
 
   const blocks = input.map((raw, i): ContentBlock | undefined => {
     const at = `${field}.${i}`;
-    if (!isObject(raw)) return fail(at, 'must be a content block object'), undefined;
+    if (!isObject(raw)) return (fail(at, 'must be a content block object'), undefined);
     const type = raw.type;
-    if (typeof type !== 'string' || !(BLOCK_TYPES as readonly string[]).includes(type)) return fail(`${at}.type`, `must be one of ${BLOCK_TYPES.join(', ')}`), undefined;
+    if (typeof type !== 'string' || !(BLOCK_TYPES as readonly string[]).includes(type))
+      return (fail(`${at}.type`, `must be one of ${BLOCK_TYPES.join(', ')}`), undefined);
     const blockType = type as BlockType;
     const block: ContentBlock = { type: blockType };
     const named = MEMBERS[blockType];
@@ -165,7 +166,12 @@ export function readBlocks(input: unknown, rules: BlockRules, field = 'blocks'):
         const items = raw.items;
         if (!Array.isArray(items) || items.length === 0) fail(`${at}.items`, 'must be a non-empty array of items, each with spans');
         else if (items.length > LIMITS.items) fail(`${at}.items`, `must hold at most ${LIMITS.items} items`);
-        else block.items = items.map((item, j) => ({ spans: isObject(item) ? spans(item.spans, `${at}.items.${j}.spans`) : (fail(`${at}.items.${j}`, 'must be an item with spans'), []) }));
+        else
+          block.items = items.map((item, j) => ({
+            spans: isObject(item)
+              ? spans(item.spans, `${at}.items.${j}.spans`)
+              : (fail(`${at}.items.${j}`, 'must be an item with spans'), []),
+          }));
         break;
       }
       case 'image': {
@@ -199,10 +205,19 @@ function httpsImage(url: string): { url: string } | { problem: string } {
   return problem || url.startsWith('/') ? { problem: problem ?? 'must be an https address' } : { url };
 }
 
-function formatting(block: ContentBlock, member: FormattingMember, value: unknown, path: string, fail: (path: string, message: string) => void) {
+function formatting(
+  block: ContentBlock,
+  member: FormattingMember,
+  value: unknown,
+  path: string,
+  fail: (path: string, message: string) => void,
+) {
   if (typeof value !== 'string') return fail(path, 'must be a string');
   if (member === 'color' ? !COLOUR.test(value) : member === 'emoji' ? value.length > 16 || !value : !WORD.test(value)) {
-    return fail(path, member === 'color' ? 'must be #rrggbb or a colour token word' : member === 'emoji' ? 'must be one emoji' : 'must be a word');
+    return fail(
+      path,
+      member === 'color' ? 'must be #rrggbb or a colour token word' : member === 'emoji' ? 'must be one emoji' : 'must be a word',
+    );
   }
   block[member] = value;
 }

@@ -39,12 +39,14 @@ async function check(tx: TxCtx, appModeId: string, input: CollectionInput, self:
       [`texts.${i}.description`, t.description == null ? undefined : wordsProblem(t.description, MAX_DESCRIPTION, false)],
     ]),
   ]);
-  if (input.texts && new Set(input.texts.map((t) => t.language)).size !== input.texts.length) errors.push({ field: 'texts', message: 'names each language once' });
+  if (input.texts && new Set(input.texts.map((t) => t.language)).size !== input.texts.length)
+    errors.push({ field: 'texts', message: 'names each language once' });
   if (input.parentId) {
     const parent = await tx.db.helpCollection.findFirst({ where: { id: input.parentId, appModeId }, select: { parentId: true } });
     if (!parent || input.parentId === self) errors.push({ field: 'parentId', message: 'must be a collection of this app' });
     else if (parent.parentId) errors.push({ field: 'parentId', message: 'is a section: collections nest one level' });
-    else if (self && (await tx.db.helpCollection.count({ where: { parentId: self } }))) errors.push({ field: 'parentId', message: 'this collection has sections of its own: collections nest one level' });
+    else if (self && (await tx.db.helpCollection.count({ where: { parentId: self } })))
+      errors.push({ field: 'parentId', message: 'this collection has sections of its own: collections nest one level' });
   }
   if (errors.length) throw invalid(errors);
 }
@@ -52,19 +54,38 @@ async function check(tx: TxCtx, appModeId: string, input: CollectionInput, self:
 async function writeTexts(tx: TxCtx, collectionId: string, texts: CollectionText[] | undefined) {
   for (const t of texts ?? []) {
     const data = { name: t.name.trim(), description: t.description?.trim() ?? '' };
-    await tx.db.helpCollectionText.upsert({ where: { collectionId_language: { collectionId, language: t.language } }, create: { collectionId, language: t.language, ...data }, update: data });
+    await tx.db.helpCollectionText.upsert({
+      where: { collectionId_language: { collectionId, language: t.language } },
+      create: { collectionId, language: t.language, ...data },
+      update: data,
+    });
   }
 }
 
-export async function createHelpCollection(ctx: Ctx<StaffCaller>, appModeId: string, input: CollectionInput & { slug: string; texts: CollectionText[] }): Promise<HelpCollection> {
+export async function createHelpCollection(
+  ctx: Ctx<StaffCaller>,
+  appModeId: string,
+  input: CollectionInput & { slug: string; texts: CollectionText[] },
+): Promise<HelpCollection> {
   if (!input.texts.length) throw invalid([{ field: 'texts', message: 'must name the collection in at least one language' }]);
   try {
     return await transaction(ctx, async (tx) => {
       await check(tx, appModeId, input, null);
       const now = tx.clock.now();
-      const last = await tx.db.helpCollection.aggregate({ where: { appModeId, parentId: input.parentId ?? null }, _max: { position: true } });
+      const last = await tx.db.helpCollection.aggregate({
+        where: { appModeId, parentId: input.parentId ?? null },
+        _max: { position: true },
+      });
       const made = await tx.db.helpCollection.create({
-        data: { id: randomUUID(), appModeId, slug: input.slug, parentId: input.parentId ?? null, position: (last._max.position ?? -1) + 1, createdAt: now, updatedAt: now },
+        data: {
+          id: randomUUID(),
+          appModeId,
+          slug: input.slug,
+          parentId: input.parentId ?? null,
+          position: (last._max.position ?? -1) + 1,
+          createdAt: now,
+          updatedAt: now,
+        },
       });
       await writeTexts(tx, made.id, input.texts);
       return made;
@@ -98,10 +119,20 @@ export async function removeHelpCollection(ctx: Ctx<StaffCaller>, id: string): P
 }
 
 /** Orders the collections of an app-mode (or the sections of one collection): `ids` first to last. */
-export async function orderHelpCollections(ctx: Ctx<StaffCaller>, appModeId: string, parentId: string | null, ids: string[]): Promise<HelpCollection[]> {
+export async function orderHelpCollections(
+  ctx: Ctx<StaffCaller>,
+  appModeId: string,
+  parentId: string | null,
+  ids: string[],
+): Promise<HelpCollection[]> {
   return transaction(ctx, async (tx) => {
     const siblings = await tx.db.helpCollection.findMany({ where: { appModeId, parentId }, select: { id: true } });
-    const errors = problems(ids.map((id, i) => [`ids.${i}`, siblings.some((s) => s.id === id) ? (ids.indexOf(id) !== i ? 'is named twice' : undefined) : 'is not one of these collections']));
+    const errors = problems(
+      ids.map((id, i) => [
+        `ids.${i}`,
+        siblings.some((s) => s.id === id) ? (ids.indexOf(id) !== i ? 'is named twice' : undefined) : 'is not one of these collections',
+      ]),
+    );
     if (errors.length) throw invalid(errors);
     for (const [position, id] of ids.entries()) await tx.db.helpCollection.update({ where: { id }, data: { position } });
     return tx.db.helpCollection.findMany({ where: { appModeId, parentId }, orderBy: [{ position: 'asc' }, { slug: 'asc' }] });

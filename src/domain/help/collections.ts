@@ -42,7 +42,11 @@ interface Node {
 /** Each collection and section with its own count of readable articles. */
 async function readable(ctx: HelpCtx, reader: HelpReader): Promise<{ nodes: Node[]; own: Map<string, number> }> {
   const [nodes, counts] = await Promise.all([
-    ctx.db.helpCollection.findMany({ where: { appModeId: reader.appModeId }, select: { id: true, parentId: true, slug: true, position: true }, orderBy: [{ position: 'asc' }, { slug: 'asc' }] }),
+    ctx.db.helpCollection.findMany({
+      where: { appModeId: reader.appModeId },
+      select: { id: true, parentId: true, slug: true, position: true },
+      orderBy: [{ position: 'asc' }, { slug: 'asc' }],
+    }),
     ctx.db.$queryRaw<{ collection_id: string; n: bigint }[]>`
       SELECT a.collection_id, count(*) AS n FROM help_article a
       WHERE a.app_mode_id = ${reader.appModeId} AND a.collection_id IS NOT NULL AND a.audience::text = ANY(${audiencesOf(reader)}::text[])
@@ -56,7 +60,9 @@ function summaries(nodes: Node[], own: Map<string, number>, names: Awaited<Retur
   const sectionsOf = (id: string) => nodes.filter((n) => n.parentId === id);
   const summary = (n: Node, count: number): CollectionSummary | undefined => {
     const name = names.get(n.id);
-    return name && count > 0 ? { collectionId: n.id, slug: n.slug, name: name.name, description: name.description, language: name.language, articleCount: count } : undefined;
+    return name && count > 0
+      ? { collectionId: n.id, slug: n.slug, name: name.name, description: name.description, language: name.language, articleCount: count }
+      : undefined;
   };
   const entry = (n: Node): CollectionEntry | undefined => {
     const sections = sectionsOf(n.id).flatMap((s) => summary(s, own.get(s.id) ?? 0) ?? []);
@@ -68,7 +74,15 @@ function summaries(nodes: Node[], own: Map<string, number>, names: Awaited<Retur
 
 export async function listCollections(ctx: HelpCtx, reader: HelpReader): Promise<CollectionEntry[]> {
   const { nodes, own } = await readable(ctx, reader);
-  const { entry } = summaries(nodes, own, await collectionNames(ctx, reader, nodes.map((n) => n.id)));
+  const { entry } = summaries(
+    nodes,
+    own,
+    await collectionNames(
+      ctx,
+      reader,
+      nodes.map((n) => n.id),
+    ),
+  );
   return nodes.filter((n) => n.parentId === null).flatMap((n) => entry(n) ?? []);
 }
 
@@ -77,12 +91,22 @@ export async function readCollection(ctx: HelpCtx, reader: HelpReader, slug: str
   const node = nodes.find((n) => n.slug === slug);
   if (!node) throw notFound('No such collection.');
   const parent = node.parentId ? nodes.find((n) => n.id === node.parentId) : undefined;
-  const names = await collectionNames(ctx, reader, [node.id, ...(parent ? [parent.id] : []), ...nodes.filter((n) => n.parentId === node.id).map((n) => n.id)]);
+  const names = await collectionNames(ctx, reader, [
+    node.id,
+    ...(parent ? [parent.id] : []),
+    ...nodes.filter((n) => n.parentId === node.id).map((n) => n.id),
+  ]);
   const { entry, summary } = summaries(nodes, own, names);
-  const self: CollectionEntry | undefined = node.parentId ? ((s) => s && { ...s, sections: [] })(summary(node, own.get(node.id) ?? 0)) : entry(node);
+  const self: CollectionEntry | undefined = node.parentId
+    ? ((s) => s && { ...s, sections: [] })(summary(node, own.get(node.id) ?? 0))
+    : entry(node);
   if (!self) throw notFound('No such collection.');
   const { sections } = self;
-  const rows = await servedVersions(ctx, reader, Prisma.sql`AND a.collection_id = ANY(${[node.id, ...sections.map((s) => s.collectionId)]}::text[])`);
+  const rows = await servedVersions(
+    ctx,
+    reader,
+    Prisma.sql`AND a.collection_id = ANY(${[node.id, ...sections.map((s) => s.collectionId)]}::text[])`,
+  );
   rows.sort((a, b) => a.position - b.position || a.slug.localeCompare(b.slug));
   const items = rows.map(itemOf);
   const parentName = parent && names.get(parent.id);

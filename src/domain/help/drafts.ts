@@ -24,17 +24,26 @@ export interface DraftInput {
 
 /** The blocks an article may hold: formatting refused, images by https or as one of the app's pictures. */
 export function readArticleBlocks(ctx: Ctx, blocks: unknown, field = 'blocks') {
-  return readBlocks(blocks, {
-    formatting: false,
-    imageUrl: (url) => {
-      if (pictureIdOf(ctx, url)) return { url };
-      const problem = linkProblem(url) ?? (url.startsWith('/') ? 'must be an https address or one of the app pictures' : undefined);
-      return problem ? { problem } : { url };
+  return readBlocks(
+    blocks,
+    {
+      formatting: false,
+      imageUrl: (url) => {
+        if (pictureIdOf(ctx, url)) return { url };
+        const problem = linkProblem(url) ?? (url.startsWith('/') ? 'must be an https address or one of the app pictures' : undefined);
+        return problem ? { problem } : { url };
+      },
     },
-  }, field);
+    field,
+  );
 }
 
-export async function saveHelpDraft(ctx: Ctx<StaffCaller>, articleId: string, language: string, input: DraftInput): Promise<HelpArticleDraft> {
+export async function saveHelpDraft(
+  ctx: Ctx<StaffCaller>,
+  articleId: string,
+  language: string,
+  input: DraftInput,
+): Promise<HelpArticleDraft> {
   const article = await ctx.db.helpArticle.findUnique({ where: { id: articleId }, select: { appModeId: true } });
   if (!article) throw notFound('No such article.');
   const mode = await ctx.db.appMode.findUniqueOrThrow({ where: { id: article.appModeId }, select: { languages: true } });
@@ -47,10 +56,20 @@ export async function saveHelpDraft(ctx: Ctx<StaffCaller>, articleId: string, la
   if ('errors' in read) errors.push(...read.errors);
   if (errors.length || 'errors' in read) throw invalid(errors);
   const blocks = (await keptPictureUrls(ctx, article.appModeId, read.blocks, 'blocks')) as unknown as Prisma.InputJsonValue;
-  const data = { title: input.title.trim(), summary: input.summary?.trim() ?? '', blocks, editedBy: ctx.caller.staffUser.id, updatedAt: ctx.clock.now() };
+  const data = {
+    title: input.title.trim(),
+    summary: input.summary?.trim() ?? '',
+    blocks,
+    editedBy: ctx.caller.staffUser.id,
+    updatedAt: ctx.clock.now(),
+  };
   return transaction(ctx, async (tx) => {
     await holdPictures(tx, article.appModeId, read.blocks, 'blocks');
-    return tx.db.helpArticleDraft.upsert({ where: { articleId_language: { articleId, language } }, create: { articleId, language, ...data }, update: data });
+    return tx.db.helpArticleDraft.upsert({
+      where: { articleId_language: { articleId, language } },
+      create: { articleId, language, ...data },
+      update: data,
+    });
   });
 }
 
@@ -72,7 +91,11 @@ export async function publishHelpArticle(ctx: Ctx<StaffCaller>, articleId: strin
       publishedAt: now,
       publishedBy: tx.caller.staffUser.id,
     };
-    const published = await tx.db.helpArticlePublished.upsert({ where: { articleId_language: { articleId, language } }, create: { articleId, language, ...data }, update: data });
+    const published = await tx.db.helpArticlePublished.upsert({
+      where: { articleId_language: { articleId, language } },
+      create: { articleId, language, ...data },
+      update: data,
+    });
     await keepWords(tx, article.appModeId, language, wordsOfText(data.title, data.summary, data.bodyText));
     await tx.db.helpArticle.update({ where: { id: articleId }, data: { updatedAt: now } });
     await emit(tx, HELP_ARTICLE_PUBLISHED, { appModeId: article.appModeId, data: { article_id: articleId, slug: article.slug, language } });
@@ -87,6 +110,9 @@ export async function unpublishHelpArticle(ctx: Ctx<StaffCaller>, articleId: str
     if (!article) throw notFound('No such article.');
     const { count } = await tx.db.helpArticlePublished.deleteMany({ where: { articleId, language } });
     if (!count) throw notFound(`The article is not published in ${language}.`);
-    await emit(tx, HELP_ARTICLE_UNPUBLISHED, { appModeId: article.appModeId, data: { article_id: articleId, slug: article.slug, language } });
+    await emit(tx, HELP_ARTICLE_UNPUBLISHED, {
+      appModeId: article.appModeId,
+      data: { article_id: articleId, slug: article.slug, language },
+    });
   });
 }

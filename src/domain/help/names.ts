@@ -12,7 +12,9 @@ export const MAX_NAME = 100;
 export const MAX_DESCRIPTION = 500;
 
 export const slugProblem = (slug: string): string | undefined =>
-  slug.length > MAX_SLUG || !SLUG.test(slug) ? `must be 1 to ${MAX_SLUG} lower-case letters, digits and single hyphens (such as reset-password)` : undefined;
+  slug.length > MAX_SLUG || !SLUG.test(slug)
+    ? `must be 1 to ${MAX_SLUG} lower-case letters, digits and single hyphens (such as reset-password)`
+    : undefined;
 
 /** A problem with a piece of text staff wrote, or undefined. */
 export function wordsProblem(text: string, max: number, required: boolean): string | undefined {
@@ -27,7 +29,10 @@ export function languageProblem(language: string, languages: string[]): string |
 }
 
 export const slugTaken = (what: 'article' | 'collection', field = 'slug') =>
-  new DomainError(409, 'slug_taken', 'Refused as things stand', `Another ${what} of this app already has this slug.`, [{ field, message: `is taken by another ${what}` }]);
+  new DomainError(409, 'slug_taken', 'Refused as things stand', `Another ${what} of this app already has this slug.`, [
+    { field, message: `is taken by another ${what}` },
+  ]);
 
 /** Collects problems, each naming its field. */
-export const problems = (checks: [string, string | undefined][]): FieldError[] => checks.flatMap(([field, message]) => (message ? [{ field, message }] : []));
+export const problems = (checks: [string, string | undefined][]): FieldError[] =>
+  checks.flatMap(([field, message]) => (message ? [{ field, message }] : []));

@@ -7,9 +7,20 @@ export const helpData: PersonalDataArea = {
   name: 'help',
   tables: ['help_article_rating'],
   async exportOf({ db }, { appModeId, externalId }) {
-    const rows = await db.helpArticleRating.findMany({ where: { appModeId, externalId }, include: { article: { select: { slug: true } } }, orderBy: { ratedAt: 'asc' } });
+    const rows = await db.helpArticleRating.findMany({
+      where: { appModeId, externalId },
+      include: { article: { select: { slug: true } } },
+      orderBy: { ratedAt: 'asc' },
+    });
     if (!rows.length) return undefined;
-    return { articleRatings: rows.map((r) => ({ article: r.article.slug, helpful: r.helpful, language: r.language, ratedAt: r.ratedAt.toISOString() })) };
+    return {
+      articleRatings: rows.map((r) => ({
+        article: r.article.slug,
+        helpful: r.helpful,
+        language: r.language,
+        ratedAt: r.ratedAt.toISOString(),
+      })),
+    };
   },
   async erase({ db }, { externalId, appModeIds }) {
     const { count } = await db.helpArticleRating.deleteMany({ where: { appModeId: { in: appModeIds }, externalId } });

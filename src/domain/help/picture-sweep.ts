@@ -39,13 +39,14 @@ export async function sweepUnnamedHelpPictures(ctx: Ctx, batch = 500): Promise<n
       LIMIT ${batch} FOR UPDATE SKIP LOCKED`;
     if (!due.length) return 0;
     const modes = [...new Set(due.map((r) => r.app_mode_id))];
-    const along = due.length < batch
-      ? await tx.db.$queryRaw<PictureRow[]>`
+    const along =
+      due.length < batch
+        ? await tx.db.$queryRaw<PictureRow[]>`
           SELECT id, app_mode_id FROM help_picture
           WHERE app_mode_id = ANY(${modes}::text[]) AND created_at < ${graced} AND named_at < ${soon}
             AND id <> ALL(${due.map((r) => r.id)}::text[])
           ORDER BY named_at LIMIT ${batch - due.length} FOR UPDATE SKIP LOCKED`
-      : [];
+        : [];
     const pictures = [...due, ...along];
 
     const named = await tx.db.$queryRaw<PictureRow[]>`

@@ -33,17 +33,34 @@ export interface NewPicture {
   upload: SignedAddress;
 }
 
-export async function createHelpPicture(ctx: Ctx<StaffCaller>, appModeId: string, input: { contentType: PictureType; size: number }): Promise<NewPicture> {
-  if (!Number.isInteger(input.size) || input.size < 1 || input.size > MAX_PICTURE_BYTES) throw invalid([{ field: 'size', message: `must be 1 to ${MAX_PICTURE_BYTES} bytes` }]);
+export async function createHelpPicture(
+  ctx: Ctx<StaffCaller>,
+  appModeId: string,
+  input: { contentType: PictureType; size: number },
+): Promise<NewPicture> {
+  if (!Number.isInteger(input.size) || input.size < 1 || input.size > MAX_PICTURE_BYTES)
+    throw invalid([{ field: 'size', message: `must be 1 to ${MAX_PICTURE_BYTES} bytes` }]);
   const id = randomUUID();
   await ctx.db.helpPicture.create({
-    data: { id, appModeId, contentType: input.contentType, size: input.size, createdBy: ctx.caller.staffUser.id, createdAt: ctx.clock.now() },
+    data: {
+      id,
+      appModeId,
+      contentType: input.contentType,
+      size: input.size,
+      createdBy: ctx.caller.staffUser.id,
+      createdAt: ctx.clock.now(),
+    },
   });
-  const upload = await ctx.svc.blobs.uploadAddress(pictureKey(appModeId, id), { contentType: input.contentType, size: input.size, seconds: UPLOAD_SECONDS });
+  const upload = await ctx.svc.blobs.uploadAddress(pictureKey(appModeId, id), {
+    contentType: input.contentType,
+    size: input.size,
+    seconds: UPLOAD_SECONDS,
+  });
   return { id, url: `${ctx.svc.config.baseUrl}${ASSET_PATH}${id}`, upload };
 }
 
-export const pictureInvalid = (errors: FieldError[]) => new DomainError(422, 'picture_invalid', 'The picture cannot be used', errors.map((e) => e.message).join('; '), errors);
+export const pictureInvalid = (errors: FieldError[]) =>
+  new DomainError(422, 'picture_invalid', 'The picture cannot be used', errors.map((e) => e.message).join('; '), errors);
 
 /**
  * Bytes PUT at a picture's upload address of the service's own store: kept when they are the
@@ -58,7 +75,10 @@ export async function receiveHelpPictureUpload(ctx: Ctx, key: string, bytes: Buf
   const found = checkPicture(row, { head: bytes.subarray(0, PICTURE_HEAD_BYTES), size: bytes.length });
   if ('refused' in found) throw pictureInvalid([{ field: 'body', message: found.refused }]);
   await ctx.svc.blobs.put(key, bytes, row.contentType);
-  await ctx.db.helpPicture.update({ where: { id: row.id }, data: { uploadedAt: ctx.clock.now(), width: found.width, height: found.height } });
+  await ctx.db.helpPicture.update({
+    where: { id: row.id },
+    data: { uploadedAt: ctx.clock.now(), width: found.width, height: found.height },
+  });
 }
 
 /** The picture id an image address names, when it is one of this service's picture addresses. */
@@ -109,13 +129,19 @@ export async function holdPictures(tx: TxCtx, appModeId: string, blocks: Content
 }
 
 /** Bytes uploaded straight to the store (S3): checked from their head once, then marked uploaded. */
-async function checkUploaded(ctx: Ctx, row: { id: string; appModeId: string; contentType: string; size: number }): Promise<string | undefined> {
+async function checkUploaded(
+  ctx: Ctx,
+  row: { id: string; appModeId: string; contentType: string; size: number },
+): Promise<string | undefined> {
   if (ctx.svc.blobs.receivesUploads) return 'names a picture whose bytes were never uploaded';
   const head = await ctx.svc.blobs.head(pictureKey(row.appModeId, row.id), PICTURE_HEAD_BYTES);
   if (!head) return 'names a picture whose bytes were never uploaded';
   const found = checkPicture(row, { head: head.head, size: head.size });
   if ('refused' in found) return `names a picture that cannot be used: ${found.refused}`;
-  await ctx.db.helpPicture.update({ where: { id: row.id }, data: { uploadedAt: ctx.clock.now(), width: found.width, height: found.height } });
+  await ctx.db.helpPicture.update({
+    where: { id: row.id },
+    data: { uploadedAt: ctx.clock.now(), width: found.width, height: found.height },
+  });
   return undefined;
 }
 
@@ -132,7 +158,10 @@ export async function pictureAddress(ctx: Ctx, id: string): Promise<SignedAddres
   if (!ASSET_ID.test(id)) throw notFound('No such picture.');
   const row = await ctx.db.helpPicture.findUnique({ where: { id } });
   if (!row?.uploadedAt) throw notFound('No such picture.');
-  const app = await ctx.db.appMode.findUnique({ where: { id: row.appModeId }, select: { helpOn: true, switchedOff: true, archived: true } });
+  const app = await ctx.db.appMode.findUnique({
+    where: { id: row.appModeId },
+    select: { helpOn: true, switchedOff: true, archived: true },
+  });
   if (!app || !app.helpOn || app.switchedOff || app.archived) throw notFound('No such picture.');
   return ctx.svc.blobs.readAddress(pictureKey(row.appModeId, row.id), { seconds: PICTURE_ADDRESS_SECONDS, contentType: row.contentType });
 }

@@ -36,8 +36,18 @@ export async function rateArticle(ctx: Ctx<GuestCaller>, reader: HelpReader, slu
 }
 
 /** POST /public/v1/help/articles/{slug}/rating: `language` must be one of the app's (the default when left out). */
-export async function rateArticleAsVisitor(ctx: Ctx<VisitorCaller>, reader: HelpReader, slug: string, input: { helpful: boolean; visitor: string; language?: string | undefined }): Promise<void> {
-  const language = input.language === undefined ? reader.app.defaultLanguage : LANGUAGE_TAG.test(input.language) ? matchLanguage(reader.app, input.language) : undefined;
+export async function rateArticleAsVisitor(
+  ctx: Ctx<VisitorCaller>,
+  reader: HelpReader,
+  slug: string,
+  input: { helpful: boolean; visitor: string; language?: string | undefined },
+): Promise<void> {
+  const language =
+    input.language === undefined
+      ? reader.app.defaultLanguage
+      : LANGUAGE_TAG.test(input.language)
+        ? matchLanguage(reader.app, input.language)
+        : undefined;
   if (!language) throw invalid([{ field: 'language', message: `must be one of the app's languages (${reader.app.languages.join(', ')})` }]);
   const article = await servedArticle(ctx, reader, slug);
   const vote = { appModeId: reader.appModeId, helpful: input.helpful, ratedAt: ctx.clock.now() };

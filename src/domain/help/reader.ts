@@ -27,7 +27,12 @@ export type HelpCtx = Ctx<GuestCaller | VisitorCaller>;
 
 export const helpSwitchedOff = () => notFound('The help center is switched off for this app.');
 
-const readerOf = (app: AppMode, signedIn: boolean, asked: AskedLanguage): HelpReader => ({ appModeId: app.id, app, signedIn, language: readerLanguage(app, asked) });
+const readerOf = (app: AppMode, signedIn: boolean, asked: AskedLanguage): HelpReader => ({
+  appModeId: app.id,
+  app,
+  signedIn,
+  language: readerLanguage(app, asked),
+});
 
 /** A signed-in user of the caller's app-mode. */
 export function guestReader(ctx: Ctx<GuestCaller>, asked: AskedLanguage): HelpReader {
@@ -44,4 +49,5 @@ export async function publicReader(ctx: Ctx<VisitorCaller>, appKey: string | und
 }
 
 /** The audiences a reader may read. */
-export const audiencesOf = (reader: HelpReader): ('everyone' | 'signed_in')[] => (reader.signedIn ? ['everyone', 'signed_in'] : ['everyone']);
+export const audiencesOf = (reader: HelpReader): ('everyone' | 'signed_in')[] =>
+  reader.signedIn ? ['everyone', 'signed_in'] : ['everyone'];

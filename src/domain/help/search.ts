@@ -36,7 +36,14 @@ const HEADLINE = `StartSel=${START}, StopSel=${STOP}, MaxWords=30, MinWords=12, 
 
 /** The words of a query: letters and digits, lower-cased, at most MAX_WORDS. */
 export function wordsOf(q: string | undefined): string[] {
-  return (q?.normalize('NFKC').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).slice(0, MAX_WORDS).map((w) => w.slice(0, MAX_WORD_CHARS));
+  return (
+    q
+      ?.normalize('NFKC')
+      .toLowerCase()
+      .match(/[\p{L}\p{N}]+/gu) ?? []
+  )
+    .slice(0, MAX_WORDS)
+    .map((w) => w.slice(0, MAX_WORD_CHARS));
 }
 
 /** What a full-text search asks (a to_tsquery text) and which words its excerpts mark. */
@@ -48,11 +55,18 @@ export interface SearchTerms {
 // Words are letters and digits only, so nothing in them is a tsquery operator.
 const marks = (words: string[]) => words.map((w) => `${w}:*`).join(' | ');
 /** Words as typed: every one, the last as a prefix (it may still be being typed). */
-export const typed = (words: string[]): SearchTerms => ({ query: words.map((w, i) => (i === words.length - 1 ? `${w}:*` : w)).join(' & '), marks: marks(words) });
+export const typed = (words: string[]): SearchTerms => ({
+  query: words.map((w, i) => (i === words.length - 1 ? `${w}:*` : w)).join(' & '),
+  marks: marks(words),
+});
 /** Published words (corrections): whole words, joined by & (all) or | (any). */
 const published = (words: string[], join: ' & ' | ' | '): SearchTerms => ({ query: words.join(join), marks: marks(words) });
 
-export async function listArticles(ctx: HelpCtx, reader: HelpReader, input: { q?: string | undefined; limit?: number | undefined }): Promise<ArticleList> {
+export async function listArticles(
+  ctx: HelpCtx,
+  reader: HelpReader,
+  input: { q?: string | undefined; limit?: number | undefined },
+): Promise<ArticleList> {
   const limit = input.limit ?? DEFAULT_LIMIT;
   const words = wordsOf(input.q);
   if (!words.length) return { items: (await mostRead(ctx, reader, limit)).map(itemOf), matchedBy: 'most_read' };

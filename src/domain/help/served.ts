@@ -50,7 +50,8 @@ export function servedVersions(ctx: HelpCtx, reader: HelpReader, where: Prisma.S
 }
 
 /** Which of a collection's names (help_collection_text `t`) a reader gets: their language's, else the default's, else any. */
-const namePreference = (reader: HelpReader) => Prisma.sql`(t.language = ${reader.language}) DESC, (t.language = ${reader.app.defaultLanguage}) DESC, t.language`;
+const namePreference = (reader: HelpReader) =>
+  Prisma.sql`(t.language = ${reader.language}) DESC, (t.language = ${reader.app.defaultLanguage}) DESC, t.language`;
 
 /**
  * The rows of `statement` (served versions, already cut to the page) with their collections'
@@ -78,7 +79,11 @@ export function servedStatement(reader: HelpReader, where: Prisma.Sql = Prisma.e
 }
 
 /** The name of each collection in the reader's language, else the default, else any it has. */
-export async function collectionNames(ctx: HelpCtx, reader: HelpReader, ids: string[]): Promise<Map<string, { slug: string; name: string; description: string; language: string }>> {
+export async function collectionNames(
+  ctx: HelpCtx,
+  reader: HelpReader,
+  ids: string[],
+): Promise<Map<string, { slug: string; name: string; description: string; language: string }>> {
   const unique = [...new Set(ids)];
   if (!unique.length) return new Map();
   const rows = await ctx.db.$queryRaw<{ id: string; slug: string; name: string; description: string; language: string }[]>`

@@ -15,7 +15,17 @@ export interface ArticleStats {
 /** Each article's figures by language, for many articles in one statement (a staff list asks for a page of them). */
 export async function articleStats(ctx: Ctx<StaffCaller>, articleIds: readonly string[]): Promise<Map<string, ArticleStats[]>> {
   const ids = [...articleIds];
-  const rows = await ctx.db.$queryRaw<{ article_id: string; language: string; views: bigint; helpful: bigint; not_helpful: bigint; visitor_helpful: bigint; visitor_not_helpful: bigint }[]>`
+  const rows = await ctx.db.$queryRaw<
+    {
+      article_id: string;
+      language: string;
+      views: bigint;
+      helpful: bigint;
+      not_helpful: bigint;
+      visitor_helpful: bigint;
+      visitor_not_helpful: bigint;
+    }[]
+  >`
     WITH v AS (SELECT article_id, language, views FROM help_article_stat WHERE article_id = ANY(${ids}::text[])),
          u AS (SELECT article_id, language, count(*) FILTER (WHERE helpful) AS yes, count(*) FILTER (WHERE NOT helpful) AS no
                FROM help_article_rating WHERE article_id = ANY(${ids}::text[]) GROUP BY article_id, language),

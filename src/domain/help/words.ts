@@ -17,7 +17,8 @@ export const SIMILARITY = 0.3;
 
 export function wordsOfText(...texts: string[]): string[] {
   const words = new Set<string>();
-  for (const text of texts) for (const w of text.normalize('NFKC').toLowerCase().match(WORD) ?? []) if (w.length >= MIN && w.length <= MAX) words.add(w);
+  for (const text of texts)
+    for (const w of text.normalize('NFKC').toLowerCase().match(WORD) ?? []) if (w.length >= MIN && w.length <= MAX) words.add(w);
   return [...words];
 }
 
@@ -50,4 +51,3 @@ export async function correctedWords(ctx: HelpCtx, reader: HelpReader, words: st
   );
   return [...new Set(rows.flatMap((r) => (r.found ? [r.found] : [])))];
 }
-

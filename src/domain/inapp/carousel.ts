@@ -181,7 +181,8 @@ function graphProblems(c: Carousel, path: string): FieldError[] {
   const END = -1;
   const index = new Map<string, number>();
   c.screens.forEach((s, i) => {
-    if (s.id === CAROUSEL_END) errors.push({ field: `${path}.screens.${i}.id`, message: `must not be ${CAROUSEL_END}, the target that ends the carousel` });
+    if (s.id === CAROUSEL_END)
+      errors.push({ field: `${path}.screens.${i}.id`, message: `must not be ${CAROUSEL_END}, the target that ends the carousel` });
     else if (index.has(s.id)) errors.push({ field: `${path}.screens.${i}.id`, message: `repeats the screen id ${s.id}` });
     else index.set(s.id, i);
   });
@@ -201,7 +202,8 @@ function graphProblems(c: Carousel, path: string): FieldError[] {
       if (readWord('do', b.do) === 'close') return;
       out.push(b.screen === undefined ? next : to(b.screen, `${at}.buttons.${j}.screen`));
     });
-    if (s.choice && !s.choice.multiple) s.choice.options.forEach((o, j) => out.push(o.next === undefined ? next : to(o.next, `${at}.choice.options.${j}.next`)));
+    if (s.choice && !s.choice.multiple)
+      s.choice.options.forEach((o, j) => out.push(o.next === undefined ? next : to(o.next, `${at}.choice.options.${j}.next`)));
     // Continue after several picks; with no buttons, the default Next (Done at the end).
     if ((s.choice && s.choice.multiple) || (!buttons.length && !s.choice)) out.push(next);
     return out.filter((t): t is number => t !== undefined);
@@ -210,16 +212,20 @@ function graphProblems(c: Carousel, path: string): FieldError[] {
   if (start === END) return [{ field: `${path}.start`, message: 'must name a screen' }];
 
   const reachable = new Set<number>([start]);
-  for (const queue = [start]; queue.length; ) for (const t of edges[queue.shift()!]!) if (t !== END && !reachable.has(t)) reachable.add(t), queue.push(t);
+  for (const queue = [start]; queue.length;)
+    for (const t of edges[queue.shift()!]!) if (t !== END && !reachable.has(t)) (reachable.add(t), queue.push(t));
   const ends = new Set<number>();
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
     edges.forEach((out, i) => {
-      if (!ends.has(i) && out.some((t) => t === END || ends.has(t))) ends.add(i), (grew = true);
+      if (!ends.has(i) && out.some((t) => t === END || ends.has(t))) (ends.add(i), (grew = true));
     });
   }
   return [...reachable]
     .filter((i) => !ends.has(i))
     .sort((a, b) => a - b)
-    .map((i) => ({ field: `${path}.screens.${i}`, message: `screen ${c.screens[i]!.id} has no way to the end: every way on from it leads back without reaching ${CAROUSEL_END}` }));
+    .map((i) => ({
+      field: `${path}.screens.${i}`,
+      message: `screen ${c.screens[i]!.id} has no way to the end: every way on from it leads back without reaching ${CAROUSEL_END}`,
+    }));
 }

@@ -70,7 +70,11 @@ export async function checkin(ctx: Ctx<GuestCaller>, input: CheckinInput): Promi
   const now = ctx.clock.now();
   if (facts.throttled) {
     const left = Math.ceil((facts.lastAt.getTime() + CHECKIN_SPACING_SECONDS * 1000 - now.getTime()) / 1000);
-    return { ...((facts.lastAnswer as KeptAnswer | null) ?? EMPTY), throttled: true, nextCheckinSeconds: Math.min(CHECKIN_SPACING_SECONDS, Math.max(1, left)) };
+    return {
+      ...((facts.lastAnswer as KeptAnswer | null) ?? EMPTY),
+      throttled: true,
+      nextCheckinSeconds: Math.min(CHECKIN_SPACING_SECONDS, Math.max(1, left)),
+    };
   }
   const { person } = facts;
   const chosen = choose(ctx, mode, person, input, now);
@@ -91,7 +95,10 @@ export async function checkin(ctx: Ctx<GuestCaller>, input: CheckinInput): Promi
   // A test copy or a message answered by a check-in that overlapped this one is not answered twice.
   const testIds = new Set(recorded.tests);
   const messageIds = new Set(recorded.answered);
-  const given = { ...answer, messages: [...chosen.tests.filter((m) => testIds.has(m.id)), ...chosen.answered.filter((a) => messageIds.has(a.message.id)).map(shown)] };
+  const given = {
+    ...answer,
+    messages: [...chosen.tests.filter((m) => testIds.has(m.id)), ...chosen.answered.filter((a) => messageIds.has(a.message.id)).map(shown)],
+  };
   return give(ctx, facts, given, recorded.kept);
 }
 
@@ -102,7 +109,12 @@ function kept(answer: KeptAnswer): { json: string; hash: string } {
 }
 
 /** Answers `answer`, kept for the throttled check-ins after it unless it is kept already or the same as the last. */
-async function give(ctx: Ctx<GuestCaller>, facts: { contactId: string; lastHash: string | null }, answer: KeptAnswer, isKept: boolean): Promise<CheckinAnswer> {
+async function give(
+  ctx: Ctx<GuestCaller>,
+  facts: { contactId: string; lastHash: string | null },
+  answer: KeptAnswer,
+  isKept: boolean,
+): Promise<CheckinAnswer> {
   if (!isKept) {
     const { json, hash } = kept(answer);
     if (hash !== (facts.lastHash ?? EMPTY_HASH)) await storeAnswer(ctx, facts.contactId, json, hash);
@@ -129,7 +141,13 @@ const shown = ({ message, variant }: Answered): ShownMessage => ({
 });
 
 /** The person's facts as the audiences read them. */
-export function personFacts(ctx: Ctx<GuestCaller>, mode: LiveMode, person: PersonRead, input: Pick<CheckinInput, 'platform' | 'appVersion' | 'screen' | 'language'>, now: Date): PersonFacts {
+export function personFacts(
+  ctx: Ctx<GuestCaller>,
+  mode: LiveMode,
+  person: PersonRead,
+  input: Pick<CheckinInput, 'platform' | 'appVersion' | 'screen' | 'language'>,
+  now: Date,
+): PersonFacts {
   const counts = new Map(mode.events.map((e, i) => [`${e.name}\u0000${e.withinDays ?? ''}`, person.eventCounts[i] ?? 0]));
   const c = person.contact;
   return {
@@ -146,10 +164,17 @@ export function personFacts(ctx: Ctx<GuestCaller>, mode: LiveMode, person: Perso
 }
 
 /** Whether the person is done with a message as its `show` says. */
-const finished = (r: ReceiptFact, show: LiveMessage['show']) => (show === 'once' ? r.seen : show === 'until_dismissed' ? r.dismissed || r.completed : r.completed);
+const finished = (r: ReceiptFact, show: LiveMessage['show']) =>
+  show === 'once' ? r.seen : show === 'until_dismissed' ? r.dismissed || r.completed : r.completed;
 
 function choose(ctx: Ctx<GuestCaller>, mode: LiveMode, person: PersonRead, input: CheckinInput, now: Date): Choice {
-  const facts = personFacts(ctx, mode, person, { platform: input.platform, appVersion: input.appVersion, screen: input.screen, language: input.language }, now);
+  const facts = personFacts(
+    ctx,
+    mode,
+    person,
+    { platform: input.platform, appVersion: input.appVersion, screen: input.screen, language: input.language },
+    now,
+  );
   const zone = input.timeZone ?? person.contact.timeZone;
   const local = localTime(now, zone);
   const receipts = new Map(person.receipts.map((r) => [r.messageId, r]));
@@ -159,7 +184,9 @@ function choose(ctx: Ctx<GuestCaller>, mode: LiveMode, person: PersonRead, input
   const holds = (screens: string[]) => !screens.length || input.holdsForScreens === true;
   const choice: Choice = { answered: [], controls: [], goals: goalsReached(mode, person, facts, receipts, now), tests: [] };
 
-  choice.tests = person.tests.filter((t) => holds(t.screens)).map((t) => ({ id: t.id, kind: t.kind, variant: t.variant, test: true, screens: t.screens, content: t.content as Content }));
+  choice.tests = person.tests
+    .filter((t) => holds(t.screens))
+    .map((t) => ({ id: t.id, kind: t.kind, variant: t.variant, test: true, screens: t.screens, content: t.content as Content }));
   if (person.allOff) return choice;
   for (const m of mode.messages) {
     if (!inSchedule(m, now) || !holds(m.screens) || (m.topicKey && !person.hears.has(m.topicKey))) continue;

@@ -69,7 +69,12 @@ export const isLarge = (kind: Kind) => CONTENT_KINDS[kind].large;
 const FORMATTED: Record<Kind, boolean> = { banner: false, post: true, carousel: true };
 
 /** The content as kept, or every problem found, each named under `path` (`content.screens.3.buttons.0.screen`). */
-export function readContent(kind: Kind, input: unknown, rules: ContentRules, path: string): { content: Content } | { errors: FieldError[] } {
+export function readContent(
+  kind: Kind,
+  input: unknown,
+  rules: ContentRules,
+  path: string,
+): { content: Content } | { errors: FieldError[] } {
   const r = new Reader();
   const raw = r.object(input, path);
   if (!raw) return { errors: r.errors };

@@ -75,7 +75,17 @@ export type Facts =
   | { erased: false; contactId: string; throttled: true; lastAt: Date; lastAnswer: unknown }
   | { erased: false; contactId: string; throttled: false; lastHash: string | null; person: PersonRead };
 
-const NEW_CONTACT: PersonRead['contact'] = { email: null, displayName: null, language: null, timeZone: null, provider: null, signedUpAt: null, createdAt: null, tags: [], attributes: {} };
+const NEW_CONTACT: PersonRead['contact'] = {
+  email: null,
+  displayName: null,
+  language: null,
+  timeZone: null,
+  provider: null,
+  signedUpAt: null,
+  createdAt: null,
+  tags: [],
+  attributes: {},
+};
 
 interface Row {
   erased: boolean;
@@ -87,7 +97,21 @@ interface Row {
   facts: {
     contact: (Omit<PersonRead['contact'], 'signedUpAt' | 'createdAt'> & { signedUpAt: string | null; createdAt: string | null }) | null;
     events: number[] | null;
-    receipts: { m: string; k: Kind; v: string; c: boolean; sent: string | null; s: string | null; seen: boolean; dis: boolean; done: boolean; goal: boolean; from: string | null }[] | null;
+    receipts:
+      | {
+          m: string;
+          k: Kind;
+          v: string;
+          c: boolean;
+          sent: string | null;
+          s: string | null;
+          seen: boolean;
+          dis: boolean;
+          done: boolean;
+          goal: boolean;
+          from: string | null;
+        }[]
+      | null;
     goals: string[] | null;
     tests: TestFact[] | null;
     testPhone: boolean;
@@ -106,7 +130,11 @@ const literals = new WeakMap<LiveMode, { names: string; days: string; topics: st
 function literalsOf(mode: LiveMode) {
   let kept = literals.get(mode);
   if (!kept) {
-    kept = { names: arrayLiteral(mode.events.map((e) => e.name)), days: `{${mode.events.map((e) => e.withinDays ?? 'NULL').join(',')}}`, topics: arrayLiteral(mode.topics) };
+    kept = {
+      names: arrayLiteral(mode.events.map((e) => e.name)),
+      days: `{${mode.events.map((e) => e.withinDays ?? 'NULL').join(',')}}`,
+      topics: arrayLiteral(mode.topics),
+    };
     literals.set(mode, kept);
   }
   return kept;
@@ -116,7 +144,11 @@ function literalsOf(mode: LiveMode) {
  * The statement: the same text for every check-in of an app-mode whose live messages need the same
  * parts, and one of few texts in all (`shape` names it: which parts are there).
  */
-export function factsStatement(ctx: Ctx<GuestCaller>, mode: LiveMode, opts: { linksDigest?: string }): { query: Prisma.Sql; shape: string } {
+export function factsStatement(
+  ctx: Ctx<GuestCaller>,
+  mode: LiveMode,
+  opts: { linksDigest?: string },
+): { query: Prisma.Sql; shape: string } {
   const { appId, appModeId, externalId, sdk } = ctx.caller;
   const now = ctx.clock.now();
   const lists = literalsOf(mode);
@@ -125,7 +157,10 @@ export function factsStatement(ctx: Ctx<GuestCaller>, mode: LiveMode, opts: { li
         LEFT JOIN contact k ON k.id = ci.person_id ${JOINS}
         WHERE t.app_mode_id = ${appModeId} AND t.key = ANY(${lists.topics}::text[]) AND ${HEARS})`
     : Prisma.sql`NULL`;
-  const links = opts.linksDigest === undefined ? Prisma.sql`true` : Prisma.sql`EXISTS (SELECT 1 FROM app_link_set l WHERE l.app_mode_id = ${appModeId} AND l.digest = ${opts.linksDigest})`;
+  const links =
+    opts.linksDigest === undefined
+      ? Prisma.sql`true`
+      : Prisma.sql`EXISTS (SELECT 1 FROM app_link_set l WHERE l.app_mode_id = ${appModeId} AND l.digest = ${opts.linksDigest})`;
   const events = mode.events.length
     ? Prisma.sql`(SELECT json_agg((SELECT count(*) FROM ev WHERE ev.name = q.n AND (q.d IS NULL OR ev.occurred_at >= ${now}::timestamptz - q.d * interval '1 day')) ORDER BY q.i)
         FROM unnest(${lists.names}::text[], ${lists.days}::int[]) WITH ORDINALITY AS q(n, d, i))`
@@ -167,7 +202,9 @@ export function factsStatement(ctx: Ctx<GuestCaller>, mode: LiveMode, opts: { li
         'linksKnown', ${links}
       ) END AS facts
     FROM ci`;
-  const shape = [mode.events.length > 0, mode.topics.length > 0, ctx.caller.settings.messengerOn, opts.linksDigest !== undefined].map(Number).join('');
+  const shape = [mode.events.length > 0, mode.topics.length > 0, ctx.caller.settings.messengerOn, opts.linksDigest !== undefined]
+    .map(Number)
+    .join('');
   return { query, shape };
 }
 
@@ -175,7 +212,8 @@ export async function readFacts(ctx: Ctx<GuestCaller>, mode: LiveMode, opts: { l
   const { query, shape } = factsStatement(ctx, mode, opts);
   const [row] = await sqlRows<Row>(ctx, query, { prepare: `crm_inapp_facts_${shape}` });
   if (row!.erased) return { erased: true };
-  if (row!.throttled) return { erased: false, contactId: row!.contact_id!, throttled: true, lastAt: new Date(row!.last_at!), lastAnswer: row!.last_answer };
+  if (row!.throttled)
+    return { erased: false, contactId: row!.contact_id!, throttled: true, lastAt: new Date(row!.last_at!), lastAnswer: row!.last_answer };
   const f = row!.facts!;
   const contact = f.contact ? { ...f.contact, signedUpAt: at(f.contact.signedUpAt), createdAt: at(f.contact.createdAt) } : NEW_CONTACT;
   return {

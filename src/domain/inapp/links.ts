@@ -46,9 +46,16 @@ export async function reportAppLinks(ctx: Ctx<GuestCaller>, report: AppLinksRepo
 }
 
 /** A declared path: `/`, then segments, each literal or one `{parameter}`. */
-const isTemplate = (path: string) => /^\/([A-Za-z0-9._~!$&'()*+,;=:@%-]+|\{[A-Za-z_][A-Za-z0-9_]*\})?(\/([A-Za-z0-9._~!$&'()*+,;=:@%-]+|\{[A-Za-z_][A-Za-z0-9_]*\}))*\/?$/.test(path);
+const isTemplate = (path: string) =>
+  /^\/([A-Za-z0-9._~!$&'()*+,;=:@%-]+|\{[A-Za-z_][A-Za-z0-9_]*\})?(\/([A-Za-z0-9._~!$&'()*+,;=:@%-]+|\{[A-Za-z_][A-Za-z0-9_]*\}))*\/?$/.test(
+    path,
+  );
 
-const segments = (path: string) => path.replace(/[?#].*$/, '').replace(/\/$/, '').split('/');
+const segments = (path: string) =>
+  path
+    .replace(/[?#].*$/, '')
+    .replace(/\/$/, '')
+    .split('/');
 
 /** Whether a product path (query and fragment aside) is one the template names. */
 export function matchesTemplate(template: string, path: string): boolean {
@@ -72,4 +79,5 @@ export const declaredLinkRule =
       : "is a product path that none of the app's declared links allows (the app declares them with PUT /guest/v1/app-links)";
 
 /** The declared links of an app-mode, newest report first (for staff). */
-export const appLinkSets = (ctx: Ctx, appModeId: string) => ctx.db.appLinkSet.findMany({ where: { appModeId }, orderBy: { lastReportedAt: 'desc' } });
+export const appLinkSets = (ctx: Ctx, appModeId: string) =>
+  ctx.db.appLinkSet.findMany({ where: { appModeId }, orderBy: { lastReportedAt: 'desc' } });

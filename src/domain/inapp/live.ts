@@ -65,7 +65,10 @@ export const compileMessage = (m: InAppMessage): LiveMessage => {
 
 async function compileMode(ctx: Ctx, appModeId: string): Promise<LiveMode> {
   const [rows, settings] = await Promise.all([
-    ctx.db.inAppMessage.findMany({ where: { appModeId, state: 'live' }, orderBy: [{ priority: 'desc' }, { liveAt: 'asc' }, { id: 'asc' }] }),
+    ctx.db.inAppMessage.findMany({
+      where: { appModeId, state: 'live' },
+      orderBy: [{ priority: 'desc' }, { liveAt: 'asc' }, { id: 'asc' }],
+    }),
     ctx.db.inAppSettings.findUnique({ where: { appModeId } }),
   ]);
   const messages = rows.map(compileMessage);

@@ -56,14 +56,34 @@ const VARIANT_KEY = /^[a-z0-9][a-z0-9_-]{0,19}$/;
 export type Columns = Partial<
   Pick<
     Prisma.InAppMessageUncheckedCreateInput,
-    'name' | 'priority' | 'variants' | 'controlWeight' | 'audience' | 'screens' | 'topicKey' | 'show' | 'startAt' | 'stopAt' | 'sendingWindow' | 'quietHours' | 'goal' | 'goalEvent' | 'goalDays'
+    | 'name'
+    | 'priority'
+    | 'variants'
+    | 'controlWeight'
+    | 'audience'
+    | 'screens'
+    | 'topicKey'
+    | 'show'
+    | 'startAt'
+    | 'stopAt'
+    | 'sendingWindow'
+    | 'quietHours'
+    | 'goal'
+    | 'goalEvent'
+    | 'goalDays'
   >
 >;
 
 const json = (value: unknown) => (value === null ? Prisma.DbNull : (value as Prisma.InputJsonValue));
 
 /** The columns a message's input sets, read against the app-mode (its attributes, events, topics and declared links). */
-export async function readMessageInput(ctx: Ctx, appModeId: string, kind: Kind, input: MessageInput, current?: InAppMessage): Promise<Columns> {
+export async function readMessageInput(
+  ctx: Ctx,
+  appModeId: string,
+  kind: Kind,
+  input: MessageInput,
+  current?: InAppMessage,
+): Promise<Columns> {
   const errors: FieldError[] = [];
   const fail = (field: string, message: string) => void errors.push({ field, message });
   const data: Columns = {};
@@ -87,17 +107,20 @@ export async function readMessageInput(ctx: Ctx, appModeId: string, kind: Kind, 
     data.variants = variants.map((v, i) => {
       const at = input.variants ? `variants.${i}` : '';
       const field = (member: string) => (at ? `${at}.${member}` : member);
-      if (!VARIANT_KEY.test(v.key) || v.key === CONTROL) fail(field('key'), `must be 1 to 20 lower-case letters, digits, _ and -, and not ${CONTROL}`);
+      if (!VARIANT_KEY.test(v.key) || v.key === CONTROL)
+        fail(field('key'), `must be 1 to 20 lower-case letters, digits, _ and -, and not ${CONTROL}`);
       else if (keys.has(v.key)) fail(field('key'), `repeats the variant ${v.key}`);
       keys.add(v.key);
-      if (!Number.isInteger(v.weight) || v.weight < 1 || v.weight > MAX_WEIGHT) fail(field('weight'), `must be a whole number from 1 to ${MAX_WEIGHT}`);
+      if (!Number.isInteger(v.weight) || v.weight < 1 || v.weight > MAX_WEIGHT)
+        fail(field('weight'), `must be a whole number from 1 to ${MAX_WEIGHT}`);
       const read = readContent(kind, v.content, rules, field('content'));
       if ('errors' in read) errors.push(...read.errors);
       return { key: v.key, weight: v.weight, content: ('content' in read ? read.content : {}) as Prisma.JsonObject };
     }) as Variant[] as unknown as Prisma.InputJsonValue;
   }
   if (input.controlWeight !== undefined) {
-    if (!Number.isInteger(input.controlWeight) || input.controlWeight < 0 || input.controlWeight > MAX_WEIGHT) fail('controlWeight', `must be a whole number from 0 to ${MAX_WEIGHT}`);
+    if (!Number.isInteger(input.controlWeight) || input.controlWeight < 0 || input.controlWeight > MAX_WEIGHT)
+      fail('controlWeight', `must be a whole number from 0 to ${MAX_WEIGHT}`);
     data.controlWeight = input.controlWeight;
   }
   const needsVocabulary = input.audience !== undefined || (input.goal !== undefined && input.goal !== null);
@@ -111,13 +134,15 @@ export async function readMessageInput(ctx: Ctx, appModeId: string, kind: Kind, 
   }
   if (input.screens !== undefined) {
     const screens = [...new Set(input.screens.map((s) => s.trim()))];
-    if (screens.length > MAX_SCREEN_NAMES || screens.some((s) => !s || s.length > 100)) fail('screens', `must name at most ${MAX_SCREEN_NAMES} screens, each 1 to 100 characters`);
+    if (screens.length > MAX_SCREEN_NAMES || screens.some((s) => !s || s.length > 100))
+      fail('screens', `must name at most ${MAX_SCREEN_NAMES} screens, each 1 to 100 characters`);
     data.screens = screens;
   }
   if (input.topic !== undefined) {
     if (input.topic !== null) {
       const topic = await ctx.db.preferenceTopic.findUnique({ where: { appModeId_key: { appModeId, key: input.topic } } });
-      if (!topic || topic.archivedAt || !topic.channels.includes('in_app')) fail('topic', 'must be the key of a topic in use that goes by in_app');
+      if (!topic || topic.archivedAt || !topic.channels.includes('in_app'))
+        fail('topic', 'must be the key of a topic in use that goes by in_app');
     }
     data.topicKey = input.topic;
   }
@@ -130,7 +155,8 @@ export async function readMessageInput(ctx: Ctx, appModeId: string, kind: Kind, 
   if (input.sendingWindow !== undefined) {
     const w = input.sendingWindow;
     if (w) {
-      if (!w.days.length || w.days.some((d) => !Number.isInteger(d) || d < 0 || d > 6)) fail('sendingWindow.days', 'must list days of the week, Sunday 0 to Saturday 6');
+      if (!w.days.length || w.days.some((d) => !Number.isInteger(d) || d < 0 || d > 6))
+        fail('sendingWindow.days', 'must list days of the week, Sunday 0 to Saturday 6');
       if (!isClock(w.from)) fail('sendingWindow.from', 'must be a time of day, HH:MM');
       if (!isClock(w.to) && w.to !== '24:00') fail('sendingWindow.to', 'must be a time of day, HH:MM (24:00 for the end of the day)');
       else if (isClock(w.from) && minuteOf(w.to) <= minuteOf(w.from)) fail('sendingWindow.to', 'must be after from');
@@ -149,7 +175,8 @@ export async function readMessageInput(ctx: Ctx, appModeId: string, kind: Kind, 
     data.goalEvent = null;
     data.goalDays = null;
     if (g) {
-      if (!Number.isInteger(g.days) || g.days < 1 || g.days > MAX_GOAL_DAYS) fail('goal.days', `must be a whole number of days from 1 to ${MAX_GOAL_DAYS}`);
+      if (!Number.isInteger(g.days) || g.days < 1 || g.days > MAX_GOAL_DAYS)
+        fail('goal.days', `must be a whole number of days from 1 to ${MAX_GOAL_DAYS}`);
       const hasEvent = g.event !== undefined && g.event !== null;
       const hasAttribute = g.attribute !== undefined && g.attribute !== null;
       if (hasEvent === hasAttribute) fail('goal', 'must name an event or an attribute condition');

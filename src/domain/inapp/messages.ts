@@ -26,14 +26,30 @@ export async function messageIn(ctx: Ctx, id: string): Promise<InAppMessage> {
   return found;
 }
 
-export async function createMessage(ctx: Ctx<StaffCaller>, appModeId: string, kind: Kind, input: MessageInput & { name: string }): Promise<InAppMessage> {
+export async function createMessage(
+  ctx: Ctx<StaffCaller>,
+  appModeId: string,
+  kind: Kind,
+  input: MessageInput & { name: string },
+): Promise<InAppMessage> {
   if (input.content === undefined && input.variants === undefined) throw invalidField('content', 'is required (or give variants)');
   const data = await readMessageInput(ctx, appModeId, kind, input);
   const now = ctx.clock.now();
   const made = await transaction(ctx, async (tx) => {
     const count = await tx.db.inAppMessage.count({ where: { appModeId, state: { not: 'ended' } } });
     if (count >= MAX_MESSAGES) throw conflict('message_limit', `An app-mode has at most ${MAX_MESSAGES} messages that have not ended.`);
-    return tx.db.inAppMessage.create({ data: { ...data, variants: data.variants!, id: randomUUID(), appModeId, kind, name: input.name.trim(), createdAt: now, updatedAt: now } });
+    return tx.db.inAppMessage.create({
+      data: {
+        ...data,
+        variants: data.variants!,
+        id: randomUUID(),
+        appModeId,
+        kind,
+        name: input.name.trim(),
+        createdAt: now,
+        updatedAt: now,
+      },
+    });
   });
   return made;
 }
@@ -56,7 +72,12 @@ export async function setMessageState(ctx: Ctx<StaffCaller>, id: string, state: 
     const now = tx.clock.now();
     return tx.db.inAppMessage.update({
       where: { id },
-      data: { state, updatedAt: now, ...(state === 'live' ? { liveAt: (await messageIn(tx, id)).liveAt ?? now } : {}), ...(state === 'ended' ? { endedAt: now } : {}) },
+      data: {
+        state,
+        updatedAt: now,
+        ...(state === 'live' ? { liveAt: (await messageIn(tx, id)).liveAt ?? now } : {}),
+        ...(state === 'ended' ? { endedAt: now } : {}),
+      },
     });
   });
   forgetLive(ctx, changed.appModeId);

@@ -33,12 +33,22 @@ export async function openMessage(ctx: Ctx<GuestCaller>, messageId: string, sess
         SET sent_at = coalesce(r.sent_at, EXCLUDED.sent_at), last_sent_at = EXCLUDED.last_sent_at, last_session = EXCLUDED.last_session, sent_count = r.sent_count + 1
         WHERE r.last_session IS DISTINCT FROM EXCLUDED.last_session
       RETURNING r.variant, r.control, r.sent_count = 1 AS first`;
-    const kept = (await tx.db.inAppReceipt.findUniqueOrThrow({ where: { messageId_contactId: { messageId, contactId: contact.id } }, select: { variant: true } })).variant;
+    const kept = (
+      await tx.db.inAppReceipt.findUniqueOrThrow({
+        where: { messageId_contactId: { messageId, contactId: contact.id } },
+        select: { variant: true },
+      })
+    ).variant;
     const variant = message.variants.find((v) => v.key === kept) ?? message.variants.find((v) => v.key === drawn)!;
     if (row) {
       // The control group was counted when the person was drawn into it.
-      if (row.first && !row.control) await counted(tx, appModeId, [{ messageId, variant: variant.key, control: false, counter: 'sent', day: dayOf(now) }]);
-      await emit(tx, 'message.sent', { appModeId, externalId, data: { message_id: messageId, variant: variant.key, session_id: sessionId } });
+      if (row.first && !row.control)
+        await counted(tx, appModeId, [{ messageId, variant: variant.key, control: false, counter: 'sent', day: dayOf(now) }]);
+      await emit(tx, 'message.sent', {
+        appModeId,
+        externalId,
+        data: { message_id: messageId, variant: variant.key, session_id: sessionId },
+      });
     }
     return { id: message.id, kind: message.kind, variant: variant.key, test: false, screens: message.screens, content: variant.content };
   });

@@ -14,10 +14,15 @@ export const inAppData: PersonalDataArea = {
   name: 'inapp',
   tables: ['inapp_receipt', 'inapp_test_phone', 'inapp_test_send', 'inapp_checkin'],
   async exportOf({ db }, { appModeId, externalId }) {
-    const contactId = (await db.contact.findUnique({ where: { appModeId_externalId: { appModeId, externalId } }, select: { id: true } }))?.id;
+    const contactId = (await db.contact.findUnique({ where: { appModeId_externalId: { appModeId, externalId } }, select: { id: true } }))
+      ?.id;
     if (!contactId) return undefined;
     const [receipts, phone, sends] = await Promise.all([
-      db.inAppReceipt.findMany({ where: { contactId }, include: { message: { select: { kind: true } } }, orderBy: [{ assignedAt: 'asc' }, { messageId: 'asc' }] }),
+      db.inAppReceipt.findMany({
+        where: { contactId },
+        include: { message: { select: { kind: true } } },
+        orderBy: [{ assignedAt: 'asc' }, { messageId: 'asc' }],
+      }),
       db.inAppTestPhone.findUnique({ where: { contactId } }),
       db.inAppTestSend.findMany({ where: { contactId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] }),
     ]);
@@ -56,6 +61,11 @@ export const inAppData: PersonalDataArea = {
       db.inAppTestSend.deleteMany({ where: { contactId } }),
       db.inAppCheckin.deleteMany({ where: { contactId } }),
     ]);
-    return { inAppReceipts: receipts.count, inAppTestPhones: testPhones.count, inAppTestSends: testSends.count, inAppCheckins: checkins.count };
+    return {
+      inAppReceipts: receipts.count,
+      inAppTestPhones: testPhones.count,
+      inAppTestSends: testSends.count,
+      inAppCheckins: checkins.count,
+    };
   },
 };

@@ -31,14 +31,17 @@ export class Reader {
 
   array(value: unknown, path: string, { min = 0, max }: { min?: number; max: number }): unknown[] | undefined {
     if (!Array.isArray(value)) return this.fail(path, 'must be an array');
-    if (value.length < min || value.length > max) return this.fail(path, min ? `must hold ${min} to ${max} items` : `must hold at most ${max} items`);
+    if (value.length < min || value.length > max)
+      return this.fail(path, min ? `must hold ${min} to ${max} items` : `must hold at most ${max} items`);
     return value;
   }
 
   text(value: unknown, path: string, max: number, opts: { required?: boolean; blank?: boolean } = {}): string | undefined {
     if (value === undefined || value === null) return opts.required ? this.fail(path, 'is required') : undefined;
     if (typeof value !== 'string') return this.fail(path, 'must be a string');
-    const problem = textProblem(value) ?? (value.length > max ? `must be at most ${max} characters` : !opts.blank && !value.trim() ? 'must not be blank' : undefined);
+    const problem =
+      textProblem(value) ??
+      (value.length > max ? `must be at most ${max} characters` : !opts.blank && !value.trim() ? 'must not be blank' : undefined);
     return problem ? this.fail(path, problem) : value;
   }
 
@@ -49,12 +52,16 @@ export class Reader {
 
   int(value: unknown, path: string, min: number, max: number): number | undefined {
     if (value === undefined || value === null) return undefined;
-    return Number.isInteger(value) && (value as number) >= min && (value as number) <= max ? (value as number) : this.fail(path, `must be a whole number from ${min} to ${max}`);
+    return Number.isInteger(value) && (value as number) >= min && (value as number) <= max
+      ? (value as number)
+      : this.fail(path, `must be a whole number from ${min} to ${max}`);
   }
 
   number(value: unknown, path: string, min: number, max: number): number | undefined {
     if (value === undefined || value === null) return undefined;
-    return typeof value === 'number' && Number.isFinite(value) && value >= min && value <= max ? value : this.fail(path, `must be a number from ${min} to ${max}`);
+    return typeof value === 'number' && Number.isFinite(value) && value >= min && value <= max
+      ? value
+      : this.fail(path, `must be a number from ${min} to ${max}`);
   }
 
   /** An enumerated word, kept as written when well formed (an unknown one is read as `unknown`). */
@@ -69,10 +76,12 @@ export class Reader {
   }
 
   id(value: unknown, path: string): string | undefined {
-    if (typeof value !== 'string' || !ID.test(value)) return this.fail(path, 'must be an id of 1 to 64 letters, digits and _ . -, starting with a letter or digit');
+    if (typeof value !== 'string' || !ID.test(value))
+      return this.fail(path, 'must be an id of 1 to 64 letters, digits and _ . -, starting with a letter or digit');
     return value;
   }
 }
 
 /** An object with only the members that have a value. */
-export const defined = <T extends Record<string, unknown>>(o: T): T => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+export const defined = <T extends Record<string, unknown>>(o: T): T =>
+  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;

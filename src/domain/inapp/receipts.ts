@@ -47,7 +47,13 @@ interface Kept {
   path: string[];
 }
 
-const COLUMN = { seen: 'seen_at', dismissed: 'dismissed_at', completed: 'completed_at', answered: 'answered_at', clicked: 'clicked_at' } as const;
+const COLUMN = {
+  seen: 'seen_at',
+  dismissed: 'dismissed_at',
+  completed: 'completed_at',
+  answered: 'answered_at',
+  clicked: 'clicked_at',
+} as const;
 
 /** What the receipt changes in what is kept, and whether it is the first of its kind (counted). */
 function apply(kept: Kept, input: ReceiptInput, now: Date): { changes: Partial<Kept>; first: boolean; newTap: boolean } {
@@ -58,7 +64,9 @@ function apply(kept: Kept, input: ReceiptInput, now: Date): { changes: Partial<K
   let newTap = false;
   if (input.action === 'clicked') {
     const tap = { button: input.button ?? null, link: input.link ?? null, screen: input.screen ?? null };
-    newTap = !kept.clicks.some((c) => c.button === tap.button && c.link === tap.link && c.screen === tap.screen) && kept.clicks.length < MAX_CLICKS;
+    newTap =
+      !kept.clicks.some((c) => c.button === tap.button && c.link === tap.link && c.screen === tap.screen) &&
+      kept.clicks.length < MAX_CLICKS;
     if (newTap) changes.clicks = [...kept.clicks, { ...tap, at: now.toISOString() }];
   }
   if (input.action === 'answered') {
@@ -70,12 +78,15 @@ function apply(kept: Kept, input: ReceiptInput, now: Date): { changes: Partial<K
 }
 
 const SET = (changes: Partial<Kept>) =>
-  Object.entries(changes).map(([column, value]) => [column, column === 'clicks' || column === 'answers' ? JSON.stringify(value) : value] as const);
+  Object.entries(changes).map(
+    ([column, value]) => [column, column === 'clicks' || column === 'answers' ? JSON.stringify(value) : value] as const,
+  );
 
 export async function takeReceipt(ctx: Ctx<GuestCaller>, input: ReceiptInput): Promise<void> {
   requireInApp(ctx);
   if (input.action === 'answered' && !input.answers?.length) throw invalidField('answers', 'name the options picked');
-  if ((input.answers?.length ?? 0) > MAX_CAROUSEL_OPTIONS) throw invalidField('answers', `must hold at most ${MAX_CAROUSEL_OPTIONS} options`);
+  if ((input.answers?.length ?? 0) > MAX_CAROUSEL_OPTIONS)
+    throw invalidField('answers', `must hold at most ${MAX_CAROUSEL_OPTIONS} options`);
   const { appModeId, externalId } = ctx.caller;
   const now = ctx.clock.now();
   await transaction(ctx, async (tx) => {
@@ -83,11 +94,18 @@ export async function takeReceipt(ctx: Ctx<GuestCaller>, input: ReceiptInput): P
     if (!contact) return;
     const table = input.test ? 'inapp_test_send' : 'inapp_receipt';
     if (input.test) {
-      const [kept] = await tx.db.$queryRawUnsafe<Kept[]>(`SELECT * FROM inapp_test_send WHERE id = $1 AND contact_id = $2 FOR UPDATE`, input.messageId, contact.id);
+      const [kept] = await tx.db.$queryRawUnsafe<Kept[]>(
+        `SELECT * FROM inapp_test_send WHERE id = $1 AND contact_id = $2 FOR UPDATE`,
+        input.messageId,
+        contact.id,
+      );
       if (kept) await update(tx, table, `id = $1`, [input.messageId], apply(kept, input, now).changes);
       return;
     }
-    const message = await tx.db.inAppMessage.findFirst({ where: { id: input.messageId, appModeId }, select: { id: true, variants: true, controlWeight: true } });
+    const message = await tx.db.inAppMessage.findFirst({
+      where: { id: input.messageId, appModeId },
+      select: { id: true, variants: true, controlWeight: true },
+    });
     if (!message) return;
     const variants = message.variants as unknown as Variant[];
     const variant = variants.some((v) => v.key === input.variant) ? input.variant : drawVariant({ ...message, variants }, externalId);
@@ -100,15 +118,25 @@ export async function takeReceipt(ctx: Ctx<GuestCaller>, input: ReceiptInput): P
     await update(tx, table, `message_id = $1 AND contact_id = $2`, [message.id, contact.id], changes);
     const data = { message_id: message.id, variant: kept!.variant, ...(input.sessionId ? { session_id: input.sessionId } : {}) };
     if (input.action === 'seen' && first) await emit(tx, 'message.opened', { appModeId, externalId, data });
-    if (newTap) await emit(tx, 'message.clicked', { appModeId, externalId, data: { ...data, button: input.button ?? null, link: input.link ?? null, screen: input.screen ?? null } });
+    if (newTap)
+      await emit(tx, 'message.clicked', {
+        appModeId,
+        externalId,
+        data: { ...data, button: input.button ?? null, link: input.link ?? null, screen: input.screen ?? null },
+      });
     // Answers are kept, not counted: the statistics count people, not their picks.
-    if (first && input.action !== 'answered') await counted(tx, appModeId, [{ messageId: message.id, variant: kept!.variant, control: kept!.control, counter: input.action, day: dayOf(now) }]);
+    if (first && input.action !== 'answered')
+      await counted(tx, appModeId, [
+        { messageId: message.id, variant: kept!.variant, control: kept!.control, counter: input.action, day: dayOf(now) },
+      ]);
   });
 }
 
 async function update(tx: Ctx, table: string, where: string, keys: unknown[], changes: Partial<Kept>): Promise<void> {
   const set = SET(changes);
   if (!set.length) return;
-  const assignments = set.map(([column], i) => `${column} = $${keys.length + i + 1}${column === 'clicks' || column === 'answers' ? '::jsonb' : ''}`).join(', ');
+  const assignments = set
+    .map(([column], i) => `${column} = $${keys.length + i + 1}${column === 'clicks' || column === 'answers' ? '::jsonb' : ''}`)
+    .join(', ');
   await tx.db.$executeRawUnsafe(`UPDATE ${table} SET ${assignments} WHERE ${where}`, ...keys, ...set.map(([, v]) => v));
 }

@@ -38,7 +38,13 @@ interface Row {
   kept: boolean;
 }
 
-export async function recordCheckin(ctx: Ctx<GuestCaller>, contactId: string, sessionId: string, choice: Choice, answer: { json: string; hash: string }): Promise<Recorded> {
+export async function recordCheckin(
+  ctx: Ctx<GuestCaller>,
+  contactId: string,
+  sessionId: string,
+  choice: Choice,
+  answer: { json: string; hash: string },
+): Promise<Recorded> {
   const { appId, appModeId, externalId } = ctx.caller;
   const at = ctx.clock.now();
   const now = at.toISOString();

@@ -27,7 +27,15 @@ const formats = new Map<string, Intl.DateTimeFormat>();
 function formatOf(zone: string): Intl.DateTimeFormat {
   let format = formats.get(zone);
   if (!format) {
-    format = new Intl.DateTimeFormat('en-US', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    });
     if (formats.size > 1000) formats.clear();
     formats.set(zone, format);
   }
@@ -54,7 +62,11 @@ function offsetOf(at: Date, zone: string): number {
   const key = `${zone} ${Math.floor(at.getTime() / QUARTER_MS)}`;
   let offset = offsets.get(key);
   if (offset === undefined) {
-    const p = Object.fromEntries(formatOf(zone).formatToParts(at).map((x) => [x.type, x.value]));
+    const p = Object.fromEntries(
+      formatOf(zone)
+        .formatToParts(at)
+        .map((x) => [x.type, x.value]),
+    );
     const minute = Math.floor(at.getTime() / 60_000) * 60_000;
     offset = Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute)) - minute;
     if (offsets.size > 10_000) offsets.clear();
@@ -73,7 +85,8 @@ export const minuteOf = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number
 export const isClock = (s: unknown): s is string => typeof s === 'string' && /^([01]\d|2[0-3]):[0-5]\d$/.test(s);
 
 export function inWindow(window: SendingWindow | null, quiet: QuietHours | null, local: LocalTime): boolean {
-  if (window && (!window.days.includes(local.day) || local.minute < minuteOf(window.from) || local.minute >= minuteOf(window.to))) return false;
+  if (window && (!window.days.includes(local.day) || local.minute < minuteOf(window.from) || local.minute >= minuteOf(window.to)))
+    return false;
   if (quiet) {
     const from = minuteOf(quiet.from);
     const to = minuteOf(quiet.to);

@@ -43,7 +43,9 @@ const zero = (): Counts => ({ sent: 0, seen: 0, clicked: 0, dismissed: 0, comple
 
 /** The statistics of several messages, read in one statement (a list of messages with their statistics). */
 export async function statsOfMany(ctx: Ctx, messageIds: readonly string[]): Promise<Map<string, MessageStats>> {
-  const rows = await ctx.db.$queryRaw<{ message_id: string; day: string; variant: string; control: boolean; counter: Counter; n: number }[]>`
+  const rows = await ctx.db.$queryRaw<
+    { message_id: string; day: string; variant: string; control: boolean; counter: Counter; n: number }[]
+  >`
     SELECT r.message_id, to_char(d.at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, r.variant, r.control, d.counter, count(*)::int AS n
     FROM inapp_receipt r
     CROSS JOIN LATERAL (VALUES ('sent', CASE WHEN r.control THEN r.assigned_at ELSE r.sent_at END), ('seen', r.seen_at), ('clicked', r.clicked_at),
@@ -85,7 +87,12 @@ export interface StatsEvent {
 const countsOf = (row: OutboxRow) => (row.data as { counts: Count[] }).counts;
 
 /** A message's statistics, then every count as it grows, from any server process, until the signal aborts. */
-export async function* liveStats(ctx: Ctx, appModeId: string, messageId: string, opts: { after?: string | null; signal: AbortSignal }): AsyncGenerator<StatsEvent> {
+export async function* liveStats(
+  ctx: Ctx,
+  appModeId: string,
+  messageId: string,
+  opts: { after?: string | null; signal: AbortSignal },
+): AsyncGenerator<StatsEvent> {
   for await (const event of liveTopic(ctx, INAPP_COUNTED, appModeId, { ...opts, read: (tx) => statsOf(tx, messageId), change: countsOf })) {
     if (event.reload) yield { version: event.version, reload: true, stats: event.state, counts: [] };
     else {

@@ -20,7 +20,10 @@ export async function assignConversation(ctx: Ctx<StaffCaller>, conversationId: 
   const author = authorOf(ctx);
   return transaction(ctx, async (tx) => {
     const conversation = await conversationById(tx, conversationId);
-    const { app } = await tx.db.appMode.findUniqueOrThrow({ where: { id: conversation.appModeId }, select: { app: { select: { workspaceId: true } } } });
+    const { app } = await tx.db.appMode.findUniqueOrThrow({
+      where: { id: conversation.appModeId },
+      select: { app: { select: { workspaceId: true } } },
+    });
     let assigneeName: string | null = null;
     if (to.assigneeId) {
       const member = await tx.db.membership.findUnique({
@@ -42,7 +45,10 @@ export async function assignConversation(ctx: Ctx<StaffCaller>, conversationId: 
     };
     if (next.assigneeId === conversation.assigneeId && next.teamId === conversation.teamId) return conversation;
     await tx.db.conversation.update({ where: { id: conversation.id }, data: { ...next, updatedAt: tx.clock.now() } });
-    const whom = [...(to.assigneeId !== undefined ? [assigneeName ?? 'nobody'] : []), ...(to.teamId !== undefined ? [teamName ? `the ${teamName} team` : 'no team'] : [])];
+    const whom = [
+      ...(to.assigneeId !== undefined ? [assigneeName ?? 'nobody'] : []),
+      ...(to.teamId !== undefined ? [teamName ? `the ${teamName} team` : 'no team'] : []),
+    ];
     await addPart(tx, conversation, {
       kind: 'event',
       event: 'assigned',

@@ -23,7 +23,15 @@ export interface InboxChange {
   part: ConversationPart | null;
 }
 
-const DATES_OF_CONVERSATION = ['snoozedUntil', 'ratedAt', 'lastActivityAt', 'visibleActivityAt', 'createdAt', 'updatedAt', 'closedAt'] as const;
+const DATES_OF_CONVERSATION = [
+  'snoozedUntil',
+  'ratedAt',
+  'lastActivityAt',
+  'visibleActivityAt',
+  'createdAt',
+  'updatedAt',
+  'closedAt',
+] as const;
 
 const json = (row: object, dates: readonly string[]) =>
   Object.fromEntries(Object.entries(row).map(([k, v]) => [k, dates.includes(k) && v instanceof Date ? v.toISOString() : v]));
@@ -48,7 +56,10 @@ function changeOf(row: OutboxRow): { conversation: Conversation; part: Conversat
   let change = changes.get(row.data);
   if (!change) {
     const data = row.data as { conversation: Record<string, unknown>; part: Record<string, unknown> };
-    changes.set(row.data, (change = { conversation: revive(data.conversation, DATES_OF_CONVERSATION), part: revive(data.part, ['createdAt']) }));
+    changes.set(
+      row.data,
+      (change = { conversation: revive(data.conversation, DATES_OF_CONVERSATION), part: revive(data.part, ['createdAt']) }),
+    );
   }
   return change;
 }
@@ -60,8 +71,17 @@ const shared = new WeakMap<object, InboxChange>();
  * conversation when `conversationId` is given): first a reload (or, with `after`, each change since
  * that version), then each change, until the signal is aborted.
  */
-export async function* inboxChanges(ctx: Ctx, appModeId: string, opts: { after?: string | null; signal: AbortSignal; conversationId?: string }): AsyncGenerator<InboxChange> {
-  for await (const event of liveTopic(ctx, INBOX_CHANGED, appModeId, { after: opts.after, signal: opts.signal, read: async () => null, change: changeOf })) {
+export async function* inboxChanges(
+  ctx: Ctx,
+  appModeId: string,
+  opts: { after?: string | null; signal: AbortSignal; conversationId?: string },
+): AsyncGenerator<InboxChange> {
+  for await (const event of liveTopic(ctx, INBOX_CHANGED, appModeId, {
+    after: opts.after,
+    signal: opts.signal,
+    read: async () => null,
+    change: changeOf,
+  })) {
     if (event.reload) {
       yield { version: event.version, reload: true, conversation: null, part: null };
       continue;

@@ -29,11 +29,22 @@ export async function replyAsStaff(ctx: Ctx<StaffCaller>, conversationId: string
     const conversation = await conversationById(tx, conversationId);
     const wasClosed = conversation.state === 'closed';
     if (await reopen(tx, conversation)) {
-      if (wasClosed) await addPart(tx, conversation, { kind: 'event', event: 'reopened', author, text: `${author.name} reopened the conversation`, preview: null });
+      if (wasClosed)
+        await addPart(tx, conversation, {
+          kind: 'event',
+          event: 'reopened',
+          author,
+          text: `${author.name} reopened the conversation`,
+          preview: null,
+        });
     }
     const part = await addPart(tx, conversation, { kind: 'message', author, text });
     await markReadTo(tx, conversation, { kind: 'staff', id: author.id! }, part.seq);
-    await emit(tx, REPLIED, { appModeId: conversation.appModeId, externalId: await externalIdOf(tx, conversation), data: { conversation_id: conversation.id, part_id: part.id } });
+    await emit(tx, REPLIED, {
+      appModeId: conversation.appModeId,
+      externalId: await externalIdOf(tx, conversation),
+      data: { conversation_id: conversation.id, part_id: part.id },
+    });
     return part;
   });
 }

@@ -23,7 +23,10 @@ export async function snoozeConversation(ctx: Ctx<StaffCaller>, conversationId: 
   return transaction(ctx, async (tx) => {
     const conversation = await conversationById(tx, conversationId);
     if (conversation.state === 'closed') throw conflict('conversation_closed', 'A closed conversation cannot be snoozed; reopen it first.');
-    await tx.db.conversation.update({ where: { id: conversation.id }, data: { state: 'snoozed', snoozedUntil: until, updatedAt: tx.clock.now() } });
+    await tx.db.conversation.update({
+      where: { id: conversation.id },
+      data: { state: 'snoozed', snoozedUntil: until, updatedAt: tx.clock.now() },
+    });
     const part = await addPart(tx, conversation, {
       kind: 'event',
       event: 'snoozed',
@@ -34,7 +37,10 @@ export async function snoozeConversation(ctx: Ctx<StaffCaller>, conversationId: 
       preview: null,
     });
     // The run's id is the line's: each snooze has its own timer; an earlier one wakes nothing.
-    await emit(tx, SNOOZED, { appModeId: conversation.appModeId, data: { conversation_id: conversation.id, run_id: part.id, until: until.toISOString() } });
+    await emit(tx, SNOOZED, {
+      appModeId: conversation.appModeId,
+      data: { conversation_id: conversation.id, run_id: part.id, until: until.toISOString() },
+    });
     return tx.db.conversation.findUniqueOrThrow({ where: { id: conversation.id } });
   });
 }
@@ -43,7 +49,10 @@ export async function snoozeConversation(ctx: Ctx<StaffCaller>, conversationId: 
  * The timer's step: wakes the conversation if it is still snoozed until that very time (a later
  * snooze, a reply or a close made meanwhile leave it be). Whether it woke it. Safe to run twice.
  */
-export async function wakeConversation(ctx: Ctx<SystemCaller>, input: { appModeId: string; conversationId: string; until: string }): Promise<boolean> {
+export async function wakeConversation(
+  ctx: Ctx<SystemCaller>,
+  input: { appModeId: string; conversationId: string; until: string },
+): Promise<boolean> {
   return transaction(ctx, async (tx) => {
     const { count } = await tx.db.conversation.updateMany({
       where: { id: input.conversationId, appModeId: input.appModeId, state: 'snoozed', snoozedUntil: new Date(input.until) },
@@ -51,8 +60,14 @@ export async function wakeConversation(ctx: Ctx<SystemCaller>, input: { appModeI
     });
     if (count === 0) return false;
     const conversation = await tx.db.conversation.findUniqueOrThrow({ where: { id: input.conversationId } });
-    await addPart(tx, conversation, { kind: 'event', event: 'woke', internal: true, author: { kind: 'system', id: null, name: 'Snooze' }, text: 'The snooze ended', preview: null });
+    await addPart(tx, conversation, {
+      kind: 'event',
+      event: 'woke',
+      internal: true,
+      author: { kind: 'system', id: null, name: 'Snooze' },
+      text: 'The snooze ended',
+      preview: null,
+    });
     return true;
   });
 }
-

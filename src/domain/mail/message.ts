@@ -43,7 +43,20 @@ const ADDRESS = /^[^\s@<>()[\]\\,;:"]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-
 const HEADER_NAME = /^[A-Za-z][A-Za-z0-9-]{0,75}$/;
 const KIND = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*$/;
 /** Headers the transport writes itself: a caller's copy would make two, or change where the mail goes. */
-const OWN_HEADERS = new Set(['from', 'to', 'cc', 'bcc', 'subject', 'date', 'message-id', 'sender', 'mime-version', 'content-type', 'content-transfer-encoding', 'return-path']);
+const OWN_HEADERS = new Set([
+  'from',
+  'to',
+  'cc',
+  'bcc',
+  'subject',
+  'date',
+  'message-id',
+  'sender',
+  'mime-version',
+  'content-type',
+  'content-transfer-encoding',
+  'return-path',
+]);
 
 const LINE_BREAK = /[\r\n]/;
 const lineProblem = (value: string) => (LINE_BREAK.test(value) ? 'must not contain a line break (CR or LF)' : textProblem(value));
@@ -66,10 +79,21 @@ export function checkMessage(message: MailMessage): CheckedMail {
   if (to.length > MAX_RECIPIENTS) bad('to', `must name at most ${MAX_RECIPIENTS} addresses`);
   to.forEach((address, i) => bad(typeof message.to === 'string' ? 'to' : `to.${i}`, addressProblem(address)));
 
-  bad('subject', message.subject.trim() === '' ? 'must not be empty' : message.subject.length > MAX_SUBJECT ? `must be at most ${MAX_SUBJECT} characters` : lineProblem(message.subject));
+  bad(
+    'subject',
+    message.subject.trim() === ''
+      ? 'must not be empty'
+      : message.subject.length > MAX_SUBJECT
+        ? `must be at most ${MAX_SUBJECT} characters`
+        : lineProblem(message.subject),
+  );
   bad('text', message.text.length > MAX_BODY ? `must be at most ${MAX_BODY} characters` : textProblem(message.text));
-  if (message.html !== undefined) bad('html', message.html.length > MAX_BODY ? `must be at most ${MAX_BODY} characters` : textProblem(message.html));
-  bad('kind', KIND.test(message.kind) && message.kind.length <= 100 ? undefined : 'must be a dotted lowercase word such as webhook.switched_off');
+  if (message.html !== undefined)
+    bad('html', message.html.length > MAX_BODY ? `must be at most ${MAX_BODY} characters` : textProblem(message.html));
+  bad(
+    'kind',
+    KIND.test(message.kind) && message.kind.length <= 100 ? undefined : 'must be a dotted lowercase word such as webhook.switched_off',
+  );
 
   const headers = Object.entries(message.headers ?? {}).map(([name, value]) => ({ name, value }));
   for (const { name, value } of headers) {
@@ -78,7 +102,8 @@ export function checkMessage(message: MailMessage): CheckedMail {
     else if (OWN_HEADERS.has(name.toLowerCase())) bad(field, 'is written by the mail transport itself');
     else bad(field, value.length > MAX_HEADER_VALUE ? `must be at most ${MAX_HEADER_VALUE} characters` : lineProblem(value));
   }
-  if (message.idempotencyKey !== undefined && (message.idempotencyKey === '' || message.idempotencyKey.length > 200)) bad('idempotencyKey', 'must be 1 to 200 characters');
+  if (message.idempotencyKey !== undefined && (message.idempotencyKey === '' || message.idempotencyKey.length > 200))
+    bad('idempotencyKey', 'must be 1 to 200 characters');
 
   if (errors.length) throw invalid(errors);
   return { ...message, to, headers };

@@ -18,7 +18,16 @@ export async function sendMail(ctx: Ctx, message: MailMessage): Promise<{ id: st
   const id = randomUUID();
   const messageId = `<${id}@${domainOf(transport.from)}>`;
   const now = ctx.clock.now();
-  await transport.send({ from: transport.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, headers: mail.headers, messageId, date: now });
+  await transport.send({
+    from: transport.from,
+    to: mail.to,
+    subject: mail.subject,
+    text: mail.text,
+    html: mail.html,
+    headers: mail.headers,
+    messageId,
+    date: now,
+  });
   // Sent over SMTP, the record says that it went and to whom, not what it said.
   const kept = transport.via === 'kept';
   try {
@@ -42,7 +51,10 @@ export async function sendMail(ctx: Ctx, message: MailMessage): Promise<{ id: st
   } catch (err) {
     // Two sends with one key at once: the other's record stands. (In a transaction, the failed
     // insert ended it: the caller tries again.)
-    const first = mail.idempotencyKey === undefined || inTransaction(ctx) ? null : await ctx.db.outgoingMail.findUnique({ where: { idempotencyKey: mail.idempotencyKey }, select: { id: true } });
+    const first =
+      mail.idempotencyKey === undefined || inTransaction(ctx)
+        ? null
+        : await ctx.db.outgoingMail.findUnique({ where: { idempotencyKey: mail.idempotencyKey }, select: { id: true } });
     if (first) return first;
     throw err;
   }

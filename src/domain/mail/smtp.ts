@@ -14,7 +14,8 @@ export function smtpOptions(smtpUrl: string) {
   } catch {
     throw new Error('SMTP_URL must be an address such as smtp://user:password@mail.example.com:587');
   }
-  if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') throw new Error(`SMTP_URL must start with smtp:// or smtps://, not ${url.protocol}//`);
+  if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:')
+    throw new Error(`SMTP_URL must start with smtp:// or smtps://, not ${url.protocol}//`);
   if (!url.hostname) throw new Error('SMTP_URL must name a host');
   const secure = url.protocol === 'smtps:';
   const port = url.port ? Number(url.port) : secure ? 465 : 587;
@@ -59,7 +60,14 @@ function notSent(err: unknown): MailNotSent {
   const e = err as { message?: string; responseCode?: number; response?: string; permanent?: boolean; code?: string };
   if (e.responseCode) {
     const permanent = e.permanent ?? e.responseCode >= 500;
-    return new MailNotSent(`The mail server refused the message (${permanent ? 'for good' : 'for now'}): ${e.response ?? e.responseCode}`, permanent, e.responseCode);
+    return new MailNotSent(
+      `The mail server refused the message (${permanent ? 'for good' : 'for now'}): ${e.response ?? e.responseCode}`,
+      permanent,
+      e.responseCode,
+    );
   }
-  return new MailNotSent(`The mail server could not be reached or did not answer (${e.code ?? 'error'}): ${e.message ?? String(err)}`, false);
+  return new MailNotSent(
+    `The mail server could not be reached or did not answer (${e.code ?? 'error'}): ${e.message ?? String(err)}`,
+    false,
+  );
 }

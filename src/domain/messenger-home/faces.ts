@@ -27,6 +27,10 @@ export async function workspaceMembers(ctx: Ctx, appId: string, staffUserIds: st
 }
 
 export async function facesShown(ctx: Ctx, appId: string, faces: Face[]): Promise<FaceShown[]> {
-  const names = await workspaceMembers(ctx, appId, faces.map((f) => f.staffUserId));
+  const names = await workspaceMembers(
+    ctx,
+    appId,
+    faces.map((f) => f.staffUserId),
+  );
   return faces.flatMap((f) => (names.has(f.staffUserId) ? [{ name: names.get(f.staffUserId)!, avatarUrl: f.avatarUrl }] : []));
 }

@@ -40,7 +40,9 @@ export interface MessengerHome {
 export async function messengerHome(ctx: Ctx<GuestCaller>, asked: { acceptLanguage?: string | undefined }): Promise<MessengerHome> {
   requireMessenger(ctx);
   const { appModeId, appId, externalId, settings: app } = ctx.caller;
-  const contact = asked.acceptLanguage ? null : await ctx.db.contact.findUnique({ where: { appModeId_externalId: { appModeId, externalId } }, select: { language: true } });
+  const contact = asked.acceptLanguage
+    ? null
+    : await ctx.db.contact.findUnique({ where: { appModeId_externalId: { appModeId, externalId } }, select: { language: true } });
   const language = readerLanguage(app, { acceptLanguage: asked.acceptLanguage, lang: contact?.language ?? undefined });
   const settings = await messengerSettingsOf(ctx, appModeId);
   const [unread, open, faces, tickets, articles] = await Promise.all([

@@ -49,7 +49,11 @@ export async function messengerSettingsOf(ctx: Ctx, appModeId: string): Promise<
   };
 }
 
-export async function changeMessengerSettings(ctx: Ctx<StaffCaller>, appModeId: string, change: MessengerSettingsChange): Promise<MessengerSettings> {
+export async function changeMessengerSettings(
+  ctx: Ctx<StaffCaller>,
+  appModeId: string,
+  change: MessengerSettingsChange,
+): Promise<MessengerSettings> {
   return transaction(ctx, async (tx) => {
     const before = await messengerSettingsOf(tx, appModeId);
     const errors: FieldError[] = [];
@@ -58,14 +62,20 @@ export async function changeMessengerSettings(ctx: Ctx<StaffCaller>, appModeId: 
     const greeting = change.greeting?.trim();
     if (greeting !== undefined && greeting.length > MAX_GREETING) fail('greeting', `must be at most ${MAX_GREETING} characters`);
     const replyTimeText = change.replyTimeText?.trim();
-    if (replyTimeText !== undefined && replyTimeText.length > MAX_REPLY_TIME_TEXT) fail('replyTimeText', `must be at most ${MAX_REPLY_TIME_TEXT} characters`);
-    if ((change.replyTime !== undefined ? change.replyTime : before.replyTime) === 'stated' && !(replyTimeText ?? before.replyTimeText)) fail('replyTimeText', 'must say the reply time when replyTime is stated');
+    if (replyTimeText !== undefined && replyTimeText.length > MAX_REPLY_TIME_TEXT)
+      fail('replyTimeText', `must be at most ${MAX_REPLY_TIME_TEXT} characters`);
+    if ((change.replyTime !== undefined ? change.replyTime : before.replyTime) === 'stated' && !(replyTimeText ?? before.replyTimeText))
+      fail('replyTimeText', 'must say the reply time when replyTime is stated');
 
     let faces: Face[] | undefined;
     if (change.faces) {
       if (change.faces.length > MAX_FACES) fail('faces', `must name at most ${MAX_FACES} members`);
       const { appId } = await tx.db.appMode.findUniqueOrThrow({ where: { id: appModeId }, select: { appId: true } });
-      const members = await workspaceMembers(tx, appId, change.faces.map((f) => f.staffUserId));
+      const members = await workspaceMembers(
+        tx,
+        appId,
+        change.faces.map((f) => f.staffUserId),
+      );
       const seen = new Set<string>();
       faces = change.faces.map((f, i) => {
         if (!members.has(f.staffUserId)) fail(`faces.${i}.staffUserId`, 'is not a member of the workspace');

@@ -35,7 +35,8 @@ export function noticeProblems(n: NoticeContent): FieldError[] {
   const errors: FieldError[] = [];
   const text = (field: string, value: string | null | undefined, max: number, min: number) => {
     if (value === undefined || value === null) return;
-    const problem = textProblem(value) ?? (value.trim().length < min || value.length > max ? `must be ${min} to ${max} characters` : undefined);
+    const problem =
+      textProblem(value) ?? (value.trim().length < min || value.length > max ? `must be ${min} to ${max} characters` : undefined);
     if (problem) errors.push({ field, message: problem });
   };
   text('title', n.title, MAX_NOTICE_TITLE, 1);
@@ -43,7 +44,11 @@ export function noticeProblems(n: NoticeContent): FieldError[] {
   if (n.link !== undefined && n.link !== null) {
     const https = URL.canParse(n.link) && new URL(n.link).protocol === 'https:';
     const path = /^\/[^\s\\]*$/.test(n.link) && !n.link.startsWith('//');
-    if (n.link.length > MAX_NOTICE_LINK || !(https || path)) errors.push({ field: 'link', message: `must be a path in the app (/orders/12) or an https URL, at most ${MAX_NOTICE_LINK} characters` });
+    if (n.link.length > MAX_NOTICE_LINK || !(https || path))
+      errors.push({
+        field: 'link',
+        message: `must be a path in the app (/orders/12) or an https URL, at most ${MAX_NOTICE_LINK} characters`,
+      });
   }
   return errors;
 }
@@ -89,5 +94,8 @@ export async function addNotice(tx: TxCtx, appModeId: string, notice: NewNotice)
   if (errors.length) throw invalid(errors);
   const row = rowOf(appModeId, notice, tx.clock.now());
   await tx.db.notice.createMany({ data: [row], skipDuplicates: true });
-  return (await tx.db.notice.findUnique({ where: { id: row.id } })) ?? tx.db.notice.findFirstOrThrow({ where: { appModeId, contactId: notice.contactId, sendKey: notice.sendKey! } });
+  return (
+    (await tx.db.notice.findUnique({ where: { id: row.id } })) ??
+    tx.db.notice.findFirstOrThrow({ where: { appModeId, contactId: notice.contactId, sendKey: notice.sendKey! } })
+  );
 }

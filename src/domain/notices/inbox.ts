@@ -37,7 +37,11 @@ export async function listNotices(ctx: Ctx<GuestCaller>, opts: { before?: string
   if (!contactId) return { notices: [], unread: 0, nextBefore: null };
   const older = at === undefined ? {} : { OR: [{ createdAt: { lt: new Date(at) } }, { createdAt: new Date(at), id: { lt: id! } }] };
   const [rows, unread] = await Promise.all([
-    ctx.db.notice.findMany({ where: { appModeId, contactId, ...older }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: limit + 1 }),
+    ctx.db.notice.findMany({
+      where: { appModeId, contactId, ...older },
+      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      take: limit + 1,
+    }),
     unreadNotices(ctx, appModeId, contactId),
   ]);
   const notices = rows.slice(0, limit);

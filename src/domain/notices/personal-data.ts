@@ -6,7 +6,10 @@ export const noticeData: PersonalDataArea = {
   name: 'notices',
   tables: ['notice'],
   async exportOf({ db }, { appModeId, externalId }) {
-    const notices = await db.notice.findMany({ where: { appModeId, contact: { appModeId, externalId } }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
+    const notices = await db.notice.findMany({
+      where: { appModeId, contact: { appModeId, externalId } },
+      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    });
     if (!notices.length) return undefined;
     return {
       notices: notices.map((n) => ({
@@ -22,7 +25,9 @@ export const noticeData: PersonalDataArea = {
     };
   },
   async erase({ db: tx }, { externalId, appModeIds }) {
-    const { count: notices } = await tx.notice.deleteMany({ where: { appModeId: { in: appModeIds }, contact: { appModeId: { in: appModeIds }, externalId } } });
+    const { count: notices } = await tx.notice.deleteMany({
+      where: { appModeId: { in: appModeIds }, contact: { appModeId: { in: appModeIds }, externalId } },
+    });
     return { notices };
   },
 };

@@ -16,7 +16,22 @@ import type { AppCaller, Ctx, TxCtx } from '../context.js';
 import { emptyExport, type ErasedPerson, type ExportContact, type PersonalDataArea } from './registry.js';
 
 /** Every area that keeps something about a person; erased in this order (the contact last). */
-export const PERSONAL_DATA: PersonalDataArea[] = [eventData, outboxData, webhookData, mailData, ticketData, conversationData, attachmentData, helpData, inAppData, deviceData, noticeData, pushData, preferenceData, contactData];
+export const PERSONAL_DATA: PersonalDataArea[] = [
+  eventData,
+  outboxData,
+  webhookData,
+  mailData,
+  ticketData,
+  conversationData,
+  attachmentData,
+  helpData,
+  inAppData,
+  deviceData,
+  noticeData,
+  pushData,
+  preferenceData,
+  contactData,
+];
 
 /** Everything kept about the person in the caller's app-mode, or undefined when nothing is. */
 export async function exportPerson(ctx: Ctx<AppCaller>, externalId: string): Promise<ExportContact | undefined> {

@@ -15,7 +15,16 @@ export interface ExportContact {
   conversations: unknown[];
   tickets: unknown[];
   articleRatings: unknown[];
-  receipts: { message: string; kind: string; variant: string; sentAt: string | null; seenAt: string | null; clickedAt: string | null; dismissedAt: string | null; completedAt: string | null }[];
+  receipts: {
+    message: string;
+    kind: string;
+    variant: string;
+    sentAt: string | null;
+    seenAt: string | null;
+    clickedAt: string | null;
+    dismissedAt: string | null;
+    completedAt: string | null;
+  }[];
   surveyResponses: { question: string; answer: string }[];
   workflows: { workflow: string; state: string; startedAt: string; outcome: unknown; endedAt: string | null }[];
   collected: { conversationId: string; key: string; value: string }[];

@@ -45,7 +45,11 @@ function problems(change: PreferencesChange, topics: Map<string, { channels: Cha
   choices.forEach((c, i) => {
     const topic = topics.get(c.topic);
     if (!topic) return errors.push({ field: `choices.${i}.topic`, message: 'is not a topic of this app' });
-    if (!topic.channels.includes(c.channel)) return errors.push({ field: `choices.${i}.channel`, message: `is not a channel of the topic "${c.topic}" (it goes by ${topic.channels.join(', ')})` });
+    if (!topic.channels.includes(c.channel))
+      return errors.push({
+        field: `choices.${i}.channel`,
+        message: `is not a channel of the topic "${c.topic}" (it goes by ${topic.channels.join(', ')})`,
+      });
     const key = `${c.topic}\u0000${c.channel}`;
     if (seen.has(key)) errors.push({ field: `choices.${i}`, message: `chooses for "${c.topic}" by ${c.channel} a second time` });
     seen.add(key);
@@ -65,7 +69,11 @@ export async function changePreferences(tx: TxCtx, person: Person, change: Prefe
 
   const now = tx.clock.now();
   const wording = change.wording ?? null;
-  const chosen = (change.choices ?? []).map((c) => ({ ...c, topicId: topics.get(c.topic)!.id, byDefault: topics.get(c.topic)!.subscribedByDefault }));
+  const chosen = (change.choices ?? []).map((c) => ({
+    ...c,
+    topicId: topics.get(c.topic)!.id,
+    byDefault: topics.get(c.topic)!.subscribedByDefault,
+  }));
   const [state, current] = await Promise.all([
     db.preferenceState.findUnique({ where: { contactId } }),
     db.preferenceChoice.findMany({ where: { contactId, topicId: { in: [...new Set(chosen.map((c) => c.topicId))] } } }),
@@ -76,7 +84,11 @@ export async function changePreferences(tx: TxCtx, person: Person, change: Prefe
 
   const allOff = change.allOff !== undefined && change.allOff !== (state?.allOff ?? false) ? change.allOff : undefined;
   if (allOff !== undefined) {
-    await db.preferenceState.upsert({ where: { contactId }, create: { contactId, appModeId, allOff, changedAt: now }, update: { allOff, changedAt: now } });
+    await db.preferenceState.upsert({
+      where: { contactId },
+      create: { contactId, appModeId, allOff, changedAt: now },
+      update: { allOff, changedAt: now },
+    });
     changes.push({ id: randomUUID(), ...record, kind: 'all_off', value: allOff });
   }
 
@@ -88,12 +100,15 @@ export async function changePreferences(tx: TxCtx, person: Person, change: Prefe
       SELECT ${contactId}, u.topic_id, u.channel::"PreferenceChannel", ${appModeId}, u.subscribed, ${now}
       FROM unnest(${changed.map((c) => c.topicId)}::text[], ${changed.map((c) => c.channel)}::text[], ${changed.map((c) => c.subscribed)}::boolean[]) AS u(topic_id, channel, subscribed)
       ON CONFLICT (contact_id, topic_id, channel) DO UPDATE SET subscribed = EXCLUDED.subscribed, changed_at = EXCLUDED.changed_at`;
-    for (const c of changed) changes.push({ id: randomUUID(), ...record, kind: 'choice', topicKey: c.topic, channel: c.channel, value: c.subscribed });
+    for (const c of changed)
+      changes.push({ id: randomUUID(), ...record, kind: 'choice', topicKey: c.topic, channel: c.channel, value: c.subscribed });
   }
   if (changes.length) await db.preferenceChange.createMany({ data: changes });
 
   // Left: what reached them (by their choice or the default) and no longer does.
-  const left = changed.filter((c) => !c.subscribed && (held.get(`${c.topicId}\u0000${c.channel}`) ?? c.byDefault)).map((c) => ({ topic: c.topic, channel: c.channel }));
+  const left = changed
+    .filter((c) => !c.subscribed && (held.get(`${c.topicId}\u0000${c.channel}`) ?? c.byDefault))
+    .map((c) => ({ topic: c.topic, channel: c.channel }));
   if (allOff === true || left.length) {
     await emit(tx, UNSUBSCRIBED, { appModeId, externalId: person.externalId, data: { all_off: allOff === true, left, source } });
   }

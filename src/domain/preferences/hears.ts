@@ -28,7 +28,13 @@ export type TopicKey = string | null;
  * The contacts among these (ids of contacts of the app-mode) who hear of the topic by the channel:
  * the batch form, one query for a sender's batch. An unknown or archived topic reaches no one.
  */
-export async function whoHear(ctx: Ctx, appModeId: string, topicKey: TopicKey, channel: Channel, contactIds: readonly string[]): Promise<Set<string>> {
+export async function whoHear(
+  ctx: Ctx,
+  appModeId: string,
+  topicKey: TopicKey,
+  channel: Channel,
+  contactIds: readonly string[],
+): Promise<Set<string>> {
   if (!contactIds.length) return new Set();
   const ids = [...contactIds];
   const rows =

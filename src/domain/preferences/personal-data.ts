@@ -5,7 +5,8 @@ import type { PersonalDataArea } from '../personal-data/registry.js';
 // and their all-off switch, each as it is now with every change to it (the words shown, who made
 // it, when), oldest first. The person's rows go with an erase in both modes.
 
-const historyOf = (changes: PreferenceChange[]) => changes.map((c) => ({ value: c.value, wording: c.wording, source: c.source, changedAt: c.changedAt.toISOString() }));
+const historyOf = (changes: PreferenceChange[]) =>
+  changes.map((c) => ({ value: c.value, wording: c.wording, source: c.source, changedAt: c.changedAt.toISOString() }));
 
 export const preferenceData: PersonalDataArea = {
   name: 'preferences',
@@ -25,7 +26,16 @@ export const preferenceData: PersonalDataArea = {
     const choices = contact.preferenceChoices.sort((a, b) => a.topic.key.localeCompare(b.topic.key) || a.channel.localeCompare(b.channel));
     return {
       subscriptions: [
-        ...(state ? [{ kind: 'all_off', allOff: state.allOff, changedAt: state.changedAt.toISOString(), history: historyOf(changes.filter((c) => c.kind === 'all_off')) }] : []),
+        ...(state
+          ? [
+              {
+                kind: 'all_off',
+                allOff: state.allOff,
+                changedAt: state.changedAt.toISOString(),
+                history: historyOf(changes.filter((c) => c.kind === 'all_off')),
+              },
+            ]
+          : []),
         ...choices.map((c) => ({
           kind: 'choice',
           topic: c.topic.key,

@@ -56,10 +56,16 @@ export async function preferencesOfMany(ctx: Ctx, appModeId: string, contactIds:
   const byKey = new Map<string, ChannelPreference[]>();
   for (const r of rows) {
     const key = `${r.contactId}\u0000${r.topicId}`;
-    byKey.set(key, [...(byKey.get(key) ?? []), { channel: r.channel, subscribed: r.subscribed, hears: r.hears, needsConsent: r.needsConsent }]);
+    byKey.set(key, [
+      ...(byKey.get(key) ?? []),
+      { channel: r.channel, subscribed: r.subscribed, hears: r.hears, needsConsent: r.needsConsent },
+    ]);
   }
   return new Map(
-    ids.map((id) => [id, { allOff: allOff.has(id), topics: topics.map((topic) => ({ topic, channels: byKey.get(`${id}\u0000${topic.id}`) ?? [] })) }]),
+    ids.map((id) => [
+      id,
+      { allOff: allOff.has(id), topics: topics.map((topic) => ({ topic, channels: byKey.get(`${id}\u0000${topic.id}`) ?? [] })) },
+    ]),
   );
 }
 

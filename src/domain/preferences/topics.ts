@@ -28,12 +28,14 @@ function topicProblems(input: TopicInput): FieldError[] {
   const errors: FieldError[] = [];
   const text = (field: string, value: string | undefined, max: number, min = 0) => {
     if (value === undefined) return;
-    const problem = textProblem(value) ?? (value.trim().length < min || value.length > max ? `must be ${min} to ${max} characters` : undefined);
+    const problem =
+      textProblem(value) ?? (value.trim().length < min || value.length > max ? `must be ${min} to ${max} characters` : undefined);
     if (problem) errors.push({ field, message: problem });
   };
   text('name', input.name, MAX_TOPIC_NAME, 1);
   text('description', input.description, MAX_TOPIC_DESCRIPTION);
-  if (input.channels !== undefined && !input.channels.length) errors.push({ field: 'channels', message: 'must name at least one of email, push, in_app' });
+  if (input.channels !== undefined && !input.channels.length)
+    errors.push({ field: 'channels', message: 'must name at least one of email, push, in_app' });
   return errors;
 }
 
@@ -48,7 +50,11 @@ async function topicById(ctx: Ctx<StaffCaller>, id: string): Promise<PreferenceT
 export const activeTopics = (ctx: Ctx, appModeId: string): Promise<PreferenceTopic[]> =>
   ctx.db.preferenceTopic.findMany({ where: { appModeId, archivedAt: null }, orderBy: [{ createdAt: 'asc' }, { key: 'asc' }] });
 
-export async function addTopic(ctx: Ctx<StaffCaller>, appModeId: string, input: TopicInput & { key: string; name: string; channels: Channel[] }): Promise<PreferenceTopic> {
+export async function addTopic(
+  ctx: Ctx<StaffCaller>,
+  appModeId: string,
+  input: TopicInput & { key: string; name: string; channels: Channel[] },
+): Promise<PreferenceTopic> {
   const errors = topicProblems(input);
   if (!TOPIC_KEY.test(input.key)) errors.unshift({ field: 'key', message: `must be ${TOPIC_KEY_RULE}` });
   if (errors.length) throw invalid(errors);

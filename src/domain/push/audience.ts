@@ -30,9 +30,15 @@ export async function readAudience(ctx: Ctx, appModeId: string, input: AudienceI
   }
   if (input.everyone) return { everyone: true };
   const conditions = input.attributes!;
-  if (!conditions.length || conditions.length > MAX_CONDITIONS) throw invalidField('audience.attributes', `must hold 1 to ${MAX_CONDITIONS} conditions`);
+  if (!conditions.length || conditions.length > MAX_CONDITIONS)
+    throw invalidField('audience.attributes', `must hold 1 to ${MAX_CONDITIONS} conditions`);
   const defined = new Map(
-    (await ctx.db.attributeDefinition.findMany({ where: { appModeId, name: { in: conditions.map((c) => c.name) } }, select: { name: true, type: true } })).map((d) => [d.name, d.type as AttributeType]),
+    (
+      await ctx.db.attributeDefinition.findMany({
+        where: { appModeId, name: { in: conditions.map((c) => c.name) } },
+        select: { name: true, type: true },
+      })
+    ).map((d) => [d.name, d.type as AttributeType]),
   );
   const errors: FieldError[] = [];
   const attributes: Record<string, AttributeValue> = {};
@@ -42,7 +48,11 @@ export async function readAudience(ctx: Ctx, appModeId: string, input: AudienceI
     if (c.name in attributes) return errors.push({ field: `audience.attributes.${i}.name`, message: 'is named twice' });
     // A list attribute matches when it holds the value: one string.
     const held = holdToType(type, type === 'list' ? [c.value] : c.value);
-    if ('problem' in held) return errors.push({ field: `audience.attributes.${i}.value`, message: type === 'list' ? 'must be a string (an item the list holds)' : `${held.problem} (its type is ${type})` });
+    if ('problem' in held)
+      return errors.push({
+        field: `audience.attributes.${i}.value`,
+        message: type === 'list' ? 'must be a string (an item the list holds)' : `${held.problem} (its type is ${type})`,
+      });
     attributes[c.name] = held.value;
   });
   if (errors.length) throw invalid(errors);

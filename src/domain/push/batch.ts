@@ -71,10 +71,23 @@ async function dueAgain(ctx: Ctx, send: PushSend, now: Date, size: number): Prom
   return rows.map((r) => ({ device: devices.get(r.device_id) ?? forgotten(r.device_id, r.contact_id), tries: r.tries }));
 }
 
-const forgotten = (id: string, contactId: string): PushDevice => ({ id, contactId, platform: 'ios', token: '', appVersion: null, locale: null, lastSeenAt: new Date(0) });
+const forgotten = (id: string, contactId: string): PushDevice => ({
+  id,
+  contactId,
+  platform: 'ios',
+  token: '',
+  appVersion: null,
+  locale: null,
+  lastSeenAt: new Date(0),
+});
 
 /** The devices of the next people of the audience after `after`, about `size` of them, and the new cursor. */
-async function nextPage(ctx: Ctx, send: PushSend, after: string | null, size: number): Promise<{ devices: PushDevice[]; after: string | null; done: boolean }> {
+async function nextPage(
+  ctx: Ctx,
+  send: PushSend,
+  after: string | null,
+  size: number,
+): Promise<{ devices: PushDevice[]; after: string | null; done: boolean }> {
   const rows = await ctx.db.$queryRaw<{ contact_id: string }[]>`
     SELECT d.contact_id FROM device d JOIN contact k ON k.id = d.contact_id
     WHERE d.app_mode_id = ${send.appModeId} AND k.app_mode_id = ${send.appModeId} AND d.contact_id > ${after ?? ''}
@@ -82,7 +95,11 @@ async function nextPage(ctx: Ctx, send: PushSend, after: string | null, size: nu
     ORDER BY d.contact_id LIMIT ${size}`;
   const contactIds = [...new Set(rows.map((r) => r.contact_id))];
   // Every device of each person on the page, also those past `size`: the cursor moves past whole people.
-  return { devices: await devicesOf(ctx, send.appModeId, contactIds), after: contactIds[contactIds.length - 1] ?? after, done: rows.length < size };
+  return {
+    devices: await devicesOf(ctx, send.appModeId, contactIds),
+    after: contactIds[contactIds.length - 1] ?? after,
+    done: rows.length < size,
+  };
 }
 
 /** Claims the page's devices: skipped for people who do not hear of the topic by push, else to send. Devices claimed before are left out. */
@@ -117,10 +134,13 @@ async function sendAll(work: Work[], send: (device: PushDevice) => Promise<PushO
     while (next < work.length) {
       const item = work[next++]!;
       const provider = PLATFORM_PROVIDER[item.device.platform];
-      let outcome = item.device.token ? halted.get(provider) : { kind: 'failed' as const, reason: 'the device was forgotten before it was sent again' };
+      let outcome = item.device.token
+        ? halted.get(provider)
+        : { kind: 'failed' as const, reason: 'the device was forgotten before it was sent again' };
       if (!outcome) {
         outcome = await send(item.device);
-        if ((outcome.kind === 'failed' && outcome.systemic) || (outcome.kind === 'retry' && outcome.provider)) halted.set(provider, outcome);
+        if ((outcome.kind === 'failed' && outcome.systemic) || (outcome.kind === 'retry' && outcome.provider))
+          halted.set(provider, outcome);
       }
       tried.push({ ...item, outcome });
     }
@@ -147,7 +167,9 @@ async function afterLastPage(ctx: Ctx, send: PushSend, pause: string | null): Pr
   const [left] = await ctx.db.$queryRaw<[{ retry_at: Date | null; claimed_at: Date | null }]>`
     SELECT min(retry_at) FILTER (WHERE state = 'retry') AS retry_at, min(at) FILTER (WHERE state = 'sending') AS claimed_at
     FROM push_delivery WHERE send_id = ${send.id} AND state IN ('retry', 'sending')`;
-  const next = [left.retry_at, left.claimed_at && new Date(left.claimed_at.getTime() + BATCH_TIMEOUT_MS), pause && new Date(pause)].filter((d): d is Date => !!d);
+  const next = [left.retry_at, left.claimed_at && new Date(left.claimed_at.getTime() + BATCH_TIMEOUT_MS), pause && new Date(pause)].filter(
+    (d): d is Date => !!d,
+  );
   if (next.length) {
     const at = new Date(Math.min(...next.map((d) => d.getTime())));
     return { finished: false, waitUntil: at > now ? at.toISOString() : null };

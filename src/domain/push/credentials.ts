@@ -47,12 +47,27 @@ export async function setApnsCredentials(ctx: Ctx<StaffCaller>, appModeId: strin
   const errors: FieldError[] = [];
   const keyProblem = apnsKeyProblem(input.keyP8);
   if (keyProblem) errors.push({ field: 'keyP8', message: keyProblem });
-  if (!APPLE_ID.test(input.keyId)) errors.push({ field: 'keyId', message: 'must be the key’s 10-character id (capital letters and digits)' });
-  if (!APPLE_ID.test(input.teamId)) errors.push({ field: 'teamId', message: 'must be the 10-character team id (capital letters and digits)' });
-  if (!BUNDLE_ID.test(input.bundleId) || input.bundleId.length > 155) errors.push({ field: 'bundleId', message: 'must be the app’s bundle id, such as com.example.app' });
+  if (!APPLE_ID.test(input.keyId))
+    errors.push({ field: 'keyId', message: 'must be the key’s 10-character id (capital letters and digits)' });
+  if (!APPLE_ID.test(input.teamId))
+    errors.push({ field: 'teamId', message: 'must be the 10-character team id (capital letters and digits)' });
+  if (!BUNDLE_ID.test(input.bundleId) || input.bundleId.length > 155)
+    errors.push({ field: 'bundleId', message: 'must be the app’s bundle id, such as com.example.app' });
   if (errors.length) throw invalid(errors);
-  const creds: ApnsCredentials = { privateKey: input.keyP8, keyId: input.keyId, teamId: input.teamId, bundleId: input.bundleId, production: input.production };
-  return keep(ctx, appModeId, 'apns', creds, `key ${input.keyId}, team ${input.teamId}, ${input.bundleId}, ${input.production ? 'production' : 'sandbox'}`);
+  const creds: ApnsCredentials = {
+    privateKey: input.keyP8,
+    keyId: input.keyId,
+    teamId: input.teamId,
+    bundleId: input.bundleId,
+    production: input.production,
+  };
+  return keep(
+    ctx,
+    appModeId,
+    'apns',
+    creds,
+    `key ${input.keyId}, team ${input.teamId}, ${input.bundleId}, ${input.production ? 'production' : 'sandbox'}`,
+  );
 }
 
 export async function setFcmCredentials(ctx: Ctx<StaffCaller>, appModeId: string, serviceAccountJson: string): Promise<ProviderState> {
@@ -62,7 +77,11 @@ export async function setFcmCredentials(ctx: Ctx<StaffCaller>, appModeId: string
 }
 
 /** Sets the VAPID keys given, or makes a pair when neither is given. */
-export async function setVapidKeys(ctx: Ctx<StaffCaller>, appModeId: string, input: { subject: string; publicKey?: string | null; privateKey?: string | null }): Promise<ProviderState> {
+export async function setVapidKeys(
+  ctx: Ctx<StaffCaller>,
+  appModeId: string,
+  input: { subject: string; publicKey?: string | null; privateKey?: string | null },
+): Promise<ProviderState> {
   const given = !!input.publicKey || !!input.privateKey;
   const pair = given ? { publicKey: input.publicKey ?? '', privateKey: input.privateKey ?? '' } : newVapidKeys();
   const keys: VapidKeys = { ...pair, subject: input.subject };
@@ -79,7 +98,10 @@ export async function clearPushCredentials(ctx: Ctx<StaffCaller>, appModeId: str
 
 /** Which providers' credentials are set, with a hint and since when; never a secret part. */
 export async function pushCredentialsState(ctx: Ctx, appModeId: string): Promise<ProviderState[]> {
-  const rows = await ctx.db.pushCredential.findMany({ where: { appModeId }, select: { provider: true, hint: true, setAt: true, publicKey: true } });
+  const rows = await ctx.db.pushCredential.findMany({
+    where: { appModeId },
+    select: { provider: true, hint: true, setAt: true, publicKey: true },
+  });
   return PROVIDERS.map((provider) => {
     const row = rows.find((r) => r.provider === provider);
     return row ? { provider, set: true, hint: row.hint, setAt: row.setAt, publicKey: row.publicKey } : unset(provider);
@@ -94,8 +116,25 @@ export async function openCredentials(ctx: Ctx, appModeId: string): Promise<Open
 
 const unset = (provider: PushProvider): ProviderState => ({ provider, set: false, hint: null, setAt: null, publicKey: null });
 
-async function keep(ctx: Ctx<StaffCaller>, appModeId: string, provider: PushProvider, creds: object, hint: string, publicKey: string | null = null): Promise<ProviderState> {
-  const kept = { sealed: ctx.svc.secrets.seal(JSON.stringify(creds)), hint, publicKey, setAt: ctx.clock.now(), setBy: ctx.caller.staffUser.id };
-  const row = await ctx.db.pushCredential.upsert({ where: { appModeId_provider: { appModeId, provider } }, create: { appModeId, provider, ...kept }, update: kept });
+async function keep(
+  ctx: Ctx<StaffCaller>,
+  appModeId: string,
+  provider: PushProvider,
+  creds: object,
+  hint: string,
+  publicKey: string | null = null,
+): Promise<ProviderState> {
+  const kept = {
+    sealed: ctx.svc.secrets.seal(JSON.stringify(creds)),
+    hint,
+    publicKey,
+    setAt: ctx.clock.now(),
+    setBy: ctx.caller.staffUser.id,
+  };
+  const row = await ctx.db.pushCredential.upsert({
+    where: { appModeId_provider: { appModeId, provider } },
+    create: { appModeId, provider, ...kept },
+    update: kept,
+  });
   return { provider, set: true, hint: row.hint, setAt: row.setAt, publicKey: row.publicKey };
 }

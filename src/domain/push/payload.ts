@@ -18,12 +18,17 @@ export interface PushContent {
 /** The app's own members, beside what the system shows. */
 const appData = (c: PushContent): Record<string, string> => ({ send_id: c.sendId, ...(c.link ? { link: c.link } : {}) });
 
-export const apnsPayload = (c: PushContent): string => JSON.stringify({ aps: { alert: { title: c.title, ...(c.body ? { body: c.body } : {}) }, sound: 'default' }, ...appData(c) });
+export const apnsPayload = (c: PushContent): string =>
+  JSON.stringify({ aps: { alert: { title: c.title, ...(c.body ? { body: c.body } : {}) }, sound: 'default' }, ...appData(c) });
 
-export const fcmContent = (c: PushContent): FcmContent => ({ notification: { title: c.title, ...(c.body ? { body: c.body } : {}) }, data: appData(c) });
+export const fcmContent = (c: PushContent): FcmContent => ({
+  notification: { title: c.title, ...(c.body ? { body: c.body } : {}) },
+  data: appData(c),
+});
 
 /** What the service worker's push event reads (event.data.json()). */
-export const webPayload = (c: PushContent): string => JSON.stringify({ title: c.title, ...(c.body ? { body: c.body } : {}), ...appData(c) });
+export const webPayload = (c: PushContent): string =>
+  JSON.stringify({ title: c.title, ...(c.body ? { body: c.body } : {}), ...appData(c) });
 
 /** The push's size on each provider beyond its limit, as a refusal of `body` (or `title` when there is none). */
 export function payloadProblems(c: PushContent): FieldError[] {
@@ -34,6 +39,8 @@ export function payloadProblems(c: PushContent): FieldError[] {
   ];
   const over = sizes.filter(([, bytes, limit]) => bytes > limit);
   if (!over.length) return [];
-  const said = over.map(([name, bytes, limit]) => `${bytes.toLocaleString('en')} bytes for ${name}, which takes ${limit.toLocaleString('en')}`).join('; ');
+  const said = over
+    .map(([name, bytes, limit]) => `${bytes.toLocaleString('en')} bytes for ${name}, which takes ${limit.toLocaleString('en')}`)
+    .join('; ');
   return [{ field: c.body ? 'body' : 'title', message: `makes the push too large (${said}): shorten the title, body or link` }];
 }

@@ -8,7 +8,9 @@ export const pushData: PersonalDataArea = {
   name: 'push',
   tables: ['push_delivery', 'push_recipient'],
   async erase({ db: tx }, { externalId, appModeIds }) {
-    const contactIds = (await tx.contact.findMany({ where: { appModeId: { in: appModeIds }, externalId }, select: { id: true } })).map((c) => c.id);
+    const contactIds = (await tx.contact.findMany({ where: { appModeId: { in: appModeIds }, externalId }, select: { id: true } })).map(
+      (c) => c.id,
+    );
     const { count: pushDeliveries } = await tx.pushDelivery.deleteMany({ where: { contactId: { in: contactIds } } });
     const { count: pushRecipients } = await tx.pushRecipient.deleteMany({ where: { contactId: { in: contactIds } } });
     const pushSends = await tx.$executeRaw`

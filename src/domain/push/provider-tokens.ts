@@ -6,7 +6,10 @@ import type { Services } from '../context.js';
 // more often than every 20 minutes. A token is a bearer credential for an hour: kept sealed.
 
 export function providerTokenStore(svc: Pick<Services, 'db' | 'secrets'>): ProviderTokenStore {
-  const open = (row: { sealed: string; madeAt: Date }): ProviderToken => ({ jwt: svc.secrets.open(row.sealed), madeAt: row.madeAt.getTime() });
+  const open = (row: { sealed: string; madeAt: Date }): ProviderToken => ({
+    jwt: svc.secrets.open(row.sealed),
+    madeAt: row.madeAt.getTime(),
+  });
   return {
     async load(keyName) {
       const row = await svc.db.apnsProviderToken.findUnique({ where: { keyName } });

@@ -33,7 +33,11 @@ function kept({ outcome, tries }: Tried, now: Date): Kept {
       return { state: 'failed', detail: outcome.reason, retryAt: null };
     case 'retry':
       if (tries >= MAX_TRIES) return { state: 'failed', detail: `gave up after ${tries} tries: ${outcome.reason}`, retryAt: null };
-      return { state: 'retry', detail: outcome.reason, retryAt: new Date(now.getTime() + Math.max(outcome.afterMs, backoffMs(tries))).toISOString() };
+      return {
+        state: 'retry',
+        detail: outcome.reason,
+        retryAt: new Date(now.getTime() + Math.max(outcome.afterMs, backoffMs(tries))).toISOString(),
+      };
   }
 }
 
@@ -58,7 +62,12 @@ export async function recordOutcomes(ctx: Ctx, send: PushSend, tried: Tried[]): 
     const people = await reached(tx, send, [...new Set(written.filter((w) => w.state === 'sent').map((w) => w.contact_id))], now);
     await tx.db.pushSend.update({
       where: { id: send.id },
-      data: { sent: { increment: count('sent') }, gone: { increment: count('gone') }, failed: { increment: count('failed') }, people: { increment: people } },
+      data: {
+        sent: { increment: count('sent') },
+        gone: { increment: count('gone') },
+        failed: { increment: count('failed') },
+        people: { increment: people },
+      },
     });
   });
   return pauses.length ? new Date(Math.max(...pauses)).toISOString() : null;
@@ -76,7 +85,16 @@ async function reached(tx: TxCtx, send: PushSend, contactIds: string[], now: Dat
   await addNotices(
     tx,
     send.appModeId,
-    first.map((p) => ({ contactId: p.contact_id, title: send.title, body: send.body, link: send.link, topicKey: send.topicKey, source: 'push' as const, sendKey: send.id, postedBy: send.sentBy })),
+    first.map((p) => ({
+      contactId: p.contact_id,
+      title: send.title,
+      body: send.body,
+      link: send.link,
+      topicKey: send.topicKey,
+      source: 'push' as const,
+      sendKey: send.id,
+      postedBy: send.sentBy,
+    })),
   );
   await emitMany(
     tx,

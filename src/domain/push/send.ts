@@ -32,21 +32,40 @@ export async function sendPush(ctx: Ctx<StaffCaller>, appModeId: string, input: 
   if (!errors.length) errors.push(...payloadProblems(content));
   const topicKey = input.topic ?? null;
   if (topicKey !== null) {
-    const topic = await ctx.db.preferenceTopic.findFirst({ where: { appModeId, key: topicKey, archivedAt: null }, select: { channels: true } });
+    const topic = await ctx.db.preferenceTopic.findFirst({
+      where: { appModeId, key: topicKey, archivedAt: null },
+      select: { channels: true },
+    });
     if (!topic) errors.push({ field: 'topic', message: 'is not a topic of this app' });
-    else if (!topic.channels.includes('push')) errors.push({ field: 'topic', message: 'does not go by push: add push to its channels to send pushes under it' });
+    else if (!topic.channels.includes('push'))
+      errors.push({ field: 'topic', message: 'does not go by push: add push to its channels to send pushes under it' });
   }
   if (errors.length) throw invalid(errors);
   const audience = await readAudience(ctx, appModeId, input.audience);
   if (!(await ctx.db.pushCredential.count({ where: { appModeId } })))
-    throw conflict('push_credentials_unset', 'The app has no push credentials: set those of APNs, FCM or Web Push (setApnsCredentials, setFcmCredentials, setVapidKeys) first.');
+    throw conflict(
+      'push_credentials_unset',
+      'The app has no push credentials: set those of APNs, FCM or Web Push (setApnsCredentials, setFcmCredentials, setVapidKeys) first.',
+    );
 
   return transaction(ctx, async (tx) => {
     const [{ devices }] = await tx.db.$queryRaw<[{ devices: number }]>`
       SELECT count(*)::int AS devices FROM device d JOIN contact k ON k.id = d.contact_id
       WHERE d.app_mode_id = ${appModeId} AND k.app_mode_id = ${appModeId} AND ${audienceSql(audience)}`;
     const send = await tx.db.pushSend.create({
-      data: { id, appModeId, title: content.title, body: content.body, link: content.link, topicKey, audience: audience as Prisma.InputJsonValue, state: 'sending', devices, sentBy: ctx.caller.staffUser.id, createdAt: tx.clock.now() },
+      data: {
+        id,
+        appModeId,
+        title: content.title,
+        body: content.body,
+        link: content.link,
+        topicKey,
+        audience: audience as Prisma.InputJsonValue,
+        state: 'sending',
+        devices,
+        sentBy: ctx.caller.staffUser.id,
+        createdAt: tx.clock.now(),
+      },
     });
     await emit(tx, PUSH_REQUESTED, { appModeId, data: { send_id: id } });
     return send;

@@ -43,11 +43,26 @@ export class PushSenders {
         if (!creds.apns) return noCredentials(provider);
         const baseUrl = creds.apns.production ? this.addresses.apnsUrl : this.addresses.apnsSandboxUrl;
         const expiration = Math.floor(now.getTime() / 1000) + KEEP_S;
-        return sendApns(this.h2, this.apnsTokens, creds.apns, baseUrl, { deviceToken: device.token, payload: apnsPayload(content), expiration }, now);
+        return sendApns(
+          this.h2,
+          this.apnsTokens,
+          creds.apns,
+          baseUrl,
+          { deviceToken: device.token, payload: apnsPayload(content), expiration },
+          now,
+        );
       }
       case 'fcm':
         if (!creds.fcm) return noCredentials(provider);
-        return sendFcm(this.h2, this.fcmTokens, creds.fcm, { fcmUrl: this.addresses.fcmUrl, tokenUrl: this.addresses.fcmTokenUrl }, device.token, fcmContent(content), now);
+        return sendFcm(
+          this.h2,
+          this.fcmTokens,
+          creds.fcm,
+          { fcmUrl: this.addresses.fcmUrl, tokenUrl: this.addresses.fcmTokenUrl },
+          device.token,
+          fcmContent(content),
+          now,
+        );
       case 'web': {
         if (!creds.web) return noCredentials(provider);
         const subscription = readSubscription(device.token);
@@ -64,4 +79,8 @@ export class PushSenders {
 }
 
 /** Why a device of a platform without credentials is not sent to. */
-export const noCredentials = (provider: keyof typeof NAMES): PushOutcome => ({ kind: 'failed', reason: `no ${NAMES[provider]} credentials are set`, systemic: true });
+export const noCredentials = (provider: keyof typeof NAMES): PushOutcome => ({
+  kind: 'failed',
+  reason: `no ${NAMES[provider]} credentials are set`,
+  systemic: true,
+});

@@ -4,5 +4,8 @@ import type { Ctx } from '../context.js';
 // what was sent stays sent and counted, nothing more goes out.
 
 export async function stopPushSend(ctx: Ctx, sendId: string, reason: string): Promise<void> {
-  await ctx.db.pushSend.updateMany({ where: { id: sendId, state: 'sending' }, data: { state: 'stopped', stopReason: reason, finishedAt: ctx.clock.now() } });
+  await ctx.db.pushSend.updateMany({
+    where: { id: sendId, state: 'sending' },
+    data: { state: 'stopped', stopReason: reason, finishedAt: ctx.clock.now() },
+  });
 }

@@ -20,7 +20,10 @@ export const pending = (ctx: Pick<Ctx, 'clock'>) => ({ expiresAt: { gt: ctx.cloc
 const noSuchInvitation = () => notFound('No such invitation.');
 
 /** Invites an email (once per workspace: inviting again renews the role and expiry). */
-export async function inviteMember(ctx: Ctx<StaffCaller>, input: { workspaceId: string; email: string; role: Role }): Promise<{ invitationId: string }> {
+export async function inviteMember(
+  ctx: Ctx<StaffCaller>,
+  input: { workspaceId: string; email: string; role: Role },
+): Promise<{ invitationId: string }> {
   const email = normalizeEmail(input.email);
   const problem = checkStaffEmail(email);
   if (problem) throw invalidField('email', problem);
@@ -58,7 +61,10 @@ export async function acceptInvitation(ctx: Ctx<StaffCaller>, id: string): Promi
     const invitation = await tx.invitation.findFirst({ where: { id, email: staffUser.email, ...pending(ctx) } });
     // Deleting claims it: a concurrent accept waits on the row, then deletes nothing and rolls back.
     if (!invitation || !(await tx.invitation.deleteMany({ where: { id } })).count) throw noSuchInvitation();
-    await tx.membership.createMany({ data: [{ workspaceId: invitation.workspaceId, staffUserId: staffUser.id, role: invitation.role }], skipDuplicates: true });
+    await tx.membership.createMany({
+      data: [{ workspaceId: invitation.workspaceId, staffUserId: staffUser.id, role: invitation.role }],
+      skipDuplicates: true,
+    });
     return { workspaceId: invitation.workspaceId };
   });
 }

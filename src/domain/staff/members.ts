@@ -12,7 +12,10 @@ export async function setMemberRole(ctx: Ctx, input: { workspaceId: string; staf
   await transaction(ctx, async (tx) => {
     const member = await lockedMember(tx, input.workspaceId, input.staffUserId);
     if (member.role === 'owner' && input.role !== 'owner') await keepAnOwner(tx, input.workspaceId);
-    await tx.db.membership.update({ where: { workspaceId_staffUserId: { workspaceId: input.workspaceId, staffUserId: input.staffUserId } }, data: { role: input.role } });
+    await tx.db.membership.update({
+      where: { workspaceId_staffUserId: { workspaceId: input.workspaceId, staffUserId: input.staffUserId } },
+      data: { role: input.role },
+    });
     await membershipChanged(tx, input.workspaceId, input.staffUserId, input.role);
   });
 }
@@ -21,7 +24,9 @@ export async function removeMember(ctx: Ctx, input: { workspaceId: string; staff
   await transaction(ctx, async (tx) => {
     const member = await lockedMember(tx, input.workspaceId, input.staffUserId);
     if (member.role === 'owner') await keepAnOwner(tx, input.workspaceId);
-    await tx.db.membership.delete({ where: { workspaceId_staffUserId: { workspaceId: input.workspaceId, staffUserId: input.staffUserId } } });
+    await tx.db.membership.delete({
+      where: { workspaceId_staffUserId: { workspaceId: input.workspaceId, staffUserId: input.staffUserId } },
+    });
     await leaveTeams(tx, input.workspaceId, input.staffUserId);
     await membershipChanged(tx, input.workspaceId, input.staffUserId, null);
   });

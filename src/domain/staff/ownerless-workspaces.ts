@@ -24,6 +24,7 @@ export async function createOwnerlessWorkspace(ctx: Ctx, input: { name: string }
 /** Refuses, naming `field`, when no workspace has this id. */
 export async function requireWorkspace(ctx: Ctx, workspaceId: string, field = 'workspaceId'): Promise<{ id: string; name: string }> {
   const found = await ctx.db.workspace.findUnique({ where: { id: workspaceId }, select: { id: true, name: true } });
-  if (!found) throw new DomainError(404, 'not_found', 'Not found', 'No workspace has this id.', [{ field, message: 'no workspace has this id' }]);
+  if (!found)
+    throw new DomainError(404, 'not_found', 'Not found', 'No workspace has this id.', [{ field, message: 'no workspace has this id' }]);
   return found;
 }

@@ -20,4 +20,3 @@ export const roleAllows = (role: Role, action: Action) => ALLOWED[role].includes
 /** The refusal of an action the role does not allow, if it does not. */
 export const roleRefusal = (role: Role, action: Action): DomainError | undefined =>
   roleAllows(role, action) ? undefined : forbidden('role_forbids', `A workspace ${role} may not do this.`);
-

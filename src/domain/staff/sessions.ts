@@ -26,7 +26,11 @@ export const SIGN_IN_PER_EMAIL = 100;
 /** How long a try past SIGN_IN_PER_EMAIL waits before its password is checked. */
 export const SIGN_IN_SLOW_MS = 1_500;
 
-export async function signIn(ctx: Ctx<VisitorCaller>, email: string, password: string): Promise<{ token: string; staffUser: StaffUser; expiresAt: Date }> {
+export async function signIn(
+  ctx: Ctx<VisitorCaller>,
+  email: string,
+  password: string,
+): Promise<{ token: string; staffUser: StaffUser; expiresAt: Date }> {
   const { svc, db, clock } = ctx;
   const { address } = ctx.caller;
   const normalized = normalizeEmail(email);
@@ -43,7 +47,9 @@ export async function signIn(ctx: Ctx<VisitorCaller>, email: string, password: s
   if (!user || !ok) throw unauthorized('The email or password is wrong.');
   const token = `crm_st_${randomToken(40)}`;
   const expiresAt = new Date(clock.now().getTime() + SESSION_DAYS * 86_400_000);
-  await db.staffSession.create({ data: { id: randomUUID(), staffUserId: user.id, tokenHash: sha256(token), expiresAt, createdAt: clock.now() } });
+  await db.staffSession.create({
+    data: { id: randomUUID(), staffUserId: user.id, tokenHash: sha256(token), expiresAt, createdAt: clock.now() },
+  });
   return { token, staffUser: user, expiresAt };
 }
 
@@ -59,7 +65,10 @@ async function pastCeiling(svc: Ctx['svc'], key: string): Promise<boolean> {
 }
 
 /** The staff user a session token names, or undefined when it is unknown, revoked or expired. */
-export async function staffForToken(svc: Ctx['svc'], token: string | undefined): Promise<{ staffUser: StaffUser; sessionId: string; expiresAt: Date } | undefined> {
+export async function staffForToken(
+  svc: Ctx['svc'],
+  token: string | undefined,
+): Promise<{ staffUser: StaffUser; sessionId: string; expiresAt: Date } | undefined> {
   if (!token || !token.startsWith('crm_st_')) return undefined;
   const session = await svc.db.staffSession.findUnique({ where: { tokenHash: sha256(token) }, include: { staffUser: true } });
   if (!session || session.revokedAt || session.expiresAt <= svc.clock.now()) return undefined;
@@ -70,7 +79,10 @@ export async function staffForToken(svc: Ctx['svc'], token: string | undefined):
 export async function signOut(ctx: Ctx<StaffCaller>): Promise<void> {
   const { sessionId } = ctx.caller;
   await transaction(ctx, async (tx) => {
-    const { count } = await tx.db.staffSession.updateMany({ where: { id: sessionId, revokedAt: null }, data: { revokedAt: tx.clock.now() } });
+    const { count } = await tx.db.staffSession.updateMany({
+      where: { id: sessionId, revokedAt: null },
+      data: { revokedAt: tx.clock.now() },
+    });
     if (count) await emit(tx, SESSION_ENDED, { appModeId: SERVICE_WIDE, data: { sessionId } });
   });
 }

@@ -27,7 +27,8 @@ export function newStaffUserProblems(input: NewStaffUser, field = { email: 'emai
   const emailProblem = checkStaffEmail(normalizeEmail(input.email));
   if (emailProblem) errors.push({ field: field.email, message: emailProblem });
   if (input.password.length < MIN_PASSWORD) errors.push({ field: field.password, message: `must be at least ${MIN_PASSWORD} characters` });
-  if ((input.name?.trim().length ?? 0) > MAX_STAFF_NAME) errors.push({ field: field.name, message: `must be at most ${MAX_STAFF_NAME} characters` });
+  if ((input.name?.trim().length ?? 0) > MAX_STAFF_NAME)
+    errors.push({ field: field.name, message: `must be at most ${MAX_STAFF_NAME} characters` });
   return errors;
 }
 

@@ -27,8 +27,10 @@ export async function createTeam(ctx: Ctx, workspaceId: string, input: { name: s
   return transaction(ctx, async (tx) => {
     // One team at a time per workspace, so the count and the unique name hold under concurrent adds.
     await tx.db.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('team:' || ${workspaceId}))`;
-    if ((await tx.db.team.count({ where: { workspaceId } })) >= MAX_TEAMS) throw conflict('team_limit', `A workspace has at most ${MAX_TEAMS} teams.`);
-    if (await tx.db.team.findFirst({ where: { workspaceId, name } })) throw conflict('team_name_taken', 'Another team of the workspace has this name.');
+    if ((await tx.db.team.count({ where: { workspaceId } })) >= MAX_TEAMS)
+      throw conflict('team_limit', `A workspace has at most ${MAX_TEAMS} teams.`);
+    if (await tx.db.team.findFirst({ where: { workspaceId, name } }))
+      throw conflict('team_name_taken', 'Another team of the workspace has this name.');
     const team = await tx.db.team.create({ data: { id: randomUUID(), workspaceId, name, createdAt: tx.clock.now() } });
     if (input.memberIds?.length) await addMembers(tx, team, input.memberIds);
     return team;
@@ -40,7 +42,8 @@ export async function renameTeam(ctx: Ctx, workspaceId: string, teamId: string, 
   return transaction(ctx, async (tx) => {
     await tx.db.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('team:' || ${workspaceId}))`;
     const team = await teamOf(tx, workspaceId, teamId);
-    if (await tx.db.team.findFirst({ where: { workspaceId, name: newName, id: { not: team.id } } })) throw conflict('team_name_taken', 'Another team of the workspace has this name.');
+    if (await tx.db.team.findFirst({ where: { workspaceId, name: newName, id: { not: team.id } } }))
+      throw conflict('team_name_taken', 'Another team of the workspace has this name.');
     return tx.db.team.update({ where: { id: team.id }, data: { name: newName } });
   });
 }
@@ -55,7 +58,12 @@ export async function removeTeam(ctx: Ctx, workspaceId: string, teamId: string):
 }
 
 /** Adds and removes members; each added id must be a member of the team's workspace (field `add.<i>`). */
-export async function changeTeamMembers(ctx: Ctx, workspaceId: string, teamId: string, change: { add?: string[]; remove?: string[] }): Promise<Team> {
+export async function changeTeamMembers(
+  ctx: Ctx,
+  workspaceId: string,
+  teamId: string,
+  change: { add?: string[]; remove?: string[] },
+): Promise<Team> {
   return transaction(ctx, async (tx) => {
     const team = await teamOf(tx, workspaceId, teamId);
     if (change.add?.length) await addMembers(tx, team, change.add, 'add');
@@ -66,11 +74,19 @@ export async function changeTeamMembers(ctx: Ctx, workspaceId: string, teamId: s
 
 async function addMembers(tx: TxCtx, team: Team, staffUserIds: string[], field = 'memberIds'): Promise<void> {
   const members = new Set(
-    (await tx.db.membership.findMany({ where: { workspaceId: team.workspaceId, staffUserId: { in: staffUserIds } }, select: { staffUserId: true } })).map((m) => m.staffUserId),
+    (
+      await tx.db.membership.findMany({
+        where: { workspaceId: team.workspaceId, staffUserId: { in: staffUserIds } },
+        select: { staffUserId: true },
+      })
+    ).map((m) => m.staffUserId),
   );
   const stranger = staffUserIds.findIndex((id) => !members.has(id));
   if (stranger >= 0) throw invalidField(`${field}.${stranger}`, 'is not a member of the workspace');
-  await tx.db.teamMember.createMany({ data: staffUserIds.map((staffUserId) => ({ teamId: team.id, staffUserId, addedAt: tx.clock.now() })), skipDuplicates: true });
+  await tx.db.teamMember.createMany({
+    data: staffUserIds.map((staffUserId) => ({ teamId: team.id, staffUserId, addedAt: tx.clock.now() })),
+    skipDuplicates: true,
+  });
 }
 
 /** A member who leaves the workspace leaves its teams too (in the caller's transaction). */

@@ -30,7 +30,13 @@ async function typeFor(tx: TxCtx, appModeId: string, typeId: string): Promise<Ti
 }
 
 /** Writes the ticket in the conversation, with its line and its first step. */
-async function openTicket(tx: TxCtx<StaffCaller>, conversation: Conversation, type: TicketType, input: { title: string; description: string }, linePreview: boolean): Promise<Ticket> {
+async function openTicket(
+  tx: TxCtx<StaffCaller>,
+  conversation: Conversation,
+  type: TicketType,
+  input: { title: string; description: string },
+  linePreview: boolean,
+): Promise<Ticket> {
   const author = authorOf(tx);
   const first = statesOf(type)[0]!;
   const number = await nextTicketNumber(tx, conversation.appModeId);
@@ -73,7 +79,8 @@ export async function createTicketFromConversation(ctx: Ctx<StaffCaller>, conver
     await tx.db.$queryRaw`SELECT id FROM conversation WHERE id = ${conversationId} FOR UPDATE`;
     const conversation = await conversationById(tx, conversationId);
     const existing = await tx.db.ticket.findUnique({ where: { conversationId }, select: { number: true } });
-    if (existing) throw conflict('conversation_has_ticket', `This conversation is ticket #${existing.number}'s; a conversation has one ticket.`);
+    if (existing)
+      throw conflict('conversation_has_ticket', `This conversation is ticket #${existing.number}'s; a conversation has one ticket.`);
     const type = await typeFor(tx, conversation.appModeId, input.typeId);
     return openTicket(tx, conversation, type, { title, description }, false);
   });
@@ -88,11 +95,22 @@ export async function createTicket(ctx: Ctx<StaffCaller>, contactId: string, inp
     if (!found) throw notFound('No such ticket type.');
     const type = await typeFor(tx, found.appModeId, input.typeId);
     // Held against an erase of the person until this commits; the erase then removes what this made.
-    const [contact] = await tx.db.$queryRaw<{ id: string }[]>`SELECT id FROM contact WHERE id = ${contactId} AND app_mode_id = ${type.appModeId} FOR SHARE`;
+    const [contact] = await tx.db.$queryRaw<
+      { id: string }[]
+    >`SELECT id FROM contact WHERE id = ${contactId} AND app_mode_id = ${type.appModeId} FOR SHARE`;
     if (!contact) throw invalidField('contactId', 'is not a contact of this app');
     const now = tx.clock.now();
     const conversation = await tx.db.conversation.create({
-      data: { id: randomUUID(), appModeId: type.appModeId, contactId, state: 'open', lastActivityAt: now, visibleActivityAt: now, createdAt: now, updatedAt: now },
+      data: {
+        id: randomUUID(),
+        appModeId: type.appModeId,
+        contactId,
+        state: 'open',
+        lastActivityAt: now,
+        visibleActivityAt: now,
+        createdAt: now,
+        updatedAt: now,
+      },
     });
     return openTicket(tx, conversation, type, { title, description }, true);
   });

@@ -35,7 +35,11 @@ const revive = <T>(data: Record<string, unknown>, dates: readonly string[]) =>
  * first). The row names the person, so erasing them removes it with their other rows.
  */
 export async function ticketChanged(tx: TxCtx, ticket: Ticket, step: TicketStateChange, externalId: string): Promise<void> {
-  await emit(tx, TICKETS_CHANGED, { appModeId: ticket.appModeId, externalId, data: { ticket: json(ticket, TICKET_DATES), step: json(step, STEP_DATES) } });
+  await emit(tx, TICKETS_CHANGED, {
+    appModeId: ticket.appModeId,
+    externalId,
+    data: { ticket: json(ticket, TICKET_DATES), step: json(step, STEP_DATES) },
+  });
 }
 
 /** What a row tells, made once per process for every subscriber (the row is the same object for each). */
@@ -51,8 +55,17 @@ const shared = new WeakMap<object, TicketChange>();
  * when `typeId` is given): first a reload (or, with `after`, each change since that version), then
  * each change, until the signal is aborted.
  */
-export async function* ticketChanges(ctx: Ctx, appModeId: string, opts: { after?: string | null; signal: AbortSignal; typeId?: string }): AsyncGenerator<TicketChange> {
-  for await (const event of liveTopic(ctx, TICKETS_CHANGED, appModeId, { after: opts.after, signal: opts.signal, read: async () => null, change: changeOf })) {
+export async function* ticketChanges(
+  ctx: Ctx,
+  appModeId: string,
+  opts: { after?: string | null; signal: AbortSignal; typeId?: string },
+): AsyncGenerator<TicketChange> {
+  for await (const event of liveTopic(ctx, TICKETS_CHANGED, appModeId, {
+    after: opts.after,
+    signal: opts.signal,
+    read: async () => null,
+    change: changeOf,
+  })) {
     if (event.reload) {
       yield { version: event.version, reload: true, ticket: null, step: null };
       continue;

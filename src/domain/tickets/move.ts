@@ -17,10 +17,19 @@ export async function moveTicket(ctx: Ctx<StaffCaller>, ticketId: string, state:
     const ticket = await ticketById(tx, ticketId, { lock: true });
     const type = (await lockedType(tx, ticket.typeId, 'share'))!;
     const target = stateIn(type, state);
-    if (!target) throw invalidField('state', `must be a state of the ticket's type: ${statesOf(type).map((s) => s.key).join(', ')}`);
+    if (!target)
+      throw invalidField(
+        'state',
+        `must be a state of the ticket's type: ${statesOf(type)
+          .map((s) => s.key)
+          .join(', ')}`,
+      );
     if (ticket.state === state) return ticket;
     const moved = await tx.db.ticket.update({ where: { id: ticket.id }, data: { state, updatedAt: tx.clock.now() } });
-    const conversation = await tx.db.conversation.findUniqueOrThrow({ where: { id: ticket.conversationId }, include: { contact: { select: { externalId: true } } } });
+    const conversation = await tx.db.conversation.findUniqueOrThrow({
+      where: { id: ticket.conversationId },
+      include: { contact: { select: { externalId: true } } },
+    });
     const part = await addPart(tx, conversation, {
       kind: 'event',
       event: 'ticket_moved',

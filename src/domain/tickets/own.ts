@@ -26,13 +26,19 @@ export interface SeenTicket {
 /** The ticket if it is the caller's own, in the caller's app-mode (404 otherwise). */
 export async function ownTicket(ctx: Ctx<GuestCaller>, ticketId: string): Promise<TicketWithType> {
   const { appModeId, externalId } = ctx.caller;
-  const found = await ctx.db.ticket.findFirst({ where: { id: ticketId, appModeId, contact: { appModeId, externalId } }, include: { type: true } });
+  const found = await ctx.db.ticket.findFirst({
+    where: { id: ticketId, appModeId, contact: { appModeId, externalId } },
+    include: { type: true },
+  });
   if (!found) throw notFound('No such ticket.');
   return found;
 }
 
 /** The caller's tickets, newest first, in keyset pages (`before`: the previous page's `nextBefore`). */
-export async function listTickets(ctx: Ctx<GuestCaller>, opts: { before?: string; limit?: number }): Promise<{ items: TicketWithType[]; nextBefore: string | null }> {
+export async function listTickets(
+  ctx: Ctx<GuestCaller>,
+  opts: { before?: string; limit?: number },
+): Promise<{ items: TicketWithType[]; nextBefore: string | null }> {
   requireMessenger(ctx);
   const { appModeId, externalId } = ctx.caller;
   const limit = opts.limit ?? DEFAULT_TICKET_LIST;
@@ -53,7 +59,10 @@ export async function listTickets(ctx: Ctx<GuestCaller>, opts: { before?: string
 export async function getTicket(ctx: Ctx<GuestCaller>, ticketId: string): Promise<SeenTicket> {
   requireMessenger(ctx);
   const ticket = await ownTicket(ctx, ticketId);
-  const history = await ctx.db.ticketStateChange.findMany({ where: { ticketId: ticket.id, appModeId: ticket.appModeId }, orderBy: { seq: 'asc' } });
+  const history = await ctx.db.ticketStateChange.findMany({
+    where: { ticketId: ticket.id, appModeId: ticket.appModeId },
+    orderBy: { seq: 'asc' },
+  });
   return { ticket, history, conversation: await getConversation(ctx, ticket.conversationId) };
 }
 

@@ -33,7 +33,12 @@ export const ticketData: PersonalDataArea = {
     };
   },
   async erase({ db: tx }, { externalId, appModeIds }) {
-    const tickets = (await tx.ticket.findMany({ where: { appModeId: { in: appModeIds }, contact: { appModeId: { in: appModeIds }, externalId } }, select: { id: true } })).map((t) => t.id);
+    const tickets = (
+      await tx.ticket.findMany({
+        where: { appModeId: { in: appModeIds }, contact: { appModeId: { in: appModeIds }, externalId } },
+        select: { id: true },
+      })
+    ).map((t) => t.id);
     const { count: ticketStateChanges } = await tx.ticketStateChange.deleteMany({ where: { ticketId: { in: tickets } } });
     const { count: removed } = await tx.ticket.deleteMany({ where: { id: { in: tickets } } });
     return { tickets: removed, ticketStateChanges };

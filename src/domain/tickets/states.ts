@@ -20,7 +20,8 @@ const KEY = /^[a-z][a-z0-9_]{0,39}$/;
 export const statesOf = (type: { states: Prisma.JsonValue }): TicketState[] => type.states as unknown as TicketState[];
 
 /** The state of a type by key, or undefined. */
-export const stateIn = (type: { states: Prisma.JsonValue }, key: string): TicketState | undefined => statesOf(type).find((s) => s.key === key);
+export const stateIn = (type: { states: Prisma.JsonValue }, key: string): TicketState | undefined =>
+  statesOf(type).find((s) => s.key === key);
 
 /**
  * Checks a list as staff sent it, naming each bad member (`states`, `states.<i>.key`,
@@ -34,9 +35,11 @@ export function checkStates(states: TicketState[], field = 'states'): TicketStat
   const labels = new Set<string>();
   const checked = states.map((s, i) => {
     const label = s.label.trim();
-    if (!KEY.test(s.key)) errors.push({ field: `${field}.${i}.key`, message: 'must be 1 to 40 lowercase letters, digits or _, starting with a letter' });
+    if (!KEY.test(s.key))
+      errors.push({ field: `${field}.${i}.key`, message: 'must be 1 to 40 lowercase letters, digits or _, starting with a letter' });
     else if (keys.has(s.key)) errors.push({ field: `${field}.${i}.key`, message: `repeats the key ${s.key}` });
-    if (!label || label.length > MAX_STATE_LABEL) errors.push({ field: `${field}.${i}.label`, message: `must be 1 to ${MAX_STATE_LABEL} characters` });
+    if (!label || label.length > MAX_STATE_LABEL)
+      errors.push({ field: `${field}.${i}.label`, message: `must be 1 to ${MAX_STATE_LABEL} characters` });
     else if (labels.has(label.toLowerCase())) errors.push({ field: `${field}.${i}.label`, message: `repeats the label ${label}` });
     keys.add(s.key);
     labels.add(label.toLowerCase());

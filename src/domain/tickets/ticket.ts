@@ -47,7 +47,11 @@ export async function ticketById(ctx: Ctx<StaffCaller>, ticketId: string, opts: 
  * Records a step of the ticket (it is already written in its new state): the history row, the
  * webhook topic (`ticket.created` for its first state, else `ticket.changed`) and the live row.
  */
-export async function recordStep(tx: TxCtx, ticket: Ticket, step: { from: string | null; by: Author; part: ConversationPart; externalId: string }): Promise<TicketStateChange> {
+export async function recordStep(
+  tx: TxCtx,
+  ticket: Ticket,
+  step: { from: string | null; by: Author; part: ConversationPart; externalId: string },
+): Promise<TicketStateChange> {
   // The ticket's row is new or locked (ticketById): its steps are numbered one at a time.
   const seq = (await tx.db.ticketStateChange.count({ where: { ticketId: ticket.id } })) + 1;
   const change = await tx.db.ticketStateChange.create({
@@ -65,7 +69,12 @@ export async function recordStep(tx: TxCtx, ticket: Ticket, step: { from: string
       at: ticket.updatedAt,
     },
   });
-  const data = { ticket_id: ticket.id, conversation_id: ticket.conversationId, state: ticket.state, ...(step.from === null ? {} : { previous_state: step.from }) };
+  const data = {
+    ticket_id: ticket.id,
+    conversation_id: ticket.conversationId,
+    state: ticket.state,
+    ...(step.from === null ? {} : { previous_state: step.from }),
+  };
   await emit(tx, step.from === null ? TICKET_CREATED : TICKET_CHANGED, { appModeId: ticket.appModeId, externalId: step.externalId, data });
   await ticketChanged(tx, ticket, change, step.externalId);
   return change;

@@ -34,10 +34,14 @@ function typeDescription(description: string | null | undefined): string {
 }
 
 /** One change to an app-mode's types at a time, so the count and the unique name hold under concurrent requests. */
-const lockTypes = (tx: TxCtx, appModeId: string) => tx.db.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('ticket_types:' || ${appModeId}))`;
+const lockTypes = (tx: TxCtx, appModeId: string) =>
+  tx.db.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('ticket_types:' || ${appModeId}))`;
 
 async function refuseTakenName(tx: TxCtx, appModeId: string, name: string, id?: string): Promise<void> {
-  const other = await tx.db.ticketType.findFirst({ where: { appModeId, name: { equals: name, mode: 'insensitive' }, ...(id ? { id: { not: id } } : {}) }, select: { id: true } });
+  const other = await tx.db.ticketType.findFirst({
+    where: { appModeId, name: { equals: name, mode: 'insensitive' }, ...(id ? { id: { not: id } } : {}) },
+    select: { id: true },
+  });
   if (other) throw conflict('ticket_type_name_taken', `Another ticket type of this app (archived ones too) is named ${name}.`);
 }
 
@@ -47,10 +51,21 @@ export async function addTicketType(ctx: Ctx<StaffCaller>, appModeId: string, in
   const states = checkStates(input.states);
   return transaction(ctx, async (tx) => {
     await lockTypes(tx, appModeId);
-    if ((await tx.db.ticketType.count({ where: { appModeId } })) >= MAX_TICKET_TYPES) throw conflict('ticket_type_limit', `An app has at most ${MAX_TICKET_TYPES} ticket types.`);
+    if ((await tx.db.ticketType.count({ where: { appModeId } })) >= MAX_TICKET_TYPES)
+      throw conflict('ticket_type_limit', `An app has at most ${MAX_TICKET_TYPES} ticket types.`);
     await refuseTakenName(tx, appModeId, name);
     const now = tx.clock.now();
-    return tx.db.ticketType.create({ data: { id: randomUUID(), appModeId, name, description, states: states as unknown as Prisma.InputJsonValue, createdAt: now, updatedAt: now } });
+    return tx.db.ticketType.create({
+      data: {
+        id: randomUUID(),
+        appModeId,
+        name,
+        description,
+        states: states as unknown as Prisma.InputJsonValue,
+        createdAt: now,
+        updatedAt: now,
+      },
+    });
   });
 }
 
@@ -82,9 +97,12 @@ export async function changeTicketType(ctx: Ctx<StaffCaller>, typeId: string, ch
     if (name !== undefined) await refuseTakenName(tx, type.appModeId, name, type.id);
     if (states) {
       const kept = new Set(states.map((s) => s.key));
-      const gone = statesOf(type).filter((s) => !kept.has(s.key)).map((s) => s.key);
+      const gone = statesOf(type)
+        .filter((s) => !kept.has(s.key))
+        .map((s) => s.key);
       const inUse = gone.length ? await tx.db.ticket.findFirst({ where: { typeId, state: { in: gone } }, select: { state: true } }) : null;
-      if (inUse) throw conflict('ticket_state_in_use', `Tickets are in the state ${inUse.state}: move them on before taking it out of states.`);
+      if (inUse)
+        throw conflict('ticket_state_in_use', `Tickets are in the state ${inUse.state}: move them on before taking it out of states.`);
     }
     return tx.db.ticketType.update({
       where: { id: type.id },

@@ -48,6 +48,10 @@ export async function appWebhookSecretState(ctx: Ctx, appModeId: string): Promis
  */
 export async function signAsApp(ctx: Ctx, appModeId: string, body: string): Promise<string> {
   const row = await ctx.db.appWebhookSecret.findUnique({ where: { appModeId }, select: { secretEnc: true } });
-  if (!row) throw conflict('app_webhook_secret_unset', 'The app has no webhook secret yet: make one (renewAppWebhookSecret) before its workflows post to your servers.');
+  if (!row)
+    throw conflict(
+      'app_webhook_secret_unset',
+      'The app has no webhook secret yet: make one (renewAppWebhookSecret) before its workflows post to your servers.',
+    );
   return signatureHeader(ctx.svc.secrets.open(row.secretEnc), body, ctx.clock.now());
 }

@@ -17,7 +17,8 @@ export const webhookBody = (e: WebhookEvent): string =>
   JSON.stringify({ id: e.id, type: e.type, created_at: e.createdAt.toISOString(), app_id: e.appId, data: e.data, contact: e.contact });
 
 /** An event's id, the same each time its outbox row is read (so it is posted once per endpoint), and saying nothing of how many there are. */
-export const eventIdOf = (svc: Pick<Services, 'secrets'>, outboxRowId: bigint | string) => `evt_${svc.secrets.keyedHash('webhook-event', String(outboxRowId)).slice(0, 24)}`;
+export const eventIdOf = (svc: Pick<Services, 'secrets'>, outboxRowId: bigint | string) =>
+  `evt_${svc.secrets.keyedHash('webhook-event', String(outboxRowId)).slice(0, 24)}`;
 
 /** A delivery's id (X-CRM-Delivery): one per endpoint and event. */
 export const deliveryIdOf = (svc: Pick<Services, 'secrets'>, endpointId: string, eventId: string) =>

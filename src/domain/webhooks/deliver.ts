@@ -44,12 +44,22 @@ export async function tryDelivery(ctx: Ctx, deliveryId: string, attempt: number,
   }
 
   const { result, delivered } = await postSigned(ctx, endpoint, delivery.id, delivery.body, opts);
-  const final = delivered || attempt >= MAX_TRIES || (result.failure === undefined && refusedForGood(result.status)) || result.failure === 'redirect';
+  const final =
+    delivered || attempt >= MAX_TRIES || (result.failure === undefined && refusedForGood(result.status)) || result.failure === 'redirect';
   const outcome: TryOutcome = delivered ? 'delivered' : final ? 'final' : 'retry';
 
   return transaction(ctx, async (tx) => {
     const at = tx.clock.now();
-    await logTry(tx, { appModeId: endpoint.appModeId, endpointId: endpoint.id, deliveryId, topic: delivery.topic, attempt, delivered, result, at });
+    await logTry(tx, {
+      appModeId: endpoint.appModeId,
+      endpointId: endpoint.id,
+      deliveryId,
+      topic: delivery.topic,
+      attempt,
+      delivered,
+      result,
+      at,
+    });
     await tx.db.webhookDelivery.update({
       where: { id: deliveryId },
       data: { tries: attempt, ...(final ? { state: delivered ? 'delivered' : 'failed', finishedAt: at } : {}) },
@@ -62,7 +72,16 @@ export async function tryDelivery(ctx: Ctx, deliveryId: string, attempt: number,
 /** Keeps the try in the endpoint's log, and only the last LOG_TRIES of them; its live subscribers hear of it at commit. */
 export async function logTry(
   tx: TxCtx,
-  t: { appModeId: string; endpointId: string; deliveryId: string; topic: string; attempt: number; delivered: boolean; result: PostResult; at: Date },
+  t: {
+    appModeId: string;
+    endpointId: string;
+    deliveryId: string;
+    topic: string;
+    attempt: number;
+    delivered: boolean;
+    result: PostResult;
+    at: Date;
+  },
 ): Promise<WebhookTry> {
   const { result } = t;
   const row = await tx.db.webhookTry.create({
@@ -93,7 +112,10 @@ export async function logTry(
 async function countTry(tx: TxCtx, endpointId: string, delivered: boolean, at: Date): Promise<boolean> {
   if (delivered) {
     // Only a row in a run of failures is written (and so locked): deliveries to a healthy endpoint do not queue on it.
-    await tx.db.webhookEndpoint.updateMany({ where: { id: endpointId, OR: [{ failures: { gt: 0 } }, { failingSince: { not: null } }] }, data: { failures: 0, failingSince: null } });
+    await tx.db.webhookEndpoint.updateMany({
+      where: { id: endpointId, OR: [{ failures: { gt: 0 } }, { failingSince: { not: null } }] },
+      data: { failures: 0, failingSince: null },
+    });
     return false;
   }
   // The increment locks the row: tries of several deliveries count one after the other.

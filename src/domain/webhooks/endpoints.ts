@@ -25,13 +25,20 @@ export interface EndpointWithSecret {
   secret: string;
 }
 
-export async function addWebhookEndpoint(ctx: Ctx, appModeId: string, input: Required<Pick<EndpointInput, 'url' | 'topics'>> & EndpointInput): Promise<EndpointWithSecret> {
+export async function addWebhookEndpoint(
+  ctx: Ctx,
+  appModeId: string,
+  input: Required<Pick<EndpointInput, 'url' | 'topics'>> & EndpointInput,
+): Promise<EndpointWithSecret> {
   const data = checked(input);
   return transaction(ctx, async (tx) => {
     const appId = await lockApp(tx, appModeId);
     const count = await tx.db.webhookEndpoint.count({ where: { appMode: { appId } } });
     if (count >= MAX_WEBHOOK_ENDPOINTS)
-      throw conflict('webhook_endpoint_limit', `An app has at most ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints (both modes together); remove one first.`);
+      throw conflict(
+        'webhook_endpoint_limit',
+        `An app has at most ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints (both modes together); remove one first.`,
+      );
     const secret = newWebhookSecret();
     const now = tx.clock.now();
     const endpoint = await tx.db.webhookEndpoint.create({
@@ -113,7 +120,8 @@ function checked(input: EndpointInput): { url?: string; topics?: string[]; descr
   }
   if (input.description !== undefined) {
     const text = input.description?.trim() || null;
-    if (text && text.length > MAX_WEBHOOK_DESCRIPTION) errors.push({ field: 'description', message: `must be at most ${MAX_WEBHOOK_DESCRIPTION} characters` });
+    if (text && text.length > MAX_WEBHOOK_DESCRIPTION)
+      errors.push({ field: 'description', message: `must be at most ${MAX_WEBHOOK_DESCRIPTION} characters` });
     out.description = text;
   }
   if (errors.length) throw invalid(errors);

@@ -22,7 +22,10 @@ export async function deliveriesFor(ctx: Ctx, rows: readonly OutboxRow[]): Promi
   const endpointsOf = (row: OutboxRow) => endpoints.filter((e) => e.appModeId === row.appModeId && e.topics.includes(row.topic));
   const wanted = posted.filter((row) => endpointsOf(row).length);
   if (!wanted.length) return [];
-  const modes = await ctx.db.appMode.findMany({ where: { id: { in: [...new Set(wanted.map((row) => row.appModeId))] } }, select: { id: true, appId: true } });
+  const modes = await ctx.db.appMode.findMany({
+    where: { id: { in: [...new Set(wanted.map((row) => row.appModeId))] } },
+    select: { id: true, appId: true },
+  });
   const appOf = new Map(modes.map((m) => [m.id, m.appId]));
   const contacts = await contactsOf(ctx, wanted);
   const now = ctx.clock.now();
@@ -32,7 +35,16 @@ export async function deliveriesFor(ctx: Ctx, rows: readonly OutboxRow[]): Promi
     const eventId = eventIdOf(ctx.svc, row.id);
     const { external_id: _id, ...data } = row.data as Record<string, unknown>;
     const body = webhookBody({ id: eventId, type: row.topic, createdAt: row.createdAt, appId, data, contact: contactOf(row, contacts) });
-    return endpointsOf(row).map((e) => ({ id: deliveryIdOf(ctx.svc, e.id, eventId), endpointId: e.id, appModeId: row.appModeId, eventId, topic: row.topic, externalId: row.externalId, body, createdAt: now }));
+    return endpointsOf(row).map((e) => ({
+      id: deliveryIdOf(ctx.svc, e.id, eventId),
+      endpointId: e.id,
+      appModeId: row.appModeId,
+      eventId,
+      topic: row.topic,
+      externalId: row.externalId,
+      body,
+      createdAt: now,
+    }));
   });
   await ctx.db.webhookDelivery.createMany({ data: deliveries, skipDuplicates: true });
   return deliveries.map((d) => d.id);
@@ -46,7 +58,12 @@ async function contactsOf(ctx: Ctx, rows: OutboxRow[]): Promise<Map<string, Cont
   const about = rows.filter((row) => row.externalId && row.topic.startsWith('contact.'));
   if (!about.length) return new Map();
   const found = await ctx.db.contact.findMany({
-    where: { OR: [...new Set(about.map((row) => row.appModeId))].map((appModeId) => ({ appModeId, externalId: { in: about.filter((r) => r.appModeId === appModeId).map((r) => r.externalId!) } })) },
+    where: {
+      OR: [...new Set(about.map((row) => row.appModeId))].map((appModeId) => ({
+        appModeId,
+        externalId: { in: about.filter((r) => r.appModeId === appModeId).map((r) => r.externalId!) },
+      })),
+    },
     select: { appModeId: true, externalId: true, displayName: true, email: true, language: true },
   });
   return new Map(found.map((c) => [contactKey(c.appModeId, c.externalId), c]));

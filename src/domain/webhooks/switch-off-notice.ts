@@ -9,7 +9,10 @@ export async function mailSwitchOff(ctx: Ctx, endpointId: string, at: string): P
   const endpoint = await ctx.db.webhookEndpoint.findUnique({ where: { id: endpointId }, include: { appMode: { include: { app: true } } } });
   if (!endpoint) return;
   const { app } = endpoint.appMode;
-  const owners = await ctx.db.membership.findMany({ where: { workspaceId: app.workspaceId, role: 'owner' }, include: { staffUser: { select: { email: true } } } });
+  const owners = await ctx.db.membership.findMany({
+    where: { workspaceId: app.workspaceId, role: 'owner' },
+    include: { staffUser: { select: { email: true } } },
+  });
   if (!owners.length) return;
   const hours = SWITCH_OFF_AFTER_MS / 3_600_000;
   await sendMail(ctx, {

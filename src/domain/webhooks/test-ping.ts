@@ -13,11 +13,32 @@ import { postSigned } from './post.js';
 export const TEST_TOPIC = 'webhook.test';
 
 export async function sendTestPing(ctx: Ctx, endpointId: string, opts: { testTrust?: TestTrust } = {}) {
-  const endpoint = await ctx.db.webhookEndpoint.findUnique({ where: { id: endpointId }, include: { appMode: { select: { appId: true } } } });
+  const endpoint = await ctx.db.webhookEndpoint.findUnique({
+    where: { id: endpointId },
+    include: { appMode: { select: { appId: true } } },
+  });
   if (!endpoint) throw notFound('No such webhook endpoint.');
   const id = `evt_test_${randomUUID().replaceAll('-', '')}`;
   const deliveryId = `dlv_test_${randomUUID().replaceAll('-', '')}`;
-  const body = webhookBody({ id, type: TEST_TOPIC, createdAt: ctx.clock.now(), appId: endpoint.appMode.appId, data: { endpoint_id: endpoint.id }, contact: null });
+  const body = webhookBody({
+    id,
+    type: TEST_TOPIC,
+    createdAt: ctx.clock.now(),
+    appId: endpoint.appMode.appId,
+    data: { endpoint_id: endpoint.id },
+    contact: null,
+  });
   const { result, delivered } = await postSigned(ctx, endpoint, deliveryId, body, opts);
-  return transaction(ctx, (tx) => logTry(tx, { appModeId: endpoint.appModeId, endpointId, deliveryId, topic: TEST_TOPIC, attempt: 1, delivered, result, at: tx.clock.now() }));
+  return transaction(ctx, (tx) =>
+    logTry(tx, {
+      appModeId: endpoint.appModeId,
+      endpointId,
+      deliveryId,
+      topic: TEST_TOPIC,
+      attempt: 1,
+      delivered,
+      result,
+      at: tx.clock.now(),
+    }),
+  );
 }

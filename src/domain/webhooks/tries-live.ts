@@ -50,15 +50,25 @@ const changes = new WeakMap<object, TriesChange>();
  * The endpoint's log as it is (or each try after the version `after` names), then each try as it
  * is logged by any server process, until the signal aborts.
  */
-export async function* endpointTries(ctx: Ctx, endpointId: string, opts: { after?: string | null; signal: AbortSignal }): AsyncGenerator<TriesChange> {
+export async function* endpointTries(
+  ctx: Ctx,
+  endpointId: string,
+  opts: { after?: string | null; signal: AbortSignal },
+): AsyncGenerator<TriesChange> {
   const endpoint = await ctx.db.webhookEndpoint.findUnique({ where: { id: endpointId }, select: { appModeId: true } });
   if (!endpoint) throw notFound('No such webhook endpoint.');
-  const read = (db: Ctx['db']) => db.webhookTry.findMany({ where: { endpointId }, orderBy: [{ at: 'desc' }, { id: 'desc' }], take: LOG_TRIES });
+  const read = (db: Ctx['db']) =>
+    db.webhookTry.findMany({ where: { endpointId }, orderBy: [{ at: 'desc' }, { id: 'desc' }], take: LOG_TRIES });
   for await (const event of liveTopic(ctx, WEBHOOK_TRIED, endpoint.appModeId, { ...opts, read: (tx) => read(tx.db), change: tryOf })) {
     if (!event.reload && event.change.endpointId !== endpointId) continue;
     let change = changes.get(event);
     if (!change)
-      changes.set(event, (change = event.reload ? { version: event.version, reload: true, log: event.state, try: null } : { version: event.version, reload: false, log: null, try: event.change }));
+      changes.set(
+        event,
+        (change = event.reload
+          ? { version: event.version, reload: true, log: event.state, try: null }
+          : { version: event.version, reload: false, log: null, try: event.change }),
+      );
     yield change;
   }
 }

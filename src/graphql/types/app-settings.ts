@@ -48,7 +48,8 @@ const AppModeChange = builder.objectRef<AppModeChangeShape>('AppModeChange').imp
   fields: (t) => ({
     version: t.exposeString('version', { description: 'Increasing; name it as `after` to resume from here after a reconnect.' }),
     reload: t.exposeBoolean('reload', {
-      description: 'The whole state rather than the next change: the first answer without `after`, or when `after` is older than the outbox keeps (7 days).',
+      description:
+        'The whole state rather than the next change: the first answer without `after`, or when `after` is older than the outbox keeps (7 days).',
     }),
     // The settings as the change left them; fields beyond the settings (app, serverKeys) are read per subscriber when asked for.
     appMode: t.field({ type: AppMode, resolve: (change) => change.appMode as AppModeRow }),
@@ -62,7 +63,8 @@ builder.subscriptionField('appModeChanged', (t) =>
       'The app-mode as it is now, then each change to its settings from any server process, in order. With `after` (a version it sent), each change since then first. Ends with unauthenticated, not_found or role_forbids when the session is signed out or the membership ends or changes.',
     args: { appModeId: t.arg.id({ required: true }), after: t.arg.string() },
     authScopes: (_root, { appModeId }) => ({ read: { appModeId } }),
-    subscribe: (_root, { appModeId, after }, ctx) => liveFor(ctx, { appModeId }, 'read', (signal) => appModeChanges(asStaff(ctx), appModeId, { after, signal })),
+    subscribe: (_root, { appModeId, after }, ctx) =>
+      liveFor(ctx, { appModeId }, 'read', (signal) => appModeChanges(asStaff(ctx), appModeId, { after, signal })),
     resolve: (change) => change,
   }),
 );

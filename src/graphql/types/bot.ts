@@ -31,7 +31,9 @@ const BotQuestionRef = builder.objectRef<BotQuestion>('BotQuestion').implement({
 });
 
 const BotHandoverRef = builder.objectRef<BotHandover>('BotHandover').implement({
-  fields: (t) => ({ teamId: t.exposeID('teamId', { nullable: true, description: 'The team the conversation is assigned to; null: the team as a whole.' }) }),
+  fields: (t) => ({
+    teamId: t.exposeID('teamId', { nullable: true, description: 'The team the conversation is assigned to; null: the team as a whole.' }),
+  }),
 });
 
 const BotStepRef = builder.prismaObject('BotStep', {
@@ -55,8 +57,15 @@ const BotOpeningRef = builder.prismaObject('BotOpening', {
     name: t.exposeString('name'),
     language: t.exposeString('language', { nullable: true, description: 'Null: every language without an active opening of its own.' }),
     active: t.exposeBoolean('active'),
-    version: t.exposeInt('version', { description: 'Grows with each save that changes its blocks or buttons; starts name the version shown.' }),
-    blocks: t.field({ type: 'JSON', description: 'Paragraph content blocks.', select: CURRENT, resolve: (o) => o.versions[0]?.blocks ?? [] }),
+    version: t.exposeInt('version', {
+      description: 'Grows with each save that changes its blocks or buttons; starts name the version shown.',
+    }),
+    blocks: t.field({
+      type: 'JSON',
+      description: 'Paragraph content blocks.',
+      select: CURRENT,
+      resolve: (o) => o.versions[0]?.blocks ?? [],
+    }),
     buttons: t.field({ type: [BotButtonRef], select: CURRENT, resolve: (o) => (o.versions[0]?.buttons ?? []) as unknown as BotButton[] }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),
@@ -73,7 +82,8 @@ const HelpBotRef = builder.objectRef<HelpBotShape>('HelpBot').implement({
         type: 'BotStep',
         cursor: 'appModeId_key',
         description: 'In the order saved.',
-        resolve: (query, bot, _args, ctx) => ctx.svc.db.botStep.findMany({ ...query, where: { appModeId: bot.appModeId }, orderBy: [{ position: 'asc' }, { key: 'asc' }] }),
+        resolve: (query, bot, _args, ctx) =>
+          ctx.svc.db.botStep.findMany({ ...query, where: { appModeId: bot.appModeId }, orderBy: [{ position: 'asc' }, { key: 'asc' }] }),
       },
       connectionType(BotStepRef, 'BotStep'),
     ),
@@ -83,7 +93,11 @@ const HelpBotRef = builder.objectRef<HelpBotShape>('HelpBot').implement({
         cursor: 'id',
         description: 'In the order saved; removed openings are left out.',
         resolve: (query, bot, _args, ctx) =>
-          ctx.svc.db.botOpening.findMany({ ...query, where: { appModeId: bot.appModeId, removedAt: null }, orderBy: [{ position: 'asc' }, { id: 'asc' }] }),
+          ctx.svc.db.botOpening.findMany({
+            ...query,
+            where: { appModeId: bot.appModeId, removedAt: null },
+            orderBy: [{ position: 'asc' }, { id: 'asc' }],
+          }),
       },
       connectionType(BotOpeningRef, 'BotOpening'),
     ),
@@ -105,7 +119,10 @@ builder.queryField('helpBot', (t) =>
 
 const ButtonInput = builder.inputType('BotButtonInput', {
   fields: (t) => ({
-    id: t.string({ required: true, description: 'Unique among the buttons of its step or opening: 1 to 40 lowercase letters, digits or _.' }),
+    id: t.string({
+      required: true,
+      description: 'Unique among the buttons of its step or opening: 1 to 40 lowercase letters, digits or _.',
+    }),
     label: t.string({ required: true, description: '1 to 60 characters.' }),
     next: t.string({ required: true, description: NEXT }),
   }),

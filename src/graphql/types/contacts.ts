@@ -15,14 +15,19 @@ import { connectionOf, olderPage } from '../pages.js';
 // Contacts as staff see them: the list with search, one person with their typed attributes,
 // consent and its history and their events, and the app's erase requests. Any member reads.
 
-export const AttributeType = builder.enumType('AttributeType', { values: ['string', 'number', 'boolean', 'date', 'time', 'list'] as const });
+export const AttributeType = builder.enumType('AttributeType', {
+  values: ['string', 'number', 'boolean', 'date', 'time', 'list'] as const,
+});
 const ConsentChannel = builder.enumType('ConsentChannel', { values: ['email', 'push'] as const });
 
 const ContactAttribute = builder.objectRef<{ name: string; type: AttributeTypeName; value: unknown }>('ContactAttribute').implement({
   fields: (t) => ({
     name: t.exposeString('name'),
     type: t.expose('type', { type: AttributeType, description: "The type of the app's definition of the attribute." }),
-    value: t.expose('value', { type: JSONValue, description: 'A string, number, boolean or list of strings; dates and times are strings.' }),
+    value: t.expose('value', {
+      type: JSONValue,
+      description: 'A string, number, boolean or list of strings; dates and times are strings.',
+    }),
   }),
 });
 
@@ -63,7 +68,10 @@ const EventConnection = connectionType(EventRef, 'Event');
 
 /** The types of these attributes by the app-mode's definitions. */
 async function attributeTypes(ctx: StaffContext, appModeId: string, names: readonly string[]) {
-  const defs = await ctx.svc.db.attributeDefinition.findMany({ where: { appModeId, name: { in: [...names] } }, select: { name: true, type: true } });
+  const defs = await ctx.svc.db.attributeDefinition.findMany({
+    where: { appModeId, name: { in: [...names] } },
+    select: { name: true, type: true },
+  });
   return new Map(defs.map((d) => [d.name, d.type]));
 }
 
@@ -84,7 +92,9 @@ const ContactRef = builder.prismaObject('Contact', {
       resolve: async (contact, _args, ctx) => {
         const kept = Object.entries(contact.attributes as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : 1));
         const types = await Promise.all(
-          kept.map(([name]) => batchLoad(ctx, `attributeTypes:${contact.appModeId}`, name, (names) => attributeTypes(ctx, contact.appModeId, names))),
+          kept.map(([name]) =>
+            batchLoad(ctx, `attributeTypes:${contact.appModeId}`, name, (names) => attributeTypes(ctx, contact.appModeId, names)),
+          ),
         );
         // Identify defines every attribute before keeping a value, and definitions are never removed.
         return kept.map(([name, value], i) => ({ name, value, type: types[i]! }));
@@ -93,7 +103,11 @@ const ContactRef = builder.prismaObject('Contact', {
     consent: t.field({ type: ConsentObject, resolve: (contact) => consentOf(contact) }),
     consentHistory: t.relatedConnection(
       'consentChanges',
-      { cursor: 'id', description: 'Every consent choice taken, newest first.', query: { orderBy: [{ recordedAt: 'desc' }, { channel: 'asc' }, { id: 'asc' }] } },
+      {
+        cursor: 'id',
+        description: 'Every consent choice taken, newest first.',
+        query: { orderBy: [{ recordedAt: 'desc' }, { channel: 'asc' }, { id: 'asc' }] },
+      },
       ConsentChangeConnection,
     ),
     events: t.connection(
@@ -104,7 +118,9 @@ const ContactRef = builder.prismaObject('Contact', {
         resolve: async ({ appModeId, externalId }, { first, after }, ctx) =>
           connectionOf(
             await olderPage(
-              batchLoad(ctx, JSON.stringify(['events', appModeId, first, after]), externalId, (ids) => eventsOfContacts(asStaff(ctx), appModeId, ids, { first, before: after })),
+              batchLoad(ctx, JSON.stringify(['events', appModeId, first, after]), externalId, (ids) =>
+                eventsOfContacts(asStaff(ctx), appModeId, ids, { first, before: after }),
+              ),
             ),
             after,
           ),
@@ -120,7 +136,8 @@ builder.queryField('contacts', (t) =>
   t.connection(
     {
       type: ContactRef,
-      description: 'Contacts of an app-mode, most recently updated first; search finds text in the external id, email or display name, in any case.',
+      description:
+        'Contacts of an app-mode, most recently updated first; search finds text in the external id, email or display name, in any case.',
       args: { appModeId: t.arg.id({ required: true }), search: t.arg.string() },
       authScopes: (_root, { appModeId }) => ({ read: { appModeId } }),
       resolve: async (_root, { appModeId, search, first, after }, ctx, info) => {
@@ -154,7 +171,10 @@ builder.queryField('contact', (t) =>
 const EraseRequest = builder.prismaObject('EraseRequest', {
   fields: (t) => ({
     id: t.exposeID('id'),
-    externalId: t.exposeString('externalId', { nullable: true, description: 'Kept until the erase is done; after that the block keeps only a keyed hash of it.' }),
+    externalId: t.exposeString('externalId', {
+      nullable: true,
+      description: 'Kept until the erase is done; after that the block keeps only a keyed hash of it.',
+    }),
     requestedAt: t.expose('requestedAt', { type: 'DateTime' }),
     blockedUntil: t.expose('blockedUntil', { type: 'DateTime', description: 'Identify and events for the id are refused until then.' }),
     state: t.exposeString('state', { description: 'queued, running or done.' }),
@@ -175,7 +195,11 @@ builder.queryField('eraseRequests', (t) =>
       authScopes: (_root, { appId }) => ({ read: { appId } }),
       resolve: (query, _root, { appId, state }, ctx) => {
         checkEraseState(state);
-        return ctx.svc.db.eraseRequest.findMany({ ...query, where: { appId, state: state ?? undefined }, orderBy: [{ requestedAt: 'desc' }, { id: 'desc' }] });
+        return ctx.svc.db.eraseRequest.findMany({
+          ...query,
+          where: { appId, state: state ?? undefined },
+          orderBy: [{ requestedAt: 'desc' }, { id: 'desc' }],
+        });
       },
     },
     EraseRequestConnection,

@@ -25,14 +25,16 @@ const ConversationStateEnum = builder.enumType('ConversationState', { values: ['
 const PartKindEnum = builder.enumType('ConversationPartKind', { values: ['message', 'note', 'event', 'rating', 'bot'] as const });
 const AuthorKindEnum = builder.enumType('ConversationAuthorKind', { values: ['contact', 'staff', 'bot', 'system'] as const });
 
-const PartAuthor = builder.objectRef<{ kind: ConversationPart['authorKind']; id: string | null; name: string; avatarUrl: string | null }>('ConversationPartAuthor').implement({
-  fields: (t) => ({
-    kind: t.expose('kind', { type: AuthorKindEnum }),
-    id: t.exposeID('id', { nullable: true, description: "The contact's, staff user's or bot's id; null for the service itself." }),
-    name: t.exposeString('name', { description: 'As it was when the part was written.' }),
-    avatarUrl: t.exposeString('avatarUrl', { nullable: true }),
-  }),
-});
+const PartAuthor = builder
+  .objectRef<{ kind: ConversationPart['authorKind']; id: string | null; name: string; avatarUrl: string | null }>('ConversationPartAuthor')
+  .implement({
+    fields: (t) => ({
+      kind: t.expose('kind', { type: AuthorKindEnum }),
+      id: t.exposeID('id', { nullable: true, description: "The contact's, staff user's or bot's id; null for the service itself." }),
+      name: t.exposeString('name', { description: 'As it was when the part was written.' }),
+      avatarUrl: t.exposeString('avatarUrl', { nullable: true }),
+    }),
+  });
 
 const PictureRef = builder.objectRef<Picture & { appModeId: string }>('ConversationPicture').implement({
   fields: (t) => ({
@@ -41,7 +43,10 @@ const PictureRef = builder.objectRef<Picture & { appModeId: string }>('Conversat
     size: t.exposeInt('size'),
     width: t.exposeInt('width', { nullable: true }),
     height: t.exposeInt('height', { nullable: true }),
-    url: t.string({ description: 'A short-lived signed address of the picture (at least an hour).', resolve: async (p, _args, ctx) => (await pictureAddress(asStaff(ctx), p.appModeId, p)).url }),
+    url: t.string({
+      description: 'A short-lived signed address of the picture (at least an hour).',
+      resolve: async (p, _args, ctx) => (await pictureAddress(asStaff(ctx), p.appModeId, p)).url,
+    }),
   }),
 });
 
@@ -52,20 +57,32 @@ export const Part = builder.prismaObject('ConversationPart', {
     seq: t.exposeInt('seq', { description: 'Counts up from 1 within the conversation, over every kind.' }),
     kind: t.expose('kind', { type: PartKindEnum }),
     internal: t.exposeBoolean('internal', { description: 'Never shown to the person: notes, and lines kept to the team.' }),
-    author: t.field({ type: PartAuthor, resolve: (p) => ({ kind: p.authorKind, id: p.authorId, name: p.authorName, avatarUrl: p.authorAvatarUrl }) }),
+    author: t.field({
+      type: PartAuthor,
+      resolve: (p) => ({ kind: p.authorKind, id: p.authorId, name: p.authorName, avatarUrl: p.authorAvatarUrl }),
+    }),
     text: t.exposeString('text'),
-    blocks: t.expose('blocks', { type: JSONValue, description: 'The content blocks the person sees (paragraphs of the text, or what the bot or a teammate composed).' }),
+    blocks: t.expose('blocks', {
+      type: JSONValue,
+      description: 'The content blocks the person sees (paragraphs of the text, or what the bot or a teammate composed).',
+    }),
     pictures: t.field({
       type: [PictureRef],
       resolve: async (p, _args, ctx) => {
         if (!p.attachmentIds.length) return [];
-        const pictures = await batchLoad(ctx, `pictures:${p.appModeId}`, p.id, (ids) => picturesOfParts(asStaff(ctx), p.appModeId, [...ids]));
+        const pictures = await batchLoad(ctx, `pictures:${p.appModeId}`, p.id, (ids) =>
+          picturesOfParts(asStaff(ctx), p.appModeId, [...ids]),
+        );
         return (pictures ?? []).map((pic) => ({ ...pic, appModeId: p.appModeId }));
       },
     }),
     button: t.exposeString('button', { nullable: true, description: 'The id of the button the person tapped instead of writing.' }),
     event: t.exposeString('event', { nullable: true, description: 'For an event line: reopened, closed, snoozed, woke, assigned…' }),
-    data: t.expose('data', { type: JSONValue, nullable: true, description: 'The kind’s details: a rating and remark, a snooze’s time, an assignment.' }),
+    data: t.expose('data', {
+      type: JSONValue,
+      nullable: true,
+      description: 'The kind’s details: a rating and remark, a snooze’s time, an assignment.',
+    }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
   }),
 });
@@ -79,13 +96,22 @@ export const ConversationRef = builder.prismaObject('Conversation', {
     state: t.expose('state', { type: ConversationStateEnum }),
     snoozedUntil: t.expose('snoozedUntil', { type: 'DateTime', nullable: true }),
     contact: t.relation('contact'),
-    assignee: t.field({ type: StaffUserRef, nullable: true, resolve: async (c, _args, ctx) => (c.assigneeId ? ((await staffUserById(ctx, c.assigneeId)) ?? null) : null) }),
+    assignee: t.field({
+      type: StaffUserRef,
+      nullable: true,
+      resolve: async (c, _args, ctx) => (c.assigneeId ? ((await staffUserById(ctx, c.assigneeId)) ?? null) : null),
+    }),
     team: t.field({
       type: Team,
       nullable: true,
       resolve: (c, _args, ctx) =>
         c.teamId
-          ? batchLoad(ctx, 'teamById', c.teamId, async (ids) => new Map((await ctx.svc.db.team.findMany({ where: { id: { in: [...ids] } } })).map((team) => [team.id, team])))
+          ? batchLoad(
+              ctx,
+              'teamById',
+              c.teamId,
+              async (ids) => new Map((await ctx.svc.db.team.findMany({ where: { id: { in: [...ids] } } })).map((team) => [team.id, team])),
+            )
           : null,
     }),
     ratingAsked: t.exposeBoolean('ratingAsked'),
@@ -101,7 +127,11 @@ export const ConversationRef = builder.prismaObject('Conversation', {
       select: { parts: { orderBy: { seq: 'desc' }, take: 1 } },
       resolve: (c) => c.parts[0] ?? null,
     }),
-    parts: t.relatedConnection('parts', { cursor: 'id', description: 'Every part, notes and internal lines too, oldest first.', query: { orderBy: { seq: 'asc' } } }, PartConnection),
+    parts: t.relatedConnection(
+      'parts',
+      { cursor: 'id', description: 'Every part, notes and internal lines too, oldest first.', query: { orderBy: { seq: 'asc' } } },
+      PartConnection,
+    ),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     closedAt: t.expose('closedAt', { type: 'DateTime', nullable: true }),
   }),
@@ -127,7 +157,12 @@ builder.queryField('conversations', (t) =>
         if (unassigned && assigneeId) throw invalidField('unassigned', 'cannot be asked with assigneeId');
         return ctx.svc.db.conversation.findMany({
           ...query,
-          where: { appModeId, state: state ?? undefined, teamId: teamId ?? undefined, assigneeId: unassigned ? null : (assigneeId ?? undefined) },
+          where: {
+            appModeId,
+            state: state ?? undefined,
+            teamId: teamId ?? undefined,
+            assigneeId: unassigned ? null : (assigneeId ?? undefined),
+          },
           orderBy: [{ lastActivityAt: 'desc' }, { id: 'desc' }],
         });
       },
@@ -141,7 +176,8 @@ builder.queryField('conversation', (t) =>
     type: 'Conversation',
     args: { id: t.arg.id({ required: true }) },
     authScopes: (_root, { id }) => ({ read: { conversationId: id } }),
-    resolve: async (query, _root, { id }, ctx) => ctx.svc.db.conversation.findUniqueOrThrow({ ...query, where: { id: (await conversationById(asStaff(ctx), id)).id } }),
+    resolve: async (query, _root, { id }, ctx) =>
+      ctx.svc.db.conversation.findUniqueOrThrow({ ...query, where: { id: (await conversationById(asStaff(ctx), id)).id } }),
   }),
 );
 
@@ -210,7 +246,12 @@ const InboxChangeRef = builder.objectRef<InboxChange>('InboxChange').implement({
       description: 'Read the lists again: the first answer without `after`, or when `after` is older than the outbox keeps (7 days).',
     }),
     conversation: t.field({ type: ConversationRef, nullable: true, description: 'As the change left it.', resolve: (c) => c.conversation }),
-    part: t.field({ type: Part, nullable: true, description: 'The part the change added: a message, a note, a rating, or a line saying what changed.', resolve: (c) => c.part }),
+    part: t.field({
+      type: Part,
+      nullable: true,
+      description: 'The part the change added: a message, a note, a rating, or a line saying what changed.',
+      resolve: (c) => c.part,
+    }),
   }),
 });
 
@@ -221,7 +262,8 @@ builder.subscriptionField('inboxChanged', (t) =>
       'Every change to the app-mode’s conversations, from any server process, in order: new conversations, new parts (notes too), state, snooze and assignee changes. Ends with unauthenticated, not_found or role_forbids when the session or membership ends.',
     args: { appModeId: t.arg.id({ required: true }), after: t.arg.string() },
     authScopes: (_root, { appModeId }) => ({ read: { appModeId } }),
-    subscribe: (_root, { appModeId, after }, ctx) => liveFor(ctx, { appModeId }, 'read', (signal) => inboxChanges(asStaff(ctx), appModeId, { after, signal })),
+    subscribe: (_root, { appModeId, after }, ctx) =>
+      liveFor(ctx, { appModeId }, 'read', (signal) => inboxChanges(asStaff(ctx), appModeId, { after, signal })),
     resolve: (change) => change,
   }),
 );
@@ -234,7 +276,9 @@ builder.subscriptionField('conversationChanged', (t) =>
     authScopes: (_root, { id }) => ({ read: { conversationId: id } }),
     subscribe: async (_root, { id, after }, ctx) => {
       const { appModeId } = await conversationById(asStaff(ctx), id);
-      return liveFor(ctx, { conversationId: id }, 'read', (signal) => inboxChanges(asStaff(ctx), appModeId, { after, signal, conversationId: id }));
+      return liveFor(ctx, { conversationId: id }, 'read', (signal) =>
+        inboxChanges(asStaff(ctx), appModeId, { after, signal, conversationId: id }),
+      );
     },
     resolve: (change) => change,
   }),

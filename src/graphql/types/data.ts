@@ -29,10 +29,17 @@ builder.queryField('attributeDefinitions', (t) =>
       type: 'AttributeDefinition',
       cursor: 'id',
       description: 'Custom contact attributes of an app-mode, by name.',
-      args: { appModeId: t.arg.id({ required: true }), needsReview: t.arg.boolean({ description: 'Only those waiting for review (true) or not (false).' }) },
+      args: {
+        appModeId: t.arg.id({ required: true }),
+        needsReview: t.arg.boolean({ description: 'Only those waiting for review (true) or not (false).' }),
+      },
       authScopes: (_root, { appModeId }) => ({ read: { appModeId } }),
       resolve: (query, _root, { appModeId, needsReview }, ctx) =>
-        ctx.svc.db.attributeDefinition.findMany({ ...query, where: { appModeId, needsReview: needsReview ?? undefined }, orderBy: { name: 'asc' } }),
+        ctx.svc.db.attributeDefinition.findMany({
+          ...query,
+          where: { appModeId, needsReview: needsReview ?? undefined },
+          orderBy: { name: 'asc' },
+        }),
     },
     AttributeDefinitionConnection,
   ),
@@ -55,7 +62,11 @@ builder.mutationField('defineAttribute', (t) =>
   t.prismaField({
     type: 'AttributeDefinition',
     description: 'Declares an attribute ahead of data. The same name and type again changes nothing; another type is refused.',
-    args: { appModeId: t.arg.id({ required: true }), name: t.arg.string({ required: true }), type: t.arg({ type: AttributeType, required: true }) },
+    args: {
+      appModeId: t.arg.id({ required: true }),
+      name: t.arg.string({ required: true }),
+      type: t.arg({ type: AttributeType, required: true }),
+    },
     authScopes: (_root, { appModeId }) => ({ manage_settings: { appModeId } }),
     resolve: async (query, _root, { appModeId, name, type }, ctx) => {
       await defineAttribute(asStaff(ctx), appModeId, name, type);
@@ -108,7 +119,8 @@ builder.queryField('eventDefinitions', (t) =>
       description: 'Events of an app-mode, declared or made on first sight, by name.',
       args: { appModeId: t.arg.id({ required: true }) },
       authScopes: (_root, { appModeId }) => ({ read: { appModeId } }),
-      resolve: (query, _root, { appModeId }, ctx) => ctx.svc.db.eventDefinition.findMany({ ...query, where: { appModeId }, orderBy: { name: 'asc' } }),
+      resolve: (query, _root, { appModeId }, ctx) =>
+        ctx.svc.db.eventDefinition.findMany({ ...query, where: { appModeId }, orderBy: { name: 'asc' } }),
     },
     EventDefinitionConnection,
   ),
@@ -137,7 +149,8 @@ builder.queryField('refusedEvents', (t) =>
       args: { appModeId: t.arg.id({ required: true }) },
       authScopes: (_root, { appModeId }) => ({ read: { appModeId } }),
       // refusedEvents reads backwards in time: its `before` is this list's next page.
-      resolve: async (_root, { appModeId, first, after }, ctx) => connectionOf(await olderPage(refusedEvents(asStaff(ctx), appModeId, { first, before: after })), after),
+      resolve: async (_root, { appModeId, first, after }, ctx) =>
+        connectionOf(await olderPage(refusedEvents(asStaff(ctx), appModeId, { first, before: after })), after),
     },
     RefusedEventConnection,
   ),

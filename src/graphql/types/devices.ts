@@ -22,7 +22,11 @@ const DeviceConnection = connectionType(Device, 'Device');
 builder.prismaObjectFields('Contact', (t) => ({
   devices: t.relatedConnection(
     'devices',
-    { cursor: 'id', description: 'Their push devices (at most 20), the most recently seen first.', query: { orderBy: [{ lastSeenAt: 'desc' }, { id: 'asc' }] } },
+    {
+      cursor: 'id',
+      description: 'Their push devices (at most 20), the most recently seen first.',
+      query: { orderBy: [{ lastSeenAt: 'desc' }, { id: 'asc' }] },
+    },
     DeviceConnection,
   ),
 }));

@@ -1,5 +1,10 @@
 import { createHelpArticle, changeHelpArticle, orderHelpArticles, removeHelpArticle } from '../../domain/help/article-authoring.js';
-import { changeHelpCollection, createHelpCollection, orderHelpCollections, removeHelpCollection } from '../../domain/help/collection-authoring.js';
+import {
+  changeHelpCollection,
+  createHelpCollection,
+  orderHelpCollections,
+  removeHelpCollection,
+} from '../../domain/help/collection-authoring.js';
 import { publishHelpArticle, saveHelpDraft, unpublishHelpArticle } from '../../domain/help/drafts.js';
 import { absolutePictureUrls, createHelpPicture, type NewPicture } from '../../domain/help/pictures.js';
 import { articleStats, type ArticleStats } from '../../domain/help/stats.js';
@@ -15,9 +20,14 @@ import { JSONValue } from '../json.js';
 // and votes by language). Every member reads; admins and owners write (manage_settings).
 
 const HelpAudience = builder.enumType('HelpAudience', {
-  values: { everyone: { description: 'Anyone: public routes and the help site too.' }, signed_in: { description: 'Signed-in users only (guest routes).' } } as const,
+  values: {
+    everyone: { description: 'Anyone: public routes and the help site too.' },
+    signed_in: { description: 'Signed-in users only (guest routes).' },
+  } as const,
 });
-const PictureType = builder.enumType('HelpPictureType', { values: PICTURE_TYPES.map((t) => t.replace('image/', '')) as ['jpeg', 'png', 'gif', 'webp'] });
+const PictureType = builder.enumType('HelpPictureType', {
+  values: PICTURE_TYPES.map((t) => t.replace('image/', '')) as ['jpeg', 'png', 'gif', 'webp'],
+});
 
 const HelpCollectionText = builder.prismaObject('HelpCollectionText', {
   fields: (t) => ({ language: t.exposeString('language'), name: t.exposeString('name'), description: t.exposeString('description') }),
@@ -32,7 +42,11 @@ const HelpCollection = builder.prismaObject('HelpCollection', {
     parentId: t.exposeID('parentId', { nullable: true, description: 'The collection a section is in.' }),
     position: t.exposeInt('position'),
     texts: t.relation('texts', { description: 'Its name and description, by language.', query: { orderBy: { language: 'asc' } } }),
-    sections: t.relatedConnection('sections', { cursor: 'id', description: 'A collection’s sections, in order.', query: { orderBy: [{ position: 'asc' }, { id: 'asc' }] } }),
+    sections: t.relatedConnection('sections', {
+      cursor: 'id',
+      description: 'A collection’s sections, in order.',
+      query: { orderBy: [{ position: 'asc' }, { id: 'asc' }] },
+    }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),
@@ -44,7 +58,11 @@ const HelpArticleDraft = builder.prismaObject('HelpArticleDraft', {
     language: t.exposeString('language'),
     title: t.exposeString('title'),
     summary: t.exposeString('summary'),
-    blocks: t.field({ type: JSONValue, description: 'ContentBlocks, without formatting members.', resolve: (d, _args, ctx) => absolutePictureUrls(ctx.svc.config.baseUrl, d.blocks as unknown as ContentBlock[]) }),
+    blocks: t.field({
+      type: JSONValue,
+      description: 'ContentBlocks, without formatting members.',
+      resolve: (d, _args, ctx) => absolutePictureUrls(ctx.svc.config.baseUrl, d.blocks as unknown as ContentBlock[]),
+    }),
     editedBy: t.exposeID('editedBy', { nullable: true, description: 'The staff user who saved it last.' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),
@@ -56,7 +74,10 @@ const HelpArticlePublished = builder.prismaObject('HelpArticlePublished', {
     language: t.exposeString('language'),
     title: t.exposeString('title'),
     summary: t.exposeString('summary'),
-    blocks: t.field({ type: JSONValue, resolve: (p, _args, ctx) => absolutePictureUrls(ctx.svc.config.baseUrl, p.blocks as unknown as ContentBlock[]) }),
+    blocks: t.field({
+      type: JSONValue,
+      resolve: (p, _args, ctx) => absolutePictureUrls(ctx.svc.config.baseUrl, p.blocks as unknown as ContentBlock[]),
+    }),
     publishedAt: t.expose('publishedAt', { type: 'DateTime' }),
     publishedBy: t.exposeID('publishedBy', { nullable: true }),
   }),
@@ -69,7 +90,9 @@ const HelpArticleStats = builder.objectRef<ArticleStats>('HelpArticleStats').imp
     views: t.exposeInt('views', { description: 'Reads, in the language served (counted within a second or so).' }),
     helpful: t.exposeInt('helpful', { description: 'Signed-in users who found it helpful.' }),
     notHelpful: t.exposeInt('notHelpful'),
-    visitorHelpful: t.exposeInt('visitorHelpful', { description: 'Votes from the public routes and the help site, kept apart from users’.' }),
+    visitorHelpful: t.exposeInt('visitorHelpful', {
+      description: 'Votes from the public routes and the help site, kept apart from users’.',
+    }),
     visitorNotHelpful: t.exposeInt('visitorNotHelpful'),
   }),
 });
@@ -82,8 +105,16 @@ const HelpArticle = builder.prismaObject('HelpArticle', {
     collectionId: t.exposeID('collectionId', { nullable: true }),
     position: t.exposeInt('position'),
     audience: t.expose('audience', { type: HelpAudience }),
-    drafts: t.relatedConnection('drafts', { cursor: 'articleId_language', description: 'One per language, by language.', query: { orderBy: { language: 'asc' } } }),
-    published: t.relatedConnection('published', { cursor: 'articleId_language', description: 'The languages readers see, each as published, by language.', query: { orderBy: { language: 'asc' } } }),
+    drafts: t.relatedConnection('drafts', {
+      cursor: 'articleId_language',
+      description: 'One per language, by language.',
+      query: { orderBy: { language: 'asc' } },
+    }),
+    published: t.relatedConnection('published', {
+      cursor: 'articleId_language',
+      description: 'The languages readers see, each as published, by language.',
+      query: { orderBy: { language: 'asc' } },
+    }),
     stats: t.field({
       type: [HelpArticleStats],
       description: 'Views and votes by language.',
@@ -94,7 +125,6 @@ const HelpArticle = builder.prismaObject('HelpArticle', {
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),
 });
-
 
 const HelpCollectionConnection = connectionType(HelpCollection, 'HelpCollection');
 const HelpArticleConnection = connectionType(HelpArticle, 'HelpArticle');
@@ -107,7 +137,12 @@ builder.queryField('helpCollections', (t) =>
       description: 'The collections of an app-mode in order (their sections are on each).',
       args: { appModeId: t.arg.id({ required: true }) },
       authScopes: (_root, { appModeId }) => ({ read: { appModeId } }),
-      resolve: (query, _root, { appModeId }, ctx) => ctx.svc.db.helpCollection.findMany({ ...query, where: { appModeId, parentId: null }, orderBy: [{ position: 'asc' }, { id: 'asc' }] }),
+      resolve: (query, _root, { appModeId }, ctx) =>
+        ctx.svc.db.helpCollection.findMany({
+          ...query,
+          where: { appModeId, parentId: null },
+          orderBy: [{ position: 'asc' }, { id: 'asc' }],
+        }),
     },
     HelpCollectionConnection,
   ),
@@ -119,10 +154,17 @@ builder.queryField('helpArticles', (t) =>
       type: 'HelpArticle',
       cursor: 'id',
       description: 'The articles of an app-mode, or of one collection or section, in order.',
-      args: { appModeId: t.arg.id({ required: true }), collectionId: t.arg.id({ description: 'Only those in this collection or section.' }) },
+      args: {
+        appModeId: t.arg.id({ required: true }),
+        collectionId: t.arg.id({ description: 'Only those in this collection or section.' }),
+      },
       authScopes: (_root, { appModeId }) => ({ read: { appModeId } }),
       resolve: (query, _root, { appModeId, collectionId }, ctx) =>
-        ctx.svc.db.helpArticle.findMany({ ...query, where: { appModeId, ...(collectionId ? { collectionId } : {}) }, orderBy: [{ position: 'asc' }, { id: 'asc' }] }),
+        ctx.svc.db.helpArticle.findMany({
+          ...query,
+          where: { appModeId, ...(collectionId ? { collectionId } : {}) },
+          orderBy: [{ position: 'asc' }, { id: 'asc' }],
+        }),
     },
     HelpArticleConnection,
   ),
@@ -154,10 +196,19 @@ builder.mutationField('createHelpCollection', (t) =>
   t.prismaField({
     type: 'HelpCollection',
     description: 'A collection (or, with parentId, a section of one), last in its order.',
-    args: { appModeId: t.arg.id({ required: true }), slug: t.arg.string({ required: true }), parentId: t.arg.id(), texts: t.arg({ type: [CollectionTextInput], required: true }) },
+    args: {
+      appModeId: t.arg.id({ required: true }),
+      slug: t.arg.string({ required: true }),
+      parentId: t.arg.id(),
+      texts: t.arg({ type: [CollectionTextInput], required: true }),
+    },
     authScopes: (_root, { appModeId }) => ({ manage_settings: { appModeId } }),
     resolve: async (query, _root, args, ctx) => {
-      const made = await createHelpCollection(asStaff(ctx), args.appModeId, { slug: args.slug, parentId: args.parentId, texts: args.texts });
+      const made = await createHelpCollection(asStaff(ctx), args.appModeId, {
+        slug: args.slug,
+        parentId: args.parentId,
+        texts: args.texts,
+      });
       return ctx.svc.db.helpCollection.findUniqueOrThrow({ ...query, where: { id: made.id } });
     },
   }),
@@ -169,7 +220,11 @@ builder.mutationField('changeHelpCollection', (t) =>
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: CollectionInput, required: true }) },
     authScopes: (_root, { id }) => ({ manage_settings: { helpCollectionId: id } }),
     resolve: async (query, _root, { id, input }, ctx) => {
-      await changeHelpCollection(asStaff(ctx), id, { slug: input.slug ?? undefined, parentId: input.parentId, texts: input.texts ?? undefined });
+      await changeHelpCollection(asStaff(ctx), id, {
+        slug: input.slug ?? undefined,
+        parentId: input.parentId,
+        texts: input.texts ?? undefined,
+      });
       return ctx.svc.db.helpCollection.findUniqueOrThrow({ ...query, where: { id } });
     },
   }),
@@ -186,10 +241,14 @@ builder.mutationField('removeHelpCollection', (t) =>
 
 builder.mutationField('orderHelpCollections', (t) =>
   t.boolean({
-    description: 'Puts the collections of an app-mode (or the sections of parentId) in the order given; those not named keep their places (helpCollections and sections read the order).',
+    description:
+      'Puts the collections of an app-mode (or the sections of parentId) in the order given; those not named keep their places (helpCollections and sections read the order).',
     args: { appModeId: t.arg.id({ required: true }), parentId: t.arg.id(), ids: t.arg.idList({ required: true }) },
     authScopes: (_root, { appModeId }) => ({ manage_settings: { appModeId } }),
-    resolve: async (_root, { appModeId, parentId, ids }, ctx) => (await orderHelpCollections(asStaff(ctx), appModeId, parentId ?? null, ids.map(String)), true),
+    resolve: async (_root, { appModeId, parentId, ids }, ctx) => (
+      await orderHelpCollections(asStaff(ctx), appModeId, parentId ?? null, ids.map(String)),
+      true
+    ),
   }),
 );
 
@@ -206,10 +265,19 @@ builder.mutationField('createHelpArticle', (t) =>
   t.prismaField({
     type: 'HelpArticle',
     description: 'An article with no words yet (saveHelpDraft, then publishHelpArticle), last in its collection.',
-    args: { appModeId: t.arg.id({ required: true }), slug: t.arg.string({ required: true }), collectionId: t.arg.id(), audience: t.arg({ type: HelpAudience }) },
+    args: {
+      appModeId: t.arg.id({ required: true }),
+      slug: t.arg.string({ required: true }),
+      collectionId: t.arg.id(),
+      audience: t.arg({ type: HelpAudience }),
+    },
     authScopes: (_root, { appModeId }) => ({ manage_settings: { appModeId } }),
     resolve: async (query, _root, args, ctx) => {
-      const made = await createHelpArticle(asStaff(ctx), args.appModeId, { slug: args.slug, collectionId: args.collectionId, audience: args.audience ?? undefined });
+      const made = await createHelpArticle(asStaff(ctx), args.appModeId, {
+        slug: args.slug,
+        collectionId: args.collectionId,
+        audience: args.audience ?? undefined,
+      });
       return ctx.svc.db.helpArticle.findUniqueOrThrow({ ...query, where: { id: made.id } });
     },
   }),
@@ -221,7 +289,11 @@ builder.mutationField('changeHelpArticle', (t) =>
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: ArticleInput, required: true }) },
     authScopes: (_root, { id }) => ({ manage_settings: { helpArticleId: id } }),
     resolve: async (query, _root, { id, input }, ctx) => {
-      await changeHelpArticle(asStaff(ctx), id, { slug: input.slug ?? undefined, collectionId: input.collectionId, audience: input.audience ?? undefined });
+      await changeHelpArticle(asStaff(ctx), id, {
+        slug: input.slug ?? undefined,
+        collectionId: input.collectionId,
+        audience: input.audience ?? undefined,
+      });
       return ctx.svc.db.helpArticle.findUniqueOrThrow({ ...query, where: { id } });
     },
   }),
@@ -238,10 +310,14 @@ builder.mutationField('removeHelpArticle', (t) =>
 
 builder.mutationField('orderHelpArticles', (t) =>
   t.boolean({
-    description: 'Puts the articles of a collection or section (none: those in no collection) in the order given; those not named keep their places (helpArticles reads the order).',
+    description:
+      'Puts the articles of a collection or section (none: those in no collection) in the order given; those not named keep their places (helpArticles reads the order).',
     args: { appModeId: t.arg.id({ required: true }), collectionId: t.arg.id(), ids: t.arg.idList({ required: true }) },
     authScopes: (_root, { appModeId }) => ({ manage_settings: { appModeId } }),
-    resolve: async (_root, { appModeId, collectionId, ids }, ctx) => (await orderHelpArticles(asStaff(ctx), appModeId, collectionId ?? null, ids.map(String)), true),
+    resolve: async (_root, { appModeId, collectionId, ids }, ctx) => (
+      await orderHelpArticles(asStaff(ctx), appModeId, collectionId ?? null, ids.map(String)),
+      true
+    ),
   }),
 );
 
@@ -260,7 +336,10 @@ builder.mutationField('saveHelpDraft', (t) =>
     authScopes: (_root, { articleId }) => ({ manage_settings: { helpArticleId: articleId } }),
     resolve: async (query, _root, args, ctx) => {
       await saveHelpDraft(asStaff(ctx), args.articleId, args.language, { title: args.title, summary: args.summary, blocks: args.blocks });
-      return ctx.svc.db.helpArticleDraft.findUniqueOrThrow({ ...query, where: { articleId_language: { articleId: args.articleId, language: args.language } } });
+      return ctx.svc.db.helpArticleDraft.findUniqueOrThrow({
+        ...query,
+        where: { articleId_language: { articleId: args.articleId, language: args.language } },
+      });
     },
   }),
 );
@@ -280,7 +359,8 @@ builder.mutationField('publishHelpArticle', (t) =>
 
 builder.mutationField('unpublishHelpArticle', (t) =>
   t.boolean({
-    description: 'Readers no longer see the article in this language (the default language’s version, if published, is served instead); the draft stays.',
+    description:
+      'Readers no longer see the article in this language (the default language’s version, if published, is served instead); the draft stays.',
     args: { articleId: t.arg.id({ required: true }), language: t.arg.string({ required: true }) },
     authScopes: (_root, { articleId }) => ({ manage_settings: { helpArticleId: articleId } }),
     resolve: async (_root, { articleId, language }, ctx) => (await unpublishHelpArticle(asStaff(ctx), articleId, language), true),
@@ -302,7 +382,11 @@ builder.mutationField('createHelpPicture', (t) =>
   t.field({
     type: HelpPictureUpload,
     description: 'Where to upload a picture for articles (JPEG, PNG, GIF or WebP, at most 10 MiB), checked from its bytes.',
-    args: { appModeId: t.arg.id({ required: true }), type: t.arg({ type: PictureType, required: true }), size: t.arg.int({ required: true }) },
+    args: {
+      appModeId: t.arg.id({ required: true }),
+      type: t.arg({ type: PictureType, required: true }),
+      size: t.arg.int({ required: true }),
+    },
     authScopes: (_root, { appModeId }) => ({ manage_settings: { appModeId } }),
     resolve: (_root, { appModeId, type, size }, ctx) => createHelpPicture(asStaff(ctx), appModeId, { contentType: `image/${type}`, size }),
   }),

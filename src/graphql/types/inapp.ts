@@ -38,8 +38,15 @@ const InAppVariant = builder.objectRef<Variant>('InAppVariant').implement({
   fields: (t) => ({
     key: t.exposeString('key', { description: 'What check-ins and receipts name it by.' }),
     weight: t.exposeInt('weight', { description: 'Its share of the people, beside the other variants and the control group.' }),
-    content: t.field({ type: JSONValue, description: "The content by the message's kind, as the app reads it.", resolve: (v) => v.content }),
-    unknownWords: t.stringList({ description: 'Paths of enumerated words in the content this service does not know: apps that do not know them draw the default.', resolve: (v) => unknownWords(v.content) }),
+    content: t.field({
+      type: JSONValue,
+      description: "The content by the message's kind, as the app reads it.",
+      resolve: (v) => v.content,
+    }),
+    unknownWords: t.stringList({
+      description: 'Paths of enumerated words in the content this service does not know: apps that do not know them draw the default.',
+      resolve: (v) => unknownWords(v.content),
+    }),
   }),
 });
 
@@ -99,7 +106,9 @@ const InAppMessageRef = builder.prismaObject('InAppMessage', {
     name: t.exposeString('name'),
     kind: t.expose('kind', { type: InAppKind }),
     state: t.expose('state', { type: InAppState }),
-    priority: t.exposeInt('priority', { description: "Higher first: the order of a check-in's answer, and which message wins when a cap is reached." }),
+    priority: t.exposeInt('priority', {
+      description: "Higher first: the order of a check-in's answer, and which message wins when a cap is reached.",
+    }),
     variants: t.field({ type: [InAppVariant], resolve: (m) => m.variants as unknown as Variant[] }),
     controlWeight: t.exposeInt('controlWeight', { description: "The control group's weight beside the variants' (0: none)." }),
     audience: t.field({ type: JSONValue, nullable: true, description: 'The audience rule; null: everyone.', resolve: (m) => m.audience }),
@@ -108,7 +117,11 @@ const InAppMessageRef = builder.prismaObject('InAppMessage', {
     show: t.expose('show', { type: InAppShow }),
     startAt: t.expose('startAt', { type: 'DateTime', nullable: true }),
     stopAt: t.expose('stopAt', { type: 'DateTime', nullable: true }),
-    sendingWindow: t.field({ type: InAppWindow, nullable: true, resolve: (m) => m.sendingWindow as { days: number[]; from: string; to: string } | null }),
+    sendingWindow: t.field({
+      type: InAppWindow,
+      nullable: true,
+      resolve: (m) => m.sendingWindow as { days: number[]; from: string; to: string } | null,
+    }),
     quietHours: t.field({ type: InAppQuiet, nullable: true, resolve: (m) => m.quietHours as { from: string; to: string } | null }),
     goal: t.field({ type: JSONValue, nullable: true, description: '{ event, days } or { attribute, days }.', resolve: (m) => m.goal }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
@@ -116,7 +129,10 @@ const InAppMessageRef = builder.prismaObject('InAppMessage', {
     liveAt: t.expose('liveAt', { type: 'DateTime', nullable: true, description: 'When it first went live.' }),
     endedAt: t.expose('endedAt', { type: 'DateTime', nullable: true }),
     // Every listed message's statistics come from one read.
-    stats: t.field({ type: InAppStats, resolve: (m, _args, ctx) => batchLoad(ctx, 'inapp-stats', m.id, (ids) => statsOfMany(asStaff(ctx), ids)) }),
+    stats: t.field({
+      type: InAppStats,
+      resolve: (m, _args, ctx) => batchLoad(ctx, 'inapp-stats', m.id, (ids) => statsOfMany(asStaff(ctx), ids)),
+    }),
   }),
 });
 
@@ -131,7 +147,11 @@ builder.queryField('inAppMessages', (t) =>
       args: { appModeId: t.arg.id({ required: true }), state: t.arg({ type: InAppState }) },
       authScopes: (_root, { appModeId }) => ({ read: { appModeId } }),
       resolve: (query, _root, { appModeId, state }, ctx) =>
-        ctx.svc.db.inAppMessage.findMany({ ...query, where: { appModeId, ...(state ? { state } : {}) }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] }),
+        ctx.svc.db.inAppMessage.findMany({
+          ...query,
+          where: { appModeId, ...(state ? { state } : {}) },
+          orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+        }),
     },
     InAppMessageConnection,
   ),
@@ -157,7 +177,9 @@ const VariantInput = builder.inputType('InAppVariantInput', {
 const WindowInput = builder.inputType('InAppSendingWindowInput', {
   fields: (t) => ({ days: t.intList({ required: true }), from: t.string({ required: true }), to: t.string({ required: true }) }),
 });
-const QuietInput = builder.inputType('InAppQuietHoursInput', { fields: (t) => ({ from: t.string({ required: true }), to: t.string({ required: true }) }) });
+const QuietInput = builder.inputType('InAppQuietHoursInput', {
+  fields: (t) => ({ from: t.string({ required: true }), to: t.string({ required: true }) }),
+});
 const GoalInput = builder.inputType('InAppGoalInput', {
   description: 'An event, or an attribute condition ({ attribute, op, value }), within `days` of seeing the message.',
   fields: (t) => ({ event: t.string(), attribute: t.field({ type: JSONValue }), days: t.int({ required: true }) }),
@@ -171,7 +193,11 @@ const MessageInputRef = builder.inputType('InAppMessageInput', {
     content: t.field({ type: JSONValue, description: 'The content of a message with one variant (key a).' }),
     variants: t.field({ type: [VariantInput], description: 'Several variants (1 to 5), each with its content.' }),
     controlWeight: t.int(),
-    audience: t.field({ type: JSONValue, description: 'Rules over contact fields, attributes, events, language, platform, app version and the check-in’s screen in all/any groups (see README).' }),
+    audience: t.field({
+      type: JSONValue,
+      description:
+        'Rules over contact fields, attributes, events, language, platform, app version and the check-in’s screen in all/any groups (see README).',
+    }),
     screens: t.stringList(),
     topic: t.string({ description: "A topic's key (one that goes by in_app)." }),
     show: t.field({ type: InAppShow }),
@@ -206,10 +232,17 @@ builder.mutationField('createInAppMessage', (t) =>
   t.prismaField({
     type: 'InAppMessage',
     description: 'A draft message; content (or variants) and name are required. Refusals name each bad field by its path.',
-    args: { appModeId: t.arg.id({ required: true }), kind: t.arg({ type: InAppKind, required: true }), input: t.arg({ type: MessageInputRef, required: true }) },
+    args: {
+      appModeId: t.arg.id({ required: true }),
+      kind: t.arg({ type: InAppKind, required: true }),
+      input: t.arg({ type: MessageInputRef, required: true }),
+    },
     authScopes: (_root, { appModeId }) => ({ manage_settings: { appModeId } }),
     resolve: async (query, _root, { appModeId, kind, input }, ctx) =>
-      ctx.svc.db.inAppMessage.findUniqueOrThrow({ ...query, where: { id: (await createMessage(asStaff(ctx), appModeId, kind, { ...messageInput(input), name: input.name ?? '' })).id } }),
+      ctx.svc.db.inAppMessage.findUniqueOrThrow({
+        ...query,
+        where: { id: (await createMessage(asStaff(ctx), appModeId, kind, { ...messageInput(input), name: input.name ?? '' })).id },
+      }),
   }),
 );
 
@@ -219,7 +252,11 @@ builder.mutationField('changeInAppMessage', (t) =>
     description: 'Changes a message that has not ended; a live one changes for check-ins at once.',
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: MessageInputRef, required: true }) },
     authScopes: (_root, { id }) => ({ manage_settings: { inAppMessageId: id } }),
-    resolve: async (query, _root, { id, input }, ctx) => ctx.svc.db.inAppMessage.findUniqueOrThrow({ ...query, where: { id: (await changeMessage(asStaff(ctx), id, messageInput(input))).id } }),
+    resolve: async (query, _root, { id, input }, ctx) =>
+      ctx.svc.db.inAppMessage.findUniqueOrThrow({
+        ...query,
+        where: { id: (await changeMessage(asStaff(ctx), id, messageInput(input))).id },
+      }),
   }),
 );
 
@@ -229,7 +266,8 @@ builder.mutationField('setInAppMessageState', (t) =>
     description: 'draft → live ⇄ paused → ended (a draft may also end); any other move is state_change_refused.',
     args: { id: t.arg.id({ required: true }), state: t.arg({ type: InAppState, required: true }) },
     authScopes: (_root, { id }) => ({ manage_settings: { inAppMessageId: id } }),
-    resolve: async (query, _root, { id, state }, ctx) => ctx.svc.db.inAppMessage.findUniqueOrThrow({ ...query, where: { id: (await setMessageState(asStaff(ctx), id, state)).id } }),
+    resolve: async (query, _root, { id, state }, ctx) =>
+      ctx.svc.db.inAppMessage.findUniqueOrThrow({ ...query, where: { id: (await setMessageState(asStaff(ctx), id, state)).id } }),
   }),
 );
 
@@ -278,7 +316,8 @@ builder.queryField('inAppTestPhones', (t) =>
       cursor: 'contactId',
       args: { appModeId: t.arg.id({ required: true }) },
       authScopes: (_root, { appModeId }) => ({ read: { appModeId } }),
-      resolve: (query, _root, { appModeId }, ctx) => ctx.svc.db.inAppTestPhone.findMany({ ...query, where: { appModeId }, orderBy: [{ createdAt: 'asc' }, { contactId: 'asc' }] }),
+      resolve: (query, _root, { appModeId }, ctx) =>
+        ctx.svc.db.inAppTestPhone.findMany({ ...query, where: { appModeId }, orderBy: [{ createdAt: 'asc' }, { contactId: 'asc' }] }),
     },
     connectionType(InAppTestPhoneRef, 'InAppTestPhone'),
   ),
@@ -292,7 +331,8 @@ builder.queryField('inAppTestSends', (t) =>
       description: "A message's test copies, newest first.",
       args: { messageId: t.arg.id({ required: true }) },
       authScopes: (_root, { messageId }) => ({ read: { inAppMessageId: messageId } }),
-      resolve: (query, _root, { messageId }, ctx) => ctx.svc.db.inAppTestSend.findMany({ ...query, where: { messageId }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] }),
+      resolve: (query, _root, { messageId }, ctx) =>
+        ctx.svc.db.inAppTestSend.findMany({ ...query, where: { messageId }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] }),
     },
     connectionType(InAppTestSendRef, 'InAppTestSend'),
   ),
@@ -323,7 +363,8 @@ builder.mutationField('unmarkTestPhone', (t) =>
 builder.mutationField('sendInAppTest', (t) =>
   t.prismaField({
     type: 'InAppTestSend',
-    description: 'A test copy of the message (any state; the first variant unless one is named) for a test phone’s next check-in (not_test_phone otherwise).',
+    description:
+      'A test copy of the message (any state; the first variant unless one is named) for a test phone’s next check-in (not_test_phone otherwise).',
     args: { messageId: t.arg.id({ required: true }), externalId: t.arg.string({ required: true }), variant: t.arg.string() },
     authScopes: (_root, { messageId }) => ({ manage_settings: { inAppMessageId: messageId } }),
     resolve: async (query, _root, { messageId, externalId, variant }, ctx) => {
@@ -338,7 +379,10 @@ builder.mutationField('sendInAppTest', (t) =>
 const InAppSettingsRef = builder.objectRef<{ appModeId: string; dailyCap: number | null }>('InAppSettings').implement({
   fields: (t) => ({
     appModeId: t.exposeID('appModeId'),
-    dailyCap: t.exposeInt('dailyCap', { nullable: true, description: 'Messages one person is answered a day, in their own time zone; null: no cap.' }),
+    dailyCap: t.exposeInt('dailyCap', {
+      nullable: true,
+      description: 'Messages one person is answered a day, in their own time zone; null: no cap.',
+    }),
   }),
 });
 
@@ -347,7 +391,10 @@ builder.queryField('inAppSettings', (t) =>
     type: InAppSettingsRef,
     args: { appModeId: t.arg.id({ required: true }) },
     authScopes: (_root, { appModeId }) => ({ read: { appModeId } }),
-    resolve: async (_root, { appModeId }, ctx) => ({ appModeId, dailyCap: (await ctx.svc.db.inAppSettings.findUnique({ where: { appModeId } }))?.dailyCap ?? null }),
+    resolve: async (_root, { appModeId }, ctx) => ({
+      appModeId,
+      dailyCap: (await ctx.svc.db.inAppSettings.findUnique({ where: { appModeId } }))?.dailyCap ?? null,
+    }),
   }),
 );
 
@@ -407,7 +454,11 @@ const InAppStatsEventRef = builder.objectRef<StatsEvent>('InAppStatsEvent').impl
     version: t.exposeString('version', { description: 'Name it as `after` to resume from here after a reconnect.' }),
     reload: t.exposeBoolean('reload', { description: 'The statistics as they are now (in `stats`): drop what you had.' }),
     stats: t.field({ type: InAppStats, nullable: true, resolve: (e) => e.stats }),
-    counts: t.field({ type: [InAppCountRef], description: 'People counted since the last event: add each to the statistics held.', resolve: (e) => e.counts }),
+    counts: t.field({
+      type: [InAppCountRef],
+      description: 'People counted since the last event: add each to the statistics held.',
+      resolve: (e) => e.counts,
+    }),
   }),
 });
 
@@ -419,7 +470,9 @@ builder.subscriptionField('inAppStats', (t) =>
     authScopes: (_root, { messageId }) => ({ read: { inAppMessageId: messageId } }),
     subscribe: async (_root, { messageId, after }, ctx) => {
       const message = await messageIn(asStaff(ctx), messageId);
-      return liveFor(ctx, { inAppMessageId: messageId }, 'read', (signal) => liveStats(asStaff(ctx), message.appModeId, messageId, { after, signal }));
+      return liveFor(ctx, { inAppMessageId: messageId }, 'read', (signal) =>
+        liveStats(asStaff(ctx), message.appModeId, messageId, { after, signal }),
+      );
     },
     resolve: (event) => event,
   }),

@@ -32,7 +32,11 @@ builder.queryField('invitations', (t) =>
       args: { workspaceId: t.arg.id({ required: true }) },
       authScopes: (_root, { workspaceId }) => ({ manage_members: { workspaceId } }),
       resolve: (query, _root, { workspaceId }, ctx) =>
-        ctx.svc.db.invitation.findMany({ ...query, where: { workspaceId, ...pending(ctx.svc) }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] }),
+        ctx.svc.db.invitation.findMany({
+          ...query,
+          where: { workspaceId, ...pending(ctx.svc) },
+          orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+        }),
     },
     InvitationConnection,
   ),
@@ -41,8 +45,13 @@ builder.queryField('invitations', (t) =>
 builder.mutationField('inviteMember', (t) =>
   t.prismaField({
     type: 'Invitation',
-    description: 'Invites an email to join with a role; inviting it again renews the role and expiry. The answer is the same whether or not the email has an account.',
-    args: { workspaceId: t.arg.id({ required: true }), email: t.arg.string({ required: true }), role: t.arg({ type: StaffRole, required: true }) },
+    description:
+      'Invites an email to join with a role; inviting it again renews the role and expiry. The answer is the same whether or not the email has an account.',
+    args: {
+      workspaceId: t.arg.id({ required: true }),
+      email: t.arg.string({ required: true }),
+      role: t.arg({ type: StaffRole, required: true }),
+    },
     authScopes: (_root, { workspaceId }) => ({ manage_members: { workspaceId } }),
     resolve: async (query, _root, args, ctx) => {
       const { invitationId } = await inviteMember(asStaff(ctx), args);
@@ -58,7 +67,10 @@ builder.mutationField('acceptInvitation', (t) =>
     args: { id: t.arg.id({ required: true }) },
     resolve: async (query, _root, { id }, ctx) => {
       const { workspaceId } = await acceptInvitation(asStaff(ctx), id);
-      return ctx.svc.db.membership.findUniqueOrThrow({ ...query, where: { workspaceId_staffUserId: { workspaceId, staffUserId: viewerOf(ctx).id } } });
+      return ctx.svc.db.membership.findUniqueOrThrow({
+        ...query,
+        where: { workspaceId_staffUserId: { workspaceId, staffUserId: viewerOf(ctx).id } },
+      });
     },
   }),
 );

@@ -46,7 +46,8 @@ builder.queryField('outgoingMail', (t) =>
       description: 'Mail the service sent for the workspace, newest first (owners).',
       args: { workspaceId: t.arg.id({ required: true }) },
       authScopes: (_root, { workspaceId }) => ({ manage_members: { workspaceId } }),
-      resolve: (query, _root, { workspaceId }, ctx) => ctx.svc.db.outgoingMail.findMany({ ...query, where: { workspaceId }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] }),
+      resolve: (query, _root, { workspaceId }, ctx) =>
+        ctx.svc.db.outgoingMail.findMany({ ...query, where: { workspaceId }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] }),
     },
     OutgoingMailConnection,
   ),

@@ -40,7 +40,12 @@ const MessengerCardKind = builder.enumType('MessengerCardKind', {
 const MessengerFace = builder.objectRef<Face>('MessengerFace').implement({
   fields: (t) => ({
     staffUserId: t.exposeID('staffUserId'),
-    staffUser: t.field({ type: StaffUserRef, nullable: true, description: 'Null once they left the workspace (they are then not shown).', resolve: async (f, _args, ctx) => (await staffUserById(ctx, f.staffUserId)) ?? null }),
+    staffUser: t.field({
+      type: StaffUserRef,
+      nullable: true,
+      description: 'Null once they left the workspace (they are then not shown).',
+      resolve: async (f, _args, ctx) => (await staffUserById(ctx, f.staffUserId)) ?? null,
+    }),
     avatarUrl: t.exposeString('avatarUrl', { nullable: true }),
   }),
 });
@@ -64,9 +69,18 @@ const MessengerSettingsRef = builder.objectRef<MessengerSettings>('MessengerSett
     startRule: t.field({ type: StartRule, resolve: (s) => s.startRule }),
     greeting: t.exposeString('greeting', { description: 'The home’s greeting; empty for none.' }),
     faces: t.field({ type: [MessengerFace], description: 'The team members the home shows, in order.', resolve: (s) => s.faces }),
-    replyTime: t.field({ type: ReplyTime, nullable: true, description: 'How soon the team says it replies; null: not shown.', resolve: (s) => s.replyTime }),
+    replyTime: t.field({
+      type: ReplyTime,
+      nullable: true,
+      description: 'How soon the team says it replies; null: not shown.',
+      resolve: (s) => s.replyTime,
+    }),
     replyTimeText: t.exposeString('replyTimeText', { description: 'The team’s own words, shown when replyTime is stated.' }),
-    cards: t.field({ type: [MessengerCard], description: 'The home’s cards in order; only published ones are shown.', resolve: (s) => s.cards }),
+    cards: t.field({
+      type: [MessengerCard],
+      description: 'The home’s cards in order; only published ones are shown.',
+      resolve: (s) => s.cards,
+    }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime', nullable: true }),
   }),
 });

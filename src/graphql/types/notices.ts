@@ -6,7 +6,10 @@ import { asStaff } from '../context.js';
 // reply). The person's in-app preferences govern the card.
 
 const NoticeSource = builder.enumType('NoticeSource', {
-  values: { push: { description: 'The notice of a push sent.' }, staff: { description: 'A card a team member posted without a push.' } } as const,
+  values: {
+    push: { description: 'The notice of a push sent.' },
+    staff: { description: 'A card a team member posted without a push.' },
+  } as const,
 });
 
 const Notice = builder.prismaObject('Notice', {
@@ -15,7 +18,7 @@ const Notice = builder.prismaObject('Notice', {
     title: t.exposeString('title'),
     body: t.exposeString('body', { nullable: true }),
     link: t.exposeString('link', { nullable: true, description: 'A path in the app or an https URL.' }),
-    topic: t.exposeString('topicKey', { nullable: true, description: "The key of the topic it was sent under." }),
+    topic: t.exposeString('topicKey', { nullable: true, description: 'The key of the topic it was sent under.' }),
     source: t.expose('source', { type: NoticeSource }),
     postedBy: t.exposeString('postedBy', { nullable: true, description: 'The id of the team member who posted or sent it.' }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
@@ -26,7 +29,11 @@ const Notice = builder.prismaObject('Notice', {
 const NoticeConnection = connectionType(Notice, 'Notice');
 
 builder.prismaObjectFields('Contact', (t) => ({
-  notices: t.relatedConnection('notices', { cursor: 'id', description: 'Their notice inbox, newest first.', query: { orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] } }, NoticeConnection),
+  notices: t.relatedConnection(
+    'notices',
+    { cursor: 'id', description: 'Their notice inbox, newest first.', query: { orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] } },
+    NoticeConnection,
+  ),
 }));
 
 builder.mutationField('postNotice', (t) =>

@@ -13,7 +13,11 @@ import { asStaff } from '../context.js';
 
 const PreferenceChannel = builder.enumType('PreferenceChannel', { values: CHANNELS });
 const PreferenceSource = builder.enumType('PreferenceSource', {
-  values: { guest: { description: 'The person, in the app.' }, staff: { description: 'A team member, for the person.' }, email: { description: "The person, through an email's link." } } as const,
+  values: {
+    guest: { description: 'The person, in the app.' },
+    staff: { description: 'A team member, for the person.' },
+    email: { description: "The person, through an email's link." },
+  } as const,
 });
 const PreferenceChangeKind = builder.enumType('PreferenceChangeKind', {
   values: { choice: { description: 'One topic by one channel.' }, all_off: { description: 'Everything off, or back on.' } } as const,
@@ -27,10 +31,19 @@ const PreferenceTopic = builder.prismaObject('PreferenceTopic', {
     key: t.exposeString('key', { description: 'What senders and the app name the topic by; fixed, never reused.' }),
     name: t.exposeString('name'),
     description: t.exposeString('description'),
-    channels: t.expose('channels', { type: [PreferenceChannel], description: 'The channels it goes by, in the order email, push, in_app.' }),
+    channels: t.expose('channels', {
+      type: [PreferenceChannel],
+      description: 'The channels it goes by, in the order email, push, in_app.',
+    }),
     subscribedByDefault: t.exposeBoolean('subscribedByDefault', { description: 'Whether a person who never chose hears of it.' }),
-    offers: t.exposeBoolean('offers', { description: "Offers: by email or push it also needs the person's consent to offers by that channel." }),
-    archivedAt: t.expose('archivedAt', { type: 'DateTime', nullable: true, description: 'Archived topics are shown to no one and reach no one.' }),
+    offers: t.exposeBoolean('offers', {
+      description: "Offers: by email or push it also needs the person's consent to offers by that channel.",
+    }),
+    archivedAt: t.expose('archivedAt', {
+      type: 'DateTime',
+      nullable: true,
+      description: 'Archived topics are shown to no one and reach no one.',
+    }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),
@@ -47,7 +60,11 @@ builder.queryField('preferenceTopics', (t) =>
       args: { appModeId: t.arg.id({ required: true }), archived: t.arg.boolean() },
       authScopes: (_root, { appModeId }) => ({ read: { appModeId } }),
       resolve: (query, _root, { appModeId, archived }, ctx) =>
-        ctx.svc.db.preferenceTopic.findMany({ ...query, where: { appModeId, archivedAt: archived ? { not: null } : null }, orderBy: [{ createdAt: 'asc' }, { key: 'asc' }] }),
+        ctx.svc.db.preferenceTopic.findMany({
+          ...query,
+          where: { appModeId, archivedAt: archived ? { not: null } : null },
+          orderBy: [{ createdAt: 'asc' }, { key: 'asc' }],
+        }),
     },
     PreferenceTopicConnection,
   ),
@@ -72,7 +89,10 @@ builder.mutationField('addPreferenceTopic', (t) =>
     description: 'Adds a topic (at most 100 in use per app-mode). subscribedByDefault is true and offers false when left out.',
     args: {
       appModeId: t.arg.id({ required: true }),
-      key: t.arg.string({ required: true, description: '1 to 64 lower-case letters, digits and _ . -, starting with a letter or digit; unique in the app-mode for ever.' }),
+      key: t.arg.string({
+        required: true,
+        description: '1 to 64 lower-case letters, digits and _ . -, starting with a letter or digit; unique in the app-mode for ever.',
+      }),
       name: t.arg.string({ required: true }),
       channels: t.arg({ type: [PreferenceChannel], required: true }),
       description: t.arg.string(),
@@ -159,7 +179,10 @@ const PreferenceChange = builder.prismaObject('PreferenceChange', {
     topic: t.exposeString('topicKey', { nullable: true, description: "The topic's key, for a choice." }),
     channel: t.expose('channel', { type: PreferenceChannel, nullable: true }),
     value: t.exposeBoolean('value', { description: 'A choice: subscribed or not. All-off: everything off or not.' }),
-    wording: t.exposeString('wording', { nullable: true, description: 'The words the person was shown (or, from staff, what the person asked for).' }),
+    wording: t.exposeString('wording', {
+      nullable: true,
+      description: 'The words the person was shown (or, from staff, what the person asked for).',
+    }),
     source: t.expose('source', { type: PreferenceSource }),
     changedAt: t.expose('changedAt', { type: 'DateTime' }),
   }),

@@ -1,4 +1,11 @@
-import { clearPushCredentials, pushCredentialsState, setApnsCredentials, setFcmCredentials, setVapidKeys, type ProviderState } from '../../domain/push/credentials.js';
+import {
+  clearPushCredentials,
+  pushCredentialsState,
+  setApnsCredentials,
+  setFcmCredentials,
+  setVapidKeys,
+  type ProviderState,
+} from '../../domain/push/credentials.js';
 import { MAX_CONDITIONS } from '../../domain/push/audience.js';
 import { sendPush } from '../../domain/push/send.js';
 import { builder, connectionType } from '../builder.js';
@@ -10,7 +17,11 @@ import { JSONValue } from '../json.js';
 // owners), and each send's progress.
 
 const PushProvider = builder.enumType('PushProvider', {
-  values: { apns: { description: 'Apple Push Notification service (ios devices).' }, fcm: { description: 'Firebase Cloud Messaging (android devices).' }, web: { description: 'Web Push with VAPID (web devices).' } } as const,
+  values: {
+    apns: { description: 'Apple Push Notification service (ios devices).' },
+    fcm: { description: 'Firebase Cloud Messaging (android devices).' },
+    web: { description: 'Web Push with VAPID (web devices).' },
+  } as const,
 });
 
 const PushCredentialState = builder.objectRef<ProviderState>('PushCredentialState').implement({
@@ -18,9 +29,15 @@ const PushCredentialState = builder.objectRef<ProviderState>('PushCredentialStat
   fields: (t) => ({
     provider: t.expose('provider', { type: PushProvider }),
     set: t.exposeBoolean('set'),
-    hint: t.exposeString('hint', { nullable: true, description: 'APNs: key id, team id, bundle id and environment; FCM: project and account; Web Push: the subject.' }),
+    hint: t.exposeString('hint', {
+      nullable: true,
+      description: 'APNs: key id, team id, bundle id and environment; FCM: project and account; Web Push: the subject.',
+    }),
     setAt: t.expose('setAt', { type: 'DateTime', nullable: true }),
-    publicKey: t.exposeString('publicKey', { nullable: true, description: 'Web Push: the VAPID public key, which browsers subscribe with (applicationServerKey). Null for the others.' }),
+    publicKey: t.exposeString('publicKey', {
+      nullable: true,
+      description: 'Web Push: the VAPID public key, which browsers subscribe with (applicationServerKey). Null for the others.',
+    }),
   }),
 });
 
@@ -52,7 +69,10 @@ builder.mutationField('setApnsCredentials', (t) =>
       keyId: t.arg.string({ required: true, description: 'The key’s 10-character id.' }),
       teamId: t.arg.string({ required: true, description: 'The 10-character team id.' }),
       bundleId: t.arg.string({ required: true, description: 'The app’s bundle id: every push’s apns-topic.' }),
-      production: t.arg.boolean({ required: true, description: 'Production APNs (App Store and TestFlight builds), or the sandbox (development builds).' }),
+      production: t.arg.boolean({
+        required: true,
+        description: 'Production APNs (App Store and TestFlight builds), or the sandbox (development builds).',
+      }),
     },
     authScopes: (_root, { appModeId }) => ({ manage_settings: { appModeId } }),
     resolve: (_root, { appModeId, ...input }, ctx) => setApnsCredentials(asStaff(ctx), appModeId, input),
@@ -75,7 +95,8 @@ builder.mutationField('setFcmCredentials', (t) =>
 builder.mutationField('setVapidKeys', (t) =>
   t.field({
     type: PushCredentialState,
-    description: 'Sets the Web Push VAPID keys (replacing any): the pair given, or a new pair made here when neither key is given. The private key is kept sealed, never shown; browsers subscribed with other keys must subscribe again.',
+    description:
+      'Sets the Web Push VAPID keys (replacing any): the pair given, or a new pair made here when neither key is given. The private key is kept sealed, never shown; browsers subscribed with other keys must subscribe again.',
     args: {
       appModeId: t.arg.id({ required: true }),
       subject: t.arg.string({ required: true, description: 'A mailto: address or https URL where push services can reach you.' }),
@@ -83,7 +104,8 @@ builder.mutationField('setVapidKeys', (t) =>
       privateKey: t.arg.string({ description: 'An existing pair’s private key (base64url).' }),
     },
     authScopes: (_root, { appModeId }) => ({ manage_settings: { appModeId } }),
-    resolve: (_root, { appModeId, subject, publicKey, privateKey }, ctx) => setVapidKeys(asStaff(ctx), appModeId, { subject, publicKey, privateKey }),
+    resolve: (_root, { appModeId, subject, publicKey, privateKey }, ctx) =>
+      setVapidKeys(asStaff(ctx), appModeId, { subject, publicKey, privateKey }),
   }),
 );
 
@@ -114,11 +136,18 @@ const PushSend = builder.prismaObject('PushSend', {
     body: t.exposeString('body', { nullable: true }),
     link: t.exposeString('link', { nullable: true }),
     topic: t.exposeString('topicKey', { nullable: true }),
-    audience: t.field({ type: JSONValue, description: '{ everyone: true }, { externalId }, or { attributes: { name: value } }; { erased: true } once its one person was erased.', resolve: (s) => s.audience }),
+    audience: t.field({
+      type: JSONValue,
+      description:
+        '{ everyone: true }, { externalId }, or { attributes: { name: value } }; { erased: true } once its one person was erased.',
+      resolve: (s) => s.audience,
+    }),
     state: t.expose('state', { type: PushSendState }),
     devices: t.exposeInt('devices', { description: 'Devices in the audience when it was sent.' }),
     sent: t.exposeInt('sent'),
-    skipped: t.exposeInt('skipped', { description: 'Devices of people who turned the topic off by push, or everything off, or lack consent to offers for an offers topic.' }),
+    skipped: t.exposeInt('skipped', {
+      description: 'Devices of people who turned the topic off by push, or everything off, or lack consent to offers for an offers topic.',
+    }),
     gone: t.exposeInt('gone', { description: 'Devices whose token the provider said is gone: forgotten.' }),
     failed: t.exposeInt('failed', { description: 'Refused, given up after 5 tries, or of a platform without credentials.' }),
     people: t.exposeInt('people', { description: 'People reached: each got a notice and a message.sent.' }),
@@ -134,7 +163,11 @@ const PushSendConnection = connectionType(PushSend, 'PushSend');
 const AttributeCondition = builder.inputType('PushAttributeCondition', {
   fields: (t) => ({
     name: t.string({ required: true, description: 'A custom attribute of the app.' }),
-    value: t.field({ type: JSONValue, required: true, description: 'A value of the attribute’s type; for a list attribute, one string the list holds.' }),
+    value: t.field({
+      type: JSONValue,
+      required: true,
+      description: 'A value of the attribute’s type; for a list attribute, one string the list holds.',
+    }),
   }),
 });
 
@@ -143,7 +176,10 @@ const PushAudienceInput = builder.inputType('PushAudienceInput', {
   fields: (t) => ({
     externalId: t.string({ description: 'One person.' }),
     everyone: t.boolean({ description: 'true: every person of the app-mode.' }),
-    attributes: t.field({ type: [AttributeCondition], description: `The people whose attributes hold every condition (1 to ${MAX_CONDITIONS}).` }),
+    attributes: t.field({
+      type: [AttributeCondition],
+      description: `The people whose attributes hold every condition (1 to ${MAX_CONDITIONS}).`,
+    }),
   }),
 });
 
@@ -160,9 +196,13 @@ builder.mutationField('sendPush', (t) =>
       topic: t.arg.string({ description: "A topic's key; it must go by push." }),
       audience: t.arg({ type: PushAudienceInput, required: true }),
     },
-    authScopes: (_root, { appModeId, audience }) => (audience.externalId != null ? { reply: { appModeId } } : { manage_settings: { appModeId } }),
+    authScopes: (_root, { appModeId, audience }) =>
+      audience.externalId != null ? { reply: { appModeId } } : { manage_settings: { appModeId } },
     resolve: async (query, _root, { appModeId, audience, ...content }, ctx) => {
-      const send = await sendPush(asStaff(ctx), appModeId, { ...content, audience: { ...audience, attributes: audience.attributes?.map((c) => ({ name: c.name, value: c.value })) } });
+      const send = await sendPush(asStaff(ctx), appModeId, {
+        ...content,
+        audience: { ...audience, attributes: audience.attributes?.map((c) => ({ name: c.name, value: c.value })) },
+      });
       return ctx.svc.db.pushSend.findUniqueOrThrow({ ...query, where: { id: send.id } });
     },
   }),
@@ -186,7 +226,8 @@ builder.queryField('pushSends', (t) =>
       description: 'The app-mode’s pushes, the latest first.',
       args: { appModeId: t.arg.id({ required: true }) },
       authScopes: (_root, { appModeId }) => ({ read: { appModeId } }),
-      resolve: (query, _root, { appModeId }, ctx) => ctx.svc.db.pushSend.findMany({ ...query, where: { appModeId }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] }),
+      resolve: (query, _root, { appModeId }, ctx) =>
+        ctx.svc.db.pushSend.findMany({ ...query, where: { appModeId }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] }),
     },
     PushSendConnection,
   ),

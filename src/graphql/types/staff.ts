@@ -37,14 +37,22 @@ const Viewer = builder.prismaObject('StaffUser', {
     id: t.exposeID('id'),
     email: t.exposeString('email'),
     name: t.exposeString('name'),
-    memberships: t.relatedConnection('memberships', { cursor: 'workspaceId_staffUserId', query: { orderBy: [...MEMBERSHIP_ORDER] } }, MembershipConnection),
+    memberships: t.relatedConnection(
+      'memberships',
+      { cursor: 'workspaceId_staffUserId', query: { orderBy: [...MEMBERSHIP_ORDER] } },
+      MembershipConnection,
+    ),
     invitations: t.prismaConnection(
       {
         type: 'Invitation',
         cursor: 'id',
         description: 'Pending invitations to this email: acceptInvitation or declineInvitation.',
         resolve: (query, viewer, _args, ctx) =>
-          ctx.svc.db.invitation.findMany({ ...query, where: { email: viewer.email, ...pending(ctx.svc) }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] }),
+          ctx.svc.db.invitation.findMany({
+            ...query,
+            where: { email: viewer.email, ...pending(ctx.svc) },
+            orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+          }),
       },
       InvitationConnection,
     ),

@@ -10,11 +10,20 @@ import { StaffUserRef } from './staff.js';
 
 /** Staff users by id, read together for every field of a request that names one. */
 export const staffUserById = (ctx: StaffContext, id: string) =>
-  batchLoad<StaffUser | undefined>(ctx, 'staffUserById', id, async (ids) => new Map((await ctx.svc.db.staffUser.findMany({ where: { id: { in: [...ids] } } })).map((u) => [u.id, u])));
+  batchLoad<StaffUser | undefined>(
+    ctx,
+    'staffUserById',
+    id,
+    async (ids) => new Map((await ctx.svc.db.staffUser.findMany({ where: { id: { in: [...ids] } } })).map((u) => [u.id, u])),
+  );
 
 const TeamMember = builder.prismaObject('TeamMember', {
   fields: (t) => ({
-    staffUser: t.field({ type: StaffUserRef, nullable: true, resolve: async (m, _args, ctx) => (await staffUserById(ctx, m.staffUserId)) ?? null }),
+    staffUser: t.field({
+      type: StaffUserRef,
+      nullable: true,
+      resolve: async (m, _args, ctx) => (await staffUserById(ctx, m.staffUserId)) ?? null,
+    }),
     addedAt: t.expose('addedAt', { type: 'DateTime' }),
   }),
 });
@@ -27,7 +36,11 @@ export const Team = builder.prismaObject('Team', {
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     members: t.relatedConnection(
       'members',
-      { cursor: 'teamId_staffUserId', description: 'In the order they were added.', query: { orderBy: [{ addedAt: 'asc' }, { staffUserId: 'asc' }] } },
+      {
+        cursor: 'teamId_staffUserId',
+        description: 'In the order they were added.',
+        query: { orderBy: [{ addedAt: 'asc' }, { staffUserId: 'asc' }] },
+      },
       connectionType(TeamMember, 'TeamMember'),
     ),
   }),
@@ -41,7 +54,8 @@ builder.queryField('teams', (t) =>
       description: 'The workspace’s teams (at most 100), by name.',
       args: { workspaceId: t.arg.id({ required: true }) },
       authScopes: (_root, { workspaceId }) => ({ read: { workspaceId } }),
-      resolve: (query, _root, { workspaceId }, ctx) => ctx.svc.db.team.findMany({ ...query, where: { workspaceId }, orderBy: [{ name: 'asc' }, { id: 'asc' }] }),
+      resolve: (query, _root, { workspaceId }, ctx) =>
+        ctx.svc.db.team.findMany({ ...query, where: { workspaceId }, orderBy: [{ name: 'asc' }, { id: 'asc' }] }),
     },
     connectionType(Team, 'Team'),
   ),
@@ -53,7 +67,8 @@ builder.mutationField('createTeam', (t) =>
     description: 'A new team (at most 100 per workspace, names unique in it); members must belong to the workspace.',
     args: { workspaceId: t.arg.id({ required: true }), name: t.arg.string({ required: true }), memberIds: t.arg.idList() },
     authScopes: (_root, { workspaceId }) => ({ manage_settings: { workspaceId } }),
-    resolve: (_query, _root, { workspaceId, name, memberIds }, ctx) => createTeam(asStaff(ctx), workspaceId, { name, memberIds: memberIds?.map(String) }),
+    resolve: (_query, _root, { workspaceId, name, memberIds }, ctx) =>
+      createTeam(asStaff(ctx), workspaceId, { name, memberIds: memberIds?.map(String) }),
   }),
 );
 

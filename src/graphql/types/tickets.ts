@@ -29,7 +29,8 @@ const TicketStateInput = builder.inputType('TicketStateInput', {
   }),
 });
 
-const statesInput = (states: { key: string; label: string; final?: boolean | null }[]) => states.map((s) => ({ key: s.key, label: s.label, final: s.final ?? false }));
+const statesInput = (states: { key: string; label: string; final?: boolean | null }[]) =>
+  states.map((s) => ({ key: s.key, label: s.label, final: s.final ?? false }));
 
 export const TicketTypeRef = builder.prismaObject('TicketType', {
   fields: (t) => ({
@@ -37,7 +38,11 @@ export const TicketTypeRef = builder.prismaObject('TicketType', {
     appModeId: t.exposeID('appModeId'),
     name: t.exposeString('name'),
     description: t.exposeString('description'),
-    states: t.field({ type: [TicketStateRef], description: 'In order; a new ticket starts in the first.', resolve: (type) => statesOf(type) }),
+    states: t.field({
+      type: [TicketStateRef],
+      description: 'In order; a new ticket starts in the first.',
+      resolve: (type) => statesOf(type),
+    }),
     archived: t.boolean({ resolve: (type) => type.archivedAt !== null }),
     archivedAt: t.expose('archivedAt', { type: 'DateTime', nullable: true }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
@@ -80,7 +85,11 @@ export const TicketRef = builder.prismaObject('Ticket', {
     type: t.relation('type'),
     contact: t.relation('contact'),
     conversation: t.relation('conversation', { description: 'The conversation it is worked in: reply there with replyToConversation.' }),
-    history: t.relatedConnection('changes', { cursor: 'id', description: 'Every step, oldest first.', query: { orderBy: { seq: 'asc' } } }, TicketStepConnection),
+    history: t.relatedConnection(
+      'changes',
+      { cursor: 'id', description: 'Every step, oldest first.', query: { orderBy: { seq: 'asc' } } },
+      TicketStepConnection,
+    ),
     createdById: t.exposeID('createdById', { nullable: true }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'Its last step.' }),
@@ -101,7 +110,11 @@ builder.queryField('ticketTypes', (t) =>
       args: { appModeId: t.arg.id({ required: true }), includeArchived: t.arg.boolean({ defaultValue: false }) },
       authScopes: (_root, { appModeId }) => ({ read: { appModeId } }),
       resolve: (query, _root, { appModeId, includeArchived }, ctx) =>
-        ctx.svc.db.ticketType.findMany({ ...query, where: { appModeId, ...(includeArchived ? {} : { archivedAt: null }) }, orderBy: [{ name: 'asc' }, { id: 'asc' }] }),
+        ctx.svc.db.ticketType.findMany({
+          ...query,
+          where: { appModeId, ...(includeArchived ? {} : { archivedAt: null }) },
+          orderBy: [{ name: 'asc' }, { id: 'asc' }],
+        }),
     },
     TicketTypeConnection,
   ),
@@ -118,7 +131,8 @@ builder.mutationField('addTicketType', (t) =>
       states: t.arg({ type: [TicketStateInput], required: true }),
     },
     authScopes: (_root, { appModeId }) => ({ manage_settings: { appModeId } }),
-    resolve: (_query, _root, { appModeId, name, description, states }, ctx) => addTicketType(asStaff(ctx), appModeId, { name, description, states: statesInput(states) }),
+    resolve: (_query, _root, { appModeId, name, description, states }, ctx) =>
+      addTicketType(asStaff(ctx), appModeId, { name, description, states: statesInput(states) }),
   }),
 );
 
@@ -126,7 +140,12 @@ builder.mutationField('changeTicketType', (t) =>
   t.prismaField({
     type: 'TicketType',
     description: 'Changes what is given. A state tickets are in cannot be taken out (ticket_state_in_use); labels and order change freely.',
-    args: { id: t.arg.id({ required: true }), name: t.arg.string(), description: t.arg.string(), states: t.arg({ type: [TicketStateInput] }) },
+    args: {
+      id: t.arg.id({ required: true }),
+      name: t.arg.string(),
+      description: t.arg.string(),
+      states: t.arg({ type: [TicketStateInput] }),
+    },
     authScopes: (_root, { id }) => ({ manage_settings: { ticketTypeId: id } }),
     resolve: (_query, _root, { id, name, description, states }, ctx) =>
       changeTicketType(asStaff(ctx), id, {
@@ -162,7 +181,11 @@ builder.queryField('tickets', (t) =>
       },
       authScopes: (_root, { appModeId }) => ({ read: { appModeId } }),
       resolve: (query, _root, { appModeId, typeId, state }, ctx) =>
-        ctx.svc.db.ticket.findMany({ ...query, where: { appModeId, typeId: typeId ?? undefined, state: state ?? undefined }, orderBy: [{ updatedAt: 'desc' }, { id: 'desc' }] }),
+        ctx.svc.db.ticket.findMany({
+          ...query,
+          where: { appModeId, typeId: typeId ?? undefined, state: state ?? undefined },
+          orderBy: [{ updatedAt: 'desc' }, { id: 'desc' }],
+        }),
     },
     TicketConnection,
   ),
@@ -173,14 +196,16 @@ builder.queryField('ticket', (t) =>
     type: 'Ticket',
     args: { id: t.arg.id({ required: true }) },
     authScopes: (_root, { id }) => ({ read: { ticketId: id } }),
-    resolve: async (query, _root, { id }, ctx) => ctx.svc.db.ticket.findUniqueOrThrow({ ...query, where: { id: (await ticketById(asStaff(ctx), id)).id } }),
+    resolve: async (query, _root, { id }, ctx) =>
+      ctx.svc.db.ticket.findUniqueOrThrow({ ...query, where: { id: (await ticketById(asStaff(ctx), id)).id } }),
   }),
 );
 
 builder.mutationField('createTicketFromConversation', (t) =>
   t.prismaField({
     type: 'Ticket',
-    description: 'A ticket worked in this conversation (one per conversation: conversation_has_ticket), in its type’s first state; a line the person sees says so.',
+    description:
+      'A ticket worked in this conversation (one per conversation: conversation_has_ticket), in its type’s first state; a line the person sees says so.',
     args: {
       conversationId: t.arg.id({ required: true }),
       typeId: t.arg.id({ required: true }),
@@ -189,7 +214,10 @@ builder.mutationField('createTicketFromConversation', (t) =>
     },
     authScopes: (_root, { conversationId }) => ({ reply: { conversationId } }),
     resolve: async (query, _root, { conversationId, typeId, title, description }, ctx) =>
-      ctx.svc.db.ticket.findUniqueOrThrow({ ...query, where: { id: (await createTicketFromConversation(asStaff(ctx), conversationId, { typeId, title, description })).id } }),
+      ctx.svc.db.ticket.findUniqueOrThrow({
+        ...query,
+        where: { id: (await createTicketFromConversation(asStaff(ctx), conversationId, { typeId, title, description })).id },
+      }),
   }),
 );
 
@@ -205,17 +233,22 @@ builder.mutationField('createTicket', (t) =>
     },
     authScopes: (_root, { typeId }) => ({ reply: { ticketTypeId: typeId } }),
     resolve: async (query, _root, { contactId, typeId, title, description }, ctx) =>
-      ctx.svc.db.ticket.findUniqueOrThrow({ ...query, where: { id: (await createTicket(asStaff(ctx), contactId, { typeId, title, description })).id } }),
+      ctx.svc.db.ticket.findUniqueOrThrow({
+        ...query,
+        where: { id: (await createTicket(asStaff(ctx), contactId, { typeId, title, description })).id },
+      }),
   }),
 );
 
 builder.mutationField('moveTicket', (t) =>
   t.prismaField({
     type: 'Ticket',
-    description: 'Moves the ticket to another state of its type (on or back), with a line the person sees; to the state it is in, nothing changes.',
+    description:
+      'Moves the ticket to another state of its type (on or back), with a line the person sees; to the state it is in, nothing changes.',
     args: { ticketId: t.arg.id({ required: true }), state: t.arg.string({ required: true }) },
     authScopes: (_root, { ticketId }) => ({ reply: { ticketId } }),
-    resolve: async (query, _root, { ticketId, state }, ctx) => ctx.svc.db.ticket.findUniqueOrThrow({ ...query, where: { id: (await moveTicket(asStaff(ctx), ticketId, state)).id } }),
+    resolve: async (query, _root, { ticketId, state }, ctx) =>
+      ctx.svc.db.ticket.findUniqueOrThrow({ ...query, where: { id: (await moveTicket(asStaff(ctx), ticketId, state)).id } }),
   }),
 );
 
@@ -223,19 +256,30 @@ const TicketChangeRef = builder.objectRef<TicketChange>('TicketChange').implemen
   description: 'One step of a tickets subscription: reload (read your lists again), or one change as it left the ticket.',
   fields: (t) => ({
     version: t.exposeString('version', { description: 'Increasing; name it as `after` to resume from here after a reconnect.' }),
-    reload: t.exposeBoolean('reload', { description: 'Read the lists again: the first answer without `after`, or when `after` is older than the outbox keeps (7 days).' }),
+    reload: t.exposeBoolean('reload', {
+      description: 'Read the lists again: the first answer without `after`, or when `after` is older than the outbox keeps (7 days).',
+    }),
     ticket: t.field({ type: TicketRef, nullable: true, description: 'As the change left it.', resolve: (c) => c.ticket }),
-    step: t.field({ type: TicketStepRef, nullable: true, description: 'The step the change made: its first state, or a move.', resolve: (c) => c.step }),
+    step: t.field({
+      type: TicketStepRef,
+      nullable: true,
+      description: 'The step the change made: its first state, or a move.',
+      resolve: (c) => c.step,
+    }),
   }),
 });
 
 builder.subscriptionField('ticketsChanged', (t) =>
   t.field({
     type: TicketChangeRef,
-    description: 'Every ticket made or moved in the app-mode (of one type when `typeId` is given), from any server process, in order. Ends with unauthenticated, not_found or role_forbids when the session or membership ends.',
+    description:
+      'Every ticket made or moved in the app-mode (of one type when `typeId` is given), from any server process, in order. Ends with unauthenticated, not_found or role_forbids when the session or membership ends.',
     args: { appModeId: t.arg.id({ required: true }), typeId: t.arg.id(), after: t.arg.string() },
     authScopes: (_root, { appModeId }) => ({ read: { appModeId } }),
-    subscribe: (_root, { appModeId, typeId, after }, ctx) => liveFor(ctx, { appModeId }, 'read', (signal) => ticketChanges(asStaff(ctx), appModeId, { after, signal, typeId: typeId ?? undefined })),
+    subscribe: (_root, { appModeId, typeId, after }, ctx) =>
+      liveFor(ctx, { appModeId }, 'read', (signal) =>
+        ticketChanges(asStaff(ctx), appModeId, { after, signal, typeId: typeId ?? undefined }),
+      ),
     resolve: (change) => change,
   }),
 );

@@ -1,6 +1,18 @@
 import type { WebhookEndpoint as EndpointRow } from '../../generated/prisma/client.js';
-import { appWebhookSecretState, renewAppWebhookSecret, type AppWebhookSecretState, type NewAppWebhookSecret as NewAppSecret } from '../../domain/webhooks/app-secret.js';
-import { addWebhookEndpoint, changeWebhookEndpoint, removeWebhookEndpoint, renewWebhookSecret, switchWebhookEndpoint, type EndpointWithSecret } from '../../domain/webhooks/endpoints.js';
+import {
+  appWebhookSecretState,
+  renewAppWebhookSecret,
+  type AppWebhookSecretState,
+  type NewAppWebhookSecret as NewAppSecret,
+} from '../../domain/webhooks/app-secret.js';
+import {
+  addWebhookEndpoint,
+  changeWebhookEndpoint,
+  removeWebhookEndpoint,
+  renewWebhookSecret,
+  switchWebhookEndpoint,
+  type EndpointWithSecret,
+} from '../../domain/webhooks/endpoints.js';
 import { sendTestPing, TEST_TOPIC } from '../../domain/webhooks/test-ping.js';
 import { EMITTED_TOPICS, WEBHOOK_TOPICS } from '../../domain/webhooks/topics.js';
 import { endpointTries, logPage, type TriesChange } from '../../domain/webhooks/tries-live.js';
@@ -22,7 +34,10 @@ const WebhookTry = builder.prismaObject('WebhookTry', {
     attempt: t.exposeInt('attempt'),
     delivered: t.exposeBoolean('delivered'),
     statusCode: t.exposeInt('statusCode', { nullable: true, description: "The receiver's answer, when one came." }),
-    failure: t.exposeString('failure', { nullable: true, description: 'Why no answer came: timeout, connect, tls, refused_address, redirect…' }),
+    failure: t.exposeString('failure', {
+      nullable: true,
+      description: 'Why no answer came: timeout, connect, tls, refused_address, redirect…',
+    }),
     durationMs: t.exposeInt('durationMs'),
     at: t.expose('at', { type: 'DateTime' }),
   }),
@@ -39,9 +54,17 @@ const WebhookEndpoint = builder.prismaObject('WebhookEndpoint', {
     enabled: t.exposeBoolean('enabled'),
     failures: t.exposeInt('failures', { description: 'Failed posts since the last one delivered (or since it was switched on).' }),
     failingSince: t.expose('failingSince', { type: 'DateTime', nullable: true }),
-    switchedOffAt: t.expose('switchedOffAt', { type: 'DateTime', nullable: true, description: 'When the service switched it off after 24 hours of failures.' }),
+    switchedOffAt: t.expose('switchedOffAt', {
+      type: 'DateTime',
+      nullable: true,
+      description: 'When the service switched it off after 24 hours of failures.',
+    }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    tries: t.relatedConnection('tries', { cursor: 'id', description: 'The log: the last 50 tries, newest first.', query: { orderBy: [{ at: 'desc' }, { id: 'desc' }] } }),
+    tries: t.relatedConnection('tries', {
+      cursor: 'id',
+      description: 'The log: the last 50 tries, newest first.',
+      query: { orderBy: [{ at: 'desc' }, { id: 'desc' }] },
+    }),
   }),
 });
 
@@ -76,7 +99,8 @@ builder.queryField('webhookEndpoints', (t) =>
       cursor: 'id',
       args: { appModeId: t.arg.id({ required: true }) },
       authScopes: (_root, { appModeId }) => ({ read: { appModeId } }),
-      resolve: (query, _root, { appModeId }, ctx) => ctx.svc.db.webhookEndpoint.findMany({ ...query, where: { appModeId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] }),
+      resolve: (query, _root, { appModeId }, ctx) =>
+        ctx.svc.db.webhookEndpoint.findMany({ ...query, where: { appModeId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] }),
     },
     WebhookEndpointConnection,
   ),
@@ -95,9 +119,15 @@ builder.mutationField('addWebhookEndpoint', (t) =>
   t.field({
     type: NewWebhookSecret,
     description: 'Adds an endpoint (at most 20 per app, both modes together) and shows its secret once.',
-    args: { appModeId: t.arg.id({ required: true }), url: t.arg.string({ required: true }), topics: t.arg.stringList({ required: true }), description: t.arg.string() },
+    args: {
+      appModeId: t.arg.id({ required: true }),
+      url: t.arg.string({ required: true }),
+      topics: t.arg.stringList({ required: true }),
+      description: t.arg.string(),
+    },
     authScopes: (_root, { appModeId }) => ({ manage_settings: { appModeId } }),
-    resolve: (_root, { appModeId, url, topics, description }, ctx) => addWebhookEndpoint(asStaff(ctx), appModeId, { url, topics, description }),
+    resolve: (_root, { appModeId, url, topics, description }, ctx) =>
+      addWebhookEndpoint(asStaff(ctx), appModeId, { url, topics, description }),
   }),
 );
 
@@ -107,7 +137,11 @@ builder.mutationField('changeWebhookEndpoint', (t) =>
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: EndpointInput, required: true }) },
     authScopes: (_root, { id }) => ({ manage_settings: { webhookEndpointId: id } }),
     resolve: (_root, { id, input }, ctx) =>
-      changeWebhookEndpoint(asStaff(ctx), id, { url: input.url ?? undefined, topics: input.topics ?? undefined, description: input.description }),
+      changeWebhookEndpoint(asStaff(ctx), id, {
+        url: input.url ?? undefined,
+        topics: input.topics ?? undefined,
+        description: input.description,
+      }),
   }),
 );
 
@@ -161,7 +195,10 @@ const WebhookTriesChange = builder.objectRef<TriesChange>('WebhookTriesChange').
   description: "One step of webhookTries: the endpoint's log as it is (reload), or the one try just logged.",
   fields: (t) => ({
     version: t.exposeString('version', { description: 'Increasing; name it as `after` to resume from here after a reconnect.' }),
-    reload: t.exposeBoolean('reload', { description: 'The whole log rather than the next try: the first answer without `after`, or when `after` is older than the outbox keeps (7 days).' }),
+    reload: t.exposeBoolean('reload', {
+      description:
+        'The whole log rather than the next try: the first answer without `after`, or when `after` is older than the outbox keeps (7 days).',
+    }),
     log: t.connection(
       {
         type: WebhookTry,
@@ -171,7 +208,12 @@ const WebhookTriesChange = builder.objectRef<TriesChange>('WebhookTriesChange').
       },
       WebhookTryConnection,
     ),
-    try: t.field({ type: WebhookTry, nullable: true, description: 'The try just logged; null on reload.', resolve: (change) => change.try }),
+    try: t.field({
+      type: WebhookTry,
+      nullable: true,
+      description: 'The try just logged; null on reload.',
+      resolve: (change) => change.try,
+    }),
   }),
 });
 
@@ -189,7 +231,8 @@ builder.subscriptionField('webhookTries', (t) =>
 );
 
 const AppWebhookSecret = builder.objectRef<AppWebhookSecretState>('AppWebhookSecret').implement({
-  description: "Whether the app-mode has its own webhook secret (what its workflows' webhook steps sign with), and since when; never its value.",
+  description:
+    "Whether the app-mode has its own webhook secret (what its workflows' webhook steps sign with), and since when; never its value.",
   fields: (t) => ({
     appModeId: t.exposeID('appModeId'),
     set: t.exposeBoolean('set'),

@@ -18,7 +18,11 @@ const Workspace = builder.prismaObject('Workspace', {
     name: t.exposeString('name'),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     apps: t.relatedConnection('apps', { cursor: 'id', query: { orderBy: [...BY_CREATION] } }, AppConnection),
-    members: t.relatedConnection('members', { cursor: 'workspaceId_staffUserId', query: { orderBy: [...MEMBER_ORDER] } }, MembershipConnection),
+    members: t.relatedConnection(
+      'members',
+      { cursor: 'workspaceId_staffUserId', query: { orderBy: [...MEMBER_ORDER] } },
+      MembershipConnection,
+    ),
   }),
 });
 const WorkspaceConnection = connectionType(Workspace, 'Workspace');
@@ -30,7 +34,11 @@ builder.queryField('workspaces', (t) =>
       cursor: 'id',
       description: 'The workspaces the signed-in staff user belongs to.',
       resolve: (query, _root, _args, ctx) =>
-        ctx.svc.db.workspace.findMany({ ...query, where: { members: { some: { staffUserId: viewerOf(ctx).id } } }, orderBy: [...BY_CREATION] }),
+        ctx.svc.db.workspace.findMany({
+          ...query,
+          where: { members: { some: { staffUserId: viewerOf(ctx).id } } },
+          orderBy: [...BY_CREATION],
+        }),
     },
     WorkspaceConnection,
   ),
@@ -52,7 +60,8 @@ builder.queryField('members', (t) =>
       cursor: 'workspaceId_staffUserId',
       args: { workspaceId: t.arg.id({ required: true }) },
       authScopes: (_root, { workspaceId }) => ({ read: { workspaceId } }),
-      resolve: (query, _root, { workspaceId }, ctx) => ctx.svc.db.membership.findMany({ ...query, where: { workspaceId }, orderBy: [...MEMBER_ORDER] }),
+      resolve: (query, _root, { workspaceId }, ctx) =>
+        ctx.svc.db.membership.findMany({ ...query, where: { workspaceId }, orderBy: [...MEMBER_ORDER] }),
     },
     MembershipConnection,
   ),
@@ -61,11 +70,18 @@ builder.queryField('members', (t) =>
 builder.mutationField('setMemberRole', (t) =>
   t.prismaField({
     type: 'Membership',
-    args: { workspaceId: t.arg.id({ required: true }), staffUserId: t.arg.id({ required: true }), role: t.arg({ type: StaffRole, required: true }) },
+    args: {
+      workspaceId: t.arg.id({ required: true }),
+      staffUserId: t.arg.id({ required: true }),
+      role: t.arg({ type: StaffRole, required: true }),
+    },
     authScopes: (_root, { workspaceId }) => ({ manage_members: { workspaceId } }),
     resolve: async (query, _root, args, ctx) => {
       await setMemberRole(asStaff(ctx), args);
-      return ctx.svc.db.membership.findUniqueOrThrow({ ...query, where: { workspaceId_staffUserId: { workspaceId: args.workspaceId, staffUserId: args.staffUserId } } });
+      return ctx.svc.db.membership.findUniqueOrThrow({
+        ...query,
+        where: { workspaceId_staffUserId: { workspaceId: args.workspaceId, staffUserId: args.staffUserId } },
+      });
     },
   }),
 );

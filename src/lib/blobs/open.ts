@@ -8,7 +8,10 @@ export type BlobSettings = { store: 'postgres' } | { store: 's3'; s3: S3Settings
 export type OpenBlobStore = PostgresBlobStore | S3BlobStore;
 
 /** The store configuration names (BLOB_STORE): PostgreSQL unless S3 is asked for. */
-export function openBlobStore(settings: BlobSettings, deps: { pool: pg.Pool; sign: Signer; now: () => Date; baseUrl: string }): OpenBlobStore {
+export function openBlobStore(
+  settings: BlobSettings,
+  deps: { pool: pg.Pool; sign: Signer; now: () => Date; baseUrl: string },
+): OpenBlobStore {
   return settings.store === 's3' ? new S3BlobStore(settings.s3, deps.now) : new PostgresBlobStore(deps);
 }
 
@@ -19,14 +22,23 @@ export function readBlobSettings(env: NodeJS.ProcessEnv): BlobSettings {
   if (store !== 's3') throw new Error(`BLOB_STORE must be postgres or s3, not "${store}"`);
   const bucket = env.S3_BUCKET;
   if (!bucket) throw new Error('BLOB_STORE=s3 needs S3_BUCKET');
-  if (env.S3_ENDPOINT && !/^https?:\/\/[^/]/.test(env.S3_ENDPOINT)) throw new Error(`S3_ENDPOINT must be an absolute http(s) address, not "${env.S3_ENDPOINT}"`);
+  if (env.S3_ENDPOINT && !/^https?:\/\/[^/]/.test(env.S3_ENDPOINT))
+    throw new Error(`S3_ENDPOINT must be an absolute http(s) address, not "${env.S3_ENDPOINT}"`);
   const accessKeyId = env.S3_ACCESS_KEY_ID || undefined;
   const secretAccessKey = env.S3_SECRET_ACCESS_KEY || undefined;
   if (!accessKeyId !== !secretAccessKey) throw new Error('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together');
   const pathStyle = env.S3_FORCE_PATH_STYLE;
-  if (pathStyle && !['true', 'false', '1', '0'].includes(pathStyle)) throw new Error(`S3_FORCE_PATH_STYLE must be true or false, not "${pathStyle}"`);
+  if (pathStyle && !['true', 'false', '1', '0'].includes(pathStyle))
+    throw new Error(`S3_FORCE_PATH_STYLE must be true or false, not "${pathStyle}"`);
   return {
     store,
-    s3: { endpoint: env.S3_ENDPOINT || undefined, region: env.S3_REGION || 'us-east-1', bucket, accessKeyId, secretAccessKey, forcePathStyle: pathStyle === 'true' || pathStyle === '1' },
+    s3: {
+      endpoint: env.S3_ENDPOINT || undefined,
+      region: env.S3_REGION || 'us-east-1',
+      bucket,
+      accessKeyId,
+      secretAccessKey,
+      forcePathStyle: pathStyle === 'true' || pathStyle === '1',
+    },
   };
 }

@@ -42,7 +42,8 @@ function webpSize(b: Buffer): Size {
     const bits = b.readUInt32LE(21);
     return { width: 1 + (bits & 0x3fff), height: 1 + ((bits >>> 14) & 0x3fff) };
   }
-  if (starts(b, 'VP8 ', 12) && starts(b, [0x9d, 0x01, 0x2a], 23)) return { width: b.readUInt16LE(26) & 0x3fff, height: b.readUInt16LE(28) & 0x3fff };
+  if (starts(b, 'VP8 ', 12) && starts(b, [0x9d, 0x01, 0x2a], 23))
+    return { width: b.readUInt16LE(26) & 0x3fff, height: b.readUInt16LE(28) & 0x3fff };
   return unknown;
 }
 

@@ -23,7 +23,10 @@ export class PostgresBlobStore implements BlobStore {
   }
 
   async read(key: string): Promise<{ bytes: Buffer; contentType: string } | undefined> {
-    const { rows } = await this.deps.pool.query<{ bytes: Buffer; content_type: string }>('SELECT bytes, content_type FROM blob WHERE key = $1', [key]);
+    const { rows } = await this.deps.pool.query<{ bytes: Buffer; content_type: string }>(
+      'SELECT bytes, content_type FROM blob WHERE key = $1',
+      [key],
+    );
     return rows[0] && { bytes: rows[0].bytes, contentType: rows[0].content_type };
   }
 
@@ -41,7 +44,10 @@ export class PostgresBlobStore implements BlobStore {
 
   async uploadAddress(key: string, terms: UploadTerms): Promise<SignedAddress> {
     const expiresAt = new Date(this.deps.now().getTime() + terms.seconds * 1000);
-    return this.address({ method: 'put', key, expiresAt, contentType: terms.contentType, size: terms.size }, { 'Content-Type': terms.contentType });
+    return this.address(
+      { method: 'put', key, expiresAt, contentType: terms.contentType, size: terms.size },
+      { 'Content-Type': terms.contentType },
+    );
   }
 
   async readAddress(key: string, terms: ReadTerms): Promise<SignedAddress> {
@@ -58,6 +64,11 @@ export class PostgresBlobStore implements BlobStore {
 
   private address(terms: TokenTerms, headers: Record<string, string>): SignedAddress {
     const url = `${this.deps.baseUrl}${BLOB_ROUTE_PREFIX}${signToken(this.deps.sign, terms)}`;
-    return { url, method: terms.method === 'put' ? 'PUT' : 'GET', headers, expiresAt: new Date(Math.ceil(terms.expiresAt.getTime() / 1000) * 1000) };
+    return {
+      url,
+      method: terms.method === 'put' ? 'PUT' : 'GET',
+      headers,
+      expiresAt: new Date(Math.ceil(terms.expiresAt.getTime() / 1000) * 1000),
+    };
   }
 }

@@ -1,4 +1,11 @@
-import { DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import {
+  DeleteObjectsCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  PutObjectCommand,
+  S3Client,
+  S3ServiceException,
+} from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { readWindow, type BlobHead, type BlobStore, type ReadTerms, type SignedAddress, type UploadTerms } from './store.js';
 
@@ -14,7 +21,8 @@ export interface S3Settings {
   forcePathStyle: boolean;
 }
 
-const missing = (err: unknown) => err instanceof S3ServiceException && (err.name === 'NoSuchKey' || err.name === 'NotFound' || err.$metadata.httpStatusCode === 404);
+const missing = (err: unknown) =>
+  err instanceof S3ServiceException && (err.name === 'NoSuchKey' || err.name === 'NotFound' || err.$metadata.httpStatusCode === 404);
 
 /**
  * An S3-compatible bucket: clients upload and read with presigned addresses (SigV4), so the bytes
@@ -25,7 +33,10 @@ export class S3BlobStore implements BlobStore {
   readonly kind = 's3';
   readonly receivesUploads = false;
   private readonly client: S3Client;
-  constructor(private readonly settings: S3Settings, private readonly now: () => Date) {
+  constructor(
+    private readonly settings: S3Settings,
+    private readonly now: () => Date,
+  ) {
     const { endpoint, region, forcePathStyle, accessKeyId, secretAccessKey } = settings;
     this.client = new S3Client({
       endpoint,
@@ -39,7 +50,9 @@ export class S3BlobStore implements BlobStore {
   }
 
   async put(key: string, bytes: Buffer, contentType: string): Promise<void> {
-    await this.client.send(new PutObjectCommand({ Bucket: this.settings.bucket, Key: key, Body: bytes, ContentType: contentType, ContentLength: bytes.length }));
+    await this.client.send(
+      new PutObjectCommand({ Bucket: this.settings.bucket, Key: key, Body: bytes, ContentType: contentType, ContentLength: bytes.length }),
+    );
   }
 
   async read(key: string): Promise<{ bytes: Buffer; contentType: string } | undefined> {
@@ -71,25 +84,45 @@ export class S3BlobStore implements BlobStore {
   async deleteMany(keys: string[]): Promise<void> {
     for (let i = 0; i < keys.length; i += 1000) {
       const batch = keys.slice(i, i + 1000);
-      const out = await this.client.send(new DeleteObjectsCommand({ Bucket: this.settings.bucket, Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true } }));
+      const out = await this.client.send(
+        new DeleteObjectsCommand({ Bucket: this.settings.bucket, Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true } }),
+      );
       const failed = (out.Errors ?? []).filter((e) => e.Code !== 'NoSuchKey');
-      if (failed.length) throw new Error(`the blob store kept ${failed.length} of ${batch.length} objects: ${failed[0]!.Code} ${failed[0]!.Message ?? ''}`);
+      if (failed.length)
+        throw new Error(`the blob store kept ${failed.length} of ${batch.length} objects: ${failed[0]!.Code} ${failed[0]!.Message ?? ''}`);
     }
   }
 
   async uploadAddress(key: string, terms: UploadTerms): Promise<SignedAddress> {
     // Whole seconds, as X-Amz-Date has them.
     const signingDate = new Date(Math.floor(this.now().getTime() / 1000) * 1000);
-    const command = new PutObjectCommand({ Bucket: this.settings.bucket, Key: key, ContentType: terms.contentType, ContentLength: terms.size });
-    const url = await getSignedUrl(this.client, command, { expiresIn: terms.seconds, signingDate, signableHeaders: new Set(['content-type', 'content-length']) });
-    return { url, method: 'PUT', headers: { 'Content-Type': terms.contentType }, expiresAt: new Date(signingDate.getTime() + terms.seconds * 1000) };
+    const command = new PutObjectCommand({
+      Bucket: this.settings.bucket,
+      Key: key,
+      ContentType: terms.contentType,
+      ContentLength: terms.size,
+    });
+    const url = await getSignedUrl(this.client, command, {
+      expiresIn: terms.seconds,
+      signingDate,
+      signableHeaders: new Set(['content-type', 'content-length']),
+    });
+    return {
+      url,
+      method: 'PUT',
+      headers: { 'Content-Type': terms.contentType },
+      expiresAt: new Date(signingDate.getTime() + terms.seconds * 1000),
+    };
   }
 
   async readAddress(key: string, terms: ReadTerms): Promise<SignedAddress> {
     const { signedAt, expiresAt } = readWindow(this.now(), terms.seconds);
     // The type answered is the one checked, whatever the object's own metadata says.
     const command = new GetObjectCommand({ Bucket: this.settings.bucket, Key: key, ResponseContentType: terms.contentType });
-    const url = await getSignedUrl(this.client, command, { expiresIn: Math.round((expiresAt.getTime() - signedAt.getTime()) / 1000), signingDate: signedAt });
+    const url = await getSignedUrl(this.client, command, {
+      expiresIn: Math.round((expiresAt.getTime() - signedAt.getTime()) / 1000),
+      signingDate: signedAt,
+    });
     return { url, method: 'GET', headers: {}, expiresAt };
   }
 

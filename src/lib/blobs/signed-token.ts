@@ -33,7 +33,13 @@ interface Wire {
 }
 
 export function signToken(sign: Signer, terms: TokenTerms): string {
-  const wire: Wire = { m: terms.method, k: terms.key, e: Math.ceil(terms.expiresAt.getTime() / 1000), t: terms.contentType, ...(terms.size === undefined ? {} : { n: terms.size }) };
+  const wire: Wire = {
+    m: terms.method,
+    k: terms.key,
+    e: Math.ceil(terms.expiresAt.getTime() / 1000),
+    t: terms.contentType,
+    ...(terms.size === undefined ? {} : { n: terms.size }),
+  };
   const body = Buffer.from(JSON.stringify(wire)).toString('base64url');
   return `${body}.${Buffer.from(sign(body), 'hex').toString('base64url')}`;
 }
@@ -41,7 +47,8 @@ export function signToken(sign: Signer, terms: TokenTerms): string {
 /** The terms of a token this service signed for `method`, refused when forged, altered, for the other method or expired. */
 export function openToken(sign: Signer, token: string, method: 'put' | 'get', now: Date): TokenTerms {
   const [body, mac, extra] = token.split('.');
-  if (!body || !mac || extra !== undefined || !constantTimeEqual(mac, Buffer.from(sign(body), 'hex').toString('base64url'))) throw new BlobAddressRefused('invalid');
+  if (!body || !mac || extra !== undefined || !constantTimeEqual(mac, Buffer.from(sign(body), 'hex').toString('base64url')))
+    throw new BlobAddressRefused('invalid');
   const wire = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as Wire;
   if (wire.m !== method) throw new BlobAddressRefused('invalid');
   const expiresAt = new Date(wire.e * 1000);

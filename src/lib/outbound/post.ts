@@ -27,14 +27,30 @@ export interface PostOptions {
 }
 
 /** Set here, not by callers. */
-const RESERVED = new Set(['host', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'expect', 'te', 'trailer', 'proxy-connection']);
+const RESERVED = new Set([
+  'host',
+  'content-length',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+  'upgrade',
+  'expect',
+  'te',
+  'trailer',
+  'proxy-connection',
+]);
 
 /**
  * POST `body` with `headers` (and Content-Length) to `url`. Resolves with the status or a failure,
  * never rejects for anything the network or the receiver does; throws only for a caller's mistake
  * (a header that is not valid HTTP, or one this client sets itself).
  */
-export async function postOutbound(url: string, body: string, headers: Readonly<Record<string, string>>, opts: PostOptions = {}): Promise<PostResult> {
+export async function postOutbound(
+  url: string,
+  body: string,
+  headers: Readonly<Record<string, string>>,
+  opts: PostOptions = {},
+): Promise<PostResult> {
   for (const [name, value] of Object.entries(headers)) {
     validateHeaderName(name);
     validateHeaderValue(name, value);
@@ -42,7 +58,12 @@ export async function postOutbound(url: string, body: string, headers: Readonly<
   }
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
-  const fail = (failure: FailureKind, detail: string, status?: number): PostResult => ({ failure, detail, ms: elapsed(), ...(status === undefined ? {} : { status }) });
+  const fail = (failure: FailureKind, detail: string, status?: number): PostResult => ({
+    failure,
+    detail,
+    ms: elapsed(),
+    ...(status === undefined ? {} : { status }),
+  });
   const limit = opts.timeoutMs ?? OUTBOUND_TIMEOUT_MS;
 
   const target = parseTarget(url);

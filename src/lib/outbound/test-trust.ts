@@ -34,14 +34,19 @@ export function readTestTrust(setting: string | undefined): TestTrust | undefine
   for (const part of setting.split(';')) {
     const eq = part.indexOf('=');
     const key = part.slice(0, eq).trim();
-    if (eq < 1 || fields.has(key) || (key !== 'allow' && key !== 'ca')) throw new Error(`OUTBOUND_TEST_TRUST must be allow=<host:port>[,…];ca=<PEM file>, not "${setting}"`);
+    if (eq < 1 || fields.has(key) || (key !== 'allow' && key !== 'ca'))
+      throw new Error(`OUTBOUND_TEST_TRUST must be allow=<host:port>[,…];ca=<PEM file>, not "${setting}"`);
     fields.set(key, part.slice(eq + 1).trim());
   }
-  const allow = (fields.get('allow') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const allow = (fields.get('allow') ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const caFile = fields.get('ca');
   if (!allow.length || !caFile) throw new Error('OUTBOUND_TEST_TRUST needs both allow=<host:port> and ca=<PEM file>');
   for (const entry of allow) {
-    if (!/:\d+$/.test(entry) || normalise(entry) === undefined) throw new Error(`OUTBOUND_TEST_TRUST: "${entry}" is not an exact host:port`);
+    if (!/:\d+$/.test(entry) || normalise(entry) === undefined)
+      throw new Error(`OUTBOUND_TEST_TRUST: "${entry}" is not an exact host:port`);
   }
   const ca = readFileSync(caFile, 'utf8');
   if (!ca.includes('-----BEGIN CERTIFICATE-----')) throw new Error(`OUTBOUND_TEST_TRUST: ${caFile} holds no PEM certificate`);

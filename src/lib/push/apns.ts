@@ -41,7 +41,9 @@ export function apnsKeyProblem(privateKey: string): string | undefined {
   } catch {
     return 'must be the text of the .p8 file (-----BEGIN PRIVATE KEY-----…)';
   }
-  return key.asymmetricKeyType === 'ec' && key.asymmetricKeyDetails?.namedCurve === 'prime256v1' ? undefined : 'must be a P-256 (ES256) key, as APNs issues';
+  return key.asymmetricKeyType === 'ec' && key.asymmetricKeyDetails?.namedCurve === 'prime256v1'
+    ? undefined
+    : 'must be a P-256 (ES256) key, as APNs issues';
 }
 
 /** A provider token and when it was made (ms, its iat). */
@@ -115,14 +117,17 @@ export class ApnsTokens {
     const stored = await this.store?.load(name);
     if (stored && this.usable(name, stored.madeAt, now)) return stored;
     const iat = Math.floor(now.getTime() / 1000);
-    const jwt = await new SignJWT({ iss: key.teamId, iat }).setProtectedHeader({ alg: 'ES256', kid: key.keyId }).sign(createPrivateKey(key.privateKey));
+    const jwt = await new SignJWT({ iss: key.teamId, iat })
+      .setProtectedHeader({ alg: 'ES256', kid: key.keyId })
+      .sign(createPrivateKey(key.privateKey));
     const made = { jwt, madeAt: iat * 1000 };
     return this.store ? this.store.save(name, made, stored?.madeAt) : made;
   }
 }
 
 /** One key's name in the cache: its ids and a hash of the key itself, so a replaced key gets a token of its own. */
-export const keyName = (key: ApnsKey) => `${key.teamId}.${key.keyId}.${createHash('sha256').update(key.privateKey).digest('hex').slice(0, 16)}`;
+export const keyName = (key: ApnsKey) =>
+  `${key.teamId}.${key.keyId}.${createHash('sha256').update(key.privateKey).digest('hex').slice(0, 16)}`;
 
 export interface ApnsPush {
   /** The device token (hex). */
@@ -136,7 +141,14 @@ export interface ApnsPush {
 }
 
 /** Sends one alert push to one device; `baseUrl` is APNs' address for the credentials' environment. */
-export async function sendApns(client: Http2Client, tokens: ApnsTokens, creds: ApnsCredentials, baseUrl: string, push: ApnsPush, now: Date): Promise<PushOutcome> {
+export async function sendApns(
+  client: Http2Client,
+  tokens: ApnsTokens,
+  creds: ApnsCredentials,
+  baseUrl: string,
+  push: ApnsPush,
+  now: Date,
+): Promise<PushOutcome> {
   const bytes = bytesOf(push.payload);
   if (bytes > APNS_PAYLOAD_LIMIT) return tooLarge(new PayloadTooLarge('APNs', bytes, APNS_PAYLOAD_LIMIT));
   let jwt: string;
@@ -176,9 +188,15 @@ function apnsOutcome(answer: H2Answer, now: Date, tokenExpired: () => boolean): 
   }
   if (reason === 'BadDeviceToken' || reason === 'Unregistered') return { kind: 'gone', reason: said };
   if (reason === 'ExpiredProviderToken')
-    return tokenExpired() ? { kind: 'retry', reason: said, afterMs: 0, provider: true } : { kind: 'failed', reason: `${said}: the token is younger than 20 minutes (is this server's clock right?)`, systemic: true };
-  if (answer.status === 429 && reason === 'TooManyRequests') return { kind: 'retry', reason: said, afterMs: retryAfterMs(answer.headers['retry-after'], now), provider: false };
-  if (answer.status === 429 || answer.status === 500 || answer.status === 503) return { kind: 'retry', reason: said, afterMs: retryAfterMs(answer.headers['retry-after'], now), provider: true };
-  const systemic = answer.status === 403 || ['TopicDisallowed', 'BadTopic', 'MissingTopic', 'BadCertificate', 'BadCertificateEnvironment'].includes(reason);
+    return tokenExpired()
+      ? { kind: 'retry', reason: said, afterMs: 0, provider: true }
+      : { kind: 'failed', reason: `${said}: the token is younger than 20 minutes (is this server's clock right?)`, systemic: true };
+  if (answer.status === 429 && reason === 'TooManyRequests')
+    return { kind: 'retry', reason: said, afterMs: retryAfterMs(answer.headers['retry-after'], now), provider: false };
+  if (answer.status === 429 || answer.status === 500 || answer.status === 503)
+    return { kind: 'retry', reason: said, afterMs: retryAfterMs(answer.headers['retry-after'], now), provider: true };
+  const systemic =
+    answer.status === 403 ||
+    ['TopicDisallowed', 'BadTopic', 'MissingTopic', 'BadCertificate', 'BadCertificateEnvironment'].includes(reason);
   return { kind: 'failed', reason: said, ...(systemic ? { systemic } : {}) };
 }

@@ -32,7 +32,8 @@ export function readServiceAccount(json: string): ServiceAccount | { problem: st
   } catch {
     return { problem: 'must be the service account JSON file as downloaded from the Firebase console' };
   }
-  if (typeof v !== 'object' || v === null || v.type !== 'service_account') return { problem: 'must be a service account JSON file ("type": "service_account")' };
+  if (typeof v !== 'object' || v === null || v.type !== 'service_account')
+    return { problem: 'must be a service account JSON file ("type": "service_account")' };
   for (const member of ['project_id', 'client_email', 'private_key', 'private_key_id'] as const) {
     if (typeof v[member] !== 'string' || !(v[member] as string).trim()) return { problem: `has no ${member}` };
   }
@@ -42,7 +43,12 @@ export function readServiceAccount(json: string): ServiceAccount | { problem: st
   } catch {
     return { problem: 'its private_key is not a readable PEM private key' };
   }
-  return { projectId: v.project_id as string, clientEmail: v.client_email as string, privateKey: v.private_key as string, privateKeyId: v.private_key_id as string };
+  return {
+    projectId: v.project_id as string,
+    clientEmail: v.client_email as string,
+    privateKey: v.private_key as string,
+    privateKeyId: v.private_key_id as string,
+  };
 }
 
 interface Held {
@@ -90,7 +96,12 @@ export class TokenExchangeFailed extends Error {
   }
 }
 
-async function exchange(client: Http2Client, account: ServiceAccount, tokenUrl: string, now: Date): Promise<{ token: string; expiresInS: number }> {
+async function exchange(
+  client: Http2Client,
+  account: ServiceAccount,
+  tokenUrl: string,
+  now: Date,
+): Promise<{ token: string; expiresInS: number }> {
   const iat = Math.floor(now.getTime() / 1000);
   const assertion = await new SignJWT({ iss: account.clientEmail, scope: FCM_SCOPE, aud: tokenUrl, iat, exp: iat + ASSERTION_S })
     .setProtectedHeader({ alg: 'RS256', typ: 'JWT', kid: account.privateKeyId })
@@ -107,7 +118,8 @@ async function exchange(client: Http2Client, account: ServiceAccount, tokenUrl: 
   if (answer.status === 200 && typeof v.access_token === 'string' && v.access_token) {
     return { token: v.access_token, expiresInS: typeof v.expires_in === 'number' && v.expires_in > 0 ? v.expires_in : 3600 };
   }
-  const said = `token endpoint ${answer.status} ${typeof v.error === 'string' ? v.error : ''}${typeof v.error_description === 'string' ? `: ${v.error_description}` : ''}`.trim();
+  const said =
+    `token endpoint ${answer.status} ${typeof v.error === 'string' ? v.error : ''}${typeof v.error_description === 'string' ? `: ${v.error_description}` : ''}`.trim();
   const outcome: PushOutcome =
     answer.status === 429 || answer.status >= 500
       ? { kind: 'retry', reason: said, afterMs: retryAfterMs(answer.headers['retry-after'], now), provider: true }
@@ -145,7 +157,14 @@ export async function sendFcm(
     if (err instanceof TokenExchangeFailed) return err.outcome;
     return { kind: 'failed', reason: `the service account cannot sign: ${(err as Error).message}`, systemic: true };
   }
-  const message = { message: { token: registrationToken, notification: content.notification, ...(content.data ? { data: content.data } : {}), android: { priority: 'high' } } };
+  const message = {
+    message: {
+      token: registrationToken,
+      notification: content.notification,
+      ...(content.data ? { data: content.data } : {}),
+      android: { priority: 'high' },
+    },
+  };
   const answer = await client.request(
     `${urls.fcmUrl}/v1/projects/${encodeURIComponent(account.projectId)}/messages:send`,
     { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json' },
@@ -170,7 +189,14 @@ function fcmOutcome(answer: H2Answer, now: Date): PushOutcome {
   const said = `FCM ${answer.status} ${code ?? status ?? ''}`.trim();
   if (code === 'UNREGISTERED' || answer.status === 404) return { kind: 'gone', reason: said };
   if (answer.status === 401) return { kind: 'retry', reason: said, afterMs: 0, provider: true };
-  if (answer.status === 429 || answer.status === 500 || answer.status === 503 || code === 'QUOTA_EXCEEDED' || code === 'UNAVAILABLE' || code === 'INTERNAL')
+  if (
+    answer.status === 429 ||
+    answer.status === 500 ||
+    answer.status === 503 ||
+    code === 'QUOTA_EXCEEDED' ||
+    code === 'UNAVAILABLE' ||
+    code === 'INTERNAL'
+  )
     return { kind: 'retry', reason: said, afterMs: retryAfterMs(answer.headers['retry-after'], now), provider: true };
   // SENDER_ID_MISMATCH is the token's own (made for another project); any other 403 is the account's.
   const systemic = code === 'THIRD_PARTY_AUTH_ERROR' || (answer.status === 403 && code !== 'SENDER_ID_MISMATCH');

@@ -41,7 +41,9 @@ export class Http2Client {
     try {
       session = await this.session(origin);
     } catch (err) {
-      return (err as { refused?: string }).refused !== undefined ? { failure: 'refused_address', detail: (err as { refused: string }).refused } : { failure: kindOfError(err).failure, detail: kindOfError(err).detail };
+      return (err as { refused?: string }).refused !== undefined
+        ? { failure: 'refused_address', detail: (err as { refused: string }).refused }
+        : { failure: kindOfError(err).failure, detail: kindOfError(err).detail };
     }
     return new Promise((resolve) => {
       let done = false;
@@ -53,7 +55,12 @@ export class Http2Client {
       };
       let stream: http2.ClientHttp2Stream;
       try {
-        stream = session.request({ ':method': method, ':path': `${pathname}${search}`, ...headers, 'content-length': String(Buffer.byteLength(body)) });
+        stream = session.request({
+          ':method': method,
+          ':path': `${pathname}${search}`,
+          ...headers,
+          'content-length': String(Buffer.byteLength(body)),
+        });
       } catch (err) {
         // The session went away between being handed out and this request.
         this.forget(origin, session);
@@ -76,9 +83,21 @@ export class Http2Client {
         if (read < BODY_BYTES) chunks.push(chunk);
         read += chunk.length;
       });
-      stream.on('end', () => finish(status ? { status, headers: answerHeaders, body: Buffer.concat(chunks).toString('utf8').slice(0, BODY_BYTES) } : { failure: 'protocol', detail: 'the stream ended without an answer' }));
+      stream.on('end', () =>
+        finish(
+          status
+            ? { status, headers: answerHeaders, body: Buffer.concat(chunks).toString('utf8').slice(0, BODY_BYTES) }
+            : { failure: 'protocol', detail: 'the stream ended without an answer' },
+        ),
+      );
       stream.on('error', (err) => finish({ failure: 'connect', detail: (err as Error).message }));
-      stream.on('close', () => finish(status ? { status, headers: answerHeaders, body: Buffer.concat(chunks).toString('utf8') } : { failure: 'connect', detail: `the stream closed (${stream.rstCode ?? 'no code'}) without an answer` }));
+      stream.on('close', () =>
+        finish(
+          status
+            ? { status, headers: answerHeaders, body: Buffer.concat(chunks).toString('utf8') }
+            : { failure: 'connect', detail: `the stream closed (${stream.rstCode ?? 'no code'}) without an answer` },
+        ),
+      );
       stream.end(body);
     });
   }

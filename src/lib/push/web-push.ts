@@ -42,7 +42,8 @@ export function vapidProblems(keys: VapidKeys): { member: keyof VapidKeys; messa
   const problems: { member: keyof VapidKeys; message: string }[] = [];
   const pub = /^[A-Za-z0-9_-]+$/.test(keys.publicKey) ? Buffer.from(keys.publicKey, 'base64url') : Buffer.alloc(0);
   const priv = /^[A-Za-z0-9_-]+$/.test(keys.privateKey) ? Buffer.from(keys.privateKey, 'base64url') : Buffer.alloc(0);
-  if (pub.length !== 65 || pub[0] !== 4) problems.push({ member: 'publicKey', message: 'must be an uncompressed P-256 public key, base64url (65 bytes)' });
+  if (pub.length !== 65 || pub[0] !== 4)
+    problems.push({ member: 'publicKey', message: 'must be an uncompressed P-256 public key, base64url (65 bytes)' });
   if (priv.length !== 32) problems.push({ member: 'privateKey', message: 'must be a P-256 private key, base64url (32 bytes)' });
   else if (pub.length === 65) {
     const ecdh = createECDH('prime256v1');
@@ -54,7 +55,8 @@ export function vapidProblems(keys: VapidKeys): { member: keyof VapidKeys; messa
     }
   }
   const subject = URL.canParse(keys.subject) ? new URL(keys.subject) : undefined;
-  if (!subject || !(subject.protocol === 'mailto:' || subject.protocol === 'https:')) problems.push({ member: 'subject', message: 'must be a mailto: address or an https URL where the push service can reach you' });
+  if (!subject || !(subject.protocol === 'mailto:' || subject.protocol === 'https:'))
+    problems.push({ member: 'subject', message: 'must be a mailto: address or an https URL where the push service can reach you' });
   return problems;
 }
 
@@ -62,7 +64,8 @@ export function vapidProblems(keys: VapidKeys): { member: keyof VapidKeys; messa
 export function readSubscription(token: string): WebSubscription | undefined {
   try {
     const s = JSON.parse(token) as Partial<WebSubscription>;
-    if (typeof s.endpoint === 'string' && typeof s.keys?.p256dh === 'string' && typeof s.keys.auth === 'string') return { endpoint: s.endpoint, keys: { p256dh: s.keys.p256dh, auth: s.keys.auth } };
+    if (typeof s.endpoint === 'string' && typeof s.keys?.p256dh === 'string' && typeof s.keys.auth === 'string')
+      return { endpoint: s.endpoint, keys: { p256dh: s.keys.p256dh, auth: s.keys.auth } };
   } catch {
     // Not JSON: no subscription.
   }
@@ -76,12 +79,23 @@ export class WebPushClient {
   constructor(private readonly opts: PushTransportOptions & { timeoutMs?: number } = {}) {}
 
   /** Encrypts `payload` for the subscription, signs with the VAPID keys, and posts it to the subscription's endpoint. */
-  async send(subscription: WebSubscription, payload: string, vapid: VapidKeys, now: Date, ttlSeconds = WEB_PUSH_TTL_S): Promise<PushOutcome> {
+  async send(
+    subscription: WebSubscription,
+    payload: string,
+    vapid: VapidKeys,
+    now: Date,
+    ttlSeconds = WEB_PUSH_TTL_S,
+  ): Promise<PushOutcome> {
     const bytes = bytesOf(payload);
     if (bytes > WEB_PUSH_PAYLOAD_LIMIT) return tooLarge(new PayloadTooLarge('Web Push', bytes, WEB_PUSH_PAYLOAD_LIMIT));
     let details: webpush.RequestDetails;
     try {
-      details = webpush.generateRequestDetails(subscription, payload, { vapidDetails: vapid, TTL: ttlSeconds, contentEncoding: 'aes128gcm', urgency: 'normal' });
+      details = webpush.generateRequestDetails(subscription, payload, {
+        vapidDetails: vapid,
+        TTL: ttlSeconds,
+        contentEncoding: 'aes128gcm',
+        urgency: 'normal',
+      });
     } catch (err) {
       return { kind: 'failed', reason: `the subscription cannot be sent to: ${(err as Error).message}` };
     }
@@ -96,7 +110,8 @@ export class WebPushClient {
     const said = `push service ${answer.status}`;
     if (answer.status >= 200 && answer.status < 300) return { kind: 'sent', ...(answer.location ? { id: answer.location } : {}) };
     if (answer.status === 404 || answer.status === 410) return { kind: 'gone', reason: said };
-    if (answer.status === 429 || answer.status >= 500) return { kind: 'retry', reason: said, afterMs: retryAfterMs(answer.retryAfter, now), provider: true };
+    if (answer.status === 429 || answer.status >= 500)
+      return { kind: 'retry', reason: said, afterMs: retryAfterMs(answer.retryAfter, now), provider: true };
     // 400 malformed, 401/403 VAPID refused (the subscription was made with another key), 413 too large.
     return { kind: 'failed', reason: said };
   }
@@ -140,8 +155,15 @@ export class WebPushClient {
         res.on('end', () => resolve({ status, ...(retryAfter ? { retryAfter } : {}), ...(location ? { location } : {}) }));
         res.on('error', () => resolve({ status }));
       });
-      req.on('timeout', () => req.destroy(Object.assign(new Error(`no answer within ${this.opts.timeoutMs ?? TIMEOUT_MS} ms`), { code: 'ETIMEDOUT' })));
-      req.on('error', (err) => resolve({ failure: (err as { code?: string }).code === 'ETIMEDOUT' ? 'timeout' : kindOfError(err).failure, detail: kindOfError(err).detail }));
+      req.on('timeout', () =>
+        req.destroy(Object.assign(new Error(`no answer within ${this.opts.timeoutMs ?? TIMEOUT_MS} ms`), { code: 'ETIMEDOUT' })),
+      );
+      req.on('error', (err) =>
+        resolve({
+          failure: (err as { code?: string }).code === 'ETIMEDOUT' ? 'timeout' : kindOfError(err).failure,
+          detail: kindOfError(err).detail,
+        }),
+      );
       req.end(body);
     });
   }

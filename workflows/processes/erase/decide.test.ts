@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { ERASE_ROUNDS, eraseProcess, REST_MS, type EraseState } from './decide.js';
 
 const at = '2026-11-21T10:00:00.000Z';
-const start = () => eraseProcess.decide(eraseProcess.initialState({ requestId: 'r1' }), { kind: 'started', at, input: { requestId: 'r1' } });
+const start = () =>
+  eraseProcess.decide(eraseProcess.initialState({ requestId: 'r1' }), { kind: 'started', at, input: { requestId: 'r1' } });
 
 describe('erase decide', () => {
   it('erases, then marks the request done, then ends with what was removed', () => {
@@ -29,6 +30,9 @@ describe('erase decide', () => {
   });
 
   it('ends when cancelled', () => {
-    expect(eraseProcess.decide(start().state, { kind: 'cancelled', at }).command).toEqual({ kind: 'end', outcome: { erased: false, cancelled: true } });
+    expect(eraseProcess.decide(start().state, { kind: 'cancelled', at }).command).toEqual({
+      kind: 'end',
+      outcome: { erased: false, cancelled: true },
+    });
   });
 });

@@ -53,8 +53,15 @@ function decide(state: EraseState, event: EraseEvent): EraseDecision {
         };
       return { state, command: { kind: 'end', outcome: { erased: true, removed: state.removed } satisfies EraseOutcome } };
     case 'activity_failed':
-      if (state.rounds < ERASE_ROUNDS) return { state: { ...state, phase: 'resting' }, command: { kind: 'wait', until: addMs(event.at, REST_MS) } };
-      return { state, command: { kind: 'end', outcome: { erased: false, failed: { activity: event.activity, error: event.error } } satisfies EraseOutcome } };
+      if (state.rounds < ERASE_ROUNDS)
+        return { state: { ...state, phase: 'resting' }, command: { kind: 'wait', until: addMs(event.at, REST_MS) } };
+      return {
+        state,
+        command: {
+          kind: 'end',
+          outcome: { erased: false, failed: { activity: event.activity, error: event.error } } satisfies EraseOutcome,
+        },
+      };
     case 'cancelled':
       return { state, command: { kind: 'end', outcome: { erased: false, cancelled: true } satisfies EraseOutcome } };
     case 'signal':

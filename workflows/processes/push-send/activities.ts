@@ -8,7 +8,10 @@ import { stopPushSend } from '../../../src/domain/push/stop.js';
 // activities do, one set per server process, as APNs and FCM want them reused. A step run twice
 // sends nothing twice (src/domain/push/batch.ts), so the engine may retry it like any step.
 export const pushSendActivities = (svc: Services, opts: BatchOptions = {}, ctx = systemContext(svc, 'push-send')) => {
-  const senders = new PushSenders(svc.config.push, { transport: { testTrust: svc.config.outboundTestTrust }, apnsTokenStore: providerTokenStore(svc) });
+  const senders = new PushSenders(svc.config.push, {
+    transport: { testTrust: svc.config.outboundTestTrust },
+    apnsTokenStore: providerTokenStore(svc),
+  });
   return {
     sendPushBatch: (input: BatchInput): Promise<BatchResult> => sendPushBatch(ctx, senders, input, opts),
     stopPushSend: (input: { sendId: string; reason: string }): Promise<void> => stopPushSend(ctx, input.sendId, input.reason),

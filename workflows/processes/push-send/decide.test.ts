@@ -10,7 +10,13 @@ const done = (state: unknown, result: { after: string | null; finished: boolean;
 describe('push-send decide', () => {
   it('takes steps one after the other from the cursor each step hands back, then ends when a step says the send is over', () => {
     const first = start();
-    expect(first.command).toEqual({ kind: 'call', activity: 'sendPushBatch', input: { sendId: 's1', after: null }, retry: { maxAttempts: 3 }, timeoutMs: BATCH_TIMEOUT_MS });
+    expect(first.command).toEqual({
+      kind: 'call',
+      activity: 'sendPushBatch',
+      input: { sendId: 's1', after: null },
+      retry: { maxAttempts: 3 },
+      timeoutMs: BATCH_TIMEOUT_MS,
+    });
     const second = done(first.state, { after: 'c500', finished: false, waitUntil: null });
     expect(second.command).toMatchObject({ kind: 'call', activity: 'sendPushBatch', input: { sendId: 's1', after: 'c500' } });
     const last = done(second.state, { after: 'c900', finished: true, waitUntil: null });
@@ -32,8 +38,15 @@ describe('push-send decide', () => {
       d = send.decide(d.state, { kind: 'timer_fired', at });
     }
     d = send.decide(d.state, { kind: 'activity_failed', at, activity: 'sendPushBatch', error: 'db down', attempts: 3 });
-    expect(d.command).toMatchObject({ kind: 'call', activity: 'stopPushSend', input: { sendId: 's1', reason: 'a step kept failing: db down' } });
-    expect(send.decide(d.state, { kind: 'activity_completed', at, activity: 'stopPushSend', result: undefined }).command).toEqual({ kind: 'end', outcome: { finished: false, steps: 0 } });
+    expect(d.command).toMatchObject({
+      kind: 'call',
+      activity: 'stopPushSend',
+      input: { sendId: 's1', reason: 'a step kept failing: db down' },
+    });
+    expect(send.decide(d.state, { kind: 'activity_completed', at, activity: 'stopPushSend', result: undefined }).command).toEqual({
+      kind: 'end',
+      outcome: { finished: false, steps: 0 },
+    });
   });
 
   it('a step that succeeds after rests starts the count of rounds afresh', () => {
@@ -43,6 +56,10 @@ describe('push-send decide', () => {
   });
 
   it('stops the send when cancelled', () => {
-    expect(send.decide(start().state, { kind: 'cancelled', at }).command).toMatchObject({ kind: 'call', activity: 'stopPushSend', input: { sendId: 's1', reason: 'cancelled' } });
+    expect(send.decide(start().state, { kind: 'cancelled', at }).command).toMatchObject({
+      kind: 'call',
+      activity: 'stopPushSend',
+      input: { sendId: 's1', reason: 'cancelled' },
+    });
   });
 });

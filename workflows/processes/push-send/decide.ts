@@ -30,7 +30,10 @@ const step = (state: PushSendState): PushSendDecision => ({
   state,
   command: call('sendPushBatch', { sendId: state.sendId, after: state.after }, { retry: { maxAttempts: 3 }, timeoutMs: BATCH_TIMEOUT_MS }),
 });
-const stop = (state: PushSendState, reason: string): PushSendDecision => ({ state, command: call('stopPushSend', { sendId: state.sendId, reason }, { retry: { maxAttempts: 10 } }) });
+const stop = (state: PushSendState, reason: string): PushSendDecision => ({
+  state,
+  command: call('stopPushSend', { sendId: state.sendId, reason }, { retry: { maxAttempts: 10 } }),
+});
 
 function decide(state: PushSendState, event: PushSendEvent): PushSendDecision {
   switch (event.kind) {
@@ -45,7 +48,8 @@ function decide(state: PushSendState, event: PushSendEvent): PushSendDecision {
       return result.waitUntil ? { state: next, command: { kind: 'wait', until: result.waitUntil } } : step(next);
     }
     case 'activity_failed':
-      if (event.activity === 'stopPushSend') return { state, command: { kind: 'end', outcome: { finished: false, steps: state.steps, error: event.error } } };
+      if (event.activity === 'stopPushSend')
+        return { state, command: { kind: 'end', outcome: { finished: false, steps: state.steps, error: event.error } } };
       if (state.rounds >= ROUNDS) return stop(state, `a step kept failing: ${event.error}`);
       return { state: { ...state, rounds: state.rounds + 1 }, command: { kind: 'wait', until: addMs(event.at, REST_MS) } };
     case 'cancelled':

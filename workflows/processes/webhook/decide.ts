@@ -34,7 +34,10 @@ const post = (state: WebhookState, attempt: number): WebhookDecision => ({
 function next(state: WebhookState, outcome: Tried['outcome'], at: string): WebhookDecision {
   if (outcome === 'retry' && state.attempt < MAX_TRIES)
     return { state: { ...state, last: outcome }, command: { kind: 'wait', until: addMs(at, RETRY_WAITS_MS[state.attempt - 1]!) } };
-  return { state: { ...state, last: outcome }, command: { kind: 'end', outcome: { delivered: outcome === 'delivered', tries: state.attempt } } };
+  return {
+    state: { ...state, last: outcome },
+    command: { kind: 'end', outcome: { delivered: outcome === 'delivered', tries: state.attempt } },
+  };
 }
 
 function decide(state: WebhookState, event: WebhookEvent): WebhookDecision {
@@ -47,7 +50,10 @@ function decide(state: WebhookState, event: WebhookEvent): WebhookDecision {
       if (event.activity === 'mailSwitchOff') return next(state, state.last ?? 'final', event.at);
       const tried = event.result as Tried;
       if (tried.switchedOff)
-        return { state: { ...state, last: tried.outcome }, command: call('mailSwitchOff', tried.switchedOff, { retry: { maxAttempts: 8 }, timeoutMs: 60_000 }) };
+        return {
+          state: { ...state, last: tried.outcome },
+          command: call('mailSwitchOff', tried.switchedOff, { retry: { maxAttempts: 8 }, timeoutMs: 60_000 }),
+        };
       return next(state, tried.outcome, event.at);
     }
     case 'activity_failed':
