@@ -37,22 +37,10 @@ function page(
   const languages = reader.app.languages;
   const switcher =
     languages.length > 1
-      ? html`<nav aria-label="${words.language}">
-          <ul class="languages">
-            ${languages.map(
-              (l) =>
-                html`<li>
-                  <a
-                    href="${input.languageLinks(l)}"
-                    hreflang="${l}"
-                    lang="${l}"
-                    ${l === reader.language ? html` aria-current="true"` : null}
-                    >${languageName(l)}</a
-                  >
-                </li>`,
-            )}
-          </ul>
-        </nav>`
+      ? html`<nav aria-label="${words.language}"><ul class="languages">${languages.map(
+          (l) =>
+            html`<li><a href="${input.languageLinks(l)}" hreflang="${l}" lang="${l}"${l === reader.language ? html` aria-current="true"` : null}>${languageName(l)}</a></li>`,
+        )}</ul></nav>`
       : undefined;
   return renderPage({
     lang: reader.language,
@@ -72,15 +60,7 @@ function page(
 const searchBox = (site: Site, q = '', compact = false) => {
   const words = wordsFor(site.reader.language);
   return html`<form class="search${compact ? ' compact' : ''}" role="search" method="get" action="${path(site, 'search')}">
-    <input
-      type="search"
-      name="q"
-      value="${q}"
-      placeholder="${words.searchPlaceholder}"
-      aria-label="${words.search}"
-      maxlength="200"
-      ${compact ? null : html` autofocus`}
-    />
+    <input type="search" name="q" value="${q}" placeholder="${words.searchPlaceholder}" aria-label="${words.search}" maxlength="200"${compact ? null : html` autofocus`}>
     <button type="submit">${words.search}</button>
   </form>`;
 };
@@ -89,9 +69,7 @@ const searchBox = (site: Site, q = '', compact = false) => {
 const langOf = (site: Site, language: string) => (language === site.reader.language ? null : html` lang="${language}"`);
 
 const articleList = (site: Site, items: ArticleItem[]) =>
-  html`<ul class="list">
-    ${items.map((i) => html`<li${langOf(site, i.language)}><a href="${path(site, 'articles', i.slug)}"><span>${i.title}${i.summary ? html`<span class="summary">${i.summary}</span>` : null}</span></a></li>`)}
-  </ul>`;
+  html`<ul class="list">${items.map((i) => html`<li${langOf(site, i.language)}><a href="${path(site, 'articles', i.slug)}"><span>${i.title}${i.summary ? html`<span class="summary">${i.summary}</span>` : null}</span></a></li>`)}</ul>`;
 
 // Thumbs up and down, drawn inline (no icon font, no emoji font needed).
 const THUMB = trusted(
@@ -106,41 +84,16 @@ const everyLanguage = (site: Site, to: (language: string) => string) => site.rea
 export function homePage(site: Site, collections: CollectionEntry[], popular: ArticleList): RenderedPage {
   const words = wordsFor(site.reader.language);
   const body = html`<main>
-    <section class="hero">
-      <div class="wrap">
-        <h1>${words.howCanWeHelp}</h1>
-        ${searchBox(site)}
-      </div>
-    </section>
-    <div class="content">
-      <div class="wrap">
-        ${
-          collections.length
-            ? html`<ul class="cards">
-                ${collections.map(
-                  (c) =>
-                    html`<li>
-                      <a class="card" href="${path(site, 'collections', c.slug)}"
-                        ><span class="card-icon" aria-hidden="true">${[...c.name][0] ?? ''}</span>
-                        <h2>${c.name}</h2>
-                        ${c.description ? html`<p>${c.description}</p>` : null}<span class="count"
-                          >${words.articles(c.articleCount)}</span
-                        ></a
-                      >
-                    </li>`,
-                )}
-              </ul>`
-            : null
-        }
-        ${
-          popular.items.length
-            ? html`<h2 class="section-title">${words.popular}</h2>
-                <div class="panel">${articleList(site, popular.items)}</div>`
-            : null
-        }
-      </div>
-    </div>
-  </main>`;
+  <section class="hero"><div class="wrap"><h1>${words.howCanWeHelp}</h1>${searchBox(site)}</div></section>
+  <div class="content"><div class="wrap">
+    ${
+      collections.length
+        ? html`<ul class="cards">${collections.map((c) => html`<li><a class="card" href="${path(site, 'collections', c.slug)}"><span class="card-icon" aria-hidden="true">${[...c.name][0] ?? ''}</span><h2>${c.name}</h2>${c.description ? html`<p>${c.description}</p>` : null}<span class="count">${words.articles(c.articleCount)}</span></a></li>`)}</ul>`
+        : null
+    }
+    ${popular.items.length ? html`<h2 class="section-title">${words.popular}</h2><div class="panel">${articleList(site, popular.items)}</div>` : null}
+  </div></div>
+</main>`;
   return page(site, {
     title: words.home,
     description: `${site.reader.app.brandName}: ${words.howCanWeHelp}`,
@@ -153,27 +106,17 @@ export function homePage(site: Site, collections: CollectionEntry[], popular: Ar
 
 export function collectionPage(site: Site, c: CollectionArticles): RenderedPage {
   const words = wordsFor(site.reader.language);
-  const body = html`<main class="content">
-    <div class="wrap">
-      ${searchBox(site, '', true)}
-      <ol class="crumbs">
-        <li><a href="${path(site)}">${words.home}</a></li>
-        ${c.parent ? html`<li><a href="${path(site, 'collections', c.parent.slug)}">${c.parent.name}</a></li>` : null}
-        <li aria-current="page">${c.name}</li>
-      </ol>
-      <div class="panel">
-        <h1 class="page-title">${c.name}</h1>
-        ${c.description ? html`<p class="lead">${c.description}</p>` : null}
-        <p class="count">${words.articles(c.articleCount)}</p>
-        ${c.items.length ? articleList(site, c.items) : null}
-        ${c.sections.map(
-          (s) =>
-            html`<h2 class="section-title"><a href="${path(site, 'collections', s.slug)}">${s.name}</a></h2>
-              ${articleList(site, s.items)}`,
-        )}
-      </div>
-    </div>
-  </main>`;
+  const body = html`<main class="content"><div class="wrap">
+  ${searchBox(site, '', true)}
+  <ol class="crumbs"><li><a href="${path(site)}">${words.home}</a></li>${c.parent ? html`<li><a href="${path(site, 'collections', c.parent.slug)}">${c.parent.name}</a></li>` : null}<li aria-current="page">${c.name}</li></ol>
+  <div class="panel">
+    <h1 class="page-title">${c.name}</h1>
+    ${c.description ? html`<p class="lead">${c.description}</p>` : null}
+    <p class="count">${words.articles(c.articleCount)}</p>
+    ${c.items.length ? articleList(site, c.items) : null}
+    ${c.sections.map((s) => html`<h2 class="section-title"><a href="${path(site, 'collections', s.slug)}">${s.name}</a></h2>${articleList(site, s.items)}`)}
+  </div>
+</div></main>`;
   return page(site, {
     title: c.name,
     description: c.description || c.name,
@@ -189,45 +132,28 @@ export function articlePage(site: Site, a: Article, vote: { visitor: string; vot
   const dateFormat = new Intl.DateTimeFormat(site.reader.language, { dateStyle: 'long', timeZone: 'UTC' });
   const pressed = (helpful: boolean) => (vote.voted === helpful ? html` aria-pressed="true"` : html` aria-pressed="false"`);
   const fallback = a.language !== site.reader.language;
-  const body = html`<main class="content">
-    <div class="wrap">
-      ${searchBox(site, '', true)}
-      <ol class="crumbs">
-        <li><a href="${path(site)}">${words.home}</a></li>
-        ${a.collectionPath.map((c) => html`<li><a href="${path(site, 'collections', c.slug)}">${c.name}</a></li>`)}
-      </ol>
-      <div class="layout">
-        <article class="panel" lang="${a.language}">
-          <h1 class="page-title">${a.title}</h1>
-          ${a.summary ? html`<p class="lead">${a.summary}</p>` : null}
-          <p class="meta">
-            ${fallback ? html`${words.inOtherLanguage} ${languageName(a.language)}. ` : null}${words.updated}
-            <time datetime="${a.updatedAt.toISOString()}">${dateFormat.format(a.updatedAt)}</time>
-          </p>
-          <div class="article">${renderBlocks(a.blocks, { firstHeading: 2 })}</div>
-          <section class="feedback" id="feedback" aria-live="polite">
-            ${vote.voted === undefined ? html`<p>${words.wasHelpful}</p>` : html`<p class="thanks">${words.thanks}</p>`}
-            <form method="post" action="${path(site, 'articles', a.slug)}/rating">
-              <input type="hidden" name="visitor" value="${vote.visitor}" />
-              <input type="hidden" name="language" value="${a.language}" />
-              <button type="submit" name="helpful" value="yes" ${pressed(true)}>${THUMB} ${words.yes}</button>
-              <button type="submit" name="helpful" value="no" ${pressed(false)}>${THUMB_DOWN} ${words.no}</button>
-            </form>
-          </section>
-        </article>
-        ${
-          a.related.length
-            ? html`<aside class="panel side">
-                <h2>${words.related}</h2>
-                <ul>
-                  ${a.related.map((r) => html`<li${langOf(site, r.language)}><a href="${path(site, 'articles', r.slug)}">${r.title}</a></li>`)}
-                </ul>
-              </aside>`
-            : null
-        }
-      </div>
-    </div>
-  </main>`;
+  const body = html`<main class="content"><div class="wrap">
+  ${searchBox(site, '', true)}
+  <ol class="crumbs"><li><a href="${path(site)}">${words.home}</a></li>${a.collectionPath.map((c) => html`<li><a href="${path(site, 'collections', c.slug)}">${c.name}</a></li>`)}</ol>
+  <div class="layout">
+    <article class="panel" lang="${a.language}">
+      <h1 class="page-title">${a.title}</h1>
+      ${a.summary ? html`<p class="lead">${a.summary}</p>` : null}
+      <p class="meta">${fallback ? html`${words.inOtherLanguage} ${languageName(a.language)}. ` : null}${words.updated} <time datetime="${a.updatedAt.toISOString()}">${dateFormat.format(a.updatedAt)}</time></p>
+      <div class="article">${renderBlocks(a.blocks, { firstHeading: 2 })}</div>
+      <section class="feedback" id="feedback" aria-live="polite">
+        ${vote.voted === undefined ? html`<p>${words.wasHelpful}</p>` : html`<p class="thanks">${words.thanks}</p>`}
+        <form method="post" action="${path(site, 'articles', a.slug)}/rating">
+          <input type="hidden" name="visitor" value="${vote.visitor}">
+          <input type="hidden" name="language" value="${a.language}">
+          <button type="submit" name="helpful" value="yes"${pressed(true)}>${THUMB} ${words.yes}</button>
+          <button type="submit" name="helpful" value="no"${pressed(false)}>${THUMB_DOWN} ${words.no}</button>
+        </form>
+      </section>
+    </article>
+    ${a.related.length ? html`<aside class="panel side"><h2>${words.related}</h2><ul>${a.related.map((r) => html`<li${langOf(site, r.language)}><a href="${path(site, 'articles', r.slug)}">${r.title}</a></li>`)}</ul></aside>` : null}
+  </div>
+</div></main>`;
   // A fallback's canonical is the page in the language it is written in: one address per text.
   return page(site, {
     title: a.title,
@@ -241,26 +167,19 @@ export function articlePage(site: Site, a: Article, vote: { visitor: string; vot
 
 export function searchPage(site: Site, q: string, found: ArticleList): RenderedPage {
   const words = wordsFor(site.reader.language);
-  const body = html`<main class="content">
-    <div class="wrap">
-      ${searchBox(site, q, true)}
-      <ol class="crumbs">
-        <li><a href="${path(site)}">${words.home}</a></li>
-        <li aria-current="page">${words.search}</li>
-      </ol>
-      <div class="panel">
-        <h1 class="page-title">${q ? words.resultsFor(q) : words.search}</h1>
-        ${found.matchedBy === 'similar_words' && found.items.length ? html`<p class="lead">${words.similarFor(q)}</p>` : null}
-        ${
-          found.items.length
-            ? html`<ul class="results">
-                ${found.items.map((i) => html`<li${langOf(site, i.language)}><a href="${path(site, 'articles', i.slug)}">${i.title}</a>${i.collection ? html`<div class="where">${i.collection.name}</div>` : null}<p>${i.excerpt?.length ? renderSpans(i.excerpt) : i.summary}</p></li>`)}
-              </ul>`
-            : html`<p class="empty">${words.noResults}</p>`
-        }
-      </div>
-    </div>
-  </main>`;
+  const body = html`<main class="content"><div class="wrap">
+  ${searchBox(site, q, true)}
+  <ol class="crumbs"><li><a href="${path(site)}">${words.home}</a></li><li aria-current="page">${words.search}</li></ol>
+  <div class="panel">
+    <h1 class="page-title">${q ? words.resultsFor(q) : words.search}</h1>
+    ${found.matchedBy === 'similar_words' && found.items.length ? html`<p class="lead">${words.similarFor(q)}</p>` : null}
+    ${
+      found.items.length
+        ? html`<ul class="results">${found.items.map((i) => html`<li${langOf(site, i.language)}><a href="${path(site, 'articles', i.slug)}">${i.title}</a>${i.collection ? html`<div class="where">${i.collection.name}</div>` : null}<p>${i.excerpt?.length ? renderSpans(i.excerpt) : i.summary}</p></li>`)}</ul>`
+        : html`<p class="empty">${words.noResults}</p>`
+    }
+  </div>
+</div></main>`;
   const query = q ? `?q=${encodeURIComponent(q)}` : '';
   return page(site, {
     title: q ? words.resultsFor(q) : words.search,
@@ -273,13 +192,11 @@ export function searchPage(site: Site, q: string, found: ArticleList): RenderedP
 /** A page saying what went wrong (404, 429), in the reader's language when known, with the brand when known. */
 export function errorPage(site: Site | undefined, status: number, language = 'en'): RenderedPage {
   const words = wordsFor(site?.reader.language ?? language);
-  const body = html`<main class="content">
-    <div class="wrap error">
-      <h1>${status === 429 ? words.tooMany : words.notFound}</h1>
-      ${status === 429 ? null : html`<p>${words.notFoundHint}</p>`}
-      ${site ? html`<p><a href="${path(site)}">${words.backHome}</a></p>` : null}
-    </div>
-  </main>`;
+  const body = html`<main class="content"><div class="wrap error">
+    <h1>${status === 429 ? words.tooMany : words.notFound}</h1>
+    ${status === 429 ? null : html`<p>${words.notFoundHint}</p>`}
+    ${site ? html`<p><a href="${path(site)}">${words.backHome}</a></p>` : null}
+  </div></main>`;
   if (site) return page(site, { title: words.notFound, noindex: true, body, languageLinks: (l) => path(site, undefined, undefined, l) });
   return renderPage({
     lang: language,

@@ -55,18 +55,14 @@ export function renderBlocks(blocks: BlockLike[], opts: BlockOptions = {}): Html
       case 'paragraph':
         return html`<p>${renderSpans(b.spans)}</p>`;
       case 'list':
-        return html`<ul>
-          ${(b.items ?? []).map((i) => html`<li>${renderSpans(i.spans)}</li>`)}
-        </ul>`;
+        return html`<ul>${(b.items ?? []).map((i) => html`<li>${renderSpans(i.spans)}</li>`)}</ul>`;
       case 'numbered_list':
-        return html`<ol>
-          ${(b.items ?? []).map((i) => html`<li>${renderSpans(i.spans)}</li>`)}
-        </ol>`;
+        return html`<ol>${(b.items ?? []).map((i) => html`<li>${renderSpans(i.spans)}</li>`)}</ol>`;
       case 'callout':
         return html`<aside class="callout">${renderSpans(b.spans)}</aside>`;
       case 'image': {
         const src = safeUrl(b.imageUrl);
-        return src ? html`<figure><img src="${src}" alt="${b.alt ?? ''}" loading="lazy" /></figure>` : null;
+        return src ? html`<figure><img src="${src}" alt="${b.alt ?? ''}" loading="lazy"></figure>` : null;
       }
       case 'link': {
         const href = b.link?.startsWith('/') ? undefined : safeUrl(b.link);

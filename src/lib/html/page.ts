@@ -60,36 +60,30 @@ export function renderPage(page: PageInput): RenderedPage {
   const css = `:root{--brand:${color};--on-brand:${textOn(color)}}\n${STYLES}`;
   const logo = page.brand.logoUrl?.startsWith('https://') ? safeUrl(page.brand.logoUrl) : undefined;
   const doc = html`<!doctype html>
-    <html lang="${page.lang}">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <title>${page.title}</title>
-        ${page.description ? html`<meta name="description" content="${page.description}" />` : null}
-        ${page.noindex ? html`<meta name="robots" content="noindex" />` : null}
-        ${page.canonical ? html`<link rel="canonical" href="${page.canonical}" />` : null}
-        ${(page.alternates ?? []).map((a) => html`<link rel="alternate" hreflang="${a.lang}" href="${a.href}" /> `)}
-        <meta name="theme-color" content="${color}" />
-        <style>
-          ${trusted(css)}
-        </style>
-      </head>
-      <body>
-        <header class="site-header">
-          <div class="wrap header-row">
-            <a class="brand" href="${page.homeHref}"
-              >${logo ? html`<img class="logo" src="${logo}" alt="" width="32" height="32" />` : html`<span class="logo-letter" aria-hidden="true">${[...page.brand.name][0] ?? '?'}</span>`}<span
-                class="brand-name"
-                >${page.brand.name}</span
-              ><span class="site-name">${page.siteName}</span></a
-            >
-            ${page.headerExtra ?? null}
-          </div>
-        </header>
-        ${page.body}
-        <footer class="site-footer"><div class="wrap">${page.footer ?? html`© ${page.brand.name}`}</div></footer>
-      </body>
-    </html> `;
+<html lang="${page.lang}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${page.title}</title>
+${page.description ? html`<meta name="description" content="${page.description}">` : null}
+${page.noindex ? html`<meta name="robots" content="noindex">` : null}
+${page.canonical ? html`<link rel="canonical" href="${page.canonical}">` : null}
+${(page.alternates ?? []).map((a) => html`<link rel="alternate" hreflang="${a.lang}" href="${a.href}">\n`)}
+<meta name="theme-color" content="${color}">
+<style>${trusted(css)}</style>
+</head>
+<body>
+<header class="site-header">
+  <div class="wrap header-row">
+    <a class="brand" href="${page.homeHref}">${logo ? html`<img class="logo" src="${logo}" alt="" width="32" height="32">` : html`<span class="logo-letter" aria-hidden="true">${[...page.brand.name][0] ?? '?'}</span>`}<span class="brand-name">${page.brand.name}</span><span class="site-name">${page.siteName}</span></a>
+    ${page.headerExtra ?? null}
+  </div>
+</header>
+${page.body}
+<footer class="site-footer"><div class="wrap">${page.footer ?? html`© ${page.brand.name}`}</div></footer>
+</body>
+</html>
+`;
   const styleHash = createHash('sha256').update(css).digest('base64');
   return {
     html: doc.markup,
