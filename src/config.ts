@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { readBlobSettings, type BlobSettings } from './lib/blobs/open.js';
 import { readTestTrust, type TestTrust } from './lib/outbound/test-trust.js';
 
-// Every setting the service reads from its environment; the README's configuration table lists them.
+// Every setting the service reads from its environment; docs/configuration.md lists them.
 
 /** The folder of package.json: this file runs from src/ (tsx, vitest) and from dist/src/ (built). */
 export const PROJECT_ROOT = (() => {

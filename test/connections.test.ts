@@ -7,7 +7,7 @@ import { signIn } from '../src/domain/staff/sessions.js';
 import { seedApp, startTestServer, testConfig, type SeededApp, type TestServer } from './support/server.js';
 
 // How long a client may hold a connection without sending what it must: the timeouts are short
-// here (the defaults are in the README); a WebSocket outlives them.
+// here (the defaults are in docs/configuration.md); a WebSocket outlives them.
 
 let t: TestServer;
 let app: SeededApp;

@@ -47,7 +47,7 @@ export const costByPageSize = (args: { first?: number | null }) => ({ field: 1, 
 /** A page's edges, already multiplied by the page size. */
 export const PAGE_ITEMS_COST = { field: 1, multiplier: 1 };
 
-/** A refusal by these limits: 400, with the code the README lists. */
+/** A refusal by these limits: 400, with the code docs/api.md lists. */
 const refusal = (code: string, detail: string) => {
   const error = asGraphQLError(new DomainError(400, code, 'Query refused', detail));
   // Over HTTP as yoga answers its own validation errors: 400 to clients accepting

@@ -1,6 +1,6 @@
 import { PICTURE_TYPES } from '../../lib/blobs/pictures.js';
 
-// The attachment numbers the spec leaves to the service (README: Attachments).
+// The attachment numbers the spec leaves to the service (docs/areas/attachments.md).
 
 /** MaxAttachmentBytes: the largest picture, 10 MiB. */
 export const MAX_ATTACHMENT_BYTES = 10 * 1024 * 1024;

@@ -1,4 +1,4 @@
-// Posts to customers' servers (webhook deliveries, workflow webhook steps): README "Outbound posts".
+// Posts to customers' servers (webhook deliveries, workflow webhook steps): docs/areas/outbound-posts.md.
 export { postOutbound, OUTBOUND_TIMEOUT_MS, RESPONSE_READ_BYTES, type PostOptions } from './post.js';
 export type { Answered, Failed, FailureKind, PostResult } from './result.js';
 export { refusalReason } from './address.js';

@@ -1,4 +1,4 @@
-// Sending pushes through APNs, FCM and Web Push, knowing nothing of who they go to: README "Push".
+// Sending pushes through APNs, FCM and Web Push, knowing nothing of who they go to: docs/areas/push.md.
 export { apnsKeyProblem, ApnsTokens, sendApns, APNS_PAYLOAD_LIMIT, type ApnsCredentials, type ApnsPush } from './apns.js';
 export { FcmTokens, fcmPayloadSize, readServiceAccount, sendFcm, FCM_PAYLOAD_LIMIT, type FcmContent, type ServiceAccount } from './fcm.js';
 export {
