@@ -59,6 +59,9 @@ export function renderPage(page: PageInput): RenderedPage {
   // The brand's colours are the only part of the stylesheet that varies: two checked #rrggbb values.
   const css = `:root{--brand:${color};--on-brand:${textOn(color)}}\n${STYLES}`;
   const logo = page.brand.logoUrl?.startsWith('https://') ? safeUrl(page.brand.logoUrl) : undefined;
+  // The stylesheet is allowed by the hash of exactly what is between <style> and </style>: made
+  // apart from the page's template, so that no line break a formatter adds lands inside it.
+  const style = trusted(`<style>${css}</style>`);
   const doc = html`<!doctype html>
     <html lang="${page.lang}">
       <head>
@@ -70,9 +73,7 @@ export function renderPage(page: PageInput): RenderedPage {
         ${page.canonical ? html`<link rel="canonical" href="${page.canonical}" />` : null}
         ${(page.alternates ?? []).map((a) => html`<link rel="alternate" hreflang="${a.lang}" href="${a.href}" /> `)}
         <meta name="theme-color" content="${color}" />
-        <style>
-          ${trusted(css)}
-        </style>
+        ${style}
       </head>
       <body>
         <header class="site-header">
