@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { updateSettings } from '../src/domain/apps/settings.js';
 import { freePort } from '../bench/processes.js';
@@ -20,6 +20,8 @@ let t: TestServer;
 let app: StaffApp;
 let browser: Browser;
 let article: { id: string; slug: string };
+/** An app with nothing published, in the default brand colour. */
+let empty: StaffApp;
 
 type Rgb = [number, number, number];
 const inside = (x: number, y: number, [x0, y0, x1, y1]: number[]) => x >= x0! && x < x1! && y >= y0! && y < y1!;
@@ -93,7 +95,8 @@ beforeAll(async () => {
               { text: 'You need access to your email.', bold: true },
             ],
           },
-          { type: 'heading', level: 1, spans: [{ text: 'Steps' }] },
+          // The writer's first heading is a level 2: under the page's h1 it is still an h2.
+          { type: 'heading', level: 2, spans: [{ text: 'Steps' }] },
           {
             type: 'numbered_list',
             items: [
@@ -103,6 +106,7 @@ beforeAll(async () => {
             ],
           },
           { type: 'image', imageUrl: made.url, alt: 'The sign-in page with the Forgot password link' },
+          { type: 'heading', level: 3, spans: [{ text: 'If the link has expired' }] },
           { type: 'callout', spans: [{ text: 'The link works for one hour. Ask for a new one if it has expired.' }] },
           {
             type: 'paragraph',
@@ -132,6 +136,9 @@ beforeAll(async () => {
   });
   await write.article({ collectionId: billing.id, versions: { en: { title: 'Download invoices', summary: 'Every invoice as a PDF.' } } });
   await write.article({ audience: 'signed_in', collectionId: billing.id, versions: { en: { title: 'Internal pricing notes' } } });
+
+  empty = await staffApp(t, 'Quiet Co');
+  await updateSettings(t.ctx, empty.modes.live, { languages: ['en', 'de'], defaultLanguage: 'en' });
 
   browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
@@ -166,7 +173,7 @@ describe('the help site in a browser', () => {
     await page.goto(`${t.url}/help/${app.live.app_key}`);
     expect(new URL(page.url()).pathname).toBe(`/help/${app.live.app_key}/en`);
     expect(await page.getAttribute('html', 'lang')).toBe('en');
-    expect(await page.title()).toBe('Help Center · Acme Cloud Help Center');
+    expect(await page.title()).toBe('Acme Cloud Help Center');
     expect(await page.locator('.brand-name').textContent()).toBe('Acme Cloud');
     expect(await page.locator('.site-header').evaluate((e) => getComputedStyle(e).backgroundColor)).toBe('rgb(15, 118, 110)');
     expect(await page.locator('img.logo').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(64);
@@ -237,6 +244,63 @@ describe('the help site in a browser', () => {
     const missing = await page.goto(`${t.url}/help/${app.live.app_key}/en/articles/no-such-article`);
     expect(missing!.status()).toBe(404);
     expect(await page.locator('.error h1').textContent()).toBe('We could not find that page.');
+    await page.context().close();
+  });
+});
+
+/** The page's headings as levels, in document order. */
+const headingLevels = (page: Page) => page.locator('h1, h2, h3, h4, h5, h6').evaluateAll((hs) => hs.map((h) => Number(h.tagName[1])));
+
+/** What a reader of any page may expect: the site named once in the title, one h1 first, and no heading level skipped. */
+async function expectReadable(page: Page, name: string) {
+  const title = await page.title();
+  expect(title.split('Help Center').length - 1, `${name}: ${title}`).toBe(1);
+  const levels = await headingLevels(page);
+  expect(levels[0], `${name}: ${levels.join(' ')}`).toBe(1);
+  expect(
+    levels.filter((l) => l === 1),
+    `${name}: ${levels.join(' ')}`,
+  ).toHaveLength(1);
+  for (const [i, level] of levels.entries())
+    if (i > 0) expect(level, `${name}: ${levels.join(' ')}`).toBeLessThanOrEqual(levels[i - 1]! + 1);
+  await page.screenshot({ path: `${SHOTS}help-${name}.png`, fullPage: true });
+}
+
+describe('every page of the help site', () => {
+  it('says Help Center once in its title, has its headings in order, and says so when there is nothing to show', async () => {
+    const page = await newPage();
+    const site = `${t.url}/help/${app.live.app_key}`;
+    await page.goto(`${site}/en`);
+    await expectReadable(page, 'home');
+    await page.goto(`${site}/en/collections/account`);
+    await expectReadable(page, 'collection');
+    expect(await page.title()).toBe('Account & security · Acme Cloud Help Center');
+    await page.goto(`${site}/en/articles/${article.slug}`);
+    await expectReadable(page, 'article');
+    // The writer's levels 2 and 3 are the page's h2 and h3, under its h1.
+    expect(await headingLevels(page)).toEqual([1, 2, 3, 2]);
+    expect(await page.locator('.article h2').textContent()).toBe('Steps');
+    expect(await page.locator('.article h3').textContent()).toBe('If the link has expired');
+    await page.goto(`${site}/en/search?q=password`);
+    await expectReadable(page, 'search-results');
+
+    // A search that finds nothing says so and leads back.
+    await page.goto(`${site}/en/search?q=zeppelin`);
+    await expectReadable(page, 'search-empty');
+    expect(await page.locator('.empty p').first().textContent()).toBe('No articles found. Try other words.');
+    expect(await page.getAttribute('.empty a', 'href')).toBe(`/help/${app.live.app_key}/en`);
+
+    // Nothing published yet: the home page says so, in the reader's language, without a search box that can find nothing.
+    await page.goto(`${t.url}/help/${empty.live.app_key}/en`);
+    await expectReadable(page, 'home-empty');
+    expect(await page.locator('.empty-state h2').textContent()).toBe('No articles yet');
+    expect(await page.locator('form[role=search]').count()).toBe(0);
+    await page.goto(`${t.url}/help/${empty.live.app_key}/de`);
+    expect(await page.locator('.empty-state h2').textContent()).toBe('Noch keine Artikel');
+
+    const missing = await page.goto(`${site}/en/articles/no-such-article`);
+    expect(missing!.status()).toBe(404);
+    await expectReadable(page, 'not-found');
     await page.context().close();
   });
 });

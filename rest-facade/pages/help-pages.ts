@@ -1,4 +1,5 @@
 import type { Article } from '../../src/domain/help/article.js';
+import type { ContentBlock } from '../../src/domain/help/blocks.js';
 import type { CollectionArticles, CollectionEntry } from '../../src/domain/help/collections.js';
 import type { HelpReader } from '../../src/domain/help/reader.js';
 import type { ArticleList } from '../../src/domain/help/search.js';
@@ -23,7 +24,8 @@ const path = (site: Site, kind?: 'articles' | 'collections' | 'search', slug?: s
 function page(
   site: Site,
   input: {
-    title: string;
+    /** What the page is, before the site's name; left out on the home page, which is the site itself. */
+    title?: string;
     description?: string;
     canonicalPath?: string;
     alternates?: { lang: string; path: string }[];
@@ -56,7 +58,8 @@ function page(
       : undefined;
   return renderPage({
     lang: reader.language,
-    title: `${input.title} · ${reader.app.brandName} ${words.helpCenter}`,
+    // The site's name once: "Acme Help Center" on the home page, "Reset your password · Acme Help Center" below it.
+    title: input.title ? `${input.title} · ${reader.app.brandName} ${words.helpCenter}` : `${reader.app.brandName} ${words.helpCenter}`,
     description: input.description,
     canonical: input.canonicalPath && site.baseUrl + input.canonicalPath,
     alternates: input.alternates?.map((a) => ({ lang: a.lang, href: site.baseUrl + a.path })),
@@ -103,17 +106,44 @@ const THUMB_DOWN = trusted(
 
 const everyLanguage = (site: Site, to: (language: string) => string) => site.reader.app.languages.map((l) => ({ lang: l, path: to(l) }));
 
+/**
+ * The author's heading levels (1 to 3) as the page's outline under its h1: the levels the article
+ * uses, in their order, from h2 on, and never more than one below the heading before (an article
+ * whose first heading is a level 2 gets an h2, not an h3 after the page's h1). renderBlocks makes
+ * level 1 the h2 (firstHeading 2), so the level given it is the outline's level less one.
+ */
+export function outlined(blocks: ContentBlock[]): ContentBlock[] {
+  const used = [...new Set(blocks.flatMap((b) => (b.type === 'heading' ? [b.level ?? 1] : [])))].sort((a, b) => a - b);
+  let previous = 1;
+  return blocks.map((b) => {
+    if (b.type !== 'heading') return b;
+    const level = Math.min(2 + used.indexOf(b.level ?? 1), previous + 1);
+    previous = level;
+    return { ...b, level: level - 1 };
+  });
+}
+
 export function homePage(site: Site, collections: CollectionEntry[], popular: ArticleList): RenderedPage {
   const words = wordsFor(site.reader.language);
+  // Nothing published for this reader: say so, rather than a search box that can find nothing.
+  const empty = !collections.length && !popular.items.length;
   const body = html`<main>
     <section class="hero">
       <div class="wrap">
         <h1>${words.howCanWeHelp}</h1>
-        ${searchBox(site)}
+        ${empty ? null : searchBox(site)}
       </div>
     </section>
     <div class="content">
       <div class="wrap">
+        ${
+          empty
+            ? html`<div class="panel empty-state">
+                <h2>${words.noArticlesYet}</h2>
+                <p>${words.noArticlesYetHint}</p>
+              </div>`
+            : null
+        }
         ${
           collections.length
             ? html`<ul class="cards">
@@ -142,7 +172,6 @@ export function homePage(site: Site, collections: CollectionEntry[], popular: Ar
     </div>
   </main>`;
   return page(site, {
-    title: words.home,
     description: `${site.reader.app.brandName}: ${words.howCanWeHelp}`,
     canonicalPath: path(site),
     alternates: everyLanguage(site, (l) => path(site, undefined, undefined, l)),
@@ -204,7 +233,7 @@ export function articlePage(site: Site, a: Article, vote: { visitor: string; vot
             ${fallback ? html`${words.inOtherLanguage} ${languageName(a.language)}. ` : null}${words.updated}
             <time datetime="${a.updatedAt.toISOString()}">${dateFormat.format(a.updatedAt)}</time>
           </p>
-          <div class="article">${renderBlocks(a.blocks, { firstHeading: 2 })}</div>
+          <div class="article">${renderBlocks(outlined(a.blocks), { firstHeading: 2 })}</div>
           <section class="feedback" id="feedback" aria-live="polite">
             ${vote.voted === undefined ? html`<p>${words.wasHelpful}</p>` : html`<p class="thanks">${words.thanks}</p>`}
             <form method="post" action="${path(site, 'articles', a.slug)}/rating">
@@ -256,7 +285,10 @@ export function searchPage(site: Site, q: string, found: ArticleList): RenderedP
             ? html`<ul class="results">
                 ${found.items.map((i) => html`<li${langOf(site, i.language)}><a href="${path(site, 'articles', i.slug)}">${i.title}</a>${i.collection ? html`<div class="where">${i.collection.name}</div>` : null}<p>${i.excerpt?.length ? renderSpans(i.excerpt) : i.summary}</p></li>`)}
               </ul>`
-            : html`<p class="empty">${words.noResults}</p>`
+            : html`<div class="empty">
+                <p>${words.noResults}</p>
+                <p><a href="${path(site)}">${words.browseAll}</a></p>
+              </div>`
         }
       </div>
     </div>

@@ -88,7 +88,11 @@ mark{background:#fff3b0;color:inherit;padding:0 2px;border-radius:3px}
 .side li{margin:0 0 10px;font-size:15px}
 .side a{text-decoration:none}
 .side a:hover{text-decoration:underline}
-.empty{color:#6b7280;text-align:center;padding:32px 0}
+.empty{color:#4b5563;text-align:center;padding:32px 0}
+.empty p{margin:0 0 8px}
+.empty-state{text-align:center;padding:40px 32px}
+.empty-state h2{margin:0 0 8px;font-size:22px;color:#111827}
+.empty-state p{margin:0;color:#4b5563}
 .site-footer{padding:24px 0;color:#6b7280;font-size:14px;border-top:1px solid #e5e7eb;background:#fff}
 .error{text-align:center;padding:64px 0}
 .error h1{font-size:28px;margin:0 0 8px}
