@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { updateSettings } from '../src/domain/apps/settings.js';
 import { freePort } from '../bench/processes.js';
 import { staffApp, type StaffApp } from './support/factories.js';
+import { contrast, inkOf, READABLE, textOn } from '../src/lib/html/index.js';
 import { helpAuthor } from './support/help.js';
 import { png } from './support/pictures.js';
 import { startTestServer, testConfig, type TestServer } from './support/server.js';
@@ -301,6 +302,60 @@ describe('every page of the help site', () => {
     const missing = await page.goto(`${site}/en/articles/no-such-article`);
     expect(missing!.status()).toBe(404);
     await expectReadable(page, 'not-found');
+    await page.context().close();
+  });
+});
+
+/**
+ * The contrast of an element's text with what is behind it, as drawn: its colour and its own
+ * background over those of its ancestors, its opacity over what is behind it.
+ */
+const drawnContrast = (page: Page, selector: string) =>
+  page.locator(selector).evaluate((el) => {
+    const parse = (c: string) => (c.match(/[\d.]+/g) ?? []).map(Number) as [number, number, number, number?];
+    const over = (top: number[], alpha: number, under: number[]) => under.map((u, i) => top[i]! * alpha + u * (1 - alpha));
+    const chain: Element[] = [];
+    for (let e: Element | null = el; e; e = e.parentElement) chain.unshift(e);
+    let behind = [255, 255, 255];
+    let text = behind;
+    for (const e of chain) {
+      const style = getComputedStyle(e);
+      const [r, g, b, a = 1] = parse(style.backgroundColor);
+      const opacity = Number(style.opacity);
+      const own = over([r, g, b], a, behind);
+      if (e === el) {
+        const [tr, tg, tb, ta = 1] = parse(style.color);
+        text = over(over([tr, tg, tb], ta, own), opacity, behind);
+      }
+      behind = over(own, opacity, behind);
+    }
+    const lum = (c: number[]) =>
+      c
+        .map((v) => ((v /= 255) <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4))
+        .reduce((s, v, i) => s + v * [0.2126, 0.7152, 0.0722][i]!, 0);
+    const [hi, lo] = [lum(text), lum(behind)].sort((x, y) => y - x);
+    return (hi! + 0.05) / (lo! + 0.05);
+  });
+
+describe('the brand colour', () => {
+  it('gives text that reads on it and links that read on white, whatever the colour', () => {
+    for (let n = 0; n < 4096; n++) {
+      const color = `#${[8, 4, 0].map((shift) => ((n >> shift) & 15).toString(16).repeat(2)).join('')}`;
+      expect(contrast(textOn(color), color), color).toBeGreaterThanOrEqual(READABLE);
+      for (const bg of ['#ffffff', '#f6f7f9', '#f3f6ff']) expect(contrast(inkOf(color), bg), color).toBeGreaterThanOrEqual(READABLE);
+    }
+    // A brand that reads on white is kept as it is.
+    expect(inkOf('#0f766e')).toBe('#0f766e');
+  });
+
+  it('leaves the language switcher readable, the current language too (at the default brand colour and the app’s own)', async () => {
+    const page = await newPage();
+    for (const key of [empty.live.app_key, app.live.app_key]) {
+      await page.goto(`${t.url}/help/${key}/en`);
+      expect(await drawnContrast(page, '.languages a[aria-current]')).toBeGreaterThanOrEqual(READABLE);
+      expect(await drawnContrast(page, '.languages a:not([aria-current])')).toBeGreaterThanOrEqual(READABLE);
+      expect(await drawnContrast(page, '.site-name')).toBeGreaterThanOrEqual(READABLE);
+    }
     await page.context().close();
   });
 });
