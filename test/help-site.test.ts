@@ -284,6 +284,20 @@ describe('every page of the help site', () => {
     expect(await page.locator('.article h3').textContent()).toBe('If the link has expired');
     await page.goto(`${site}/en/search?q=password`);
     await expectReadable(page, 'search-results');
+    // An excerpt says "…" where the body goes on, and only there; its list items stay apart.
+    const excerpt = async (q: string, title: string) => {
+      await page.goto(`${site}/en/search?q=${q}`);
+      return page
+        .locator('.results li', { has: page.locator(`a:text-is("${title}")`) })
+        .locator('p')
+        .textContent();
+    };
+    const fromTheStart = await excerpt('password', 'Reset your password');
+    expect(fromTheStart).toMatch(/^If you forgot your password, .+…$/);
+    const fromTheMiddle = await excerpt('email', 'Reset your password');
+    expect(fromTheMiddle).toMatch(/^….+…$/);
+    expect(fromTheMiddle).toContain('choose Forgot password · Enter the email address');
+    expect(await excerpt('plan', 'Change your plan')).toBe('Change your plan');
 
     // A search that finds nothing says so and leads back.
     await page.goto(`${site}/en/search?q=zeppelin`);

@@ -1,5 +1,5 @@
 import type { Article } from '../../src/domain/help/article.js';
-import type { ContentBlock } from '../../src/domain/help/blocks.js';
+import type { ContentBlock, Span } from '../../src/domain/help/blocks.js';
 import type { CollectionArticles, CollectionEntry } from '../../src/domain/help/collections.js';
 import type { HelpReader } from '../../src/domain/help/reader.js';
 import type { ArticleList } from '../../src/domain/help/search.js';
@@ -268,6 +268,14 @@ export function articlePage(site: Site, a: Article, vote: { visitor: string; vot
   });
 }
 
+/** An excerpt, its lines (the body's blocks and list items) kept apart by a dot rather than run together. */
+const excerptOf = (spans: Span[]) =>
+  html`${spans.flatMap((s) =>
+    s.text
+      .split('\n')
+      .map((text, i) => html`${i ? html`<span class="sep" aria-hidden="true"> · </span>` : null}${renderSpans([{ ...s, text }])}`),
+  )}`;
+
 export function searchPage(site: Site, q: string, found: ArticleList): RenderedPage {
   const words = wordsFor(site.reader.language);
   const body = html`<main class="content">
@@ -283,7 +291,7 @@ export function searchPage(site: Site, q: string, found: ArticleList): RenderedP
         ${
           found.items.length
             ? html`<ul class="results">
-                ${found.items.map((i) => html`<li${langOf(site, i.language)}><a href="${path(site, 'articles', i.slug)}">${i.title}</a>${i.collection ? html`<div class="where">${i.collection.name}</div>` : null}<p>${i.excerpt?.length ? renderSpans(i.excerpt) : i.summary}</p></li>`)}
+                ${found.items.map((i) => html`<li${langOf(site, i.language)}><a href="${path(site, 'articles', i.slug)}">${i.title}</a>${i.collection ? html`<div class="where">${i.collection.name}</div>` : null}<p>${i.excerpt?.length ? excerptOf(i.excerpt) : i.summary}</p></li>`)}
               </ul>`
             : html`<div class="empty">
                 <p>${words.noResults}</p>

@@ -59,6 +59,7 @@ main{flex:1}
 .results a{font-size:18px;font-weight:600;text-decoration:none}
 .results a:hover{text-decoration:underline}
 .results p{margin:6px 0 0;color:#4b5563}
+.results .sep{font-weight:700}
 .results .where{font-size:13px;color:#6b7280;margin-top:4px}
 mark{background:#fff3b0;color:inherit;padding:0 2px;border-radius:3px}
 .layout{display:grid;grid-template-columns:minmax(0,1fr) 280px;gap:24px;align-items:start}
