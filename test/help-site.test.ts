@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import axe from 'axe-core';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { updateSettings } from '../src/domain/apps/settings.js';
@@ -160,9 +161,15 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function newPage() {
-  // JavaScript off: the site must work as links and forms.
-  const context = await browser.newContext({ javaScriptEnabled: false, locale: 'en-US', viewport: { width: 1200, height: 900 } });
+async function newPage(opts: { axe?: boolean } = {}) {
+  // JavaScript off: the site must work as links and forms. For axe, which runs as a script in the
+  // page, it is on and the page's policy (no script at all) set aside: the pages have no script of
+  // their own, so nothing else changes.
+  const context = await browser.newContext({
+    ...(opts.axe ? { bypassCSP: true } : { javaScriptEnabled: false }),
+    locale: 'en-US',
+    viewport: { width: 1200, height: 900 },
+  });
   // The logo's host, answered here: nothing leaves the machine.
   await context.route(`${LOGO}*`, (route) => route.fulfill({ contentType: 'image/png', body: logo() }));
   return context.newPage();
@@ -252,7 +259,25 @@ describe('the help site in a browser', () => {
 /** The page's headings as levels, in document order. */
 const headingLevels = (page: Page) => page.locator('h1, h2, h3, h4, h5, h6').evaluateAll((hs) => hs.map((h) => Number(h.tagName[1])));
 
-/** What a reader of any page may expect: the site named once in the title, one h1 first, and no heading level skipped. */
+/** axe-core's findings on the page (its source put in the page: nothing is fetched) that are serious or critical. */
+async function seriousFindings(page: Page) {
+  await page.addScriptTag({ content: axe.source });
+  const violations = await page.evaluate(async () => {
+    const found = await (window as unknown as { axe: typeof axe }).axe.run(document, { resultTypes: ['violations'] });
+    return found.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.map((n) => ({ target: n.target.join(' '), summary: n.failureSummary })),
+    }));
+  });
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}
+
+/**
+ * What a reader of any page may expect: the site named once in the title, one h1 first, no heading
+ * level skipped, and no serious or critical accessibility finding.
+ */
 async function expectReadable(page: Page, name: string) {
   const title = await page.title();
   expect(title.split('Help Center').length - 1, `${name}: ${title}`).toBe(1);
@@ -264,12 +289,14 @@ async function expectReadable(page: Page, name: string) {
   ).toHaveLength(1);
   for (const [i, level] of levels.entries())
     if (i > 0) expect(level, `${name}: ${levels.join(' ')}`).toBeLessThanOrEqual(levels[i - 1]! + 1);
+  const serious = await seriousFindings(page);
+  expect(serious, `${name}: ${JSON.stringify(serious, null, 2)}`).toEqual([]);
   await page.screenshot({ path: `${SHOTS}help-${name}.png`, fullPage: true });
 }
 
 describe('every page of the help site', () => {
-  it('says Help Center once in its title, has its headings in order, and says so when there is nothing to show', async () => {
-    const page = await newPage();
+  it('says Help Center once in its title, has its headings in order, passes axe, and says so when there is nothing to show', async () => {
+    const page = await newPage({ axe: true });
     const site = `${t.url}/help/${app.live.app_key}`;
     await page.goto(`${site}/en`);
     await expectReadable(page, 'home');
