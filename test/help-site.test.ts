@@ -343,6 +343,11 @@ describe('every page of the help site', () => {
     const missing = await page.goto(`${site}/en/articles/no-such-article`);
     expect(missing!.status()).toBe(404);
     await expectReadable(page, 'not-found');
+    // An app this service does not know: a plain page, still naming the Help Center once.
+    expect((await page.goto(`${t.url}/help/app_unknown/en`))!.status()).toBe(404);
+    await expectReadable(page, 'not-found-unknown-app');
+    expect(await page.locator('.brand').textContent()).toBe('HHelp Center');
+    expect(await page.locator('.site-name').count()).toBe(0);
     await page.context().close();
   });
 });

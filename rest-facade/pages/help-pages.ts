@@ -323,7 +323,7 @@ export function errorPage(site: Site | undefined, status: number, language = 'en
   if (site) return page(site, { title: words.notFound, noindex: true, body, languageLinks: (l) => path(site, undefined, undefined, l) });
   return renderPage({
     lang: language,
-    title: words.notFound,
+    title: `${words.notFound} · ${words.helpCenter}`,
     noindex: true,
     brand: { name: words.helpCenter, color: '', logoUrl: null },
     homeHref: '/',

@@ -113,7 +113,7 @@ export function renderPage(page: PageInput): RenderedPage {
               >${logo ? html`<img class="logo" src="${logo}" alt="" width="32" height="32" />` : html`<span class="logo-letter" aria-hidden="true">${[...page.brand.name][0] ?? '?'}</span>`}<span
                 class="brand-name"
                 >${page.brand.name}</span
-              ><span class="site-name">${page.siteName}</span></a
+              >${page.siteName ? html`<span class="site-name">${page.siteName}</span>` : null}</a
             >
             ${page.headerExtra ?? null}
           </div>
