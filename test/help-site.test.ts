@@ -1,10 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
+import axe from 'axe-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { updateSettings } from '../src/domain/apps/settings.js';
 import { freePort } from '../bench/processes.js';
 import { staffApp, type StaffApp } from './support/factories.js';
+import { contrast, inkOf, READABLE, textOn } from '../src/lib/html/index.js';
 import { helpAuthor } from './support/help.js';
 import { png } from './support/pictures.js';
 import { startTestServer, testConfig, type TestServer } from './support/server.js';
@@ -20,6 +22,8 @@ let t: TestServer;
 let app: StaffApp;
 let browser: Browser;
 let article: { id: string; slug: string };
+/** An app with nothing published, in the default brand colour. */
+let empty: StaffApp;
 
 type Rgb = [number, number, number];
 const inside = (x: number, y: number, [x0, y0, x1, y1]: number[]) => x >= x0! && x < x1! && y >= y0! && y < y1!;
@@ -93,7 +97,8 @@ beforeAll(async () => {
               { text: 'You need access to your email.', bold: true },
             ],
           },
-          { type: 'heading', level: 1, spans: [{ text: 'Steps' }] },
+          // The writer's first heading is a level 2: under the page's h1 it is still an h2.
+          { type: 'heading', level: 2, spans: [{ text: 'Steps' }] },
           {
             type: 'numbered_list',
             items: [
@@ -103,6 +108,7 @@ beforeAll(async () => {
             ],
           },
           { type: 'image', imageUrl: made.url, alt: 'The sign-in page with the Forgot password link' },
+          { type: 'heading', level: 3, spans: [{ text: 'If the link has expired' }] },
           { type: 'callout', spans: [{ text: 'The link works for one hour. Ask for a new one if it has expired.' }] },
           {
             type: 'paragraph',
@@ -133,6 +139,9 @@ beforeAll(async () => {
   await write.article({ collectionId: billing.id, versions: { en: { title: 'Download invoices', summary: 'Every invoice as a PDF.' } } });
   await write.article({ audience: 'signed_in', collectionId: billing.id, versions: { en: { title: 'Internal pricing notes' } } });
 
+  empty = await staffApp(t, 'Quiet Co');
+  await updateSettings(t.ctx, empty.modes.live, { languages: ['en', 'de'], defaultLanguage: 'en' });
+
   browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: [
@@ -152,9 +161,15 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function newPage() {
-  // JavaScript off: the site must work as links and forms.
-  const context = await browser.newContext({ javaScriptEnabled: false, locale: 'en-US', viewport: { width: 1200, height: 900 } });
+async function newPage(opts: { axe?: boolean } = {}) {
+  // JavaScript off: the site must work as links and forms. For axe, which runs as a script in the
+  // page, it is on and the page's policy (no script at all) set aside: the pages have no script of
+  // their own, so nothing else changes.
+  const context = await browser.newContext({
+    ...(opts.axe ? { bypassCSP: true } : { javaScriptEnabled: false }),
+    locale: 'en-US',
+    viewport: { width: 1200, height: 900 },
+  });
   // The logo's host, answered here: nothing leaves the machine.
   await context.route(`${LOGO}*`, (route) => route.fulfill({ contentType: 'image/png', body: logo() }));
   return context.newPage();
@@ -166,7 +181,7 @@ describe('the help site in a browser', () => {
     await page.goto(`${t.url}/help/${app.live.app_key}`);
     expect(new URL(page.url()).pathname).toBe(`/help/${app.live.app_key}/en`);
     expect(await page.getAttribute('html', 'lang')).toBe('en');
-    expect(await page.title()).toBe('Help Center · Acme Cloud Help Center');
+    expect(await page.title()).toBe('Acme Cloud Help Center');
     expect(await page.locator('.brand-name').textContent()).toBe('Acme Cloud');
     expect(await page.locator('.site-header').evaluate((e) => getComputedStyle(e).backgroundColor)).toBe('rgb(15, 118, 110)');
     expect(await page.locator('img.logo').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(64);
@@ -237,6 +252,156 @@ describe('the help site in a browser', () => {
     const missing = await page.goto(`${t.url}/help/${app.live.app_key}/en/articles/no-such-article`);
     expect(missing!.status()).toBe(404);
     expect(await page.locator('.error h1').textContent()).toBe('We could not find that page.');
+    await page.context().close();
+  });
+});
+
+/** The page's headings as levels, in document order. */
+const headingLevels = (page: Page) => page.locator('h1, h2, h3, h4, h5, h6').evaluateAll((hs) => hs.map((h) => Number(h.tagName[1])));
+
+/** axe-core's findings on the page (its source put in the page: nothing is fetched) that are serious or critical. */
+async function seriousFindings(page: Page) {
+  await page.addScriptTag({ content: axe.source });
+  const violations = await page.evaluate(async () => {
+    const found = await (window as unknown as { axe: typeof axe }).axe.run(document, { resultTypes: ['violations'] });
+    return found.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.map((n) => ({ target: n.target.join(' '), summary: n.failureSummary })),
+    }));
+  });
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}
+
+/**
+ * What a reader of any page may expect: the site named once in the title, one h1 first, no heading
+ * level skipped, and no serious or critical accessibility finding.
+ */
+async function expectReadable(page: Page, name: string) {
+  const title = await page.title();
+  expect(title.split('Help Center').length - 1, `${name}: ${title}`).toBe(1);
+  const levels = await headingLevels(page);
+  expect(levels[0], `${name}: ${levels.join(' ')}`).toBe(1);
+  expect(
+    levels.filter((l) => l === 1),
+    `${name}: ${levels.join(' ')}`,
+  ).toHaveLength(1);
+  for (const [i, level] of levels.entries())
+    if (i > 0) expect(level, `${name}: ${levels.join(' ')}`).toBeLessThanOrEqual(levels[i - 1]! + 1);
+  const serious = await seriousFindings(page);
+  expect(serious, `${name}: ${JSON.stringify(serious, null, 2)}`).toEqual([]);
+  await page.screenshot({ path: `${SHOTS}help-${name}.png`, fullPage: true });
+}
+
+describe('every page of the help site', () => {
+  it('says Help Center once in its title, has its headings in order, passes axe, and says so when there is nothing to show', async () => {
+    const page = await newPage({ axe: true });
+    const site = `${t.url}/help/${app.live.app_key}`;
+    await page.goto(`${site}/en`);
+    await expectReadable(page, 'home');
+    await page.goto(`${site}/en/collections/account`);
+    await expectReadable(page, 'collection');
+    expect(await page.title()).toBe('Account & security · Acme Cloud Help Center');
+    await page.goto(`${site}/en/articles/${article.slug}`);
+    await expectReadable(page, 'article');
+    // The writer's levels 2 and 3 are the page's h2 and h3, under its h1.
+    expect(await headingLevels(page)).toEqual([1, 2, 3, 2]);
+    expect(await page.locator('.article h2').textContent()).toBe('Steps');
+    expect(await page.locator('.article h3').textContent()).toBe('If the link has expired');
+    await page.goto(`${site}/en/search?q=password`);
+    await expectReadable(page, 'search-results');
+    // An excerpt says "…" where the body goes on, and only there; its list items stay apart.
+    const excerpt = async (q: string, title: string) => {
+      await page.goto(`${site}/en/search?q=${q}`);
+      return page
+        .locator('.results li', { has: page.locator(`a:text-is("${title}")`) })
+        .locator('p')
+        .textContent();
+    };
+    const fromTheStart = await excerpt('password', 'Reset your password');
+    expect(fromTheStart).toMatch(/^If you forgot your password, .+…$/);
+    const fromTheMiddle = await excerpt('email', 'Reset your password');
+    expect(fromTheMiddle).toMatch(/^….+…$/);
+    expect(fromTheMiddle).toContain('choose Forgot password · Enter the email address');
+    expect(await excerpt('plan', 'Change your plan')).toBe('Change your plan');
+
+    // A search that finds nothing says so and leads back.
+    await page.goto(`${site}/en/search?q=zeppelin`);
+    await expectReadable(page, 'search-empty');
+    expect(await page.locator('.empty p').first().textContent()).toBe('No articles found. Try other words.');
+    expect(await page.getAttribute('.empty a', 'href')).toBe(`/help/${app.live.app_key}/en`);
+
+    // Nothing published yet: the home page says so, in the reader's language, without a search box that can find nothing.
+    await page.goto(`${t.url}/help/${empty.live.app_key}/en`);
+    await expectReadable(page, 'home-empty');
+    expect(await page.locator('.empty-state h2').textContent()).toBe('No articles yet');
+    expect(await page.locator('form[role=search]').count()).toBe(0);
+    await page.goto(`${t.url}/help/${empty.live.app_key}/de`);
+    expect(await page.locator('.empty-state h2').textContent()).toBe('Noch keine Artikel');
+
+    const missing = await page.goto(`${site}/en/articles/no-such-article`);
+    expect(missing!.status()).toBe(404);
+    await expectReadable(page, 'not-found');
+    // An app this service does not know: a plain page, still naming the Help Center once.
+    expect((await page.goto(`${t.url}/help/app_unknown/en`))!.status()).toBe(404);
+    await expectReadable(page, 'not-found-unknown-app');
+    expect(await page.locator('.brand').textContent()).toBe('HHelp Center');
+    expect(await page.locator('.site-name').count()).toBe(0);
+    await page.context().close();
+  });
+});
+
+/**
+ * The contrast of an element's text with what is behind it, as drawn: its colour and its own
+ * background over those of its ancestors, its opacity over what is behind it.
+ */
+const drawnContrast = (page: Page, selector: string) =>
+  page.locator(selector).evaluate((el) => {
+    const parse = (c: string) => (c.match(/[\d.]+/g) ?? []).map(Number) as [number, number, number, number?];
+    const over = (top: number[], alpha: number, under: number[]) => under.map((u, i) => top[i]! * alpha + u * (1 - alpha));
+    const chain: Element[] = [];
+    for (let e: Element | null = el; e; e = e.parentElement) chain.unshift(e);
+    let behind = [255, 255, 255];
+    let text = behind;
+    for (const e of chain) {
+      const style = getComputedStyle(e);
+      const [r, g, b, a = 1] = parse(style.backgroundColor);
+      const opacity = Number(style.opacity);
+      const own = over([r, g, b], a, behind);
+      if (e === el) {
+        const [tr, tg, tb, ta = 1] = parse(style.color);
+        text = over(over([tr, tg, tb], ta, own), opacity, behind);
+      }
+      behind = over(own, opacity, behind);
+    }
+    const lum = (c: number[]) =>
+      c
+        .map((v) => ((v /= 255) <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4))
+        .reduce((s, v, i) => s + v * [0.2126, 0.7152, 0.0722][i]!, 0);
+    const [hi, lo] = [lum(text), lum(behind)].sort((x, y) => y - x);
+    return (hi! + 0.05) / (lo! + 0.05);
+  });
+
+describe('the brand colour', () => {
+  it('gives text that reads on it and links that read on white, whatever the colour', () => {
+    for (let n = 0; n < 4096; n++) {
+      const color = `#${[8, 4, 0].map((shift) => ((n >> shift) & 15).toString(16).repeat(2)).join('')}`;
+      expect(contrast(textOn(color), color), color).toBeGreaterThanOrEqual(READABLE);
+      for (const bg of ['#ffffff', '#f6f7f9', '#f3f6ff']) expect(contrast(inkOf(color), bg), color).toBeGreaterThanOrEqual(READABLE);
+    }
+    // A brand that reads on white is kept as it is.
+    expect(inkOf('#0f766e')).toBe('#0f766e');
+  });
+
+  it('leaves the language switcher readable, the current language too (at the default brand colour and the app’s own)', async () => {
+    const page = await newPage();
+    for (const key of [empty.live.app_key, app.live.app_key]) {
+      await page.goto(`${t.url}/help/${key}/en`);
+      expect(await drawnContrast(page, '.languages a[aria-current]')).toBeGreaterThanOrEqual(READABLE);
+      expect(await drawnContrast(page, '.languages a:not([aria-current])')).toBeGreaterThanOrEqual(READABLE);
+      expect(await drawnContrast(page, '.site-name')).toBeGreaterThanOrEqual(READABLE);
+    }
     await page.context().close();
   });
 });

@@ -32,7 +32,11 @@ const WEIGHTS = '{0, 0.1, 0.3, 1.0}';
 // Marks around matched words in ts_headline's answer: control characters the stored text never holds.
 const START = '\u0001';
 const STOP = '\u0002';
-const HEADLINE = `StartSel=${START}, StopSel=${STOP}, MaxWords=30, MinWords=12, ShortWord=2, MaxFragments=2, FragmentDelimiter=" … "`;
+// One stretch of the body around the best match: two could be next to each other in the text, and
+// a "…" between them would say words were left out where none were.
+const HEADLINE = `StartSel=${START}, StopSel=${STOP}, MaxWords=30, MinWords=12, ShortWord=0, MaxFragments=1`;
+/** Shown where an excerpt leaves words out. */
+export const CUT = '…';
 
 /** The words of a query: letters and digits, lower-cased, at most MAX_WORDS. */
 export function wordsOf(q: string | undefined): string[] {
@@ -90,7 +94,8 @@ function mostRead(ctx: HelpCtx, reader: HelpReader, limit: number): Promise<Serv
   return ctx.db.$queryRaw<ServedRow[]>(Prisma.sql`${withCollections(reader, page)} ORDER BY views DESC, position, slug`);
 }
 
-type Hit = ServedRow & { rank: number; headline: string };
+/** A match: its rank, its excerpt, and whether the excerpt leaves out words before and after it. */
+type Hit = ServedRow & { rank: number; headline: string; cut_start: boolean; cut_end: boolean };
 
 /**
  * The served versions having every word, best first, with their excerpts: one statement
@@ -106,25 +111,34 @@ export function fullTextStatement(reader: HelpReader, terms: SearchTerms, limit:
   const own = reader.language;
   const fallback = reader.app.defaultLanguage;
   const hits = Prisma.sql`
-    SELECT article_id, slug, collection_id, position, audience, language, title, summary, published_at AT TIME ZONE 'UTC' AS published_at, rank, headline
+    SELECT article_id, slug, collection_id, position, audience, language, title, summary, published_at AT TIME ZONE 'UTC' AS published_at, rank, headline,
+      cut_start, cut_end
     FROM crm_help_search(${reader.appModeId}, ${own}, ${searchConfigOf(own)}, ${fallback}, ${searchConfigOf(fallback)},
       ${terms.query}, ${terms.marks}, ${audiencesOf(reader)}::text[], ${limit}::int, ${WEIGHTS}::float4[], ${HEADLINE})`;
   return Prisma.sql`${withCollections(reader, hits)} ORDER BY rank DESC, position, slug`;
 }
 
 /** Items with their excerpts (ts_headline, in crm_help_search) as spans. */
-const withExcerpts = (rows: Hit[]): ArticleItem[] => rows.map((row) => ({ ...itemOf(row), excerpt: spansOf(row.headline) }));
+const withExcerpts = (rows: Hit[]): ArticleItem[] =>
+  rows.map((row) => ({ ...itemOf(row), excerpt: spansOf(row.headline, { before: row.cut_start, after: row.cut_end }) }));
 
 /**
  * ts_headline's answer as spans of plain text, the matched words marked `highlight`: the text is
- * the article's own words, never markup, so whoever shows it escapes it as text.
+ * the article's own words, never markup, so whoever shows it escapes it as text. Lines (the body's
+ * blocks and list items) stay apart as a line break; other runs of space are one space. Where words
+ * were left out (`cut`), the text begins or ends with "…".
  */
-export function spansOf(headline: string): Span[] {
+export function spansOf(headline: string, cut: { before?: boolean; after?: boolean } = {}): Span[] {
   const spans: Span[] = [];
   for (const [i, part] of headline.split(START).entries()) {
     const [marked, rest] = i === 0 ? [undefined, part] : ((s) => [s[0], s.slice(1).join(STOP)])(part.split(STOP));
     if (marked) spans.push({ text: marked, highlight: true });
     if (rest) spans.push({ text: rest });
   }
-  return spans.map((s) => ({ ...s, text: s.text.replace(/\s+/g, ' ') })).filter((s) => s.text !== '');
+  const text = (t: string) => t.replace(/\s+/g, (space) => (space.includes('\n') ? '\n' : ' '));
+  const kept = spans.map((s) => ({ ...s, text: text(s.text) })).filter((s) => s.text !== '');
+  if (!kept.length) return kept;
+  if (cut.before) kept.unshift({ text: CUT });
+  if (cut.after) kept.push({ text: CUT });
+  return kept;
 }

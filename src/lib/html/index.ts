@@ -2,4 +2,4 @@
 // the app's brand, no JavaScript.
 export { escapeText, html, safeUrl, trusted, Html, type Part } from './html.js';
 export { renderBlocks, renderSpans, type BlockLike, type SpanLike } from './blocks.js';
-export { renderPage, textOn, type Brand, type PageInput, type RenderedPage } from './page.js';
+export { contrast, inkOf, READABLE, renderPage, textOn, type Brand, type PageInput, type RenderedPage } from './page.js';

@@ -6,7 +6,7 @@ export const STYLES = `
 *,*::before,*::after{box-sizing:border-box}
 html{-webkit-text-size-adjust:100%}
 body{margin:0;font:16px/1.6 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,"Noto Sans",sans-serif;color:#1f2937;background:#f6f7f9;display:flex;flex-direction:column;min-height:100vh}
-a{color:var(--brand)}
+a{color:var(--brand-ink)}
 a:hover{text-decoration-thickness:2px}
 .wrap{width:100%;max-width:1040px;margin:0 auto;padding:0 20px}
 .site-header{background:var(--brand);color:var(--on-brand)}
@@ -14,12 +14,12 @@ a:hover{text-decoration-thickness:2px}
 .brand{display:flex;align-items:center;gap:10px;color:var(--on-brand);text-decoration:none;font-weight:600;font-size:18px}
 .logo{width:32px;height:32px;border-radius:8px;object-fit:cover;background:#fff}
 .logo-letter{display:inline-grid;place-items:center;width:32px;height:32px;border-radius:8px;background:rgba(255,255,255,.2);font-weight:700}
-.site-name{font-weight:400;opacity:.85}
+.site-name{font-weight:400}
 .site-name::before{content:"";display:inline-block;width:1px;height:18px;margin:0 10px -3px 0;background:currentColor;opacity:.4}
 .languages{display:flex;gap:4px;flex-wrap:wrap;margin:0;padding:0;list-style:none;font-size:14px}
-.languages a{color:var(--on-brand);text-decoration:none;padding:4px 10px;border-radius:999px;opacity:.85}
-.languages a:hover{opacity:1;background:rgba(255,255,255,.15)}
-.languages a[aria-current]{background:rgba(255,255,255,.22);opacity:1;font-weight:600}
+.languages a{color:var(--on-brand);text-decoration:none;padding:4px 10px;border-radius:999px}
+.languages a:hover{text-decoration:underline}
+.languages a[aria-current]{background:var(--on-brand);color:var(--brand);font-weight:600}
 .hero{background:var(--brand);color:var(--on-brand);padding:28px 0 56px}
 .hero h1{margin:0 0 18px;font-size:clamp(26px,4vw,38px);line-height:1.2;font-weight:700}
 .search{display:flex;max-width:640px;background:#fff;border-radius:12px;box-shadow:0 8px 24px rgba(15,23,42,.18);overflow:hidden}
@@ -43,7 +43,7 @@ main{flex:1}
 .crumbs{display:flex;flex-wrap:wrap;gap:6px;margin:0 0 16px;padding:0;list-style:none;font-size:14px;color:#6b7280}
 .crumbs li+li::before{content:"›";margin-right:6px;color:#9ca3af}
 .crumbs a{color:#4b5563;text-decoration:none}
-.crumbs a:hover{color:var(--brand);text-decoration:underline}
+.crumbs a:hover{color:var(--brand-ink);text-decoration:underline}
 .page-title{margin:0 0 8px;font-size:clamp(26px,3.4vw,34px);line-height:1.25;color:#111827}
 .lead{margin:0 0 20px;font-size:18px;color:#4b5563}
 .list{margin:0;padding:0;list-style:none;border-top:1px solid #f0f1f3}
@@ -51,7 +51,7 @@ main{flex:1}
 .panel>.list:first-child{border-top:0}
 .list li:last-child{border-bottom:0}
 .list a{display:flex;justify-content:space-between;gap:12px;padding:14px 4px;text-decoration:none;color:#111827}
-.list a:hover{color:var(--brand)}
+.list a:hover{color:var(--brand-ink)}
 .list a::after{content:"›";color:#9ca3af}
 .list .summary{display:block;color:#6b7280;font-size:14px;margin-top:2px}
 .results{margin:0;padding:0;list-style:none}
@@ -59,6 +59,7 @@ main{flex:1}
 .results a{font-size:18px;font-weight:600;text-decoration:none}
 .results a:hover{text-decoration:underline}
 .results p{margin:6px 0 0;color:#4b5563}
+.results .sep{font-weight:700}
 .results .where{font-size:13px;color:#6b7280;margin-top:4px}
 mark{background:#fff3b0;color:inherit;padding:0 2px;border-radius:3px}
 .layout{display:grid;grid-template-columns:minmax(0,1fr) 280px;gap:24px;align-items:start}
@@ -78,7 +79,7 @@ mark{background:#fff3b0;color:inherit;padding:0 2px;border-radius:3px}
 .feedback p{margin:0 0 12px;font-weight:600}
 .feedback form{display:flex;justify-content:center;gap:12px;flex-wrap:wrap}
 .feedback button{display:inline-flex;align-items:center;justify-content:center;gap:8px;font:inherit;padding:10px 22px;border-radius:999px;border:1px solid #d1d5db;background:#fff;cursor:pointer;min-width:110px}
-.feedback button:hover{border-color:var(--brand);color:var(--brand)}
+.feedback button:hover{border-color:var(--brand-ink);color:var(--brand-ink)}
 .feedback button[aria-pressed="true"]{background:var(--brand);color:var(--on-brand);border-color:var(--brand)}
 .thanks{color:#047857}
 .icon{flex:none}
@@ -88,7 +89,11 @@ mark{background:#fff3b0;color:inherit;padding:0 2px;border-radius:3px}
 .side li{margin:0 0 10px;font-size:15px}
 .side a{text-decoration:none}
 .side a:hover{text-decoration:underline}
-.empty{color:#6b7280;text-align:center;padding:32px 0}
+.empty{color:#4b5563;text-align:center;padding:32px 0}
+.empty p{margin:0 0 8px}
+.empty-state{text-align:center;padding:40px 32px}
+.empty-state h2{margin:0 0 8px;font-size:22px;color:#111827}
+.empty-state p{margin:0;color:#4b5563}
 .site-footer{padding:24px 0;color:#6b7280;font-size:14px;border-top:1px solid #e5e7eb;background:#fff}
 .error{text-align:center;padding:64px 0}
 .error h1{font-size:28px;margin:0 0 8px}
