@@ -4,7 +4,7 @@ import { deliveriesFor } from '../../src/domain/webhooks/enqueue.js';
 import { ERASE_REQUESTED } from '../../src/domain/contacts/erasure.js';
 import { SNOOZED } from '../../src/domain/inbox/snooze.js';
 import { PUSH_REQUESTED } from '../../src/domain/push/send.js';
-import type { ProcessStarter } from '../engine/engine.js';
+import type { ProcessStarter } from '../engine/types.js';
 import type { Processes } from './registry.js';
 
 // Processes are started from the outbox, not by the request that asked for them: the row commits
