@@ -19,22 +19,26 @@ export const startProcesses = (engine: ProcessStarter<Processes>, svc: Services)
  * by row in outbox order (a row of several processes' topics starts each, in the registry's
  * order), then each batch-reading process's runs, in the registry's order.
  */
-export function startsFrom<Def extends AnyProcess>(wired: readonly WiredProcess[], engine: ProcessStarter<Def>, ctx: Ctx): OutboxConsumer {
+export function startsFrom<Def extends AnyProcess>(
+  processes: readonly WiredProcess[],
+  engine: ProcessStarter<Def>,
+  ctx: Ctx,
+): OutboxConsumer {
   // Each name and input as the engine takes them: wireProcess checked each startsOn against its definition.
-  const start = (process: WiredProcess, runId: string, input: unknown) =>
-    engine.start(process.definition.name as Def['name'], runId, input as never);
+  const start = (wired: WiredProcess, runId: string, input: unknown) =>
+    engine.start(wired.definition.name as Def['name'], runId, input as never);
   return async (rows) => {
     for (const row of rows)
-      for (const process of wired) {
-        const on = process.startsOn;
-        if ('runId' in on && on.topics.includes(row.topic)) await start(process, on.runId(row), on.input(row));
+      for (const p of processes) {
+        const on = p.startsOn;
+        if ('runId' in on && on.topics.includes(row.topic)) await start(p, on.runId(row), on.input(row));
       }
-    for (const process of wired) {
-      const on = process.startsOn;
+    for (const p of processes) {
+      const on = p.startsOn;
       if (!('runs' in on)) continue;
       const mine = on.topics === 'all' ? rows : rows.filter((row) => on.topics.includes(row.topic));
       if (!mine.length) continue;
-      for (const { runId, input } of await on.runs(ctx, mine)) await start(process, runId, input);
+      for (const { runId, input } of await on.runs(ctx, mine)) await start(p, runId, input);
     }
   };
 }
