@@ -7,8 +7,8 @@ import { eraseProcess, type EraseInput } from '../processes/erase/decide.js';
 import type { WebhookInput } from '../processes/webhook/decide.js';
 import { processes, type Processes } from '../processes/registry.js';
 import { defineProcess } from './define.js';
-import { createDurableEngine, type ProcessStarter } from './engine.js';
-import type { ProcessInputs } from './types.js';
+import { createDurableEngine } from './engine.js';
+import type { ProcessInputs, ProcessStarter } from './types.js';
 import type { ConversationWakeInput } from '../processes/conversation-wake/decide.js';
 import type { PushSendInput } from '../processes/push-send/decide.js';
 

@@ -4,11 +4,10 @@ import { Prisma, type WorkflowRun } from '../../src/generated/prisma/client.js';
 import { createLogger, type Logger } from '../../src/lib/logger.js';
 import type { Activities } from './activities.js';
 import { timeoutOf } from './commands.js';
-import type { DurableEngine } from './engine.js';
 import { RunNotFoundError } from './errors.js';
 import type { ProcessRegistry } from './registry.js';
 import { advance, afterFailure, cancelPending, commandOf, describeRun, settle, stepWithoutActivity, type RunChange } from './run-row.js';
-import type { ActivitiesOf, AnyProcess, CallCommand, ProcessRef, RunDescription, StartInput } from './types.js';
+import type { ActivitiesOf, AnyProcess, CallCommand, DurableEngine, ProcessRef, RunDescription, StartInput } from './types.js';
 
 // The durable-process engine on PostgreSQL, for deployments without Temporal. Each run is a row
 // of workflow_run. Any number of server processes advance the due rows, each claimed with

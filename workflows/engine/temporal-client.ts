@@ -1,10 +1,9 @@
 import { Client, Connection, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
 import type { Config } from '../../src/config.js';
 import { runViewQuery, type DurableArgs } from '../temporal/definitions.js';
-import type { DurableEngine } from './engine.js';
 import { RunNotFoundError } from './errors.js';
 import type { ProcessRegistry } from './registry.js';
-import type { AnyProcess, ProcessRef, RunDescription, StartInput } from './types.js';
+import type { AnyProcess, DurableEngine, ProcessRef, RunDescription, StartInput } from './types.js';
 
 // The engine interface on a Temporal server: a run is a workflow whose id is the run id and whose
 // type is the process's name. Workers (npm run worker) execute them; this side only asks.

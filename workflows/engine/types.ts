@@ -3,6 +3,8 @@
 // command. It never reads the clock (time comes with the event) and never does I/O (activities
 // do), so Temporal can replay it and the embedded engine can resume it from a row.
 // States, inputs, results and payloads must survive JSON: both engines store or send them as JSON.
+// The engines' own interface (DurableEngine) is here too, below both engines and engine.ts, which
+// picks one: each engine implements it without importing the module that imports it.
 
 import type { Activities, ActivityInput, ActivityName, ActivityResult, UnionToIntersection } from './activities.js';
 
@@ -127,4 +129,25 @@ export interface RunDescription {
   /** Attempts made at the activity being called. */
   attempts: number;
   lastError: string | null;
+}
+
+/**
+ * Starts the processes `Def` (a registry's definitions) and no other: `start('erase', runId, { requestId })`
+ * or `start(eraseProcess, runId, { requestId })`. A name the registry lacks or a wrong input does not compile.
+ */
+export interface ProcessStarter<Def extends AnyProcess = AnyProcess> {
+  /** Starts a run on the process's latest version. Idempotent by run id: an existing run is left as it is. */
+  start<Name extends Def['name']>(process: ProcessRef<Name>, runId: string, input: StartInput<Def, Name>): Promise<unknown>;
+}
+
+/** What the service sees of durable processes, whichever engine runs them. */
+export interface DurableEngine<Def extends AnyProcess = AnyProcess> extends ProcessStarter<Def> {
+  /** Starts a run on the process's latest version and answers its id. Idempotent by run id: an existing run is left as it is. */
+  start<Name extends Def['name']>(process: ProcessRef<Name>, runId: string, input: StartInput<Def, Name>): Promise<string>;
+  /** Queued for the run's next wait that listens for this name. Throws RunNotFoundError when no running run has the id. */
+  signal(runId: string, name: string, payload?: unknown): Promise<void>;
+  /** The run's decide function hears `cancelled` and answers it (an ended run: nothing happens). */
+  cancel(runId: string): Promise<void>;
+  describe(runId: string): Promise<RunDescription | null>;
+  close(): Promise<void>;
 }
