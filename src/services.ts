@@ -4,7 +4,7 @@ import { OutboxDispatcher } from './db/outbox-dispatcher.js';
 import { CredentialCache } from './domain/access/credential-cache.js';
 import { conversationWaitsOf } from './domain/conversations/waits.js';
 import { liveMessagesOf } from './domain/inapp/live.js';
-import type { Services } from './domain/context.js';
+import type { Services } from './domain/services.js';
 import { openMailTransport } from './domain/mail/open.js';
 import type { MailTransport } from './domain/mail/transport.js';
 import { openBlobStore } from './lib/blobs/open.js';
@@ -12,7 +12,11 @@ import { systemClock, type Clock } from './lib/clock.js';
 import { createLogger, type Logger } from './lib/logger.js';
 import { SecretBox } from './lib/secrets.js';
 
+/** The services as the process holds them: the concrete outbox dispatcher, credential cache and mail transport behind the domain's interfaces. */
 export interface OpenServices extends Services {
+  outbox: OutboxDispatcher;
+  credentials: CredentialCache;
+  mail: MailTransport;
   database: Database;
   close(): Promise<void>;
 }
@@ -66,6 +70,7 @@ export async function openServices(opts: {
     credentials,
     mail,
     blobs,
+    caches: {},
     database,
     async close() {
       await outbox.close();

@@ -1,4 +1,4 @@
-import type { NoticeSource } from '../access/credential-cache.js';
+import type { NoticeSource } from '../services.js';
 
 // Long polls held in memory, per process, by conversation. A part added to a conversation NOTIFYs
 // CONVERSATION_CHANNEL with its id at commit (parts.ts); every process hears it on its one LISTEN

@@ -1,5 +1,5 @@
 import type { InAppMessage, InAppShow } from '../../generated/prisma/client.js';
-import type { NoticeSource } from '../access/credential-cache.js';
+import type { NoticeSource } from '../services.js';
 import { compileAudience, type CompiledAudience, type EventNeed } from '../audiences/compile.js';
 import type { AttributeCondition, Rule } from '../audiences/rules.js';
 import type { Ctx } from '../context.js';
