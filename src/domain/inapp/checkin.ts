@@ -3,7 +3,7 @@ import type { PersonFacts } from '../audiences/compile.js';
 import type { Ctx, GuestCaller } from '../context.js';
 import type { Content, Kind } from './content.js';
 import { CHECKIN_SPACING_SECONDS, readFacts, type PersonRead, type ReceiptFact } from './facts.js';
-import { liveMode, type LiveMessage, type LiveMode } from './live.js';
+import { liveMode, type LiveMessage, type LiveMode } from './live-messages.js';
 import { CONTROL } from './message-input.js';
 import { recordCheckin, storeAnswer, type Answered } from './record.js';
 import { inSchedule, inWindow, localTime } from './schedule.js';

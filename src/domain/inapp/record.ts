@@ -4,7 +4,7 @@ import type { Ctx, GuestCaller } from '../context.js';
 import { answerFirst, OUTBOX_CHANNEL } from '../outbox.js';
 import { sqlRows } from '../sql.js';
 import type { Choice } from './checkin.js';
-import type { LiveMessage } from './live.js';
+import type { LiveMessage } from './live-messages.js';
 import { CONTROL } from './message-input.js';
 import { dayOf, INAPP_COUNTED } from './stats.js';
 
