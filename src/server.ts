@@ -12,7 +12,6 @@ import { sweepRateBuckets } from './domain/access/rate-limits.js';
 import { sweepUnusedAttachments } from './domain/attachments/sweep.js';
 import { purgeEraseRequests } from './domain/contacts/erasure.js';
 import { purgeIdempotencyKeys } from './domain/conversations/idempotency.js';
-import { conversationWaitsOf } from './domain/conversations/waits.js';
 import { flushViews } from './domain/help/views.js';
 import { sweepUnnamedHelpPictures } from './domain/help/picture-sweep.js';
 import { purgeOutbox } from './domain/outbox.js';
@@ -109,7 +108,7 @@ export async function startServer(svc: Services, log: Logger, opts: { port: numb
       ready = false;
       clearInterval(sweeper);
       // Held long polls answer now (nothing new) rather than hold the shutdown for their 25 s.
-      conversationWaitsOf(svc.outbox).stop();
+      svc.caches.conversationWaits.stop();
       await graphql.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

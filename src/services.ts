@@ -2,9 +2,9 @@ import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/client.js';
 import { OutboxDispatcher } from './db/outbox-dispatcher.js';
 import { CredentialCache } from './domain/access/credential-cache.js';
-import { conversationWaitsOf } from './domain/conversations/waits.js';
-import { liveMessagesOf } from './domain/inapp/live.js';
-import type { Services } from './domain/context.js';
+import { ConversationWaits } from './domain/conversations/waits.js';
+import { LiveMessages } from './domain/inapp/live-messages.js';
+import type { Caches, Services } from './domain/services.js';
 import { openMailTransport } from './domain/mail/open.js';
 import type { MailTransport } from './domain/mail/transport.js';
 import { openBlobStore } from './lib/blobs/open.js';
@@ -12,7 +12,11 @@ import { systemClock, type Clock } from './lib/clock.js';
 import { createLogger, type Logger } from './lib/logger.js';
 import { SecretBox } from './lib/secrets.js';
 
+/** The services as the process holds them: the concrete outbox dispatcher, credential cache and mail transport behind the domain's interfaces. */
 export interface OpenServices extends Services {
+  outbox: OutboxDispatcher;
+  credentials: CredentialCache;
+  mail: MailTransport;
   database: Database;
   close(): Promise<void>;
 }
@@ -51,10 +55,17 @@ export async function openServices(opts: {
   const credentials = new CredentialCache();
   // Before anything connects: credentials are kept only while their change notices are heard.
   if (opts.listen) credentials.attach(outbox, database.pool);
-  // Conversation long polls are woken on the same LISTEN connection.
-  if (opts.listen) conversationWaitsOf(outbox);
-  // So are the compiled live in-app messages, dropped when staff change one.
-  if (opts.listen) liveMessagesOf(outbox);
+  // What this process keeps in memory, one member per area that keeps something (Caches in
+  // src/domain/services.ts): built here, once, and reached by the domain through ctx.svc.caches.
+  const caches: Caches = {
+    // Conversation long polls are woken on the same LISTEN connection.
+    conversationWaits: new ConversationWaits(outbox),
+    // So are the compiled live in-app messages, dropped when staff change one.
+    liveMessages: new LiveMessages(outbox),
+    eventDefinitions: new Map(),
+    subjectHashes: new Map(),
+    rateChunks: new Map(),
+  };
   if (opts.listen) await outbox.start();
   return {
     db: database.prisma,
@@ -66,6 +77,7 @@ export async function openServices(opts: {
     credentials,
     mail,
     blobs,
+    caches,
     database,
     async close() {
       await outbox.close();

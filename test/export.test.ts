@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXPORT_EVENT_LIMIT } from '../src/domain/contacts/export.js';
+import { EXPORT_EVENT_LIMIT } from '../src/domain/events/personal-data.js';
 import { call } from './support/http.js';
 import { type SeededApp, type TestServer, startWithApp } from './support/server.js';
 

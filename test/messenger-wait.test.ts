@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { conversationWaitsOf } from '../src/domain/conversations/waits.js';
 import { unique } from './support/factories.js';
 import { guestOf, teamPart } from './support/messenger.js';
 import { freePorts, launch, ready, stopProcess, type Proc } from './support/processes.js';
@@ -35,7 +34,7 @@ const timed = async <T>(p: Promise<T>) => {
   return { value, ms: Date.now() - at };
 };
 
-const waits = (server = t) => conversationWaitsOf(server.svc.outbox);
+const waits = (server = t) => server.svc.caches.conversationWaits;
 
 /** Until the process holds `n` waits (the request has arrived and is waiting). */
 async function holding(n: number, server = t) {
@@ -204,7 +203,7 @@ describe('the conversation long poll', () => {
       const waiting = timed(
         fetch(`${own.url}/guest/v1/conversations/${id}/wait?after=1`, { headers: await g.headers() }).then((res) => res.json()),
       );
-      for (const until = Date.now() + 5000; Date.now() < until && !conversationWaitsOf(own.svc.outbox).size;)
+      for (const until = Date.now() + 5000; Date.now() < until && !own.svc.caches.conversationWaits.size;)
         await new Promise((r) => setTimeout(r, 10));
       await own.close();
       const { value, ms } = await waiting;

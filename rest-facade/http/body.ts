@@ -1,17 +1,14 @@
 import type Koa from 'koa';
-import { DomainError, invalidField } from '../../src/domain/errors.js';
+import { invalidField } from '../../src/domain/errors.js';
+import { refuseDeclaredOver, tooLarge } from '../../src/http/body-limit.js';
 import { checkJsonCharset, parseJsonBody } from './json.js';
 
 // Reads request bodies up to a size, keeping the raw bytes (signed hooks need them). Never on /graphql.
 
-export const tooLarge = (limit: number) =>
-  new DomainError(413, 'payload_too_large', 'Too large', `The request body is larger than ${limit} bytes.`);
-
 export function readBody(maxBytes: number): Koa.Middleware {
   return async (ctx, next) => {
     if (!['POST', 'PUT', 'PATCH', 'DELETE'].includes(ctx.method) || ctx.path.startsWith('/graphql')) return next();
-    const declared = Number(ctx.get('Content-Length') || 0);
-    if (declared > maxBytes) throw tooLarge(maxBytes);
+    refuseDeclaredOver(ctx, maxBytes);
     const chunks: Buffer[] = [];
     let size = 0;
     for await (const chunk of ctx.req) {

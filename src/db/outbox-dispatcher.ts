@@ -1,7 +1,6 @@
 import { EventEmitter, on } from 'node:events';
 import { setTimeout as delay } from 'node:timers/promises';
 import pg from 'pg';
-import { OUTBOX_CHANNEL, OUTBOX_KEEP_DAYS } from '../domain/outbox.js';
 
 // Reads the outbox in order and hands each row to what listens:
 // - in this process, live subscriptions and long-poll wakes (`watch`, `hear`), from a cursor that
@@ -15,6 +14,12 @@ import { OUTBOX_CHANNEL, OUTBOX_KEEP_DAYS } from '../domain/outbox.js';
 // whose transaction commits late has a lower position than anything read after it, so none is
 // ever passed over. Every emit NOTIFYs; a pass also runs every POLL_MS, which covers a LISTEN
 // connection lost for a while.
+
+/** Every commit that wrote outbox rows NOTIFYs this channel (emit, src/domain/outbox.ts): each process's dispatcher wakes. */
+export const OUTBOX_CHANNEL = 'crm_outbox';
+
+/** How long rows are kept once every cluster-wide consumer has passed them (live subscribers may resume from them). */
+export const OUTBOX_KEEP_DAYS = 7;
 
 export interface OutboxRow {
   id: bigint;

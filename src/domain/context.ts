@@ -1,30 +1,10 @@
-import type pg from 'pg';
-import type { Config } from '../config.js';
-import type { Db, DbHandle, Tx } from '../db/client.js';
-import type { OutboxDispatcher } from '../db/outbox-dispatcher.js';
-import type { OpenBlobStore } from '../lib/blobs/open.js';
+import type { DbHandle, Tx } from '../db/client.js';
 import type { Clock } from '../lib/clock.js';
-import type { SecretBox } from '../lib/secrets.js';
 import type { AppMode, StaffUser } from '../generated/prisma/client.js';
-import type { CredentialCache } from './access/credential-cache.js';
-import type { MailTransport } from './mail/transport.js';
+import type { Services } from './services.js';
 
-/** What the deployment gives every request: the database, the clock and its secrets. */
-export interface Services {
-  db: Db;
-  pool: pg.Pool;
-  clock: Clock;
-  secrets: SecretBox;
-  /** The outbox as read by this process: live subscriptions watch it. */
-  outbox: OutboxDispatcher;
-  config: Config;
-  /** App-modes, server keys and identity secrets held in memory, dropped when they change (serving only while the outbox is heard). */
-  credentials: CredentialCache;
-  /** The one way mail leaves: SMTP when SMTP_URL is set, else the outgoing_mail table (send through sendMail). */
-  mail: MailTransport;
-  /** Where files are kept (src/lib/blobs): PostgreSQL, or S3 when configured. */
-  blobs: OpenBlobStore;
-}
+/** What the deployment gives every request (declared in services.ts, built by openServices). */
+export type { Services };
 
 /** One app-mode: every tenant query is scoped by `appModeId`. */
 export interface AppScope {

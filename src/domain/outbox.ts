@@ -1,13 +1,14 @@
 import type { Prisma } from '../generated/prisma/client.js';
 import type { Ctx, TxCtx } from './context.js';
-import type { PersonalDataArea } from './personal-data/registry.js';
+import { OUTBOX_CHANNEL, OUTBOX_KEEP_DAYS } from '../db/outbox-dispatcher.js';
 
 // Changes that leave the service (webhook topics) or that other parts must hear of (live
 // subscriptions, long-poll wakes, processes to start) are written here by `emit`, in the same
 // transaction as the change: a change is heard of if and only if it committed. The outbox
 // dispatcher (src/db/outbox-dispatcher.ts) reads them in order and hands them on.
 
-export const OUTBOX_CHANNEL = 'crm_outbox';
+/** The NOTIFY channel that wakes every process's dispatcher, and how long rows are kept (both src/db's, which reads them). */
+export { OUTBOX_CHANNEL, OUTBOX_KEEP_DAYS };
 
 export interface Emitted {
   /** The app-mode the change belongs to. */
@@ -68,9 +69,6 @@ export const SERVICE_WIDE = '00000000-0000-0000-0000-000000000000';
 export const SESSION_ENDED = 'staff.session_ended';
 export const MEMBERSHIP_CHANGED = 'staff.membership_changed';
 
-/** How long rows are kept once every cluster-wide consumer has passed them (live subscribers may resume from them). */
-export const OUTBOX_KEEP_DAYS = 7;
-
 /** Forgets rows older than OUTBOX_KEEP_DAYS that no consumer still has to read. */
 export async function purgeOutbox(ctx: Ctx): Promise<void> {
   const before = new Date(ctx.clock.now().getTime() - OUTBOX_KEEP_DAYS * 86_400_000);
@@ -78,13 +76,3 @@ export async function purgeOutbox(ctx: Ctx): Promise<void> {
     DELETE FROM outbox_event e WHERE e.created_at < ${before}
       AND NOT EXISTS (SELECT 1 FROM outbox_consumer c WHERE (c.tx_id, c.last_id) < (e.tx_id, e.id))`;
 }
-
-/** Outbox rows about a person (their topics carry the external id), delivered or not. */
-export const outboxData: PersonalDataArea = {
-  name: 'outbox',
-  tables: ['outbox_event'],
-  async erase({ db: tx }, { externalId, appModeIds }) {
-    const { count: outboxEvents } = await tx.outboxEvent.deleteMany({ where: { appModeId: { in: appModeIds }, externalId } });
-    return { outboxEvents };
-  },
-};

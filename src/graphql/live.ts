@@ -1,8 +1,9 @@
-import type { OutboxDispatcher, OutboxRow } from '../db/outbox-dispatcher.js';
+import type { OutboxRow } from '../db/outbox-dispatcher.js';
 import type { DomainError } from '../domain/errors.js';
 import { MEMBERSHIP_CHANGED, SERVICE_WIDE, SESSION_ENDED } from '../domain/outbox.js';
 import { accessRefusal, targetOf, type Target, type TargetKind } from '../domain/staff/app-access.js';
 import type { Action, Role } from '../domain/staff/roles.js';
+import type { OutboxReader } from '../domain/services.js';
 import { abortable } from './abortable.js';
 import { accessFor } from './access.js';
 import { sessionOf, unauthenticated, type StaffContext } from './context.js';
@@ -39,7 +40,7 @@ class Grants {
   private readonly endedSessions: Heard<true> = new Map();
   private readonly roles: Heard<Role | null> = new Map();
 
-  constructor(outbox: OutboxDispatcher) {
+  constructor(outbox: Pick<OutboxReader, 'hear'>) {
     outbox.hear(SESSION_ENDED, SERVICE_WIDE, (row) => this.sessionEnded(row));
     outbox.hear(MEMBERSHIP_CHANGED, SERVICE_WIDE, (row) => this.membershipChanged(row));
   }
@@ -108,7 +109,7 @@ function setOf<T>(map: Map<string, Set<T>>, key: string): Set<T> {
   return set;
 }
 
-const grantsOf = new WeakMap<OutboxDispatcher, Grants>();
+const grantsOf = new WeakMap<OutboxReader, Grants>();
 
 /**
  * A staff subscription's stream, kept only while the viewer may do `action` on `target`: what

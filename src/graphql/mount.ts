@@ -1,10 +1,10 @@
 import type http from 'node:http';
 import type { Router, RouterMiddleware } from '@koa/router';
-import { tooLarge } from '../../rest-facade/http/body.js';
 import type { Services } from '../domain/context.js';
 import type { Logger } from '../lib/logger.js';
 import type { Metrics } from '../http/observability.js';
 import { answeredOf } from '../http/answered.js';
+import { refuseDeclaredOver, tooLarge } from '../http/body-limit.js';
 import { serveGraphQLOverWebSocket } from './ws.js';
 import { createStaffYoga } from './yoga.js';
 
@@ -19,7 +19,7 @@ export async function mountGraphQL(deps: {
   const yoga = createStaffYoga(deps.svc, deps.log);
   const handle: RouterMiddleware = async (ctx) => {
     // A declared length is refused before yoga reads anything; yoga counts a body without one (chunked).
-    if (Number(ctx.get('Content-Length') || 0) > deps.svc.config.maxBodyBytes) throw tooLarge(deps.svc.config.maxBodyBytes);
+    refuseDeclaredOver(ctx, deps.svc.config.maxBodyBytes);
     const response = await yoga.handleNodeRequestAndResponse(ctx.req, ctx.res, {
       authorization: ctx.get('Authorization') || undefined,
       address: ctx.ip,

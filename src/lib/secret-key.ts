@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Config } from '../config.js';
 
 /** CRM_SECRET_KEY, or a key kept in the data folder (made on first use, readable by its owner only). */
-export async function resolveSecretKey(config: Pick<Config, 'secretKey' | 'dataDir'>): Promise<string> {
+export async function resolveSecretKey(config: { secretKey: string | undefined; dataDir: string }): Promise<string> {
   if (config.secretKey) return config.secretKey;
   const file = path.join(config.dataDir, 'secret.key');
   try {

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { AppMode } from '../../generated/prisma/client.js';
+import type { CachedServerKey, Credentials, NoticeSource, VerifiedToken } from '../services.js';
 
 // Credentials in memory, per process: the app-mode an app key names, the server key a hash names
 // (with its app-mode), each mode's opened identity secret, the user tokens already verified with
@@ -54,30 +55,9 @@ class Lru<K, V> {
   }
 }
 
-/** A server key as its hash names it. */
-export interface CachedServerKey {
-  id: string;
-  revokedAt: Date | null;
-  appMode: AppMode;
-}
+export type { CachedServerKey, NoticeSource, VerifiedToken };
 
-/** A user token whose signature was checked with the mode's identity secret (`secretEnc`). */
-export interface VerifiedToken {
-  appId: string;
-  appModeId: string;
-  secretEnc: string;
-  sub: string;
-  exp: number | undefined;
-  nbf: number | undefined;
-}
-
-/** What the cache needs of the outbox dispatcher: its LISTEN connection (src/db/outbox-dispatcher.ts). */
-export interface NoticeSource {
-  onNotice(channel: string, heard: (payload: string | undefined) => void): void;
-  readonly listening: boolean;
-}
-
-export class CredentialCache {
+export class CredentialCache implements Credentials {
   private readonly appModes = new Lru<string, AppMode>(MAX_ENTRIES);
   private readonly serverKeys = new Lru<string, CachedServerKey>(MAX_ENTRIES);
   /** The other mode of an app (for the "signed with the other mode's secret" detail), by the asking mode's id; null: none. */

@@ -1,4 +1,3 @@
-import type pg from 'pg';
 import type { Services } from '../context.js';
 import { tooManyRequests } from '../errors.js';
 
@@ -43,13 +42,14 @@ interface Chunk {
   pending?: Promise<void>;
 }
 
-const chunksByPool = new WeakMap<pg.Pool, Map<string, Chunk>>();
-
-function chunksOf(svc: Services): Map<string, Chunk> {
-  let chunks = chunksByPool.get(svc.pool);
-  if (!chunks) chunksByPool.set(svc.pool, (chunks = new Map()));
-  return chunks;
+declare module '../services.js' {
+  interface Caches {
+    /** This process's chunks of shared limits, by key (built by openServices). */
+    rateChunks: Map<string, Chunk>;
+  }
 }
+
+const chunksOf = (svc: Services): Map<string, Chunk> => svc.caches.rateChunks;
 
 interface Grant {
   key: string;

@@ -1,10 +1,15 @@
 import type { Ctx } from '../context.js';
 import type { ContentBlock } from '../help/blocks.js';
-import type { OpeningRef } from '../conversations/start.js';
 import type { BotButton } from './graph.js';
 
 // The opening a person is shown (the active one for their language, else the active one for
 // every language), and the button they tapped in the version they were shown.
+
+/** The opening the person was shown (the help bot's greeting), as the client names it. */
+export interface OpeningRef {
+  id: string;
+  version?: number;
+}
 
 export interface OpeningShown {
   id: string;

@@ -10,4 +10,3 @@ export async function exportContact(ctx: Ctx<AppCaller>, externalId: string) {
   if (!kept) throw notFound('Nothing is kept about this person.');
   return kept;
 }
-export { EXPORT_EVENT_LIMIT } from '../events/personal-data.js';

@@ -4,7 +4,7 @@ import { touchContact } from '../contacts/contacts.js';
 import { transaction, type Ctx, type GuestCaller } from '../context.js';
 import { invalidField } from '../errors.js';
 import { emit } from '../outbox.js';
-import { tappedButton } from '../bot/openings.js';
+import { tappedButton, type OpeningRef } from '../bot/openings.js';
 import { botAuthor, botGoesOn } from '../bot/turns.js';
 import { attachPictures } from './attachments.js';
 import { contactAuthor } from './authors.js';
@@ -19,12 +19,6 @@ import { requireMessenger } from './settings.js';
 // POST /conversations: the person starts a conversation with what they wrote (or the opening's
 // button they tapped). The start rule may refuse it (409); an Idempotency-Key sent again answers
 // the conversation the first request made.
-
-/** The opening the person was shown (the help bot's greeting), as the client names it. */
-export interface OpeningRef {
-  id: string;
-  version?: number;
-}
 
 export interface StartInput {
   text: string;

@@ -3,7 +3,6 @@ import type { Ctx, GuestCaller } from '../context.js';
 import { ownConversation } from './conversations.js';
 import { visibleParts } from './parts.js';
 import { requireMessenger } from './settings.js';
-import { conversationWaitsOf } from './waits.js';
 
 // GET /conversations/{id}/wait: the parts newer than the version the person holds, as soon as
 // there are any, or nothing once the wait is over (about 25 s). Woken by the conversation's
@@ -25,7 +24,7 @@ export async function waitForUpdate(
   opts: { timeoutMs: number; signal?: AbortSignal },
 ): Promise<ConversationUpdate> {
   requireMessenger(ctx);
-  const waits = conversationWaitsOf(ctx.svc.outbox);
+  const waits = ctx.svc.caches.conversationWaits;
   let woken = false;
   let wake: (() => void) | undefined;
   // Watching before the first read: a part committed between the read and the wait still wakes it.

@@ -1,18 +1,26 @@
-import type { NoticeSource } from '../access/credential-cache.js';
+import type { NoticeSource } from '../services.js';
 
 // Long polls held in memory, per process, by conversation. A part added to a conversation NOTIFYs
 // CONVERSATION_CHANNEL with its id at commit (parts.ts); every process hears it on its one LISTEN
 // connection (the outbox dispatcher's) and wakes the waits on that conversation, which then read
 // what is new. While nothing changes a wait costs no database work at all. When notices may have
 // been missed (the LISTEN connection dropped, and again once it listens anew) every wait looks.
+// One per process (Services.caches.conversationWaits), built by openServices on the outbox
+// dispatcher before its connection starts.
 
 export const CONVERSATION_CHANNEL = 'crm_conversation';
+
+declare module '../services.js' {
+  interface Caches {
+    conversationWaits: ConversationWaits;
+  }
+}
 
 export class ConversationWaits {
   private readonly waiting = new Map<string, Set<() => void>>();
   private stopped = false;
 
-  attach(source: Pick<NoticeSource, 'onNotice'>): void {
+  constructor(source: Pick<NoticeSource, 'onNotice'>) {
     source.onNotice(CONVERSATION_CHANNEL, (conversationId) => (conversationId ? this.wake(conversationId) : this.wakeAll()));
   }
 
@@ -51,19 +59,4 @@ export class ConversationWaits {
   private wakeAll(): void {
     for (const set of [...this.waiting.values()]) for (const woken of [...set]) woken();
   }
-}
-
-const bySource = new WeakMap<object, ConversationWaits>();
-
-/**
- * The waits of one process, kept beside its LISTEN connection (the outbox dispatcher). Services
- * that listen attach them before the connection starts; otherwise the first wait does.
- */
-export function conversationWaitsOf(source: Pick<NoticeSource, 'onNotice'>): ConversationWaits {
-  let waits = bySource.get(source);
-  if (!waits) {
-    bySource.set(source, (waits = new ConversationWaits()));
-    waits.attach(source);
-  }
-  return waits;
 }

@@ -1,4 +1,3 @@
-import type pg from 'pg';
 import type { AppCaller, Ctx } from '../context.js';
 import type { KnownDefinition } from './typing.js';
 
@@ -9,14 +8,15 @@ import type { KnownDefinition } from './typing.js';
 // which any source admits, are typed from here.
 
 const MAX_CACHED = 10_000;
-/** One cache per database (its pool): tests run several services in one process. */
-const caches = new WeakMap<pg.Pool, Map<string, KnownDefinition>>();
 
-function cacheOf({ svc }: Ctx) {
-  let cache = caches.get(svc.pool);
-  if (!cache) caches.set(svc.pool, (cache = new Map()));
-  return cache;
+declare module '../services.js' {
+  interface Caches {
+    /** Event definitions by app-mode and name, oldest first (built by openServices: one per services, as tests run several in one process). */
+    eventDefinitions: Map<string, KnownDefinition>;
+  }
 }
+
+const cacheOf = ({ svc }: Ctx) => svc.caches.eventDefinitions;
 
 const keyOf = (appModeId: string, name: string) => `${appModeId}\u0000${name}`;
 

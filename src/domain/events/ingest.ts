@@ -6,37 +6,14 @@ import { rememberDefinitions } from './definition-cache.js';
 import { lockDefinitions, propsOf } from './definitions.js';
 import { arrayLiteral, sqlRows } from '../sql.js';
 import { isEventName } from './names.js';
+import type { IncomingEvent, IngestOptions, Rejection } from './incoming.js';
 import { typeEvents, type KnownDefinition, type Typed } from './typing.js';
 
 // One path for server and guest events: read props by their definitions (growing them on first
 // sight), refuse what must be refused, and write the rest, the daily counts and the refusals in
 // one statement (crm_ingest_events), each id kept once.
 
-export interface IncomingEvent {
-  index: number;
-  id: string;
-  externalId: string;
-  name: string;
-  occurredAt: Date;
-  props: Record<string, string>;
-}
-
-export interface Rejection {
-  index: number;
-  id: string;
-  reason: string;
-  detail: string;
-}
-
-export interface IngestOptions {
-  source: 'server' | 'guest';
-  /** The guest's platform; web events are counted apart. */
-  platform?: string;
-  /** Whether a name with no definition is made on first sight (else refused). */
-  mayDefine: (name: string) => boolean;
-  /** Whether a defined event may come from this source. */
-  mayUse: (def: Pick<EventDefinition, 'name' | 'source'>) => boolean;
-}
+export type { IncomingEvent, IngestOptions, Rejection };
 
 /** A batch as sent: how many events it holds, and each read by its shape when asked (refused `invalid` when it does not fit). */
 export interface SentBatch {

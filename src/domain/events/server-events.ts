@@ -55,13 +55,18 @@ async function keepKnownEvents(ctx: Ctx<ServerCaller>, events: IncomingEvent[], 
   return { accepted, rejected: all.sort((a, b) => a.index - b.index), allErased: events.length > 0 && gone.length === events.length };
 }
 
-/** Subject hashes computed before, by secret key: a keyed hash costs more than typing the event, and never changes. */
+/** Subject hashes computed before (with the services' secret key): a keyed hash costs more than typing the event, and never changes. */
 const MAX_HASHES = 20_000;
-const hashes = new WeakMap<object, Map<string, string>>();
+
+declare module '../services.js' {
+  interface Caches {
+    /** Subject hashes by app and external id, oldest first (built by openServices). */
+    subjectHashes: Map<string, string>;
+  }
+}
 
 function knownSubjectHash(svc: Services, appId: string, externalId: string): string {
-  let known = hashes.get(svc.secrets);
-  if (!known) hashes.set(svc.secrets, (known = new Map()));
+  const known = svc.caches.subjectHashes;
   const key = `${appId}\u0000${externalId}`;
   let hash = known.get(key);
   if (hash === undefined) {

@@ -1,4 +1,4 @@
-import type { IncomingEvent, IngestOptions, Rejection } from './ingest.js';
+import type { IncomingEvent, IngestOptions, Rejection } from './incoming.js';
 import { isEventName, MAX_EVENT_NAME } from './names.js';
 import { guessPropType, MAX_DEFINITION_PROPS, propProblem, readProp, type PropDefinition } from './props.js';
 

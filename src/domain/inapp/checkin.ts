@@ -3,9 +3,9 @@ import type { PersonFacts } from '../audiences/compile.js';
 import type { Ctx, GuestCaller } from '../context.js';
 import type { Content, Kind } from './content.js';
 import { CHECKIN_SPACING_SECONDS, readFacts, type PersonRead, type ReceiptFact } from './facts.js';
-import { liveMode, type LiveMessage, type LiveMode } from './live.js';
+import { liveMode, type LiveMessage, type LiveMode } from './live-messages.js';
 import { CONTROL } from './message-input.js';
-import { recordCheckin, storeAnswer, type Answered } from './record.js';
+import { recordCheckin, storeAnswer, type Answered, type ChoiceToRecord } from './record.js';
 import { inSchedule, inWindow, localTime } from './schedule.js';
 import { requireInApp } from './switch.js';
 import { drawVariant } from './variants.js';
@@ -124,10 +124,7 @@ async function give(
 
 const EMPTY_HASH = kept(EMPTY).hash;
 
-export interface Choice {
-  answered: Answered[];
-  controls: { message: LiveMessage }[];
-  goals: string[];
+export interface Choice extends ChoiceToRecord {
   tests: ShownMessage[];
 }
 

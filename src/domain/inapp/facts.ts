@@ -5,7 +5,7 @@ import type { Ctx, GuestCaller } from '../context.js';
 import { HEARS, JOINS } from '../preferences/hears.js';
 import { arrayLiteral, sqlRows } from '../sql.js';
 import type { Kind } from './content.js';
-import type { LiveMode } from './live.js';
+import type { LiveMode } from './live-messages.js';
 
 // What a check-in needs to know of the person, in one statement (one round trip, no transaction
 // of its own): crm_inapp_checkin holds and checks them against an erase, makes the contact on

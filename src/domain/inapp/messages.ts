@@ -3,7 +3,7 @@ import type { InAppMessage, InAppState } from '../../generated/prisma/client.js'
 import { transaction, type Ctx, type StaffCaller } from '../context.js';
 import { conflict, invalidField, notFound } from '../errors.js';
 import type { Kind } from './content.js';
-import { forgetLive } from './live.js';
+import { forgetLive } from './live-messages.js';
 import { readMessageInput, type MessageInput } from './message-input.js';
 
 // Staff write messages: made as drafts, changed while not ended, moved through their states, and

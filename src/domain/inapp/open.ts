@@ -2,7 +2,7 @@ import { transaction, type Ctx, type GuestCaller } from '../context.js';
 import { notFound } from '../errors.js';
 import { emit } from '../outbox.js';
 import type { ShownMessage } from './checkin.js';
-import { liveMode } from './live.js';
+import { liveMode } from './live-messages.js';
 import { personOf } from './person.js';
 import { counted, dayOf } from './stats.js';
 import { requireInApp } from './switch.js';

@@ -3,8 +3,7 @@ import { subjectHash } from '../contacts/erasure.js';
 import type { Ctx, GuestCaller } from '../context.js';
 import { answerFirst, OUTBOX_CHANNEL } from '../outbox.js';
 import { sqlRows } from '../sql.js';
-import type { Choice } from './checkin.js';
-import type { LiveMessage } from './live.js';
+import type { LiveMessage } from './live-messages.js';
 import { CONTROL } from './message-input.js';
 import { dayOf, INAPP_COUNTED } from './stats.js';
 
@@ -38,11 +37,20 @@ interface Row {
   kept: boolean;
 }
 
+/** What a check-in chose, as it is recorded (checkin.ts chooses). */
+export interface ChoiceToRecord {
+  answered: Answered[];
+  controls: { message: LiveMessage }[];
+  goals: string[];
+  /** Test messages shown to a test phone: counted by id. */
+  tests: { id: string }[];
+}
+
 export async function recordCheckin(
   ctx: Ctx<GuestCaller>,
   contactId: string,
   sessionId: string,
-  choice: Choice,
+  choice: ChoiceToRecord,
   answer: { json: string; hash: string },
 ): Promise<Recorded> {
   const { appId, appModeId, externalId } = ctx.caller;

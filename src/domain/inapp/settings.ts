@@ -1,6 +1,6 @@
 import type { Ctx, StaffCaller } from '../context.js';
 import { invalidField } from '../errors.js';
-import { forgetLive } from './live.js';
+import { forgetLive } from './live-messages.js';
 
 // An app-mode's in-app settings: the per-person daily cap (how many messages one person is
 // answered a day, counted in their own time zone; when it is reached, the messages first in the

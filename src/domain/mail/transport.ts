@@ -1,29 +1,12 @@
-import type { MailHeader } from './message.js';
+import type { Mail, OutgoingMessage } from '../services.js';
 
 // The one way mail leaves the service (Services.mail): SMTP when SMTP_URL is set, else nothing
 // leaves and the outgoing_mail table is the mailbox (send.ts keeps what each transport needs).
 
-/** A message ready to go: checked, with its From, Message-ID and Date. */
-export interface OutgoingMessage {
-  from: string;
-  to: string[];
-  subject: string;
-  text: string;
-  html?: string;
-  headers: MailHeader[];
-  messageId: string;
-  date: Date;
-}
+export type { OutgoingMessage };
 
-export interface MailTransport {
-  /** `kept`: nothing leaves, the table keeps the whole message. `smtp`: handed to the SMTP server, the table keeps a record without body. */
-  readonly via: 'kept' | 'smtp';
-  /** The From of every mail. */
-  readonly from: string;
-  /** Where mail goes, for the log: never a credential. */
-  readonly describe: string;
-  /** Resolves once the server took the message; rejects with MailNotSent when it did not. */
-  send(message: OutgoingMessage): Promise<void>;
+/** A transport as the process holds it (Services.mail is what the domain sees of it): closed when the process stops. */
+export interface MailTransport extends Mail {
   close(): Promise<void>;
 }
 

@@ -7,12 +7,12 @@ import { helpData } from '../help/personal-data.js';
 import { inAppData } from '../inapp/personal-data.js';
 import { mailData } from '../mail/personal-data.js';
 import { noticeData } from '../notices/personal-data.js';
-import { outboxData } from '../outbox.js';
 import { preferenceData } from '../preferences/personal-data.js';
 import { pushData } from '../push/personal-data.js';
 import { ticketData } from '../tickets/personal-data.js';
 import { webhookData } from '../webhooks/personal-data.js';
 import type { AppCaller, Ctx, TxCtx } from '../context.js';
+import { outboxData } from './outbox.js';
 import { emptyExport, type ErasedPerson, type ExportContact, type PersonalDataArea } from './registry.js';
 
 /** Every area that keeps something about a person; erased in this order (the contact last). */

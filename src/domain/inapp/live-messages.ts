@@ -1,5 +1,5 @@
 import type { InAppMessage, InAppShow } from '../../generated/prisma/client.js';
-import type { NoticeSource } from '../access/credential-cache.js';
+import type { NoticeSource } from '../services.js';
 import { compileAudience, type CompiledAudience, type EventNeed } from '../audiences/compile.js';
 import type { AttributeCondition, Rule } from '../audiences/rules.js';
 import type { Ctx } from '../context.js';
@@ -12,7 +12,8 @@ import type { QuietHours, SendingWindow } from './schedule.js';
 // the app-mode's id at commit (a trigger, whatever made it), and every process drops that
 // app-mode's entry when it hears it, on its outbox LISTEN connection; the process that made the
 // change drops it at once (forgetLive). Memory is trusted only while that connection is up, and a
-// read that began before a notice is not kept, as for credentials.
+// read that began before a notice is not kept, as for credentials. One per process
+// (Services.caches.liveMessages), built by openServices on the outbox dispatcher.
 
 export const INAPP_CHANNEL = 'crm_inapp';
 const MAX_APP_MODES = 10_000;
@@ -86,7 +87,13 @@ async function compileMode(ctx: Ctx, appModeId: string): Promise<LiveMode> {
   };
 }
 
-class LiveMessages {
+declare module '../services.js' {
+  interface Caches {
+    liveMessages: LiveMessages;
+  }
+}
+
+export class LiveMessages {
   private readonly modes = new Map<string, LiveMode>();
   private generation = 0;
   constructor(private readonly source: Pick<NoticeSource, 'onNotice' | 'listening'>) {
@@ -113,17 +120,8 @@ class LiveMessages {
   }
 }
 
-const bySource = new WeakMap<object, LiveMessages>();
-
-/** The live messages of one process, kept beside its LISTEN connection; services that listen attach them before it starts. */
-export function liveMessagesOf(source: Pick<NoticeSource, 'onNotice' | 'listening'>): LiveMessages {
-  let live = bySource.get(source);
-  if (!live) bySource.set(source, (live = new LiveMessages(source)));
-  return live;
-}
-
 /** The app-mode's live messages, compiled (from memory while change notices are heard). */
-export const liveMode = (ctx: Ctx, appModeId: string): Promise<LiveMode> => liveMessagesOf(ctx.svc.outbox).of(ctx, appModeId);
+export const liveMode = (ctx: Ctx, appModeId: string): Promise<LiveMode> => ctx.svc.caches.liveMessages.of(ctx, appModeId);
 
 /** After a change this process committed: its next check-in reads the messages afresh without waiting for the notice. */
-export const forgetLive = (ctx: Ctx, appModeId: string): void => liveMessagesOf(ctx.svc.outbox).forget(appModeId);
+export const forgetLive = (ctx: Ctx, appModeId: string): void => ctx.svc.caches.liveMessages.forget(appModeId);
