@@ -1,7 +1,7 @@
 import { createClient, type Client } from 'graphql-ws';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
-import * as appAccess from '../src/domain/staff/app-access.js';
+import * as appAccess from '../src/domain/app-access.js';
 import { ACTIONS, roleAllows, type Role } from '../src/domain/staff/roles.js';
 import { memberOf, staffApp, type StaffApp } from './support/factories.js';
 import { staffApi } from './support/graphql.js';
@@ -11,8 +11,8 @@ import { startTestServer, type TestServer } from './support/server.js';
 // its action and takes the target from its own arguments; the viewer's membership behind a target
 // is read once per request. The server runs in this process, so the membership reads are counted.
 
-vi.mock('../src/domain/staff/app-access.js', async (importOriginal) => {
-  const real = await importOriginal<typeof import('../src/domain/staff/app-access.js')>();
+vi.mock('../src/domain/app-access.js', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../src/domain/app-access.js')>();
   return { ...real, accessTo: vi.fn(real.accessTo) };
 });
 const accessTo = vi.mocked(appAccess.accessTo);

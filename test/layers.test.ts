@@ -223,6 +223,11 @@ export function domainUnit(file: string): string | undefined {
   return m[2] ? `${m[1]}/` : m[1];
 }
 const isArea = (unit: string) => unit.endsWith('/');
+/**
+ * The registries of areas and what reads them, above the areas: they import every area, and no
+ * area imports them (so they close no cycle).
+ */
+const REGISTRIES = new Set(['areas.ts', 'app-access.ts']);
 
 /**
  * Imports between areas that close a cycle, known when this test was written and to be taken out,
@@ -288,10 +293,7 @@ describe('layers', () => {
   });
 
   it('has no import cycle between files', () => {
-    expect(cyclesOf(graphOf(edges, (f) => f))).toEqual([
-      // Closed by moving DurableEngine to workflows/engine/types.ts (the processes' part of the same change).
-      ['workflows/engine/embedded.ts', 'workflows/engine/engine.ts', 'workflows/engine/temporal-client.ts'],
-    ]);
+    expect(cyclesOf(graphOf(edges, (f) => f))).toEqual([]);
   });
 
   it("has the domain's shared files import no area", () => {
@@ -299,7 +301,18 @@ describe('layers', () => {
       .filter((e) => {
         const a = domainUnit(e.from);
         const b = domainUnit(e.to);
-        return a && b && !isArea(a) && isArea(b);
+        return a && b && !isArea(a) && !REGISTRIES.has(a) && isArea(b);
+      })
+      .map((e) => `${e.from}:${e.line} imports '${e.spec}'`);
+    expect(out).toEqual([]);
+  });
+
+  it('has no area import a registry of areas', () => {
+    const out = edges
+      .filter((e) => {
+        const a = domainUnit(e.from);
+        const b = domainUnit(e.to);
+        return a && b && isArea(a) && REGISTRIES.has(b);
       })
       .map((e) => `${e.from}:${e.line} imports '${e.spec}'`);
     expect(out).toEqual([]);

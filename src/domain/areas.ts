@@ -11,7 +11,7 @@ import { webhookTargets } from './webhooks/staff-access.js';
 // The registry of areas: what each area declares in its own folder, collected once here. An area
 // whose things staff act on adds its staff-access.ts here (the kinds of id its staff fields take,
 // and the workspace behind each); nothing else changes: the staff API's scope checks answer every
-// kind alike (staff/app-access.ts). What areas keep about a person is listed, in erasing order, in
+// kind alike (app-access.ts). What areas keep about a person is listed, in erasing order, in
 // personal-data/areas.ts.
 
 /** Every kind of id a staff field may name, with how its workspace is found: `ACCESS_TARGETS.ticketId`. */

@@ -1,4 +1,4 @@
-import { accessRefusal, accessTo, targetOf, type Access, type Target } from '../domain/staff/app-access.js';
+import { accessRefusal, accessTo, targetOf, type Access, type Target } from '../domain/app-access.js';
 import { ACTIONS, type Action } from '../domain/staff/roles.js';
 import { batchLoad } from './batch.js';
 import { asStaff, type StaffContext } from './context.js';

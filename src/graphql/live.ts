@@ -1,7 +1,7 @@
 import type { OutboxRow } from '../db/outbox-dispatcher.js';
 import type { DomainError } from '../domain/errors.js';
 import { MEMBERSHIP_CHANGED, SERVICE_WIDE, SESSION_ENDED } from '../domain/outbox.js';
-import { accessRefusal, targetOf, type Target, type TargetKind } from '../domain/staff/app-access.js';
+import { accessRefusal, targetOf, type Target, type TargetKind } from '../domain/app-access.js';
 import type { Action, Role } from '../domain/staff/roles.js';
 import type { OutboxReader } from '../domain/services.js';
 import { abortable } from './abortable.js';

@@ -3,7 +3,7 @@ import type { Role } from './roles.js';
 
 // What an area registers so that staff fields may act on its things. Each area declares, in its
 // own folder (its staff-access.ts), the kinds of id a staff field may name and how to find the
-// workspace behind each; areas.ts collects them, and app-access.ts answers every kind alike.
+// workspace behind each; areas.ts collects them, and ../app-access.ts answers every kind alike.
 
 /** A target's workspace, with the staff user's membership there (one row, or none). */
 export type MemberWorkspace = { id: string; members: { role: Role }[] };

@@ -1,7 +1,7 @@
-import { ACCESS_TARGETS } from '../areas.js';
-import type { Ctx, StaffCaller } from '../context.js';
-import { notFound, type DomainError } from '../errors.js';
-import { roleRefusal, type Action, type Role } from './roles.js';
+import { ACCESS_TARGETS } from './areas.js';
+import type { Ctx, StaffCaller } from './context.js';
+import { notFound, type DomainError } from './errors.js';
+import { roleRefusal, type Action, type Role } from './staff/roles.js';
 
 // Staff reach a workspace, and what it holds (its apps, their modes and server keys, its
 // invitations, conversations, tickets...), only as its members. An id from a workspace the staff
