@@ -38,7 +38,7 @@ export async function startServer(svc: Services, log: Logger, opts: { port: numb
   const app = new Koa();
   app.proxy = svc.config.trustProxy;
   app.silent = true;
-  const metrics = createMetrics();
+  const metrics = createMetrics(svc);
   const server = createHttpServer(svc.config.timeouts);
   let ready = true;
 
