@@ -2,19 +2,30 @@ import { randomToken } from './lib/secrets.js';
 import { createApp } from './domain/apps/create-app.js';
 import { systemContext, type Services } from './domain/context.js';
 import { createWorkspace } from './domain/staff/workspaces.js';
+import { DEMO_CONTACT, seedDemoContent } from './demo/content.js';
+import { DEMO_APP, DEMO_WORKSPACE } from './demo/names.js';
+import { helpSitePath } from '../rest-facade/pages/help-paths.js';
 
-/** On the first start with the embedded database: a demo workspace and app, printed once. */
+/**
+ * On the first start with the embedded database (no workspace yet): a demo workspace and app with
+ * content to try (src/demo/content.ts), printed once. Later starts find a workspace and do nothing.
+ */
 export async function seedDemo(svc: Services, baseUrl: string): Promise<string | undefined> {
   if ((await svc.db.workspace.count()) > 0) return undefined;
   const password = randomToken(16);
   const ctx = systemContext(svc, 'demo');
   const { workspaceId } = await createWorkspace(ctx, {
-    name: 'Demo workspace',
+    name: DEMO_WORKSPACE,
     ownerEmail: 'owner@demo.test',
     ownerPassword: password,
     ownerName: 'Demo owner',
   });
-  const app = await createApp(ctx, { workspaceId, name: 'Demo app' });
+  const app = await createApp(ctx, { workspaceId, name: DEMO_APP });
+  // The content is a convenience: a failure to make it leaves the app usable, and says so.
+  const content = await seedDemoContent(svc, { appId: app.appId, ownerEmail: 'owner@demo.test', ownerPassword: password }).then(
+    () => undefined,
+    (err: unknown) => `  (the demo content could not all be made: ${err instanceof Error ? err.message : String(err)})`,
+  );
   return [
     '',
     'Demo app created (shown once; keep what you need):',
@@ -24,9 +35,13 @@ export async function seedDemo(svc: Services, baseUrl: string): Promise<string |
     `  live server key    ${app.live.server_key}`,
     `  identity secret    ${app.live.identity_secret}   (live mode; signs user tokens, HS256)`,
     `  staff sign-in      owner@demo.test / ${password}   (GraphQL at ${baseUrl}/graphql)`,
+    `  help site          ${baseUrl}${helpSitePath(app.live.app_key)}`,
+    `  demo contact       ${DEMO_CONTACT} (two conversations); grace has a ticket; the demo has three contacts, a live banner, articles in en and fr`,
+    ...(content ? [content] : []),
     '',
     'Try it:',
     `  curl -s ${baseUrl}/public/v1/apps/${app.live.app_key}`,
+    `  curl -s ${baseUrl}/guest/v1/conversations -H "X-CRM-App-Key: ${app.live.app_key}" -H "Authorization: Bearer $(npx crm token ${app.live.app_key} --sub ${DEMO_CONTACT})"`,
     '',
   ].join('\n');
 }

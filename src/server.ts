@@ -3,6 +3,7 @@ import Koa from 'koa';
 import { openApiDocument } from '../rest-facade/openapi.js';
 import { blobCors, blobRouter } from '../rest-facade/blobs.js';
 import { helpSiteRouter } from '../rest-facade/pages/help.js';
+import { helpSitePath } from '../rest-facade/pages/help-paths.js';
 import { allRoutes, restRouter } from '../rest-facade/routes.js';
 import { guestCors, publicCors } from '../rest-facade/http/access.js';
 import { readBody } from '../rest-facade/http/body.js';
@@ -18,7 +19,9 @@ import { purgeOutbox } from './domain/outbox.js';
 import { systemContext, type Services } from './domain/context.js';
 import { DomainError } from './domain/errors.js';
 import { mountGraphQL } from './graphql/mount.js';
+import { demoHelpAppKey } from './demo/names.js';
 import { createHttpServer } from './http/connections.js';
+import { apiReferencePage, frontPage, type OpenApiLike } from './http/front-page.js';
 import { createMetrics, observe } from './http/observability.js';
 import { readableTarget } from './http/request-target.js';
 import type { Logger } from './lib/logger.js';
@@ -34,7 +37,7 @@ export async function startServer(svc: Services, log: Logger, opts: { port: numb
   const app = new Koa();
   app.proxy = svc.config.trustProxy;
   app.silent = true;
-  const metrics = createMetrics();
+  const metrics = createMetrics(svc);
   const server = createHttpServer(svc.config.timeouts);
   let ready = true;
 
@@ -60,6 +63,18 @@ export async function startServer(svc: Services, log: Logger, opts: { port: numb
   const openapi = openApiDocument(allRoutes(), svc.config.baseUrl);
   ops.get('/openapi.json', (ctx) => {
     ctx.body = openapi;
+  });
+  // What runs here, with links to each way in (the demo's help site when the demo is here).
+  ops.get('/', async (ctx) => {
+    const appKey = await demoHelpAppKey(svc);
+    const page = frontPage({ helpSite: appKey ? helpSitePath(appKey) : undefined });
+    ctx.set(page.headers);
+    ctx.body = page.html;
+  });
+  const reference = apiReferencePage(openapi as unknown as OpenApiLike);
+  ops.get('/api-reference', (ctx) => {
+    ctx.set(reference.headers);
+    ctx.body = reference.html;
   });
 
   const rest = restRouter(deps);

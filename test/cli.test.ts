@@ -6,7 +6,8 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { hashServerKey } from '../src/domain/apps/credentials.js';
 import { openServices, type OpenServices } from '../src/services.js';
 import { createEmptyDatabase, createTestDatabase } from './support/db.js';
-import { seedApp, testConfig, TEST_SECRET_KEY } from './support/server.js';
+import { call } from './support/http.js';
+import { seedApp, startTestServer, testConfig, TEST_SECRET_KEY } from './support/server.js';
 
 // The real `crm` bin, spawned as operators run it (the build in dist/, which the global setup
 // refreshed), on a real database. Each test makes its own database and waits only for its own
@@ -83,21 +84,33 @@ async function fresh() {
 const CREDENTIALS = ['app_key', 'server_key', 'identity_secret', 'inbound_secret'];
 
 describe('crm', () => {
-  it('makes a workspace with its owner, and apps in a new or a given workspace', async () => {
+  it('makes a workspace with its owner, and apps in a new, the only or a given workspace', async () => {
     const { svc, run, modeRow } = await fresh();
-    const [ws, solo] = await Promise.all([
-      run([
-        'workspace',
-        'create',
-        '--name',
-        'Acme',
-        '--owner-email',
-        'Boss@Acme.test',
-        '--owner-password',
-        'correct horse battery',
-        '--json',
-      ]),
+    // Without --workspace on an empty database: a new workspace named after the app, with no owner.
+    // Two at once agree: the second sees the first's workspace.
+    const [solo, second] = await Promise.all([
       run(['app', 'create', '--name', 'Solo', '--json']),
+      run(['app', 'create', '--name', 'Second', '--json']),
+    ]);
+    const s = ok(solo);
+    const only = ok(second);
+    expect(await svc.db.workspace.count()).toBe(1);
+    expect(only.workspace_id).toBe(s.workspace_id);
+    expect(await svc.db.workspace.findUnique({ where: { id: s.workspace_id } })).toMatchObject({
+      name: expect.stringMatching(/^(Solo|Second) workspace$/),
+    });
+    expect(await svc.db.membership.count({ where: { workspaceId: s.workspace_id } })).toBe(0);
+
+    const ws = await run([
+      'workspace',
+      'create',
+      '--name',
+      'Acme',
+      '--owner-email',
+      'Boss@Acme.test',
+      '--owner-password',
+      'correct horse battery',
+      '--json',
     ]);
     const w = ok(ws);
     expect(Object.keys(w).sort()).toEqual(['owner_id', 'workspace_id']);
@@ -107,16 +120,24 @@ describe('crm', () => {
       { staffUserId: w.owner_id, role: 'owner' },
     ]);
 
+    // Two workspaces now: without --workspace the app is refused, naming the flag, and nothing is made.
+    const [ambiguous, ambiguousText] = await Promise.all([
+      run(['app', 'create', '--name', 'Where', '--json']),
+      run(['app', 'create', '--name', 'Where']),
+    ]);
+    refused(ambiguous, 1, 'workspace_required', 'workspace');
+    expect(ambiguous.json.error.message).toContain('--workspace');
+    expect(ambiguous.json.error.message).toContain(w.workspace_id);
+    expect(ambiguousText.code).toBe(1);
+    expect(ambiguousText.stderr).toMatch(/^crm: There are several workspaces; name the app's workspace with --workspace/);
+    expect(await svc.db.app.count({ where: { name: 'Where' } })).toBe(0);
+    expect(await svc.db.workspace.count()).toBe(2);
+
     const inAcme = ok(await run(['app', 'create', '--name', 'Acme app', '--workspace', w.workspace_id, '--json']));
     expect(inAcme.workspace_id).toBe(w.workspace_id);
     expect((await svc.db.app.findUniqueOrThrow({ where: { id: inAcme.app_id } })).workspaceId).toBe(w.workspace_id);
 
-    // Without --workspace: a new workspace named after the app, with no owner.
-    const s = ok(solo);
-    expect(await svc.db.workspace.findUnique({ where: { id: s.workspace_id } })).toMatchObject({ name: 'Solo workspace' });
-    expect(await svc.db.membership.count({ where: { workspaceId: s.workspace_id } })).toBe(0);
-
-    for (const app of [s, inAcme]) {
+    for (const app of [s, only, inAcme]) {
       expect(Object.keys(app).sort()).toEqual(['app_id', 'live', 'test', 'workspace_id']);
       expect(Object.keys(app.live).sort()).toEqual([...CREDENTIALS].sort());
       expect(Object.keys(app.test).sort()).toEqual([...CREDENTIALS].sort());
@@ -396,12 +417,169 @@ describe('crm', () => {
     expect(await svc.db.staffUser.count()).toBe(1);
   });
 
+  it('lists apps, shows one by either key or its id, lists keys and staff, never printing a secret', async () => {
+    const { svc, run } = await fresh();
+    const a = await seedApp(svc, 'Listed app');
+    const b = await seedApp(svc, 'Other app');
+    const extra = ok(await run(['key', 'create', a.test.app_key, '--json'])).server_key;
+    ok(await run(['key', 'revoke', a.test.server_key, '--json']));
+    const [list, byLive, byTest, byId, keys, staff, listText, showText, keysText, unknown, unknownKey] = await Promise.all([
+      run(['app', 'list', '--json']),
+      run(['app', 'show', a.live.app_key, '--json']),
+      run(['app', 'show', a.test.app_key, '--json']),
+      run(['app', 'show', a.appId, '--json']),
+      run(['key', 'list', a.test.app_key, '--json']),
+      run(['staff', 'list', '--json']),
+      run(['app', 'list']),
+      run(['app', 'show', a.live.app_key]),
+      run(['key', 'list', a.test.app_key]),
+      run(['app', 'show', '00000000-0000-4000-8000-000000000000', '--json']),
+      run(['key', 'list', 'app_test_doesnotexist123456', '--json']),
+    ]);
+    const secrets = [a, b].flatMap((x) =>
+      (['live', 'test'] as const).flatMap((m) => [
+        x[m].identity_secret,
+        x[m].inbound_secret,
+        x[m].server_key,
+        hashServerKey(x[m].server_key),
+      ]),
+    );
+    secrets.push(extra, hashServerKey(extra), a.ownerPassword);
+    for (const r of [list, byLive, byTest, byId, keys, staff, listText, showText, keysText]) {
+      expect(r.code, r.stdout + r.stderr).toBe(0);
+      for (const secret of secrets) expect(r.stdout).not.toContain(secret);
+      for (const secret of secrets) expect(r.stdout).not.toContain(secret.slice(12, -4));
+      expect(r.stdout).not.toMatch(/secret|_enc|hash/i);
+    }
+
+    expect(ok(list).apps).toEqual([
+      {
+        app_id: a.appId,
+        name: 'Listed app',
+        workspace: { id: a.workspaceId, name: 'Listed app workspace' },
+        created_at: expect.any(String),
+        modes: [
+          { mode: 'live', app_key: a.live.app_key, archived: false, switched_off: false },
+          { mode: 'test', app_key: a.test.app_key, archived: false, switched_off: false },
+        ],
+      },
+      expect.objectContaining({ app_id: b.appId, name: 'Other app' }),
+    ]);
+    expect(listText.stdout).toContain(a.live.app_key);
+    expect(listText.stdout).toContain('Other app');
+
+    const shown = ok(byLive);
+    expect(ok(byTest)).toEqual(shown);
+    expect(ok(byId)).toEqual(shown);
+    expect(shown).toMatchObject({ app_id: a.appId, name: 'Listed app', workspace: { id: a.workspaceId } });
+    expect(shown.modes.map((m: any) => [m.app_key, m.web_origins, m.server_keys.length])).toEqual([
+      [a.live.app_key, [], 1],
+      [a.test.app_key, [], 2],
+    ]);
+    expect(showText.stdout).toContain(`${a.live.app_key} (live mode)`);
+    expect(showText.stdout).toContain(`${a.test.app_key} (test mode)`);
+
+    const listed = ok(keys);
+    expect(listed.app_key).toBe(a.test.app_key);
+    expect(listed.server_keys).toEqual([
+      {
+        id: expect.any(String),
+        hint: `crm_sk_test_…${a.test.server_key.slice(-4)}`,
+        created_at: expect.any(String),
+        revoked_at: expect.any(String),
+      },
+      { id: expect.any(String), hint: `crm_sk_test_…${extra.slice(-4)}`, created_at: expect.any(String), revoked_at: null },
+    ]);
+    expect(keysText.stdout).toContain(`crm_sk_test_…${extra.slice(-4)}`);
+    expect(keysText.stdout).toMatch(/revoked \d{4}-/);
+
+    const people = ok(staff).staff_users;
+    expect(people).toHaveLength(2);
+    expect(people.find((p: any) => p.email === a.ownerEmail)).toMatchObject({
+      name: expect.any(String),
+      workspaces: [{ id: a.workspaceId, name: 'Listed app workspace', role: 'owner' }],
+    });
+    refused(unknown, 1, 'not_found', 'app');
+    refused(unknownKey, 1, 'not_found', 'app_key');
+  });
+
+  it('makes user tokens the guest API accepts, for the mode its key names', async () => {
+    const t = await startTestServer();
+    onTestFinished(() => t.close());
+    const a = await seedApp(t.svc, 'Token app');
+    const run = (args: string[]) => crm(t.dbUrl, args);
+    const before = Math.floor(Date.now() / 1000);
+    const [live, test, plain, badTtl, zeroTtl, noSub, longSub, unknown] = await Promise.all([
+      run(['token', a.live.app_key, '--sub', 'user-7', '--json']),
+      run(['token', a.test.app_key, '--sub', 'tester', '--ttl', '120', '--json']),
+      run(['token', a.live.app_key, '--sub', 'plain']),
+      run(['token', a.live.app_key, '--sub', 'x', '--ttl', 'soon', '--json']),
+      run(['token', a.live.app_key, '--sub', 'x', '--ttl', '0', '--json']),
+      run(['token', a.live.app_key, '--json']),
+      run(['token', a.live.app_key, '--sub', 'x'.repeat(201), '--json']),
+      run(['token', 'app_doesnotexist123456', '--sub', 'x', '--json']),
+    ]);
+    const after = Math.floor(Date.now() / 1000);
+    const l = ok(live);
+    expect(Object.keys(l).sort()).toEqual(['expires_at', 'token']);
+    const [header, claims] = l.token
+      .split('.')
+      .slice(0, 2)
+      .map((p: string) => JSON.parse(Buffer.from(p, 'base64url').toString()));
+    expect(header).toMatchObject({ alg: 'HS256' });
+    expect(claims).toEqual({ sub: 'user-7', iat: expect.any(Number), exp: expect.any(Number) });
+    expect(claims.iat).toBeGreaterThanOrEqual(before);
+    expect(claims.iat).toBeLessThanOrEqual(after);
+    expect(claims.exp - claims.iat).toBe(3600);
+    expect(l.expires_at).toBe(new Date(claims.exp * 1000).toISOString());
+    const tt = ok(test);
+    const testClaims = JSON.parse(Buffer.from(tt.token.split('.')[1], 'base64url').toString());
+    expect(testClaims.exp - testClaims.iat).toBe(120);
+    // Without --json: the token alone, so that $(crm token …) is the token.
+    expect(plain.code).toBe(0);
+    expect(plain.stdout).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+\n$/);
+
+    const guest = (appKey: string, token: string) =>
+      call(t.url, 'GET', '/guest/v1/conversations', { headers: { 'X-CRM-App-Key': appKey, Authorization: `Bearer ${token}` } });
+    const [liveOk, testOk, plainOk, crossed] = await Promise.all([
+      guest(a.live.app_key, l.token),
+      guest(a.test.app_key, tt.token),
+      guest(a.live.app_key, plain.stdout.trim()),
+      guest(a.live.app_key, tt.token),
+    ]);
+    expect(liveOk.status, liveOk.text).toBe(200);
+    expect(liveOk.json).toMatchObject({ items: [] });
+    expect(testOk.status, testOk.text).toBe(200);
+    expect(plainOk.status, plainOk.text).toBe(200);
+    // A test token is the test mode's: the live key refuses it, saying why.
+    expect(crossed.status).toBe(401);
+    expect(crossed.json.detail).toMatch(/test mode's identity secret/);
+
+    refused(badTtl, 2, 'usage', 'ttl');
+    refused(zeroTtl, 1, 'invalid_request', 'ttl');
+    refused(noSub, 2, 'usage', 'sub');
+    refused(longSub, 1, 'invalid_request', 'sub');
+    refused(unknown, 1, 'not_found', 'app_key');
+  });
+
   it('prints usage for --help and help, without a database', async () => {
     const run = (args: string[]) => crm('postgresql://127.0.0.1:1/none', args);
     const [dashed, word, command] = await Promise.all([run(['--help']), run(['help']), run(['app', 'set', '--help'])]);
     for (const h of [dashed, word]) {
       expect(h.code).toBe(0);
-      for (const c of ['workspace create', 'app create', 'app set', 'key create', 'key revoke', 'staff create'])
+      for (const c of [
+        'workspace create',
+        'app create',
+        'app list',
+        'app show',
+        'app set',
+        'key create',
+        'key list',
+        'key revoke',
+        'staff create',
+        'staff list',
+        'token',
+      ])
         expect(h.stdout).toContain(`crm ${c}`);
     }
     expect(command.code).toBe(0);

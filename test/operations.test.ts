@@ -48,6 +48,57 @@ describe('operations', () => {
     expect(r.text).not.toContain(app.live.app_key);
   });
 
+  it('serves what an operator alerts on: outbox backlog and lag, durable runs, webhook and push counts, pool, live connections, event loop', async () => {
+    // Activity: a contact erased (an erase run started from the outbox, not yet run by the test's engine).
+    await call(t.url, 'PUT', '/server/v1/contacts/metered', {
+      headers: { Authorization: `Bearer ${app.live.server_key}` },
+      json: { display_name: 'M' },
+    });
+    expect(
+      (await call(t.url, 'DELETE', '/server/v1/contacts/metered', { headers: { Authorization: `Bearer ${app.live.server_key}` } })).status,
+    ).toBe(202);
+    await t.svc.outbox.drain();
+    const text = (await call(t.url, 'GET', '/metrics')).text;
+    const value = (name: string, labels = '') => {
+      const line = text.split('\n').find((l) => l.startsWith(`${name}${labels} `) || (labels === '' && l.startsWith(`${name}{`)));
+      expect(
+        line,
+        `${name}${labels} in:\n${text
+          .split('\n')
+          .filter((l) => l.startsWith('crm_'))
+          .join('\n')}`,
+      ).toBeDefined();
+      return Number(line!.split(' ').at(-1));
+    };
+    for (const family of [
+      'crm_http_requests_total counter',
+      'crm_outbox_backlog_rows gauge',
+      'crm_outbox_lag_seconds gauge',
+      'crm_durable_runs gauge',
+      'crm_webhook_deliveries_total counter',
+      'crm_push_sends_total counter',
+      'crm_live_connections gauge',
+      'crm_db_pool_connections gauge',
+      'crm_db_pool_idle gauge',
+      'crm_db_pool_waiting gauge',
+      'nodejs_eventloop_lag_seconds gauge',
+    ])
+      expect(text).toContain(`# TYPE ${family}`);
+    // Each consumer of the outbox is listed, caught up or not.
+    expect(value('crm_outbox_backlog_rows', '{consumer="process-starts"}')).toBeGreaterThanOrEqual(0);
+    expect(value('crm_outbox_lag_seconds', '{consumer="process-starts"}')).toBeGreaterThanOrEqual(0);
+    expect(value('crm_durable_runs', '{process="erase",status="active"}')).toBeGreaterThanOrEqual(1);
+    expect(value('crm_db_pool_connections')).toBeGreaterThanOrEqual(1);
+    expect(value('crm_db_pool_waiting')).toBe(0);
+    expect(value('crm_live_connections')).toBe(0);
+    expect(value('nodejs_eventloop_lag_seconds')).toBeGreaterThanOrEqual(0);
+    // Bounded labels: never an app, a key or a person.
+    for (const word of [app.appId, app.live.app_key, 'metered']) expect(text).not.toContain(word);
+    // Once the engine has run it, the erase run is no longer counted as open.
+    await t.engine.runDue();
+    expect((await call(t.url, 'GET', '/metrics')).text).not.toContain('crm_durable_runs{process="erase",status="active"}');
+  });
+
   it('never logs a credential', async () => {
     const token = await userToken(app.live.identity_secret, { sub: 'logged' });
     await call(t.url, 'GET', '/guest/v1/consent', { headers: { 'X-CRM-App-Key': app.live.app_key, Authorization: `Bearer ${token}` } });

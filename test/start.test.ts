@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startEmbeddedPostgres } from '../src/db/embedded-postgres.js';
+import { userToken } from './support/http.js';
 
 // `npm start` with no DATABASE_URL: the embedded PostgreSQL in the data folder, migrated, a demo
 // app printed once with a curl line that works as printed; a second start reuses the data.
@@ -46,7 +47,8 @@ async function start(port: number) {
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
-  for (let i = 0; i < 300; i++) {
+  // A first start migrates and makes the demo content: on a loaded machine that may take a while.
+  for (let i = 0; i < 900; i++) {
     if (
       await fetch(`http://127.0.0.1:${port}/readyz`).then(
         (r) => r.ok,
@@ -91,16 +93,51 @@ describe('npm start on the embedded PostgreSQL', () => {
 
     const { stdout } = await run('sh', ['-c', curl]);
     expect(JSON.parse(stdout)).toMatchObject({ key: liveKey, mode: 'live', name: 'Demo app' });
+
+    // The demo content, through the real API: the help center in two languages, the demo
+    // person's two conversations (one with a staff reply), another's ticket, and the live banner.
+    const base = `http://127.0.0.1:${port}`;
+    const get = async (path: string, headers: Record<string, string> = {}) => {
+      const r = await fetch(`${base}${path}`, { headers });
+      expect(r.status, `${path}: ${r.status}`).toBe(200);
+      return r.json() as Promise<any>;
+    };
+    for (const lang of ['en', 'fr']) {
+      const collections = await get(`/public/v1/help/collections?lang=${lang}`, { 'X-CRM-App-Key': liveKey });
+      expect(JSON.stringify(collections)).toContain(lang === 'en' ? 'Getting started' : 'Premiers pas');
+      const articles = await get(`/public/v1/help/articles?lang=${lang}`, { 'X-CRM-App-Key': liveKey });
+      expect(JSON.stringify(articles)).toContain(lang === 'en' ? 'Create your account' : 'Créer votre compte');
+    }
+    const identitySecret = /identity secret\s+(\S+)/.exec(banner)![1]!;
+    const guest = { 'X-CRM-App-Key': liveKey, Authorization: `Bearer ${await userToken(identitySecret, { sub: 'ada' })}` };
+    const conversations = await get('/guest/v1/conversations', guest);
+    expect(conversations.items).toHaveLength(2);
+    const answered = await Promise.all(conversations.items.map((c: { id: string }) => get(`/guest/v1/conversations/${c.id}`, guest)));
+    expect(JSON.stringify(answered)).toContain('open Settings, then Team');
+    const grace = { 'X-CRM-App-Key': liveKey, Authorization: `Bearer ${await userToken(identitySecret, { sub: 'grace' })}` };
+    expect((await get('/guest/v1/tickets', grace)).items).toHaveLength(1);
+    const checkin = await fetch(`${base}/guest/v1/checkin`, {
+      method: 'POST',
+      headers: { ...guest, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ app_version: '1.0.0', platform: 'web', session_id: 'first-hour' }),
+    });
+    expect(checkin.status).toBe(200);
+    expect(JSON.stringify(await checkin.json())).toContain('Welcome to the demo app');
+    // The front page links the demo's help site.
+    expect(await (await fetch(`${base}/`)).text()).toContain(`href="/help/${liveKey}"`);
     expect(await stop(first.child)).toBe(0);
 
     const second = await start(port);
     expect(second.output()).not.toContain('Demo app created');
     const again = await fetch(`http://127.0.0.1:${port}/public/v1/apps/${liveKey}`);
     expect(again.status).toBe(200);
+    // Nothing was made twice.
+    const again2 = await fetch(`http://127.0.0.1:${port}/public/v1/help/collections?lang=en`, { headers: { 'X-CRM-App-Key': liveKey } });
+    expect(((await again2.json()) as { items: unknown[] }).items).toHaveLength(2);
     expect(await stop(second.child)).toBe(0);
     // The embedded PostgreSQL stopped with the server that started it.
     await expect(readFile(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8')).rejects.toThrow();
-  }, 60_000);
+  }, 180_000);
 });
 
 const rows = async (url: string, sql: string, values: unknown[] = []) => {

@@ -1,12 +1,33 @@
 import { createServerKey, revokeServerKey } from '../domain/apps/server-keys.js';
-import { createOperatorApp, requireAppModeByKey } from '../domain/apps/operator-apps.js';
+import { DEFAULT_TOKEN_SECONDS, issueUserToken } from '../domain/access/user-tokens.js';
+import {
+  createOperatorApp,
+  listOperatorApps,
+  listServerKeys,
+  requireAppModeByKey,
+  requireOperatorApp,
+} from '../domain/apps/operator-apps.js';
 import { PARTS, updateSettings, type SettingsPatch } from '../domain/apps/settings.js';
 import type { Ctx, SystemCaller } from '../domain/context.js';
 import { DomainError } from '../domain/errors.js';
-import { createStaffUser } from '../domain/staff/staff-users.js';
+import { createStaffUser, listStaffUsers } from '../domain/staff/staff-users.js';
 import { createWorkspace } from '../domain/staff/workspaces.js';
 import { commaList, onOff, str, UsageError, type OptionSpec, type Values } from './args.js';
-import { createdAppJson, createdAppText, settingsJson, settingsText, type Printed } from './output.js';
+import {
+  appJson,
+  appListText,
+  appShowJson,
+  appShowText,
+  createdAppJson,
+  createdAppText,
+  keyJson,
+  keyListText,
+  settingsJson,
+  settingsText,
+  staffJson,
+  staffListText,
+  type Printed,
+} from './output.js';
 
 // The commands. Each one only reads its arguments (prepare: before any database is opened, so a
 // bad command line touches nothing) and then calls domain functions and shapes what they return.
@@ -80,7 +101,7 @@ export const commands: Command[] = [
       workspace: {
         type: 'string',
         value: 'ID',
-        help: 'an existing workspace; without it a new one, "<name> workspace", is made with no owner',
+        help: 'an existing workspace; without it the only workspace there is (refused when there are several), or a new one, "<name> workspace", with no owner when there is none',
       },
     },
     prepare(values) {
@@ -88,6 +109,30 @@ export const commands: Command[] = [
       return async (ctx) => {
         const app = await createOperatorApp(ctx, input);
         return { json: createdAppJson(app), text: createdAppText(app) };
+      };
+    },
+  },
+  {
+    name: 'app list',
+    args: [],
+    summary: "List the apps: id, name, workspace, and each mode's app key. No secret is printed.",
+    options: {},
+    prepare() {
+      return async (ctx) => {
+        const apps = await listOperatorApps(ctx);
+        return { json: { apps: apps.map(appJson) }, text: appListText(apps) };
+      };
+    },
+  },
+  {
+    name: 'app show',
+    args: ['APP'],
+    summary: "Show one app, named by either mode's app key or by its id: both modes' settings and server key hints. No secret is printed.",
+    options: {},
+    prepare(_values, [app]) {
+      return async (ctx) => {
+        const found = await requireOperatorApp(ctx, app!, argField('APP'));
+        return { json: appShowJson(found), text: appShowText(found) };
       };
     },
   },
@@ -155,6 +200,19 @@ export const commands: Command[] = [
     },
   },
   {
+    name: 'key list',
+    args: ['APP_KEY'],
+    summary: 'List the server keys of the mode APP_KEY names: id, hint (prefix and last four), made, revoked. Never the keys.',
+    options: {},
+    prepare(_values, [appKey]) {
+      return async (ctx) => {
+        const mode = await requireAppModeByKey(ctx, appKey!, argField('APP_KEY'));
+        const keys = await listServerKeys(ctx, mode.id);
+        return { json: { app_key: mode.appKey, server_keys: keys.map(keyJson) }, text: keyListText(mode.appKey, keys) };
+      };
+    },
+  },
+  {
     name: 'key revoke',
     args: ['SERVER_KEY'],
     summary: 'Revoke a server key, given as the key itself. Revoking twice is safe.',
@@ -171,6 +229,43 @@ export const commands: Command[] = [
           throw err;
         }
         return { json: { revoked: true }, text: 'Revoked.' };
+      };
+    },
+  },
+  {
+    name: 'staff list',
+    args: [],
+    summary: 'List the staff users: email, name, id, and their workspaces with their roles.',
+    options: {},
+    prepare() {
+      return async (ctx) => {
+        const staff = await listStaffUsers(ctx);
+        return { json: { staff_users: staff.map(staffJson) }, text: staffListText(staff) };
+      };
+    },
+  },
+  {
+    name: 'token',
+    args: ['APP_KEY'],
+    summary:
+      'Print a user token (HS256, signed with the identity secret of the mode APP_KEY names) for the user --sub, as a backend makes them: for trying the guest API.',
+    options: {
+      sub: {
+        type: 'string',
+        value: 'ID',
+        required: true,
+        help: "the user's external id (as in PUT /server/v1/contacts/ID), 1 to 200 characters",
+      },
+      ttl: { type: 'string', value: 'SECONDS', help: `how long the token lasts (default ${DEFAULT_TOKEN_SECONDS}, at most 30 days)` },
+    },
+    prepare(values, [appKey]) {
+      const sub = str(values, 'sub')!;
+      const ttl = str(values, 'ttl');
+      if (ttl !== undefined && !/^\d{1,9}$/.test(ttl)) throw new UsageError(`--ttl takes a number of seconds, not "${ttl}"`, 'ttl');
+      return async (ctx) => {
+        const mode = await requireAppModeByKey(ctx, appKey!, argField('APP_KEY'));
+        const made = await issueUserToken(ctx, mode, { sub, seconds: ttl === undefined ? undefined : Number(ttl) });
+        return { json: { token: made.token, expires_at: made.expiresAt.toISOString() }, text: made.token };
       };
     },
   },

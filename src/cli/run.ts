@@ -2,7 +2,7 @@ import { readConfig } from '../config.js';
 import { systemContext, type Ctx, type SystemCaller } from '../domain/context.js';
 import { DomainError } from '../domain/errors.js';
 import { parseCommandLine, UsageError, wantsJson } from './args.js';
-import { argField, commandHelp, commands, findCommand, usageLine } from './commands.js';
+import { argField, commandHelp, commands, findCommand, usageLine, type Command } from './commands.js';
 import type { Printed } from './output.js';
 
 // `crm`: the operators' admin CLI. One run = one command on the service's own database
@@ -59,6 +59,9 @@ function parse(argv: string[]): Parsed {
   if (group === undefined) throw new UsageError('no command given');
   if (group === 'help' || group === '--help' || group === '-h') return { help: usage() };
   if (group.startsWith('-')) throw new UsageError(`give a command before any flag, not "${group}"`);
+  // A command of one word (crm token): its arguments follow at once.
+  const single = findCommand(group);
+  if (single) return parseCommand(single, argv.slice(1));
   const verbs = commands.filter((c) => c.name.startsWith(`${group} `)).map((c) => c.name.split(' ')[1]);
   if (!verbs.length)
     throw new UsageError(
@@ -74,8 +77,11 @@ function parse(argv: string[]): Parsed {
   if (verb === undefined || verb.startsWith('-')) throw new UsageError(`"crm ${group}" needs one of: ${verbs.join(', ')}`);
   const command = findCommand(`${group} ${verb}`);
   if (!command) throw new UsageError(`unknown command "${group} ${verb}"; "crm ${group}" has ${verbs.join(', ')}`);
+  return parseCommand(command, argv.slice(2));
+}
 
-  const { values, positionals } = parseCommandLine(command.name, argv.slice(2), command.options);
+function parseCommand(command: Command, argv: string[]): Parsed {
+  const { values, positionals } = parseCommandLine(command.name, argv, command.options);
   if (values.help) return { help: commandHelp(command) };
   command.args.forEach((arg, i) => {
     if (positionals[i] === undefined) throw new UsageError(`missing ${arg}`, argField(arg), command.name);

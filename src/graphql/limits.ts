@@ -3,21 +3,10 @@ import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
 import { maxDirectivesPlugin } from '@escape.tech/graphql-armor-max-directives';
 import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
 import { createComplexityRule } from '@pothos/plugin-complexity';
-import {
-  GraphQLError,
-  Lexer,
-  NoSchemaIntrospectionCustomRule,
-  Source,
-  TokenKind,
-  validate,
-  type DocumentNode,
-  type ExecutionArgs,
-  type ValidationContext,
-} from 'graphql';
+import { GraphQLError, Lexer, Source, TokenKind, validate, type DocumentNode, type ExecutionArgs, type ValidationContext } from 'graphql';
 import { createLRUCache, type Plugin } from 'graphql-yoga';
 import { DomainError } from '../domain/errors.js';
 import { DEFAULT_PAGE } from '../domain/paging.js';
-import { unauthenticated, type StaffContext } from './context.js';
 import { asGraphQLError } from './errors.js';
 
 // What one staff operation may ask for. Everything but the cost is checked before the session is
@@ -100,10 +89,9 @@ function costOf(args: ExecutionArgs): number {
 
 /** The refusal for an operation about to run, if any. */
 function refusalBeforeRunning(args: ExecutionArgs): GraphQLError | undefined {
-  // The schema is for staff: without a session, only __typename.
-  if (!(args.contextValue as StaffContext).viewer && validate(args.schema, args.document, [NoSchemaIntrospectionCustomRule]).length) {
-    return asGraphQLError(unauthenticated());
-  }
+  // Introspection (__schema, __type) is answered with or without a session: the schema is the same
+  // for every caller and published (schema.graphql), and GraphiQL reads it before anyone signs in.
+  // Every field that reads or changes data asks for its session itself (builder.ts, scope-auth).
   const cost = costOf(args);
   if (cost > MAX_COST)
     return refusal('query_too_complex', `The query costs ${cost}, more than ${MAX_COST}: ask for smaller pages or fewer fields.`);

@@ -36,6 +36,7 @@ export function serveGraphQLOverWebSocket(deps: { svc: Services; log: Logger; se
     maxPayload: svc.config.maxBodyBytes,
     verifyClient: ({ origin }, done) => (!origin || allowedOrigins.has(origin) ? done(true) : done(false, 403, 'Origin not allowed')),
   });
+  deps.metrics.sources.liveConnections = () => wss.clients.size;
   const maskError = staffErrors(deps.log);
   // As Koa reads ctx.ip: the first X-Forwarded-For entry only behind a proxy the operator runs.
   const addressOf = (request: http.IncomingMessage) => {

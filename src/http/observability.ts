@@ -1,13 +1,93 @@
 import { randomUUID } from 'node:crypto';
 import type Koa from 'koa';
 import client from 'prom-client';
+import { outboxBacklog, openRuns } from '../domain/backlog.js';
+import { systemContext, type Services } from '../domain/context.js';
 import type { Logger } from '../lib/logger.js';
+import { processCounters } from '../lib/process-metrics.js';
 
 // Request ids, one log line per request, and Prometheus metrics.
 
-export function createMetrics() {
+/** What the gauges read on each scrape; the server sets what it has (the staff API's WebSocket connections). */
+export interface MetricSources {
+  liveConnections?: () => number;
+}
+
+/**
+ * The registry /metrics serves. With `svc`, the gauges an operator alerts on, read on each scrape:
+ * outbox backlog per consumer, durable runs not ended by process and status, the database pool,
+ * and live connections; beside them this process's webhook and push counters and Node's own
+ * (event-loop delay as nodejs_eventloop_lag_*, heap, CPU). No label ever names an app or a person.
+ */
+export function createMetrics(svc?: Services) {
   const registry = new client.Registry();
   client.collectDefaultMetrics({ register: registry });
+  const sources: MetricSources = {};
+  for (const counter of processCounters) registry.registerMetric(counter);
+  if (svc) {
+    const ctx = systemContext(svc, 'metrics');
+    new client.Gauge({
+      name: 'crm_outbox_backlog_rows',
+      help: 'Outbox rows committed and not yet handed to each consumer (processes to start, webhook delivery)',
+      labelNames: ['consumer'] as const,
+      registers: [registry],
+      async collect() {
+        const backlog = await outboxBacklog(ctx).catch(() => []);
+        this.reset();
+        for (const b of backlog) this.set({ consumer: b.consumer }, b.rows);
+      },
+    });
+    new client.Gauge({
+      name: 'crm_outbox_lag_seconds',
+      help: 'Age of the oldest outbox row each consumer has not yet been handed (0 when it is caught up)',
+      labelNames: ['consumer'] as const,
+      registers: [registry],
+      async collect() {
+        const backlog = await outboxBacklog(ctx).catch(() => []);
+        this.reset();
+        for (const b of backlog) this.set({ consumer: b.consumer }, b.seconds);
+      },
+    });
+    new client.Gauge({
+      name: 'crm_durable_runs',
+      help: 'Durable runs of the embedded engine not yet ended, by process and status (active, waiting, parked: parked needs a person)',
+      labelNames: ['process', 'status'] as const,
+      registers: [registry],
+      async collect() {
+        const runs = await openRuns(ctx).catch(() => []);
+        this.reset();
+        for (const r of runs) this.set({ process: r.process, status: r.status }, r.runs);
+      },
+    });
+    const pool = (name: string, help: string, read: () => number) =>
+      new client.Gauge({
+        name,
+        help,
+        registers: [registry],
+        collect() {
+          this.set(read());
+        },
+      });
+    pool(
+      'crm_db_pool_connections',
+      "Connections the database pool holds (in use and idle), up to DATABASE_POOL's size",
+      () => svc.pool.totalCount,
+    );
+    pool('crm_db_pool_idle', 'Connections of the pool idle now', () => svc.pool.idleCount);
+    pool(
+      'crm_db_pool_waiting',
+      'Queries waiting for a connection of the pool now: above 0 for long, the pool is too small or held',
+      () => svc.pool.waitingCount,
+    );
+    new client.Gauge({
+      name: 'crm_live_connections',
+      help: 'WebSocket connections of the staff GraphQL API (live subscriptions) open now',
+      registers: [registry],
+      collect() {
+        this.set(sources.liveConnections?.() ?? 0);
+      },
+    });
+  }
   const requests = new client.Counter({
     name: 'crm_http_requests_total',
     help: 'HTTP requests by surface, route, method and status',
@@ -27,7 +107,7 @@ export function createMetrics() {
     labelNames: ['how'] as const,
     registers: [registry],
   });
-  return { registry, requests, duration, liveAnswers };
+  return { registry, requests, duration, liveAnswers, sources };
 }
 export type Metrics = ReturnType<typeof createMetrics>;
 

@@ -7,6 +7,7 @@ import { audienceSql, type PushAudience } from './audience.js';
 import { openCredentials } from './credentials.js';
 import { recordOutcomes, type Tried } from './record.js';
 import { BATCH_DEVICES, BATCH_TIMEOUT_MS, PUSHES_AT_ONCE } from './schedule.js';
+import { pushSends } from '../../lib/process-metrics.js';
 import { PLATFORM_PROVIDER, type PushSenders } from './senders.js';
 
 // One step of a send: the throttled devices now due again, then the next page of the audience
@@ -142,6 +143,7 @@ async function sendAll(work: Work[], send: (device: PushDevice) => Promise<PushO
         if ((outcome.kind === 'failed' && outcome.systemic) || (outcome.kind === 'retry' && outcome.provider))
           halted.set(provider, outcome);
       }
+      pushSends.inc({ provider, outcome: outcome.kind });
       tried.push({ ...item, outcome });
     }
   };

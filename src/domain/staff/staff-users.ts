@@ -50,3 +50,27 @@ export async function createStaffUser(ctx: Ctx, input: NewStaffUser): Promise<{ 
   if (!made.count) throw emailTaken();
   return { staffUserId: row.id, email, name: row.name };
 }
+
+/** A staff user as operators list them: who, since when, and their workspaces with their roles. Never a password hash. */
+export interface ListedStaffUser {
+  id: string;
+  email: string;
+  name: string;
+  createdAt: Date;
+  memberships: { workspaceId: string; role: string; workspace: { name: string } }[];
+}
+
+/** Every staff user, by email (at most `limit`). */
+export async function listStaffUsers(ctx: Ctx, limit = 1000): Promise<ListedStaffUser[]> {
+  return ctx.db.staffUser.findMany({
+    select: {
+      id: true,
+      email: true,
+      name: true,
+      createdAt: true,
+      memberships: { select: { workspaceId: true, role: true, workspace: { select: { name: true } } }, orderBy: { createdAt: 'asc' } },
+    },
+    orderBy: { email: 'asc' },
+    take: limit,
+  });
+}

@@ -6,6 +6,7 @@ import { emit } from '../outbox.js';
 import { postSigned } from './post.js';
 import { LOG_TRIES, MAX_TRIES, refusedForGood, SWITCH_OFF_AFTER_MS, SWITCH_OFF_FAILURES } from './schedule.js';
 import { triedRow, WEBHOOK_TRIED } from './tries-live.js';
+import { webhookDeliveries } from '../../lib/process-metrics.js';
 
 // One try of one delivery: the body as made, posted signed (post.ts: public https addresses only,
 // no redirect, 10 s). The try is logged (status, code, duration; never a body) and told to live
@@ -47,6 +48,7 @@ export async function tryDelivery(ctx: Ctx, deliveryId: string, attempt: number,
   const final =
     delivered || attempt >= MAX_TRIES || (result.failure === undefined && refusedForGood(result.status)) || result.failure === 'redirect';
   const outcome: TryOutcome = delivered ? 'delivered' : final ? 'final' : 'retry';
+  webhookDeliveries.inc({ outcome });
 
   return transaction(ctx, async (tx) => {
     const at = tx.clock.now();
