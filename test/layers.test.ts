@@ -75,6 +75,7 @@ export const LAYERS: Layer[] = [
       'src/services.ts',
       'src/boot.ts',
       'src/demo.ts',
+      'src/demo/',
       'src/server.ts',
       'src/main.ts',
       'src/cli/',

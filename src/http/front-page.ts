@@ -225,14 +225,12 @@ export function apiReferencePage(doc: OpenApiLike): RenderedPage {
             (tag) =>
               html`<li>
                 <a href="#${anchor('tag', tag)}">${tag}</a>:
-                ${groups
-                  .get(tag)!
-                  .map(
-                    ({ path, method, op }, i) =>
-                      html`${i ? ', ' : ''}<a href="#${anchor('op', op.operationId ?? `${method}-${path}`)}"
+                ${groups.get(tag)!.map(
+                  ({ path, method, op }, i) =>
+                    html`${i ? ', ' : ''}<a href="#${anchor('op', op.operationId ?? `${method}-${path}`)}"
                           ><code>${method.toUpperCase()} ${path}</code></a
                         >`,
-                  )}
+                )}
               </li>`,
           )}
           <li><a href="#schemas">Schemas</a></li>
