@@ -7,6 +7,7 @@ import { DEFAULT_LIST, MAX_LIST } from '../../src/domain/conversations/conversat
 import { IDEMPOTENCY_HEADER, IDEMPOTENCY_HOURS, MAX_IDEMPOTENCY_KEY } from '../../src/domain/conversations/idempotency.js';
 import { MAX_RATING, MAX_REMARK } from '../../src/domain/conversations/rating.js';
 import { MAX_UPDATE_PARTS } from '../../src/domain/conversations/updates.js';
+import { Span } from '../shapes/content.js';
 
 // The messenger's conversations on the wire: what the person sends, and the conversations and
 // parts answered (also in a ticket, the messenger home and the help bot's answers).
@@ -116,9 +117,6 @@ export const PictureAnswer = z
   })
   .meta({ id: 'Picture' });
 
-/** The words of what a person writes: text only (the spec's Span, shapes/content.ts, also formats). */
-export const PlainSpan = z.object({ text: z.string() }).meta({ id: 'PartSpan' });
-
 export const PartBlock = z
   .looseObject({
     type: z
@@ -126,7 +124,7 @@ export const PartBlock = z
       .describe(
         '`paragraph` for what people write (one per run of text between blank lines); team and bot parts may carry other content block types',
       ),
-    spans: z.array(PlainSpan).optional(),
+    spans: z.array(Span).optional(),
   })
   .describe('A content block (ContentBlock)')
   .meta({ id: 'PartBlock' });

@@ -939,12 +939,9 @@ export interface components {
     PartBlock: {
       /** @description `paragraph` for what people write (one per run of text between blank lines); team and bot parts may carry other content block types */
       type: string;
-      spans?: components['schemas']['PartSpan'][];
+      spans?: components['schemas']['Span'][];
     } & {
       [key: string]: unknown;
-    };
-    PartSpan: {
-      text: string;
     };
     Picture: {
       id: string;
