@@ -163,7 +163,7 @@ export const Part = z
   })
   .meta({ id: 'Part' });
 
-export const Rating = z.object({ value: z.number().int().min(1).max(MAX_RATING), remark: z.string().nullable(), rated_at: instant });
+const Rating = z.object({ value: z.number().int().min(1).max(MAX_RATING), remark: z.string().nullable(), rated_at: instant });
 
 export const Conversation = z
   .object({

@@ -8,7 +8,7 @@ import { Span } from '../shapes/content.js';
 // In-app messages on the wire: the links an app declares, the check-in and what it answers, a
 // message opened by a link, and receipts.
 
-export const DeclaredLink = z
+const DeclaredLink = z
   .object({
     name: z.string().min(1).max(200).describe('For staff'),
     path: z.string().min(1).max(500).describe('A template such as /offers/{offer_id}: a product path in a message must match one'),
@@ -29,9 +29,9 @@ export const AppLinksReport = z
   })
   .meta({ id: 'AppLinksReport' });
 
-export const Word = z.string().describe('An enumerated word: one the app does not know is read as `unknown` and drawn as the default');
+const Word = z.string().describe('An enumerated word: one the app does not know is read as `unknown` and drawn as the default');
 
-export const ContentBlock = z
+const ContentBlock = z
   .looseObject({
     type: z
       .string()
@@ -60,7 +60,7 @@ export const ContentBlock = z
   .describe('A content block: only the members its type names are set; formatting members (size to style) in posts and carousels only')
   .meta({ id: 'ContentBlock' });
 
-export const Image = z
+const Image = z
   .looseObject({
     url: z.string(),
     alt: z.string().optional(),
@@ -70,10 +70,10 @@ export const Image = z
     shape: Word.optional(),
   })
   .meta({ id: 'InAppImage' });
-export const Style = z
+const Style = z
   .looseObject({ accent: z.string().optional(), corner: Word.optional(), buttonShape: Word.optional(), textScale: Word.optional() })
   .meta({ id: 'InAppStyle' });
-export const Button = z
+const Button = z
   .looseObject({
     id: z.string(),
     label: z.string(),
@@ -85,7 +85,7 @@ export const Button = z
   })
   .meta({ id: 'InAppButton' });
 
-export const Banner = z
+const Banner = z
   .looseObject({
     blocks: z.array(ContentBlock),
     link: z.string().optional(),
@@ -93,7 +93,7 @@ export const Banner = z
     dismissible: z.boolean().optional(),
   })
   .meta({ id: 'InAppBanner' });
-export const Post = z
+const Post = z
   .looseObject({
     blocks: z.array(ContentBlock),
     image: Image.optional(),
@@ -101,7 +101,7 @@ export const Post = z
     style: Style.optional(),
   })
   .meta({ id: 'InAppPost' });
-export const Screen = z
+const Screen = z
   .looseObject({
     id: z.string(),
     blocks: z.array(ContentBlock),
@@ -121,7 +121,7 @@ export const Screen = z
     style: Style.optional(),
   })
   .meta({ id: 'CarouselScreen' });
-export const Carousel = z
+const Carousel = z
   .looseObject({
     screens: z.array(Screen).min(1).max(MAX_SCREENS),
     start: z.string().optional(),

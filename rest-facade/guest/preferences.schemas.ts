@@ -4,9 +4,9 @@ import { MAX_CHOICES, MAX_WORDING } from '../../src/domain/preferences/change.js
 
 // The person's topic and channel preferences on the wire.
 
-export const Channel = z.enum(CHANNELS).describe('email, push or in_app');
+const Channel = z.enum(CHANNELS).describe('email, push or in_app');
 
-export const ChannelPreference = z
+const ChannelPreference = z
   .object({
     channel: Channel,
     subscribed: z.boolean().describe("The user's own choice, or the topic's default when they never chose"),
@@ -23,7 +23,7 @@ export const ChannelPreference = z
   })
   .meta({ id: 'ChannelPreference' });
 
-export const TopicPreference = z
+const TopicPreference = z
   .object({
     topic: z.string().describe("The topic's key: what a PreferenceChoice names"),
     name: z.string(),
@@ -40,7 +40,7 @@ export const PreferencesAnswer = z
   })
   .meta({ id: 'Preferences' });
 
-export const PreferenceChoice = z
+const PreferenceChoice = z
   .object({
     topic: z
       .string()

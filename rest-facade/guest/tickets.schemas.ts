@@ -24,7 +24,7 @@ export const TicketListQuery = z.object({
 
 // --- Answers -----------------------------------------------------------------------------------
 
-export const TicketState = z
+const TicketState = z
   .object({
     key: z.string().describe('The state as webhooks name it'),
     label: z.string().describe('What to show the user'),
@@ -32,7 +32,7 @@ export const TicketState = z
   })
   .meta({ id: 'SupportTicketState' });
 
-export const TicketType = z.object({ id: z.string(), name: z.string(), description: z.string() }).meta({ id: 'SupportTicketType' });
+const TicketType = z.object({ id: z.string(), name: z.string(), description: z.string() }).meta({ id: 'SupportTicketType' });
 
 export const TicketSummary = z
   .object({

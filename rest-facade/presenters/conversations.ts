@@ -13,7 +13,7 @@ import type { Conversation, ConversationSummary, PartBlock, PictureAnswer } from
 
 const AUTHOR_KINDS = { contact: 'user', staff: 'teammate', bot: 'bot', system: 'system' } as const;
 
-export async function presentPicture(ctx: Ctx, appModeId: string, p: Picture): Promise<z.output<typeof PictureAnswer>> {
+async function presentPicture(ctx: Ctx, appModeId: string, p: Picture): Promise<z.output<typeof PictureAnswer>> {
   const read = await pictureAddress(ctx, appModeId, p);
   return {
     id: p.id,

@@ -5,14 +5,14 @@ import { ArticlesQuery, HelpLanguageQuery } from '../shapes/help.js';
 
 // The public help center's request shapes; its answers are the help center's (shapes/help.ts).
 
-export const App = z.string().max(100).optional().describe('The app key, where the X-CRM-App-Key header cannot be sent');
+const App = z.string().max(100).optional().describe('The app key, where the X-CRM-App-Key header cannot be sent');
 
 export const AppQuery = z.object({ app: App });
 export const AppLangQuery = z.object({ app: App, lang: HelpLanguageQuery.optional() });
 export const PublicArticlesQuery = ArticlesQuery.extend({ app: App });
 export const AssetParams = z.object({ asset_id: z.string().min(1).max(100) });
 
-export const Visitor = z
+const Visitor = z
   .string()
   .min(1)
   .max(MAX_VISITOR)

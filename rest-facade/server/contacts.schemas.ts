@@ -5,7 +5,7 @@ import { bcp47, clearable, externalIdParam, ianaZone, rfc3339 } from '../http/fi
 
 // Contacts on the wire, for the customer's backend: identify, erase and export.
 
-export const ConsentObject = z
+const ConsentObject = z
   .object({ offers_by_email: z.boolean().optional(), offers_by_push: z.boolean().optional(), changed_at: rfc3339.optional() })
   .meta({ id: 'ConsentObject' });
 

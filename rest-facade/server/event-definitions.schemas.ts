@@ -3,7 +3,7 @@ import { MAX_DEFINITION_PROPS, MAX_PROP_KEY, MAX_PROPS, PROP_TYPES } from '../..
 
 // Each definition is checked by the domain, which refuses a bad one with a reason and keeps the
 // others: the document says what fits, the answer says what did not.
-export const Definition = z
+const Definition = z
   .object({
     name: z.string().meta({
       pattern: '^[A-Za-z0-9][A-Za-z0-9 _.:/-]{0,99}$',
