@@ -7,7 +7,7 @@ export default defineConfig({
   },
   test: {
     globalSetup: ['test/support/global-setup.ts'],
-    include: ['test/**/*.test.ts', 'src/**/*.test.ts', 'workflows/**/*.test.ts'],
+    include: ['test/**/*.test.ts', 'src/**/*.test.ts', 'workflows/**/*.test.ts', 'rest-facade/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

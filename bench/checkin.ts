@@ -132,7 +132,7 @@ import { readBody } from '${dist}/rest-facade/http/body.js';
 import { under } from '${dist}/rest-facade/http/cors.js';
 import { problems } from '${dist}/rest-facade/http/problem.js';
 import { defineRoute, mount } from '${dist}/rest-facade/http/route.js';
-import { CheckinBody, Checkin } from '${dist}/rest-facade/guest/inapp.js';
+import { CheckinBody, Checkin } from '${dist}/rest-facade/guest/inapp.schemas.js';
 const config = readConfig();
 const { svc } = await boot(config, { listen: true });
 const log = createLogger(config.logLevel);

@@ -113,6 +113,25 @@ describe('starting from an opening', () => {
     expect(c.parts[0].blocks).toEqual([para('Billing')]);
     expect(c.parts[1].kind).toBe('bot');
   });
+
+  it("answers the bot's words with the formatting staff gave them, as the document says a part's spans may be (the spec's Span)", async () => {
+    const graph = billingBot(await bot.team(unique('Billing')));
+    const formatted = {
+      type: 'paragraph',
+      spans: [
+        { text: 'Is it about ' },
+        { text: 'an invoice', bold: true },
+        { text: ' or a ' },
+        { text: 'refund', italic: true },
+        { text: '?' },
+      ],
+    };
+    const saved = await bot.saved({ ...graph, steps: graph.steps.map((s) => (s.key === 'billing' ? { ...s, blocks: [formatted] } : s)) });
+    const g = person();
+    const c = await startedFrom(g, saved.openings[0] as { id: string; version: number });
+    expect(c.parts[1]).toMatchObject({ kind: 'bot', blocks: [formatted] });
+    expect((await g.get(c.id)).json.parts[1].blocks).toEqual([formatted]);
+  });
 });
 
 describe('answering the bot', () => {

@@ -1,8 +1,8 @@
-import { z } from 'zod';
 import { answerBot } from '../../src/domain/bot/reply.js';
-import { MAX_VALUE } from '../../src/domain/bot/values.js';
 import { defineRoute } from '../http/route.js';
-import { Part, presentParts } from './conversations.js';
+import { presentParts } from '../presenters/conversations.js';
+import { BotReplyBody } from './bot.schemas.js';
+import { ConversationParams, Part } from './conversations.schemas.js';
 
 // The help bot, the person's side: answering the bot's current question in a conversation.
 
@@ -12,19 +12,8 @@ export const postGuestBotReply = defineRoute({
   surface: 'guest',
   tag: 'Messenger',
   summary: "The user answers the help bot's current question: a button it offers, or the value it asks for; the bot's next parts follow",
-  params: z.object({ conversation_id: z.string().describe('The conversation id a start answered') }),
-  body: z
-    .object({
-      part_id: z.string().min(1).max(100).describe("The bot's part answered: the conversation's bot_part_id"),
-      button: z.string().max(100).nullable().optional().describe('The id of the button tapped, for a part with buttons'),
-      value: z
-        .string()
-        .max(10_000)
-        .nullable()
-        .optional()
-        .describe(`What the user gave, for a part with a question (email, number, or at most ${MAX_VALUE} characters of text)`),
-    })
-    .meta({ id: 'BotReplyBody' }),
+  params: ConversationParams,
+  body: BotReplyBody,
   responses: {
     201: {
       description: "The user's answer, a part of the conversation; the bot's next parts (or the line handing over to the team) follow it",
@@ -44,6 +33,6 @@ export const postGuestBotReply = defineRoute({
       button: body.button || null,
       value: body.value ?? null,
     });
-    return { status: 201, body: (await presentParts(ctx, [part]))[0] };
+    return { status: 201, body: (await presentParts(ctx.state.context, [part]))[0] };
   },
 });

@@ -1,26 +1,7 @@
-import { z } from 'zod';
-import type { Consent } from '../../src/domain/contacts/consent.js';
 import { getGuestConsent, putGuestConsent } from '../../src/domain/contacts/consent.js';
 import { defineRoute } from '../http/route.js';
-
-export const ConsentAnswer = z
-  .object({
-    offers_by_email: z.boolean(),
-    offers_by_push: z.boolean(),
-    changed_at: z.iso
-      .datetime({ offset: true })
-      .nullable()
-      .describe('The latest choice on either channel; null until the person has chosen'),
-  })
-  .meta({ id: 'Consent' });
-
-export const ConsentBody = z.object({ offers_by_push: z.boolean() }).meta({ id: 'ConsentBody' });
-
-const present = (c: Consent) => ({
-  offers_by_email: c.offersByEmail,
-  offers_by_push: c.offersByPush,
-  changed_at: c.changedAt?.toISOString() ?? null,
-});
+import { presentConsent } from '../presenters/consent.js';
+import { ConsentAnswer, ConsentBody } from './consent.schemas.js';
 
 export const getConsent = defineRoute({
   method: 'get',
@@ -31,7 +12,7 @@ export const getConsent = defineRoute({
   responses: { 200: { description: 'Consent', schema: ConsentAnswer } },
   errors: [400, 401, 403, 429],
   async handle(ctx) {
-    return { status: 200, body: present(await getGuestConsent(ctx.state.context)) };
+    return { status: 200, body: presentConsent(await getGuestConsent(ctx.state.context)) };
   },
 });
 
@@ -45,6 +26,6 @@ export const putConsent = defineRoute({
   responses: { 200: { description: 'Consent', schema: ConsentAnswer } },
   errors: [400, 401, 403, 429],
   async handle(ctx, { body }) {
-    return { status: 200, body: present(await putGuestConsent(ctx.state.context, body.offers_by_push)) };
+    return { status: 200, body: presentConsent(await putGuestConsent(ctx.state.context, body.offers_by_push)) };
   },
 });

@@ -1,27 +1,15 @@
-import { z } from 'zod';
 import { readArticle } from '../../src/domain/help/article.js';
 import { listCollections, readCollection } from '../../src/domain/help/collections.js';
 import { rateArticle } from '../../src/domain/help/ratings.js';
 import { guestReader } from '../../src/domain/help/reader.js';
 import { listArticles } from '../../src/domain/help/search.js';
 import { defineRoute, type RouteContext } from '../http/route.js';
-import {
-  ArticleAnswer,
-  ArticlesAnswer,
-  ArticlesQuery,
-  CollectionArticlesAnswer,
-  CollectionsAnswer,
-  HelpLanguageQuery,
-  presentArticle,
-  presentArticles,
-  presentCollection,
-  presentCollections,
-} from '../public/help-answers.js';
+import { presentArticle, presentArticles, presentCollection, presentCollections } from '../presenters/help.js';
+import { ArticleAnswer, ArticlesAnswer, ArticlesQuery, CollectionArticlesAnswer, CollectionsAnswer, SlugParams } from '../shapes/help.js';
+import { ArticleRatingBody, LangQuery } from './help.schemas.js';
 
 // The help center for a signed-in user: every published article, those for signed-in users too.
 
-const Slug = z.object({ slug: z.string().min(1).max(100) });
-const LangQuery = z.object({ lang: HelpLanguageQuery.optional() });
 const off = 'The help center is switched off for this app, or there is no such article or collection';
 
 const readerOf = (ctx: RouteContext<'guest'>, lang: string | undefined) =>
@@ -52,7 +40,7 @@ export const getGuestArticle = defineRoute({
   surface: 'guest',
   tag: 'Help center',
   summary: 'An article in the reader’s language (else the default), with its blocks, collection path and related articles',
-  params: Slug,
+  params: SlugParams,
   query: LangQuery,
   responses: { 200: { description: 'Article', schema: ArticleAnswer }, 404: { description: off } },
   errors: [400, 401, 403, 404, 429],
@@ -68,9 +56,9 @@ export const postGuestArticleRating = defineRoute({
   surface: 'guest',
   tag: 'Help center',
   summary: 'The user found the article helpful or not: one vote per user and article, changed by voting again',
-  params: Slug,
+  params: SlugParams,
   query: LangQuery,
-  body: z.object({ helpful: z.boolean() }).meta({ id: 'ArticleRatingBody' }),
+  body: ArticleRatingBody,
   responses: { 204: { description: 'Kept (with the language the article is served in)' }, 404: { description: off } },
   errors: [400, 401, 403, 404, 429],
   async handle(ctx, { params, query, body }) {
@@ -103,7 +91,7 @@ export const getGuestCollection = defineRoute({
   surface: 'guest',
   tag: 'Help center',
   summary: 'A collection or section with its articles (and a collection’s sections with theirs)',
-  params: Slug,
+  params: SlugParams,
   query: LangQuery,
   responses: { 200: { description: 'CollectionArticles', schema: CollectionArticlesAnswer }, 404: { description: off } },
   errors: [400, 401, 403, 404, 429],

@@ -1,32 +1,18 @@
-import { z } from 'zod';
 import { readArticle } from '../../src/domain/help/article.js';
 import { listCollections, readCollection } from '../../src/domain/help/collections.js';
 import { pictureAddress } from '../../src/domain/help/pictures.js';
-import { MAX_VISITOR, rateArticleAsVisitor } from '../../src/domain/help/ratings.js';
+import { rateArticleAsVisitor } from '../../src/domain/help/ratings.js';
 import { publicReader } from '../../src/domain/help/reader.js';
 import { listArticles } from '../../src/domain/help/search.js';
-import { textProblem } from '../../src/lib/text.js';
 import { defineRoute, type RouteContext } from '../http/route.js';
-import {
-  ArticleAnswer,
-  ArticlesAnswer,
-  ArticlesQuery,
-  CollectionArticlesAnswer,
-  CollectionsAnswer,
-  HelpLanguageQuery,
-  presentArticle,
-  presentArticles,
-  presentCollection,
-  presentCollections,
-} from './help-answers.js';
+import { presentArticle, presentArticles, presentCollection, presentCollections } from '../presenters/help.js';
+import { ArticleAnswer, ArticlesAnswer, CollectionArticlesAnswer, CollectionsAnswer, SlugParams } from '../shapes/help.js';
+import { AppLangQuery, AppQuery, AssetParams, PublicArticlesQuery, PublicRatingBody } from './help.schemas.js';
 
 // The public help center: the app key in X-CRM-App-Key or query `app`, no sign-in; only published
 // articles meant for everyone. An unknown key, an archived or switched-off app and a help center
 // switched off are all 404.
 
-const App = z.string().max(100).optional().describe('The app key, where the X-CRM-App-Key header cannot be sent');
-const Slug = z.object({ slug: z.string().min(1).max(100) });
-const AppLang = z.object({ app: App, lang: HelpLanguageQuery.optional() });
 const notHere = 'No app has this key, the help center is switched off, or there is no such article or collection (for everyone)';
 
 const readerOf = (ctx: RouteContext<'public'>, query: { app?: string | undefined; lang?: string | undefined }) =>
@@ -42,7 +28,7 @@ export const getPublicArticles = defineRoute({
   surface: 'public',
   tag: 'Help center',
   summary: 'Articles meant for everyone: with q the best matches first, else the most read in the reader’s language',
-  query: ArticlesQuery.extend({ app: App }),
+  query: PublicArticlesQuery,
   responses: { 200: { description: 'Articles', schema: ArticlesAnswer }, 404: { description: notHere } },
   errors: [400, 404, 429],
   async handle(ctx, { query }) {
@@ -57,8 +43,8 @@ export const getPublicArticle = defineRoute({
   surface: 'public',
   tag: 'Help center',
   summary: 'An article meant for everyone, in the reader’s language (else the default)',
-  params: Slug,
-  query: AppLang,
+  params: SlugParams,
+  query: AppLangQuery,
   responses: { 200: { description: 'Article', schema: ArticleAnswer }, 404: { description: notHere } },
   errors: [400, 404, 429],
   async handle(ctx, { params, query }) {
@@ -67,13 +53,6 @@ export const getPublicArticle = defineRoute({
   },
 });
 
-const Visitor = z
-  .string()
-  .min(1)
-  .max(MAX_VISITOR)
-  .refine((v) => !textProblem(v), 'must be well-formed text')
-  .describe("The reader's own id for the page (a random id the page keeps), never a user's");
-
 export const postPublicArticleRating = defineRoute({
   method: 'post',
   path: '/public/v1/help/articles/{slug}/rating',
@@ -81,15 +60,9 @@ export const postPublicArticleRating = defineRoute({
   tag: 'Help center',
   summary:
     'A reader found the article helpful or not: one vote per visitor and language, changed by voting again, kept apart from users’ votes',
-  params: Slug,
-  query: z.object({ app: App }),
-  body: z
-    .object({
-      helpful: z.boolean(),
-      visitor: Visitor,
-      language: HelpLanguageQuery.optional().describe("The language read in; the app's default when left out"),
-    })
-    .meta({ id: 'PublicRatingBody' }),
+  params: SlugParams,
+  query: AppQuery,
+  body: PublicRatingBody,
   responses: { 204: { description: 'Kept' }, 404: { description: notHere } },
   errors: [400, 404, 429],
   async handle(ctx, { params, query, body }) {
@@ -105,7 +78,7 @@ export const getPublicCollections = defineRoute({
   surface: 'public',
   tag: 'Help center',
   summary: 'The collections holding articles meant for everyone, in order, each with its sections',
-  query: AppLang,
+  query: AppLangQuery,
   responses: { 200: { description: 'Collections', schema: CollectionsAnswer }, 404: { description: notHere } },
   errors: [400, 404, 429],
   async handle(ctx, { query }) {
@@ -120,8 +93,8 @@ export const getPublicCollection = defineRoute({
   surface: 'public',
   tag: 'Help center',
   summary: 'A collection or section with its articles meant for everyone',
-  params: Slug,
-  query: AppLang,
+  params: SlugParams,
+  query: AppLangQuery,
   responses: { 200: { description: 'CollectionArticles', schema: CollectionArticlesAnswer }, 404: { description: notHere } },
   errors: [400, 404, 429],
   async handle(ctx, { params, query }) {
@@ -136,7 +109,7 @@ export const getHelpAsset = defineRoute({
   surface: 'public',
   tag: 'Help center',
   summary: 'A picture of an article: a redirect to a short-lived signed address of its bytes',
-  params: z.object({ asset_id: z.string().min(1).max(100) }),
+  params: AssetParams,
   responses: {
     302: { description: 'Location: the signed address, working for at least ten minutes; the redirect itself may be cached five' },
     404: { description: 'No such picture, or its app’s help center is switched off' },

@@ -10,7 +10,7 @@ import {
 } from 'graphql';
 import type { StaffContext } from './context.js';
 
-// A change goes to every subscriber as the same event object (src/domain/live.ts). Subscribers of
+// A change goes to every subscriber as the same event object (src/domain/live-topic.ts). Subscribers of
 // one process that asked the same thing (operation, and the variables its answer reads) with the
 // same rights (the workspace and role liveFor granted) get the same answer, so each event is run
 // once per such group and its result handed to all of them: a change costs one execution per

@@ -1,7 +1,7 @@
 import type { OutboxRow } from '../../db/outbox-dispatcher.js';
 import type { AppMode } from '../../generated/prisma/client.js';
 import type { Ctx, Services } from '../context.js';
-import { liveTopic } from '../live.js';
+import { liveTopic } from '../live-topic.js';
 
 // An app-mode's settings, live: each change comes as the `app_mode.changed` row, which carries the
 // settings as that change left them, so subscribers see every change as itself, in order.
@@ -37,7 +37,7 @@ function fromRow(data: Record<string, unknown>): AppModeState | undefined {
  * committed change, from any server process, until the signal is aborted or the app-mode is gone.
  */
 const changeOf = (row: OutboxRow) => fromRow(row.data);
-/** Each change as subscribers get it, made once for all of them (see changeEvent in live.ts). */
+/** Each change as subscribers get it, made once for all of them (see changeEvent in live-topic.ts). */
 const changes = new WeakMap<object, AppModeChange>();
 
 export async function* appModeChanges(

@@ -6,7 +6,7 @@ import { linkProblem, plainTextOf, readBlocks, type ContentBlock } from './block
 import { searchConfigOf } from './languages.js';
 import { languageProblem, MAX_SUMMARY, MAX_TITLE, problems, wordsProblem } from './names.js';
 import { holdPictures, keptPictureUrls, pictureIdOf } from './pictures.js';
-import { keepWords, wordsOfText } from './words.js';
+import { keepWords, wordsOfText } from './spelling.js';
 
 // An article's words, one version per language. Staff edit the draft; readers see the published
 // copy, which stays as it was until the draft is published again (or the language unpublished).

@@ -4,13 +4,13 @@ import type { Span } from './blocks.js';
 import { searchConfigOf } from './languages.js';
 import { audiencesOf, type HelpCtx, type HelpReader } from './reader.js';
 import { itemOf, servedStatement, withCollections, type ArticleItem, type ServedRow } from './served.js';
-import { correctedWords } from './words.js';
+import { correctedWords } from './spelling.js';
 
 // GET …/articles: with no words, the articles most read in the reader's language first; with
 // words, PostgreSQL full-text search over the served versions, in each language's own
 // text-search configuration, title weighted above summary above body, the last word read as a
 // prefix (the reader may still be typing it). When no article has every word, each word becomes
-// the published word most like it (pg_trgm, words.ts) and those are searched, all of them, else
+// the published word most like it (pg_trgm, spelling.ts) and those are searched, all of them, else
 // any: a misspelt word still finds its article. Each match carries an excerpt of its body with the
 // matched words marked.
 

@@ -1,7 +1,7 @@
 import type { FieldError } from '../errors.js';
 import type { ContentBlock } from '../help/blocks.js';
 import { defined, type Reader } from './reader.js';
-import { readWord } from './words.js';
+import { readWord } from './known-words.js';
 
 // The spec's carousel model, read from what staff wrote, and its graph checked: every branch
 // target (a button's `screen`, a single-choice option's `next`, a screen's `next`) names a screen

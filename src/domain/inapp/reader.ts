@@ -4,7 +4,7 @@ import type { FieldError } from '../errors.js';
 // Reading what staff wrote (content, schedules, rules) member by member, each problem named by its
 // path (`content.screens.3.buttons.0.screen`), so one refusal lists every bad field. Members the
 // models do not know are dropped; enumerated words are kept as written (Versioning 3: a word the
-// service does not know is drawn as the default, see words.ts).
+// service does not know is drawn as the default, see known-words.ts).
 
 export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 

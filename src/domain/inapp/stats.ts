@@ -1,6 +1,6 @@
 import type { OutboxRow } from '../../db/outbox-dispatcher.js';
 import type { Ctx, TxCtx } from '../context.js';
-import { liveTopic } from '../live.js';
+import { liveTopic } from '../live-topic.js';
 import { emit } from '../outbox.js';
 
 // A message's statistics, per variant and the control group, and by day (UTC): people sent it

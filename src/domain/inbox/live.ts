@@ -1,7 +1,7 @@
 import type { OutboxRow } from '../../db/outbox-dispatcher.js';
 import type { Conversation, ConversationPart } from '../../generated/prisma/client.js';
 import type { Ctx, TxCtx } from '../context.js';
-import { liveTopic } from '../live.js';
+import { liveTopic } from '../live-topic.js';
 import { emit } from '../outbox.js';
 
 // The staff inbox, live: every change to a conversation (a new one, a part of any kind, a change of

@@ -1,7 +1,7 @@
 import type { OutboxRow } from '../../db/outbox-dispatcher.js';
 import type { Ticket, TicketStateChange } from '../../generated/prisma/client.js';
 import type { Ctx, TxCtx } from '../context.js';
-import { liveTopic } from '../live.js';
+import { liveTopic } from '../live-topic.js';
 import { emit } from '../outbox.js';
 
 // Tickets, live: every change of a ticket (made, moved) is a `tickets.changed` row written with the

@@ -2,7 +2,7 @@ import type { OutboxRow } from '../../db/outbox-dispatcher.js';
 import type { WebhookTry } from '../../generated/prisma/client.js';
 import type { Ctx } from '../context.js';
 import { notFound } from '../errors.js';
-import { liveTopic } from '../live.js';
+import { liveTopic } from '../live-topic.js';
 import { decodeCursor, pageOf, pageSize, type Page } from '../paging.js';
 import { LOG_TRIES } from './schedule.js';
 

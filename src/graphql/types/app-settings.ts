@@ -3,7 +3,7 @@ import { appModeChanges, type AppModeChange as AppModeChangeShape } from '../../
 import { updateSettings, type SettingsPatch } from '../../domain/apps/settings.js';
 import type { AppMode as AppModeRow } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
-import { liveFor } from '../live.js';
+import { liveFor } from '../subscription-access.js';
 import { AppMode } from './apps.js';
 
 // Changing an app-mode's settings, and hearing of changes live.

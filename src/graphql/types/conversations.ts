@@ -13,7 +13,7 @@ import { batchLoad } from '../batch.js';
 import { builder, connectionType } from '../builder.js';
 import { asStaff } from '../context.js';
 import { JSONValue } from '../json.js';
-import { liveFor } from '../live.js';
+import { liveFor } from '../subscription-access.js';
 import { StaffUserRef } from './staff.js';
 import { staffUserById, Team } from './teams.js';
 

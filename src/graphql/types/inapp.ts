@@ -4,13 +4,13 @@ import type { MessageInput, Variant } from '../../domain/inapp/message-input.js'
 import { changeMessage, createMessage, deleteMessage, messageIn, setMessageState } from '../../domain/inapp/messages.js';
 import { setInAppSettings } from '../../domain/inapp/settings.js';
 import { liveStats, statsOfMany, type Count, type MessageStats, type StatsEvent, type VariantStats } from '../../domain/inapp/stats.js';
-import { markTestPhone, sendTestCopy, unmarkTestPhone } from '../../domain/inapp/tests.js';
-import { unknownWords } from '../../domain/inapp/words.js';
+import { markTestPhone, sendTestCopy, unmarkTestPhone } from '../../domain/inapp/test-phones.js';
+import { unknownWords } from '../../domain/inapp/known-words.js';
 import { batchLoad } from '../batch.js';
 import { builder, connectionType } from '../builder.js';
 import { asStaff } from '../context.js';
 import { JSONValue } from '../json.js';
-import { liveFor } from '../live.js';
+import { liveFor } from '../subscription-access.js';
 
 // In-app messages on the staff API. Owners and admins write messages (content as the app reads it,
 // as JSON; audience rules as JSON, src/domain/audiences), move them through their states, mark test

@@ -6,7 +6,7 @@ import { ticketById } from '../../domain/tickets/ticket.js';
 import { addTicketType, archiveTicketType, changeTicketType } from '../../domain/tickets/types.js';
 import { builder, connectionType } from '../builder.js';
 import { asStaff } from '../context.js';
-import { liveFor } from '../live.js';
+import { liveFor } from '../subscription-access.js';
 
 // Tickets on the staff side: ticket types with their states (owners and admins manage them), tickets
 // made from a conversation or with one of their own, moved from state to state, listed by type and

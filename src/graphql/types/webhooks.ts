@@ -18,7 +18,7 @@ import { EMITTED_TOPICS, WEBHOOK_TOPICS } from '../../domain/webhooks/topics.js'
 import { endpointTries, logPage, type TriesChange } from '../../domain/webhooks/tries-live.js';
 import { builder, connectionType } from '../builder.js';
 import { asStaff } from '../context.js';
-import { liveFor } from '../live.js';
+import { liveFor } from '../subscription-access.js';
 import { connectionOf } from '../pages.js';
 
 // Webhook endpoints: admins and owners add, change, switch and remove them and renew their secret

@@ -1,14 +1,9 @@
 import { z } from 'zod';
-import type { Article } from '../../src/domain/help/article.js';
-import type { CollectionArticles, CollectionEntry, CollectionSummary } from '../../src/domain/help/collections.js';
 import { LANGUAGE_TAG } from '../../src/domain/help/languages.js';
-import { absolutePictureUrls } from '../../src/domain/help/pictures.js';
-import type { HelpReader } from '../../src/domain/help/reader.js';
-import { MAX_LIMIT, type ArticleList } from '../../src/domain/help/search.js';
-import type { ArticleItem } from '../../src/domain/help/served.js';
-import { helpSitePath } from '../pages/help-paths.js';
+import { MAX_LIMIT } from '../../src/domain/help/search.js';
+import { Span } from './content.js';
 
-// The help center's answers, the same on the guest and the public routes (the public ones only
+// The help center's wire shapes, the same on the guest and the public routes (the public ones only
 // ever hold articles meant for everyone), and the query members both read.
 
 export const HelpLanguageQuery = z
@@ -28,18 +23,7 @@ export const ArticlesQuery = z.object({
     .describe(`How many articles, 1 to ${MAX_LIMIT} (10 when left out)`),
 });
 
-export const Span = z
-  .object({
-    text: z.string(),
-    bold: z.boolean().optional(),
-    italic: z.boolean().optional(),
-    underline: z.boolean().optional(),
-    strike: z.boolean().optional(),
-    highlight: z.boolean().optional(),
-    link: z.string().optional().describe('An https address, or a path in the product'),
-    color: z.string().optional(),
-  })
-  .meta({ id: 'Span' });
+export const SlugParams = z.object({ slug: z.string().min(1).max(100) });
 
 const HelpContentBlock = z
   .object({
@@ -59,7 +43,7 @@ const HelpContentBlock = z
 
 const CollectionRef = z.object({ slug: z.string(), name: z.string() }).meta({ id: 'HelpCollectionRef' });
 
-const ArticleItemSchema = z
+export const ArticleItem = z
   .object({
     slug: z.string().describe('The same in every language'),
     title: z.string(),
@@ -77,7 +61,7 @@ const ArticleItemSchema = z
 
 export const ArticlesAnswer = z
   .object({
-    items: z.array(ArticleItemSchema),
+    items: z.array(ArticleItem),
     language: z.string().describe("The reader's language, as asked for (lang, Accept-Language) among the app's"),
     matched_by: z
       .enum(['most_read', 'words', 'similar_words'])
@@ -85,15 +69,15 @@ export const ArticlesAnswer = z
   })
   .meta({ id: 'Articles' });
 
-export const ArticleAnswer = ArticleItemSchema.extend({
+export const ArticleAnswer = ArticleItem.extend({
   audience: z.enum(['everyone', 'signed_in']),
   blocks: z.array(HelpContentBlock),
   collection_path: z.array(CollectionRef).describe('The collection, then the section, it is in; empty when in none'),
-  related: z.array(ArticleItemSchema).describe('Other articles of its section or collection, in order (at most 5)'),
+  related: z.array(ArticleItem).describe('Other articles of its section or collection, in order (at most 5)'),
   languages: z.array(z.string()).describe('Every language it can be read in'),
 }).meta({ id: 'Article' });
 
-const CollectionSummarySchema = z.object({
+const CollectionSummary = z.object({
   slug: z.string(),
   name: z.string(),
   description: z.string(),
@@ -103,64 +87,13 @@ const CollectionSummarySchema = z.object({
 
 export const CollectionsAnswer = z
   .object({
-    items: z.array(CollectionSummarySchema.extend({ sections: z.array(CollectionSummarySchema) })),
+    items: z.array(CollectionSummary.extend({ sections: z.array(CollectionSummary) })),
     language: z.string(),
   })
   .meta({ id: 'Collections' });
 
-export const CollectionArticlesAnswer = CollectionSummarySchema.extend({
+export const CollectionArticlesAnswer = CollectionSummary.extend({
   parent: CollectionRef.nullable().describe('The collection a section is in; null for a collection'),
-  items: z.array(ArticleItemSchema).describe('Its own articles, in order'),
-  sections: z.array(CollectionSummarySchema.extend({ items: z.array(ArticleItemSchema) })),
+  items: z.array(ArticleItem).describe('Its own articles, in order'),
+  sections: z.array(CollectionSummary.extend({ items: z.array(ArticleItem) })),
 }).meta({ id: 'CollectionArticles' });
-
-const present = {
-  item: (baseUrl: string, reader: HelpReader, i: ArticleItem): z.input<typeof ArticleItemSchema> => ({
-    slug: i.slug,
-    title: i.title,
-    summary: i.summary,
-    language: i.language,
-    collection: i.collection,
-    updated_at: i.updatedAt.toISOString(),
-    html_url: i.audience === 'everyone' ? `${baseUrl}${helpSitePath(reader.app.appKey, i.language, 'articles', i.slug)}` : null,
-    ...(i.excerpt ? { excerpt: i.excerpt } : {}),
-  }),
-  summary: (c: CollectionSummary) => ({
-    slug: c.slug,
-    name: c.name,
-    description: c.description,
-    language: c.language,
-    article_count: c.articleCount,
-  }),
-};
-
-export const presentArticles = (baseUrl: string, reader: HelpReader, list: ArticleList): z.input<typeof ArticlesAnswer> => ({
-  items: list.items.map((i) => present.item(baseUrl, reader, i)),
-  language: reader.language,
-  matched_by: list.matchedBy,
-});
-
-export const presentArticle = (baseUrl: string, reader: HelpReader, a: Article): z.input<typeof ArticleAnswer> => ({
-  ...present.item(baseUrl, reader, a),
-  audience: a.audience,
-  blocks: absolutePictureUrls(baseUrl, a.blocks),
-  collection_path: a.collectionPath,
-  related: a.related.map((r) => present.item(baseUrl, reader, r)),
-  languages: a.languages,
-});
-
-export const presentCollections = (reader: HelpReader, items: CollectionEntry[]): z.input<typeof CollectionsAnswer> => ({
-  items: items.map((c) => ({ ...present.summary(c), sections: c.sections.map(present.summary) })),
-  language: reader.language,
-});
-
-export const presentCollection = (
-  baseUrl: string,
-  reader: HelpReader,
-  c: CollectionArticles,
-): z.input<typeof CollectionArticlesAnswer> => ({
-  ...present.summary(c),
-  parent: c.parent,
-  items: c.items.map((i) => present.item(baseUrl, reader, i)),
-  sections: c.sections.map((s) => ({ ...present.summary(s), items: s.items.map((i) => present.item(baseUrl, reader, i)) })),
-});

@@ -1,0 +1,23 @@
+import { z } from 'zod';
+
+// An app's public details, for the link page and the help site.
+
+export const PublicApp = z
+  .object({
+    key: z.string(),
+    name: z.string(),
+    mode: z.enum(['live', 'test']),
+    brand: z.object({ name: z.string(), color: z.string(), logoUrl: z.string().nullable() }),
+    features: z.object({ messenger: z.boolean(), helpCenter: z.boolean(), inAppMessages: z.boolean() }),
+    languages: z.array(z.string()),
+    defaultLanguage: z.string(),
+    linkBase: z.string().nullable(),
+    appStoreUrl: z.string().nullable(),
+    playStoreUrl: z.string().nullable(),
+  })
+  .describe(
+    "The spec gives the link page's members exactly (linkBase, appStoreUrl, playStoreUrl); the whole object follows their spelling.",
+  )
+  .meta({ id: 'PublicApp' });
+
+export const AppKeyParams = z.object({ key: z.string().min(1).max(100) });
