@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { exec, one, sql } from '../../db/sql.js';
 import { openToken, signToken, type Signer, type TokenTerms } from './signed-token.js';
 import { readWindow, type BlobHead, type BlobStore, type ReadTerms, type SignedAddress, type UploadTerms } from './store.js';
 
@@ -15,31 +16,28 @@ export class PostgresBlobStore implements BlobStore {
   constructor(private readonly deps: { pool: pg.Pool; sign: Signer; now: () => Date; baseUrl: string }) {}
 
   async put(key: string, bytes: Buffer, contentType: string): Promise<void> {
-    await this.deps.pool.query(
-      `INSERT INTO blob (key, content_type, size, bytes) VALUES ($1, $2, $3, $4)
+    await exec(
+      this.deps,
+      sql`INSERT INTO blob (key, content_type, size, bytes) VALUES (${key}, ${contentType}, ${bytes.length}, ${bytes})
        ON CONFLICT (key) DO UPDATE SET content_type = EXCLUDED.content_type, size = EXCLUDED.size, bytes = EXCLUDED.bytes, created_at = now()`,
-      [key, contentType, bytes.length, bytes],
     );
   }
 
   async read(key: string): Promise<{ bytes: Buffer; contentType: string } | undefined> {
-    const { rows } = await this.deps.pool.query<{ bytes: Buffer; content_type: string }>(
-      'SELECT bytes, content_type FROM blob WHERE key = $1',
-      [key],
-    );
-    return rows[0] && { bytes: rows[0].bytes, contentType: rows[0].content_type };
+    const row = await one<{ bytes: Buffer; content_type: string }>(this.deps, sql`SELECT bytes, content_type FROM blob WHERE key = ${key}`);
+    return row && { bytes: row.bytes, contentType: row.content_type };
   }
 
   async head(key: string, length: number): Promise<BlobHead | undefined> {
-    const { rows } = await this.deps.pool.query<{ head: Buffer; content_type: string; size: number }>(
-      'SELECT substring(bytes FROM 1 FOR $2) AS head, content_type, size FROM blob WHERE key = $1',
-      [key, length],
+    const row = await one<{ head: Buffer; content_type: string; size: number }>(
+      this.deps,
+      sql`SELECT substring(bytes FROM 1 FOR ${length}) AS head, content_type, size FROM blob WHERE key = ${key}`,
     );
-    return rows[0] && { head: rows[0].head, contentType: rows[0].content_type, size: rows[0].size };
+    return row && { head: row.head, contentType: row.content_type, size: row.size };
   }
 
   async deleteMany(keys: string[]): Promise<void> {
-    if (keys.length) await this.deps.pool.query('DELETE FROM blob WHERE key = ANY($1::text[])', [keys]);
+    if (keys.length) await exec(this.deps, sql`DELETE FROM blob WHERE key = ANY(${keys}::text[])`);
   }
 
   async uploadAddress(key: string, terms: UploadTerms): Promise<SignedAddress> {
