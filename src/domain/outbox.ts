@@ -2,6 +2,7 @@ import type { Prisma } from '../generated/prisma/client.js';
 import type { Ctx, TxCtx } from './context.js';
 import type { PersonalDataArea } from './personal-data/registry.js';
 import { exec, sql } from '../db/sql.js';
+import { lock } from './locks.js';
 
 // Changes that leave the service (webhook topics) or that other parts must hear of (live
 // subscriptions, long-poll wakes, processes to start) are written here by `emit`, in the same
@@ -62,7 +63,7 @@ export const answerFirst = (ctx: Ctx) => ctx.answered && ctx.svc.outbox.holdFor(
  * write: transactions waiting for the same row lock would otherwise commit out of that order.)
  */
 export async function inOrder(tx: TxCtx, topic: string, key: string): Promise<void> {
-  await exec(tx, sql`SELECT pg_advisory_xact_lock(hashtextextended(${`${topic}:${key}`}, 0))`);
+  await lock(tx, 'outbox', `${topic}:${key}`);
 }
 
 /** The app-mode id of rows about no app-mode: staff sessions and memberships, heard by every live subscription of a process. */

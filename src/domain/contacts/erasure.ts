@@ -4,7 +4,8 @@ import { transaction, type AppCaller, type Ctx, type Services, type TxCtx } from
 import { conflict, invalidField } from '../errors.js';
 import { emit } from '../outbox.js';
 import { erasePerson } from '../personal-data/areas.js';
-import { exec, rows, sql } from '../../db/sql.js';
+import { rows, sql } from '../../db/sql.js';
+import { lock } from '../locks.js';
 
 // Erasing a person: DELETE /server/v1/contacts/{external_id} queues a request; the `erase`
 // durable process removes their data in both modes of the app. For 30 days after the request,
@@ -57,7 +58,7 @@ export async function requestErase(ctx: Ctx<AppCaller>, externalId: string): Pro
   return transaction(ctx, async (ttx) => {
     const tx = ttx.db;
     // Exclusive against crm_erased's shared lock: writes about the person in flight finish first.
-    await exec(ttx, sql`SELECT pg_advisory_xact_lock(hashtextextended(${`erase:${scope.appId}:${externalId}`}, 0))`);
+    await lock(ttx, 'erase', `${scope.appId}:${externalId}`);
     const current = await tx.eraseRequest.findFirst({
       where: { appId: scope.appId, subjectHash: hash, blockedUntil: { gt: now } },
       orderBy: { requestedAt: 'desc' },

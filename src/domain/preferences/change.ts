@@ -7,6 +7,7 @@ import { emit } from '../outbox.js';
 import type { Channel } from './channels.js';
 import { activeTopics } from './topics.js';
 import { exec, sql } from '../../db/sql.js';
+import { lock } from '../locks.js';
 
 // A person changes their preferences: everything off (or on again), and choices per topic and
 // channel. Only what changes is written, and each change is kept with the words the person was
@@ -63,7 +64,7 @@ export async function changePreferences(tx: TxCtx, person: Person, change: Prefe
   const { db } = tx;
   const { appModeId, id: contactId } = person;
   // One change of a person's preferences at a time: each sees the one before, so nothing is lost or told twice.
-  await exec(tx, sql`SELECT pg_advisory_xact_lock(hashtextextended(${`preferences:${contactId}`}, 0))`);
+  await lock(tx, 'preferences', contactId);
   const topics = new Map((await activeTopics(tx, appModeId)).map((t) => [t.key, t]));
   const errors = problems(change, topics);
   if (errors.length) throw invalid(errors);

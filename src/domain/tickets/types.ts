@@ -3,7 +3,8 @@ import type { Prisma, TicketType } from '../../generated/prisma/client.js';
 import { transaction, type Ctx, type StaffCaller, type TxCtx } from '../context.js';
 import { conflict, invalidField, notFound } from '../errors.js';
 import { checkStates, statesOf, type TicketState } from './states.js';
-import { exec, rows, sql } from '../../db/sql.js';
+import { rows, sql } from '../../db/sql.js';
+import { lock } from '../locks.js';
 
 // Ticket types of an app-mode: a name, a description and the states their tickets move through.
 // Staff with manage_settings add, change and archive them (the caller checked the right); an
@@ -35,7 +36,7 @@ function typeDescription(description: string | null | undefined): string {
 }
 
 /** One change to an app-mode's types at a time, so the count and the unique name hold under concurrent requests. */
-const lockTypes = (tx: TxCtx, appModeId: string) => exec(tx, sql`SELECT pg_advisory_xact_lock(hashtext('ticket_types:' || ${appModeId}))`);
+const lockTypes = (tx: TxCtx, appModeId: string) => lock(tx, 'ticket_types', appModeId);
 
 async function refuseTakenName(tx: TxCtx, appModeId: string, name: string, id?: string): Promise<void> {
   const other = await tx.db.ticketType.findFirst({
