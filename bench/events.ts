@@ -5,6 +5,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { withDatabase } from '../src/db/migrations.js';
 import { countRoundTrips } from './round-trips.js';
+import { exec, one, sql } from '../src/db/sql.js';
 
 // POST /server/v1/events with 500-event batches through the real HTTP server (its own process)
 // on the embedded PostgreSQL, beside the floor: the same rows written straight into the same
@@ -124,8 +125,7 @@ async function roundTripsPerBatch(url: string, secretKey: string, serverKeys: st
 async function floor(url: string, at: string): Promise<number> {
   const pool = new pg.Pool({ connectionString: url, max: CONNECTIONS });
   pool.on('error', () => {});
-  const { rows } = await pool.query<{ id: string }>('SELECT id FROM app_mode LIMIT 1');
-  const appModeId = rows[0]!.id;
+  const appModeId = (await one<{ id: string }>({ pool }, sql`SELECT id FROM app_mode LIMIT 1`))!.id;
   const deadline = Date.now() + SECONDS * 1000;
   let written = 0;
   const worker = async () => {
@@ -137,9 +137,12 @@ async function floor(url: string, at: string): Promise<number> {
         const b = i * 6;
         return `($${b + 1}::uuid, $${b + 2}, $${b + 3}, $${b + 4}, $${b + 5}::timestamptz, now(), 'server', NULL, $${b + 6}::jsonb)`;
       });
-      await pool.query(
-        `INSERT INTO event (app_mode_id, id, external_id, name, occurred_at, received_at, source, platform, props) VALUES ${tuples.join(',')} ON CONFLICT (app_mode_id, id) DO NOTHING`,
-        values,
+      await exec(
+        { pool },
+        {
+          text: `INSERT INTO event (app_mode_id, id, external_id, name, occurred_at, received_at, source, platform, props) VALUES ${tuples.join(',')} ON CONFLICT (app_mode_id, id) DO NOTHING`,
+          values,
+        },
       );
       written += events.length;
     }

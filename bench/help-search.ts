@@ -18,6 +18,7 @@ import { openServices } from '../src/services.js';
 import { BENCH_SECRET_KEY, withBenchDatabase } from './database.js';
 import { paced, type Latencies } from './paced.js';
 import { cpuMsOf, freePort, serverProcess, stop } from './processes.js';
+import { rows } from '../src/db/sql.js';
 
 const ARTICLES = Number(process.env.BENCH_HELP_ARTICLES ?? 10_000);
 const RATE = Number(process.env.BENCH_HELP_RATE ?? 100);
@@ -198,7 +199,7 @@ export async function benchHelpSearch(url: string): Promise<HelpSearchResult> {
     );
     const floorSearch = async (i: number) => {
       const statement = statements[i % statements.length]!;
-      await pool.query(statement.text, statement.values as unknown[]);
+      await rows({ pool }, statement);
     };
     // Warm up both: caches, plans, pools, JIT.
     for (let i = 0; i < 200; i++) await Promise.all([search(i), floorSearch(i)]);

@@ -30,6 +30,7 @@ import { buildActivities } from '../workflows/processes/activities.js';
 import { processes } from '../workflows/processes/registry.js';
 import { PROCESS_STARTS, startProcesses } from '../workflows/processes/starts.js';
 import { BENCH_SECRET_KEY, withBenchDatabase } from './database.js';
+import { exec, sql } from '../src/db/sql.js';
 
 const DEVICES = Number(process.env.BENCH_PUSH_DEVICES ?? 100_000);
 const BUNDLE = 'com.example.bench';
@@ -76,16 +77,22 @@ export async function benchPush(url: string, secretKey: string, devices = DEVICE
       const chunk = Array.from({ length: n }, () => randomBytes(32).toString('hex'));
       tokens.push(...chunk);
       const now = new Date();
-      await svc.db.$executeRaw`
+      await exec(
+        svc,
+        sql`
         INSERT INTO contact (id, app_mode_id, external_id, created_at, updated_at)
-        SELECT id, ${appModeId}, 'person-' || id, ${now}, ${now} FROM unnest(${contactIds}::text[]) AS x(id)`;
-      await svc.db.$executeRaw`
+        SELECT id, ${appModeId}, 'person-' || id, ${now}, ${now} FROM unnest(${contactIds}::text[]) AS x(id)`,
+      );
+      await exec(
+        svc,
+        sql`
         INSERT INTO device (id, app_mode_id, contact_id, platform, token_hash, token_sealed, app_version, created_at, last_seen_at)
         SELECT gen_random_uuid()::text, ${appModeId}, c, 'ios'::"DevicePlatform", h, s, '1.0', ${now}, ${now}
-        FROM unnest(${contactIds}::text[], ${chunk.map((t) => tokenHashOf(svc, t))}::text[], ${chunk.map((t) => sealToken(svc, t))}::text[]) AS x(c, h, s)`;
+        FROM unnest(${contactIds}::text[], ${chunk.map((t) => tokenHashOf(svc, t))}::text[], ${chunk.map((t) => sealToken(svc, t))}::text[]) AS x(c, h, s)`,
+      );
     }
-    await svc.db.$executeRaw`ANALYZE contact`;
-    await svc.db.$executeRaw`ANALYZE device`;
+    await exec(svc, sql`ANALYZE contact`);
+    await exec(svc, sql`ANALYZE device`);
     const seedMs = performance.now() - seedStart;
 
     // The service: the staff's send, to the send done.

@@ -9,6 +9,7 @@ import { guestCors, publicCors } from '../rest-facade/http/access.js';
 import { readBody } from '../rest-facade/http/body.js';
 import { under } from '../rest-facade/http/cors.js';
 import { problems } from '../rest-facade/http/problem.js';
+import { exec, sql } from './db/sql.js';
 import { sweepRateBuckets } from './domain/access/rate-limits.js';
 import { sweepUnusedAttachments } from './domain/attachments/sweep.js';
 import { purgeEraseRequests } from './domain/contacts/erasure.js';
@@ -48,7 +49,7 @@ export async function startServer(svc: Services, log: Logger, opts: { port: numb
   ops.get('/readyz', async (ctx) => {
     const dbUp =
       ready &&
-      (await svc.pool.query('SELECT 1').then(
+      (await exec(svc, sql`SELECT 1`).then(
         () => true,
         () => false,
       ));

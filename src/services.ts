@@ -1,6 +1,7 @@
 import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/client.js';
 import { OutboxDispatcher } from './db/outbox-dispatcher.js';
+import { rows } from './db/sql.js';
 import { CredentialCache } from './domain/access/credential-cache.js';
 import { ConversationWaits } from './domain/conversations/waits.js';
 import { LiveMessages } from './domain/inapp/live-messages.js';
@@ -47,7 +48,7 @@ export async function openServices(opts: {
   const secrets = new SecretBox(opts.secretKey);
   const clock = opts.clock ?? systemClock;
   const blobs = openBlobStore(opts.config.blobs, {
-    pool: database.pool,
+    query: (text, values) => rows({ pool: database.pool }, { text, values }),
     sign: (text) => secrets.keyedHash('blob-address', text),
     now: () => clock.now(),
     baseUrl: opts.config.baseUrl,

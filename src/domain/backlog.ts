@@ -1,3 +1,4 @@
+import { rows as sqlRows, sql } from '../db/sql.js';
 import type { Ctx } from './context.js';
 
 // What an operator alerts on, read when metrics are scraped: how far each outbox consumer is behind,
@@ -13,11 +14,13 @@ export interface ConsumerBacklog {
 }
 
 export async function outboxBacklog(ctx: Ctx): Promise<ConsumerBacklog[]> {
-  const rows = await ctx.db.$queryRaw<{ consumer: string; rows: bigint; seconds: number | null }[]>`
-    SELECT c.name AS consumer, count(e.id) AS rows, extract(epoch FROM now() - min(e.created_at))::float8 AS seconds
+  const rows = await sqlRows<{ consumer: string; rows: number; seconds: number | null }>(
+    ctx,
+    sql`SELECT c.name AS consumer, count(e.id)::int AS rows, extract(epoch FROM now() - min(e.created_at))::float8 AS seconds
     FROM outbox_consumer c
     LEFT JOIN outbox_event e ON (e.tx_id, e.id) > (c.tx_id, c.last_id) AND e.tx_id < (SELECT crm_outbox_horizon())
-    GROUP BY c.name`;
+    GROUP BY c.name`,
+  );
   return rows.map((r) => ({ consumer: r.consumer, rows: Number(r.rows), seconds: Math.max(0, r.seconds ?? 0) }));
 }
 
@@ -29,7 +32,9 @@ export interface RunCount {
 
 /** Durable runs of the embedded engine not yet ended (active, waiting, parked), by process and status. */
 export async function openRuns(ctx: Ctx): Promise<RunCount[]> {
-  const rows = await ctx.db.$queryRaw<{ process: string; status: string; runs: bigint }[]>`
-    SELECT process, status::text AS status, count(*) AS runs FROM workflow_run WHERE status <> 'ended' GROUP BY process, status`;
+  const rows = await sqlRows<{ process: string; status: string; runs: number }>(
+    ctx,
+    sql`SELECT process, status::text AS status, count(*)::int AS runs FROM workflow_run WHERE status <> 'ended' GROUP BY process, status`,
+  );
   return rows.map((r) => ({ process: r.process, status: r.status, runs: Number(r.runs) }));
 }

@@ -1,6 +1,7 @@
 import { parseVersion, seenBy, type OutboxRow } from '../db/outbox-dispatcher.js';
 import { transaction, type Ctx, type TxCtx } from './context.js';
 import { invalidField } from './errors.js';
+import { one, sql } from '../db/sql.js';
 
 // Every live subscription (app-mode settings, and those the areas add: conversations, parts,
 // tickets, delivery logs) is this one piece over the outbox: the state once when the subscriber
@@ -49,7 +50,7 @@ export async function* liveTopic<S, C>(
       const { state, snapshot } = await transaction(
         ctx,
         async (tx) => {
-          const [{ snapshot }] = await tx.db.$queryRaw<[{ snapshot: string }]>`SELECT pg_current_snapshot()::text AS snapshot`;
+          const { snapshot } = (await one<{ snapshot: string }>(tx, sql`SELECT pg_current_snapshot()::text AS snapshot`))!;
           return { snapshot, state: await opts.read(tx) };
         },
         { isolationLevel: 'RepeatableRead' },

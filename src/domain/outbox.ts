@@ -1,6 +1,8 @@
 import type { Prisma } from '../generated/prisma/client.js';
 import type { Ctx, TxCtx } from './context.js';
 import { OUTBOX_CHANNEL, OUTBOX_KEEP_DAYS } from '../db/outbox-dispatcher.js';
+import { exec, sql } from '../db/sql.js';
+import { lock } from './locks.js';
 
 // Changes that leave the service (webhook topics) or that other parts must hear of (live
 // subscriptions, long-poll wakes, processes to start) are written here by `emit`, in the same
@@ -32,7 +34,7 @@ export async function emit(ctx: TxCtx, topic: string, change: Emitted): Promise<
     },
   });
   // Delivered at commit; NOTIFY folds repeats within one transaction into one.
-  await db.$executeRaw`SELECT pg_notify(${OUTBOX_CHANNEL}, '')`;
+  await exec(ctx, sql`SELECT pg_notify(${OUTBOX_CHANNEL}, '')`);
 }
 
 /** Writes one row per change (a batch's, in one statement) and wakes every process's dispatcher, in the caller's transaction. */
@@ -41,12 +43,15 @@ export async function emitMany(ctx: TxCtx, topic: string, changes: readonly Emit
   const { db, clock } = ctx;
   answerFirst(ctx);
   // Arrays of columns rather than a row of parameters each: one short statement for hundreds of rows.
-  await db.$executeRaw`
+  await exec(
+    ctx,
+    sql`
     INSERT INTO outbox_event (app_mode_id, topic, external_id, data, created_at)
     SELECT x.app_mode_id, ${topic}, x.external_id, x.data::jsonb, ${clock.now()}
     FROM unnest(${changes.map((c) => c.appModeId)}::text[], ${changes.map((c) => c.externalId ?? null)}::text[], ${changes.map((c) => JSON.stringify(c.data))}::text[])
-      AS x(app_mode_id, external_id, data)`;
-  await db.$executeRaw`SELECT pg_notify(${OUTBOX_CHANNEL}, '')`;
+      AS x(app_mode_id, external_id, data)`,
+  );
+  await exec(ctx, sql`SELECT pg_notify(${OUTBOX_CHANNEL}, '')`);
 }
 
 /** A request's changes reach this process's live subscribers once its own answer has gone (for rows written by a statement of its own). */
@@ -58,8 +63,8 @@ export const answerFirst = (ctx: Ctx) => ctx.answered && ctx.svc.outbox.holdFor(
  * follow the order the changes commit. (A transaction's position is its id, given at its first
  * write: transactions waiting for the same row lock would otherwise commit out of that order.)
  */
-export async function inOrder({ db }: TxCtx, topic: string, key: string): Promise<void> {
-  await db.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`${topic}:${key}`}, 0))`;
+export async function inOrder(tx: TxCtx, topic: string, key: string): Promise<void> {
+  await lock(tx, 'outbox', `${topic}:${key}`);
 }
 
 /** The app-mode id of rows about no app-mode: staff sessions and memberships, heard by every live subscription of a process. */
@@ -72,7 +77,10 @@ export const MEMBERSHIP_CHANGED = 'staff.membership_changed';
 /** Forgets rows older than OUTBOX_KEEP_DAYS that no consumer still has to read. */
 export async function purgeOutbox(ctx: Ctx): Promise<void> {
   const before = new Date(ctx.clock.now().getTime() - OUTBOX_KEEP_DAYS * 86_400_000);
-  await ctx.db.$executeRaw`
+  await exec(
+    ctx,
+    sql`
     DELETE FROM outbox_event e WHERE e.created_at < ${before}
-      AND NOT EXISTS (SELECT 1 FROM outbox_consumer c WHERE (c.tx_id, c.last_id) < (e.tx_id, e.id))`;
+      AND NOT EXISTS (SELECT 1 FROM outbox_consumer c WHERE (c.tx_id, c.last_id) < (e.tx_id, e.id))`,
+  );
 }

@@ -1,6 +1,6 @@
 import type { Services } from '../../src/domain/context.js';
 import type { Tx } from '../../src/db/client.js';
-import { Prisma, type WorkflowRun } from '../../src/generated/prisma/client.js';
+import { type WorkflowRun } from '../../src/generated/prisma/client.js';
 import { createLogger, type Logger } from '../../src/lib/logger.js';
 import type { Activities } from './activities.js';
 import { timeoutOf } from './commands.js';
@@ -8,6 +8,7 @@ import { RunNotFoundError } from './errors.js';
 import type { ProcessRegistry } from './registry.js';
 import { advance, afterFailure, cancelPending, commandOf, describeRun, settle, stepWithoutActivity, type RunChange } from './run-row.js';
 import type { ActivitiesOf, AnyProcess, CallCommand, DurableEngine, ProcessRef, RunDescription, StartInput } from './types.js';
+import { exec, rows, sql } from '../../src/db/sql.js';
 
 // The durable-process engine on PostgreSQL, for deployments without Temporal. Each run is a row
 // of workflow_run. Any number of server processes advance the due rows, each claimed with
@@ -37,11 +38,13 @@ const MAX_BACKOFF_MS = 10_000;
 const STUCK_RETRY_MS = 60_000;
 
 /** A time for raw SQL on `timestamp(3)` columns, which hold UTC. */
-const utc = (at: Date) => Prisma.sql`(${at.toISOString()}::timestamptz AT TIME ZONE 'UTC')`;
+const utc = (at: Date) => sql`(${at.toISOString()}::timestamptz AT TIME ZONE 'UTC')`;
 const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
 export class EmbeddedEngine<Def extends AnyProcess = AnyProcess> implements DurableEngine<Def> {
   private readonly db: Services['db'];
+  /** Where its SQL runs: the pool, or a transaction of the database's own. */
+  private readonly sqlOn: Pick<Services, 'db' | 'pool'>;
   private readonly clock: Services['clock'];
   private readonly log: Logger;
   /** Looked up by the name a call command carries. */
@@ -56,12 +59,13 @@ export class EmbeddedEngine<Def extends AnyProcess = AnyProcess> implements Dura
   private readonly running = new Set<Promise<void>>();
 
   constructor(
-    svc: Pick<Services, 'db' | 'clock' | 'config'>,
+    svc: Pick<Services, 'db' | 'pool' | 'clock' | 'config'>,
     private readonly registry: ProcessRegistry<Def>,
     activities: NoInfer<ActivitiesOf<Def>>,
     opts: EmbeddedEngineOptions = {},
   ) {
     this.db = svc.db;
+    this.sqlOn = svc;
     this.clock = svc.clock;
     this.activities = activities as Activities;
     this.log = opts.log ?? createLogger(svc.config.logLevel);
@@ -85,11 +89,14 @@ export class EmbeddedEngine<Def extends AnyProcess = AnyProcess> implements Dura
     const now = this.clock.now();
     const entry = JSON.stringify([{ name, payload, receivedAt: now.toISOString() }]);
     // A run waiting for this signal falls due now; an active one finds it in the inbox at its next wait.
-    const updated = await this.db.$executeRaw`
+    const updated = await exec(
+      this.sqlOn,
+      sql`
       UPDATE workflow_run SET inbox = inbox || ${entry}::jsonb,
         wake_at = CASE WHEN status IN ('waiting', 'parked') AND command->'signals' @> ${JSON.stringify([name])}::jsonb
                   THEN ${utc(now)} ELSE wake_at END
-      WHERE id = ${runId} AND status <> 'ended'`;
+      WHERE id = ${runId} AND status <> 'ended'`,
+    );
     if (updated === 0) throw new RunNotFoundError(runId);
     this.nudge();
   }
@@ -98,9 +105,12 @@ export class EmbeddedEngine<Def extends AnyProcess = AnyProcess> implements Dura
     const now = this.clock.now();
     // Due at once, even mid-activity: like Temporal's default, decide hears of the cancel without
     // waiting for the activity, whose late result is then dropped. Only the first cancel counts.
-    const updated = await this.db.$executeRaw`
+    const updated = await exec(
+      this.sqlOn,
+      sql`
       UPDATE workflow_run SET cancel_requested_at = ${utc(now)}, wake_at = ${utc(now)}
-      WHERE id = ${runId} AND status <> 'ended' AND cancel_requested_at IS NULL`;
+      WHERE id = ${runId} AND status <> 'ended' AND cancel_requested_at IS NULL`,
+    );
     if (updated === 0 && !(await this.db.workflowRun.count({ where: { id: runId } }))) throw new RunNotFoundError(runId);
     this.nudge();
   }
@@ -187,11 +197,14 @@ export class EmbeddedEngine<Def extends AnyProcess = AnyProcess> implements Dura
   private claimDue(limit: number): Promise<{ claimed: number; calls: Claimed[] }> {
     return this.db.$transaction(async (tx) => {
       const now = this.clock.now();
-      const due = await tx.$queryRaw<{ id: string }[]>`
+      const due = await rows<{ id: string }>(
+        { db: tx, svc: this.sqlOn },
+        sql`
         SELECT id FROM workflow_run
         WHERE status IN ('active', 'waiting', 'parked') AND wake_at <= ${utc(now)}
         ORDER BY wake_at LIMIT ${limit}
-        FOR UPDATE SKIP LOCKED`;
+        FOR UPDATE SKIP LOCKED`,
+      );
       if (due.length === 0) return { claimed: 0, calls: [] };
       const runs = await tx.workflowRun.findMany({ where: { id: { in: due.map((r) => r.id) } } });
       const calls: Claimed[] = [];
@@ -226,7 +239,7 @@ export class EmbeddedEngine<Def extends AnyProcess = AnyProcess> implements Dura
     );
     await this.db
       .$transaction(async (tx) => {
-        await tx.$queryRaw`SELECT 1 FROM workflow_run WHERE id = ${run.id} FOR UPDATE`;
+        await rows({ db: tx, svc: this.sqlOn }, sql`SELECT 1 FROM workflow_run WHERE id = ${run.id} FOR UPDATE`);
         const current = await tx.workflowRun.findUnique({ where: { id: run.id } });
         if (!current || current.revision !== run.revision) return;
         const now = this.clock.now();

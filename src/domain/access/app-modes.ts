@@ -1,6 +1,7 @@
 import type { AppMode } from '../../generated/prisma/client.js';
 import type { Services } from '../context.js';
 import { modeOfAppKey } from '../apps/credentials.js';
+import { rows, sql } from '../../db/sql.js';
 
 /** The app-mode an app key names, or undefined for no such key (from memory while change notices are heard). */
 export async function findAppModeByKey(svc: Services, key: string | undefined): Promise<AppMode | undefined> {
@@ -11,7 +12,7 @@ export async function findAppModeByKey(svc: Services, key: string | undefined): 
 /** Whether some app-mode lists this origin: enough to answer a preflight, which names no app. */
 export async function isAnyWebOrigin(svc: Services, origin: string): Promise<boolean> {
   return svc.credentials.anyWebOrigin(origin, async () => {
-    const rows = await svc.db.$queryRaw<unknown[]>`SELECT 1 FROM app_mode WHERE web_origins @> ARRAY[${origin}]::text[] LIMIT 1`;
-    return rows.length > 0;
+    const found = await rows<unknown>(svc, sql`SELECT 1 FROM app_mode WHERE web_origins @> ARRAY[${origin}]::text[] LIMIT 1`);
+    return found.length > 0;
   });
 }

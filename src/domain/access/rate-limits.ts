@@ -1,3 +1,4 @@
+import { exec, rows, sql } from '../../db/sql.js';
 import type { Services } from '../context.js';
 import { tooManyRequests } from '../errors.js';
 
@@ -61,9 +62,9 @@ interface Grant {
 
 /** One statement: admitted with the slots granted per key, or refused with the seconds to wait. */
 async function grant(svc: Services, grants: Grant[], nowMs: number): Promise<number[]> {
-  const { rows } = await svc.pool.query<{ r: number[] }>(
-    'SELECT crm_rate_grant($1::text[], $2::int[], $3::int[], $4::int[], $5::bigint[], $6, $7) AS r',
-    [
+  const [row] = await rows<{ r: number[] }>(svc, {
+    text: 'SELECT crm_rate_grant($1::text[], $2::int[], $3::int[], $4::int[], $5::bigint[], $6, $7) AS r',
+    values: [
       grants.map((g) => g.key),
       grants.map((g) => g.limit),
       grants.map((g) => g.want),
@@ -72,8 +73,8 @@ async function grant(svc: Services, grants: Grant[], nowMs: number): Promise<num
       WINDOW_SECONDS,
       nowMs,
     ],
-  );
-  const r = rows[0]!.r;
+  });
+  const r = row!.r;
   if (r[0]! > 0) throw tooManyRequests(r[0]!);
   return r.slice(1);
 }
@@ -171,5 +172,5 @@ function remember(chunks: Map<string, Chunk>, key: string, chunk: Chunk): void {
 
 /** Drops buckets that no window reaches any more. */
 export async function sweepRateBuckets(svc: Services): Promise<void> {
-  await svc.pool.query('DELETE FROM rate_bucket WHERE second < $1', [Math.floor(svc.clock.now().getTime() / 1000) - WINDOW_SECONDS - 1]);
+  await exec(svc, sql`DELETE FROM rate_bucket WHERE second < ${Math.floor(svc.clock.now().getTime() / 1000) - WINDOW_SECONDS - 1}`);
 }

@@ -1,3 +1,4 @@
+import { lock } from '../locks.js';
 import type { AppMode, ServerKey } from '../../generated/prisma/client.js';
 import { findAppModeByKey } from '../access/app-modes.js';
 import { transaction, type Ctx } from '../context.js';
@@ -24,7 +25,7 @@ export async function createOperatorApp(ctx: Ctx, input: { name: string; workspa
   // One transaction for both: an app that cannot be made leaves no workspace behind. The lock
   // makes two such runs on an empty database agree on one answer: the second sees the first's workspace.
   return transaction(ctx, async (tx) => {
-    await tx.db.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended('operator-app-workspace', 0))`;
+    await lock(tx, 'operator-app-workspace', 'any');
     const workspaces = await tx.db.workspace.findMany({ select: { id: true, name: true }, orderBy: { createdAt: 'asc' }, take: 6 });
     if (workspaces.length > 1)
       throw new DomainError(

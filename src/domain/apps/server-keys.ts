@@ -2,14 +2,16 @@ import { randomUUID } from 'node:crypto';
 import { transaction, type Ctx } from '../context.js';
 import { conflict, notFound } from '../errors.js';
 import { hashServerKey, newServerKey, serverKeyHint } from './credentials.js';
+import { rows, sql } from '../../db/sql.js';
 
 export const MAX_SERVER_KEYS = 20;
 
 /** Makes a server key for one mode; the raw key is returned once and only its hash is kept. */
 export async function createServerKey(ctx: Ctx, appModeId: string): Promise<{ id: string; serverKey: string }> {
-  return transaction(ctx, async ({ db: tx }) => {
+  return transaction(ctx, async (inTx) => {
+    const tx = inTx.db;
     // Lock the mode so two concurrent calls cannot both pass the count.
-    const [mode] = await tx.$queryRaw<{ mode: 'live' | 'test' }[]>`SELECT mode FROM app_mode WHERE id = ${appModeId} FOR UPDATE`;
+    const [mode] = await rows<{ mode: 'live' | 'test' }>(inTx, sql`SELECT mode FROM app_mode WHERE id = ${appModeId} FOR UPDATE`);
     if (!mode) throw notFound('No such app.');
     const live = await tx.serverKey.count({ where: { appModeId, revokedAt: null } });
     if (live >= MAX_SERVER_KEYS)

@@ -5,6 +5,7 @@ import { erasedAmong } from '../contacts/erasure.js';
 import { transaction, type Ctx, type GuestCaller } from '../context.js';
 import { DomainError, forbidden, notFound } from '../errors.js';
 import { attachmentKey, MAX_UNUSED_ATTACHMENTS, UPLOAD_ADDRESS_SECONDS } from './limits.js';
+import { lock } from '../locks.js';
 
 /** The messenger's routes answer 404 while it is switched off for the app-mode. */
 export function refuseIfMessengerOff(ctx: Ctx<GuestCaller>): void {
@@ -27,7 +28,7 @@ export async function createAttachment(
     if ((await erasedAmong(tx, [externalId])).size)
       throw forbidden('erased', 'This user was erased; nothing is kept for them for 30 days.');
     // One person's creations queue here, so the count below holds when fifty arrive at once.
-    await tx.db.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`attachments:${appModeId}:${externalId}`}, 0))`;
+    await lock(tx, 'attachments', `${appModeId}:${externalId}`);
     const unused = await tx.db.attachment.count({ where: { appModeId, externalId, partId: null } });
     if (unused >= MAX_UNUSED_ATTACHMENTS)
       throw new DomainError(

@@ -4,6 +4,7 @@ import type { FieldError } from '../errors.js';
 import { checkPicture } from './check.js';
 import { attachmentKey, MAX_PICTURES_PER_MESSAGE } from './limits.js';
 import { attachmentInvalid, tooManyPictures } from './refusals.js';
+import { rows, sql } from '../../db/sql.js';
 
 /** What a part shows of a picture; `pictureAddress` gives where to read it. */
 export interface Picture {
@@ -38,10 +39,13 @@ export async function useAttachments(tx: TxCtx<GuestCaller>, input: { ids: strin
   if (ids.length > MAX_PICTURES_PER_MESSAGE) throw tooManyPictures(field, MAX_PICTURES_PER_MESSAGE);
   const { appModeId, externalId } = tx.caller;
   // Locked: the same id named by two messages at once is used by one of them only.
-  const rows = await tx.db.$queryRaw<Row[]>`
+  const found = await rows<Row>(
+    tx,
+    sql`
     SELECT id, external_id, content_type, size, uploaded_at, width, height, part_id
-    FROM attachment WHERE app_mode_id = ${appModeId} AND id = ANY(${ids}::text[]) ORDER BY id FOR UPDATE`;
-  const byId = new Map(rows.map((r) => [r.id, r]));
+    FROM attachment WHERE app_mode_id = ${appModeId} AND id = ANY(${ids}::text[]) ORDER BY id FOR UPDATE`,
+  );
+  const byId = new Map(found.map((r) => [r.id, r]));
   const errors: FieldError[] = [];
   const pictures: Picture[] = [];
   const now = tx.clock.now();

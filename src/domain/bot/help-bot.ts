@@ -3,6 +3,7 @@ import { Prisma, type HelpBot } from '../../generated/prisma/client.js';
 import { transaction, type Ctx, type StaffCaller, type TxCtx } from '../context.js';
 import { invalid, type FieldError } from '../errors.js';
 import { checkBot, type BotStep, type HelpBotInput } from './graph.js';
+import { lock } from '../locks.js';
 
 // Saving the help bot (the caller checked the right to): its name, its steps and its openings, at
 // once as one graph. Steps are replaced as a whole; an opening keeps its id, and a save that
@@ -25,7 +26,7 @@ const canonical = (v: unknown): string =>
       : JSON.stringify(v);
 
 /** One save of an app-mode's bot at a time. */
-const lockBot = (tx: TxCtx, appModeId: string) => tx.db.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('help_bot:' || ${appModeId}))`;
+const lockBot = (tx: TxCtx, appModeId: string) => lock(tx, 'help_bot', appModeId);
 
 export async function saveHelpBot(ctx: Ctx<StaffCaller>, appModeId: string, input: HelpBotInput): Promise<HelpBot> {
   return transaction(ctx, async (tx) => {

@@ -12,6 +12,7 @@ import { conflict, invalidField } from '../errors.js';
 import { emit } from '../outbox.js';
 import { botAuthor, botGoesOn, type Offered } from './turns.js';
 import { checkValue } from './values.js';
+import { exec, sql } from '../../db/sql.js';
 
 // POST /conversations/{id}/bot: the person answers the bot's current question, by tapping one of
 // its buttons or giving the value it asks for. The answer is the person's part; a value is kept in
@@ -33,7 +34,7 @@ export async function answerBot(ctx: Ctx<GuestCaller>, conversationId: string, r
     const { contact } = await touchContact(tx, externalId, { sdk });
     const own = await ownConversation(tx, conversationId);
     // Answers to one conversation are taken one at a time: of two at once, the second finds the question answered.
-    await tx.db.$executeRaw`SELECT 1 FROM conversation WHERE id = ${own.id} FOR UPDATE`;
+    await exec(tx, sql`SELECT 1 FROM conversation WHERE id = ${own.id} FOR UPDATE`);
     const conversation = await tx.db.conversation.findUniqueOrThrow({ where: { id: own.id } });
     if (conversation.handedOverAt)
       throw conflict('bot_handed_over', 'The bot handed this conversation to the team: write to them (POST …/messages).');

@@ -3,7 +3,7 @@ import type { Contact } from '../../generated/prisma/client.js';
 import { transaction, type AppCaller, type Ctx, type GuestCaller, type TxCtx } from '../context.js';
 import { applyConsentChoice, type ConsentChoice } from './consent-rule.js';
 import { DomainError } from '../errors.js';
-import { sqlRows } from '../sql.js';
+import { rows } from '../../db/sql.js';
 import { touchContact } from './contacts.js';
 import { subjectHash } from './erasure.js';
 
@@ -110,7 +110,7 @@ interface ReadRow {
 export async function getGuestConsent(ctx: Ctx<GuestCaller>): Promise<Consent> {
   const { appId, appModeId, externalId, sdk } = ctx.caller;
   const values = [appId, appModeId, externalId, subjectHash(ctx.svc, appId, externalId), sdk ?? null, ctx.clock.now().toISOString()];
-  const [row] = await sqlRows<ReadRow>(ctx, { text: READ, values });
+  const [row] = await rows<ReadRow>(ctx, { text: READ, values });
   if (row!.erased) return NO_CONSENT;
   const at = (t: Date | string | null) => (t === null ? null : new Date(t));
   return consentOf({

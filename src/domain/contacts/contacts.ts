@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Contact } from '../../generated/prisma/client.js';
 import type { AppCaller, TxCtx } from '../context.js';
 import { refuseIfErased } from './erasure.js';
+import { rows, sql } from '../../db/sql.js';
 
 /**
  * The contact for an external id, made on first sight, in the caller's transaction: the one way
@@ -28,7 +29,7 @@ export async function touchContact(
     });
     created = made.count === 1;
     if (opts.lock)
-      await tx.$queryRaw`SELECT id FROM contact WHERE app_mode_id = ${scope.appModeId} AND external_id = ${externalId} FOR UPDATE`;
+      await rows(ctx, sql`SELECT id FROM contact WHERE app_mode_id = ${scope.appModeId} AND external_id = ${externalId} FOR UPDATE`);
     // Made here, or by a concurrent first sight that has committed (the insert waited for it).
     contact = await tx.contact.findUniqueOrThrow({ where });
   }

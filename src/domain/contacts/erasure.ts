@@ -4,6 +4,8 @@ import { transaction, type AppCaller, type Ctx, type Services, type TxCtx } from
 import { conflict, invalidField } from '../errors.js';
 import { emit } from '../outbox.js';
 import { erasePerson } from '../personal-data/areas.js';
+import { rows, sql } from '../../db/sql.js';
+import { lock } from '../locks.js';
 
 // Erasing a person: DELETE /server/v1/contacts/{external_id} queues a request; the `erase`
 // durable process removes their data in both modes of the app. For 30 days after the request,
@@ -33,8 +35,11 @@ export async function erasedAmong(tx: TxCtx<AppCaller>, externalIds: string[]): 
   if (!externalIds.length) return new Set();
   const { appId } = tx.caller;
   const byHash = new Map(externalIds.map((x) => [subjectHash(tx.svc, appId, x), x]));
-  const [row] = await tx.db.$queryRaw<{ found: string[] }[]>`
-    SELECT crm_erased(${appId}, ${externalIds}::text[], ${[...byHash.keys()]}::text[], ${tx.clock.now()}::timestamptz) AS found`;
+  const [row] = await rows<{ found: string[] }>(
+    tx,
+    sql`
+    SELECT crm_erased(${appId}, ${externalIds}::text[], ${[...byHash.keys()]}::text[], ${tx.clock.now()}::timestamptz) AS found`,
+  );
   return new Set(row!.found.map((h) => byHash.get(h)!));
 }
 
@@ -53,7 +58,7 @@ export async function requestErase(ctx: Ctx<AppCaller>, externalId: string): Pro
   return transaction(ctx, async (ttx) => {
     const tx = ttx.db;
     // Exclusive against crm_erased's shared lock: writes about the person in flight finish first.
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`erase:${scope.appId}:${externalId}`}, 0))`;
+    await lock(ttx, 'erase', `${scope.appId}:${externalId}`);
     const current = await tx.eraseRequest.findFirst({
       where: { appId: scope.appId, subjectHash: hash, blockedUntil: { gt: now } },
       orderBy: { requestedAt: 'desc' },

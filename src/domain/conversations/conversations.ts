@@ -1,9 +1,10 @@
-import { Prisma, type Conversation, type ConversationPart } from '../../generated/prisma/client.js';
+import { type Conversation, type ConversationPart } from '../../generated/prisma/client.js';
 import type { AppCaller, Ctx, GuestCaller } from '../context.js';
 import { notFound } from '../errors.js';
 import { decodeCursor, encodeCursor } from '../paging.js';
 import { visibleParts } from './parts.js';
 import { requireMessenger } from './settings.js';
+import { empty, raw, rows, sql, type Sql } from '../../db/sql.js';
 
 // Reading conversations as the person sees them: only their own, in the caller's app-mode; never a
 // note or an internal line. Another person's conversation, or another mode's, is not found.
@@ -43,25 +44,29 @@ export const externalIdOf = async (ctx: Ctx, conversation: Pick<Conversation, 'c
   (await ctx.db.contact.findUniqueOrThrow({ where: { id: conversation.contactId }, select: { externalId: true } })).externalId;
 
 /** Unread parts of one conversation for its person: parts they may see, by others, after what they read. */
-export const UNREAD = (c: Prisma.Sql) => Prisma.sql`(
+export const UNREAD = (c: Sql) => sql`(
   SELECT count(*)::int FROM conversation_part p
   WHERE p.conversation_id = ${c}.id AND NOT p.internal AND p.author_kind <> 'contact'
     AND p.seq > coalesce((SELECT r.last_read_seq FROM conversation_read r
                           WHERE r.conversation_id = ${c}.id AND r.reader_kind = 'contact' AND r.reader_id = ${c}.contact_id), 0))`;
 
 export async function unreadOf(ctx: Ctx, conversationId: string): Promise<number> {
-  const [row] = await ctx.db.$queryRaw<
-    { unread: number }[]
-  >`SELECT ${UNREAD(Prisma.raw('c'))} AS unread FROM conversation c WHERE c.id = ${conversationId}`;
+  const [row] = await rows<{ unread: number }>(
+    ctx,
+    sql`SELECT ${UNREAD(raw('c'))} AS unread FROM conversation c WHERE c.id = ${conversationId}`,
+  );
   return row?.unread ?? 0;
 }
 
 /** Unread parts over all of the caller's conversations. */
 export async function totalUnread(ctx: Ctx<AppCaller>, externalId: string): Promise<number> {
-  const [row] = await ctx.db.$queryRaw<{ total: number }[]>`
-    SELECT coalesce(sum(${UNREAD(Prisma.raw('c'))}), 0)::int AS total
+  const [row] = await rows<{ total: number }>(
+    ctx,
+    sql`
+    SELECT coalesce(sum(${UNREAD(raw('c'))}), 0)::int AS total
     FROM conversation c JOIN contact k ON k.id = c.contact_id
-    WHERE c.app_mode_id = ${ctx.caller.appModeId} AND k.app_mode_id = ${ctx.caller.appModeId} AND k.external_id = ${externalId}`;
+    WHERE c.app_mode_id = ${ctx.caller.appModeId} AND k.app_mode_id = ${ctx.caller.appModeId} AND k.external_id = ${externalId}`,
+  );
   return row?.total ?? 0;
 }
 
@@ -90,15 +95,18 @@ export async function listConversations(
   requireMessenger(ctx);
   const limit = opts.limit ?? DEFAULT_LIST;
   const [at, id] = opts.before ? (decodeCursor(opts.before, 'before', ['time', 'text']) as [string, string]) : [];
-  const after = at === undefined ? Prisma.empty : Prisma.sql`AND (c.visible_activity_at, c.id) < (${new Date(at)}::timestamp, ${id})`;
-  const open = opts.open ? Prisma.sql`AND c.state <> 'closed'` : Prisma.empty;
-  const rows = await ctx.db.$queryRaw<(Omit<ListedConversation, 'visibleActivityAt'> & { visibleActivityAt: Date })[]>`
-    SELECT c.id, c.preview, c.state::text AS state, c.visible_seq AS "visibleSeq", c.visible_activity_at AS "visibleActivityAt", ${UNREAD(Prisma.raw('c'))} AS unread
+  const after = at === undefined ? empty : sql`AND (c.visible_activity_at, c.id) < (${new Date(at)}::timestamp, ${id})`;
+  const open = opts.open ? sql`AND c.state <> 'closed'` : empty;
+  const found = await rows<Omit<ListedConversation, 'visibleActivityAt'> & { visibleActivityAt: Date }>(
+    ctx,
+    sql`
+    SELECT c.id, c.preview, c.state::text AS state, c.visible_seq AS "visibleSeq", c.visible_activity_at AS "visibleActivityAt", ${UNREAD(raw('c'))} AS unread
     FROM conversation c JOIN contact k ON k.id = c.contact_id
     WHERE c.app_mode_id = ${ctx.caller.appModeId} AND k.app_mode_id = ${ctx.caller.appModeId} AND k.external_id = ${ctx.caller.externalId} ${after} ${open}
     ORDER BY c.visible_activity_at DESC, c.id DESC
-    LIMIT ${limit + 1}`;
-  const items = rows.slice(0, limit);
+    LIMIT ${limit + 1}`,
+  );
+  const items = found.slice(0, limit);
   const last = items[items.length - 1];
-  return { items, nextBefore: rows.length > limit && last ? encodeCursor([last.visibleActivityAt.toISOString(), last.id]) : null };
+  return { items, nextBefore: found.length > limit && last ? encodeCursor([last.visibleActivityAt.toISOString(), last.id]) : null };
 }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Ctx, TxCtx } from '../context.js';
 import { DomainError } from '../errors.js';
+import { rows, sql } from '../../db/sql.js';
 
 // `Idempotency-Key` on guest writes (a conversation start, a message): the first request with a
 // key claims it in its transaction; the same key from the same person for the same target, sent
@@ -31,13 +32,16 @@ export async function claimKey(tx: TxCtx, appModeId: string, claim: KeyClaim): P
   const now = tx.clock.now();
   const expired = new Date(now.getTime() - IDEMPOTENCY_HOURS * 3_600_000);
   // Inserted, or taken over from an expired claim: this request is the first.
-  const won = await tx.db.$queryRaw<unknown[]>`
+  const won = await rows<unknown>(
+    tx,
+    sql`
     INSERT INTO idempotency_key (app_mode_id, contact_id, scope, key, fingerprint, result_id, created_at)
     VALUES (${appModeId}, ${claim.contactId}, ${claim.scope}, ${claim.key}, ${claim.fingerprint}, NULL, ${now})
     ON CONFLICT (app_mode_id, contact_id, scope, key) DO UPDATE
       SET fingerprint = EXCLUDED.fingerprint, result_id = NULL, created_at = EXCLUDED.created_at
       WHERE idempotency_key.created_at <= ${expired}
-    RETURNING 1`;
+    RETURNING 1`,
+  );
   if (won.length) return undefined;
   const first = await tx.db.idempotencyKey.findUniqueOrThrow({
     where: { appModeId_contactId_scope_key: { appModeId, contactId: claim.contactId, scope: claim.scope, key: claim.key } },

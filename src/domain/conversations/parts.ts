@@ -5,6 +5,7 @@ import type { Author } from './authors.js';
 import { paragraphs, previewOf, type Block } from './blocks.js';
 import { CONVERSATION_CHANNEL } from './waits.js';
 import { inboxChanged } from '../inbox/live.js';
+import { empty, exec, rows, sql } from '../../db/sql.js';
 
 // Adding a part is the one way a conversation grows, for every author (the person, a team member,
 // the bot, the service): it takes the next seq under the conversation's row lock, moves the
@@ -34,13 +35,16 @@ export async function addPart(tx: TxCtx, conversation: Pick<Conversation, 'id' |
   const now = tx.clock.now();
   const text = input.text ?? '';
   // Every SET expression reads the row as it was: last_seq + 1 is the new part's seq throughout.
-  const preview = input.preview === null ? Prisma.empty : Prisma.sql`, preview = ${previewOf(input.preview ?? text)}`;
-  const seen = internal ? Prisma.empty : Prisma.sql`, visible_seq = last_seq + 1, visible_activity_at = ${now} ${preview}`;
+  const preview = input.preview === null ? empty : sql`, preview = ${previewOf(input.preview ?? text)}`;
+  const seen = internal ? empty : sql`, visible_seq = last_seq + 1, visible_activity_at = ${now} ${preview}`;
   // A teammate's reply ends the help bot's turn: its question is answered by people now.
-  const teamTakes = input.kind === 'message' && input.author.kind === 'staff' ? Prisma.sql`, bot_part_id = NULL` : Prisma.empty;
-  const [row] = await tx.db.$queryRaw<{ seq: number }[]>`
+  const teamTakes = input.kind === 'message' && input.author.kind === 'staff' ? sql`, bot_part_id = NULL` : empty;
+  const [row] = await rows<{ seq: number }>(
+    tx,
+    sql`
     UPDATE conversation SET last_seq = last_seq + 1, last_activity_at = ${now}, updated_at = ${now} ${seen} ${teamTakes}
-    WHERE id = ${conversation.id} AND app_mode_id = ${conversation.appModeId} RETURNING last_seq AS seq`;
+    WHERE id = ${conversation.id} AND app_mode_id = ${conversation.appModeId} RETURNING last_seq AS seq`,
+  );
   if (!row) throw new Error(`conversation ${conversation.id} is not in app-mode ${conversation.appModeId}`);
   const part = await tx.db.conversationPart.create({
     data: {
@@ -65,7 +69,7 @@ export async function addPart(tx: TxCtx, conversation: Pick<Conversation, 'id' |
   });
   // Heard at commit by every process's long polls on this conversation (internal parts wake them
   // too, and they find nothing new to answer).
-  await tx.db.$executeRaw`SELECT pg_notify(${CONVERSATION_CHANNEL}, ${conversation.id})`;
+  await exec(tx, sql`SELECT pg_notify(${CONVERSATION_CHANNEL}, ${conversation.id})`);
   // And by the staff inbox, with the conversation as this part leaves it.
   const { contact, ...grown } = await tx.db.conversation.findUniqueOrThrow({
     where: { id: conversation.id },

@@ -3,6 +3,7 @@ import { touchContact } from '../contacts/contacts.js';
 import { transaction, type Ctx, type GuestCaller, type TxCtx } from '../context.js';
 import { ownConversation, totalUnread, unreadOf } from './conversations.js';
 import { requireMessenger } from './settings.js';
+import { exec, sql } from '../../db/sql.js';
 
 // How far someone has read a conversation. It only moves forward: a read up to an earlier part, or
 // one that arrives late, changes nothing. A read beyond the last part the person may see counts as
@@ -23,12 +24,15 @@ export async function markReadTo(
   seq: number,
 ): Promise<void> {
   const now = tx.clock.now();
-  await tx.db.$executeRaw`
+  await exec(
+    tx,
+    sql`
     INSERT INTO conversation_read (conversation_id, reader_kind, reader_id, last_read_seq, read_at)
     VALUES (${conversation.id}, ${reader.kind}::"ConversationReaderKind", ${reader.id}, ${seq}, ${now})
     ON CONFLICT (conversation_id, reader_kind, reader_id) DO UPDATE
       SET last_read_seq = EXCLUDED.last_read_seq, read_at = EXCLUDED.read_at
-      WHERE conversation_read.last_read_seq < EXCLUDED.last_read_seq`;
+      WHERE conversation_read.last_read_seq < EXCLUDED.last_read_seq`,
+  );
 }
 
 /** POST /conversations/{id}/read: the person has read up to `seq`. */

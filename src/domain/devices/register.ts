@@ -5,6 +5,7 @@ import { transaction, type Ctx, type GuestCaller } from '../context.js';
 import { invalidField } from '../errors.js';
 import { unlessErased } from '../preferences/erased.js';
 import { sealToken, tokenHashOf, tokenProblem } from './tokens.js';
+import { exec, sql } from '../../db/sql.js';
 
 // PUT and DELETE /guest/v1/devices. The app registers its token on every start and whenever it
 // changes: the same token again refreshes the device (last seen, app version, locale); a token that
@@ -31,7 +32,9 @@ export function registerDevice(ctx: Ctx<GuestCaller>, device: DeviceRegistration
         const { contact } = await touchContact(tx, externalId, { sdk });
         const now = tx.clock.now();
         // A device that changes hands starts afresh for its new person: a new id and first-seen time.
-        await tx.db.$executeRaw`
+        await exec(
+          tx,
+          sql`
           INSERT INTO device (id, app_mode_id, contact_id, platform, token_hash, token_sealed, app_version, locale, created_at, last_seen_at)
           VALUES (${randomUUID()}, ${appModeId}, ${contact.id}, ${device.platform}::"DevicePlatform", ${tokenHashOf(tx.svc, device.token)},
                   ${sealToken(tx.svc, device.token)}, ${device.appVersion ?? null}, ${device.locale ?? null}, ${now}, ${now})
@@ -42,11 +45,15 @@ export function registerDevice(ctx: Ctx<GuestCaller>, device: DeviceRegistration
             platform = EXCLUDED.platform,
             app_version = coalesce(EXCLUDED.app_version, device.app_version),
             locale = coalesce(EXCLUDED.locale, device.locale),
-            last_seen_at = EXCLUDED.last_seen_at`;
-        await tx.db.$executeRaw`
+            last_seen_at = EXCLUDED.last_seen_at`,
+        );
+        await exec(
+          tx,
+          sql`
           DELETE FROM device WHERE id IN (
             SELECT id FROM device WHERE app_mode_id = ${appModeId} AND contact_id = ${contact.id}
-            ORDER BY last_seen_at DESC, id DESC OFFSET ${MAX_DEVICES_PER_PERSON})`;
+            ORDER BY last_seen_at DESC, id DESC OFFSET ${MAX_DEVICES_PER_PERSON})`,
+        );
       }),
     () => undefined,
   );

@@ -2,6 +2,7 @@ import type { EventDefinition } from '../../generated/prisma/client.js';
 import { transaction, type AppCaller, type Ctx, type TxCtx } from '../context.js';
 import { isEventName } from './names.js';
 import { MAX_DEFINITION_PROPS, MAX_PROP_KEY, MAX_PROPS, PROP_TYPES, type PropDefinition, type PropType } from './props.js';
+import { rows, sql } from '../../db/sql.js';
 
 // Event definitions only ever grow: an absent event is made, an absent prop added; nothing is
 // deleted, and a prop's type is never changed.
@@ -92,13 +93,19 @@ export async function declareEvents(ctx: Ctx<AppCaller>, definitions: Definition
 export async function lockDefinitions(tx: TxCtx<AppCaller>, names: string[], source = 'server') {
   if (!names.length) return { defs: new Map<string, EventDefinition>(), created: new Set<string>() };
   const { db, caller: scope } = tx;
-  const made = await db.$queryRaw<{ name: string }[]>`
+  const made = await rows<{ name: string }>(
+    tx,
+    sql`
     INSERT INTO event_definition (id, app_mode_id, name, source, props, declared, created_at, updated_at)
     SELECT gen_random_uuid()::text, ${scope.appModeId}, n, ${source}, '[]'::jsonb, false, now(), now() FROM unnest(${names}::text[]) AS n
     ON CONFLICT (app_mode_id, name) DO NOTHING
-    RETURNING name`;
-  const rows = await db.$queryRaw<{ id: string }[]>`
-    SELECT id FROM event_definition WHERE app_mode_id = ${scope.appModeId} AND name = ANY(${names}::text[]) ORDER BY name FOR UPDATE`;
-  const defs = await db.eventDefinition.findMany({ where: { id: { in: rows.map((r) => r.id) } } });
+    RETURNING name`,
+  );
+  const locked = await rows<{ id: string }>(
+    tx,
+    sql`
+    SELECT id FROM event_definition WHERE app_mode_id = ${scope.appModeId} AND name = ANY(${names}::text[]) ORDER BY name FOR UPDATE`,
+  );
+  const defs = await db.eventDefinition.findMany({ where: { id: { in: locked.map((r) => r.id) } } });
   return { defs: new Map(defs.map((d) => [d.name, d])), created: new Set(made.map((m) => m.name)) };
 }

@@ -4,7 +4,8 @@ import { ERASE_BLOCK_DAYS, erasedAmong } from '../contacts/erasure.js';
 import { DomainError } from '../errors.js';
 import { rememberDefinitions } from './definition-cache.js';
 import { lockDefinitions, propsOf } from './definitions.js';
-import { arrayLiteral, sqlRows } from '../sql.js';
+import { rows } from '../../db/sql.js';
+import { arrayLiteral } from '../sql.js';
 import { isEventName } from './names.js';
 import type { IncomingEvent, IngestOptions, Rejection } from './incoming.js';
 import { typeEvents, type KnownDefinition, type Typed } from './typing.js';
@@ -111,7 +112,7 @@ export async function writeEvents(
     return { index: r.index, id: r.id, external_id: e?.externalId ?? null, name: e?.name ?? null, reason: r.reason, detail: r.detail };
   });
   const scope = ctx.caller;
-  const [row] = await sqlRows<{ accepted: number; erased: string[] }>(ctx, {
+  const [row] = await rows<{ accepted: number; erased: string[] }>(ctx, {
     text: WRITE,
     values: [
       scope.appModeId,

@@ -1,5 +1,6 @@
 import { asText } from '../contacts/personal-data.js';
 import type { PersonalDataArea } from '../personal-data/registry.js';
+import { exec, sql } from '../../db/sql.js';
 
 // A person's product events, newest first, and the events refused from their batches. The
 // anonymous daily counts stay.
@@ -25,8 +26,9 @@ export const eventData: PersonalDataArea = {
       eventsTruncated: events.length > EXPORT_EVENT_LIMIT,
     };
   },
-  async erase({ db: tx }, { externalId, appModeIds }) {
-    const events = await tx.$executeRaw`DELETE FROM event WHERE app_mode_id = ANY(${appModeIds}::uuid[]) AND external_id = ${externalId}`;
+  async erase(ctx, { externalId, appModeIds }) {
+    const tx = ctx.db;
+    const events = await exec(ctx, sql`DELETE FROM event WHERE app_mode_id = ANY(${appModeIds}::uuid[]) AND external_id = ${externalId}`);
     const { count: refusedEvents } = await tx.refusedEvent.deleteMany({ where: { appModeId: { in: appModeIds }, externalId } });
     return { events, refusedEvents };
   },

@@ -1,9 +1,9 @@
-import { Prisma } from '../../generated/prisma/client.js';
 import { notFound } from '../errors.js';
 import type { ContentBlock } from './blocks.js';
 import type { HelpCtx, HelpReader } from './reader.js';
 import { collectionNames, itemOf, servedVersions, type ArticleItem } from './served.js';
 import { countView } from './views.js';
+import { sql } from '../../db/sql.js';
 
 // GET …/articles/{slug}: the article in the reader's language (else the default's), its blocks,
 // where it sits (collection, then section), and related articles: the others of its section or
@@ -23,7 +23,7 @@ export interface Article extends ArticleItem {
 }
 
 export async function readArticle(ctx: HelpCtx, reader: HelpReader, slug: string): Promise<Article> {
-  const [row] = await servedVersions(ctx, reader, Prisma.sql`AND a.slug = ${slug}`);
+  const [row] = await servedVersions(ctx, reader, sql`AND a.slug = ${slug}`);
   if (!row) throw notFound('No such article.');
   const [version, published, path] = await Promise.all([
     ctx.db.helpArticlePublished.findUniqueOrThrow({
@@ -34,7 +34,7 @@ export async function readArticle(ctx: HelpCtx, reader: HelpReader, slug: string
     collectionPath(ctx, reader, row.collection_id),
   ]);
   const related = row.collection_id
-    ? (await servedVersions(ctx, reader, Prisma.sql`AND a.collection_id = ${row.collection_id} AND a.id <> ${row.article_id}`))
+    ? (await servedVersions(ctx, reader, sql`AND a.collection_id = ${row.collection_id} AND a.id <> ${row.article_id}`))
         .sort((a, b) => a.position - b.position || a.slug.localeCompare(b.slug))
         .slice(0, RELATED)
     : [];

@@ -1,7 +1,7 @@
-import { Prisma } from '../../generated/prisma/client.js';
 import { notFound } from '../errors.js';
 import { audiencesOf, type HelpCtx, type HelpReader } from './reader.js';
 import { collectionNames, itemOf, servedLanguages, servedVersions, type ArticleItem } from './served.js';
+import { rows, sql } from '../../db/sql.js';
 
 // GET …/collections and …/collections/{slug}: the collections in the staff's order, each with its
 // sections, named in the reader's language (else the default's). A collection or section shows
@@ -47,11 +47,14 @@ async function readable(ctx: HelpCtx, reader: HelpReader): Promise<{ nodes: Node
       select: { id: true, parentId: true, slug: true, position: true },
       orderBy: [{ position: 'asc' }, { slug: 'asc' }],
     }),
-    ctx.db.$queryRaw<{ collection_id: string; n: bigint }[]>`
+    rows<{ collection_id: string; n: string }>(
+      ctx,
+      sql`
       SELECT a.collection_id, count(*) AS n FROM help_article a
       WHERE a.app_mode_id = ${reader.appModeId} AND a.collection_id IS NOT NULL AND a.audience::text = ANY(${audiencesOf(reader)}::text[])
         AND EXISTS (SELECT 1 FROM help_article_published p WHERE p.article_id = a.id AND p.language = ANY(${servedLanguages(reader)}::text[]))
       GROUP BY a.collection_id`,
+    ),
   ]);
   return { nodes, own: new Map(counts.map((c) => [c.collection_id, Number(c.n)])) };
 }
@@ -105,7 +108,7 @@ export async function readCollection(ctx: HelpCtx, reader: HelpReader, slug: str
   const rows = await servedVersions(
     ctx,
     reader,
-    Prisma.sql`AND a.collection_id = ANY(${[node.id, ...sections.map((s) => s.collectionId)]}::text[])`,
+    sql`AND a.collection_id = ANY(${[node.id, ...sections.map((s) => s.collectionId)]}::text[])`,
   );
   rows.sort((a, b) => a.position - b.position || a.slug.localeCompare(b.slug));
   const items = rows.map(itemOf);

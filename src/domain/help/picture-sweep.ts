@@ -1,5 +1,6 @@
 import { transaction, type Ctx } from '../context.js';
 import { ASSET_PATH, pictureKey } from './pictures.js';
+import { rows, sql } from '../../db/sql.js';
 
 // Pictures no article names are removed with their bytes once they are a day old, like unused
 // attachments, by the housekeeping every server process runs each minute (src/server.ts). Named
@@ -33,23 +34,31 @@ export async function sweepUnnamedHelpPictures(ctx: Ctx, batch = 500): Promise<n
   // A picture named a day ago is due now; one named more than half a day ago may as well come along.
   const soon = new Date(now.getTime() - (UNNAMED_PICTURE_HOURS / 2) * 3_600_000);
   return transaction(ctx, async (tx) => {
-    const due = await tx.db.$queryRaw<PictureRow[]>`
+    const due = await rows<PictureRow>(
+      tx,
+      sql`
       SELECT id, app_mode_id FROM help_picture
       WHERE (named_at IS NULL AND created_at < ${graced}) OR named_at < ${graced}
-      LIMIT ${batch} FOR UPDATE SKIP LOCKED`;
+      LIMIT ${batch} FOR UPDATE SKIP LOCKED`,
+    );
     if (!due.length) return 0;
     const modes = [...new Set(due.map((r) => r.app_mode_id))];
     const along =
       due.length < batch
-        ? await tx.db.$queryRaw<PictureRow[]>`
+        ? await rows<PictureRow>(
+            tx,
+            sql`
           SELECT id, app_mode_id FROM help_picture
           WHERE app_mode_id = ANY(${modes}::text[]) AND created_at < ${graced} AND named_at < ${soon}
             AND id <> ALL(${due.map((r) => r.id)}::text[])
-          ORDER BY named_at LIMIT ${batch - due.length} FOR UPDATE SKIP LOCKED`
+          ORDER BY named_at LIMIT ${batch - due.length} FOR UPDATE SKIP LOCKED`,
+          )
         : [];
     const pictures = [...due, ...along];
 
-    const named = await tx.db.$queryRaw<PictureRow[]>`
+    const named = await rows<PictureRow>(
+      tx,
+      sql`
       SELECT DISTINCT v.app_mode_id, m.found[1] AS id
       FROM (
         SELECT a.app_mode_id, d.blocks FROM help_article_draft d JOIN help_article a ON a.id = d.article_id
@@ -58,7 +67,8 @@ export async function sweepUnnamedHelpPictures(ctx: Ctx, batch = 500): Promise<n
         SELECT p.app_mode_id, p.blocks FROM help_article_published p WHERE p.app_mode_id = ANY(${modes}::text[])
       ) v
       CROSS JOIN LATERAL regexp_matches(v.blocks::text, ${NAMED}, 'g') AS m(found)
-      WHERE m.found[1] = ANY(${pictures.map((r) => r.id)}::text[])`;
+      WHERE m.found[1] = ANY(${pictures.map((r) => r.id)}::text[])`,
+    );
     const isNamed = new Set(named.map((n) => `${n.app_mode_id}/${n.id}`));
     const kept = pictures.filter((r) => isNamed.has(`${r.app_mode_id}/${r.id}`)).map((r) => r.id);
     const gone = pictures.filter((r) => !isNamed.has(`${r.app_mode_id}/${r.id}`));

@@ -5,6 +5,7 @@ import { checkPicture } from '../attachments/check.js';
 import type { Ctx, StaffCaller, TxCtx } from '../context.js';
 import { DomainError, invalid, notFound, type FieldError } from '../errors.js';
 import type { ContentBlock } from './blocks.js';
+import { rows, sql } from '../../db/sql.js';
 
 // Pictures staff upload for articles. Staff ask for an upload address (createHelpPicture), PUT the
 // bytes there (the service's own /blobs route, or the S3 bucket), and name the picture in an image
@@ -122,8 +123,11 @@ export async function keptPictureUrls(ctx: Ctx, appModeId: string, blocks: Conte
 export async function holdPictures(tx: TxCtx, appModeId: string, blocks: ContentBlock[], field: string): Promise<void> {
   const named = namedPictures(tx, blocks);
   if (!named.length) return;
-  const held = await tx.db.$queryRaw<{ id: string }[]>`
-    SELECT id FROM help_picture WHERE app_mode_id = ${appModeId} AND id = ANY(${named.map((n) => n.id)}::text[]) FOR KEY SHARE`;
+  const held = await rows<{ id: string }>(
+    tx,
+    sql`
+    SELECT id FROM help_picture WHERE app_mode_id = ${appModeId} AND id = ANY(${named.map((n) => n.id)}::text[]) FOR KEY SHARE`,
+  );
   const gone = named.filter((n) => !held.some((h) => h.id === n.id));
   if (gone.length) throw invalid(gone.map(({ i }) => ({ field: `${field}.${i}.imageUrl`, message: 'names no picture of this app' })));
 }

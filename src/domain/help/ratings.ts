@@ -1,10 +1,10 @@
-import { Prisma } from '../../generated/prisma/client.js';
 import { erasedAmong } from '../contacts/erasure.js';
 import { transaction, type Ctx, type GuestCaller, type VisitorCaller } from '../context.js';
 import { invalid, notFound } from '../errors.js';
 import { LANGUAGE_TAG, matchLanguage } from './languages.js';
 import type { HelpReader } from './reader.js';
 import { servedVersions } from './served.js';
+import { sql } from '../../db/sql.js';
 
 // Was the article helpful? A signed-in user has one vote per article, which they may change; it
 // is kept with the language the article was served to them in. A public vote is by the page's
@@ -14,7 +14,7 @@ import { servedVersions } from './served.js';
 export const MAX_VISITOR = 100;
 
 async function servedArticle(ctx: Ctx<GuestCaller | VisitorCaller>, reader: HelpReader, slug: string) {
-  const [row] = await servedVersions(ctx, reader, Prisma.sql`AND a.slug = ${slug}`);
+  const [row] = await servedVersions(ctx, reader, sql`AND a.slug = ${slug}`);
   if (!row) throw notFound('No such article.');
   return row;
 }

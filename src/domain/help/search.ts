@@ -1,10 +1,9 @@
-import { Prisma } from '../../generated/prisma/client.js';
-import { sqlRows } from '../sql.js';
 import type { Span } from './blocks.js';
 import { searchConfigOf } from './languages.js';
 import { audiencesOf, type HelpCtx, type HelpReader } from './reader.js';
 import { itemOf, servedStatement, withCollections, type ArticleItem, type ServedRow } from './served.js';
 import { correctedWords } from './spelling.js';
+import { rows, sql, type Sql } from '../../db/sql.js';
 
 // GET …/articles: with no words, the articles most read in the reader's language first; with
 // words, PostgreSQL full-text search over the served versions, in each language's own
@@ -86,12 +85,12 @@ export async function listArticles(
 
 /** Most views in the language served first, then the staff's order: sorted and cut in the database. */
 function mostRead(ctx: HelpCtx, reader: HelpReader, limit: number): Promise<ServedRow[]> {
-  const page = Prisma.sql`
+  const page = sql`
     SELECT s.*, coalesce(v.views, 0) AS views FROM (${servedStatement(reader)}) s
     LEFT JOIN help_article_stat v ON v.article_id = s.article_id AND v.language = s.language
     ORDER BY views DESC, s.position, s.slug
     LIMIT ${limit}`;
-  return ctx.db.$queryRaw<ServedRow[]>(Prisma.sql`${withCollections(reader, page)} ORDER BY views DESC, position, slug`);
+  return rows<ServedRow>(ctx, sql`${withCollections(reader, page)} ORDER BY views DESC, position, slug`);
 }
 
 /** A match: its rank, its excerpt, and whether the excerpt leaves out words before and after it. */
@@ -103,19 +102,19 @@ type Hit = ServedRow & { rank: number; headline: string; cut_start: boolean; cut
  * articles not published in it, in the default language with that one's.
  */
 async function fullText(ctx: HelpCtx, reader: HelpReader, terms: SearchTerms, limit: number): Promise<Hit[]> {
-  return sqlRows<Hit>(ctx, fullTextStatement(reader, terms, limit));
+  return rows<Hit>(ctx, fullTextStatement(reader, terms, limit));
 }
 
 /** The statement of a full-text search (the benchmark also runs it alone, as its floor). */
-export function fullTextStatement(reader: HelpReader, terms: SearchTerms, limit: number): Prisma.Sql {
+export function fullTextStatement(reader: HelpReader, terms: SearchTerms, limit: number): Sql {
   const own = reader.language;
   const fallback = reader.app.defaultLanguage;
-  const hits = Prisma.sql`
+  const hits = sql`
     SELECT article_id, slug, collection_id, position, audience, language, title, summary, published_at AT TIME ZONE 'UTC' AS published_at, rank, headline,
       cut_start, cut_end
     FROM crm_help_search(${reader.appModeId}, ${own}, ${searchConfigOf(own)}, ${fallback}, ${searchConfigOf(fallback)},
       ${terms.query}, ${terms.marks}, ${audiencesOf(reader)}::text[], ${limit}::int, ${WEIGHTS}::float4[], ${HEADLINE})`;
-  return Prisma.sql`${withCollections(reader, hits)} ORDER BY rank DESC, position, slug`;
+  return sql`${withCollections(reader, hits)} ORDER BY rank DESC, position, slug`;
 }
 
 /** Items with their excerpts (ts_headline, in crm_help_search) as spans. */

@@ -1,6 +1,6 @@
-import { Prisma } from '../../generated/prisma/client.js';
 import type { Span } from './blocks.js';
 import { audiencesOf, type HelpCtx, type HelpReader } from './reader.js';
+import { empty, rows, sql, type Sql } from '../../db/sql.js';
 
 // The version of an article a reader is served: the published one in their language, else the
 // published one in the app's default language (the answer says which). An article published in
@@ -45,20 +45,20 @@ export const servedLanguages = (reader: HelpReader) => [...new Set([reader.langu
  * The served version of each article of the reader's app-mode that `where` (over `a`, the
  * article) admits: one row per article, with its collection's name.
  */
-export function servedVersions(ctx: HelpCtx, reader: HelpReader, where: Prisma.Sql = Prisma.empty): Promise<ServedRow[]> {
-  return ctx.db.$queryRaw<ServedRow[]>(withCollections(reader, servedStatement(reader, where)));
+export function servedVersions(ctx: HelpCtx, reader: HelpReader, where: Sql = empty): Promise<ServedRow[]> {
+  return rows<ServedRow>(ctx, withCollections(reader, servedStatement(reader, where)));
 }
 
 /** Which of a collection's names (help_collection_text `t`) a reader gets: their language's, else the default's, else any. */
 const namePreference = (reader: HelpReader) =>
-  Prisma.sql`(t.language = ${reader.language}) DESC, (t.language = ${reader.app.defaultLanguage}) DESC, t.language`;
+  sql`(t.language = ${reader.language}) DESC, (t.language = ${reader.app.defaultLanguage}) DESC, t.language`;
 
 /**
  * The rows of `statement` (served versions, already cut to the page) with their collections'
  * slugs and names: the same choice of name as collectionNames, in the same statement.
  */
-export function withCollections(reader: HelpReader, statement: Prisma.Sql): Prisma.Sql {
-  return Prisma.sql`
+export function withCollections(reader: HelpReader, statement: Sql): Sql {
+  return sql`
     SELECT s.*, n.slug AS collection_slug, n.name AS collection_name FROM (${statement}) s
     LEFT JOIN LATERAL (
       SELECT c.slug, t.name FROM help_collection c JOIN help_collection_text t ON t.collection_id = c.id
@@ -68,8 +68,8 @@ export function withCollections(reader: HelpReader, statement: Prisma.Sql): Pris
 }
 
 /** The statement of the served versions (without their collections' names), to read from in a larger one. */
-export function servedStatement(reader: HelpReader, where: Prisma.Sql = Prisma.empty): Prisma.Sql {
-  return Prisma.sql`
+export function servedStatement(reader: HelpReader, where: Sql = empty): Sql {
+  return sql`
     SELECT DISTINCT ON (a.id) a.id AS article_id, a.slug, a.collection_id, a.position, a.audience::text AS audience,
            p.language, p.title, p.summary, p.published_at
     FROM help_article a
@@ -86,12 +86,15 @@ export async function collectionNames(
 ): Promise<Map<string, { slug: string; name: string; description: string; language: string }>> {
   const unique = [...new Set(ids)];
   if (!unique.length) return new Map();
-  const rows = await ctx.db.$queryRaw<{ id: string; slug: string; name: string; description: string; language: string }[]>`
+  const found = await rows<{ id: string; slug: string; name: string; description: string; language: string }>(
+    ctx,
+    sql`
     SELECT DISTINCT ON (c.id) c.id, c.slug, t.name, t.description, t.language
     FROM help_collection c JOIN help_collection_text t ON t.collection_id = c.id
     WHERE c.app_mode_id = ${reader.appModeId} AND c.id = ANY(${unique}::text[])
-    ORDER BY c.id, ${namePreference(reader)}`;
-  return new Map(rows.map((r) => [r.id, r]));
+    ORDER BY c.id, ${namePreference(reader)}`,
+  );
+  return new Map(found.map((r) => [r.id, r]));
 }
 
 /** A row as an item. */

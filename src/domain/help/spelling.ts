@@ -1,8 +1,8 @@
-import { Prisma } from '../../generated/prisma/client.js';
 import type { TxCtx } from '../context.js';
-import { sqlRows } from '../sql.js';
+import { rows } from '../../db/sql.js';
 import { servedLanguages } from './served.js';
 import type { HelpCtx, HelpReader } from './reader.js';
+import { exec, sql } from '../../db/sql.js';
 
 // The words of what is published, kept per app-mode and language (help_word), so that a search
 // word no article has can be corrected to the published word most like it (pg_trgm similarity):
@@ -25,9 +25,12 @@ export function wordsOfText(...texts: string[]): string[] {
 /** Adds a published version's words (in the publishing transaction). */
 export async function keepWords(tx: TxCtx, appModeId: string, language: string, words: string[]): Promise<void> {
   if (!words.length) return;
-  await tx.db.$executeRaw`
+  await exec(
+    tx,
+    sql`
     INSERT INTO help_word (app_mode_id, language, word) SELECT ${appModeId}, ${language}, w FROM unnest(${words}::text[]) w
-    ON CONFLICT DO NOTHING`;
+    ON CONFLICT DO NOTHING`,
+  );
 }
 
 /**
@@ -38,10 +41,10 @@ export async function keepWords(tx: TxCtx, appModeId: string, language: string, 
 export async function correctedWords(ctx: HelpCtx, reader: HelpReader, words: string[]): Promise<string[]> {
   const asked = words.filter((w) => w.length >= MIN && w.length <= MAX);
   if (!asked.length) return [];
-  const mine = Prisma.sql`w.app_mode_id = ${reader.appModeId} AND w.language = ANY(${servedLanguages(reader)}::text[])`;
-  const rows = await sqlRows<{ found: string | null }>(
+  const mine = sql`w.app_mode_id = ${reader.appModeId} AND w.language = ANY(${servedLanguages(reader)}::text[])`;
+  const found = await rows<{ found: string | null }>(
     ctx,
-    Prisma.sql`
+    sql`
       SELECT coalesce(
         (SELECT w.word FROM help_word w WHERE ${mine} AND w.word = q.word LIMIT 1),
         (SELECT w.word FROM help_word w WHERE ${mine} AND w.word % q.word AND similarity(w.word, q.word) >= ${SIMILARITY}
@@ -49,5 +52,5 @@ export async function correctedWords(ctx: HelpCtx, reader: HelpReader, words: st
       FROM unnest(${asked}::text[]) WITH ORDINALITY AS q(word, i)
       ORDER BY q.i`,
   );
-  return [...new Set(rows.flatMap((r) => (r.found ? [r.found] : [])))];
+  return [...new Set(found.flatMap((r) => (r.found ? [r.found] : [])))];
 }

@@ -1,4 +1,5 @@
 import type { Ctx, Services } from '../context.js';
+import { exec, sql } from '../../db/sql.js';
 
 // Views of articles, by the language served. A read only adds one to a count in this process's
 // memory; the counts go to help_article_stat together, one statement a second at most, so reading
@@ -52,13 +53,16 @@ class ViewCounts {
 
 /** One statement for the batch; views of articles removed meanwhile are dropped. */
 function write(svc: Services, batch: Pending[]) {
-  return svc.db.$executeRaw`
+  return exec(
+    svc,
+    sql`
     INSERT INTO help_article_stat (article_id, language, app_mode_id, views)
     SELECT v.article_id, v.language, v.app_mode_id, v.views
     FROM unnest(${batch.map((p) => p.articleId)}::text[], ${batch.map((p) => p.language)}::text[], ${batch.map((p) => p.appModeId)}::text[], ${batch.map((p) => p.views)}::int[])
       AS v(article_id, language, app_mode_id, views)
     JOIN help_article a ON a.id = v.article_id
-    ON CONFLICT (article_id, language) DO UPDATE SET views = help_article_stat.views + EXCLUDED.views`;
+    ON CONFLICT (article_id, language) DO UPDATE SET views = help_article_stat.views + EXCLUDED.views`,
+  );
 }
 
 const counts = new WeakMap<Services, ViewCounts>();

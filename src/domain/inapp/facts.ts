@@ -1,11 +1,12 @@
-import { Prisma } from '../../generated/prisma/client.js';
 import { subjectHash } from '../contacts/erasure.js';
 import { UNREAD } from '../conversations/conversations.js';
 import type { Ctx, GuestCaller } from '../context.js';
 import { HEARS, JOINS } from '../preferences/hears.js';
-import { arrayLiteral, sqlRows } from '../sql.js';
+import { rows } from '../../db/sql.js';
+import { arrayLiteral } from '../sql.js';
 import type { Kind } from './content.js';
 import type { LiveMode } from './live-messages.js';
+import { raw, sql, type Sql } from '../../db/sql.js';
 
 // What a check-in needs to know of the person, in one statement (one round trip, no transaction
 // of its own): crm_inapp_checkin holds and checks them against an erase, makes the contact on
@@ -144,32 +145,28 @@ function literalsOf(mode: LiveMode) {
  * The statement: the same text for every check-in of an app-mode whose live messages need the same
  * parts, and one of few texts in all (`shape` names it: which parts are there).
  */
-export function factsStatement(
-  ctx: Ctx<GuestCaller>,
-  mode: LiveMode,
-  opts: { linksDigest?: string },
-): { query: Prisma.Sql; shape: string } {
+export function factsStatement(ctx: Ctx<GuestCaller>, mode: LiveMode, opts: { linksDigest?: string }): { query: Sql; shape: string } {
   const { appId, appModeId, externalId, sdk } = ctx.caller;
   const now = ctx.clock.now();
   const lists = literalsOf(mode);
   const hears = mode.topics.length
-    ? Prisma.sql`(SELECT json_agg(t.key) FROM preference_topic t CROSS JOIN (SELECT 'in_app'::"PreferenceChannel" AS ch) x
+    ? sql`(SELECT json_agg(t.key) FROM preference_topic t CROSS JOIN (SELECT 'in_app'::"PreferenceChannel" AS ch) x
         LEFT JOIN contact k ON k.id = ci.person_id ${JOINS}
         WHERE t.app_mode_id = ${appModeId} AND t.key = ANY(${lists.topics}::text[]) AND ${HEARS})`
-    : Prisma.sql`NULL`;
+    : sql`NULL`;
   const links =
     opts.linksDigest === undefined
-      ? Prisma.sql`true`
-      : Prisma.sql`EXISTS (SELECT 1 FROM app_link_set l WHERE l.app_mode_id = ${appModeId} AND l.digest = ${opts.linksDigest})`;
+      ? sql`true`
+      : sql`EXISTS (SELECT 1 FROM app_link_set l WHERE l.app_mode_id = ${appModeId} AND l.digest = ${opts.linksDigest})`;
   const events = mode.events.length
-    ? Prisma.sql`(SELECT json_agg((SELECT count(*) FROM ev WHERE ev.name = q.n AND (q.d IS NULL OR ev.occurred_at >= ${now}::timestamptz - q.d * interval '1 day')) ORDER BY q.i)
+    ? sql`(SELECT json_agg((SELECT count(*) FROM ev WHERE ev.name = q.n AND (q.d IS NULL OR ev.occurred_at >= ${now}::timestamptz - q.d * interval '1 day')) ORDER BY q.i)
         FROM unnest(${lists.names}::text[], ${lists.days}::int[]) WITH ORDINALITY AS q(n, d, i))`
-    : Prisma.sql`NULL`;
-  const goalFrom = Prisma.sql`CASE WHEN r.control THEN r.assigned_at ELSE r.seen_at END`;
+    : sql`NULL`;
+  const goalFrom = sql`CASE WHEN r.control THEN r.assigned_at ELSE r.seen_at END`;
   const unread = ctx.caller.settings.messengerOn
-    ? Prisma.sql`(SELECT coalesce(sum(${UNREAD(Prisma.raw('c'))}), 0) FROM conversation c WHERE c.app_mode_id = ${appModeId} AND c.contact_id = ci.person_id)`
-    : Prisma.sql`0`;
-  const query = Prisma.sql`
+    ? sql`(SELECT coalesce(sum(${UNREAD(raw('c'))}), 0) FROM conversation c WHERE c.app_mode_id = ${appModeId} AND c.contact_id = ci.person_id)`
+    : sql`0`;
+  const query = sql`
     WITH ci AS (SELECT * FROM crm_inapp_checkin(${appId}, ${appModeId}, ${externalId}, ${subjectHash(ctx.svc, appId, externalId)}, ${sdk ?? null},
                   ${now}::timestamptz, ${`${CHECKIN_SPACING_SECONDS} seconds`}::interval)),
          ev AS MATERIALIZED (SELECT e.name, e.occurred_at FROM event e
@@ -210,7 +207,7 @@ export function factsStatement(
 
 export async function readFacts(ctx: Ctx<GuestCaller>, mode: LiveMode, opts: { linksDigest?: string }): Promise<Facts> {
   const { query, shape } = factsStatement(ctx, mode, opts);
-  const [row] = await sqlRows<Row>(ctx, query, { prepare: `crm_inapp_facts_${shape}` });
+  const [row] = await rows<Row>(ctx, query, { prepare: `crm_inapp_facts_${shape}` });
   if (row!.erased) return { erased: true };
   if (row!.throttled)
     return { erased: false, contactId: row!.contact_id!, throttled: true, lastAt: new Date(row!.last_at!), lastAnswer: row!.last_answer };

@@ -2,6 +2,7 @@ import type { Prisma } from '../../generated/prisma/client.js';
 import type { Ctx, GuestCaller } from '../context.js';
 import { invalid } from '../errors.js';
 import { Reader, defined } from './reader.js';
+import { exec, sql } from '../../db/sql.js';
 
 // The destinations an app declares (PUT /guest/v1/app-links): each app version reports its links
 // with their digest. A link in a message's content that is a product path (`/offers/42`) is opened
@@ -36,13 +37,16 @@ export async function reportAppLinks(ctx: Ctx<GuestCaller>, report: AppLinksRepo
   if (!read.ok) throw invalid(read.errors);
   const now = ctx.clock.now();
   const { appModeId } = ctx.caller;
-  await ctx.db.$executeRaw`
+  await exec(
+    ctx,
+    sql`
     INSERT INTO app_link_set (app_mode_id, digest, links, app_versions, first_reported_at, last_reported_at)
     VALUES (${appModeId}, ${report.digest}, ${JSON.stringify(links)}::jsonb, ARRAY[${report.appVersion}]::text[], ${now}, ${now})
     ON CONFLICT (app_mode_id, digest) DO UPDATE SET
       app_versions = CASE WHEN ${report.appVersion} = ANY(app_link_set.app_versions) THEN app_link_set.app_versions
                           ELSE app_link_set.app_versions || ${report.appVersion}::text END,
-      last_reported_at = EXCLUDED.last_reported_at`;
+      last_reported_at = EXCLUDED.last_reported_at`,
+  );
 }
 
 /** A declared path: `/`, then segments, each literal or one `{parameter}`. */

@@ -5,6 +5,7 @@ import { conflict, invalidField, notFound } from '../errors.js';
 import type { Kind } from './content.js';
 import { forgetLive } from './live-messages.js';
 import { readMessageInput, type MessageInput } from './message-input.js';
+import { rows, sql } from '../../db/sql.js';
 
 // Staff write messages: made as drafts, changed while not ended, moved through their states, and
 // deleted while they are drafts. Every change reaches check-ins at once in this process and within
@@ -65,7 +66,7 @@ export async function changeMessage(ctx: Ctx<StaffCaller>, id: string, input: Me
 
 export async function setMessageState(ctx: Ctx<StaffCaller>, id: string, state: InAppState): Promise<InAppMessage> {
   const changed = await transaction(ctx, async (tx) => {
-    const [current] = await tx.db.$queryRaw<{ state: InAppState }[]>`SELECT state FROM inapp_message WHERE id = ${id} FOR UPDATE`;
+    const [current] = await rows<{ state: InAppState }>(tx, sql`SELECT state FROM inapp_message WHERE id = ${id} FOR UPDATE`);
     if (!current) throw notFound('No such message.');
     if (current.state === state) return messageIn(tx, id);
     if (!NEXT[current.state].includes(state)) throw conflict('state_change_refused', `A ${current.state} message cannot become ${state}.`);

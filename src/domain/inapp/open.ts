@@ -7,6 +7,7 @@ import { personOf } from './person.js';
 import { counted, dayOf } from './stats.js';
 import { requireInApp } from './switch.js';
 import { drawVariant } from './variants.js';
+import { rows, sql } from '../../db/sql.js';
 
 // POST /guest/v1/messages/{message_id}/open: the message a link names, whatever its audience (and
 // schedule, window, caps and the person's preferences) says: the person asked for it. It must be
@@ -26,13 +27,16 @@ export async function openMessage(ctx: Ctx<GuestCaller>, messageId: string, sess
     if (!contact) throw notFound('No such message, or it is not live.');
     const drawn = drawVariant({ ...message, controlWeight: 0 }, externalId);
     // A row comes back only when the message is answered anew in this session.
-    const [row] = await tx.db.$queryRaw<{ variant: string; control: boolean; first: boolean }[]>`
+    const [row] = await rows<{ variant: string; control: boolean; first: boolean }>(
+      tx,
+      sql`
       INSERT INTO inapp_receipt AS r (message_id, contact_id, app_mode_id, variant, assigned_at, sent_at, last_sent_at, last_session, sent_count)
       VALUES (${message.id}, ${contact.id}, ${appModeId}, ${drawn}, ${now}, ${now}, ${now}, ${sessionId}, 1)
       ON CONFLICT (message_id, contact_id) DO UPDATE
         SET sent_at = coalesce(r.sent_at, EXCLUDED.sent_at), last_sent_at = EXCLUDED.last_sent_at, last_session = EXCLUDED.last_session, sent_count = r.sent_count + 1
         WHERE r.last_session IS DISTINCT FROM EXCLUDED.last_session
-      RETURNING r.variant, r.control, r.sent_count = 1 AS first`;
+      RETURNING r.variant, r.control, r.sent_count = 1 AS first`,
+    );
     const kept = (
       await tx.db.inAppReceipt.findUniqueOrThrow({
         where: { messageId_contactId: { messageId, contactId: contact.id } },

@@ -7,6 +7,7 @@ import { counted, dayOf } from './stats.js';
 import { personOf } from './person.js';
 import { requireInApp } from './switch.js';
 import { drawVariant } from './variants.js';
+import { exec, join, raw, rows, sql, type Sql } from '../../db/sql.js';
 
 // POST /guest/v1/receipts: what the person did with a message. Each receipt counts once however
 // often it is sent again: the first `seen` (message.opened), the first `dismissed`, `completed` and
@@ -94,12 +95,11 @@ export async function takeReceipt(ctx: Ctx<GuestCaller>, input: ReceiptInput): P
     if (!contact) return;
     const table = input.test ? 'inapp_test_send' : 'inapp_receipt';
     if (input.test) {
-      const [kept] = await tx.db.$queryRawUnsafe<Kept[]>(
-        `SELECT * FROM inapp_test_send WHERE id = $1 AND contact_id = $2 FOR UPDATE`,
-        input.messageId,
-        contact.id,
+      const [kept] = await rows<Kept>(
+        tx,
+        sql`SELECT * FROM inapp_test_send WHERE id = ${input.messageId} AND contact_id = ${contact.id} FOR UPDATE`,
       );
-      if (kept) await update(tx, table, `id = $1`, [input.messageId], apply(kept, input, now).changes);
+      if (kept) await update(tx, table, sql`id = ${input.messageId}`, apply(kept, input, now).changes);
       return;
     }
     const message = await tx.db.inAppMessage.findFirst({
@@ -109,13 +109,19 @@ export async function takeReceipt(ctx: Ctx<GuestCaller>, input: ReceiptInput): P
     if (!message) return;
     const variants = message.variants as unknown as Variant[];
     const variant = variants.some((v) => v.key === input.variant) ? input.variant : drawVariant({ ...message, variants }, externalId);
-    await tx.db.$executeRaw`
+    await exec(
+      tx,
+      sql`
       INSERT INTO inapp_receipt (message_id, contact_id, app_mode_id, variant, assigned_at) VALUES (${message.id}, ${contact.id}, ${appModeId}, ${variant}, ${now})
-      ON CONFLICT (message_id, contact_id) DO NOTHING`;
-    const [kept] = await tx.db.$queryRaw<(Kept & { variant: string; control: boolean })[]>`
-      SELECT * FROM inapp_receipt WHERE message_id = ${message.id} AND contact_id = ${contact.id} FOR UPDATE`;
+      ON CONFLICT (message_id, contact_id) DO NOTHING`,
+    );
+    const [kept] = await rows<Kept & { variant: string; control: boolean }>(
+      tx,
+      sql`
+      SELECT * FROM inapp_receipt WHERE message_id = ${message.id} AND contact_id = ${contact.id} FOR UPDATE`,
+    );
     const { changes, first, newTap } = apply(kept!, input, now);
-    await update(tx, table, `message_id = $1 AND contact_id = $2`, [message.id, contact.id], changes);
+    await update(tx, table, sql`message_id = ${message.id} AND contact_id = ${contact.id}`, changes);
     const data = { message_id: message.id, variant: kept!.variant, ...(input.sessionId ? { session_id: input.sessionId } : {}) };
     if (input.action === 'seen' && first) await emit(tx, 'message.opened', { appModeId, externalId, data });
     if (newTap)
@@ -132,11 +138,11 @@ export async function takeReceipt(ctx: Ctx<GuestCaller>, input: ReceiptInput): P
   });
 }
 
-async function update(tx: Ctx, table: string, where: string, keys: unknown[], changes: Partial<Kept>): Promise<void> {
+async function update(tx: Ctx, table: string, where: Sql, changes: Partial<Kept>): Promise<void> {
   const set = SET(changes);
   if (!set.length) return;
-  const assignments = set
-    .map(([column], i) => `${column} = $${keys.length + i + 1}${column === 'clicks' || column === 'answers' ? '::jsonb' : ''}`)
-    .join(', ');
-  await tx.db.$executeRawUnsafe(`UPDATE ${table} SET ${assignments} WHERE ${where}`, ...keys, ...set.map(([, v]) => v));
+  const assignments = set.map(([column, value]) =>
+    column === 'clicks' || column === 'answers' ? sql`${raw(column)} = ${value}::jsonb` : sql`${raw(column)} = ${value}`,
+  );
+  await exec(tx, sql`UPDATE ${raw(table)} SET ${join(assignments)} WHERE ${where}`);
 }

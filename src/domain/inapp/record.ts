@@ -1,8 +1,7 @@
-import { Prisma } from '../../generated/prisma/client.js';
 import { subjectHash } from '../contacts/erasure.js';
-import type { Ctx, GuestCaller } from '../context.js';
+import { inTransaction, type Ctx, type GuestCaller } from '../context.js';
 import { answerFirst, OUTBOX_CHANNEL } from '../outbox.js';
-import { sqlRows } from '../sql.js';
+import { exec, rows, sql } from '../../db/sql.js';
 import type { LiveMessage } from './live-messages.js';
 import { CONTROL } from './message-input.js';
 import { dayOf, INAPP_COUNTED } from './stats.js';
@@ -58,11 +57,11 @@ export async function recordCheckin(
   const now = at.toISOString();
   const ids = choice.answered.map((a) => a.message.id);
   const tests = choice.tests.map((t) => t.id);
-  const notErased = Prisma.sql`NOT (SELECT gone FROM erased)`;
+  const notErased = sql`NOT (SELECT gone FROM erased)`;
   answerFirst(ctx);
-  const [row] = await sqlRows<Row>(
+  const [row] = await rows<Row>(
     ctx,
-    Prisma.sql`
+    sql`
       WITH erased AS (SELECT crm_erased(${appId}, ARRAY[${externalId}], ARRAY[${subjectHash(ctx.svc, appId, externalId)}], ${now}::timestamptz) <> '{}' AS gone),
       sent AS (
         INSERT INTO inapp_receipt AS r (message_id, contact_id, app_mode_id, variant, assigned_at, sent_at, last_sent_at, last_session, sent_count)
@@ -111,9 +110,13 @@ export async function recordCheckin(
 
 /** The answer a throttled check-in is answered with, kept without waiting for its disk flush (it is only timing). */
 export async function storeAnswer(ctx: Ctx<GuestCaller>, contactId: string, answer: string, hash: string): Promise<void> {
-  await ctx.svc.pool.query(
-    `WITH quick AS (SELECT set_config('synchronous_commit', 'off', true))
+  // In a caller's transaction, written in it (and that transaction keeps its own durability).
+  if (inTransaction(ctx))
+    await exec(ctx, sql`UPDATE inapp_checkin SET answer = ${answer}::jsonb, answer_hash = ${hash} WHERE contact_id = ${contactId}`);
+  else
+    await exec(ctx, {
+      text: `WITH quick AS (SELECT set_config('synchronous_commit', 'off', true))
      UPDATE inapp_checkin SET answer = $1::jsonb, answer_hash = $2 WHERE contact_id = $3 AND EXISTS (SELECT 1 FROM quick)`,
-    [answer, hash, contactId],
-  );
+      values: [answer, hash, contactId],
+    });
 }

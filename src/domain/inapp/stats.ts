@@ -2,6 +2,7 @@ import type { OutboxRow } from '../../db/outbox-dispatcher.js';
 import type { Ctx, TxCtx } from '../context.js';
 import { liveTopic } from '../live-topic.js';
 import { emit } from '../outbox.js';
+import { rows, sql } from '../../db/sql.js';
 
 // A message's statistics, per variant and the control group, and by day (UTC): people sent it
 // (for the control group: people who would have been), and people who saw it, tapped in it,
@@ -43,17 +44,18 @@ const zero = (): Counts => ({ sent: 0, seen: 0, clicked: 0, dismissed: 0, comple
 
 /** The statistics of several messages, read in one statement (a list of messages with their statistics). */
 export async function statsOfMany(ctx: Ctx, messageIds: readonly string[]): Promise<Map<string, MessageStats>> {
-  const rows = await ctx.db.$queryRaw<
-    { message_id: string; day: string; variant: string; control: boolean; counter: Counter; n: number }[]
-  >`
+  const found = await rows<{ message_id: string; day: string; variant: string; control: boolean; counter: Counter; n: number }>(
+    ctx,
+    sql`
     SELECT r.message_id, to_char(d.at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, r.variant, r.control, d.counter, count(*)::int AS n
     FROM inapp_receipt r
     CROSS JOIN LATERAL (VALUES ('sent', CASE WHEN r.control THEN r.assigned_at ELSE r.sent_at END), ('seen', r.seen_at), ('clicked', r.clicked_at),
       ('dismissed', r.dismissed_at), ('completed', r.completed_at), ('goalReached', r.goal_reached_at)) AS d(counter, at)
     WHERE r.message_id = ANY(${[...messageIds]}::text[]) AND d.at IS NOT NULL
-    GROUP BY 1, 2, 3, 4, 5 ORDER BY 2, 3`;
+    GROUP BY 1, 2, 3, 4, 5 ORDER BY 2, 3`,
+  );
   const all = new Map(messageIds.map((id) => [id, { variants: new Map<string, VariantStats>(), days: new Map<string, DayStats>() }]));
-  for (const r of rows) {
+  for (const r of found) {
     const { variants, days } = all.get(r.message_id)!;
     const v = variants.get(r.variant) ?? { variant: r.variant, control: r.control, ...zero() };
     variants.set(r.variant, v);

@@ -3,6 +3,7 @@ import type { Notice, NoticeSource } from '../../generated/prisma/client.js';
 import { textProblem } from '../../lib/text.js';
 import type { TxCtx } from '../context.js';
 import { invalid, type FieldError } from '../errors.js';
+import { exec, sql } from '../../db/sql.js';
 
 // A notice is a card in a person's inbox (GET /guest/v1/notices). Every push sent adds one; staff
 // may post one without a push. Adding takes the sender's own key (a push send's id) so that a
@@ -79,13 +80,16 @@ export async function addNotices(tx: TxCtx, appModeId: string, notices: NewNotic
   const rows = notices.map((n) => rowOf(appModeId, n, tx.clock.now()));
   const column = <K extends keyof (typeof rows)[number]>(k: K) => rows.map((r) => r[k]);
   // Arrays of columns rather than a row of parameters each: a sender's batch of hundreds in one short statement.
-  return tx.db.$executeRaw`
+  return exec(
+    tx,
+    sql`
     INSERT INTO notice (id, app_mode_id, contact_id, title, body, link, topic_key, source, send_key, posted_by, created_at)
     SELECT x.id, ${appModeId}, x.contact_id, x.title, x.body, x.link, x.topic_key, x.source::"NoticeSource", x.send_key, x.posted_by, ${rows[0]!.createdAt}
     FROM unnest(${column('id')}::text[], ${column('contactId')}::text[], ${column('title')}::text[], ${column('body')}::text[], ${column('link')}::text[],
                 ${column('topicKey')}::text[], ${column('source')}::text[], ${column('sendKey')}::text[], ${column('postedBy')}::text[])
       AS x(id, contact_id, title, body, link, topic_key, source, send_key, posted_by)
-    ON CONFLICT DO NOTHING`;
+    ON CONFLICT DO NOTHING`,
+  );
 }
 
 /** Adds one notice (refused naming `title`, `body` or `link`); with a send key the person already has, answers the notice kept the first time. */

@@ -6,6 +6,8 @@ import { invalid, type FieldError } from '../errors.js';
 import { emit } from '../outbox.js';
 import type { Channel } from './channels.js';
 import { activeTopics } from './topics.js';
+import { exec, sql } from '../../db/sql.js';
+import { lock } from '../locks.js';
 
 // A person changes their preferences: everything off (or on again), and choices per topic and
 // channel. Only what changes is written, and each change is kept with the words the person was
@@ -62,7 +64,7 @@ export async function changePreferences(tx: TxCtx, person: Person, change: Prefe
   const { db } = tx;
   const { appModeId, id: contactId } = person;
   // One change of a person's preferences at a time: each sees the one before, so nothing is lost or told twice.
-  await db.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`preferences:${contactId}`}, 0))`;
+  await lock(tx, 'preferences', contactId);
   const topics = new Map((await activeTopics(tx, appModeId)).map((t) => [t.key, t]));
   const errors = problems(change, topics);
   if (errors.length) throw invalid(errors);
@@ -95,11 +97,14 @@ export async function changePreferences(tx: TxCtx, person: Person, change: Prefe
   // A choice the person already holds changes nothing; one they never made is kept (it now holds whatever the default becomes).
   const changed = chosen.filter((c) => held.get(`${c.topicId}\u0000${c.channel}`) !== c.subscribed);
   if (changed.length) {
-    await db.$executeRaw`
+    await exec(
+      tx,
+      sql`
       INSERT INTO preference_choice (contact_id, topic_id, channel, app_mode_id, subscribed, changed_at)
       SELECT ${contactId}, u.topic_id, u.channel::"PreferenceChannel", ${appModeId}, u.subscribed, ${now}
       FROM unnest(${changed.map((c) => c.topicId)}::text[], ${changed.map((c) => c.channel)}::text[], ${changed.map((c) => c.subscribed)}::boolean[]) AS u(topic_id, channel, subscribed)
-      ON CONFLICT (contact_id, topic_id, channel) DO UPDATE SET subscribed = EXCLUDED.subscribed, changed_at = EXCLUDED.changed_at`;
+      ON CONFLICT (contact_id, topic_id, channel) DO UPDATE SET subscribed = EXCLUDED.subscribed, changed_at = EXCLUDED.changed_at`,
+    );
     for (const c of changed)
       changes.push({ id: randomUUID(), ...record, kind: 'choice', topicKey: c.topic, channel: c.channel, value: c.subscribed });
   }

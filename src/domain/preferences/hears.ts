@@ -1,6 +1,6 @@
-import { Prisma } from '../../generated/prisma/client.js';
 import type { Ctx } from '../context.js';
 import type { Channel } from './channels.js';
+import { rows, sql } from '../../db/sql.js';
 
 // Whether a person hears of a topic by a channel: the one question every sender asks (push, email,
 // in-app messages, notices), answered by one rule written once, here, in SQL:
@@ -11,13 +11,13 @@ import type { Channel } from './channels.js';
 // The rule reads `t` (preference_topic), `x.ch` (the channel), `k` (contact, possibly none), `s`
 // (preference_state) and `c` (preference_choice), joined as JOINS does.
 
-const ALL_ON = Prisma.sql`NOT coalesce(s.all_off, false)`;
-export const SUBSCRIBED = Prisma.sql`coalesce(c.subscribed, t.subscribed_by_default)`;
-export const NEEDS_CONSENT = Prisma.sql`(t.offers AND ((x.ch = 'email' AND k.offers_by_email IS NOT TRUE) OR (x.ch = 'push' AND k.offers_by_push IS NOT TRUE)))`;
-export const HEARS = Prisma.sql`(t.archived_at IS NULL AND x.ch = ANY(t.channels) AND ${ALL_ON} AND ${SUBSCRIBED} AND NOT ${NEEDS_CONSENT})`;
+const ALL_ON = sql`NOT coalesce(s.all_off, false)`;
+export const SUBSCRIBED = sql`coalesce(c.subscribed, t.subscribed_by_default)`;
+export const NEEDS_CONSENT = sql`(t.offers AND ((x.ch = 'email' AND k.offers_by_email IS NOT TRUE) OR (x.ch = 'push' AND k.offers_by_push IS NOT TRUE)))`;
+export const HEARS = sql`(t.archived_at IS NULL AND x.ch = ANY(t.channels) AND ${ALL_ON} AND ${SUBSCRIBED} AND NOT ${NEEDS_CONSENT})`;
 
 /** The person's switch and choice beside a contact `k`, a topic `t` and a channel `x.ch` already in the query. */
-export const JOINS = Prisma.sql`
+export const JOINS = sql`
   LEFT JOIN preference_state s ON s.contact_id = k.id
   LEFT JOIN preference_choice c ON c.contact_id = k.id AND c.topic_id = t.id AND c.channel = x.ch`;
 
@@ -37,18 +37,24 @@ export async function whoHear(
 ): Promise<Set<string>> {
   if (!contactIds.length) return new Set();
   const ids = [...contactIds];
-  const rows =
+  const found =
     topicKey === null
-      ? await ctx.db.$queryRaw<{ id: string }[]>`
+      ? await rows<{ id: string }>(
+          ctx,
+          sql`
           SELECT k.id FROM contact k LEFT JOIN preference_state s ON s.contact_id = k.id
-          WHERE k.app_mode_id = ${appModeId} AND k.id = ANY(${ids}::text[]) AND ${ALL_ON}`
-      : await ctx.db.$queryRaw<{ id: string }[]>`
+          WHERE k.app_mode_id = ${appModeId} AND k.id = ANY(${ids}::text[]) AND ${ALL_ON}`,
+        )
+      : await rows<{ id: string }>(
+          ctx,
+          sql`
           SELECT k.id FROM contact k
           JOIN preference_topic t ON t.app_mode_id = ${appModeId} AND t.key = ${topicKey}
           CROSS JOIN (SELECT ${channel}::"PreferenceChannel" AS ch) x
           ${JOINS}
-          WHERE k.app_mode_id = ${appModeId} AND k.id = ANY(${ids}::text[]) AND ${HEARS}`;
-  return new Set(rows.map((r) => r.id));
+          WHERE k.app_mode_id = ${appModeId} AND k.id = ANY(${ids}::text[]) AND ${HEARS}`,
+        );
+  return new Set(found.map((r) => r.id));
 }
 
 /** Whether one person hears of the topic by the channel. */

@@ -3,6 +3,7 @@ import type { Ctx } from '../context.js';
 import type { Channel } from './channels.js';
 import { HEARS, JOINS, NEEDS_CONSENT, SUBSCRIBED } from './hears.js';
 import { activeTopics } from './topics.js';
+import { rows, sql } from '../../db/sql.js';
 
 // A person's preferences as they are shown to them (and to staff): every topic of the app-mode they
 // may see, each channel it goes by with their choice (or the default), whether they hear of it now
@@ -40,10 +41,12 @@ interface Row {
 /** The preferences of each of these contacts of the app-mode, by contact id, read at once. */
 export async function preferencesOfMany(ctx: Ctx, appModeId: string, contactIds: readonly string[]): Promise<Map<string, Preferences>> {
   const ids = [...contactIds];
-  const [topics, states, rows] = await Promise.all([
+  const [topics, states, found] = await Promise.all([
     activeTopics(ctx, appModeId),
     ctx.db.preferenceState.findMany({ where: { appModeId, contactId: { in: ids } } }),
-    ctx.db.$queryRaw<Row[]>`
+    rows<Row>(
+      ctx,
+      sql`
       SELECT p.id AS "contactId", t.id AS "topicId", x.ch AS channel, ${SUBSCRIBED} AS subscribed, ${NEEDS_CONSENT} AS "needsConsent", ${HEARS} AS hears
       FROM unnest(${ids}::text[]) AS p(id)
       LEFT JOIN contact k ON k.id = p.id AND k.app_mode_id = ${appModeId}
@@ -51,10 +54,11 @@ export async function preferencesOfMany(ctx: Ctx, appModeId: string, contactIds:
       CROSS JOIN LATERAL unnest(t.channels) AS x(ch)
       ${JOINS}
       ORDER BY x.ch`,
+    ),
   ]);
   const allOff = new Set(states.filter((s) => s.allOff).map((s) => s.contactId));
   const byKey = new Map<string, ChannelPreference[]>();
-  for (const r of rows) {
+  for (const r of found) {
     const key = `${r.contactId}\u0000${r.topicId}`;
     byKey.set(key, [
       ...(byKey.get(key) ?? []),

@@ -4,6 +4,7 @@ import { textProblem } from '../../lib/text.js';
 import { transaction, type Ctx, type StaffCaller } from '../context.js';
 import { conflict, invalid, notFound, type FieldError } from '../errors.js';
 import { inChannelOrder, type Channel } from './channels.js';
+import { lock } from '../locks.js';
 
 // Staff define an app-mode's topics. A topic's key is what senders and clients name it by: it is
 // fixed when the topic is made and never reused, even once the topic is archived, so a choice and
@@ -60,7 +61,7 @@ export async function addTopic(
   if (errors.length) throw invalid(errors);
   return transaction(ctx, async (tx) => {
     // One addition at a time per app-mode, so the limit holds when several are made at once.
-    await tx.db.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`preference-topics:${appModeId}`}, 0))`;
+    await lock(tx, 'preference-topics', appModeId);
     if (await tx.db.preferenceTopic.findFirst({ where: { appModeId, key: input.key }, select: { id: true } })) {
       throw conflict('topic_key_taken', `A topic with the key "${input.key}" exists (or existed: keys are never reused).`);
     }

@@ -1,7 +1,7 @@
-import { Prisma } from '../../generated/prisma/client.js';
 import { holdToType, type AttributeType, type AttributeValue } from '../contacts/attributes.js';
 import type { Ctx } from '../context.js';
 import { invalid, invalidField, notFound, type FieldError } from '../errors.js';
+import { sql, type Sql } from '../../db/sql.js';
 
 // Who a push goes to: one person (by external id), every person of the app-mode, or the people
 // whose custom attributes hold given values: each condition names a defined attribute and a value
@@ -60,9 +60,9 @@ export async function readAudience(ctx: Ctx, appModeId: string, input: AudienceI
 }
 
 /** The audience as a condition on the contact `k`. Attribute values are held to their type, so containment is equality (and membership for lists). */
-export function audienceSql(audience: PushAudience): Prisma.Sql {
-  if ('everyone' in audience) return Prisma.sql`TRUE`;
-  if ('erased' in audience) return Prisma.sql`FALSE`;
-  if ('externalId' in audience) return Prisma.sql`k.external_id = ${audience.externalId}`;
-  return Prisma.sql`k.attributes @> ${JSON.stringify(audience.attributes)}::jsonb`;
+export function audienceSql(audience: PushAudience): Sql {
+  if ('everyone' in audience) return sql`TRUE`;
+  if ('erased' in audience) return sql`FALSE`;
+  if ('externalId' in audience) return sql`k.external_id = ${audience.externalId}`;
+  return sql`k.attributes @> ${JSON.stringify(audience.attributes)}::jsonb`;
 }

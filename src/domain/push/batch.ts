@@ -9,6 +9,7 @@ import { recordOutcomes, type Tried } from './record.js';
 import { BATCH_DEVICES, BATCH_TIMEOUT_MS, PUSHES_AT_ONCE } from './schedule.js';
 import { pushSends } from '../../lib/process-metrics.js';
 import { PLATFORM_PROVIDER, type PushSenders } from './senders.js';
+import { one, rows, sql } from '../../db/sql.js';
 
 // One step of a send: the throttled devices now due again, then the next page of the audience
 // (about BATCH_DEVICES devices, whole people only, in contact order from the cursor), each device
@@ -60,16 +61,19 @@ export async function sendPushBatch(ctx: Ctx, senders: PushSenders, input: Batch
 
 /** Throttled devices of the send due again, claimed for this step. */
 async function dueAgain(ctx: Ctx, send: PushSend, now: Date, size: number): Promise<Work[]> {
-  const rows = await ctx.db.$queryRaw<{ device_id: string; contact_id: string; tries: number }[]>`
+  const found = await rows<{ device_id: string; contact_id: string; tries: number }>(
+    ctx,
+    sql`
     UPDATE push_delivery SET state = 'sending', tries = tries + 1, at = ${now}
     WHERE send_id = ${send.id} AND device_id IN (
       SELECT device_id FROM push_delivery WHERE send_id = ${send.id} AND state = 'retry' AND retry_at <= ${now}
       ORDER BY retry_at, device_id LIMIT ${size} FOR UPDATE SKIP LOCKED)
-    RETURNING device_id, contact_id, tries`;
-  if (!rows.length) return [];
-  const devices = new Map((await devicesOf(ctx, send.appModeId, [...new Set(rows.map((r) => r.contact_id))])).map((d) => [d.id, d]));
+    RETURNING device_id, contact_id, tries`,
+  );
+  if (!found.length) return [];
+  const devices = new Map((await devicesOf(ctx, send.appModeId, [...new Set(found.map((r) => r.contact_id))])).map((d) => [d.id, d]));
   // A device forgotten meanwhile (signed out, moved to another person) stands for a failure of its own.
-  return rows.map((r) => ({ device: devices.get(r.device_id) ?? forgotten(r.device_id, r.contact_id), tries: r.tries }));
+  return found.map((r) => ({ device: devices.get(r.device_id) ?? forgotten(r.device_id, r.contact_id), tries: r.tries }));
 }
 
 const forgotten = (id: string, contactId: string): PushDevice => ({
@@ -89,17 +93,20 @@ async function nextPage(
   after: string | null,
   size: number,
 ): Promise<{ devices: PushDevice[]; after: string | null; done: boolean }> {
-  const rows = await ctx.db.$queryRaw<{ contact_id: string }[]>`
+  const found = await rows<{ contact_id: string }>(
+    ctx,
+    sql`
     SELECT d.contact_id FROM device d JOIN contact k ON k.id = d.contact_id
     WHERE d.app_mode_id = ${send.appModeId} AND k.app_mode_id = ${send.appModeId} AND d.contact_id > ${after ?? ''}
       AND ${audienceSql(send.audience as PushAudience)}
-    ORDER BY d.contact_id LIMIT ${size}`;
-  const contactIds = [...new Set(rows.map((r) => r.contact_id))];
+    ORDER BY d.contact_id LIMIT ${size}`,
+  );
+  const contactIds = [...new Set(found.map((r) => r.contact_id))];
   // Every device of each person on the page, also those past `size`: the cursor moves past whole people.
   return {
     devices: await devicesOf(ctx, send.appModeId, contactIds),
     after: contactIds[contactIds.length - 1] ?? after,
-    done: rows.length < size,
+    done: found.length < size,
   };
 }
 
@@ -109,13 +116,16 @@ async function claim(ctx: Ctx, send: PushSend, devices: PushDevice[], now: Date)
   const hearing = await whoHear(ctx, send.appModeId, send.topicKey, 'push', [...new Set(devices.map((d) => d.contactId))]);
   const state = (d: PushDevice) => (hearing.has(d.contactId) ? 'sending' : 'skipped');
   return transaction(ctx, async (tx) => {
-    const claimed = await tx.db.$queryRaw<{ device_id: string; state: string }[]>`
+    const claimed = await rows<{ device_id: string; state: string }>(
+      tx,
+      sql`
       INSERT INTO push_delivery (send_id, device_id, contact_id, state, tries, detail, at)
       SELECT ${send.id}, x.device_id, x.contact_id, x.state::"PushDeliveryState", CASE WHEN x.state = 'sending' THEN 1 ELSE 0 END, x.detail, ${now}
       FROM unnest(${devices.map((d) => d.id)}::text[], ${devices.map((d) => d.contactId)}::text[], ${devices.map(state)}::text[],
                   ${devices.map((d) => (state(d) === 'skipped' ? 'does not hear of the topic by push' : null))}::text[]) AS x(device_id, contact_id, state, detail)
       ON CONFLICT DO NOTHING
-      RETURNING device_id, state`;
+      RETURNING device_id, state`,
+    );
     const skipped = claimed.filter((c) => c.state === 'skipped').length;
     if (skipped) await tx.db.pushSend.update({ where: { id: send.id }, data: { skipped: { increment: skipped } } });
     const toSend = new Set(claimed.filter((c) => c.state === 'sending').map((c) => c.device_id));
@@ -166,9 +176,12 @@ async function afterLastPage(ctx: Ctx, send: PushSend, pause: string | null): Pr
     });
     if (lost.count) await tx.db.pushSend.update({ where: { id: send.id }, data: { failed: { increment: lost.count } } });
   });
-  const [left] = await ctx.db.$queryRaw<[{ retry_at: Date | null; claimed_at: Date | null }]>`
+  const left = (await one<{ retry_at: Date | null; claimed_at: Date | null }>(
+    ctx,
+    sql`
     SELECT min(retry_at) FILTER (WHERE state = 'retry') AS retry_at, min(at) FILTER (WHERE state = 'sending') AS claimed_at
-    FROM push_delivery WHERE send_id = ${send.id} AND state IN ('retry', 'sending')`;
+    FROM push_delivery WHERE send_id = ${send.id} AND state IN ('retry', 'sending')`,
+  ))!;
   const next = [left.retry_at, left.claimed_at && new Date(left.claimed_at.getTime() + BATCH_TIMEOUT_MS), pause && new Date(pause)].filter(
     (d): d is Date => !!d,
   );

@@ -5,6 +5,7 @@ import { forgetGoneToken, type PushDevice } from '../devices/devices.js';
 import { addNotices } from '../notices/add.js';
 import { emitMany } from '../outbox.js';
 import { MAX_TRIES } from './schedule.js';
+import { rows, sql } from '../../db/sql.js';
 
 // What a step's pushes came to, written in one transaction: each device's row (only rows this step
 // still holds: a step that lost them to a rerun writes nothing for them), the send's counts, gone
@@ -45,18 +46,21 @@ function kept({ outcome, tries }: Tried, now: Date): Kept {
 export async function recordOutcomes(ctx: Ctx, send: PushSend, tried: Tried[]): Promise<string | null> {
   if (!tried.length) return null;
   const now = ctx.clock.now();
-  const rows = tried.map((t) => ({ t, k: kept(t, now) }));
+  const pairs = tried.map((t) => ({ t, k: kept(t, now) }));
   const pauses = tried.flatMap((t) => (t.outcome.kind === 'retry' && t.outcome.provider ? [now.getTime() + t.outcome.afterMs] : []));
   await transaction(ctx, async (tx) => {
-    const written = await tx.db.$queryRaw<{ device_id: string; contact_id: string; state: Kept['state'] }[]>`
+    const written = await rows<{ device_id: string; contact_id: string; state: Kept['state'] }>(
+      tx,
+      sql`
       UPDATE push_delivery p SET state = x.state::"PushDeliveryState", detail = x.detail, retry_at = (x.retry_at::timestamptz AT TIME ZONE 'UTC'), at = ${now}
-      FROM unnest(${rows.map((r) => r.t.device.id)}::text[], ${rows.map((r) => r.k.state)}::text[], ${rows.map((r) => r.k.detail)}::text[], ${rows.map((r) => r.k.retryAt)}::text[])
+      FROM unnest(${pairs.map((r) => r.t.device.id)}::text[], ${pairs.map((r) => r.k.state)}::text[], ${pairs.map((r) => r.k.detail)}::text[], ${pairs.map((r) => r.k.retryAt)}::text[])
         AS x(device_id, state, detail, retry_at)
       WHERE p.send_id = ${send.id} AND p.device_id = x.device_id AND p.state = 'sending'
-      RETURNING p.device_id, p.contact_id, p.state`;
+      RETURNING p.device_id, p.contact_id, p.state`,
+    );
     const mine = new Set(written.map((w) => w.device_id));
     const count = (state: Kept['state']) => written.filter((w) => w.state === state).length;
-    for (const { t } of rows) {
+    for (const { t } of pairs) {
       if (t.outcome.kind === 'gone' && mine.has(t.device.id)) await forgetGoneToken(tx, send.appModeId, t.device.token, t.outcome.since);
     }
     const people = await reached(tx, send, [...new Set(written.filter((w) => w.state === 'sent').map((w) => w.contact_id))], now);
@@ -76,11 +80,14 @@ export async function recordOutcomes(ctx: Ctx, send: PushSend, tried: Tried[]): 
 /** People reached for the first time by this send: each gets the notice and a message.sent. Answers how many. */
 async function reached(tx: TxCtx, send: PushSend, contactIds: string[], now: Date): Promise<number> {
   if (!contactIds.length) return 0;
-  const first = await tx.db.$queryRaw<{ contact_id: string; external_id: string }[]>`
+  const first = await rows<{ contact_id: string; external_id: string }>(
+    tx,
+    sql`
     WITH added AS (
       INSERT INTO push_recipient (send_id, contact_id, at) SELECT ${send.id}, unnest(${contactIds}::text[]), ${now}
       ON CONFLICT DO NOTHING RETURNING contact_id)
-    SELECT a.contact_id, k.external_id FROM added a JOIN contact k ON k.id = a.contact_id`;
+    SELECT a.contact_id, k.external_id FROM added a JOIN contact k ON k.id = a.contact_id`,
+  );
   if (!first.length) return 0;
   await addNotices(
     tx,

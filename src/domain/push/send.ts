@@ -6,6 +6,7 @@ import { noticeProblems } from '../notices/add.js';
 import { emit } from '../outbox.js';
 import { audienceSql, readAudience, type AudienceInput } from './audience.js';
 import { payloadProblems } from './payload.js';
+import { one, sql } from '../../db/sql.js';
 
 // Staff send a push: a title, a body, a link (a path in the app or an https URL) and a topic, to
 // one person, everyone, or the people an attribute filter finds. The send is kept and handed to
@@ -49,9 +50,12 @@ export async function sendPush(ctx: Ctx<StaffCaller>, appModeId: string, input: 
     );
 
   return transaction(ctx, async (tx) => {
-    const [{ devices }] = await tx.db.$queryRaw<[{ devices: number }]>`
+    const { devices } = (await one<{ devices: number }>(
+      tx,
+      sql`
       SELECT count(*)::int AS devices FROM device d JOIN contact k ON k.id = d.contact_id
-      WHERE d.app_mode_id = ${appModeId} AND k.app_mode_id = ${appModeId} AND ${audienceSql(audience)}`;
+      WHERE d.app_mode_id = ${appModeId} AND k.app_mode_id = ${appModeId} AND ${audienceSql(audience)}`,
+    ))!;
     const send = await tx.db.pushSend.create({
       data: {
         id,

@@ -3,6 +3,7 @@ import { conflict, notFound } from '../errors.js';
 import { emit, MEMBERSHIP_CHANGED, SERVICE_WIDE } from '../outbox.js';
 import type { Role } from './roles.js';
 import { leaveTeams } from '../teams/teams.js';
+import { rows, sql } from '../../db/sql.js';
 
 // Who belongs to a workspace and as what (people join by invitation: invitations.ts). A workspace
 // always keeps at least one owner: the owners' count is read under a lock on the workspace row,
@@ -37,8 +38,8 @@ const membershipChanged = (tx: TxCtx, workspaceId: string, staffUserId: string, 
   emit(tx, MEMBERSHIP_CHANGED, { appModeId: SERVICE_WIDE, data: { workspaceId, staffUserId, role } });
 
 /** Serializes changes to who belongs to a workspace, until the transaction ends. */
-export async function lockWorkspace({ db }: TxCtx, workspaceId: string): Promise<void> {
-  await db.$queryRaw`SELECT id FROM workspace WHERE id = ${workspaceId} FOR UPDATE`;
+export async function lockWorkspace(tx: TxCtx, workspaceId: string): Promise<void> {
+  await rows(tx, sql`SELECT id FROM workspace WHERE id = ${workspaceId} FOR UPDATE`);
 }
 
 async function lockedMember(tx: TxCtx, workspaceId: string, staffUserId: string) {

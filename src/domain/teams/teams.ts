@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Team } from '../../generated/prisma/client.js';
 import { transaction, type Ctx, type TxCtx } from '../context.js';
 import { conflict, invalidField, notFound } from '../errors.js';
+import { lock } from '../locks.js';
 
 // Teams of a workspace: a name and members (staff users who belong to the workspace). A
 // conversation is assigned to a team, a member, or both. The caller checked who may act on the
@@ -26,7 +27,7 @@ export async function createTeam(ctx: Ctx, workspaceId: string, input: { name: s
   const name = teamName(input.name);
   return transaction(ctx, async (tx) => {
     // One team at a time per workspace, so the count and the unique name hold under concurrent adds.
-    await tx.db.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('team:' || ${workspaceId}))`;
+    await lock(tx, 'team', workspaceId);
     if ((await tx.db.team.count({ where: { workspaceId } })) >= MAX_TEAMS)
       throw conflict('team_limit', `A workspace has at most ${MAX_TEAMS} teams.`);
     if (await tx.db.team.findFirst({ where: { workspaceId, name } }))
@@ -40,7 +41,7 @@ export async function createTeam(ctx: Ctx, workspaceId: string, input: { name: s
 export async function renameTeam(ctx: Ctx, workspaceId: string, teamId: string, name: string): Promise<Team> {
   const newName = teamName(name);
   return transaction(ctx, async (tx) => {
-    await tx.db.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('team:' || ${workspaceId}))`;
+    await lock(tx, 'team', workspaceId);
     const team = await teamOf(tx, workspaceId, teamId);
     if (await tx.db.team.findFirst({ where: { workspaceId, name: newName, id: { not: team.id } } }))
       throw conflict('team_name_taken', 'Another team of the workspace has this name.');

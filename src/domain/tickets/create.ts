@@ -10,6 +10,7 @@ import { nextTicketNumber } from './numbers.js';
 import { statesOf } from './states.js';
 import { recordStep, ticketDescription, ticketTitle } from './ticket.js';
 import { lockedType } from './types.js';
+import { rows, sql } from '../../db/sql.js';
 
 // A team member makes a ticket for a person: from one of their conversations (the ticket is worked
 // there from then on; one ticket per conversation), or with a conversation of its own, made for it.
@@ -76,7 +77,7 @@ export async function createTicketFromConversation(ctx: Ctx<StaffCaller>, conver
   const description = ticketDescription(input.description);
   return transaction(ctx, async (tx) => {
     // Held while the ticket is made: two tickets made from it at once find one another.
-    await tx.db.$queryRaw`SELECT id FROM conversation WHERE id = ${conversationId} FOR UPDATE`;
+    await rows(tx, sql`SELECT id FROM conversation WHERE id = ${conversationId} FOR UPDATE`);
     const conversation = await conversationById(tx, conversationId);
     const existing = await tx.db.ticket.findUnique({ where: { conversationId }, select: { number: true } });
     if (existing)
@@ -95,9 +96,10 @@ export async function createTicket(ctx: Ctx<StaffCaller>, contactId: string, inp
     if (!found) throw notFound('No such ticket type.');
     const type = await typeFor(tx, found.appModeId, input.typeId);
     // Held against an erase of the person until this commits; the erase then removes what this made.
-    const [contact] = await tx.db.$queryRaw<
-      { id: string }[]
-    >`SELECT id FROM contact WHERE id = ${contactId} AND app_mode_id = ${type.appModeId} FOR SHARE`;
+    const [contact] = await rows<{ id: string }>(
+      tx,
+      sql`SELECT id FROM contact WHERE id = ${contactId} AND app_mode_id = ${type.appModeId} FOR SHARE`,
+    );
     if (!contact) throw invalidField('contactId', 'is not a contact of this app');
     const now = tx.clock.now();
     const conversation = await tx.db.conversation.create({

@@ -5,6 +5,7 @@ import type { Ctx, StaffCaller, TxCtx } from '../context.js';
 import { invalidField, notFound } from '../errors.js';
 import { emit, inOrder } from '../outbox.js';
 import { ticketChanged, TICKETS_CHANGED } from './live.js';
+import { rows, sql } from '../../db/sql.js';
 
 // What making and moving a ticket share: the webhook topics, the limits of what staff write, the
 // ticket found for a team member, and the step each change records (its history row, the webhook
@@ -36,7 +37,7 @@ export function ticketDescription(description: string | null | undefined): strin
 export async function ticketById(ctx: Ctx<StaffCaller>, ticketId: string, opts: { lock?: boolean } = {}): Promise<Ticket> {
   if (opts.lock) {
     await inOrder(ctx as TxCtx, TICKETS_CHANGED, ticketId);
-    await ctx.db.$queryRaw`SELECT id FROM ticket WHERE id = ${ticketId} FOR UPDATE`;
+    await rows(ctx, sql`SELECT id FROM ticket WHERE id = ${ticketId} FOR UPDATE`);
   }
   const found = await ctx.db.ticket.findUnique({ where: { id: ticketId } });
   if (!found) throw notFound('No such ticket.');

@@ -3,6 +3,8 @@ import type { Prisma, TicketType } from '../../generated/prisma/client.js';
 import { transaction, type Ctx, type StaffCaller, type TxCtx } from '../context.js';
 import { conflict, invalidField, notFound } from '../errors.js';
 import { checkStates, statesOf, type TicketState } from './states.js';
+import { rows, sql } from '../../db/sql.js';
+import { lock } from '../locks.js';
 
 // Ticket types of an app-mode: a name, a description and the states their tickets move through.
 // Staff with manage_settings add, change and archive them (the caller checked the right); an
@@ -34,8 +36,7 @@ function typeDescription(description: string | null | undefined): string {
 }
 
 /** One change to an app-mode's types at a time, so the count and the unique name hold under concurrent requests. */
-const lockTypes = (tx: TxCtx, appModeId: string) =>
-  tx.db.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('ticket_types:' || ${appModeId}))`;
+const lockTypes = (tx: TxCtx, appModeId: string) => lock(tx, 'ticket_types', appModeId);
 
 async function refuseTakenName(tx: TxCtx, appModeId: string, name: string, id?: string): Promise<void> {
   const other = await tx.db.ticketType.findFirst({
@@ -74,11 +75,11 @@ export async function addTicketType(ctx: Ctx<StaffCaller>, appModeId: string, in
  * moved reads its states; `update`: a change of them); null when it is unknown.
  */
 export async function lockedType(tx: TxCtx, typeId: string, lock: 'share' | 'update'): Promise<TicketType | null> {
-  const rows =
+  const found =
     lock === 'update'
-      ? await tx.db.$queryRaw<{ id: string }[]>`SELECT id FROM ticket_type WHERE id = ${typeId} FOR UPDATE`
-      : await tx.db.$queryRaw<{ id: string }[]>`SELECT id FROM ticket_type WHERE id = ${typeId} FOR SHARE`;
-  return rows.length ? tx.db.ticketType.findUniqueOrThrow({ where: { id: typeId } }) : null;
+      ? await rows<{ id: string }>(tx, sql`SELECT id FROM ticket_type WHERE id = ${typeId} FOR UPDATE`)
+      : await rows<{ id: string }>(tx, sql`SELECT id FROM ticket_type WHERE id = ${typeId} FOR SHARE`);
+  return found.length ? tx.db.ticketType.findUniqueOrThrow({ where: { id: typeId } }) : null;
 }
 
 /**

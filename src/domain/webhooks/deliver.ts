@@ -7,6 +7,7 @@ import { postSigned } from './post.js';
 import { LOG_TRIES, MAX_TRIES, refusedForGood, SWITCH_OFF_AFTER_MS, SWITCH_OFF_FAILURES } from './schedule.js';
 import { triedRow, WEBHOOK_TRIED } from './tries-live.js';
 import { webhookDeliveries } from '../../lib/process-metrics.js';
+import { exec, sql } from '../../db/sql.js';
 
 // One try of one delivery: the body as made, posted signed (post.ts: public https addresses only,
 // no redirect, 10 s). The try is logged (status, code, duration; never a body) and told to live
@@ -100,9 +101,12 @@ export async function logTry(
       at: t.at,
     },
   });
-  await tx.db.$executeRaw`
+  await exec(
+    tx,
+    sql`
     DELETE FROM webhook_try WHERE endpoint_id = ${t.endpointId} AND id NOT IN (
-      SELECT id FROM webhook_try WHERE endpoint_id = ${t.endpointId} ORDER BY at DESC, id DESC LIMIT ${LOG_TRIES})`;
+      SELECT id FROM webhook_try WHERE endpoint_id = ${t.endpointId} ORDER BY at DESC, id DESC LIMIT ${LOG_TRIES})`,
+  );
   await emit(tx, WEBHOOK_TRIED, { appModeId: t.appModeId, data: triedRow(row) });
   return row;
 }

@@ -4,6 +4,7 @@ import { transaction, type Ctx, type TxCtx } from '../context.js';
 import { conflict, invalid, notFound, type FieldError } from '../errors.js';
 import { newWebhookSecret, webhookSecretHint } from './secrets.js';
 import { isWebhookTopic, WEBHOOK_TOPICS } from './topics.js';
+import { rows, sql } from '../../db/sql.js';
 
 // Webhook endpoints, as staff keep them: an https address and the topics it wants, at most 20 per
 // app (both modes together), each with its own secret shown once. A new secret stops the old one at
@@ -96,8 +97,11 @@ const noSuchEndpoint = () => notFound('No such webhook endpoint.');
 
 /** The app of an app-mode, its row locked so two endpoints added at once cannot both pass the limit. */
 async function lockApp(tx: TxCtx, appModeId: string): Promise<string> {
-  const [row] = await tx.db.$queryRaw<{ app_id: string }[]>`
-    SELECT a.id AS app_id FROM app a JOIN app_mode m ON m.app_id = a.id WHERE m.id = ${appModeId} FOR UPDATE OF a`;
+  const [row] = await rows<{ app_id: string }>(
+    tx,
+    sql`
+    SELECT a.id AS app_id FROM app a JOIN app_mode m ON m.app_id = a.id WHERE m.id = ${appModeId} FOR UPDATE OF a`,
+  );
   if (!row) throw notFound('No such app.');
   return row.app_id;
 }

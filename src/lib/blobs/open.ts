@@ -1,17 +1,12 @@
-import type pg from 'pg';
-import { PostgresBlobStore } from './postgres.js';
+import { PostgresBlobStore, type BlobTableDeps } from './postgres.js';
 import { S3BlobStore, type S3Settings } from './s3.js';
-import type { Signer } from './signed-token.js';
 
 export type BlobSettings = { store: 'postgres' } | { store: 's3'; s3: S3Settings };
 
 export type OpenBlobStore = PostgresBlobStore | S3BlobStore;
 
 /** The store configuration names (BLOB_STORE): PostgreSQL unless S3 is asked for. */
-export function openBlobStore(
-  settings: BlobSettings,
-  deps: { pool: pg.Pool; sign: Signer; now: () => Date; baseUrl: string },
-): OpenBlobStore {
+export function openBlobStore(settings: BlobSettings, deps: BlobTableDeps): OpenBlobStore {
   return settings.store === 's3' ? new S3BlobStore(settings.s3, deps.now) : new PostgresBlobStore(deps);
 }
 

@@ -1,9 +1,20 @@
-import type pg from 'pg';
 import { openToken, signToken, type Signer, type TokenTerms } from './signed-token.js';
 import { readWindow, type BlobHead, type BlobStore, type ReadTerms, type SignedAddress, type UploadTerms } from './store.js';
 
 /** Where the PostgreSQL store's addresses are served: `PUT` and `GET <base>/blobs/<token>`. */
 export const BLOB_ROUTE_PREFIX = '/blobs/';
+
+/**
+ * What the store needs: a way to run one statement on the service's database (the database layer's
+ * SQL helper, handed in by the wiring, since this library knows nothing of it), signing, the clock
+ * and the service's address.
+ */
+export interface BlobTableDeps {
+  query<T>(text: string, values: unknown[]): Promise<T[]>;
+  sign: Signer;
+  now: () => Date;
+  baseUrl: string;
+}
 
 /**
  * Bytes in the `blob` table of the service's own database: several server processes on one
@@ -12,10 +23,10 @@ export const BLOB_ROUTE_PREFIX = '/blobs/';
 export class PostgresBlobStore implements BlobStore {
   readonly kind = 'postgres';
   readonly receivesUploads = true;
-  constructor(private readonly deps: { pool: pg.Pool; sign: Signer; now: () => Date; baseUrl: string }) {}
+  constructor(private readonly deps: BlobTableDeps) {}
 
   async put(key: string, bytes: Buffer, contentType: string): Promise<void> {
-    await this.deps.pool.query(
+    await this.deps.query(
       `INSERT INTO blob (key, content_type, size, bytes) VALUES ($1, $2, $3, $4)
        ON CONFLICT (key) DO UPDATE SET content_type = EXCLUDED.content_type, size = EXCLUDED.size, bytes = EXCLUDED.bytes, created_at = now()`,
       [key, contentType, bytes.length, bytes],
@@ -23,23 +34,22 @@ export class PostgresBlobStore implements BlobStore {
   }
 
   async read(key: string): Promise<{ bytes: Buffer; contentType: string } | undefined> {
-    const { rows } = await this.deps.pool.query<{ bytes: Buffer; content_type: string }>(
-      'SELECT bytes, content_type FROM blob WHERE key = $1',
-      [key],
-    );
-    return rows[0] && { bytes: rows[0].bytes, contentType: rows[0].content_type };
+    const [row] = await this.deps.query<{ bytes: Buffer; content_type: string }>('SELECT bytes, content_type FROM blob WHERE key = $1', [
+      key,
+    ]);
+    return row && { bytes: row.bytes, contentType: row.content_type };
   }
 
   async head(key: string, length: number): Promise<BlobHead | undefined> {
-    const { rows } = await this.deps.pool.query<{ head: Buffer; content_type: string; size: number }>(
-      'SELECT substring(bytes FROM 1 FOR $2) AS head, content_type, size FROM blob WHERE key = $1',
-      [key, length],
+    const [row] = await this.deps.query<{ head: Buffer; content_type: string; size: number }>(
+      'SELECT substring(bytes FROM 1 FOR $1) AS head, content_type, size FROM blob WHERE key = $2',
+      [length, key],
     );
-    return rows[0] && { head: rows[0].head, contentType: rows[0].content_type, size: rows[0].size };
+    return row && { head: row.head, contentType: row.content_type, size: row.size };
   }
 
   async deleteMany(keys: string[]): Promise<void> {
-    if (keys.length) await this.deps.pool.query('DELETE FROM blob WHERE key = ANY($1::text[])', [keys]);
+    if (keys.length) await this.deps.query('DELETE FROM blob WHERE key = ANY($1::text[])', [keys]);
   }
 
   async uploadAddress(key: string, terms: UploadTerms): Promise<SignedAddress> {

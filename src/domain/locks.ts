@@ -1,0 +1,33 @@
+import { exec, sql } from '../db/sql.js';
+import type { TxCtx } from './context.js';
+
+// Advisory locks held until the caller's transaction ends: one kind per thing whose changes must
+// follow one another, hashed one way (crm_erased, in the migrations, takes the `erase` kind's shared
+// lock on the same hash).
+
+export const LOCK_KINDS = [
+  /** A person's uploads in one app-mode (`appModeId:externalId`): their count holds. */
+  'attachments',
+  /** A person being erased (`appId:externalId`): writes about them in flight finish first. */
+  'erase',
+  /** An app-mode's help bot: one change of its settings at a time. */
+  'help_bot',
+  /** Apps made by an operator with no workspace named (id `any`): two such runs agree on one workspace. */
+  'operator-app-workspace',
+  /** A thing whose outbox rows subscribers take as its state (`topic:key`): rows in commit order. */
+  'outbox',
+  /** An app-mode's preference topics: one change of the list at a time. */
+  'preference-topics',
+  /** A contact's preferences: each change sees the one before. */
+  'preferences',
+  /** A workspace's teams. */
+  'team',
+  /** An app-mode's ticket types. */
+  'ticket_types',
+] as const;
+export type LockKind = (typeof LOCK_KINDS)[number];
+
+/** Waits for, then holds until the transaction ends, the lock of `kind` on `id`. */
+export async function lock(tx: TxCtx, kind: LockKind, id: string): Promise<void> {
+  await exec(tx, sql`SELECT pg_advisory_xact_lock(hashtextextended(${`${kind}:${id}`}, 0))`);
+}
