@@ -7,6 +7,8 @@ export default defineConfig({
   },
   test: {
     globalSetup: ['test/support/global-setup.ts'],
+    // Each file's time, slowest first, and the run's against its budget (TEST_BUDGET_SECONDS).
+    reporters: ['default', './test/support/timing-reporter.ts'],
     include: ['test/**/*.test.ts', 'src/**/*.test.ts', 'workflows/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
