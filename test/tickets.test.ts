@@ -14,8 +14,9 @@ let t: TestServer;
 let app: StaffApp;
 let workspaceId: string;
 beforeAll(async () => {
-  // A long poll with nothing new answers after a moment, not 25 seconds.
-  t = await startTestServer({ config: testConfig({ conversationWaitMs: 300 }) });
+  // A long poll with nothing new answers after a few seconds, not 25: long enough for the move it
+  // waits for to land on a busy machine (at 300 ms it answered empty before the move under load).
+  t = await startTestServer({ config: testConfig({ conversationWaitMs: 5_000 }) });
   app = await staffApp(t);
   workspaceId = (await t.svc.db.app.findUniqueOrThrow({ where: { id: app.appId } })).workspaceId;
 });

@@ -47,7 +47,8 @@ export function launch(dbUrl: string, port: number): Proc {
 }
 
 export async function ready(proc: Proc): Promise<void> {
-  const deadline = Date.now() + 20_000;
+  // A server under tsx compiles as it starts: on a busy machine that took over 20 s.
+  const deadline = Date.now() + 45_000;
   while (Date.now() < deadline) {
     if (proc.child.exitCode !== null) throw new Error(`server exited with ${proc.child.exitCode}:\n${proc.output.join('')}`);
     if (
