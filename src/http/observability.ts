@@ -26,6 +26,28 @@ export function createMetrics(svc?: Services) {
   for (const counter of processCounters) registry.registerMetric(counter);
   if (svc) {
     const ctx = systemContext(svc, 'metrics');
+    // The pool first: registered before the gauges that query, it is read before this scrape's own
+    // statements wait for a connection, so it never counts the scrape itself.
+    const pool = (name: string, help: string, read: () => number) =>
+      new client.Gauge({
+        name,
+        help,
+        registers: [registry],
+        collect() {
+          this.set(read());
+        },
+      });
+    pool(
+      'crm_db_pool_connections',
+      "Connections the database pool holds (in use and idle), up to DATABASE_POOL's size",
+      () => svc.pool.totalCount,
+    );
+    pool('crm_db_pool_idle', 'Connections of the pool idle now', () => svc.pool.idleCount);
+    pool(
+      'crm_db_pool_waiting',
+      'Queries waiting for a connection of the pool now: above 0 for long, the pool is too small or held',
+      () => svc.pool.waitingCount,
+    );
     new client.Gauge({
       name: 'crm_outbox_backlog_rows',
       help: 'Outbox rows committed and not yet handed to each consumer (processes to start, webhook delivery)',
@@ -59,26 +81,6 @@ export function createMetrics(svc?: Services) {
         for (const r of runs) this.set({ process: r.process, status: r.status }, r.runs);
       },
     });
-    const pool = (name: string, help: string, read: () => number) =>
-      new client.Gauge({
-        name,
-        help,
-        registers: [registry],
-        collect() {
-          this.set(read());
-        },
-      });
-    pool(
-      'crm_db_pool_connections',
-      "Connections the database pool holds (in use and idle), up to DATABASE_POOL's size",
-      () => svc.pool.totalCount,
-    );
-    pool('crm_db_pool_idle', 'Connections of the pool idle now', () => svc.pool.idleCount);
-    pool(
-      'crm_db_pool_waiting',
-      'Queries waiting for a connection of the pool now: above 0 for long, the pool is too small or held',
-      () => svc.pool.waitingCount,
-    );
     new client.Gauge({
       name: 'crm_live_connections',
       help: 'WebSocket connections of the staff GraphQL API (live subscriptions) open now',
