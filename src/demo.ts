@@ -41,7 +41,7 @@ export async function seedDemo(svc: Services, baseUrl: string): Promise<string |
     '',
     'Try it:',
     `  curl -s ${baseUrl}/public/v1/apps/${app.live.app_key}`,
-    `  curl -s ${baseUrl}/guest/v1/conversations -H "X-CRM-App-Key: ${app.live.app_key}" -H "Authorization: Bearer $(npx crm token ${app.live.app_key} --sub ${DEMO_CONTACT})"`,
+    `  curl -s ${baseUrl}/guest/v1/conversations -H "X-CRM-App-Key: ${app.live.app_key}" -H "Authorization: Bearer $(npm run --silent crm -- token ${app.live.app_key} --sub ${DEMO_CONTACT})"`,
     '',
   ].join('\n');
 }

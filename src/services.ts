@@ -4,6 +4,7 @@ import { OutboxDispatcher } from './db/outbox-dispatcher.js';
 import { rows } from './db/sql.js';
 import { CredentialCache } from './domain/access/credential-cache.js';
 import { ConversationWaits } from './domain/conversations/waits.js';
+import { ViewCounts } from './domain/help/views.js';
 import { LiveMessages } from './domain/inapp/live-messages.js';
 import type { Caches, Services } from './domain/services.js';
 import { openMailTransport } from './domain/mail/open.js';
@@ -66,6 +67,7 @@ export async function openServices(opts: {
     eventDefinitions: new Map(),
     subjectHashes: new Map(),
     rateChunks: new Map(),
+    helpViews: new ViewCounts({ pool: database.pool }),
   };
   if (opts.listen) await outbox.start();
   return {

@@ -1,9 +1,17 @@
+import type pg from 'pg';
 import type { Ctx, Services } from '../context.js';
 import { exec, sql } from '../../db/sql.js';
 
 // Views of articles, by the language served. A read only adds one to a count in this process's
 // memory; the counts go to help_article_stat together, one statement a second at most, so reading
 // an article writes nothing on its way. A process that dies loses at most its last second of views.
+
+declare module '../services.js' {
+  interface Caches {
+    /** Views of help articles counted in this process, written once a second. */
+    helpViews: ViewCounts;
+  }
+}
 
 /** How often counted views are written. */
 export const VIEW_FLUSH_MS = 1000;
@@ -17,12 +25,12 @@ interface Pending {
   views: number;
 }
 
-class ViewCounts {
+export class ViewCounts {
   private pending = new Map<string, Pending>();
   private timer: NodeJS.Timeout | undefined;
   private writing: Promise<void> = Promise.resolve();
 
-  constructor(private readonly svc: Services) {}
+  constructor(private readonly database: { pool: pg.Pool }) {}
 
   add(counted: Pending): void {
     const key = `${counted.articleId}/${counted.language}`;
@@ -41,7 +49,7 @@ class ViewCounts {
     this.writing = this.writing.then(async () => {
       if (!batch.length) return;
       try {
-        await write(this.svc, batch);
+        await write(this.database, batch);
       } catch (err) {
         for (const p of batch) this.add(p);
         throw err;
@@ -52,9 +60,9 @@ class ViewCounts {
 }
 
 /** One statement for the batch; views of articles removed meanwhile are dropped. */
-function write(svc: Services, batch: Pending[]) {
+function write(database: { pool: pg.Pool }, batch: Pending[]) {
   return exec(
-    svc,
+    database,
     sql`
     INSERT INTO help_article_stat (article_id, language, app_mode_id, views)
     SELECT v.article_id, v.language, v.app_mode_id, v.views
@@ -65,15 +73,12 @@ function write(svc: Services, batch: Pending[]) {
   );
 }
 
-const counts = new WeakMap<Services, ViewCounts>();
-const countsOf = (svc: Services) => counts.get(svc) ?? (counts.set(svc, new ViewCounts(svc)), counts.get(svc)!);
-
 /** Counts one view of an article in the language it was served in (written within VIEW_FLUSH_MS). */
 export function countView(ctx: Ctx, view: { articleId: string; language: string; appModeId: string }): void {
-  countsOf(ctx.svc).add({ ...view, views: 1 });
+  ctx.svc.caches.helpViews.add({ ...view, views: 1 });
 }
 
 /** Writes the views counted so far (a server stopping, a test reading the counts). */
 export function flushViews(svc: Services): Promise<void> {
-  return counts.get(svc)?.flush() ?? Promise.resolve();
+  return svc.caches.helpViews.flush();
 }
