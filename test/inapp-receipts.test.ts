@@ -100,6 +100,7 @@ describe('receipts', () => {
     const { own, staff, user } = await ownApp();
     const m = await staff.live(own.modes.live, 'carousel', { content: carousel() });
     const u = user();
+    await u.checkedIn();
     const path = Array.from({ length: 150 }, (_, i) => (i % 2 ? 'two' : 'one'));
     expect((await u.receipt({ message_id: m.id, variant: 'a', action: 'dismissed', path })).status).toBe(204);
     expect((await t.svc.db.inAppReceipt.findFirstOrThrow({ where: { messageId: m.id } })).path).toEqual(path.slice(0, 100));
@@ -114,6 +115,63 @@ describe('receipts', () => {
     expect(r.json.errors.map((e: { field: string }) => e.field)).toEqual(['answers']);
     // A message the app does not have: taken, nothing kept.
     expect((await u.receipt({ message_id: 'no-such-message', variant: 'a', action: 'seen' })).status).toBe(204);
+  });
+});
+
+describe('receipts from people the message was never answered to', () => {
+  it('are answered 204 and keep nothing: no count, no event, no row, no contact; one who was answered counts once under 50 at once', async () => {
+    const { own, staff, user } = await ownApp();
+    const m = await staff.live(own.modes.live, 'banner', { content: banner() });
+    const hidden = await staff.live(own.modes.live, 'banner', {
+      content: banner('Hidden'),
+      audience: { field: 'email', op: 'is', value: 'nobody@example.com' },
+    });
+    const answered = user();
+    expect((await answered.checkedIn()).messages.map((x: { id: string }) => x.id)).toContain(m.id);
+    await answered.receipt({ message_id: m.id, variant: 'a', action: 'seen' });
+    // One who checked in and was answered the live banner, not the one whose audience leaves them out.
+    const left = user();
+    expect((await left.checkedIn()).messages.map((x: { id: string }) => x.id)).toEqual([m.id]);
+    const before = await statsOf(staff, m.id);
+    expect(before.variants).toEqual([{ variant: 'a', control: false, ...counts({ sent: 2, seen: 1 }) }]);
+
+    // 30 people who never checked in nor opened it, each posting every receipt.
+    const strangers = Array.from({ length: 30 }, () => user());
+    const answers = await Promise.all(
+      strangers.flatMap((u) => [
+        u.receipt({ message_id: m.id, variant: 'a', action: 'seen' }),
+        u.receipt({ message_id: m.id, variant: 'a', action: 'clicked', button: 'go', link: 'https://example.com/go' }),
+        u.receipt({ message_id: m.id, variant: 'a', action: 'completed', path: ['one'] }),
+        u.receipt({ message_id: m.id, variant: 'a', action: 'dismissed' }),
+        u.receipt({ message_id: 'copy-they-never-got', variant: 'a', action: 'seen', test: true }),
+      ]),
+    );
+    expect(answers.map((r) => r.status)).toEqual(answers.map(() => 204));
+    // The one who checked in but was not answered the hidden message.
+    for (const action of ['seen', 'clicked', 'completed'] as const)
+      expect((await left.receipt({ message_id: hidden.id, variant: 'a', action })).status).toBe(204);
+
+    expect((await statsOf(staff, m.id)).variants).toEqual(before.variants);
+    expect((await statsOf(staff, hidden.id)).variants).toEqual([]);
+    expect((await topics(own.modes.live, 'message.opened')).map((r) => r.externalId)).toEqual([answered.sub]);
+    expect(await topics(own.modes.live, 'message.clicked')).toEqual([]);
+    expect(await t.svc.db.contact.count({ where: { appModeId: own.modes.live, externalId: { in: strangers.map((u) => u.sub) } } })).toBe(0);
+    expect(await t.svc.db.inAppReceipt.count({ where: { messageId: m.id } })).toBe(2);
+    expect(await t.svc.db.inAppReceipt.count({ where: { messageId: hidden.id } })).toBe(0);
+
+    // The one it was answered to: 50 identical receipts at once count once, each kind of each.
+    const tap = { message_id: m.id, variant: 'a', action: 'clicked', button: 'go', link: 'https://example.com/go' } as const;
+    const burst = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        answered.receipt(i % 2 ? tap : { message_id: m.id, variant: 'a', action: i % 4 ? 'completed' : 'seen' }),
+      ),
+    );
+    expect(burst.map((r) => r.status)).toEqual(burst.map(() => 204));
+    expect((await statsOf(staff, m.id)).variants).toEqual([
+      { variant: 'a', control: false, ...counts({ sent: 2, seen: 1, clicked: 1, completed: 1 }) },
+    ]);
+    expect((await topics(own.modes.live, 'message.opened')).map((r) => r.externalId)).toEqual([answered.sub]);
+    expect((await topics(own.modes.live, 'message.clicked')).map((r) => r.externalId)).toEqual([answered.sub]);
   });
 });
 

@@ -2,11 +2,9 @@ import { transaction, type Ctx, type GuestCaller } from '../context.js';
 import { invalidField } from '../errors.js';
 import { emit } from '../outbox.js';
 import { MAX_CAROUSEL_OPTIONS } from './carousel.js';
-import type { Variant } from './message-input.js';
 import { counted, dayOf } from './stats.js';
 import { personOf } from './person.js';
 import { requireInApp } from './switch.js';
-import { drawVariant } from './variants.js';
 import { exec, join, raw, rows, sql, type Sql } from '../../db/sql.js';
 
 // POST /guest/v1/receipts: what the person did with a message. Each receipt counts once however
@@ -14,8 +12,10 @@ import { exec, join, raw, rows, sql, type Sql } from '../../db/sql.js';
 // `answered` for each screen, and each distinct tap (`clicked`, message.clicked with its button and
 // link; the first one counts the person as having clicked). The first path sent is kept, cut to
 // MaxReceiptPath screens. A receipt about a test copy (`test`) is kept with the copy and never
-// counted or posted. A receipt naming a message the app-mode does not have keeps nothing, nor does
-// one from a person erased within the block (the route has no 409).
+// counted or posted. Only a receipt from a person the message was answered to is taken (their
+// check-in answered it, they opened it by a link, or their check-in delivered the test copy);
+// any other (a message never answered to them, one the app-mode does not have, a person erased
+// within the block) is answered 204 and keeps nothing: no contact, no row, no count, no event.
 
 export const ACTIONS = ['seen', 'clicked', 'dismissed', 'completed', 'answered'] as const;
 export type ReceiptAction = (typeof ACTIONS)[number];
@@ -91,38 +91,35 @@ export async function takeReceipt(ctx: Ctx<GuestCaller>, input: ReceiptInput): P
   const { appModeId, externalId } = ctx.caller;
   const now = ctx.clock.now();
   await transaction(ctx, async (tx) => {
+    // Only a person the message was answered to (a check-in or an open: `sent_at`; a test copy:
+    // `delivered_at`) is taken: anyone else is answered 204 and nothing is kept, not even a contact.
+    const answered = input.test
+      ? sql`SELECT 1 FROM inapp_test_send t JOIN contact c ON c.id = t.contact_id
+            WHERE t.id = ${input.messageId} AND t.app_mode_id = ${appModeId} AND t.delivered_at IS NOT NULL AND c.app_mode_id = ${appModeId} AND c.external_id = ${externalId}`
+      : sql`SELECT 1 FROM inapp_receipt r JOIN contact c ON c.id = r.contact_id
+            WHERE r.message_id = ${input.messageId} AND r.app_mode_id = ${appModeId} AND r.sent_at IS NOT NULL AND c.app_mode_id = ${appModeId} AND c.external_id = ${externalId}`;
+    if (!(await rows(tx, answered)).length) return;
     const contact = await personOf(tx);
     if (!contact) return;
     const table = input.test ? 'inapp_test_send' : 'inapp_receipt';
     if (input.test) {
       const [kept] = await rows<Kept>(
         tx,
-        sql`SELECT * FROM inapp_test_send WHERE id = ${input.messageId} AND contact_id = ${contact.id} FOR UPDATE`,
+        sql`SELECT * FROM inapp_test_send WHERE id = ${input.messageId} AND contact_id = ${contact.id} AND delivered_at IS NOT NULL FOR UPDATE`,
       );
       if (kept) await update(tx, table, sql`id = ${input.messageId}`, apply(kept, input, now).changes);
       return;
     }
-    const message = await tx.db.inAppMessage.findFirst({
-      where: { id: input.messageId, appModeId },
-      select: { id: true, variants: true, controlWeight: true },
-    });
-    if (!message) return;
-    const variants = message.variants as unknown as Variant[];
-    const variant = variants.some((v) => v.key === input.variant) ? input.variant : drawVariant({ ...message, variants }, externalId);
-    await exec(
+    const [kept] = await rows<Kept & { message_id: string; variant: string; control: boolean }>(
       tx,
       sql`
-      INSERT INTO inapp_receipt (message_id, contact_id, app_mode_id, variant, assigned_at) VALUES (${message.id}, ${contact.id}, ${appModeId}, ${variant}, ${now})
-      ON CONFLICT (message_id, contact_id) DO NOTHING`,
+      SELECT * FROM inapp_receipt WHERE message_id = ${input.messageId} AND contact_id = ${contact.id} AND app_mode_id = ${appModeId} AND sent_at IS NOT NULL FOR UPDATE`,
     );
-    const [kept] = await rows<Kept & { variant: string; control: boolean }>(
-      tx,
-      sql`
-      SELECT * FROM inapp_receipt WHERE message_id = ${message.id} AND contact_id = ${contact.id} FOR UPDATE`,
-    );
-    const { changes, first, newTap } = apply(kept!, input, now);
+    if (!kept) return;
+    const message = { id: kept.message_id };
+    const { changes, first, newTap } = apply(kept, input, now);
     await update(tx, table, sql`message_id = ${message.id} AND contact_id = ${contact.id}`, changes);
-    const data = { message_id: message.id, variant: kept!.variant, ...(input.sessionId ? { session_id: input.sessionId } : {}) };
+    const data = { message_id: message.id, variant: kept.variant, ...(input.sessionId ? { session_id: input.sessionId } : {}) };
     if (input.action === 'seen' && first) await emit(tx, 'message.opened', { appModeId, externalId, data });
     if (newTap)
       await emit(tx, 'message.clicked', {
@@ -133,7 +130,7 @@ export async function takeReceipt(ctx: Ctx<GuestCaller>, input: ReceiptInput): P
     // Answers are kept, not counted: the statistics count people, not their picks.
     if (first && input.action !== 'answered')
       await counted(tx, appModeId, [
-        { messageId: message.id, variant: kept!.variant, control: kept!.control, counter: input.action, day: dayOf(now) },
+        { messageId: message.id, variant: kept.variant, control: kept.control, counter: input.action, day: dayOf(now) },
       ]);
   });
 }
