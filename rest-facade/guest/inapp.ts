@@ -75,7 +75,12 @@ export const postReceipt = defineRoute({
   tag: TAG,
   summary: 'What the user did with a message; each receipt counts once however often it is sent',
   body: ReceiptBody,
-  responses: { 204: { description: 'Taken' } },
+  responses: {
+    204: {
+      description:
+        'Taken, or (from a person the message was never answered to: no check-in answered it, no open, no test copy delivered) answered alike and not kept',
+    },
+  },
   errors: [400, 401, 403, 404, 429],
   async handle(ctx, { body }) {
     await takeReceipt(ctx.state.context, {

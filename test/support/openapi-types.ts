@@ -4855,7 +4855,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Taken */
+      /** @description Taken, or (from a person the message was never answered to: no check-in answered it, no open, no test copy delivered) answered alike and not kept */
       204: {
         headers: {
           [name: string]: unknown;
