@@ -4,6 +4,7 @@ import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signIn } from '../src/domain/staff/sessions.js';
+import { createHttpServer } from '../src/http/connections.js';
 import { seedApp, startTestServer, testConfig, type SeededApp, type TestServer } from './support/server.js';
 
 // How long a client may hold a connection without sending what it must: the timeouts are short
@@ -37,6 +38,26 @@ describe('timeouts', () => {
     // Closed by whichever comes first: the idle timeout (silently) or the headers timeout (a 408).
     if (text) expect(text).toMatch(/^HTTP\/1.1 408/);
     expect(closedAfterMs).toBeLessThan(5000);
+  });
+
+  it('closes a silent connection for good at the headers timeout, even when the client never closes its side', async () => {
+    // The connection layer alone, with an idle timeout far from the headers timeout, watched from the server's side.
+    const server = createHttpServer({ ...timeouts, idleMs: 5000 });
+    server.on('request', (_req, res) => res.end());
+    const started = Date.now();
+    const serverClosedAfterMs = new Promise<number>((resolve) =>
+      server.on('connection', (socket) => socket.on('close', () => resolve(Date.now() - started))),
+    );
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    // A client that keeps its side open, reads nothing and writes nothing.
+    const client = net.connect({ port: (server.address() as net.AddressInfo).port, host: '127.0.0.1', allowHalfOpen: true });
+    try {
+      // Before, the server answered 408 at the headers timeout and then held its half open until the idle timeout.
+      expect(await serverClosedAfterMs).toBeLessThan(timeouts.headersMs + 2000);
+    } finally {
+      client.destroy();
+      server.close();
+    }
   });
 
   it('answers a body trickled too slowly with a 408 problem document and closes', async () => {

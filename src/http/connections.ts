@@ -16,17 +16,22 @@ export function createHttpServer(timeouts: Config['timeouts']): http.Server {
     // client hold a connection up to 30 s past them).
     connectionsCheckingInterval: Math.min(1000, timeouts.headersMs / 4),
   });
-  // Node's own checks start only once a request has begun: a connection that never sends a byte
-  // is closed by the idle timeout. Upgraded (WebSocket) sockets leave this timer behind.
+  // Between requests a kept-alive connection is closed after the keep-alive timeout, and any
+  // connection with nothing moving after the idle timeout. Upgraded (WebSocket) sockets leave this timer behind.
+  // A connection that never sends a byte is held to the headers timeout (Node counts it from the
+  // connection's start) and refused below like a slow request.
   server.timeout = timeouts.idleMs;
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
     if (err.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
     const [status, code, title, detail] = refusalOf(err.code);
     const requestId = randomUUID();
     const body = JSON.stringify({ type: 'about:blank', status, code, title, detail, request_id: requestId });
+    // Closed for good once the refusal is out: Node's sockets allow half-open connections, and a
+    // client that never closes its side would otherwise keep the connection until the idle timeout.
     socket.end(
       `HTTP/1.1 ${status} ${title}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
         `X-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
+      () => socket.destroy(),
     );
   });
   return server;

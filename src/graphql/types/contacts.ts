@@ -77,6 +77,7 @@ async function attributeTypes(ctx: StaffContext, appModeId: string, names: reado
 
 const ContactRef = builder.prismaObject('Contact', {
   fields: (t) => ({
+    id: t.exposeID('id', { description: 'The contact’s id in this service, as `createTicket(contactId)` takes it.' }),
     externalId: t.exposeString('externalId'),
     displayName: t.exposeString('displayName', { nullable: true }),
     email: t.exposeString('email', { nullable: true }),
