@@ -50,24 +50,24 @@ function expectRefused(r: Awaited<ReturnType<typeof call>>, field: string) {
 }
 
 describe('REST: a NUL in the path, the query or a JSON body', () => {
-  it('is refused with 400 naming the place, with or without credentials, on every route that took it to the database', async () => {
+  it("is refused with 400 naming the place (a route's path parameter by its name), with or without credentials, on every route that took it to the database", async () => {
     const g = await guest();
     const cases: [string, string, Record<string, string>, string, string?][] = [
-      ['GET', '/public/v1/apps/%00', {}, 'path'],
+      ['GET', '/public/v1/apps/%00', {}, 'key'],
       ['GET', '/help/%00/en', {}, 'path'],
       ['GET', `/help/${app.live.app_key}/%00`, {}, 'path'],
       ['GET', '/public/v1/help/articles?app=%00', {}, 'query.app'],
       ['GET', `/public/v1/help/articles?app=${app.live.app_key}&q=a%00b`, {}, 'query.q'],
-      ['GET', `/public/v1/help/articles/%00?app=${app.live.app_key}`, {}, 'path'],
-      ['POST', `/public/v1/help/articles/%00/rating?app=${app.live.app_key}`, { 'Content-Type': 'application/json' }, 'path', '{}'],
-      ['GET', '/guest/v1/articles/%00', g, 'path'],
-      ['POST', '/guest/v1/articles/%00/rating', { ...g, 'Content-Type': 'application/json' }, 'path', '{"helpful":true}'],
-      ['GET', '/guest/v1/conversations/%00', g, 'path'],
-      ['GET', '/guest/v1/conversations/a%00b', {}, 'path'],
-      ['POST', '/guest/v1/conversations/%00/messages', { ...g, 'Content-Type': 'application/json' }, 'path', '{"text":"hi"}'],
-      ['POST', '/guest/v1/conversations/%00/rating', { ...g, 'Content-Type': 'application/json' }, 'path', '{"rating":5}'],
-      ['GET', '/guest/v1/tickets/%00', g, 'path'],
-      ['GET', '/guest/v1/tickets/%00', {}, 'path'],
+      ['GET', `/public/v1/help/articles/%00?app=${app.live.app_key}`, {}, 'slug'],
+      ['POST', `/public/v1/help/articles/%00/rating?app=${app.live.app_key}`, { 'Content-Type': 'application/json' }, 'slug', '{}'],
+      ['GET', '/guest/v1/articles/%00', g, 'slug'],
+      ['POST', '/guest/v1/articles/%00/rating', { ...g, 'Content-Type': 'application/json' }, 'slug', '{"helpful":true}'],
+      ['GET', '/guest/v1/conversations/%00', g, 'conversation_id'],
+      ['GET', '/guest/v1/conversations/a%00b', {}, 'conversation_id'],
+      ['POST', '/guest/v1/conversations/%00/messages', { ...g, 'Content-Type': 'application/json' }, 'conversation_id', '{"text":"hi"}'],
+      ['POST', '/guest/v1/conversations/%00/rating', { ...g, 'Content-Type': 'application/json' }, 'conversation_id', '{"rating":5}'],
+      ['GET', '/guest/v1/tickets/%00', g, 'ticket_id'],
+      ['GET', '/guest/v1/tickets/%00', {}, 'ticket_id'],
       ['POST', '/guest/v1/conversations', { ...g, 'Content-Type': 'application/json' }, 'text', '{"text":"a\\u0000b"}'],
     ];
     for (const [method, path, headers, field, body] of cases) {

@@ -16,12 +16,16 @@ const decoded = (text: string) => {
 
 const NUL = 'must not contain the NUL character (%00)';
 
-export function readableTarget(): Koa.Middleware {
+/**
+ * `namedByRoutes`: path prefixes whose routes refuse a NUL in a path parameter themselves, naming
+ * the parameter, still before credentials (rest-facade/http/route.ts); every other path is refused here.
+ */
+export function readableTarget(namedByRoutes: string[] = []): Koa.Middleware {
   return (ctx, next) => {
     const path = decoded(ctx.path);
     if (path === undefined) throw invalidField('path', 'must be percent-encoded UTF-8');
     if (decoded(ctx.querystring) === undefined) throw invalidField('query', 'must be percent-encoded UTF-8');
-    if (path.includes('\u0000')) throw invalidField('path', NUL);
+    if (path.includes('\u0000') && !namedByRoutes.some((prefix) => ctx.path.startsWith(prefix))) throw invalidField('path', NUL);
     for (const [name, value] of new URLSearchParams(ctx.querystring))
       if (name.includes('\u0000') || value.includes('\u0000')) throw invalidField(`query.${name.replaceAll('\u0000', '')}`, NUL);
     // Node's parser refuses a NUL in a header already; kept for any other way a request arrives.
