@@ -89,7 +89,7 @@ export async function startServer(svc: Services, log: Logger, opts: { port: numb
   app.use(under('/public/v1', publicCors(svc)));
   app.use(under('/blobs', blobCors()));
   app.use(problems());
-  app.use(readableTarget());
+  app.use(readableTarget(['/guest/v1/', '/public/v1/', '/server/v1/']));
   // Uploads are raw bytes up to their signed size: before the JSON body reader and its limit.
   app.use(blobRouter(svc).routes());
   app.use(readBody(svc.config.maxBodyBytes));

@@ -3,7 +3,7 @@ import type Router from '@koa/router';
 import { z } from 'zod';
 import { isConnectionLost } from '../../src/db/lost-connection.js';
 import type { Ctx, GuestCaller, ServerCaller, VisitorCaller } from '../../src/domain/context.js';
-import { invalid, type FieldError } from '../../src/domain/errors.js';
+import { invalid, invalidField, type FieldError } from '../../src/domain/errors.js';
 import { parseJson } from './body.js';
 
 // One declaration per route: its zod schemas validate the request and are also the source of the
@@ -103,9 +103,16 @@ export function mount(router: Router, route: AnyRoute, access: Koa.Middleware[])
     for (const [k, v] of Object.entries(answer.headers ?? {})) ctx.set(k, v);
     if (answer.body !== undefined) ctx.body = answer.body;
   };
-  const chain = [...access, handle];
+  const chain = [refuseNulInParams, ...access, handle];
   router[route.method](koaPath, (ctx) => surviveLostConnection(ctx, () => run(chain, ctx)));
 }
+
+/** A NUL in a path parameter, refused naming the parameter before any credential is read (src/http/request-target.ts refuses one elsewhere). */
+const refuseNulInParams: Koa.Middleware = (ctx, next) => {
+  for (const [name, value] of Object.entries(ctx.params ?? {}))
+    if (typeof value === 'string' && value.includes('\u0000')) throw invalidField(name, 'must not contain the NUL character (%00)');
+  return next();
+};
 
 /**
  * A database connection cut mid-request: a read is tried once more on a fresh connection. A

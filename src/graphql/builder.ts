@@ -8,6 +8,7 @@ import { getDatamodel } from '../generated/pothos-types.js';
 import type PrismaTypes from '../generated/pothos-types.js';
 import { staffScopes, type StaffScopes } from './access.js';
 import { unauthenticated, type StaffContext } from './context.js';
+import { parseDateTime } from './text-input.js';
 import { costByPageSize, PAGE_ITEMS_COST } from './limits.js';
 import ForwardPagesPlugin from './pages.js';
 
@@ -66,11 +67,8 @@ export const builder = new SchemaBuilder<{
 builder.scalarType('DateTime', {
   description: 'An instant, as an ISO 8601 string in UTC.',
   serialize: (value) => value.toISOString(),
-  parseValue: (value) => {
-    const date = new Date(String(value));
-    if (Number.isNaN(date.getTime())) throw new TypeError('DateTime must be an ISO 8601 string');
-    return date;
-  },
+  // Strictly: RFC 3339 with a real calendar date; a refusal names its argument (text-input.ts, errors.ts).
+  parseValue: parseDateTime,
 });
 
 export const StaffRole = builder.enumType('StaffRole', { values: ['owner', 'admin', 'agent'] as const });

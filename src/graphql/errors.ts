@@ -1,7 +1,8 @@
-import { GraphQLError, type GraphQLErrorOptions } from 'graphql';
+import { GraphQLError, Kind, type GraphQLErrorOptions } from 'graphql';
 import { DomainError } from '../domain/errors.js';
 import type { Logger } from '../lib/logger.js';
 import { pageArgumentRefusal } from './pages.js';
+import { DATETIME_MESSAGE, DateTimeRefusal, inputRefusal } from './text-input.js';
 
 /**
  * A domain refusal becomes a GraphQL error carrying the same `code`, `status` and field list as
@@ -13,6 +14,8 @@ export function staffErrors(log: Logger): (error: unknown) => GraphQLError {
     const at =
       error instanceof GraphQLError ? { nodes: error.nodes, source: error.source, positions: error.positions, path: error.path } : {};
     const original = error instanceof GraphQLError ? error.originalError : error;
+    // A variable that is not a DateTime: named as `variables.<name>` (literals are refused in validation).
+    if (original instanceof DateTimeRefusal && error instanceof GraphQLError) return dateTimeVariableRefusal(error);
     const refusal = original instanceof DomainError ? original : pageArgumentRefusal(original);
     if (refusal) return asGraphQLError(refusal, at);
     if (isGraphQLsOwn(error)) return error;
@@ -41,3 +44,17 @@ export function asGraphQLError(
 /** An error GraphQL made itself, wrapping nothing a resolver threw. */
 const isGraphQLsOwn = (error: unknown): error is GraphQLError =>
   error instanceof GraphQLError && (!error.originalError || isGraphQLsOwn(error.originalError));
+
+/** A variable's DateTime refusal, naming the variable (and the member of it, when inside an input object). */
+function dateTimeVariableRefusal(error: GraphQLError): GraphQLError {
+  const node = error.nodes?.[0];
+  const name = node?.kind === Kind.VARIABLE_DEFINITION ? node.variable.name.value : undefined;
+  const inside = /^Variable "\$[^"]+" got invalid value .*? at "[^".[]+((?:\.|\[)[^"]*)";/.exec(error.message)?.[1] ?? '';
+  const refused = inputRefusal(name ? `variables.${name}${inside.replace(/\[(\d+)\]/g, '.$1')}` : 'variables', DATETIME_MESSAGE);
+  return new GraphQLError(refused.message, {
+    nodes: error.nodes,
+    source: error.source,
+    positions: error.positions,
+    extensions: refused.extensions,
+  });
+}

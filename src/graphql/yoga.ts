@@ -4,6 +4,7 @@ import type { Logger } from '../lib/logger.js';
 import { staffContext, type StaffContext } from './context.js';
 import { staffErrors } from './errors.js';
 import { staffLimits, staffParseCaches } from './limits.js';
+import { refuseUnkeepableText } from './text-input.js';
 import { buildStaffSchema } from './schema.js';
 
 /** What each transport hands yoga: the staff credential as the client sent it. */
@@ -60,7 +61,7 @@ export function createStaffYoga(svc: Services, log: Logger): StaffYoga {
     // Yoga would log every refusal its masking touches as an error; staffErrors logs what matters.
     logging: false,
     context: ({ authorization, address, answered }) => staffContext(svc, authorization, address, answered),
-    plugins: staffLimits(),
+    plugins: [refuseUnkeepableText(), ...staffLimits()],
     parserAndValidationCache: staffParseCaches(),
     // mount.ts answers a larger body with the REST 413 problem document.
     maxRequestBodySize: svc.config.maxBodyBytes,
