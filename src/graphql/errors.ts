@@ -1,7 +1,8 @@
-import { GraphQLError, Kind, type GraphQLErrorOptions } from 'graphql';
+import { GraphQLError, Kind } from 'graphql';
 import { DomainError } from '../domain/errors.js';
 import type { Logger } from '../lib/logger.js';
 import { pageArgumentRefusal } from './pages.js';
+import { asGraphQLError } from './refusal.js';
 import { DATETIME_MESSAGE, DateTimeRefusal, inputRefusal } from './text-input.js';
 
 /**
@@ -22,23 +23,6 @@ export function staffErrors(log: Logger): (error: unknown) => GraphQLError {
     log.error({ err: original }, 'staff GraphQL operation failed');
     return new GraphQLError('Something went wrong on our side; try again later.', { ...at, extensions: { code: 'internal', status: 500 } });
   };
-}
-
-/** A domain refusal as a GraphQL error, for refusals made outside any resolver too. */
-export function asGraphQLError(
-  original: DomainError,
-  at: Pick<GraphQLErrorOptions, 'nodes' | 'source' | 'positions' | 'path'> = {},
-): GraphQLError {
-  return new GraphQLError(original.detail, {
-    ...at,
-    extensions: {
-      code: original.code,
-      status: original.status,
-      title: original.title,
-      errors: original.errors,
-      ...(original.headers['Retry-After'] ? { retryAfter: Number(original.headers['Retry-After']) } : {}),
-    },
-  });
 }
 
 /** An error GraphQL made itself, wrapping nothing a resolver threw. */

@@ -7,7 +7,7 @@ import { GraphQLError, Lexer, Source, TokenKind, validate, type DocumentNode, ty
 import { createLRUCache, type Plugin } from 'graphql-yoga';
 import { DomainError } from '../domain/errors.js';
 import { DEFAULT_PAGE } from '../domain/paging.js';
-import { asGraphQLError } from './errors.js';
+import { asGraphQLError } from './refusal.js';
 
 // What one staff operation may ask for. Everything but the cost is checked before the session is
 // even looked up (parse, validate); the cost needs the variables, so it is checked right before

@@ -11,7 +11,7 @@ import {
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { invalidField } from '../domain/errors.js';
-import { asGraphQLError } from './errors.js';
+import { asGraphQLError } from './refusal.js';
 
 // Text PostgreSQL cannot keep is refused once, as the document is parsed: before the session is
 // looked up and before any resolver runs, over HTTP and graphql-ws alike. A NUL in a string
