@@ -116,6 +116,15 @@ describe('PUT /guest/v1/devices', () => {
     expect(kept).not.toContain(tokens[0]);
   });
 
+  it('keeps exactly 20 devices when one person at the bound registers 60 more at once, each answered 204', async () => {
+    const p = person();
+    // The person holds 20 already: each of the 60 is at the bound.
+    for (let i = 0; i < 20; i++) expect((await p.register({ platform: 'android', token: apnsToken() })).status).toBe(204);
+    const answers = await Promise.all(Array.from({ length: 60 }, () => p.register({ platform: 'ios', token: apnsToken() })));
+    expect(answers.map((r) => r.status)).toEqual(Array(60).fill(204));
+    expect(await devicesIn(app.modes.live, p.sub)).toHaveLength(20);
+  });
+
   it('refuses a bad platform, token, app version or locale, naming the field', async () => {
     const p = person();
     const field = async (body: Record<string, unknown>) => {
