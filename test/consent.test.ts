@@ -52,6 +52,24 @@ describe('guest consent', () => {
     expect(history.map((h) => h.value)).toEqual([false, true]);
   });
 
+  it('keeps one history entry when the same choice is sent 50 times at once, or again later', async () => {
+    const h = await guest('p-repeat');
+    // The person is known already, as after the app's first start: the 50 race on the choice alone.
+    expect((await call(t.url, 'GET', '/guest/v1/consent', { headers: h })).status).toBe(200);
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, () => call(t.url, 'PUT', '/guest/v1/consent', { headers: h, json: { offers_by_push: true } })),
+    );
+    expect(answers.map((r) => r.status)).toEqual(Array(50).fill(200));
+    const at = t.clock.now().toISOString();
+    expect(new Set(answers.map((r) => r.json.changed_at))).toEqual(new Set([at]));
+    const historyOf = () => t.svc.db.consentChange.findMany({ where: { contact: { externalId: 'p-repeat' } } });
+    expect((await historyOf()).map((c) => c.value)).toEqual([true]);
+    t.clock.advance(1000);
+    const again = await call(t.url, 'PUT', '/guest/v1/consent', { headers: h, json: { offers_by_push: true } });
+    expect(again.json).toMatchObject({ offers_by_push: true, changed_at: at });
+    expect((await historyOf()).map((c) => c.value)).toEqual([true]);
+  });
+
   it('refuses a body without offers_by_push, naming the field', async () => {
     const r = await call(t.url, 'PUT', '/guest/v1/consent', { headers: await guest(), json: { offers_by_push: 'yes' } });
     expect(r.status).toBe(400);

@@ -116,6 +116,18 @@ describe('PUT /guest/v1/devices', () => {
     expect(kept).not.toContain(tokens[0]);
   });
 
+  it('keeps exactly 20 devices a person when four people at the bound register 25 more each, 100 at once, each answered 204', async () => {
+    // Each holds 20 already: each of the 100 is at its person's bound.
+    const people = Array.from({ length: 4 }, () => person());
+    for (const p of people)
+      for (let i = 0; i < 20; i++) expect((await p.register({ platform: 'android', token: apnsToken() })).status).toBe(204);
+    const answers = await Promise.all(
+      people.flatMap((p) => Array.from({ length: 25 }, () => p.register({ platform: 'ios', token: apnsToken() }))),
+    );
+    expect(answers.map((r) => r.status)).toEqual(Array(100).fill(204));
+    expect(await Promise.all(people.map(async (p) => (await devicesIn(app.modes.live, p.sub)).length))).toEqual([20, 20, 20, 20]);
+  });
+
   it('refuses a bad platform, token, app version or locale, naming the field', async () => {
     const p = person();
     const field = async (body: Record<string, unknown>) => {

@@ -10,6 +10,7 @@ describe('advisory locks', () => {
   it('are of these kinds, each taken somewhere', () => {
     expect([...LOCK_KINDS]).toEqual([
       'attachments',
+      'devices',
       'erase',
       'help_bot',
       'operator-app-workspace',
@@ -18,6 +19,7 @@ describe('advisory locks', () => {
       'preferences',
       'team',
       'ticket_types',
+      'webhook-tries',
     ]);
     const code = sources.map((f) => f.text).join('\n');
     expect(LOCK_KINDS.filter((kind) => !new RegExp(`\\block\\(\\w+, '${kind}'`).test(code))).toEqual([]);

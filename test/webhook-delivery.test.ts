@@ -221,6 +221,15 @@ describe('the log', () => {
     expect(node.tries.edges.map((e: { node: { deliveryId: string } }) => e.node.deliveryId)).toEqual(sent.slice(-LOG_TRIES).reverse());
     expect(await t.svc.db.webhookTry.count({ where: { endpointId: hook.id } })).toBe(LOG_TRIES);
   });
+
+  it('holds exactly the last 50 tries when 80 are sent at once, and answers each its try', async () => {
+    const hook = await endpoint('log-80', ['contact.created']);
+    const answers = await Promise.all(
+      Array.from({ length: 80 }, () => ok('mutation($id: ID!) { sendWebhookTest(id: $id) { deliveryId delivered } }', { id: hook.id })),
+    );
+    expect(answers.filter((a) => a.sendWebhookTest.delivered)).toHaveLength(80);
+    expect(await t.svc.db.webhookTry.count({ where: { endpointId: hook.id } })).toBe(LOG_TRIES);
+  });
 });
 
 describe('a new secret', () => {

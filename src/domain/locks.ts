@@ -8,6 +8,8 @@ import type { TxCtx } from './context.js';
 export const LOCK_KINDS = [
   /** A person's uploads in one app-mode (`appModeId:externalId`): their count holds. */
   'attachments',
+  /** A person's push devices (`contactId`): their count holds. */
+  'devices',
   /** A person being erased (`appId:externalId`): writes about them in flight finish first. */
   'erase',
   /** An app-mode's help bot: one change of its settings at a time. */
@@ -24,6 +26,8 @@ export const LOCK_KINDS = [
   'team',
   /** An app-mode's ticket types. */
   'ticket_types',
+  /** A webhook endpoint's log of tries (`endpointId`): it holds the last LOG_TRIES, never more. */
+  'webhook-tries',
 ] as const;
 export type LockKind = (typeof LOCK_KINDS)[number];
 

@@ -83,7 +83,10 @@ const NO_CONSENT: Consent = { offersByEmail: false, offersByPush: false, changed
 async function asGuest(ctx: Ctx<GuestCaller>, then: (tx: TxCtx<GuestCaller>, contact: Contact) => Promise<Contact>): Promise<Consent> {
   const { externalId, sdk } = ctx.caller;
   try {
-    return await transaction(ctx, async (tx) => consentOf(await then(tx, (await touchContact(tx, externalId, { sdk })).contact)));
+    // The contact's row held and read after the lock: choices of one person follow one another, each compared with the one before.
+    return await transaction(ctx, async (tx) =>
+      consentOf(await then(tx, (await touchContact(tx, externalId, { sdk, lock: true })).contact)),
+    );
   } catch (err) {
     if (err instanceof DomainError && err.code === 'erased') return NO_CONSENT;
     throw err;
@@ -123,4 +126,7 @@ export async function getGuestConsent(ctx: Ctx<GuestCaller>): Promise<Consent> {
 
 /** The person chose in the app just now: their choice is the newest there is. */
 export const putGuestConsent = (ctx: Ctx<GuestCaller>, offersByPush: boolean) =>
-  asGuest(ctx, (tx, contact) => applyConsent(tx, contact, { offersByPush, changedAt: tx.clock.now() }));
+  asGuest(ctx, async (tx, contact) =>
+    // A repeated choice is not kept: the one before stands, with when it was made.
+    contact.offersByPush === offersByPush ? contact : applyConsent(tx, contact, { offersByPush, changedAt: tx.clock.now() }),
+  );

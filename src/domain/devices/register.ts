@@ -6,6 +6,7 @@ import { invalidField } from '../errors.js';
 import { unlessErased } from '../preferences/erased.js';
 import { sealToken, tokenHashOf, tokenProblem } from './tokens.js';
 import { exec, sql } from '../../db/sql.js';
+import { lock } from '../locks.js';
 
 // PUT and DELETE /guest/v1/devices. The app registers its token on every start and whenever it
 // changes: the same token again refreshes the device (last seen, app version, locale); a token that
@@ -30,6 +31,8 @@ export function registerDevice(ctx: Ctx<GuestCaller>, device: DeviceRegistration
     () =>
       transaction(ctx, async (tx) => {
         const { contact } = await touchContact(tx, externalId, { sdk });
+        // Registrations of one person follow one another, so the bound below counts every device they hold.
+        await lock(tx, 'devices', contact.id);
         const now = tx.clock.now();
         // A device that changes hands starts afresh for its new person: a new id and first-seen time.
         await exec(

@@ -8,6 +8,7 @@ import { LOG_TRIES, MAX_TRIES, refusedForGood, SWITCH_OFF_AFTER_MS, SWITCH_OFF_F
 import { triedRow, WEBHOOK_TRIED } from './tries-live.js';
 import { webhookDeliveries } from '../../lib/process-metrics.js';
 import { exec, sql } from '../../db/sql.js';
+import { lock } from '../locks.js';
 
 // One try of one delivery: the body as made, posted signed (post.ts: public https addresses only,
 // no redirect, 10 s). The try is logged (status, code, duration; never a body) and told to live
@@ -87,6 +88,8 @@ export async function logTry(
   },
 ): Promise<WebhookTry> {
   const { result } = t;
+  // Tries of one endpoint are logged one after the other: each trim sees every try before it, so the log holds LOG_TRIES, never more.
+  await lock(tx, 'webhook-tries', t.endpointId);
   const row = await tx.db.webhookTry.create({
     data: {
       id: randomUUID(),
