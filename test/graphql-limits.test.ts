@@ -1,9 +1,8 @@
-import { createClient, type Client } from 'graphql-ws';
+import type { Client } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import { MAX_ALIASES, MAX_COST, MAX_DEPTH, MAX_DIRECTIVES, MAX_NESTING, MAX_TOKENS } from '../src/graphql/limits.js';
 import { call } from './support/http.js';
-import { staffApi } from './support/graphql.js';
+import { staffApi, staffSocket } from './support/graphql.js';
 import { startWithApp, type SeededApp, type TestServer } from './support/server.js';
 
 // What one staff GraphQL operation may ask for, black-box over real HTTP and graphql-ws: documents
@@ -197,12 +196,7 @@ describe('introspection', () => {
 
 describe('over graphql-ws', () => {
   const ws = () => {
-    const client = createClient({
-      url: `${t.url.replace('http', 'ws')}/graphql`,
-      webSocketImpl: WebSocket,
-      retryAttempts: 0,
-      connectionParams: { authorization: `Bearer ${owner}` },
-    });
+    const client = staffSocket(t.url, owner);
     clients.push(client);
     return client;
   };

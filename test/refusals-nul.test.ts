@@ -1,9 +1,8 @@
 import { Writable } from 'node:stream';
-import { createClient, type Client } from 'graphql-ws';
+import type { Client } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import { createLogger } from '../src/lib/logger.js';
-import { staffApi } from './support/graphql.js';
+import { staffApi, staffSocket } from './support/graphql.js';
 import { call, userToken } from './support/http.js';
 import { seedApp, startTestServer, type SeededApp, type TestServer } from './support/server.js';
 
@@ -117,12 +116,7 @@ describe('GraphQL: a NUL in a string literal or a variable', () => {
   });
 
   it('is refused over graphql-ws too, for a subscription variable', async () => {
-    const client = createClient({
-      url: `${t.url.replace('http', 'ws')}/graphql`,
-      webSocketImpl: WebSocket,
-      retryAttempts: 0,
-      connectionParams: { authorization: `Bearer ${owner}` },
-    });
+    const client = staffSocket(t.url, owner);
     clients.push(client);
     const errors = await client
       .iterate({ query: 'subscription($id: ID!) { appModeChanged(appModeId: $id) { __typename } }', variables: { id: 'x\u0000' } })

@@ -1,4 +1,6 @@
+import { createClient, type Client } from 'graphql-ws';
 import { expect } from 'vitest';
+import WebSocket from 'ws';
 import { call } from './http.js';
 
 export type GqlError = { message: string; extensions: { code: string; status?: number; errors?: { field: string }[] } };
@@ -34,3 +36,12 @@ export function staffApi(base: () => string, defaultToken: () => string) {
   }
   return { gql, ok, refused, signIn };
 }
+
+/** The official graphql-ws client on a test server's /graphql, signed in with `token`, never retrying. */
+export const staffSocket = (base: string, token: string): Client =>
+  createClient({
+    url: `${base.replace('http', 'ws')}/graphql`,
+    webSocketImpl: WebSocket,
+    retryAttempts: 0,
+    connectionParams: { authorization: `Bearer ${token}` },
+  });
