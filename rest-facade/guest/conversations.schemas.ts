@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageQuery } from '../shapes/page.js';
 import { ATTACHMENT_TYPES } from '../../src/domain/attachments/limits.js';
 import { VALUE_KINDS } from '../../src/domain/bot/values.js';
 import { MAX_PICTURES } from '../../src/domain/conversations/attachments.js';
@@ -24,13 +25,7 @@ const wholeNumber = (message: string) =>
 
 export const ConversationParams = z.object({ conversation_id: z.string().describe('The conversation id a start answered') });
 
-export const ConversationListQuery = z.object({
-  before: z.string().max(500).optional().describe("The previous page's `next_before`"),
-  limit: wholeNumber(`must be a whole number from 1 to ${MAX_LIST}`)
-    .refine((n) => n >= 1 && n <= MAX_LIST, `must be a whole number from 1 to ${MAX_LIST}`)
-    .optional()
-    .describe(`Conversations per page, 1 to ${MAX_LIST}; ${DEFAULT_LIST} when left out`),
-});
+export const ConversationListQuery = pageQuery('Conversations', MAX_LIST, DEFAULT_LIST);
 
 export const IdempotencyHeaders = z.object({
   [IDEMPOTENCY_HEADER]: z

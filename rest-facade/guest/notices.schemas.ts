@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageQuery } from '../shapes/page.js';
 import { DEFAULT_NOTICES, MAX_NOTICES, MAX_READ_IDS } from '../../src/domain/notices/inbox.js';
 
 // The person's notice inbox on the wire.
@@ -44,13 +45,4 @@ export const NoticesReadBody = z
   })
   .meta({ id: 'NoticesReadBody' });
 
-export const NoticeListQuery = z.object({
-  before: z.string().max(500).optional().describe("The previous page's `next_before`"),
-  limit: z
-    .string()
-    .regex(/^[0-9]{1,9}$/, `must be a whole number from 1 to ${MAX_NOTICES}`)
-    .transform(Number)
-    .refine((n) => n >= 1 && n <= MAX_NOTICES, `must be a whole number from 1 to ${MAX_NOTICES}`)
-    .optional()
-    .describe(`Notices per page, 1 to ${MAX_NOTICES}; ${DEFAULT_NOTICES} when left out`),
-});
+export const NoticeListQuery = pageQuery('Notices', MAX_NOTICES, DEFAULT_NOTICES);

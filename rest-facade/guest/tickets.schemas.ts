@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageQuery } from '../shapes/page.js';
 import { DEFAULT_TICKET_LIST, MAX_TICKET_LIST } from '../../src/domain/tickets/own.js';
 import { Conversation } from './conversations.schemas.js';
 
@@ -11,16 +12,7 @@ const instant = z.iso.datetime({ offset: true });
 
 export const TicketParams = z.object({ ticket_id: z.string().describe('The ticket id, from GET /tickets') });
 
-export const TicketListQuery = z.object({
-  before: z.string().max(500).optional().describe("The previous page's `next_before`"),
-  limit: z
-    .string()
-    .regex(/^[0-9]{1,9}$/, `must be a whole number from 1 to ${MAX_TICKET_LIST}`)
-    .transform(Number)
-    .refine((n) => n >= 1 && n <= MAX_TICKET_LIST, `must be a whole number from 1 to ${MAX_TICKET_LIST}`)
-    .optional()
-    .describe(`Tickets per page, 1 to ${MAX_TICKET_LIST}; ${DEFAULT_TICKET_LIST} when left out`),
-});
+export const TicketListQuery = pageQuery('Tickets', MAX_TICKET_LIST, DEFAULT_TICKET_LIST);
 
 // --- Answers -----------------------------------------------------------------------------------
 
