@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type Koa from 'koa';
 import client from 'prom-client';
-import { outboxBacklog, openRuns } from '../domain/backlog.js';
+import { outboxBacklog, openRuns, type ConsumerBacklog } from '../domain/backlog.js';
 import { systemContext, type Services } from '../domain/context.js';
 import type { Logger } from '../lib/logger.js';
 import { processCounters } from '../lib/process-metrics.js';
@@ -48,13 +48,19 @@ export function createMetrics(svc?: Services) {
       'Queries waiting for a connection of the pool now: above 0 for long, the pool is too small or held',
       () => svc.pool.waitingCount,
     );
+    // Both outbox gauges of one scrape share one read of the backlog (collected together, they find it under way).
+    let reading: Promise<ConsumerBacklog[]> | undefined;
+    const readBacklog = () =>
+      (reading ??= outboxBacklog(ctx)
+        .catch((): ConsumerBacklog[] => [])
+        .finally(() => (reading = undefined)));
     new client.Gauge({
       name: 'crm_outbox_backlog_rows',
       help: 'Outbox rows committed and not yet handed to each consumer (processes to start, webhook delivery)',
       labelNames: ['consumer'] as const,
       registers: [registry],
       async collect() {
-        const backlog = await outboxBacklog(ctx).catch(() => []);
+        const backlog = await readBacklog();
         this.reset();
         for (const b of backlog) this.set({ consumer: b.consumer }, b.rows);
       },
@@ -65,7 +71,7 @@ export function createMetrics(svc?: Services) {
       labelNames: ['consumer'] as const,
       registers: [registry],
       async collect() {
-        const backlog = await outboxBacklog(ctx).catch(() => []);
+        const backlog = await readBacklog();
         this.reset();
         for (const b of backlog) this.set({ consumer: b.consumer }, b.seconds);
       },
