@@ -10,8 +10,8 @@ import { pingProcesses, type PingProcesses } from './fixtures/ping/registry.js';
 
 // The durable processes on a real Temporal server: a worker in this process on a task queue of
 // its own, running the tests' workflows module (the service's workflow loop over the ping), and
-// the service's Temporal engine asking. No server can run on the project's own
-// machines, so this suite runs only where TEMPORAL_ADDRESS names one, and says so when it cannot.
+// the service's Temporal engine asking. CI starts a Temporal dev server (`.ci/run`); elsewhere
+// this suite runs only where TEMPORAL_ADDRESS names one, and says so when it cannot.
 
 const address = process.env.TEMPORAL_ADDRESS;
 const namespace = process.env.TEMPORAL_NAMESPACE || 'default';
