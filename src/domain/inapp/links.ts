@@ -55,7 +55,8 @@ export async function reportAppLinks(ctx: Ctx<GuestCaller>, report: AppLinksRepo
   const { appVersion, digest } = report;
   const named = sql`(array_remove(app_link_set.app_versions, ${appVersion}::text) || ${appVersion}::text)`;
   const touch = sql`app_versions = ${named}[greatest(cardinality(${named}) - ${MAX_LINK_SET_VERSIONS - 1}, 1):],
-        last_reported_at = greatest(app_link_set.last_reported_at, ${ctx.clock.now()})`;
+        last_reported_at = greatest(app_link_set.last_reported_at, ${ctx.clock.now()}),
+        report_seq = nextval(pg_get_serial_sequence('app_link_set', 'report_seq'))`;
   if (await exec(ctx, sql`UPDATE app_link_set SET ${touch} WHERE app_mode_id = ${appModeId} AND digest = ${digest}`)) return;
   await transaction(ctx, async (tx) => {
     await lock(tx, 'app-links', appModeId);
@@ -73,7 +74,7 @@ export async function reportAppLinks(ctx: Ctx<GuestCaller>, report: AppLinksRepo
       sql`
       DELETE FROM app_link_set WHERE app_mode_id = ${appModeId} AND digest IN (
         SELECT digest FROM app_link_set WHERE app_mode_id = ${appModeId} AND digest <> ${digest}
-        ORDER BY last_reported_at DESC, digest DESC OFFSET ${MAX_LINK_SETS - 1})`,
+        ORDER BY report_seq DESC OFFSET ${MAX_LINK_SETS - 1})`,
     );
   });
 }

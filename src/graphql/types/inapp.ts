@@ -436,7 +436,7 @@ builder.queryField('appLinks', (t) =>
       args: { appModeId: t.arg.id({ required: true }) },
       authScopes: (_root, { appModeId }) => ({ read: { appModeId } }),
       resolve: (query, _root, { appModeId }, ctx) =>
-        ctx.svc.db.appLinkSet.findMany({ ...query, where: { appModeId }, orderBy: [{ lastReportedAt: 'desc' }, { digest: 'desc' }] }),
+        ctx.svc.db.appLinkSet.findMany({ ...query, where: { appModeId }, orderBy: { reportSeq: 'desc' } }),
     },
     connectionType(AppLinkSetRef, 'AppLinkSet'),
   ),
