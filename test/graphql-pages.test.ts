@@ -77,7 +77,6 @@ describe('the shape', () => {
       'OutgoingMail.headers',
       'OutgoingMail.to',
       'PreferenceTopic.channels',
-      'Query.appLinks',
       'Query.webhookTopics',
       'TicketType.states',
       'TopicPreference.channels',

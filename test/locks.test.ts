@@ -9,6 +9,7 @@ describe('advisory locks', () => {
 
   it('are of these kinds, each taken somewhere', () => {
     expect([...LOCK_KINDS]).toEqual([
+      'app-links',
       'attachments',
       'devices',
       'erase',

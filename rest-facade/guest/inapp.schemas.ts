@@ -1,7 +1,14 @@
 import { z } from 'zod';
 import { MAX_BUTTONS, MAX_CAROUSEL_OPTIONS, MAX_SCREENS } from '../../src/domain/inapp/carousel.js';
 import { CHECKIN_SPACING_SECONDS } from '../../src/domain/inapp/facts.js';
-import { MAX_DECLARED_LINKS, MAX_DIGEST } from '../../src/domain/inapp/links.js';
+import {
+  MAX_DECLARED_LINKS,
+  MAX_DECLARED_LINKS_BYTES,
+  MAX_DIGEST,
+  MAX_LINK_SET_VERSIONS,
+  MAX_LINK_SETS,
+  linksBytes,
+} from '../../src/domain/inapp/links.js';
 import { ACTIONS, MAX_RECEIPT_PATH } from '../../src/domain/inapp/receipts.js';
 import { Span } from '../shapes/content.js';
 
@@ -25,9 +32,16 @@ export const AppLinksReport = z
       .min(1)
       .max(MAX_DIGEST)
       .describe('The digest of `links`, as the app computes it: a check-in names it in `links_digest`'),
-    links: z.array(DeclaredLink).max(MAX_DECLARED_LINKS).describe(`At most ${MAX_DECLARED_LINKS}`),
+    links: z
+      .array(DeclaredLink)
+      .max(MAX_DECLARED_LINKS)
+      .refine((links) => linksBytes(links) <= MAX_DECLARED_LINKS_BYTES, `must be at most ${MAX_DECLARED_LINKS_BYTES} bytes as JSON`)
+      .describe(`At most ${MAX_DECLARED_LINKS} links, and at most ${MAX_DECLARED_LINKS_BYTES / 1024} KiB as JSON`),
   })
-  .meta({ id: 'AppLinksReport' });
+  .meta({
+    id: 'AppLinksReport',
+    description: `An app-mode keeps the ${MAX_LINK_SETS} digests reported last (a new one drops the one reported longest ago), each naming the ${MAX_LINK_SET_VERSIONS} app versions that reported it last; a check-in naming a digest no longer kept answers \`sendLinks\`, and the app reports it again`,
+  });
 
 const Word = z.string().describe('An enumerated word: one the app does not know is read as `unknown` and drawn as the default');
 

@@ -1,5 +1,5 @@
 import { checkin } from '../../src/domain/inapp/checkin.js';
-import { reportAppLinks } from '../../src/domain/inapp/links.js';
+import { MAX_DECLARED_LINKS, MAX_LINK_SETS, reportAppLinks } from '../../src/domain/inapp/links.js';
 import { openMessage } from '../../src/domain/inapp/open.js';
 import { takeReceipt } from '../../src/domain/inapp/receipts.js';
 import { requireInApp } from '../../src/domain/inapp/switch.js';
@@ -18,9 +18,13 @@ export const putAppLinks = defineRoute({
   path: '/guest/v1/app-links',
   surface: 'guest',
   tag: TAG,
-  summary: 'The destinations an app version declares, with their digest',
+  summary: `The destinations an app version declares, with their digest: at most ${MAX_DECLARED_LINKS} links; an app-mode keeps the ${MAX_LINK_SETS} digests reported last`,
   body: AppLinksReport,
-  responses: { 204: { description: 'Kept' } },
+  responses: {
+    204: {
+      description: `Kept; a new digest beyond the app-mode's ${MAX_LINK_SETS} drops the one reported longest ago (a check-in naming it answers sendLinks)`,
+    },
+  },
   errors: [400, 401, 403, 404, 429],
   async handle(ctx, { body }) {
     requireInApp(ctx.state.context);

@@ -6,6 +6,8 @@ import type { TxCtx } from './context.js';
 // lock on the same hash).
 
 export const LOCK_KINDS = [
+  /** An app-mode's declared link sets (`appModeId`): the digests and app versions kept stay within their bounds. */
+  'app-links',
   /** A person's uploads in one app-mode (`appModeId:externalId`): their count holds. */
   'attachments',
   /** A person's push devices (`contactId`): their count holds. */

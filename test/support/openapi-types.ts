@@ -420,7 +420,7 @@ export interface paths {
       cookie?: never;
     };
     get?: never;
-    /** The destinations an app version declares, with their digest */
+    /** The destinations an app version declares, with their digest: at most 200 links; an app-mode keeps the 20 digests reported last */
     put: operations['putGuestV1AppLinks'];
     post?: never;
     delete?: never;
@@ -1449,11 +1449,12 @@ export interface components {
       /** @description The digest of the destinations the app declares (PUT /app-links) */
       links_digest?: string;
     };
+    /** @description An app-mode keeps the 20 digests reported last (a new one drops the one reported longest ago), each naming the 20 app versions that reported it last; a check-in naming a digest no longer kept answers `sendLinks`, and the app reports it again */
     AppLinksReport: {
       app_version: string;
       /** @description The digest of `links`, as the app computes it: a check-in names it in `links_digest` */
       digest: string;
-      /** @description At most 500 */
+      /** @description At most 200 links, and at most 128 KiB as JSON */
       links: components['schemas']['DeclaredLink'][];
     };
     DeclaredLink: {
@@ -4637,7 +4638,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Kept */
+      /** @description Kept; a new digest beyond the app-mode's 20 drops the one reported longest ago (a check-in naming it answers sendLinks) */
       204: {
         headers: {
           [name: string]: unknown;

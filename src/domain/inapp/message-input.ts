@@ -100,8 +100,11 @@ export async function readMessageInput(
   if (input.content !== undefined && input.variants !== undefined) fail('content', 'give content (one variant) or variants, not both');
   const variants = input.variants ?? (input.content !== undefined ? [{ key: 'a', weight: 100, content: input.content }] : undefined);
   if (variants) {
-    const paths = await declaredPaths(ctx, appModeId);
-    const rules = { link: declaredLinkRule(paths) };
+    // The product paths the content links to, read first: the declared paths as deep as those are
+    // all the check needs (none for content without one).
+    const productLinks: string[] = [];
+    for (const v of variants) readContent(kind, v.content, { link: (link) => void productLinks.push(link) }, '');
+    const rules = { link: declaredLinkRule(await declaredPaths(ctx, appModeId, productLinks)) };
     if (!variants.length || variants.length > MAX_VARIANTS) fail('variants', `must hold 1 to ${MAX_VARIANTS} variants`);
     const keys = new Set<string>();
     data.variants = variants.map((v, i) => {

@@ -1,5 +1,5 @@
 import { CONTENT_KINDS } from '../../domain/inapp/content.js';
-import { appLinkSets } from '../../domain/inapp/links.js';
+import { MAX_DECLARED_LINKS, MAX_LINK_SETS } from '../../domain/inapp/links.js';
 import type { MessageInput, Variant } from '../../domain/inapp/message-input.js';
 import { changeMessage, createMessage, deleteMessage, messageIn, setMessageState } from '../../domain/inapp/messages.js';
 import { setInAppSettings } from '../../domain/inapp/settings.js';
@@ -428,13 +428,18 @@ const AppLinkSetRef = builder.prismaObject('AppLinkSet', {
 });
 
 builder.queryField('appLinks', (t) =>
-  t.field({
-    type: [AppLinkSetRef],
-    description: "The app-mode's declared links, the latest report first.",
-    args: { appModeId: t.arg.id({ required: true }) },
-    authScopes: (_root, { appModeId }) => ({ read: { appModeId } }),
-    resolve: (_root, { appModeId }, ctx) => appLinkSets(asStaff(ctx), appModeId),
-  }),
+  t.prismaConnection(
+    {
+      type: 'AppLinkSet',
+      cursor: 'appModeId_digest',
+      description: `The app-mode's declared links, the latest report first: the ${MAX_LINK_SETS} digests reported last, each with at most ${MAX_DECLARED_LINKS} links.`,
+      args: { appModeId: t.arg.id({ required: true }) },
+      authScopes: (_root, { appModeId }) => ({ read: { appModeId } }),
+      resolve: (query, _root, { appModeId }, ctx) =>
+        ctx.svc.db.appLinkSet.findMany({ ...query, where: { appModeId }, orderBy: { reportSeq: 'desc' } }),
+    },
+    connectionType(AppLinkSetRef, 'AppLinkSet'),
+  ),
 );
 
 // --- Live statistics ---------------------------------------------------------------------------
