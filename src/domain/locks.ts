@@ -6,7 +6,7 @@ import type { TxCtx } from './context.js';
 // lock on the same hash).
 
 export const LOCK_KINDS = [
-  /** A person's uploads in one app-mode (`appModeId:externalId`): their count holds. */
+  /** The attachments waiting to be sent in one app-mode (`appModeId`): each person's and the app-mode's counts and bytes hold. */
   'attachments',
   /** A person's push devices (`contactId`): their count holds. */
   'devices',
