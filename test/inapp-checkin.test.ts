@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exec, sql } from '../src/db/sql.js';
+import { FIRST_ANSWER_WAIT_MS } from '../src/domain/inapp/checkin.js';
 import { queriesDuring } from './support/db.js';
 import { serverApi, staffApp, unique, type StaffApp } from './support/factories.js';
 import { appUser, banner, carousel, inAppStaff, post } from './support/inapp.js';
@@ -268,6 +270,53 @@ describe('check-in', () => {
     expect(next.messages.map((m: { banner: { blocks: { spans: { text: string }[] }[] } }) => m.banner.blocks[0]!.spans[0]!.text)).toEqual([
       'Second',
     ]);
+  });
+
+  it('fifty first check-ins of a new person at once: one real, the other 49 throttled with its very messages', async () => {
+    const { own, staff, user } = await ownApp();
+    const m = await staff.live(own.modes.live, 'banner', { content: banner('Welcome') });
+    const u = user();
+    const answers = await Promise.all(Array.from({ length: 50 }, () => u.checkin()));
+    expect(answers.map((a) => a.status)).toEqual(Array(50).fill(200));
+    const real = answers.filter((a) => !a.json.throttled);
+    expect(real.length).toBe(1);
+    expect(ids(real[0]!.json)).toEqual([m.id]);
+    for (const a of answers.filter((a) => a.json.throttled))
+      expect(a.json).toEqual({ ...real[0]!.json, throttled: true, nextCheckinSeconds: 20 });
+    expect(await t.svc.db.inAppReceipt.count({ where: { messageId: m.id } })).toBe(1);
+  });
+
+  it('fifty first check-ins at once with nothing to answer: one real, the others throttled with the same answer', async () => {
+    const { user } = await ownApp();
+    const u = user();
+    const answers = await Promise.all(Array.from({ length: 50 }, () => u.checkin()));
+    expect(answers.map((a) => a.status)).toEqual(Array(50).fill(200));
+    expect(answers.filter((a) => !a.json.throttled).length).toBe(1);
+    const real = answers.find((a) => !a.json.throttled)!.json;
+    expect(ids(real)).toEqual([]);
+    for (const a of answers.filter((a) => a.json.throttled)) expect(a.json).toEqual({ ...real, throttled: true, nextCheckinSeconds: 20 });
+  });
+
+  it('a first check-in that claimed its slot and kept no answer (it failed): the throttled ones after it are 429, never an answer made up', async () => {
+    const { own, staff, user } = await ownApp();
+    await staff.live(own.modes.live, 'banner', { content: banner('Welcome') });
+    const u = user();
+    await u.checkedIn();
+    // As a first check-in would leave it had it failed after claiming: the slot taken, no answer kept.
+    await exec(
+      t.svc,
+      sql`UPDATE inapp_checkin SET last_at = ${t.clock.now()}, answer = NULL, answer_hash = NULL WHERE app_mode_id = ${own.modes.live}`,
+    );
+    t.clock.advance(5_000);
+    const started = Date.now();
+    const r = await u.checkin();
+    expect(Date.now() - started).toBeGreaterThanOrEqual(FIRST_ANSWER_WAIT_MS - 100);
+    expect(r.status).toBe(429);
+    expect(r.headers.get('retry-after')).toBe('15');
+    // Once the spacing is over, a check-in is answered anew.
+    later();
+    u.newSession();
+    expect(await u.checkedIn()).toMatchObject({ throttled: false, messages: [{ banner: { blocks: [{ spans: [{ text: 'Welcome' }] }] } }] });
   });
 
   it('answers nothing to someone who turned everything off, or off for the message’s topic in-app', async () => {

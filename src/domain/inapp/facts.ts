@@ -73,7 +73,7 @@ export interface PersonRead {
 
 export type Facts =
   | { erased: true }
-  | { erased: false; contactId: string; throttled: true; lastAt: Date; lastAnswer: unknown }
+  | { erased: false; contactId: string; throttled: true; lastAt: Date; lastAnswer: unknown; lastHash: string | null }
   | { erased: false; contactId: string; throttled: false; lastHash: string | null; person: PersonRead };
 
 const NEW_CONTACT: PersonRead['contact'] = {
@@ -210,7 +210,14 @@ export async function readFacts(ctx: Ctx<GuestCaller>, mode: LiveMode, opts: { l
   const [row] = await rows<Row>(ctx, query, { prepare: `crm_inapp_facts_${shape}` });
   if (row!.erased) return { erased: true };
   if (row!.throttled)
-    return { erased: false, contactId: row!.contact_id!, throttled: true, lastAt: new Date(row!.last_at!), lastAnswer: row!.last_answer };
+    return {
+      erased: false,
+      contactId: row!.contact_id!,
+      throttled: true,
+      lastAt: new Date(row!.last_at!),
+      lastAnswer: row!.last_answer,
+      lastHash: row!.last_hash,
+    };
   const f = row!.facts!;
   const contact = f.contact ? { ...f.contact, signedUpAt: at(f.contact.signedUpAt), createdAt: at(f.contact.createdAt) } : NEW_CONTACT;
   return {
