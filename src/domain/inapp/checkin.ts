@@ -4,7 +4,8 @@ import type { PersonFacts } from '../audiences/compile.js';
 import type { Ctx, GuestCaller } from '../context.js';
 import { tooManyRequests } from '../errors.js';
 import type { Content, Kind } from './content.js';
-import { CHECKIN_SPACING_SECONDS, readFacts, type PersonRead, type ReceiptFact } from './facts.js';
+import { checkInBeside, type Beside } from './beside.js';
+import { CHECKIN_SPACING_SECONDS, readFacts, type Facts, type PersonRead, type ReceiptFact } from './facts.js';
 import { liveMode, type LiveMessage, type LiveMode } from './live-messages.js';
 import { CONTROL } from './message-input.js';
 import { keptAnswer, recordCheckin, storeAnswer, type Answered, type ChoiceToRecord } from './record.js';
@@ -67,18 +68,48 @@ const EMPTY: KeptAnswer = { messages: [], unread: 0, testPhone: false, unreadNot
 export async function checkin(ctx: Ctx<GuestCaller>, input: CheckinInput): Promise<CheckinAnswer> {
   requireInApp(ctx);
   const mode = await liveMode(ctx, ctx.caller.appModeId);
-  const facts = await readFacts(ctx, mode, { linksDigest: input.linksDigest });
-  // Someone erased within the block is answered nothing, and nothing is kept.
-  if (facts.erased) return { ...EMPTY, throttled: false, nextCheckinSeconds: CHECKIN_SPACING_SECONDS };
-  const now = ctx.clock.now();
-  if (facts.throttled) {
-    const left = Math.ceil((facts.lastAt.getTime() + CHECKIN_SPACING_SECONDS * 1000 - now.getTime()) / 1000);
-    const nextCheckinSeconds = Math.min(CHECKIN_SPACING_SECONDS, Math.max(1, left));
-    // No answer kept yet: the person's first check-in is being answered beside this one; its answer is awaited.
-    const last = facts.lastHash !== null ? facts.lastAnswer : await firstAnswer(ctx, facts.contactId, nextCheckinSeconds);
-    if (last === ERASED) return { ...EMPTY, throttled: false, nextCheckinSeconds: CHECKIN_SPACING_SECONDS };
-    return { ...(last as KeptAnswer), throttled: true, nextCheckinSeconds };
+  const beside = checkInBeside<KeptAnswer>(ctx.svc, `${ctx.caller.appModeId}:${ctx.caller.externalId}`);
+  try {
+    const facts = await readFacts(ctx, mode, { linksDigest: input.linksDigest });
+    beside.claimed(!facts.erased && !facts.throttled ? facts.claimedAt : undefined);
+    // Someone erased within the block is answered nothing, and nothing is kept.
+    if (facts.erased) return { ...EMPTY, throttled: false, nextCheckinSeconds: CHECKIN_SPACING_SECONDS };
+    if (facts.throttled) return await throttled(ctx, facts, beside);
+    const answer = await answerAnew(ctx, mode, input, facts);
+    beside.answered(keptPart(answer));
+    return answer;
+  } finally {
+    beside.leave();
   }
+}
+
+/**
+ * A check-in sooner than the spacing after the last: that one's answer. When that one is still being
+ * answered, its answer is awaited: beside this one in this process, in memory; a person's first
+ * check-in in another process, from the answer it keeps. Never an answer made up.
+ */
+async function throttled(
+  ctx: Ctx<GuestCaller>,
+  facts: Extract<Facts, { throttled: true }>,
+  beside: Beside<KeptAnswer>,
+): Promise<CheckinAnswer> {
+  const left = Math.ceil((facts.lastAt.getTime() + CHECKIN_SPACING_SECONDS * 1000 - ctx.clock.now().getTime()) / 1000);
+  const nextCheckinSeconds = Math.min(CHECKIN_SPACING_SECONDS, Math.max(1, left));
+  const last =
+    (await beside.answerOfClaim(facts.lastAt)) ??
+    (facts.lastHash !== null ? facts.lastAnswer : await firstAnswer(ctx, facts.contactId, nextCheckinSeconds));
+  if (last === ERASED) return { ...EMPTY, throttled: false, nextCheckinSeconds: CHECKIN_SPACING_SECONDS };
+  return { ...(last as KeptAnswer), throttled: true, nextCheckinSeconds };
+}
+
+/** The check-in that claimed the slot: the messages chosen now, what they change written, the answer kept. */
+async function answerAnew(
+  ctx: Ctx<GuestCaller>,
+  mode: LiveMode,
+  input: CheckinInput,
+  facts: Extract<Facts, { throttled: false }>,
+): Promise<CheckinAnswer> {
+  const now = ctx.clock.now();
   const { person } = facts;
   const chosen = choose(ctx, mode, person, input, now);
   const answer: KeptAnswer = {
@@ -110,6 +141,15 @@ function kept(answer: KeptAnswer): { json: string; hash: string } {
   const json = JSON.stringify(answer);
   return { json, hash: createHash('sha1').update(json).digest('base64') };
 }
+
+/** What of an answer a throttled one repeats. */
+const keptPart = ({ messages, unread, testPhone, unreadNotices, sendLinks }: CheckinAnswer): KeptAnswer => ({
+  messages,
+  unread,
+  testPhone,
+  unreadNotices,
+  sendLinks,
+});
 
 /** Answers `answer`, kept for the throttled check-ins after it unless it is kept already or the same as the last. */
 async function give(
