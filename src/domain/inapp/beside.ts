@@ -53,10 +53,19 @@ export function checkInBeside<A>(svc: Services, person: string): Beside<A> {
       claimed.resolve(at);
     },
     answered: answered.resolve,
-    async answerOfClaim(at) {
-      // The real one joined before it claimed, so before this one was told it was throttled: it is here.
-      for (const other of [...all]) if (other !== me && (await other.claimed)?.getTime() === at.getTime()) return other.answered;
-      return undefined;
+    answerOfClaim(at) {
+      // The real one joined before it claimed, so before this one was told it was throttled: it is
+      // here. Whichever other check-in says it claimed at `at` first is the one; none: undefined.
+      const others = [...all].filter((m) => m !== me);
+      return new Promise((resolve) => {
+        let left = others.length;
+        if (!left) resolve(undefined);
+        for (const other of others)
+          void other.claimed.then((claimedAt) => {
+            if (claimedAt?.getTime() === at.getTime()) void other.answered.then(resolve);
+            else if (--left === 0) resolve(undefined);
+          });
+      });
     },
     leave() {
       claimed.resolve(undefined);
