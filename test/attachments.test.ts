@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pictureAddress } from '../src/domain/attachments/addresses.js';
 import { MAX_ATTACHMENT_BYTES, UNUSED_ATTACHMENT_HOURS } from '../src/domain/attachments/limits.js';
+import { rows, sql } from '../src/db/sql.js';
 import { sweepUnusedAttachments } from '../src/domain/attachments/sweep.js';
 import { useAttachments } from '../src/domain/attachments/use.js';
 import { contextOf, scopeOf, transaction, type Ctx, type GuestCaller } from '../src/domain/context.js';
@@ -366,6 +367,82 @@ describe('attachments at scale and over time', () => {
     const again = await create('max', { bytes: 10, content_type: 'image/png' });
     expect(again.status).toBe(403);
     expect(again.json.code).toBe('erased');
+  });
+});
+
+describe('what may wait to be sent, counted at the declared size', () => {
+  const MiB = 1024 * 1024;
+  const big = { bytes: 10 * MiB, content_type: 'image/jpeg' };
+  /** What waits in an app-mode: pictures made and not yet in a message, and their declared bytes. */
+  async function waitingIn(mode: Mode, externalId?: string) {
+    const [row] = await rows<{ n: number; bytes: string }>(
+      t.svc,
+      sql`SELECT count(*)::int AS n, coalesce(sum(a.size), 0)::bigint AS bytes FROM attachment a JOIN app_mode m ON m.id = a.app_mode_id
+          WHERE m.app_key = ${app[mode].app_key} AND a.part_id IS NULL AND (${externalId ?? null}::text IS NULL OR a.external_id = ${externalId ?? null})`,
+    );
+    return { n: row!.n, bytes: Number(row!.bytes) };
+  }
+  // A fresh minute of the per-address rate limit for each burst.
+  const nextMinute = () => t.clock.advance(61_000);
+
+  it('fifty of 10 MiB at once from one user, never uploaded: five wait (50 MiB), the rest refused naming the limit', async () => {
+    nextMinute();
+    const h = await guest('pam');
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, () => call(t.url, 'POST', '/guest/v1/attachments', { headers: h, json: big })),
+    );
+    expect(answers.filter((a) => a.status === 201).length).toBe(5);
+    const refused = answers.filter((a) => a.status === 422);
+    expect(refused.length).toBe(45);
+    expect(refused[0]!.json).toMatchObject({ code: 'attachment_limit', detail: expect.stringContaining('50 MiB') });
+    expect(await waitingIn('live', 'pam')).toEqual({ n: 5, bytes: 50 * MiB });
+    // Full: even the smallest picture waits for one to be sent or to lapse.
+    expect((await create('pam', { bytes: 1, content_type: 'image/png' })).status).toBe(422);
+  });
+
+  it('a picture sent no longer waits: its bytes are free again for its user', async () => {
+    nextMinute();
+    const h = await guest('quin');
+    for (let i = 0; i < 4; i++) expect((await create('quin', big)).status).toBe(201);
+    const sent = await uploaded(t, h);
+    expect((await create('quin', big)).status).toBe(422);
+    await use('quin', [sent]);
+    expect((await create('quin', big)).status).toBe(201);
+  });
+
+  it('what waits lapses after an hour unused: swept, it no longer counts', async () => {
+    nextMinute();
+    for (let i = 0; i < 5; i++) expect((await create('rex', big)).status).toBe(201);
+    expect((await create('rex', big)).status).toBe(422);
+    t.clock.advance(59 * 60_000);
+    await sweepUnusedAttachments(t.ctx);
+    expect((await create('rex', big)).status).toBe(422);
+    t.clock.advance(2 * 60_000);
+    while (await sweepUnusedAttachments(t.ctx));
+    expect(await waitingIn('live', 'rex')).toEqual({ n: 0, bytes: 0 });
+    expect((await create('rex', big)).status).toBe(201);
+  });
+
+  it("110 of 10 MiB at once from 22 users of one app-mode: exactly what fits in the app-mode's 1 GiB waits, the rest 429", async () => {
+    nextMinute();
+    const before = await waitingIn('test');
+    const fits = Math.floor((1024 * MiB - before.bytes) / (10 * MiB));
+    const users = Array.from({ length: 22 }, (_, i) => `crowd-${i}`);
+    const headers = await Promise.all(users.map((u) => guest(u, 'test')));
+    const answers = await Promise.all(
+      Array.from({ length: 110 }, (_, i) => call(t.url, 'POST', '/guest/v1/attachments', { headers: headers[i % 22]!, json: big })),
+    );
+    expect(answers.filter((a) => a.status === 201).length).toBe(fits);
+    const refused = answers.filter((a) => a.status !== 201);
+    expect(refused.length).toBe(110 - fits);
+    for (const r of refused) {
+      expect(r.status).toBe(429);
+      expect(r.json).toMatchObject({ code: 'attachment_app_limit', detail: expect.stringContaining('1024 MiB') });
+      expect(r.headers.get('retry-after')).toBe('60');
+    }
+    expect((await waitingIn('test')).bytes).toBe(before.bytes + fits * 10 * MiB);
+    // Another app-mode's users are not held by it.
+    expect((await create('sam', big)).status).toBe(201);
   });
 });
 

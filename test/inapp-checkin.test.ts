@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exec, sql } from '../src/db/sql.js';
+import { peopleInFlight } from '../src/domain/inapp/beside.js';
+import { FIRST_ANSWER_WAIT_MS } from '../src/domain/inapp/checkin.js';
 import { queriesDuring } from './support/db.js';
 import { serverApi, staffApp, unique, type StaffApp } from './support/factories.js';
 import { appUser, banner, carousel, inAppStaff, post } from './support/inapp.js';
@@ -268,6 +271,91 @@ describe('check-in', () => {
     expect(next.messages.map((m: { banner: { blocks: { spans: { text: string }[] }[] } }) => m.banner.blocks[0]!.spans[0]!.text)).toEqual([
       'Second',
     ]);
+  });
+
+  it('fifty first check-ins of a new person at once: one real, the other 49 throttled with its very messages', async () => {
+    const { own, staff, user } = await ownApp();
+    const m = await staff.live(own.modes.live, 'banner', { content: banner('Welcome') });
+    const u = user();
+    const answers = await Promise.all(Array.from({ length: 50 }, () => u.checkin()));
+    expect(answers.map((a) => a.status)).toEqual(Array(50).fill(200));
+    const real = answers.filter((a) => !a.json.throttled);
+    expect(real.length).toBe(1);
+    expect(ids(real[0]!.json)).toEqual([m.id]);
+    for (const a of answers.filter((a) => a.json.throttled))
+      expect(a.json).toEqual({ ...real[0]!.json, throttled: true, nextCheckinSeconds: 20 });
+    expect(await t.svc.db.inAppReceipt.count({ where: { messageId: m.id } })).toBe(1);
+  });
+
+  it('fifty first check-ins at once with nothing to answer: one real, the others throttled with the same answer', async () => {
+    const { user } = await ownApp();
+    const u = user();
+    const answers = await Promise.all(Array.from({ length: 50 }, () => u.checkin()));
+    expect(answers.map((a) => a.status)).toEqual(Array(50).fill(200));
+    expect(answers.filter((a) => !a.json.throttled).length).toBe(1);
+    const real = answers.find((a) => !a.json.throttled)!.json;
+    expect(ids(real)).toEqual([]);
+    for (const a of answers.filter((a) => a.json.throttled)) expect(a.json).toEqual({ ...real, throttled: true, nextCheckinSeconds: 20 });
+  });
+
+  it('fifty check-ins at once of a known person when something new went live: one real, the other 49 throttled with its messages, not the last kept', async () => {
+    const { own, staff, user } = await ownApp();
+    const first = await staff.live(own.modes.live, 'banner', { content: banner('First') });
+    const u = user();
+    expect(ids(await u.checkedIn())).toEqual([first.id]);
+    const second = await staff.live(own.modes.live, 'banner', { content: banner('Second') });
+    later();
+    u.newSession();
+    const answers = await Promise.all(Array.from({ length: 50 }, () => u.checkin()));
+    expect(answers.map((a) => a.status)).toEqual(Array(50).fill(200));
+    const real = answers.filter((a) => !a.json.throttled);
+    expect(real.length).toBe(1);
+    expect(ids(real[0]!.json)).toEqual([first.id, second.id]);
+    for (const a of answers.filter((a) => a.json.throttled))
+      expect(a.json).toEqual({ ...real[0]!.json, throttled: true, nextCheckinSeconds: 20 });
+  });
+
+  it('a throttled check-in beside a first check-in answered by another server process waits for the answer that one keeps', async () => {
+    const { user } = await ownApp();
+    const u = user();
+    await u.checkedIn();
+    // As another process leaves it while it answers a first check-in: the slot taken, no answer kept yet.
+    await exec(
+      t.svc,
+      sql`UPDATE inapp_checkin SET last_at = ${t.clock.now()}, answer = NULL, answer_hash = NULL WHERE contact_id = (SELECT id FROM contact WHERE external_id = ${u.sub})`,
+    );
+    const answering = u.checkin();
+    await new Promise((r) => setTimeout(r, 300));
+    const theirs = { messages: [], unread: 3, testPhone: false, unreadNotices: 1, sendLinks: false };
+    await exec(
+      t.svc,
+      sql`UPDATE inapp_checkin SET answer = ${JSON.stringify(theirs)}::jsonb, answer_hash = 'theirs' WHERE contact_id = (SELECT id FROM contact WHERE external_id = ${u.sub})`,
+    );
+    const r = await answering;
+    expect(r.status).toBe(200);
+    expect(r.json).toEqual({ ...theirs, throttled: true, nextCheckinSeconds: 20 });
+  });
+
+  it('a first check-in that claimed its slot and kept no answer (it failed): the throttled ones after it are 429, never an answer made up', async () => {
+    const { own, staff, user } = await ownApp();
+    await staff.live(own.modes.live, 'banner', { content: banner('Welcome') });
+    const u = user();
+    await u.checkedIn();
+    // As a first check-in would leave it had it failed after claiming: the slot taken, no answer kept.
+    await exec(
+      t.svc,
+      sql`UPDATE inapp_checkin SET last_at = ${t.clock.now()}, answer = NULL, answer_hash = NULL WHERE app_mode_id = ${own.modes.live}`,
+    );
+    t.clock.advance(5_000);
+    const started = Date.now();
+    const r = await u.checkin();
+    expect(Date.now() - started).toBeGreaterThanOrEqual(FIRST_ANSWER_WAIT_MS - 100);
+    expect(r.status).toBe(429);
+    expect(r.headers.get('retry-after')).toBe('15');
+    // Once the spacing is over, a check-in is answered anew.
+    later();
+    u.newSession();
+    expect(await u.checkedIn()).toMatchObject({ throttled: false, messages: [{ banner: { blocks: [{ spans: [{ text: 'Welcome' }] }] } }] });
   });
 
   it('answers nothing to someone who turned everything off, or off for the message’s topic in-app', async () => {

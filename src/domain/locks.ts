@@ -8,7 +8,7 @@ import type { TxCtx } from './context.js';
 export const LOCK_KINDS = [
   /** An app-mode's declared link sets (`appModeId`): the digests and app versions kept stay within their bounds. */
   'app-links',
-  /** A person's uploads in one app-mode (`appModeId:externalId`): their count holds. */
+  /** The attachments waiting to be sent in one app-mode (`appModeId`): each person's and the app-mode's counts and bytes hold. */
   'attachments',
   /** A person's push devices (`contactId`): their count holds. */
   'devices',

@@ -3383,7 +3383,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description The attachment and its upload address */
+      /** @description The attachment and its upload address. Pictures wait from here until named in a message, each counted at its declared bytes (uploaded or not), and are removed unused after 1 hour. A user may have 40 pictures and 52428800 bytes (50 MiB) waiting (beyond: 422 attachment_limit); all users of the app-mode together 10000 pictures and 1073741824 bytes (1 GiB) (beyond: 429 attachment_app_limit, with Retry-After). Nothing is made when refused */
       201: {
         headers: {
           [name: string]: unknown;

@@ -2,10 +2,19 @@ import { randomUUID } from 'node:crypto';
 import type { SignedAddress } from '../../lib/blobs/store.js';
 import type { PictureType } from '../../lib/blobs/pictures.js';
 import { erasedAmong } from '../contacts/erasure.js';
-import { transaction, type Ctx, type GuestCaller } from '../context.js';
+import { transaction, type Ctx, type GuestCaller, type TxCtx } from '../context.js';
 import { DomainError, forbidden, notFound } from '../errors.js';
-import { attachmentKey, MAX_UNUSED_ATTACHMENTS, UPLOAD_ADDRESS_SECONDS } from './limits.js';
+import {
+  APP_LIMIT_RETRY_SECONDS,
+  attachmentKey,
+  MAX_UNUSED_ATTACHMENTS,
+  MAX_UNUSED_ATTACHMENTS_PER_APP_MODE,
+  MAX_UNUSED_BYTES_PER_APP_MODE,
+  MAX_UNUSED_BYTES_PER_PERSON,
+  UPLOAD_ADDRESS_SECONDS,
+} from './limits.js';
 import { lock } from '../locks.js';
+import { one, sql } from '../../db/sql.js';
 
 /** The messenger's routes answer 404 while it is switched off for the app-mode. */
 export function refuseIfMessengerOff(ctx: Ctx<GuestCaller>): void {
@@ -27,16 +36,9 @@ export async function createAttachment(
     // Holds the person against an erase until this commits (nothing made here outlives one).
     if ((await erasedAmong(tx, [externalId])).size)
       throw forbidden('erased', 'This user was erased; nothing is kept for them for 30 days.');
-    // One person's creations queue here, so the count below holds when fifty arrive at once.
-    await lock(tx, 'attachments', `${appModeId}:${externalId}`);
-    const unused = await tx.db.attachment.count({ where: { appModeId, externalId, partId: null } });
-    if (unused >= MAX_UNUSED_ATTACHMENTS)
-      throw new DomainError(
-        422,
-        'attachment_limit',
-        'Too many pictures waiting',
-        `At most ${MAX_UNUSED_ATTACHMENTS} pictures may wait to be sent; send or wait for them to lapse.`,
-      );
+    // The app-mode's creations queue here, so the sums below hold when many arrive at once.
+    await lock(tx, 'attachments', appModeId);
+    refuseBeyondLimits(await waiting(tx, appModeId, externalId), input.size);
     await tx.db.attachment.create({
       data: { id, appModeId, externalId, contentType: input.contentType, size: input.size, createdAt: tx.clock.now() },
     });
@@ -47,4 +49,56 @@ export async function createAttachment(
     seconds: UPLOAD_ADDRESS_SECONDS,
   });
   return { id, upload };
+}
+
+interface Waiting {
+  mine: number;
+  myBytes: number;
+  all: number;
+  allBytes: number;
+}
+
+/** What waits to be sent in the app-mode (made, not yet in a message), the person's and everyone's: one index range. */
+async function waiting(tx: TxCtx, appModeId: string, externalId: string): Promise<Waiting> {
+  const row = await one<{ mine: number; my_bytes: string; all: number; all_bytes: string }>(
+    tx,
+    sql`
+    SELECT count(*) FILTER (WHERE external_id = ${externalId})::int AS mine,
+           coalesce(sum(size) FILTER (WHERE external_id = ${externalId}), 0)::bigint AS my_bytes,
+           count(*)::int AS all, coalesce(sum(size), 0)::bigint AS all_bytes
+    FROM attachment WHERE app_mode_id = ${appModeId} AND part_id IS NULL`,
+  );
+  return { mine: row!.mine, myBytes: Number(row!.my_bytes), all: row!.all, allBytes: Number(row!.all_bytes) };
+}
+
+const MiB = 1024 * 1024;
+
+/** Refuses a picture of `size` bytes beyond what may wait: the person's (422) first, then the app-mode's (429). */
+function refuseBeyondLimits(w: Waiting, size: number): void {
+  const lapse = 'send them or wait for them to lapse';
+  if (w.mine >= MAX_UNUSED_ATTACHMENTS)
+    throw new DomainError(
+      422,
+      'attachment_limit',
+      'Too many pictures waiting',
+      `At most ${MAX_UNUSED_ATTACHMENTS} pictures may wait to be sent; ${lapse}.`,
+    );
+  if (w.myBytes + size > MAX_UNUSED_BYTES_PER_PERSON)
+    throw new DomainError(
+      422,
+      'attachment_limit',
+      'Too many pictures waiting',
+      `At most ${MAX_UNUSED_BYTES_PER_PERSON / MiB} MiB (${MAX_UNUSED_BYTES_PER_PERSON} bytes) of pictures may wait to be sent; ` +
+        `${w.myBytes} bytes wait and this one declares ${size}: ${lapse}.`,
+    );
+  if (w.all >= MAX_UNUSED_ATTACHMENTS_PER_APP_MODE || w.allBytes + size > MAX_UNUSED_BYTES_PER_APP_MODE)
+    throw new DomainError(
+      429,
+      'attachment_app_limit',
+      'Too many pictures waiting in this app',
+      `The app's users may have at most ${MAX_UNUSED_BYTES_PER_APP_MODE / MiB} MiB of pictures, and ${MAX_UNUSED_ATTACHMENTS_PER_APP_MODE} pictures, ` +
+        `waiting to be sent at once; try again in ${APP_LIMIT_RETRY_SECONDS} seconds.`,
+      [],
+      { 'Retry-After': String(APP_LIMIT_RETRY_SECONDS) },
+    );
 }

@@ -3,7 +3,7 @@ import { attachmentKey, UNUSED_ATTACHMENT_HOURS } from './limits.js';
 import { rows, sql } from '../../db/sql.js';
 
 /**
- * Attachments made more than a day ago and never used are removed with their bytes, a batch per
+ * Attachments made more than UNUSED_ATTACHMENT_HOURS ago and never used are removed with their bytes, a batch per
  * call (every server process sweeps each minute). Rows another transaction holds (being used right
  * now) are passed over; the bytes go first, so a failure leaves rows for the next pass, never bytes.
  */

@@ -17,7 +17,7 @@ export async function receiveAttachmentUpload(ctx: Ctx, key: string, bytes: Buff
   const owner = attachmentOfKey(key);
   if (!owner) throw notFound();
   const where = { id: owner.id, appModeId: owner.appModeId };
-  const gone = () => notFound('No such attachment: it was swept after a day unused, or its user erased.');
+  const gone = () => notFound('No such attachment: it was swept unused after an hour, or its user erased.');
   const row = await ctx.db.attachment.findFirst({ where });
   if (!row) throw gone();
   if (row.partId) throw conflict('attachment_used', 'This picture was sent already; its bytes are not replaced.');

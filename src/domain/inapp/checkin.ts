@@ -1,11 +1,14 @@
 import { createHash } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { PersonFacts } from '../audiences/compile.js';
 import type { Ctx, GuestCaller } from '../context.js';
+import { tooManyRequests } from '../errors.js';
 import type { Content, Kind } from './content.js';
-import { CHECKIN_SPACING_SECONDS, readFacts, type PersonRead, type ReceiptFact } from './facts.js';
+import { checkInBeside, type Beside } from './beside.js';
+import { CHECKIN_SPACING_SECONDS, readFacts, type Facts, type PersonRead, type ReceiptFact } from './facts.js';
 import { liveMode, type LiveMessage, type LiveMode } from './live-messages.js';
 import { CONTROL } from './message-input.js';
-import { recordCheckin, storeAnswer, type Answered, type ChoiceToRecord } from './record.js';
+import { keptAnswer, recordCheckin, storeAnswer, type Answered, type ChoiceToRecord } from './record.js';
 import { inSchedule, inWindow, localTime } from './schedule.js';
 import { requireInApp } from './switch.js';
 import { drawVariant } from './variants.js';
@@ -14,7 +17,8 @@ import { drawVariant } from './variants.js';
 // come compiled from memory (live.ts) and the person's facts from one statement (facts.ts); the
 // choice is made here, in memory, and only what it changed is written (record.ts): a message
 // answered (its message.sent), a person counted in a control group, a goal reached, a test copy
-// delivered, and the answer itself when it differs from the last, for a throttled check-in.
+// delivered, and the answer itself when it differs from the last (always the person's first), for the
+// throttled check-ins after it: those made beside a first check-in wait for its answer.
 //
 // The rules, in the answer's order (test copies first, then priority, then the earliest to go
 // live): a message is answered to nobody who turned everything off or does not hear of its topic
@@ -64,18 +68,48 @@ const EMPTY: KeptAnswer = { messages: [], unread: 0, testPhone: false, unreadNot
 export async function checkin(ctx: Ctx<GuestCaller>, input: CheckinInput): Promise<CheckinAnswer> {
   requireInApp(ctx);
   const mode = await liveMode(ctx, ctx.caller.appModeId);
-  const facts = await readFacts(ctx, mode, { linksDigest: input.linksDigest });
-  // Someone erased within the block is answered nothing, and nothing is kept.
-  if (facts.erased) return { ...EMPTY, throttled: false, nextCheckinSeconds: CHECKIN_SPACING_SECONDS };
-  const now = ctx.clock.now();
-  if (facts.throttled) {
-    const left = Math.ceil((facts.lastAt.getTime() + CHECKIN_SPACING_SECONDS * 1000 - now.getTime()) / 1000);
-    return {
-      ...((facts.lastAnswer as KeptAnswer | null) ?? EMPTY),
-      throttled: true,
-      nextCheckinSeconds: Math.min(CHECKIN_SPACING_SECONDS, Math.max(1, left)),
-    };
+  const beside = checkInBeside<KeptAnswer>(ctx.svc, `${ctx.caller.appModeId}:${ctx.caller.externalId}`);
+  try {
+    const facts = await readFacts(ctx, mode, { linksDigest: input.linksDigest });
+    beside.claimed(!facts.erased && !facts.throttled ? facts.claimedAt : undefined);
+    // Someone erased within the block is answered nothing, and nothing is kept.
+    if (facts.erased) return { ...EMPTY, throttled: false, nextCheckinSeconds: CHECKIN_SPACING_SECONDS };
+    if (facts.throttled) return await throttled(ctx, facts, beside);
+    const answer = await answerAnew(ctx, mode, input, facts);
+    beside.answered(keptPart(answer));
+    return answer;
+  } finally {
+    beside.leave();
   }
+}
+
+/**
+ * A check-in sooner than the spacing after the last: that one's answer. When that one is still being
+ * answered, its answer is awaited: beside this one in this process, in memory; a person's first
+ * check-in in another process, from the answer it keeps. Never an answer made up.
+ */
+async function throttled(
+  ctx: Ctx<GuestCaller>,
+  facts: Extract<Facts, { throttled: true }>,
+  beside: Beside<KeptAnswer>,
+): Promise<CheckinAnswer> {
+  const left = Math.ceil((facts.lastAt.getTime() + CHECKIN_SPACING_SECONDS * 1000 - ctx.clock.now().getTime()) / 1000);
+  const nextCheckinSeconds = Math.min(CHECKIN_SPACING_SECONDS, Math.max(1, left));
+  const last =
+    (await beside.answerOfClaim(facts.lastAt)) ??
+    (facts.lastHash !== null ? facts.lastAnswer : await firstAnswer(ctx, facts.contactId, nextCheckinSeconds));
+  if (last === ERASED) return { ...EMPTY, throttled: false, nextCheckinSeconds: CHECKIN_SPACING_SECONDS };
+  return { ...(last as KeptAnswer), throttled: true, nextCheckinSeconds };
+}
+
+/** The check-in that claimed the slot: the messages chosen now, what they change written, the answer kept. */
+async function answerAnew(
+  ctx: Ctx<GuestCaller>,
+  mode: LiveMode,
+  input: CheckinInput,
+  facts: Extract<Facts, { throttled: false }>,
+): Promise<CheckinAnswer> {
+  const now = ctx.clock.now();
   const { person } = facts;
   const chosen = choose(ctx, mode, person, input, now);
   const answer: KeptAnswer = {
@@ -108,6 +142,15 @@ function kept(answer: KeptAnswer): { json: string; hash: string } {
   return { json, hash: createHash('sha1').update(json).digest('base64') };
 }
 
+/** What of an answer a throttled one repeats. */
+const keptPart = ({ messages, unread, testPhone, unreadNotices, sendLinks }: CheckinAnswer): KeptAnswer => ({
+  messages,
+  unread,
+  testPhone,
+  unreadNotices,
+  sendLinks,
+});
+
 /** Answers `answer`, kept for the throttled check-ins after it unless it is kept already or the same as the last. */
 async function give(
   ctx: Ctx<GuestCaller>,
@@ -117,12 +160,32 @@ async function give(
 ): Promise<CheckinAnswer> {
   if (!isKept) {
     const { json, hash } = kept(answer);
-    if (hash !== (facts.lastHash ?? EMPTY_HASH)) await storeAnswer(ctx, facts.contactId, json, hash);
+    // The first answer is always kept: the throttled check-ins beside it wait for one.
+    if (hash !== facts.lastHash) await storeAnswer(ctx, facts.contactId, json, hash);
   }
   return { ...answer, throttled: false, nextCheckinSeconds: CHECKIN_SPACING_SECONDS };
 }
 
-const EMPTY_HASH = kept(EMPTY).hash;
+/** How long a throttled check-in waits for the first answer kept beside it; past it, 429 to come back when the spacing is over. */
+export const FIRST_ANSWER_WAIT_MS = 5_000;
+const ERASED = Symbol('erased');
+
+/**
+ * The answer of a person's first check-in, which a throttled check-in made beside it waits for
+ * (polling the kept answer, a key lookup, more slowly the longer it waits): never an empty list
+ * made up. Gone meanwhile: erased. None within FIRST_ANSWER_WAIT_MS (that check-in failed): 429
+ * with Retry-After, the seconds until the next check-in is answered anew.
+ */
+async function firstAnswer(ctx: Ctx<GuestCaller>, contactId: string, retryAfter: number): Promise<unknown> {
+  const deadline = Date.now() + FIRST_ANSWER_WAIT_MS;
+  for (let pause = 5; ; pause = Math.min(pause * 2, 100)) {
+    await sleep(pause);
+    const found = await keptAnswer(ctx, contactId);
+    if (!found) return ERASED;
+    if (found.hash !== null) return found.answer;
+    if (Date.now() + pause > deadline) throw tooManyRequests(retryAfter);
+  }
+}
 
 export interface Choice extends ChoiceToRecord {
   tests: ShownMessage[];

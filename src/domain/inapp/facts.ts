@@ -73,8 +73,8 @@ export interface PersonRead {
 
 export type Facts =
   | { erased: true }
-  | { erased: false; contactId: string; throttled: true; lastAt: Date; lastAnswer: unknown }
-  | { erased: false; contactId: string; throttled: false; lastHash: string | null; person: PersonRead };
+  | { erased: false; contactId: string; throttled: true; lastAt: Date; lastAnswer: unknown; lastHash: string | null }
+  | { erased: false; contactId: string; throttled: false; claimedAt: Date; lastHash: string | null; person: PersonRead };
 
 const NEW_CONTACT: PersonRead['contact'] = {
   email: null,
@@ -145,7 +145,11 @@ function literalsOf(mode: LiveMode) {
  * The statement: the same text for every check-in of an app-mode whose live messages need the same
  * parts, and one of few texts in all (`shape` names it: which parts are there).
  */
-export function factsStatement(ctx: Ctx<GuestCaller>, mode: LiveMode, opts: { linksDigest?: string }): { query: Sql; shape: string } {
+export function factsStatement(
+  ctx: Ctx<GuestCaller>,
+  mode: LiveMode,
+  opts: { linksDigest?: string },
+): { query: Sql; shape: string; now: Date } {
   const { appId, appModeId, externalId, sdk } = ctx.caller;
   const now = ctx.clock.now();
   const lists = literalsOf(mode);
@@ -202,21 +206,29 @@ export function factsStatement(ctx: Ctx<GuestCaller>, mode: LiveMode, opts: { li
   const shape = [mode.events.length > 0, mode.topics.length > 0, ctx.caller.settings.messengerOn, opts.linksDigest !== undefined]
     .map(Number)
     .join('');
-  return { query, shape };
+  return { query, shape, now };
 }
 
 export async function readFacts(ctx: Ctx<GuestCaller>, mode: LiveMode, opts: { linksDigest?: string }): Promise<Facts> {
-  const { query, shape } = factsStatement(ctx, mode, opts);
+  const { query, shape, now } = factsStatement(ctx, mode, opts);
   const [row] = await rows<Row>(ctx, query, { prepare: `crm_inapp_facts_${shape}` });
   if (row!.erased) return { erased: true };
   if (row!.throttled)
-    return { erased: false, contactId: row!.contact_id!, throttled: true, lastAt: new Date(row!.last_at!), lastAnswer: row!.last_answer };
+    return {
+      erased: false,
+      contactId: row!.contact_id!,
+      throttled: true,
+      lastAt: new Date(row!.last_at!),
+      lastAnswer: row!.last_answer,
+      lastHash: row!.last_hash,
+    };
   const f = row!.facts!;
   const contact = f.contact ? { ...f.contact, signedUpAt: at(f.contact.signedUpAt), createdAt: at(f.contact.createdAt) } : NEW_CONTACT;
   return {
     erased: false,
     contactId: row!.contact_id!,
     throttled: false,
+    claimedAt: now,
     lastHash: row!.last_hash,
     person: {
       contact,

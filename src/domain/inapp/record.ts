@@ -120,3 +120,13 @@ export async function storeAnswer(ctx: Ctx<GuestCaller>, contactId: string, answ
       values: [answer, hash, contactId],
     });
 }
+
+/** The answer kept for the throttled check-ins (null until a first check-in keeps one); undefined once the person's row is gone (erased). */
+export async function keptAnswer(ctx: Ctx<GuestCaller>, contactId: string): Promise<{ answer: unknown; hash: string | null } | undefined> {
+  const [row] = await rows<{ answer: unknown; answer_hash: string | null }>(
+    ctx,
+    sql`SELECT answer, answer_hash FROM inapp_checkin WHERE contact_id = ${contactId}`,
+    { prepare: 'crm_inapp_kept' },
+  );
+  return row && { answer: row.answer, hash: row.answer_hash };
+}
