@@ -61,5 +61,7 @@ export const SupportTicket = TicketSummary.extend({
       }),
     )
     .describe('Every step, oldest first: opened in its first state, then each move'),
-  conversation: Conversation.describe('Its conversation, with every part the user may see'),
+  conversation: Conversation.describe(
+    'Its conversation, with the newest parts the user may see; the older ones through GET /guest/v1/conversations/{id}?before=parts_before',
+  ),
 }).meta({ id: 'SupportTicket' });

@@ -65,7 +65,7 @@ export const presentSummary = (c: ListedConversation): z.input<typeof Conversati
 
 export async function presentConversation(
   context: Ctx,
-  { conversation: c, parts, unread }: SeenConversation,
+  { conversation: c, parts, partsBefore, unread }: SeenConversation,
 ): Promise<z.input<typeof Conversation>> {
   return {
     id: c.id,
@@ -79,5 +79,6 @@ export async function presentConversation(
     rating: c.rating === null ? null : { value: c.rating, remark: c.ratingRemark, rated_at: (c.ratedAt ?? c.updatedAt).toISOString() },
     bot_part_id: c.botPartId,
     parts: await presentParts(context, parts),
+    parts_before: partsBefore,
   };
 }
