@@ -6,6 +6,7 @@ import type { Offered } from '../../src/domain/bot/turns.js';
 import type { Ctx } from '../../src/domain/context.js';
 import { picturesOf } from '../../src/domain/conversations/attachments.js';
 import type { ListedConversation, SeenConversation } from '../../src/domain/conversations/conversations.js';
+import type { ShownPart } from '../../src/domain/conversations/parts.js';
 import type { Conversation, ConversationSummary, PartBlock, PictureAnswer } from '../guest/conversations.schemas.js';
 
 // The person's conversations and their parts as the guest routes answer them (a ticket's
@@ -26,7 +27,7 @@ async function presentPicture(ctx: Ctx, appModeId: string, p: Picture): Promise<
   };
 }
 
-function presentPart(p: ConversationPart, pictures: z.output<typeof PictureAnswer>[]) {
+function presentPart(p: ShownPart, pictures: z.output<typeof PictureAnswer>[]) {
   const data = (p.data ?? {}) as { rating?: number; remark?: string | null; rating_asked?: boolean } & Partial<Offered>;
   return {
     id: p.id,
@@ -45,9 +46,9 @@ function presentPart(p: ConversationPart, pictures: z.output<typeof PictureAnswe
   };
 }
 
-export async function presentParts(context: Ctx, parts: ConversationPart[]) {
+export async function presentParts(context: Ctx, parts: ShownPart[]) {
   const pictures = await picturesOf(context, parts);
-  const shown = (p: ConversationPart) =>
+  const shown = (p: ShownPart) =>
     Promise.all((pictures.get(p.id) ?? []).map((picture: Picture) => presentPicture(context, p.appModeId, picture)));
   return Promise.all(parts.map(async (p) => presentPart(p, await shown(p))));
 }

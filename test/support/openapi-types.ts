@@ -5146,7 +5146,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description ExportContact */
+      /** @description ExportContact, complete however much is kept: written while it is read (chunked), the long lists (conversations and their parts, collected values, tickets, notices, receipts, test sends, article ratings, consent history) 100 rows at a time, so no export is built whole in memory. A failure mid-way cuts the answer short (the connection closes before the JSON ends): read it to its end before trusting it. */
       200: {
         headers: {
           [name: string]: unknown;

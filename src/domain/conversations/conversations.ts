@@ -2,7 +2,7 @@ import { type Conversation, type ConversationPart } from '../../generated/prisma
 import type { AppCaller, Ctx, GuestCaller } from '../context.js';
 import { notFound } from '../errors.js';
 import { decodeCursor, encodeCursor } from '../paging.js';
-import { latestVisibleParts } from './parts.js';
+import { latestVisibleParts, type ShownPart } from './parts.js';
 import { requireMessenger } from './settings.js';
 import { empty, raw, rows, sql, type Sql } from '../../db/sql.js';
 
@@ -13,7 +13,7 @@ import { empty, raw, rows, sql, type Sql } from '../../db/sql.js';
 export interface SeenConversation {
   conversation: Conversation;
   /** Oldest first. */
-  parts: ConversationPart[];
+  parts: ShownPart[];
   /** The seq to read the older parts `before`; null when `parts` starts at the first part the person may see. */
   partsBefore: number | null;
   unread: number;

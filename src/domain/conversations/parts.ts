@@ -101,9 +101,12 @@ export function visibleParts(
 }
 
 /** A page of the parts the person may see, and where the parts older than it start. */
+/** A part as the person is shown it: its blocks, never the plain text (which they repeat), so a page reads half the bytes. */
+export type ShownPart = Omit<ConversationPart, 'text'>;
+
 export interface PartsPage {
   /** The newest MAX_PARTS the person may see before `before` (every part when left out), oldest first. */
-  parts: ConversationPart[];
+  parts: ShownPart[];
   /** The seq to ask `before` with for the parts older than these (the first one's seq); null when there are none. */
   partsBefore: number | null;
 }
@@ -122,6 +125,7 @@ export async function latestVisibleParts(
       ...(before === undefined ? {} : { seq: { lt: before } }),
     },
     orderBy: { seq: 'desc' },
+    omit: { text: true },
     take: MAX_PARTS + 1,
   });
   const parts = found.slice(0, MAX_PARTS).reverse();
