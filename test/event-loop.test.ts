@@ -11,7 +11,7 @@ import { type SeededApp, type TestServer, startWithApp } from './support/server.
 
 // A person whose conversation holds 3,000 messages of 10,000 characters (30 MB of words) reads it
 // and has it exported, while the server's event loop is watched: the server runs in this process
-// (startTestServer), so the histogram sees its loop. No request may hold the loop over 50 ms:
+// (startTestServer), so the histogram sees its loop. No request may hold the loop 50 ms or more:
 // every answer that grows with what a person wrote is paged (a conversation read) or written as it
 // is read (the export), never built whole. The client is another process, and the answers are
 // parsed only after they are measured, so no client work counts against the server's loop.
@@ -67,17 +67,18 @@ async function measured(path: string, headers: Record<string, string>) {
 
 /**
  * The same GET a few times, each measured. The machine the tests run on is shared (2 cores, often
- * a load of 8): a process waiting for a core sees its loop "held" for tens of milliseconds with
- * nothing to do (an idle loop measures up to 26 ms there). So the bound is on the median run's
- * worst delay: a request that holds the loop holds it in every run (a 30 MB answer built at once
- * held it 225 ms and more in each), while a wait for a core is one run's bad luck.
+ * a load of 8, another test file beside this one): a process waiting for a core sees its loop
+ * "held" for tens or hundreds of milliseconds with nothing to do (an idle loop measures up to 26 ms
+ * there, and a single run of a paged read up to 238 ms beside a busy file). Waiting for a core is
+ * one run's bad luck; the work a request does holds the loop in every run (a 30 MB answer built at
+ * once held it 137 to 499 ms in each of 18 runs). So the bound is on the best run's worst delay:
+ * the request's own work never needs 50 ms of the loop at once.
  */
 async function runs(count: number, path: string, headers: Record<string, string>) {
   const done = [];
   for (let i = 0; i < count; i++) done.push(await measured(path, headers));
   const worst = done.map((r) => Math.round(r.maxMs));
-  const median = [...worst].sort((a, b) => a - b)[Math.floor(count / 2)]!;
-  return { done, worst, median };
+  return { done, worst, best: Math.min(...worst) };
 }
 
 describe('the event loop while a person with 30 MB of messages is read', () => {
@@ -89,23 +90,23 @@ describe('the event loop while a person with 30 MB of messages is read', () => {
       `conversation read: ${newest.done[0]!.body.length} bytes; loop held at most ${newest.worst.join(', ')} ms (newest page), ${older.worst.join(', ')} ms (the page before)`,
     );
     for (const r of [...newest.done, ...older.done]) expect(r.status).toBe(200);
+    expect(newest.best).toBeLessThan(MAX_DELAY_MS);
+    expect(older.best).toBeLessThan(MAX_DELAY_MS);
     const page = JSON.parse(newest.done[0]!.body.toString());
     expect(page.parts).toHaveLength(200);
     expect(page.parts_before).toBe(PARTS - 199);
     expect(page.parts[199].blocks[0].spans[0].text).toHaveLength(CHARS);
     expect(JSON.parse(older.done[0]!.body.toString()).parts[0].seq).toBe(PARTS - 399);
-    expect(newest.median).toBeLessThan(MAX_DELAY_MS);
-    expect(older.median).toBeLessThan(MAX_DELAY_MS);
   });
 
   it('is not held over 50 ms by exporting them, and the export still carries every part', async () => {
     const exported = await runs(RUNS, `/server/v1/contacts/${sub}/export`, { Authorization: `Bearer ${app.live.server_key}` });
     console.log(`export: ${exported.done[0]!.body.length} bytes; loop held at most ${exported.worst.join(', ')} ms`);
     for (const r of exported.done) expect(r.status).toBe(200);
+    expect(exported.best).toBeLessThan(MAX_DELAY_MS);
     const kept = JSON.parse(exported.done[0]!.body.toString());
     expect(kept.conversations).toHaveLength(1);
     expect(kept.conversations[0].parts.map((p: { seq: number }) => p.seq)).toEqual(Array.from({ length: PARTS }, (_, i) => i + 1));
     expect(kept.conversations[0].parts[PARTS - 1].text).toHaveLength(CHARS);
-    expect(exported.median).toBeLessThan(MAX_DELAY_MS);
   });
 });
