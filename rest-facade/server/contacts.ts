@@ -62,7 +62,7 @@ export const getContactExport = defineRoute({
   params: ContactParams,
   responses: {
     200: {
-      description: `ExportContact, complete however much is kept: written while it is read (chunked), the long lists (conversations and their parts, collected values, tickets, notices, receipts, test sends, article ratings, consent history) ${EXPORT_PAGE} rows at a time, so no export is built whole in memory. A failure mid-way cuts the answer short (the connection closes before the JSON ends): read it to its end before trusting it.`,
+      description: `ExportContact, complete however much is kept: written while it is read (chunked), the long lists (conversations and their parts, collected values, tickets, notices, receipts, test sends, article ratings, consent and preference history) ${EXPORT_PAGE} rows at a time, so no export is built whole in memory. A failure mid-way cuts the answer short (the connection closes before the JSON ends): read it to its end before trusting it.`,
       schema: ExportContact,
     },
   },

@@ -1058,7 +1058,7 @@ export interface components {
         /** Format: date-time */
         at: string;
       }[];
-      /** @description Its conversation, with the newest parts the user may see; the older ones through GET /guest/v1/conversations/{id}?before=parts_before */
+      /** @description Its conversation, with the newest 200 parts the user may see; the older ones through GET /guest/v1/conversations/{id}?before=parts_before */
       conversation: components['schemas']['Conversation'];
     };
     AttachmentUpload: {
@@ -5146,7 +5146,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description ExportContact, complete however much is kept: written while it is read (chunked), the long lists (conversations and their parts, collected values, tickets, notices, receipts, test sends, article ratings, consent history) 100 rows at a time, so no export is built whole in memory. A failure mid-way cuts the answer short (the connection closes before the JSON ends): read it to its end before trusting it. */
+      /** @description ExportContact, complete however much is kept: written while it is read (chunked), the long lists (conversations and their parts, collected values, tickets, notices, receipts, test sends, article ratings, consent and preference history) 100 rows at a time, so no export is built whole in memory. A failure mid-way cuts the answer short (the connection closes before the JSON ends): read it to its end before trusting it. */
       200: {
         headers: {
           [name: string]: unknown;
