@@ -6,7 +6,8 @@ const options = { testTimeout: 30_000, hookTimeout: 60_000, pool: 'forks' as con
 
 // Files that need a process of their own: they replace a module for the whole file (vi.mock),
 // set environment variables their spawned servers read, or install a process-wide runtime
-// (Temporal's, a browser). Every other file runs in a worker that has imported the server
+// (Temporal's, a browser), or measure the process's own event loop (test/event-loop.test.ts: no
+// other file's leftovers on it). Every other file runs in a worker that has imported the server
 // already: the server's modules are evaluated once per worker rather than once per file (the
 // files' imports summed to 132 s in a run of 276 s when each file had a process of its own).
 const OWN_PROCESS = [
@@ -16,6 +17,7 @@ const OWN_PROCESS = [
   'test/credential-cache.test.ts',
   'test/webhook-restart.test.ts',
   'test/cors-browser.test.ts',
+  'test/event-loop.test.ts',
 ];
 
 export default defineConfig({

@@ -6,8 +6,8 @@ import { MAX_PICTURES } from '../../src/domain/conversations/attachments.js';
 import { MAX_TEXT } from '../../src/domain/conversations/content.js';
 import { DEFAULT_LIST, MAX_LIST } from '../../src/domain/conversations/conversations.js';
 import { IDEMPOTENCY_HEADER, IDEMPOTENCY_HOURS, MAX_IDEMPOTENCY_KEY } from '../../src/domain/conversations/idempotency.js';
+import { MAX_PARTS } from '../../src/domain/conversations/parts.js';
 import { MAX_RATING, MAX_REMARK } from '../../src/domain/conversations/rating.js';
-import { MAX_UPDATE_PARTS } from '../../src/domain/conversations/updates.js';
 import { Span } from '../shapes/content.js';
 
 // The messenger's conversations on the wire: what the person sends, and the conversations and
@@ -90,6 +90,14 @@ export const ReadBody = z
       .describe("The seq of the last part read; beyond the conversation's last_seq reads up to it"),
   })
   .meta({ id: 'ReadBody' });
+
+export const ConversationQuery = z.object({
+  before: wholeNumber('must be a whole number, the parts_before of the page read')
+    .optional()
+    .describe(
+      `A seq (the \`parts_before\` of the page read): answers the newest ${MAX_PARTS} parts older than it; the newest when left out`,
+    ),
+});
 
 export const WaitQuery = z.object({
   after: wholeNumber('must be a whole number, the last_seq already held')
@@ -175,7 +183,16 @@ export const Conversation = z
       .string()
       .nullable()
       .describe("The help bot's part awaiting the user's answer (POST …/bot with it as part_id); null when the bot waits for nothing"),
-    parts: z.array(Part).describe('Every part the user may see, oldest first (team notes never)'),
+    parts: z
+      .array(Part)
+      .describe(`The newest ${MAX_PARTS} parts the user may see (those before \`before\` when asked), oldest first (team notes never)`),
+    parts_before: z
+      .number()
+      .int()
+      .nullable()
+      .describe(
+        `Older parts start before this seq: GET /guest/v1/conversations/{id}?before=parts_before answers the ${MAX_PARTS} before it; null when \`parts\` begins with the first part the user may see`,
+      ),
   })
   .meta({ id: 'Conversation' });
 
@@ -201,7 +218,7 @@ export const ConversationUpdate = z
   .object({
     parts: z
       .array(Part)
-      .describe(`Parts newer than \`after\` the user may see, oldest first, at most ${MAX_UPDATE_PARTS}; empty when the wait ran out`),
+      .describe(`Parts newer than \`after\` the user may see, oldest first, at most ${MAX_PARTS}; empty when the wait ran out`),
     last_seq: z.number().int().describe('The version this answer brings the client to: wait again with after = last_seq'),
   })
   .meta({ id: 'ConversationUpdate' });

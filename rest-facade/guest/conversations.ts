@@ -1,6 +1,7 @@
 import { getConversation, listConversations } from '../../src/domain/conversations/conversations.js';
 import { IDEMPOTENCY_HEADER } from '../../src/domain/conversations/idempotency.js';
 import { sendMessage } from '../../src/domain/conversations/messages.js';
+import { MAX_PARTS } from '../../src/domain/conversations/parts.js';
 import { markRead } from '../../src/domain/conversations/read.js';
 import { rateConversation } from '../../src/domain/conversations/rating.js';
 import { startConversation } from '../../src/domain/conversations/start.js';
@@ -12,6 +13,7 @@ import {
   ConversationListQuery,
   ConversationPage,
   ConversationParams,
+  ConversationQuery,
   ConversationUpdate,
   IdempotencyHeaders,
   MessageBody,
@@ -91,15 +93,20 @@ export const getGuestConversation = defineRoute({
   path: '/guest/v1/conversations/{conversation_id}',
   surface: 'guest',
   tag: TAG,
-  summary: "One of the user's conversations, with every part they may see",
+  summary: `One of the user's conversations, with the newest ${MAX_PARTS} parts they may see; older ones page by page with \`before\``,
   params: ConversationParams,
-  responses: { 200: { description: 'The conversation', schema: Conversation }, 404: { description: MESSENGER_OFF } },
+  query: ConversationQuery,
+  responses: {
+    200: {
+      description: `The conversation with a page of parts: the newest ${MAX_PARTS} the user may see, or the ${MAX_PARTS} before \`before\`. While \`parts_before\` is not null, ask again with before = parts_before for the older ones: every part the user may see is reachable, and no answer carries more than ${MAX_PARTS}.`,
+      schema: Conversation,
+    },
+    404: { description: MESSENGER_OFF },
+  },
   errors: [400, 401, 403, 404, 429],
-  async handle(ctx, { params }) {
-    return {
-      status: 200,
-      body: await presentConversation(ctx.state.context, await getConversation(ctx.state.context, params.conversation_id)),
-    };
+  async handle(ctx, { params, query }) {
+    const seen = await getConversation(ctx.state.context, params.conversation_id, { before: query.before });
+    return { status: 200, body: await presentConversation(ctx.state.context, seen) };
   },
 });
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { pageQuery } from '../shapes/page.js';
 import { DEFAULT_TICKET_LIST, MAX_TICKET_LIST } from '../../src/domain/tickets/own.js';
+import { MAX_PARTS } from '../../src/domain/conversations/parts.js';
 import { Conversation } from './conversations.schemas.js';
 
 // The person's tickets on the wire. Writing in a ticket sends a conversation's MessageBody and
@@ -61,5 +62,7 @@ export const SupportTicket = TicketSummary.extend({
       }),
     )
     .describe('Every step, oldest first: opened in its first state, then each move'),
-  conversation: Conversation.describe('Its conversation, with every part the user may see'),
+  conversation: Conversation.describe(
+    `Its conversation, with the newest ${MAX_PARTS} parts the user may see; the older ones through GET /guest/v1/conversations/{id}?before=parts_before`,
+  ),
 }).meta({ id: 'SupportTicket' });

@@ -6,6 +6,7 @@ import type { Offered } from '../../src/domain/bot/turns.js';
 import type { Ctx } from '../../src/domain/context.js';
 import { picturesOf } from '../../src/domain/conversations/attachments.js';
 import type { ListedConversation, SeenConversation } from '../../src/domain/conversations/conversations.js';
+import type { ShownPart } from '../../src/domain/conversations/parts.js';
 import type { Conversation, ConversationSummary, PartBlock, PictureAnswer } from '../guest/conversations.schemas.js';
 
 // The person's conversations and their parts as the guest routes answer them (a ticket's
@@ -26,7 +27,7 @@ async function presentPicture(ctx: Ctx, appModeId: string, p: Picture): Promise<
   };
 }
 
-function presentPart(p: ConversationPart, pictures: z.output<typeof PictureAnswer>[]) {
+function presentPart(p: ShownPart, pictures: z.output<typeof PictureAnswer>[]) {
   const data = (p.data ?? {}) as { rating?: number; remark?: string | null; rating_asked?: boolean } & Partial<Offered>;
   return {
     id: p.id,
@@ -45,9 +46,9 @@ function presentPart(p: ConversationPart, pictures: z.output<typeof PictureAnswe
   };
 }
 
-export async function presentParts(context: Ctx, parts: ConversationPart[]) {
+export async function presentParts(context: Ctx, parts: ShownPart[]) {
   const pictures = await picturesOf(context, parts);
-  const shown = (p: ConversationPart) =>
+  const shown = (p: ShownPart) =>
     Promise.all((pictures.get(p.id) ?? []).map((picture: Picture) => presentPicture(context, p.appModeId, picture)));
   return Promise.all(parts.map(async (p) => presentPart(p, await shown(p))));
 }
@@ -65,7 +66,7 @@ export const presentSummary = (c: ListedConversation): z.input<typeof Conversati
 
 export async function presentConversation(
   context: Ctx,
-  { conversation: c, parts, unread }: SeenConversation,
+  { conversation: c, parts, partsBefore, unread }: SeenConversation,
 ): Promise<z.input<typeof Conversation>> {
   return {
     id: c.id,
@@ -79,5 +80,6 @@ export async function presentConversation(
     rating: c.rating === null ? null : { value: c.rating, remark: c.ratingRemark, rated_at: (c.ratedAt ?? c.updatedAt).toISOString() },
     bot_part_id: c.botPartId,
     parts: await presentParts(context, parts),
+    parts_before: partsBefore,
   };
 }

@@ -1,6 +1,10 @@
+import { Readable } from 'node:stream';
 import { requestErase } from '../../src/domain/contacts/erasure.js';
 import { exportContact } from '../../src/domain/contacts/export.js';
 import { identify } from '../../src/domain/contacts/identify.js';
+import { EXPORT_PAGE } from '../../src/domain/personal-data/registry.js';
+import { jsonChunks } from '../../src/lib/json-stream.js';
+import type { Logger } from '../../src/lib/logger.js';
 import { defineRoute } from '../http/route.js';
 import { presentEraseRequest } from '../presenters/contacts.js';
 import { ContactParams, EraseAccepted, ExportContact, Identify, IdentifyAnswer } from './contacts.schemas.js';
@@ -56,9 +60,22 @@ export const getContactExport = defineRoute({
   tag: 'Contacts',
   summary: 'Everything kept about a person in this mode',
   params: ContactParams,
-  responses: { 200: { description: 'ExportContact', schema: ExportContact } },
+  responses: {
+    200: {
+      description: `ExportContact, complete however much is kept: written while it is read (chunked), the long lists (conversations and their parts, collected values, tickets, notices, receipts, test sends, article ratings, consent and preference history) ${EXPORT_PAGE} rows at a time, so no export is built whole in memory. A failure mid-way cuts the answer short (the connection closes before the JSON ends): read it to its end before trusting it.`,
+      schema: ExportContact,
+    },
+  },
   errors: [400, 401, 404, 429],
   async handle(ctx, { params }) {
-    return { status: 200, body: await exportContact(ctx.state.context, params.external_id) };
+    const kept = await exportContact(ctx.state.context, params.external_id);
+    const body = Readable.from(jsonChunks(kept), { highWaterMark: 1 });
+    // The status is sent by then: a read failing mid-way ends the connection, so the client never
+    // takes a cut export for a whole one.
+    body.once('error', (err) => {
+      (ctx.state as { log?: Logger }).log?.warn({ err: err.message }, 'export cut short');
+      ctx.res.destroy();
+    });
+    return { status: 200, headers: { 'Content-Type': 'application/json; charset=utf-8' }, body };
   },
 });

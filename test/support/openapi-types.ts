@@ -77,7 +77,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** One of the user's conversations, with every part they may see */
+    /** One of the user's conversations, with the newest 200 parts they may see; older ones page by page with `before` */
     get: operations['getGuestV1ConversationsConversationId'];
     put?: never;
     post?: never;
@@ -886,8 +886,10 @@ export interface components {
       } | null;
       /** @description The help bot's part awaiting the user's answer (POST …/bot with it as part_id); null when the bot waits for nothing */
       bot_part_id: string | null;
-      /** @description Every part the user may see, oldest first (team notes never) */
+      /** @description The newest 200 parts the user may see (those before `before` when asked), oldest first (team notes never) */
       parts: components['schemas']['Part'][];
+      /** @description Older parts start before this seq: GET /guest/v1/conversations/{id}?before=parts_before answers the 200 before it; null when `parts` begins with the first part the user may see */
+      parts_before: number | null;
     };
     Part: {
       id: string;
@@ -1056,7 +1058,7 @@ export interface components {
         /** Format: date-time */
         at: string;
       }[];
-      /** @description Its conversation, with every part the user may see */
+      /** @description Its conversation, with the newest 200 parts the user may see; the older ones through GET /guest/v1/conversations/{id}?before=parts_before */
       conversation: components['schemas']['Conversation'];
     };
     AttachmentUpload: {
@@ -2382,7 +2384,9 @@ export interface operations {
   };
   getGuestV1ConversationsConversationId: {
     parameters: {
-      query?: never;
+      query?: {
+        before?: string;
+      };
       header?: never;
       path: {
         conversation_id: string;
@@ -2391,7 +2395,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description The conversation */
+      /** @description The conversation with a page of parts: the newest 200 the user may see, or the 200 before `before`. While `parts_before` is not null, ask again with before = parts_before for the older ones: every part the user may see is reachable, and no answer carries more than 200. */
       200: {
         headers: {
           [name: string]: unknown;
@@ -5143,7 +5147,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description ExportContact */
+      /** @description ExportContact, complete however much is kept: written while it is read (chunked), the long lists (conversations and their parts, collected values, tickets, notices, receipts, test sends, article ratings, consent and preference history) 100 rows at a time, so no export is built whole in memory. A failure mid-way cuts the answer short (the connection closes before the JSON ends): read it to its end before trusting it. */
       200: {
         headers: {
           [name: string]: unknown;

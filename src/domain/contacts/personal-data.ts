@@ -1,16 +1,14 @@
-import type { PersonalDataArea } from '../personal-data/registry.js';
+import { keyset, pagedRows, type PersonalDataArea } from '../personal-data/registry.js';
 import type { AttributeValue } from './attributes.js';
 
-// A contact: its fields and attributes, tags, and every consent choice (which go with it).
+// A contact: its fields and attributes, tags, and every consent choice (which go with it; read a
+// page at a time while the export is written).
 
 export const contactData: PersonalDataArea = {
   name: 'contacts',
   tables: ['contact', 'consent_change'],
   async exportOf({ db }, { appModeId, externalId }) {
-    const contact = await db.contact.findUnique({
-      where: { appModeId_externalId: { appModeId, externalId } },
-      include: { consentChanges: { orderBy: { recordedAt: 'asc' } } },
-    });
+    const contact = await db.contact.findUnique({ where: { appModeId_externalId: { appModeId, externalId } } });
     if (!contact) return undefined;
     const fields: [string, unknown][] = [
       ['display_name', contact.displayName],
@@ -24,13 +22,21 @@ export const contactData: PersonalDataArea = {
     return {
       attributes: fields.filter(([, v]) => v !== null && v !== undefined).map(([name, value]) => ({ name, value: asText(value) })),
       tags: contact.tags,
-      consentHistory: contact.consentChanges.map((c) => ({
-        channel: c.channel,
-        value: c.value,
-        changedAt: c.changedAt.toISOString(),
-        source: c.source,
-        recordedAt: c.recordedAt.toISOString(),
-      })),
+      consentHistory: pagedRows(
+        (last: { id: string } | undefined, take) =>
+          db.consentChange.findMany({
+            where: { contactId: contact.id },
+            orderBy: [{ recordedAt: 'asc' }, { id: 'asc' }],
+            ...keyset(last && { id: last.id }, take),
+          }),
+        (c) => ({
+          channel: c.channel,
+          value: c.value,
+          changedAt: c.changedAt.toISOString(),
+          source: c.source,
+          recordedAt: c.recordedAt.toISOString(),
+        }),
+      ),
     };
   },
   async erase({ db: tx }, { externalId, appModeIds }) {

@@ -2,17 +2,20 @@ import { type Conversation, type ConversationPart } from '../../generated/prisma
 import type { AppCaller, Ctx, GuestCaller } from '../context.js';
 import { notFound } from '../errors.js';
 import { decodeCursor, encodeCursor } from '../paging.js';
-import { visibleParts } from './parts.js';
+import { latestVisibleParts, type ShownPart } from './parts.js';
 import { requireMessenger } from './settings.js';
 import { empty, raw, rows, sql, type Sql } from '../../db/sql.js';
 
 // Reading conversations as the person sees them: only their own, in the caller's app-mode; never a
 // note or an internal line. Another person's conversation, or another mode's, is not found.
 
-/** A conversation with the parts the person may see and how many of them are unread. */
+/** A conversation with a page of the parts the person may see (the newest MAX_PARTS) and how many of them are unread. */
 export interface SeenConversation {
   conversation: Conversation;
-  parts: ConversationPart[];
+  /** Oldest first. */
+  parts: ShownPart[];
+  /** The seq to read the older parts `before`; null when `parts` starts at the first part the person may see. */
+  partsBefore: number | null;
   unread: number;
 }
 
@@ -70,12 +73,19 @@ export async function totalUnread(ctx: Ctx<AppCaller>, externalId: string): Prom
   return row?.total ?? 0;
 }
 
-/** One conversation of the caller's with every part they may see. */
-export async function getConversation(ctx: Ctx<GuestCaller>, conversationId: string): Promise<SeenConversation> {
+/**
+ * One conversation of the caller's with the newest MAX_PARTS parts they may see, or those before
+ * `before` (a seq): every part stays reachable page by page, and no answer grows with the conversation.
+ */
+export async function getConversation(
+  ctx: Ctx<GuestCaller>,
+  conversationId: string,
+  opts: { before?: number } = {},
+): Promise<SeenConversation> {
   requireMessenger(ctx);
   const conversation = await ownConversation(ctx, conversationId);
-  const parts = await visibleParts(ctx, conversation);
-  return { conversation, parts, unread: await unreadOf(ctx, conversation.id) };
+  const { parts, partsBefore } = await latestVisibleParts(ctx, conversation, opts.before);
+  return { conversation, parts, partsBefore, unread: await unreadOf(ctx, conversation.id) };
 }
 
 export interface ListedConversation {

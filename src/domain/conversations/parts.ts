@@ -79,6 +79,13 @@ export async function addPart(tx: TxCtx, conversation: Pick<Conversation, 'id' |
   return part;
 }
 
+/**
+ * Parts one answer carries at most: a conversation read (GET /conversations/{id}, a ticket's
+ * conversation) answers the newest this many, a wait's update the next this many. The staff
+ * inbox pages parts by as many (MAX_PAGE).
+ */
+export const MAX_PARTS = 200;
+
 /** The parts the person may see after a seq, oldest first (notes and internal lines never). */
 export function visibleParts(
   ctx: Ctx,
@@ -91,4 +98,36 @@ export function visibleParts(
     orderBy: { seq: 'asc' },
     ...(limit ? { take: limit } : {}),
   });
+}
+
+/** A page of the parts the person may see, and where the parts older than it start. */
+/** A part as the person is shown it: its blocks, never the plain text (which they repeat), so a page reads half the bytes. */
+export type ShownPart = Omit<ConversationPart, 'text'>;
+
+export interface PartsPage {
+  /** The newest MAX_PARTS the person may see before `before` (every part when left out), oldest first. */
+  parts: ShownPart[];
+  /** The seq to ask `before` with for the parts older than these (the first one's seq); null when there are none. */
+  partsBefore: number | null;
+}
+
+/** The newest parts the person may see, older than `before` when given (notes and internal lines never). */
+export async function latestVisibleParts(
+  ctx: Ctx,
+  conversation: Pick<Conversation, 'id' | 'appModeId'>,
+  before?: number,
+): Promise<PartsPage> {
+  const found = await ctx.db.conversationPart.findMany({
+    where: {
+      conversationId: conversation.id,
+      appModeId: conversation.appModeId,
+      internal: false,
+      ...(before === undefined ? {} : { seq: { lt: before } }),
+    },
+    orderBy: { seq: 'desc' },
+    omit: { text: true },
+    take: MAX_PARTS + 1,
+  });
+  const parts = found.slice(0, MAX_PARTS).reverse();
+  return { parts, partsBefore: found.length > MAX_PARTS ? parts[0]!.seq : null };
 }

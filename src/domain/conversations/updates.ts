@@ -1,17 +1,15 @@
 import type { ConversationPart } from '../../generated/prisma/client.js';
 import type { Ctx, GuestCaller } from '../context.js';
 import { ownConversation } from './conversations.js';
-import { visibleParts } from './parts.js';
+import { MAX_PARTS, visibleParts } from './parts.js';
 import { requireMessenger } from './settings.js';
 
 // GET /conversations/{id}/wait: the parts newer than the version the person holds, as soon as
 // there are any, or nothing once the wait is over (about 25 s). Woken by the conversation's
 // notices (waits.ts); a wake that brings nothing the person may see (a note) waits on.
 
-/** Parts one answer carries at most; `lastSeq` is then the last of them, and the client asks again at once. */
-export const MAX_UPDATE_PARTS = 200;
-
 export interface ConversationUpdate {
+  /** At most MAX_PARTS: `lastSeq` is then the last of them, and the client asks again at once. */
   parts: ConversationPart[];
   /** The version the answer brings the client to: its last part's seq, or the conversation's when nothing is new. */
   lastSeq: number;
@@ -41,7 +39,7 @@ export async function waitForUpdate(
     if (after >= conversation.visibleSeq) {
       if (after > conversation.visibleSeq) return { parts: [], lastSeq: conversation.visibleSeq };
     } else {
-      const parts = await visibleParts(ctx, conversation, after, MAX_UPDATE_PARTS);
+      const parts = await visibleParts(ctx, conversation, after, MAX_PARTS);
       if (parts.length) return { parts, lastSeq: parts[parts.length - 1]!.seq };
     }
     let lastSeq = conversation.visibleSeq;
@@ -56,7 +54,7 @@ export async function waitForUpdate(
       }
       if (!woken) continue;
       woken = false;
-      const parts = await visibleParts(ctx, conversation, after, MAX_UPDATE_PARTS);
+      const parts = await visibleParts(ctx, conversation, after, MAX_PARTS);
       if (parts.length) return { parts, lastSeq: parts[parts.length - 1]!.seq };
     }
   } finally {

@@ -1,9 +1,10 @@
-import type { PersonalDataArea } from '../personal-data/registry.js';
+import { keyset, pagedMember, type PersonalDataArea } from '../personal-data/registry.js';
 
 // What in-app messages keep about a person: their receipts (the export's `receipts`: each message
 // they were sent or counted for, with when they saw, tapped, dismissed and completed it), whether
 // they are a test phone (`testPhone`), the test copies sent to them (`testSends`), and their last
-// check-in. Erased in both modes.
+// check-in. Receipts and test copies are read a page at a time while the export is written. Erased
+// in both modes.
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 
@@ -17,41 +18,50 @@ export const inAppData: PersonalDataArea = {
     const contactId = (await db.contact.findUnique({ where: { appModeId_externalId: { appModeId, externalId } }, select: { id: true } }))
       ?.id;
     if (!contactId) return undefined;
-    const [receipts, phone, sends] = await Promise.all([
-      db.inAppReceipt.findMany({
-        where: { contactId },
-        include: { message: { select: { kind: true } } },
-        orderBy: [{ assignedAt: 'asc' }, { messageId: 'asc' }],
-      }),
+    const [receipts, phone, testSends] = await Promise.all([
+      pagedMember(
+        (last: { messageId: string } | undefined, take) =>
+          db.inAppReceipt.findMany({
+            where: { contactId },
+            include: { message: { select: { kind: true } } },
+            orderBy: [{ assignedAt: 'asc' }, { messageId: 'asc' }],
+            ...keyset(last && { messageId_contactId: { messageId: last.messageId, contactId } }, take),
+          }),
+        (r) => ({
+          message: r.messageId,
+          kind: r.message.kind,
+          variant: r.variant,
+          sentAt: iso(r.sentAt),
+          seenAt: iso(r.seenAt),
+          clickedAt: iso(r.clickedAt),
+          dismissedAt: iso(r.dismissedAt),
+          completedAt: iso(r.completedAt),
+        }),
+      ),
       db.inAppTestPhone.findUnique({ where: { contactId } }),
-      db.inAppTestSend.findMany({ where: { contactId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] }),
+      pagedMember(
+        (last: { id: string } | undefined, take) =>
+          db.inAppTestSend.findMany({
+            where: { contactId },
+            orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+            ...keyset(last && { id: last.id }, take),
+          }),
+        (s) => ({
+          id: s.id,
+          message: s.messageId,
+          kind: s.kind,
+          variant: s.variant,
+          sentAt: s.createdAt.toISOString(),
+          deliveredAt: iso(s.deliveredAt),
+          seenAt: iso(s.seenAt),
+          clickedAt: iso(s.clickedAt),
+          dismissedAt: iso(s.dismissedAt),
+          completedAt: iso(s.completedAt),
+        }),
+      ),
     ]);
-    if (!receipts.length && !phone && !sends.length) return undefined;
-    return {
-      receipts: receipts.map((r) => ({
-        message: r.messageId,
-        kind: r.message.kind,
-        variant: r.variant,
-        sentAt: iso(r.sentAt),
-        seenAt: iso(r.seenAt),
-        clickedAt: iso(r.clickedAt),
-        dismissedAt: iso(r.dismissedAt),
-        completedAt: iso(r.completedAt),
-      })),
-      testPhone: phone !== null,
-      testSends: sends.map((s) => ({
-        id: s.id,
-        message: s.messageId,
-        kind: s.kind,
-        variant: s.variant,
-        sentAt: s.createdAt.toISOString(),
-        deliveredAt: iso(s.deliveredAt),
-        seenAt: iso(s.seenAt),
-        clickedAt: iso(s.clickedAt),
-        dismissedAt: iso(s.dismissedAt),
-        completedAt: iso(s.completedAt),
-      })),
-    };
+    if (!receipts && !phone && !testSends) return undefined;
+    return { receipts: receipts ?? [], testPhone: phone !== null, testSends: testSends ?? [] };
   },
   async erase({ db }, { externalId, appModeIds }) {
     const contactId = { in: await contactsOf(db, appModeIds, externalId) };

@@ -1,18 +1,21 @@
-import type { PersonalDataArea } from '../personal-data/registry.js';
+import type { Notice } from '../../generated/prisma/client.js';
+import { keyset, pagedMember, type PersonalDataArea } from '../personal-data/registry.js';
 
-// A person's notices for the export's `notices`, newest first; erased in both modes.
+// A person's notices for the export's `notices`, newest first, read a page at a time while the
+// export is written; erased in both modes.
 
 export const noticeData: PersonalDataArea = {
   name: 'notices',
   tables: ['notice'],
   async exportOf({ db }, { appModeId, externalId }) {
-    const notices = await db.notice.findMany({
-      where: { appModeId, contact: { appModeId, externalId } },
-      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-    });
-    if (!notices.length) return undefined;
-    return {
-      notices: notices.map((n) => ({
+    const notices = await pagedMember(
+      (last: Notice | undefined, take) =>
+        db.notice.findMany({
+          where: { appModeId, contact: { appModeId, externalId } },
+          orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+          ...keyset(last && { id: last.id }, take),
+        }),
+      (n) => ({
         id: n.id,
         title: n.title,
         body: n.body,
@@ -21,8 +24,9 @@ export const noticeData: PersonalDataArea = {
         source: n.source,
         createdAt: n.createdAt.toISOString(),
         readAt: n.readAt?.toISOString() ?? null,
-      })),
-    };
+      }),
+    );
+    return notices && { notices };
   },
   async erase({ db: tx }, { externalId, appModeIds }) {
     const { count: notices } = await tx.notice.deleteMany({

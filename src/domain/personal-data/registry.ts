@@ -1,9 +1,42 @@
 import type { Ctx, TxCtx } from '../context.js';
+import { PagedArray } from '../../lib/json-stream.js';
 
 // What the service keeps about a person, area by area. Each area registers how to export its
 // part (its members of ExportContact) and how to erase it; export and erase iterate the list, so a
 // new area adds an entry to areas.ts and never edits them. A test reads the database schema and
 // fails when a table that names a person is covered by no entry.
+
+/**
+ * A member that grows with what the person did (their conversations and each one's parts, notices,
+ * tickets…): read EXPORT_PAGE rows at a time while the answer is written, never held whole, so an
+ * export of any size costs one page of memory and holds the event loop for one page at a time.
+ */
+export type Listed<T> = T[] | PagedArray<T>;
+
+/** Rows the export reads at a time for a Listed member. */
+export const EXPORT_PAGE = 100;
+
+/** Reads up to `take` rows after the one given (the first rows when none), in a member's order. */
+export type ReadPage<R> = (after: NoInfer<R> | undefined, take: number) => Promise<R[]>;
+
+/** A Listed member read wholly while the answer is written (from `first` when read already); `present` makes each row its entry. */
+export const pagedRows = <R, T>(read: ReadPage<R>, present: (row: R) => T, first?: R[]): PagedArray<T> =>
+  new PagedArray(async function* () {
+    for (let page = first ?? (await read(undefined, EXPORT_PAGE)); ; page = await read(page[page.length - 1], EXPORT_PAGE)) {
+      yield page.map(present);
+      if (page.length < EXPORT_PAGE) return;
+    }
+  });
+
+/** A Listed member whose first page is read now: undefined when there is none (the person has nothing here). */
+export async function pagedMember<R, T>(read: ReadPage<R>, present: (row: R) => T): Promise<PagedArray<T> | undefined> {
+  const first = await read(undefined, EXPORT_PAGE);
+  return first.length ? pagedRows(read, present, first) : undefined;
+}
+
+/** Prisma's arguments for the rows after one (by a unique key of it, with `skip`), or for the first rows. */
+export const keyset = <K>(cursor: K | undefined, take: number): { cursor?: K; skip?: number; take: number } =>
+  cursor === undefined ? { take } : { cursor, skip: 1, take };
 
 /** The spec's ExportContact (model names as the wire spelling). */
 export interface ExportContact {
@@ -12,10 +45,10 @@ export interface ExportContact {
   notes: { body: string; createdAt: string }[];
   events: { name: string; occurredAt: string; props: Record<string, string> }[];
   eventsTruncated: boolean;
-  conversations: unknown[];
-  tickets: unknown[];
-  articleRatings: unknown[];
-  receipts: {
+  conversations: Listed<unknown>;
+  tickets: Listed<unknown>;
+  articleRatings: Listed<unknown>;
+  receipts: Listed<{
     message: string;
     kind: string;
     variant: string;
@@ -24,16 +57,16 @@ export interface ExportContact {
     clickedAt: string | null;
     dismissedAt: string | null;
     completedAt: string | null;
-  }[];
+  }>;
   surveyResponses: { question: string; answer: string }[];
   workflows: { workflow: string; state: string; startedAt: string; outcome: unknown; endedAt: string | null }[];
-  collected: { conversationId: string; key: string; value: string }[];
+  collected: Listed<{ conversationId: string; key: string; value: string }>;
   testPhone: boolean;
-  testSends: unknown[];
+  testSends: Listed<unknown>;
   devices: unknown[];
-  notices: unknown[];
+  notices: Listed<unknown>;
   subscriptions: unknown[];
-  consentHistory: { channel: string; value: boolean; changedAt: string; source: string; recordedAt: string }[];
+  consentHistory: Listed<{ channel: string; value: boolean; changedAt: string; source: string; recordedAt: string }>;
 }
 
 /** Every member present and empty: the members of areas not built yet stay so. */

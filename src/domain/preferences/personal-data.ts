@@ -1,27 +1,39 @@
-import type { PreferenceChange } from '../../generated/prisma/client.js';
-import type { PersonalDataArea } from '../personal-data/registry.js';
+import type { PreferenceChannel, PreferenceChangeKind } from '../../generated/prisma/client.js';
+import type { Ctx } from '../context.js';
+import { keyset, pagedRows, type PersonalDataArea } from '../personal-data/registry.js';
 
 // A person's preferences for the export's `subscriptions`: each topic and channel they chose on,
 // and their all-off switch, each as it is now with every change to it (the words shown, who made
-// it, when), oldest first. The person's rows go with an erase in both modes.
+// it, when), oldest first, read a page at a time while the export is written. The person's rows go
+// with an erase in both modes.
 
-const historyOf = (changes: PreferenceChange[]) =>
-  changes.map((c) => ({ value: c.value, wording: c.wording, source: c.source, changedAt: c.changedAt.toISOString() }));
+/** Every change of one switch (the all-off, or a topic and channel) of the contact, oldest first. */
+const historyOf = (
+  { db }: Ctx,
+  contactId: string,
+  kind: PreferenceChangeKind,
+  topicKey: string | null,
+  channel: PreferenceChannel | null,
+) =>
+  pagedRows(
+    (last: { id: string } | undefined, take) =>
+      db.preferenceChange.findMany({
+        where: kind === 'all_off' ? { contactId, kind } : { contactId, kind, topicKey, channel },
+        orderBy: [{ changedAt: 'asc' }, { id: 'asc' }],
+        ...keyset(last && { id: last.id }, take),
+      }),
+    (c) => ({ value: c.value, wording: c.wording, source: c.source, changedAt: c.changedAt.toISOString() }),
+  );
 
 export const preferenceData: PersonalDataArea = {
   name: 'preferences',
   tables: ['preference_choice', 'preference_state', 'preference_change'],
-  async exportOf({ db }, { appModeId, externalId }) {
-    const contact = await db.contact.findUnique({
+  async exportOf(ctx, { appModeId, externalId }) {
+    const contact = await ctx.db.contact.findUnique({
       where: { appModeId_externalId: { appModeId, externalId } },
-      select: {
-        preferenceState: true,
-        preferenceChoices: { include: { topic: { select: { key: true } } } },
-        preferenceChanges: { orderBy: [{ changedAt: 'asc' }, { id: 'asc' }] },
-      },
+      select: { id: true, preferenceState: true, preferenceChoices: { include: { topic: { select: { key: true } } } } },
     });
     if (!contact || (!contact.preferenceState && !contact.preferenceChoices.length)) return undefined;
-    const changes = contact.preferenceChanges;
     const state = contact.preferenceState;
     const choices = contact.preferenceChoices.sort((a, b) => a.topic.key.localeCompare(b.topic.key) || a.channel.localeCompare(b.channel));
     return {
@@ -32,7 +44,7 @@ export const preferenceData: PersonalDataArea = {
                 kind: 'all_off',
                 allOff: state.allOff,
                 changedAt: state.changedAt.toISOString(),
-                history: historyOf(changes.filter((c) => c.kind === 'all_off')),
+                history: historyOf(ctx, contact.id, 'all_off', null, null),
               },
             ]
           : []),
@@ -42,7 +54,7 @@ export const preferenceData: PersonalDataArea = {
           channel: c.channel,
           subscribed: c.subscribed,
           changedAt: c.changedAt.toISOString(),
-          history: historyOf(changes.filter((h) => h.kind === 'choice' && h.topicKey === c.topic.key && h.channel === c.channel)),
+          history: historyOf(ctx, contact.id, 'choice', c.topic.key, c.channel),
         })),
       ],
     };
