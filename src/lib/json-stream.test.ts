@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jsonChunks, PagedArray } from '../src/lib/json-stream.js';
+import { jsonChunks, PagedArray } from './json-stream.js';
 
 // The export's writer: the same text JSON.stringify would write, its PagedArrays read a page at a
 // time only as the text reaches them, in chunks of about the size asked.
