@@ -63,7 +63,13 @@ export const postPublicArticleRating = defineRoute({
   params: SlugParams,
   query: AppQuery,
   body: PublicRatingBody,
-  responses: { 204: { description: 'Kept' }, 404: { description: notHere } },
+  responses: {
+    204: {
+      description:
+        'Accepted. New votes are counted per client address, article and UTC day: the first 3 are kept, later ones are answered alike and not kept; a visitor whose vote was kept may still change it',
+    },
+    404: { description: notHere },
+  },
   errors: [400, 404, 429],
   async handle(ctx, { params, query, body }) {
     const reader = await readerOf(ctx, query);
