@@ -1,12 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { performance } from 'node:perf_hooks';
+import { exec, sql } from '../src/db/sql.js';
+import { MAX_ARTICLE_TEXT } from '../src/domain/help/drafts.js';
 import { MAX_ADDRESS_VOTES, sweepVoteAddresses } from '../src/domain/help/ratings.js';
 import { call } from './support/http.js';
 import { staffApp, type StaffApp } from './support/factories.js';
 import { helpAuthor, publicReader } from './support/help.js';
 import { startTestServer, testConfig, type TestServer } from './support/server.js';
 
-// The help center under a hostile reader: public votes bounded per client address, article and
-// day however many visitor ids are made up.
+// The help center under a hostile reader or writer: an article's size bounded when it is saved,
+// what a search reads of each article bounded whatever is stored, and public votes bounded per
+// client address, article and day however many visitor ids are made up.
 
 let t: TestServer;
 let app: StaffApp;
@@ -19,6 +23,90 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await t?.close();
+});
+
+const words = (n: number, seed: number) => Array.from({ length: n }, (_, i) => `filler${(i * 7 + seed) % 97}`).join(' ');
+
+describe('article size', () => {
+  it('refuses a draft whose blocks hold more than 100,000 characters of text, naming blocks', async () => {
+    const made = await author.article({ versions: { en: { title: 'Long one' } } });
+    // Five paragraphs: the text search reads is their words, a line break between them.
+    const blocks = (last: number) =>
+      [20_000, 20_000, 20_000, 20_000, last].map((n) => ({ type: 'paragraph', spans: [{ text: 'x'.repeat(n) }] }));
+    const exact = await author.draft(made.id, 'en', { title: 'Long one', body: blocks(MAX_ARTICLE_TEXT - 80_004) });
+    expect(exact.errors).toBeUndefined();
+    const over = await author.api.refused(
+      'mutation($a: ID!, $b: JSON!) { saveHelpDraft(articleId: $a, language: "en", title: "Long one", blocks: $b) { language } }',
+      { a: made.id, b: blocks(MAX_ARTICLE_TEXT - 80_003) },
+    );
+    expect(over).toMatchObject({
+      code: 'invalid_request',
+      errors: [{ field: 'blocks', message: expect.stringContaining('100000 characters') }],
+    });
+  });
+});
+
+describe('search cost', () => {
+  it('reads a bounded part of each article: ten published articles of 800 KB are searched in a few milliseconds', async () => {
+    const own = await staffApp(t, 'Big articles app');
+    // Published before the bound (or loaded in bulk): written straight to the table, as the triggers take them.
+    const big = `${words(5_000, 1)} early ${words(20_000, 2)} deepword ${words(80_000, 3)}`;
+    expect(big.length).toBeGreaterThan(800_000);
+    await exec(
+      t.svc,
+      sql`INSERT INTO help_article (id, app_mode_id, slug, position, audience, created_at, updated_at)
+          SELECT ${own.modes.live} || '-big-' || i, ${own.modes.live}, 'big-' || i, i, 'everyone', now(), now() FROM generate_series(1, 10) i`,
+    );
+    await exec(
+      t.svc,
+      sql`INSERT INTO help_article_published (article_id, app_mode_id, language, title, summary, blocks, body_text, search_config, published_at)
+          SELECT ${own.modes.live} || '-big-' || i, ${own.modes.live}, 'en', 'Big ' || i, '', '[]'::jsonb, ${big}, 'english', now()
+          FROM generate_series(1, 10) i`,
+    );
+    const pub = publicReader(t, own.live.app_key);
+    const timed = async (q: string) => {
+      const start = performance.now();
+      const r = await pub.get(`/articles?q=${q}&limit=10`);
+      return { ms: performance.now() - start, r };
+    };
+    await timed('early');
+    const runs = [await timed('early'), await timed('early'), await timed('early')];
+    for (const { r } of runs) expect(r.json).toMatchObject({ matched_by: 'words', items: Array(10).fill(expect.anything()) });
+    // Each excerpt is made from one passage around the word: marked, a few dozen words, cut on both sides.
+    const excerpt = runs[0]!.r.json.items[0].excerpt as { text: string; highlight?: boolean }[];
+    expect(excerpt.filter((s) => s.highlight).map((s) => s.text)).toEqual(['early']);
+    expect(excerpt.map((s) => s.text).join('').length).toBeLessThan(400);
+    expect([excerpt[0]!.text, excerpt.at(-1)!.text]).toEqual(['…', '…']);
+    // (Before, each search here took 750 to 1,100 ms: every excerpt read its whole body.)
+    expect(runs.map((x) => x.ms).sort((x, y) => x - y)[1]).toBeLessThan(250);
+    // Words past the first 100,000 characters are not searched.
+    expect((await pub.get('/articles?q=deepword')).json.items).toEqual([]);
+  });
+
+  it('makes each excerpt from the passage with the words asked, anywhere in a long article, cut only where words were left out', async () => {
+    const paragraphs = Array.from({ length: 60 }, (_, i) => words(110, i));
+    paragraphs[45] = `${words(50, 45)} the quibblewock lives here ${words(50, 46)}`;
+    paragraphs[59] = `${words(60, 59)} and at last the zorblat.`;
+    const a = await author.article({ versions: { en: { title: 'A long manual', body: paragraphs.join('\n\n') } } });
+    const pub = publicReader(t, app.live.app_key);
+    const middle = await pub.get('/articles?q=quibblewock');
+    expect(middle.json.items.map((i: { slug: string }) => i.slug)).toEqual([a.slug]);
+    const inMiddle = middle.json.items[0].excerpt as { text: string; highlight?: boolean }[];
+    expect(inMiddle.filter((s) => s.highlight).map((s) => s.text)).toEqual(['quibblewock']);
+    expect([inMiddle[0]!.text, inMiddle.at(-1)!.text]).toEqual(['…', '…']);
+    const end = (await pub.get('/articles?q=zorblat')).json.items[0].excerpt as { text: string; highlight?: boolean }[];
+    expect(end.filter((s) => s.highlight).map((s) => s.text)).toEqual(['zorblat']);
+    expect(end[0]!.text).toBe('…');
+    expect(end.at(-1)!.text).not.toBe('…');
+    // The passages of the body, none longer than 1,000 characters, in order, the whole body.
+    const passages = await t.svc.db.helpArticlePassage.findMany({
+      where: { articleId: a.id },
+      orderBy: { n: 'asc' },
+      select: { text: true },
+    });
+    expect(Math.max(...passages.map((p) => p.text.length))).toBeLessThanOrEqual(1000);
+    expect(passages.map((p) => p.text).join('\n')).toBe(paragraphs.join('\n'));
+  });
 });
 
 describe('public votes', () => {

@@ -11,7 +11,9 @@ import { rows, sql, type Sql } from '../../db/sql.js';
 // prefix (the reader may still be typing it). When no article has every word, each word becomes
 // the published word most like it (pg_trgm, spelling.ts) and those are searched, all of them, else
 // any: a misspelt word still finds its article. Each match carries an excerpt of its body with the
-// matched words marked.
+// matched words marked, made from the body's passage (at most 1,000 characters) that has the most
+// of them. A search reads a bounded part of each article however long it is: the words of its
+// title, summary and first 100,000 characters (MAX_ARTICLE_TEXT), and one passage per match.
 
 export const DEFAULT_LIMIT = 10;
 export const MAX_LIMIT = 50;
