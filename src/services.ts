@@ -4,6 +4,7 @@ import { OutboxDispatcher } from './db/outbox-dispatcher.js';
 import { rows } from './db/sql.js';
 import { CredentialCache } from './domain/access/credential-cache.js';
 import { ConversationWaits } from './domain/conversations/waits.js';
+import { HelpSearchShares } from './domain/help/share.js';
 import { ViewCounts } from './domain/help/views.js';
 import { LiveMessages } from './domain/inapp/live-messages.js';
 import type { Caches, Services } from './domain/services.js';
@@ -68,6 +69,7 @@ export async function openServices(opts: {
     subjectHashes: new Map(),
     rateChunks: new Map(),
     helpViews: new ViewCounts({ pool: database.pool }),
+    helpSearches: HelpSearchShares.ofPool(opts.config.databasePoolSize),
   };
   if (opts.listen) await outbox.start();
   return {

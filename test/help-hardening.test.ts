@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { performance } from 'node:perf_hooks';
+import pg from 'pg';
 import { exec, sql } from '../src/db/sql.js';
 import { MAX_ARTICLE_TEXT } from '../src/domain/help/drafts.js';
 import { MAX_ADDRESS_VOTES, sweepVoteAddresses } from '../src/domain/help/ratings.js';
+import { SEARCH_TIMEOUT_MS } from '../src/domain/help/search.js';
 import { call } from './support/http.js';
 import { staffApp, type StaffApp } from './support/factories.js';
-import { helpAuthor, publicReader } from './support/help.js';
+import { guestReader, helpAuthor, publicReader } from './support/help.js';
 import { startTestServer, testConfig, type TestServer } from './support/server.js';
 
 // The help center under a hostile reader or writer: an article's size bounded when it is saved,
@@ -106,6 +108,63 @@ describe('search cost', () => {
     });
     expect(Math.max(...passages.map((p) => p.text.length))).toBeLessThanOrEqual(1000);
     expect(passages.map((p) => p.text).join('\n')).toBe(paragraphs.join('\n'));
+  });
+});
+
+describe('one app-mode’s searches', () => {
+  it('take only their share of the pool: beyond it they wait briefly or are answered 503, each bounded in time, and other apps are served', async () => {
+    const busy = await staffApp(t, 'Busy app');
+    await helpAuthor(t, busy).article({ versions: { en: { title: 'Stuck search', body: 'Words that are found.' } } });
+    const pub = publicReader(t, busy.live.app_key);
+    const other = await guestReader(t, await staffApp(t, 'Other tenant'));
+    expect((await pub.get('/articles?q=stuck')).status).toBe(200);
+    // Searches that cannot end: another session holds the published versions (a stand-in for searches far too slow).
+    const holder = new pg.Client({ connectionString: t.dbUrl });
+    await holder.connect();
+    await holder.query('BEGIN');
+    await holder.query('LOCK TABLE help_article_published IN ACCESS EXCLUSIVE MODE');
+    const started = performance.now();
+    let released = false;
+    try {
+      const flood = Array.from({ length: 40 }, () =>
+        pub.get('/articles?q=stuck').then((r) => ({ ...r, ms: performance.now() - started, released })),
+      );
+      const site = fetch(`${t.url}/help/${busy.live.app_key}/en/search?q=stuck`);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      // Only the app-mode's share of connections is stuck: another tenant's request answers at once.
+      const stuck = await holder.query(
+        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%crm_help_search%'",
+      );
+      expect(stuck.rows[0].n).toBeLessThanOrEqual(2);
+      const before = performance.now();
+      expect((await other.get('/conversations')).status).toBe(200);
+      expect(performance.now() - before).toBeLessThan(1000);
+      // The help site says so on a page.
+      const page = await site;
+      expect(page.status).toBe(503);
+      expect(page.headers.get('content-type')).toContain('text/html');
+      expect(await page.text()).toContain('The help center is busy');
+      await new Promise((resolve) => setTimeout(resolve, SEARCH_TIMEOUT_MS + 1_000 - (performance.now() - started)));
+      released = true;
+      await holder.query('ROLLBACK');
+      const answers = await Promise.all(flood);
+      const refused = answers.filter((r) => r.status === 503);
+      // Every search answered: found once the versions were free, or refused with a clear 503 (at once, past its wait, or past its time).
+      expect(answers.filter((r) => r.status !== 503).map((r) => r.status)).toEqual(answers.filter((r) => r.status !== 503).map(() => 200));
+      expect(refused.length).toBeGreaterThanOrEqual(32);
+      for (const r of refused) {
+        expect(r.json).toMatchObject({ code: 'unavailable' });
+        expect(r.headers.get('retry-after')).toBe('1');
+        expect(r.released).toBe(false);
+      }
+      // Those beyond the line were refused at once; those running were stopped at the statement timeout.
+      expect(refused.filter((r) => r.ms < SEARCH_TIMEOUT_MS - 500).length).toBeGreaterThanOrEqual(20);
+      expect(refused.some((r) => r.json.detail.includes('took too long'))).toBe(true);
+    } finally {
+      if (!released) await holder.query('ROLLBACK').catch(() => {});
+      await holder.end();
+    }
+    expect((await pub.get('/articles?q=stuck')).status).toBe(200);
   });
 });
 

@@ -3,7 +3,8 @@ import { searchConfigOf } from './languages.js';
 import { audiencesOf, type HelpCtx, type HelpReader } from './reader.js';
 import { itemOf, servedStatement, withCollections, type ArticleItem, type ServedRow } from './served.js';
 import { correctedWords } from './spelling.js';
-import { rows, sql, type Sql } from '../../db/sql.js';
+import { searchBusy } from './share.js';
+import { isStatementTimeout, rows, sql, withStatementTimeout, type Sql } from '../../db/sql.js';
 
 // GET …/articles: with no words, the articles most read in the reader's language first; with
 // words, PostgreSQL full-text search over the served versions, in each language's own
@@ -20,6 +21,8 @@ export const MAX_LIMIT = 50;
 /** Words of a query read; the rest are ignored. */
 export const MAX_WORDS = 10;
 const MAX_WORD_CHARS = 60;
+/** The longest a statement of a search may run (a search takes milliseconds): past it, 503 `unavailable`. */
+export const SEARCH_TIMEOUT_MS = 2_000;
 
 export type MatchedBy = 'most_read' | 'words' | 'similar_words';
 
@@ -75,6 +78,11 @@ export async function listArticles(
   const limit = input.limit ?? DEFAULT_LIMIT;
   const words = wordsOf(input.q);
   if (!words.length) return { items: (await mostRead(ctx, reader, limit)).map(itemOf), matchedBy: 'most_read' };
+  // In the app-mode's share of searches (share.ts), each statement bounded.
+  return ctx.svc.caches.helpSearches.run(reader.appModeId, () => bounded(ctx, (on) => searchWords(on, reader, words, limit)));
+}
+
+async function searchWords(ctx: HelpCtx, reader: HelpReader, words: string[], limit: number): Promise<ArticleList> {
   const found = await fullText(ctx, reader, typed(words), limit);
   if (found.length) return { items: withExcerpts(found), matchedBy: 'words' };
   // No article has every word: each word as the published word most like it, every one of them, else any.
@@ -83,6 +91,17 @@ export async function listArticles(
   let similar = await fullText(ctx, reader, published(corrected, ' & '), limit);
   if (!similar.length && corrected.length > 1) similar = await fullText(ctx, reader, published(corrected, ' | '), limit);
   return { items: withExcerpts(similar), matchedBy: 'similar_words' };
+}
+
+/** Runs a search's statements in one transaction, each bounded by SEARCH_TIMEOUT_MS: past it, 503 with Retry-After. */
+async function bounded<T>(ctx: HelpCtx, search: (on: HelpCtx) => Promise<T>): Promise<T> {
+  try {
+    return await withStatementTimeout(ctx, SEARCH_TIMEOUT_MS, search);
+  } catch (err) {
+    if (isStatementTimeout(err))
+      throw searchBusy('The search took too long and was stopped; nothing was done. Send it again after Retry-After.');
+    throw err;
+  }
 }
 
 /** Most views in the language served first, then the staff's order: sorted and cut in the database. */

@@ -1,0 +1,80 @@
+import { DomainError } from '../errors.js';
+
+// Help searches read more than any other public request, and anyone may send them: one app-mode's
+// searches must not take every connection of the pool from the other apps. So in each process an
+// app-mode runs at most `running` searches at once; more wait in line (at most `waiting`, each at
+// most WAIT_MS) for their turn, and beyond the line, or past the wait, are answered 503
+// `unavailable` with Retry-After. Each statement of a search is bounded too (SEARCH_TIMEOUT_MS,
+// search.ts), so a turn never lasts long.
+
+/** How long a search waits in line for its turn. */
+export const WAIT_MS = 2_000;
+/** Seconds a refused search is told to wait. */
+export const RETRY_AFTER_SECONDS = 1;
+
+declare module '../services.js' {
+  interface Caches {
+    /** Help searches running and waiting, per app-mode, in this process. */
+    helpSearches: HelpSearchShares;
+  }
+}
+
+export const searchBusy = (
+  detail = 'Too many searches of this help center are running; nothing was done. Send it again after Retry-After.',
+) => new DomainError(503, 'unavailable', 'Try again', detail, [], { 'Retry-After': String(RETRY_AFTER_SECONDS) });
+
+interface Share {
+  running: number;
+  line: { go: () => void; timer: NodeJS.Timeout }[];
+}
+
+export class HelpSearchShares {
+  private readonly shares = new Map<string, Share>();
+  /**
+   * @param running searches one app-mode runs at once (a share of the pool)
+   * @param waiting searches of one app-mode that wait in line, beyond those running
+   */
+  constructor(
+    readonly running: number,
+    readonly waiting: number,
+  ) {}
+
+  /** An app-mode's share of a pool of `size` connections: a quarter of them at once (at least 2), four times as many waiting. */
+  static ofPool(size: number): HelpSearchShares {
+    const running = Math.max(2, Math.floor(size / 4));
+    return new HelpSearchShares(running, 4 * running);
+  }
+
+  /** Runs `search` in the app-mode's turn: at once, after waiting in line, or never (503). */
+  async run<T>(appModeId: string, search: () => Promise<T>): Promise<T> {
+    let share = this.shares.get(appModeId);
+    if (!share) this.shares.set(appModeId, (share = { running: 0, line: [] }));
+    if (share.running < this.running) share.running++;
+    else if (share.line.length >= this.waiting) throw searchBusy();
+    else await this.queue(share);
+    try {
+      return await search();
+    } finally {
+      // The turn passes to the first in line, else it is given back.
+      const next = share.line.shift();
+      if (next) {
+        clearTimeout(next.timer);
+        next.go();
+      } else if (--share.running === 0 && !share.line.length) this.shares.delete(appModeId);
+    }
+  }
+
+  /** Waits for a turn handed over by a search that ends; refused after WAIT_MS. */
+  private queue(share: Share): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const place = {
+        go: resolve,
+        timer: setTimeout(() => {
+          share.line.splice(share.line.indexOf(place), 1);
+          reject(searchBusy());
+        }, WAIT_MS),
+      };
+      share.line.push(place);
+    });
+  }
+}
