@@ -5,6 +5,7 @@ import { exec, sql } from '../src/db/sql.js';
 import { MAX_ARTICLE_TEXT } from '../src/domain/help/drafts.js';
 import { MAX_ADDRESS_VOTES, sweepVoteAddresses } from '../src/domain/help/ratings.js';
 import { SEARCH_TIMEOUT_MS } from '../src/domain/help/search.js';
+import { WAIT_MS } from '../src/domain/help/share.js';
 import { call } from './support/http.js';
 import { staffApp, type StaffApp } from './support/factories.js';
 import { guestReader, helpAuthor, publicReader } from './support/help.js';
@@ -126,7 +127,7 @@ describe('one app-mode’s searches', () => {
     const started = performance.now();
     let released = false;
     try {
-      const flood = Array.from({ length: 40 }, () =>
+      const flood = Array.from({ length: 70 }, () =>
         pub.get('/articles?q=stuck').then((r) => ({ ...r, ms: performance.now() - started, released })),
       );
       const site = fetch(`${t.url}/help/${busy.live.app_key}/en/search?q=stuck`);
@@ -151,15 +152,15 @@ describe('one app-mode’s searches', () => {
       const refused = answers.filter((r) => r.status === 503);
       // Every search answered: found once the versions were free, or refused with a clear 503 (at once, past its wait, or past its time).
       expect(answers.filter((r) => r.status !== 503).map((r) => r.status)).toEqual(answers.filter((r) => r.status !== 503).map(() => 200));
-      expect(refused.length).toBeGreaterThanOrEqual(32);
+      expect(refused.length).toBeGreaterThanOrEqual(60);
       for (const r of refused) {
         expect(r.json).toMatchObject({ code: 'unavailable' });
         expect(r.headers.get('retry-after')).toBe('1');
         expect(r.released).toBe(false);
       }
-      // Those beyond the line were refused at once; those running were stopped at the statement timeout.
-      expect(refused.filter((r) => r.ms < SEARCH_TIMEOUT_MS - 500).length).toBeGreaterThanOrEqual(20);
-      expect(refused.some((r) => r.json.detail.includes('took too long'))).toBe(true);
+      // Those beyond the line were refused at once, those in it after their wait, those running at the statement timeout.
+      expect(refused.filter((r) => r.ms < WAIT_MS - 500).length).toBeGreaterThanOrEqual(10);
+      expect(refused.filter((r) => r.json.detail.includes('took too long')).length).toBeGreaterThanOrEqual(1);
     } finally {
       if (!released) await holder.query('ROLLBACK').catch(() => {});
       await holder.end();

@@ -9,6 +9,8 @@ import { DomainError } from '../errors.js';
 
 /** How long a search waits in line for its turn. */
 export const WAIT_MS = 2_000;
+/** Searches of one app-mode waiting in line in one process. */
+export const WAITING = 50;
 /** Seconds a refused search is told to wait. */
 export const RETRY_AFTER_SECONDS = 1;
 
@@ -39,10 +41,13 @@ export class HelpSearchShares {
     readonly waiting: number,
   ) {}
 
-  /** An app-mode's share of a pool of `size` connections: a quarter of them at once (at least 2), four times as many waiting. */
+  /**
+   * An app-mode's share of a pool of `size` connections: a quarter of them at once (at least 2).
+   * Waiting holds no connection, so the line is long (a burst of searches as people type is served
+   * in turn): what bounds it is the wait.
+   */
   static ofPool(size: number): HelpSearchShares {
-    const running = Math.max(2, Math.floor(size / 4));
-    return new HelpSearchShares(running, 4 * running);
+    return new HelpSearchShares(Math.max(2, Math.floor(size / 4)), WAITING);
   }
 
   /** Runs `search` in the app-mode's turn: at once, after waiting in line, or never (503). */
