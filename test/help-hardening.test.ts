@@ -225,4 +225,27 @@ describe('public votes', () => {
     expect((await t.svc.db.helpVoteAddress.findMany({ where: { articleId: a.id } })).map((c) => c.votes)).toEqual([10]);
     expect(await t.svc.db.helpVoteAddress.count({ where: { articleId: b.id } })).toBe(0);
   });
+
+  it('reads the client address as the rate limits do: from X-Forwarded-For only behind a trusted proxy', async () => {
+    const proxied = await startTestServer({
+      config: testConfig({ trustProxy: true }, { publicAddressPerMinute: 100_000, publicAppPerMinute: 100_000 }),
+    });
+    try {
+      const own = await staffApp(proxied, 'Proxied app');
+      const a = await helpAuthor(proxied, own).article({ versions: { en: { title: 'Behind a proxy' } } });
+      await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          call(proxied.url, 'POST', `/public/v1/help/articles/${a.slug}/rating`, {
+            headers: { 'X-CRM-App-Key': own.live.app_key, 'X-Forwarded-For': `203.0.113.${i % 2}` },
+            json: { helpful: false, visitor: `proxied-${i}` },
+          }),
+        ),
+      );
+      // Two addresses, three votes each.
+      expect(await proxied.svc.db.helpVisitorRating.count({ where: { articleId: a.id } })).toBe(2 * MAX_ADDRESS_VOTES);
+      expect((await proxied.svc.db.helpVoteAddress.findMany({ where: { articleId: a.id } })).map((c) => c.votes)).toEqual([10, 10]);
+    } finally {
+      await proxied.close();
+    }
+  });
 });
