@@ -3,7 +3,7 @@ import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { exec, sql } from '../src/db/sql.js';
 import { MAX_ARTICLE_TEXT } from '../src/domain/help/drafts.js';
-import { MAX_ADDRESS_VOTES, sweepVoteAddresses } from '../src/domain/help/ratings.js';
+import { MAX_ADDRESS_VOTES, sweepVoteAddresses, voterOf } from '../src/domain/help/ratings.js';
 import { SEARCH_TIMEOUT_MS } from '../src/domain/help/search.js';
 import { WAIT_MS } from '../src/domain/help/share.js';
 import { call } from './support/http.js';
@@ -170,6 +170,16 @@ describe('one app-mode’s searches', () => {
 });
 
 describe('public votes', () => {
+  it('counts an IPv4 address as itself and an IPv6 address by its /64 network', () => {
+    expect(voterOf('203.0.113.7')).toBe('203.0.113.7');
+    expect(voterOf('::ffff:203.0.113.7')).toBe('203.0.113.7');
+    expect(voterOf('2001:db8:1:2::a:1')).toBe('2001:db8:1:2::/64');
+    expect(voterOf('2001:0db8:0001:0002:ffff:1:2:3')).toBe('2001:db8:1:2::/64');
+    expect(voterOf('2001:db8::1')).toBe('2001:db8:0:0::/64');
+    expect(voterOf('::1')).toBe('0:0:0:0::/64');
+    expect(voterOf('fe80::1%eth0')).toBe('fe80:0:0:0::/64');
+  });
+
   const votesOf = (articleId: string) =>
     t.svc.db.helpVisitorRating.groupBy({ by: ['helpful'], where: { articleId }, _count: true, orderBy: { helpful: 'asc' } });
 
@@ -244,6 +254,20 @@ describe('public votes', () => {
       // Two addresses, three votes each.
       expect(await proxied.svc.db.helpVisitorRating.count({ where: { articleId: a.id } })).toBe(2 * MAX_ADDRESS_VOTES);
       expect((await proxied.svc.db.helpVoteAddress.findMany({ where: { articleId: a.id } })).map((c) => c.votes)).toEqual([10, 10]);
+      // An IPv6 host holds a whole /64: its addresses count as one.
+      const b = await helpAuthor(proxied, own).article({ versions: { en: { title: 'Over IPv6' } } });
+      await Promise.all(
+        Array.from({ length: 12 }, (_, i) =>
+          call(proxied.url, 'POST', `/public/v1/help/articles/${b.slug}/rating`, {
+            headers: {
+              'X-CRM-App-Key': own.live.app_key,
+              'X-Forwarded-For': i < 10 ? `2001:db8:1:2::${i.toString(16)}:1` : `2001:db8:1:3::${i}`,
+            },
+            json: { helpful: true, visitor: `v6-${i}` },
+          }),
+        ),
+      );
+      expect(await proxied.svc.db.helpVisitorRating.count({ where: { articleId: b.id } })).toBe(MAX_ADDRESS_VOTES + 2);
     } finally {
       await proxied.close();
     }
