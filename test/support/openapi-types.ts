@@ -5638,7 +5638,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Accepted. New votes are counted per client address, article and UTC day: the first 3 are kept, later ones are answered alike and not kept; a visitor whose vote was kept may still change it */
+      /** @description Accepted. New votes are counted per client address (an IPv6 address by its /64 network), article and UTC day: the first 3 are kept, later ones are answered alike and not kept; a visitor whose vote was kept may still change it */
       204: {
         headers: {
           [name: string]: unknown;
