@@ -113,7 +113,7 @@ describe('search cost', () => {
 });
 
 describe('one app-mode’s searches', () => {
-  it('take only their share of the pool: beyond it they wait briefly or are answered 503, each bounded in time, and other apps are served', async () => {
+  it('run on connections of their own, in their share of them: beyond it they wait briefly or are answered 503, each bounded in time, and other apps are served', async () => {
     const busy = await staffApp(t, 'Busy app');
     await helpAuthor(t, busy).article({ versions: { en: { title: 'Stuck search', body: 'Words that are found.' } } });
     const pub = publicReader(t, busy.live.app_key);

@@ -28,7 +28,7 @@ export const getPublicArticles = defineRoute({
   surface: 'public',
   tag: 'Help center',
   summary:
-    'Articles meant for everyone: with q the best matches first, else the most read in the reader’s language; a search runs in its app’s share of the database (a quarter of the pool at once, others waiting up to 2 s, each statement stopped after 2 s), else 503 unavailable with Retry-After',
+    'Articles meant for everyone: with q the best matches first, else the most read in the reader’s language; a search runs on database connections of its own, in its app’s share of them (others wait up to 2 s) and stopped after 2 s, else 503 unavailable with Retry-After',
   query: PublicArticlesQuery,
   responses: { 200: { description: 'Articles', schema: ArticlesAnswer }, 404: { description: notHere } },
   errors: [400, 404, 429],

@@ -134,34 +134,6 @@ function pgValue(value: unknown): unknown {
 const isDecimal = (value: object): value is { toFixed(): string } =>
   value.constructor?.name.startsWith('Decimal') === true && typeof (value as { toFixed?: unknown }).toFixed === 'function';
 
-/**
- * Runs `fn` with each statement it sends through its target stopped after `ms` (statement_timeout,
- * for this transaction only; PostgreSQL's 57014, isStatementTimeout): in the caller's transaction
- * when there is one, else in a transaction of its own on one connection of the pool (no more round
- * trips than a BEGIN and a COMMIT).
- */
-export async function withStatementTimeout<T extends SqlTarget, R>(on: T, ms: number, fn: (on: T) => Promise<R>): Promise<R> {
-  const timeout = Math.max(1, Math.trunc(ms));
-  if (transactionOf(on)) {
-    await exec(on, sql`SELECT set_config('statement_timeout', ${String(timeout)}, true)`);
-    return fn(on);
-  }
-  const client = await poolOf(on).connect();
-  const one = client as unknown as pg.Pool;
-  let broken: unknown;
-  try {
-    await client.query(`BEGIN; SET LOCAL statement_timeout = ${timeout}`);
-    const result = await fn('svc' in on ? { ...on, svc: { ...on.svc, pool: one } } : { ...on, pool: one });
-    await client.query('COMMIT');
-    return result;
-  } catch (err) {
-    await client.query('ROLLBACK').catch((lost: unknown) => (broken = lost));
-    throw err;
-  } finally {
-    client.release(broken instanceof Error ? broken : undefined);
-  }
-}
-
 /** A statement PostgreSQL stopped at statement_timeout (57014), however the driver wrapped it. */
 export function isStatementTimeout(err: unknown): boolean {
   for (let e = err, depth = 0; e && typeof e === 'object' && depth < 8; depth++) {

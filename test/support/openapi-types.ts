@@ -247,7 +247,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Articles: with q the best matches first, else the most read in the reader’s language; a search runs in its app’s share of the database (a quarter of the pool at once, others waiting up to 2 s, each statement stopped after 2 s), else 503 unavailable with Retry-After */
+    /** Articles: with q the best matches first, else the most read in the reader’s language; a search runs on database connections of its own, in its app’s share of them (others wait up to 2 s) and stopped after 2 s, else 503 unavailable with Retry-After */
     get: operations['getGuestV1Articles'];
     put?: never;
     post?: never;
@@ -556,7 +556,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Articles meant for everyone: with q the best matches first, else the most read in the reader’s language; a search runs in its app’s share of the database (a quarter of the pool at once, others waiting up to 2 s, each statement stopped after 2 s), else 503 unavailable with Retry-After */
+    /** Articles meant for everyone: with q the best matches first, else the most read in the reader’s language; a search runs on database connections of its own, in its app’s share of them (others wait up to 2 s) and stopped after 2 s, else 503 unavailable with Retry-After */
     get: operations['getPublicV1HelpArticles'];
     put?: never;
     post?: never;

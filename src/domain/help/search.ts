@@ -3,8 +3,8 @@ import { searchConfigOf } from './languages.js';
 import { audiencesOf, type HelpCtx, type HelpReader } from './reader.js';
 import { itemOf, servedStatement, withCollections, type ArticleItem, type ServedRow } from './served.js';
 import { correctedWords } from './spelling.js';
-import { searchBusy } from './share.js';
-import { isStatementTimeout, rows, sql, withStatementTimeout, type Sql } from '../../db/sql.js';
+import { SEARCH_TIMEOUT_MS, searchBusy } from './share.js';
+import { isStatementTimeout, rows, sql, type Sql } from '../../db/sql.js';
 
 // GET …/articles: with no words, the articles most read in the reader's language first; with
 // words, PostgreSQL full-text search over the served versions, in each language's own
@@ -21,8 +21,7 @@ export const MAX_LIMIT = 50;
 /** Words of a query read; the rest are ignored. */
 export const MAX_WORDS = 10;
 const MAX_WORD_CHARS = 60;
-/** The longest a statement of a search may run (a search takes milliseconds): past it, 503 `unavailable`. */
-export const SEARCH_TIMEOUT_MS = 2_000;
+export { SEARCH_TIMEOUT_MS };
 
 export type MatchedBy = 'most_read' | 'words' | 'similar_words';
 
@@ -93,13 +92,14 @@ async function searchWords(ctx: HelpCtx, reader: HelpReader, words: string[], li
   return { items: withExcerpts(similar), matchedBy: 'similar_words' };
 }
 
-/** Runs a search's statements in one transaction, each bounded by SEARCH_TIMEOUT_MS: past it, 503 with Retry-After. */
+/** Runs a search's statements on the search pool (share.ts), each stopped after SEARCH_TIMEOUT_MS: past it, or waiting as long for a connection, 503 with Retry-After. */
 async function bounded<T>(ctx: HelpCtx, search: (on: HelpCtx) => Promise<T>): Promise<T> {
   try {
-    return await withStatementTimeout(ctx, SEARCH_TIMEOUT_MS, search);
+    return await search({ ...ctx, svc: { ...ctx.svc, pool: ctx.svc.caches.helpSearches.pool } });
   } catch (err) {
     if (isStatementTimeout(err))
       throw searchBusy('The search took too long and was stopped; nothing was done. Send it again after Retry-After.');
+    if (err instanceof Error && err.message === 'timeout exceeded when trying to connect') throw searchBusy();
     throw err;
   }
 }

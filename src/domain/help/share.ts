@@ -1,11 +1,16 @@
+import type pg from 'pg';
 import { DomainError } from '../errors.js';
 
-// Help searches read more than any other public request, and anyone may send them: one app-mode's
-// searches must not take every connection of the pool from the other apps. So in each process an
-// app-mode runs at most `running` searches at once; more wait in line (at most `waiting`, each at
-// most WAIT_MS) for their turn, and beyond the line, or past the wait, are answered 503
-// `unavailable` with Retry-After. Each statement of a search is bounded too (SEARCH_TIMEOUT_MS,
-// search.ts), so a turn never lasts long.
+// Help searches read more than any other public request, and anyone may send them. So they run on
+// connections of their own (the database's search pool, a few per process), never taking one of the
+// main pool from other requests, each statement there stopped after SEARCH_TIMEOUT_MS; and one
+// app-mode's searches must not take every one of those from the other apps: in each process an
+// app-mode runs at most `running` searches at once, more wait in line (at most `waiting`, each at
+// most WAIT_MS) for their turn, and beyond the line, or past the wait or the time, they are
+// answered 503 `unavailable` with Retry-After.
+
+/** The longest a statement of a search may run (a search takes milliseconds): past it, 503 `unavailable`. */
+export const SEARCH_TIMEOUT_MS = 2_000;
 
 /** How long a search waits in line for its turn. */
 export const WAIT_MS = 2_000;
@@ -36,18 +41,25 @@ export class HelpSearchShares {
    * @param running searches one app-mode runs at once (a share of the pool)
    * @param waiting searches of one app-mode that wait in line, beyond those running
    */
+  /**
+   * @param pool the search pool, which searches run on
+   * @param running searches one app-mode runs at once (a share of the search pool)
+   * @param waiting searches of one app-mode that wait in line, beyond those running
+   */
   constructor(
+    readonly pool: pg.Pool,
     readonly running: number,
     readonly waiting: number,
   ) {}
 
   /**
-   * An app-mode's share of a pool of `size` connections: a quarter of them at once (at least 2).
-   * Waiting holds no connection, so the line is long (a burst of searches as people type is served
-   * in turn): what bounds it is the wait.
+   * The search pool's size for a main pool of `size`: 4, or two fifths of a larger one. An app-mode
+   * runs on half of it at once. Waiting holds no connection, so the line is long (a burst of searches
+   * as people type is served in turn): what bounds it is the wait.
    */
-  static ofPool(size: number): HelpSearchShares {
-    return new HelpSearchShares(Math.max(2, Math.floor(size / 4)), WAITING);
+  static poolSize = (size: number) => Math.max(4, Math.ceil(size * 0.4));
+  static over(pool: pg.Pool, poolSize: number): HelpSearchShares {
+    return new HelpSearchShares(pool, Math.max(1, Math.floor(poolSize / 2)), WAITING);
   }
 
   /** Runs `search` in the app-mode's turn: at once, after waiting in line, or never (503). */
