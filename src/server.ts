@@ -16,6 +16,7 @@ import { purgeEraseRequests } from './domain/contacts/erasure.js';
 import { purgeIdempotencyKeys } from './domain/conversations/idempotency.js';
 import { flushViews } from './domain/help/views.js';
 import { sweepUnnamedHelpPictures } from './domain/help/picture-sweep.js';
+import { sweepVoteAddresses } from './domain/help/ratings.js';
 import { purgeOutbox } from './domain/outbox.js';
 import { systemContext, type Services } from './domain/context.js';
 import { DomainError } from './domain/errors.js';
@@ -100,7 +101,7 @@ export async function startServer(svc: Services, log: Logger, opts: { port: numb
 
   server.on('request', app.callback());
 
-  // Housekeeping every process may do: spent rate buckets, erase requests past their block, old outbox rows, unused attachments, help pictures no article names.
+  // Housekeeping every process may do: spent rate buckets, erase requests past their block, old outbox rows, unused attachments, help pictures no article names, past days' public vote counts.
   const sweeping = systemContext(svc, 'sweep');
   const sweep = () =>
     Promise.all([
@@ -110,6 +111,7 @@ export async function startServer(svc: Services, log: Logger, opts: { port: numb
       purgeIdempotencyKeys(sweeping),
       sweepUnusedAttachments(sweeping),
       sweepUnnamedHelpPictures(sweeping),
+      sweepVoteAddresses(sweeping),
     ]).catch(() => {});
   void sweep();
   const sweeper = setInterval(() => void sweep(), 60_000);

@@ -4,6 +4,7 @@ import { OutboxDispatcher } from './db/outbox-dispatcher.js';
 import { rows } from './db/sql.js';
 import { CredentialCache } from './domain/access/credential-cache.js';
 import { ConversationWaits } from './domain/conversations/waits.js';
+import { HelpSearchShares, SEARCH_TIMEOUT_MS } from './domain/help/share.js';
 import { ViewCounts } from './domain/help/views.js';
 import { LiveMessages } from './domain/inapp/live-messages.js';
 import type { Caches, Services } from './domain/services.js';
@@ -35,7 +36,8 @@ export async function openServices(opts: {
 }): Promise<OpenServices> {
   // First: a bad SMTP_URL or MAIL_FROM stops the start before anything connects.
   const mail = opts.mail ?? openMailTransport(opts.config);
-  const database = openDatabase(opts.url, opts.config.databasePoolSize);
+  const searchPoolSize = HelpSearchShares.poolSize(opts.config.databasePoolSize);
+  const database = openDatabase(opts.url, opts.config.databasePoolSize, { max: searchPoolSize, statementTimeoutMs: SEARCH_TIMEOUT_MS });
   const log = opts.log ?? createLogger(opts.config.logLevel);
   const outbox = new OutboxDispatcher(database.pool, opts.url, (err) => log.error({ err }, 'outbox pass failed'));
   // A connection cut while in use can report its error again after its user let go of it (seen when
@@ -68,6 +70,7 @@ export async function openServices(opts: {
     subjectHashes: new Map(),
     rateChunks: new Map(),
     helpViews: new ViewCounts({ pool: database.pool }),
+    helpSearches: HelpSearchShares.over(database.searchPool, searchPoolSize),
   };
   if (opts.listen) await outbox.start();
   return {

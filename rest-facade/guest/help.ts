@@ -21,7 +21,8 @@ export const getGuestArticles = defineRoute({
   path: '/guest/v1/articles',
   surface: 'guest',
   tag: 'Help center',
-  summary: 'Articles: with q the best matches first, else the most read in the reader’s language',
+  summary:
+    'Articles: with q the best matches first, else the most read in the reader’s language; a search runs on database connections of its own, in its app’s share of them (others wait up to 2 s) and stopped after 2 s, else 503 unavailable with Retry-After',
   query: ArticlesQuery,
   responses: {
     200: { description: 'Articles', schema: ArticlesAnswer },

@@ -315,8 +315,8 @@ export function errorPage(site: Site | undefined, status: number, language = 'en
   const words = wordsFor(site?.reader.language ?? language);
   const body = html`<main class="content">
     <div class="wrap error">
-      <h1>${status === 429 ? words.tooMany : words.notFound}</h1>
-      ${status === 429 ? null : html`<p>${words.notFoundHint}</p>`}
+      <h1>${status === 429 ? words.tooMany : status === 503 ? words.busy : words.notFound}</h1>
+      ${status === 429 || status === 503 ? null : html`<p>${words.notFoundHint}</p>`}
       ${site ? html`<p><a href="${path(site)}">${words.backHome}</a></p>` : null}
     </div>
   </main>`;

@@ -17,8 +17,9 @@ import { HELP_SITE_PREFIX, helpSitePath } from './help-paths.js';
 
 // The public help site of each app-mode with its help center on (help-paths.ts for the addresses).
 // Only articles meant for everyone, as on the public routes; the same rate limits. Refusals are
-// pages too (404, 429), never problem documents. The vote is a plain form POST answered 303 back
-// to the article, which then thanks the reader and shows their choice.
+// pages too (404, 429, and 503 for a search refused while the app's searches are busy), never
+// problem documents. The vote is a plain form POST answered 303 back to the article, which then
+// thanks the reader and shows their choice.
 
 /** Popular articles on the home page. */
 const POPULAR = 6;
@@ -56,7 +57,7 @@ function pagesForRefusals(svc: Services): Koa.Middleware {
     try {
       await next();
     } catch (err) {
-      if (!(err instanceof DomainError) || (err.status !== 404 && err.status !== 429)) throw err;
+      if (!(err instanceof DomainError) || (err.status !== 404 && err.status !== 429 && err.status !== 503)) throw err;
       for (const [name, value] of Object.entries(err.headers)) ctx.set(name, value);
       const language =
         matchLanguage(

@@ -27,7 +27,8 @@ export const getPublicArticles = defineRoute({
   path: '/public/v1/help/articles',
   surface: 'public',
   tag: 'Help center',
-  summary: 'Articles meant for everyone: with q the best matches first, else the most read in the reader’s language',
+  summary:
+    'Articles meant for everyone: with q the best matches first, else the most read in the reader’s language; a search runs on database connections of its own, in its app’s share of them (others wait up to 2 s) and stopped after 2 s, else 503 unavailable with Retry-After',
   query: PublicArticlesQuery,
   responses: { 200: { description: 'Articles', schema: ArticlesAnswer }, 404: { description: notHere } },
   errors: [400, 404, 429],
@@ -63,7 +64,13 @@ export const postPublicArticleRating = defineRoute({
   params: SlugParams,
   query: AppQuery,
   body: PublicRatingBody,
-  responses: { 204: { description: 'Kept' }, 404: { description: notHere } },
+  responses: {
+    204: {
+      description:
+        'Accepted. New votes are counted per client address (an IPv6 address by its /64 network), article and UTC day: the first 3 are kept, later ones are answered alike and not kept; a visitor whose vote was kept may still change it',
+    },
+    404: { description: notHere },
+  },
   errors: [400, 404, 429],
   async handle(ctx, { params, query, body }) {
     const reader = await readerOf(ctx, query);

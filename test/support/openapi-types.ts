@@ -247,7 +247,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Articles: with q the best matches first, else the most read in the reader’s language */
+    /** Articles: with q the best matches first, else the most read in the reader’s language; a search runs on database connections of its own, in its app’s share of them (others wait up to 2 s) and stopped after 2 s, else 503 unavailable with Retry-After */
     get: operations['getGuestV1Articles'];
     put?: never;
     post?: never;
@@ -556,7 +556,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Articles meant for everyone: with q the best matches first, else the most read in the reader’s language */
+    /** Articles meant for everyone: with q the best matches first, else the most read in the reader’s language; a search runs on database connections of its own, in its app’s share of them (others wait up to 2 s) and stopped after 2 s, else 503 unavailable with Retry-After */
     get: operations['getPublicV1HelpArticles'];
     put?: never;
     post?: never;
@@ -5643,7 +5643,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Kept */
+      /** @description Accepted. New votes are counted per client address (an IPv6 address by its /64 network), article and UTC day: the first 3 are kept, later ones are answered alike and not kept; a visitor whose vote was kept may still change it */
       204: {
         headers: {
           [name: string]: unknown;

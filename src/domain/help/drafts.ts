@@ -15,6 +15,13 @@ import { keepWords, wordsOfText } from './spelling.js';
 export const HELP_ARTICLE_PUBLISHED = 'help.article_published';
 export const HELP_ARTICLE_UNPUBLISHED = 'help.article_unpublished';
 
+/**
+ * The most text an article's blocks may hold in one language, as search reads it (a line per block
+ * or list item); title and summary aside. Search reads no more of a body than this, and each of
+ * its excerpts reads one passage of at most 1,000 characters (help_article_passage).
+ */
+export const MAX_ARTICLE_TEXT = 100_000;
+
 export interface DraftInput {
   title: string;
   summary?: string | null | undefined;
@@ -54,6 +61,11 @@ export async function saveHelpDraft(
     ['summary', input.summary == null ? undefined : wordsProblem(input.summary, MAX_SUMMARY, false)],
   ]);
   if ('errors' in read) errors.push(...read.errors);
+  else {
+    const length = plainTextOf(read.blocks).length;
+    if (length > MAX_ARTICLE_TEXT)
+      errors.push({ field: 'blocks', message: `must hold at most ${MAX_ARTICLE_TEXT} characters of text (these hold ${length})` });
+  }
   if (errors.length || 'errors' in read) throw invalid(errors);
   const blocks = (await keptPictureUrls(ctx, article.appModeId, read.blocks, 'blocks')) as unknown as Prisma.InputJsonValue;
   const data = {
@@ -96,7 +108,8 @@ export async function publishHelpArticle(ctx: Ctx<StaffCaller>, articleId: strin
       create: { articleId, language, ...data },
       update: data,
     });
-    await keepWords(tx, article.appModeId, language, wordsOfText(data.title, data.summary, data.bodyText));
+    // The words search reads (a draft saved before the bound may hold more).
+    await keepWords(tx, article.appModeId, language, wordsOfText(data.title, data.summary, data.bodyText.slice(0, MAX_ARTICLE_TEXT)));
     await tx.db.helpArticle.update({ where: { id: articleId }, data: { updatedAt: now } });
     await emit(tx, HELP_ARTICLE_PUBLISHED, { appModeId: article.appModeId, data: { article_id: articleId, slug: article.slug, language } });
     return published;

@@ -1,17 +1,24 @@
+import { isIPv6 } from 'node:net';
 import { erasedAmong } from '../contacts/erasure.js';
 import { transaction, type Ctx, type GuestCaller, type VisitorCaller } from '../context.js';
 import { invalid, notFound } from '../errors.js';
 import { LANGUAGE_TAG, matchLanguage } from './languages.js';
 import type { HelpReader } from './reader.js';
 import { servedVersions } from './served.js';
-import { sql } from '../../db/sql.js';
+import { exec, one, sql } from '../../db/sql.js';
 
 // Was the article helpful? A signed-in user has one vote per article, which they may change; it
 // is kept with the language the article was served to them in. A public vote is by the page's
 // own `visitor` id and the language read, in a table of its own: a visitor id can never stand for
-// a user, nor change a user's vote.
+// a user, nor change a user's vote. A visitor id costs nothing to make, so new public votes are
+// also counted per client address (as the rate limits read it, X-Forwarded-For only behind
+// TRUST_PROXY; an IPv6 address by its /64 network, which one host or household holds whole), article
+// and UTC day: the first MAX_ADDRESS_VOTES are kept, the rest answered alike and not kept. The address is kept only as a keyed hash of the app-mode, the day and the address,
+// and past days are swept (sweepVoteAddresses).
 
 export const MAX_VISITOR = 100;
+/** New public votes kept per client address, article and UTC day. */
+export const MAX_ADDRESS_VOTES = 3;
 
 async function servedArticle(ctx: Ctx<GuestCaller | VisitorCaller>, reader: HelpReader, slug: string) {
   const [row] = await servedVersions(ctx, reader, sql`AND a.slug = ${slug}`);
@@ -50,10 +57,43 @@ export async function rateArticleAsVisitor(
         : undefined;
   if (!language) throw invalid([{ field: 'language', message: `must be one of the app's languages (${reader.app.languages.join(', ')})` }]);
   const article = await servedArticle(ctx, reader, slug);
-  const vote = { appModeId: reader.appModeId, helpful: input.helpful, ratedAt: ctx.clock.now() };
-  await ctx.db.helpVisitorRating.upsert({
-    where: { articleId_visitor_language: { articleId: article.article_id, visitor: input.visitor, language } },
-    create: { articleId: article.article_id, visitor: input.visitor, language, ...vote },
-    update: vote,
+  const key = { articleId: article.article_id, visitor: input.visitor, language };
+  await transaction(ctx, async (tx) => {
+    const now = tx.clock.now();
+    const vote = { appModeId: reader.appModeId, helpful: input.helpful, ratedAt: now };
+    // A visitor changing their vote adds none.
+    if ((await tx.db.helpVisitorRating.updateMany({ where: key, data: vote })).count) return;
+    // A new one takes a place of the address's for the day: the row's lock orders concurrent votes, so exactly MAX_ADDRESS_VOTES are kept.
+    const day = now.toISOString().slice(0, 10);
+    const address = tx.svc.secrets.keyedHash('help-vote-address', `${reader.appModeId}\u0000${day}\u0000${voterOf(ctx.caller.address)}`);
+    const taken = await one<{ votes: number }>(
+      tx,
+      sql`
+      INSERT INTO help_vote_address (article_id, address_hash, day, votes) VALUES (${article.article_id}, ${address}, ${day}::date, 1)
+      ON CONFLICT (article_id, address_hash, day) DO UPDATE SET votes = help_vote_address.votes + 1
+      RETURNING votes`,
+    );
+    if (!taken || taken.votes > MAX_ADDRESS_VOTES) return;
+    await tx.db.helpVisitorRating.upsert({ where: { articleId_visitor_language: key }, create: { ...key, ...vote }, update: vote });
   });
+}
+
+/** A client address as votes are counted: an IPv4 address (also when mapped into IPv6), or an IPv6 address's /64 network. */
+export function voterOf(address: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped) return mapped[1]!;
+  if (!isIPv6(address)) return address;
+  const [head = '', tail] = address.split('%')[0]!.split('::');
+  const left = head ? head.split(':') : [];
+  const right = tail ? tail.split(':') : [];
+  const groups = tail === undefined ? left : [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right];
+  return `${groups
+    .slice(0, 4)
+    .map((g) => parseInt(g, 16).toString(16))
+    .join(':')}::/64`;
+}
+
+/** Forgets the public votes' address counts of past days (every server process sweeps now and then). */
+export async function sweepVoteAddresses(ctx: Ctx): Promise<number> {
+  return exec(ctx, sql`DELETE FROM help_vote_address WHERE day < ${ctx.clock.now().toISOString().slice(0, 10)}::date`);
 }

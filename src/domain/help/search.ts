@@ -3,7 +3,8 @@ import { searchConfigOf } from './languages.js';
 import { audiencesOf, type HelpCtx, type HelpReader } from './reader.js';
 import { itemOf, servedStatement, withCollections, type ArticleItem, type ServedRow } from './served.js';
 import { correctedWords } from './spelling.js';
-import { rows, sql, type Sql } from '../../db/sql.js';
+import { SEARCH_TIMEOUT_MS, searchBusy } from './share.js';
+import { isStatementTimeout, rows, sql, type Sql } from '../../db/sql.js';
 
 // GET …/articles: with no words, the articles most read in the reader's language first; with
 // words, PostgreSQL full-text search over the served versions, in each language's own
@@ -11,13 +12,16 @@ import { rows, sql, type Sql } from '../../db/sql.js';
 // prefix (the reader may still be typing it). When no article has every word, each word becomes
 // the published word most like it (pg_trgm, spelling.ts) and those are searched, all of them, else
 // any: a misspelt word still finds its article. Each match carries an excerpt of its body with the
-// matched words marked.
+// matched words marked, made from the body's passage (at most 1,000 characters) that has the most
+// of them. A search reads a bounded part of each article however long it is: the words of its
+// title, summary and first 100,000 characters (MAX_ARTICLE_TEXT), and one passage per match.
 
 export const DEFAULT_LIMIT = 10;
 export const MAX_LIMIT = 50;
 /** Words of a query read; the rest are ignored. */
 export const MAX_WORDS = 10;
 const MAX_WORD_CHARS = 60;
+export { SEARCH_TIMEOUT_MS };
 
 export type MatchedBy = 'most_read' | 'words' | 'similar_words';
 
@@ -73,6 +77,11 @@ export async function listArticles(
   const limit = input.limit ?? DEFAULT_LIMIT;
   const words = wordsOf(input.q);
   if (!words.length) return { items: (await mostRead(ctx, reader, limit)).map(itemOf), matchedBy: 'most_read' };
+  // In the app-mode's share of searches (share.ts), each statement bounded.
+  return ctx.svc.caches.helpSearches.run(reader.appModeId, () => bounded(ctx, (on) => searchWords(on, reader, words, limit)));
+}
+
+async function searchWords(ctx: HelpCtx, reader: HelpReader, words: string[], limit: number): Promise<ArticleList> {
   const found = await fullText(ctx, reader, typed(words), limit);
   if (found.length) return { items: withExcerpts(found), matchedBy: 'words' };
   // No article has every word: each word as the published word most like it, every one of them, else any.
@@ -81,6 +90,18 @@ export async function listArticles(
   let similar = await fullText(ctx, reader, published(corrected, ' & '), limit);
   if (!similar.length && corrected.length > 1) similar = await fullText(ctx, reader, published(corrected, ' | '), limit);
   return { items: withExcerpts(similar), matchedBy: 'similar_words' };
+}
+
+/** Runs a search's statements on the search pool (share.ts), each stopped after SEARCH_TIMEOUT_MS: past it, or waiting as long for a connection, 503 with Retry-After. */
+async function bounded<T>(ctx: HelpCtx, search: (on: HelpCtx) => Promise<T>): Promise<T> {
+  try {
+    return await search({ ...ctx, svc: { ...ctx.svc, pool: ctx.svc.caches.helpSearches.pool } });
+  } catch (err) {
+    if (isStatementTimeout(err))
+      throw searchBusy('The search took too long and was stopped; nothing was done. Send it again after Retry-After.');
+    if (err instanceof Error && err.message === 'timeout exceeded when trying to connect') throw searchBusy();
+    throw err;
+  }
 }
 
 /** Most views in the language served first, then the staff's order: sorted and cut in the database. */

@@ -325,7 +325,7 @@ builder.mutationField('saveHelpDraft', (t) =>
   t.prismaField({
     type: 'HelpArticleDraft',
     description:
-      'Sets the draft of one language (one of the app’s): title, summary and ContentBlocks (heading 1 to 3, paragraph, list, numbered_list, image, callout, link), no formatting members. Readers see nothing of it until it is published.',
+      'Sets the draft of one language (one of the app’s): title, summary and ContentBlocks (heading 1 to 3, paragraph, list, numbered_list, image, callout, link), no formatting members; at most 1,000 blocks holding at most 100,000 characters of text (refused beyond, naming `blocks`). Readers see nothing of it until it is published.',
     args: {
       articleId: t.arg.id({ required: true }),
       language: t.arg.string({ required: true }),
