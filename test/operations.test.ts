@@ -81,6 +81,8 @@ describe('operations', () => {
       'crm_db_pool_connections gauge',
       'crm_db_pool_idle gauge',
       'crm_db_pool_waiting gauge',
+      'crm_db_search_pool_connections gauge',
+      'crm_db_search_pool_waiting gauge',
       'nodejs_eventloop_lag_seconds gauge',
     ])
       expect(text).toContain(`# TYPE ${family}`);
@@ -92,6 +94,8 @@ describe('operations', () => {
     // Waiting may be above 0 at any moment (the engine's steps share the pool): a count, and idle within the pool.
     expect(Number.isInteger(value('crm_db_pool_waiting'))).toBe(true);
     expect(value('crm_db_pool_idle')).toBeLessThanOrEqual(value('crm_db_pool_connections'));
+    expect(value('crm_db_search_pool_waiting')).toBe(0);
+    expect(value('crm_db_search_pool_connections')).toBeLessThanOrEqual(4);
     expect(value('crm_live_connections')).toBe(0);
     expect(value('nodejs_eventloop_lag_seconds')).toBeGreaterThanOrEqual(0);
     // Bounded labels: never an app, a key or a person.

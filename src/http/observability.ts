@@ -48,6 +48,16 @@ export function createMetrics(svc?: Services) {
       'Queries waiting for a connection of the pool now: above 0 for long, the pool is too small or held',
       () => svc.pool.waitingCount,
     );
+    pool(
+      'crm_db_search_pool_connections',
+      'Connections the help-search pool holds (in use and idle): opened only as public searches need them',
+      () => svc.caches.helpSearches.pool.totalCount,
+    );
+    pool(
+      'crm_db_search_pool_waiting',
+      'Help searches waiting for a connection of their pool now (each waits at most 2 s, then 503)',
+      () => svc.caches.helpSearches.pool.waitingCount,
+    );
     // Both outbox gauges of one scrape share one read of the backlog (collected together, they find it under way).
     let reading: Promise<ConsumerBacklog[]> | undefined;
     const readBacklog = () =>

@@ -38,10 +38,6 @@ interface Share {
 export class HelpSearchShares {
   private readonly shares = new Map<string, Share>();
   /**
-   * @param running searches one app-mode runs at once (a share of the pool)
-   * @param waiting searches of one app-mode that wait in line, beyond those running
-   */
-  /**
    * @param pool the search pool, which searches run on
    * @param running searches one app-mode runs at once (a share of the search pool)
    * @param waiting searches of one app-mode that wait in line, beyond those running
