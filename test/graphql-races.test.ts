@@ -116,3 +116,32 @@ describe('a database connection cut mid-request', () => {
     }
   });
 });
+
+describe('a staff reply racing the erase of the person', () => {
+  it('is the reply, or not_found once the person is gone, never internal; nothing of the person is left', async () => {
+    const people = await Promise.all(Array.from({ length: 80 }, () => started()));
+    for (const { sub } of people)
+      expect(
+        (await call(t.url, 'DELETE', `/server/v1/contacts/${sub}`, { headers: { Authorization: `Bearer ${app.live.server_key}` } })).status,
+      ).toBe(202);
+    // While the erases run, each person's conversation is answered again and again until it is gone.
+    const answers: Answer[] = [];
+    const replier = async (id: string) => {
+      for (;;) {
+        const answer = await reply(id, 'We are on it');
+        answers.push(answer);
+        if (answer.json?.errors) return;
+      }
+    };
+    await Promise.all([...people.map(({ id }) => replier(id)), t.engine.runDue()]);
+    expect(answers.map((a) => a.status).filter((s) => s !== 200)).toEqual([]);
+    expect(codes(answers).filter((c) => c !== 'not_found')).toEqual([]);
+    // Each person's replies raced their erase to its end: the last one found them gone.
+    expect(codes(answers)).toHaveLength(people.length);
+    // Everything the replies wrote went with the person, or was never written.
+    const subs = people.map((p) => p.sub);
+    expect(await t.svc.db.contact.count({ where: { externalId: { in: subs } } })).toBe(0);
+    expect(await t.svc.db.conversation.count({ where: { id: { in: people.map((p) => p.id) } } })).toBe(0);
+    expect(await t.svc.db.outboxEvent.count({ where: { externalId: { in: subs } } })).toBe(0);
+  });
+});
