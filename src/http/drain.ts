@@ -69,7 +69,8 @@ export function drainable(server: http.Server, log: Logger, bounds: DrainBounds 
       connection.linger = undefined;
       if (connection.busy > 0) return;
       lingered++;
-      socket.end();
+      // As Node closes an idle connection itself: at once, whether or not the client closes its side.
+      socket.destroy();
     }, wait);
   }
 
