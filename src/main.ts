@@ -33,15 +33,25 @@ if (config.outboundTestTrust)
     'OUTBOUND_TEST_TRUST is set: outbound posts may reach these private targets (tests only, never in production)',
   );
 
+// In this order: the HTTP server drains (src/http/drain.ts) and returns once no request is left
+// running, then the durable processes stop, and only then the database pool closes: nothing in
+// flight meets a closed pool.
 let stopping = false;
 async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
   log.info({ signal }, 'shutting down');
-  await server.close();
-  await engine.close();
-  await svc.close();
-  await location.embedded?.stop();
+  try {
+    await server.close();
+    await engine.close();
+    await svc.close();
+    await location.embedded?.stop();
+  } catch (err) {
+    // One line, no stack: the process is going anyway.
+    log.error({ reason: err instanceof Error ? err.message : String(err) }, 'shutting down: a step failed');
+    process.exit(1);
+  }
+  log.info({ signal }, 'stopped');
   process.exit(0);
 }
 process.on('SIGTERM', () => void shutdown('SIGTERM'));

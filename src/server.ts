@@ -23,6 +23,7 @@ import { DomainError } from './domain/errors.js';
 import { mountGraphQL } from './graphql/mount.js';
 import { demoHelpAppKey } from './demo/names.js';
 import { createHttpServer } from './http/connections.js';
+import { drainable, DRAIN_BOUNDS, type DrainBounds } from './http/drain.js';
 import { apiReferencePage, frontPage, type OpenApiLike } from './http/front-page.js';
 import { createMetrics, observe } from './http/observability.js';
 import { readableTarget } from './http/request-target.js';
@@ -31,16 +32,25 @@ import type { Logger } from './lib/logger.js';
 export interface RunningServer {
   url: string;
   port: number;
-  /** Stops taking requests, lets those in flight finish, then closes sockets. */
+  /**
+   * Takes no new connection, closes each kept-alive one with its next answer, lets requests in
+   * flight finish (bounded: src/http/drain.ts), and resolves once no request handler is left
+   * running: what they use may be closed after it.
+   */
   close(): Promise<void>;
 }
 
-export async function startServer(svc: Services, log: Logger, opts: { port: number; host?: string }): Promise<RunningServer> {
+export async function startServer(
+  svc: Services,
+  log: Logger,
+  opts: { port: number; host?: string; drain?: Partial<DrainBounds> },
+): Promise<RunningServer> {
   const app = new Koa();
   app.proxy = svc.config.trustProxy;
   app.silent = true;
   const metrics = createMetrics(svc);
   const server = createHttpServer(svc.config.timeouts);
+  const drainer = drainable(server, log, { ...DRAIN_BOUNDS, ...opts.drain });
   let ready = true;
 
   const ops = new Router();
@@ -99,12 +109,13 @@ export async function startServer(svc: Services, log: Logger, opts: { port: numb
   // The public help site: server-rendered pages (src/lib/html), refusals as pages too.
   app.use(helpSiteRouter(svc).routes());
 
-  server.on('request', app.callback());
+  server.on('request', drainer.handle(app.callback()));
 
   // Housekeeping every process may do: spent rate buckets, erase requests past their block, old outbox rows, unused attachments, help pictures no article names, past days' public vote counts.
   const sweeping = systemContext(svc, 'sweep');
+  let swept: Promise<unknown> = Promise.resolve();
   const sweep = () =>
-    Promise.all([
+    (swept = Promise.all([
       sweepRateBuckets(svc),
       purgeEraseRequests(sweeping),
       purgeOutbox(sweeping),
@@ -112,7 +123,7 @@ export async function startServer(svc: Services, log: Logger, opts: { port: numb
       sweepUnusedAttachments(sweeping),
       sweepUnnamedHelpPictures(sweeping),
       sweepVoteAddresses(sweeping),
-    ]).catch(() => {});
+    ]).catch(() => {}));
   void sweep();
   const sweeper = setInterval(() => void sweep(), 60_000);
   sweeper.unref();
@@ -128,11 +139,8 @@ export async function startServer(svc: Services, log: Logger, opts: { port: numb
       // Held long polls answer now (nothing new) rather than hold the shutdown for their 25 s.
       svc.caches.conversationWaits.stop();
       await graphql.close();
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeIdleConnections();
-        setTimeout(() => server.closeAllConnections(), 10_000).unref();
-      });
+      await drainer.drain();
+      await swept;
       // Views counted in memory since the last write.
       await flushViews(svc).catch(() => {});
     },

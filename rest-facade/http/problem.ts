@@ -1,6 +1,5 @@
 import type Koa from 'koa';
-import { isConnectionLost } from '../../src/db/lost-connection.js';
-import { DomainError } from '../../src/domain/errors.js';
+import { DomainError, unavailableRefusal } from '../../src/domain/errors.js';
 
 // Every refusal is application/problem+json with `code`, `title`, `detail` and, for bad fields,
 // `errors[].field`. A 5xx says nothing of the internals.
@@ -44,14 +43,8 @@ export function problems(): Koa.Middleware {
 
 function asDomainError(thrown: unknown): DomainError {
   if (thrown instanceof DomainError) return thrown;
-  if (isConnectionLost(thrown))
-    return new DomainError(
-      503,
-      'unavailable',
-      'Try again',
-      'The database connection was lost; nothing was done. Send the request again.',
-      [],
-      { 'Retry-After': '1' },
-    );
-  return new DomainError(500, 'internal', 'Something went wrong on our side', 'Try again later; nothing was half done.');
+  return (
+    unavailableRefusal(thrown) ??
+    new DomainError(500, 'internal', 'Something went wrong on our side', 'Try again later; nothing was half done.')
+  );
 }

@@ -1,10 +1,11 @@
 // A database connection cut while a request used it (a restart, a failover, an operator's
 // pg_terminate_backend). Its transaction was rolled back by PostgreSQL, so nothing was half done;
-// the pool drops the connection and the next query gets a fresh one.
+// the pool drops the connection and the next query gets a fresh one. A pool already closed (a
+// process shutting down) is the database's absence too: nothing was done.
 
 const LOST_CODES = new Set(['57P01', '57P02', '57P03', '08000', '08001', '08003', '08004', '08006', 'ECONNRESET', 'ECONNREFUSED', 'EPIPE']);
 const LOST_TEXT =
-  /connection terminated|terminating connection|connection error|server closed the connection|Connection ended|ECONNRESET|EPIPE/i;
+  /connection terminated|terminating connection|connection error|server closed the connection|Connection ended|ECONNRESET|EPIPE|Cannot use a pool after calling end/i;
 
 export function isConnectionLost(err: unknown): boolean {
   for (let e = err, depth = 0; e && typeof e === 'object' && depth < 8; depth++) {

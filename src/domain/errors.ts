@@ -1,3 +1,5 @@
+import { isConnectionLost } from '../db/lost-connection.js';
+
 // Typed domain refusals. Routes turn them into application/problem+json; GraphQL into errors
 // with the same `code` in their extensions. Never HTTP objects.
 
@@ -43,3 +45,17 @@ export const tooManyRequests = (retryAfter: number) =>
   new DomainError(429, 'rate_limited', 'Too many requests', `Wait ${retryAfter} seconds before trying again.`, [], {
     'Retry-After': String(retryAfter),
   });
+
+/** How long a client waits before sending again what the database's absence refused. */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 1;
+
+export const unavailable = () =>
+  new DomainError(503, 'unavailable', 'Try again', 'The database connection was lost; nothing was done. Send the request again.', [], {
+    'Retry-After': String(UNAVAILABLE_RETRY_AFTER_SECONDS),
+  });
+
+/**
+ * The refusal every surface answers for a failure that is the database's absence rather than a
+ * fault (src/db/lost-connection.ts): 503 `unavailable` with Retry-After. Undefined for anything else.
+ */
+export const unavailableRefusal = (thrown: unknown): DomainError | undefined => (isConnectionLost(thrown) ? unavailable() : undefined);

@@ -5,6 +5,7 @@ import { WebSocketServer } from 'ws';
 import type { Services } from '../domain/context.js';
 import type { Logger } from '../lib/logger.js';
 import type { Metrics } from '../http/observability.js';
+import { unavailableRefusal } from '../domain/errors.js';
 import { staffContext } from './context.js';
 import { staffErrors } from './errors.js';
 import { subscribeShared } from './shared-events.js';
@@ -15,6 +16,8 @@ import type { StaffYoga } from './yoga.js';
 // again for every operation, so a session signed out meanwhile starts nothing new.
 
 const UNAUTHORIZED = 4401;
+/** The database is away (src/domain/errors.ts unavailable): clients connect again later, as after a REST 503. */
+const TRY_AGAIN_LATER = 1013;
 /** How long sockets get to answer the close handshake before they are cut. */
 const CLOSE_GRACE_MS = 1000;
 
@@ -51,7 +54,15 @@ export function serveGraphQLOverWebSocket(deps: { svc: Services; log: Logger; se
   const graphqlWs = useServer<{ authorization?: unknown }>(
     {
       onConnect: async (ctx) => {
-        if ((await staffContext(svc, ctx.connectionParams?.authorization, addressOf(ctx.extra.request))).viewer) return true;
+        let signedIn: boolean;
+        try {
+          signedIn = !!(await staffContext(svc, ctx.connectionParams?.authorization, addressOf(ctx.extra.request))).viewer;
+        } catch (err) {
+          if (!unavailableRefusal(err)) throw err;
+          ctx.extra.socket.close(TRY_AGAIN_LATER, 'Database unavailable; try again');
+          return false;
+        }
+        if (signedIn) return true;
         // Returning false alone would close with 4403, which clients retry; 4401 tells them to sign in.
         ctx.extra.socket.close(UNAUTHORIZED, 'Unauthorized');
         return false;
@@ -72,14 +83,14 @@ export function serveGraphQLOverWebSocket(deps: { svc: Services; log: Logger; se
         const errors = validate(schema, document);
         if (errors.length) return errors;
         const rootValue: Pipeline = { execute, subscribe };
-        return {
-          schema,
-          document,
-          operationName: payload.operationName,
-          variableValues: payload.variables,
-          contextValue: await contextFactory(),
-          rootValue,
-        };
+        let contextValue: Awaited<ReturnType<typeof contextFactory>>;
+        try {
+          contextValue = await contextFactory();
+        } catch (err) {
+          // The operation's refusal (the database away: `unavailable`), not the socket's end.
+          return [maskError(err)];
+        }
+        return { schema, document, operationName: payload.operationName, variableValues: payload.variables, contextValue, rootValue };
       },
       // The pipeline's execute and subscribe ride in rootValue, as yoga's graphql-ws recipe does.
       execute: (args: ExecutionArgs) => (args.rootValue as Pipeline).execute(args),

@@ -2,7 +2,7 @@ import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import type { Services } from '../domain/context.js';
 import type { Logger } from '../lib/logger.js';
 import { staffContext, type StaffContext } from './context.js';
-import { staffErrors } from './errors.js';
+import { staffErrors, unavailableOverHttp } from './errors.js';
 import { staffLimits, staffParseCaches } from './limits.js';
 import { refuseUnkeepableText } from './text-input.js';
 import { buildStaffSchema } from './schema.js';
@@ -61,7 +61,7 @@ export function createStaffYoga(svc: Services, log: Logger): StaffYoga {
     // Yoga would log every refusal its masking touches as an error; staffErrors logs what matters.
     logging: false,
     context: ({ authorization, address, answered }) => staffContext(svc, authorization, address, answered),
-    plugins: [refuseUnkeepableText(), ...staffLimits()],
+    plugins: [refuseUnkeepableText(), ...staffLimits(), unavailableOverHttp()],
     parserAndValidationCache: staffParseCaches(),
     // mount.ts answers a larger body with the REST 413 problem document.
     maxRequestBodySize: svc.config.maxBodyBytes,

@@ -24,7 +24,8 @@ export async function freePorts(count: number): Promise<number[]> {
   return ports;
 }
 
-export function launch(dbUrl: string, port: number): Proc {
+/** `env` adds to or overrides the server's environment (LOG_LEVEL is silent unless it says otherwise). */
+export function launch(dbUrl: string, port: number, env: Record<string, string> = {}): Proc {
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: root,
@@ -37,6 +38,7 @@ export function launch(dbUrl: string, port: number): Proc {
       HOST: '127.0.0.1',
       BASE_URL: url,
       LOG_LEVEL: 'silent',
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

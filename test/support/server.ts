@@ -60,7 +60,13 @@ export async function startTestServer(
       return runDue();
     };
   }
-  const server = await startServer(svc, opts.log ?? createLogger('silent'), { port: opts.port ?? 0, host: '127.0.0.1' });
+  // Closed at once, without the linger a kept-alive connection gets for a request on its way
+  // (test/shutdown.test.ts shows it on a real process): every test file closes its server.
+  const server = await startServer(svc, opts.log ?? createLogger('silent'), {
+    port: opts.port ?? 0,
+    host: '127.0.0.1',
+    drain: { lingerMs: 0 },
+  });
   return {
     url: server.url,
     svc,

@@ -1,5 +1,7 @@
-import { keyset, pagedRows, type PersonalDataArea } from '../personal-data/registry.js';
+import type { TxCtx } from '../context.js';
+import { keyset, pagedRows, type ErasedPerson, type PersonalDataArea } from '../personal-data/registry.js';
 import type { AttributeValue } from './attributes.js';
+import { exec, sql } from '../../db/sql.js';
 
 // A contact: its fields and attributes, tags, and every consent choice (which go with it; read a
 // page at a time while the export is written).
@@ -49,3 +51,17 @@ export const contactData: PersonalDataArea = {
 
 /** A kept value as the export's string. */
 export const asText = (v: unknown) => (typeof v === 'string' ? v : Array.isArray(v) ? JSON.stringify(v) : String(v));
+
+/**
+ * Holds the person's contacts in every mode until the erase's transaction ends, before any area
+ * removes a row. Every write about a person holds their contact first too (a guest request by
+ * touchContact, a team member's by holdConversation), so a write racing the erase either commits
+ * before it, and the erase removes all it wrote, or waits and finds the person gone; the two
+ * never deadlock.
+ */
+export async function holdPerson(tx: TxCtx, { externalId, appModeIds }: ErasedPerson): Promise<void> {
+  await exec(
+    tx,
+    sql`SELECT id FROM contact WHERE app_mode_id = ANY(${appModeIds}::text[]) AND external_id = ${externalId} ORDER BY id FOR UPDATE`,
+  );
+}

@@ -2,7 +2,7 @@ import type { Conversation } from '../../generated/prisma/client.js';
 import { transaction, type Ctx } from '../context.js';
 import { emit } from '../outbox.js';
 import type { Author } from './authors.js';
-import { externalIdOf } from './conversations.js';
+import { externalIdOf, holdConversation } from './conversations.js';
 import { addPart } from './parts.js';
 
 // Closing a conversation (a team member, or the service): a line saying so, seen by the person,
@@ -21,8 +21,10 @@ export async function closeConversation(
   opts: { askRating?: boolean } = {},
 ): Promise<Conversation> {
   return transaction(ctx, async (tx) => {
+    // Held as every write about the person is, the person first (an erase racing it waits, or has left nothing: 404).
+    const held = await holdConversation(tx, conversation.id);
     const now = tx.clock.now();
-    const askRating = opts.askRating === true && conversation.rating === null;
+    const askRating = opts.askRating === true && held.rating === null;
     const { count } = await tx.db.conversation.updateMany({
       where: { id: conversation.id, appModeId: conversation.appModeId, state: { not: 'closed' } },
       data: { state: 'closed', closedAt: now, snoozedUntil: null, ratingAsked: askRating, updatedAt: now },

@@ -1,5 +1,5 @@
 import { type Conversation, type ConversationPart } from '../../generated/prisma/client.js';
-import type { AppCaller, Ctx, GuestCaller } from '../context.js';
+import type { AppCaller, Ctx, GuestCaller, TxCtx } from '../context.js';
 import { notFound } from '../errors.js';
 import { decodeCursor, encodeCursor } from '../paging.js';
 import { latestVisibleParts, type ShownPart } from './parts.js';
@@ -31,6 +31,25 @@ export async function ownConversation(ctx: Ctx<GuestCaller>, conversationId: str
       contact: { appModeId: ctx.caller.appModeId, externalId: ctx.caller.externalId },
     },
   });
+  if (!found) throw notFound('No such conversation.');
+  return found;
+}
+
+/**
+ * A conversation held for a write until the transaction ends, or 404 when it or its person is gone.
+ * The person's contact is held first (FOR KEY SHARE: their own requests still update it), then the
+ * conversation's row (FOR UPDATE): the order an erase takes them in, since erasePerson holds the
+ * person's contacts before it removes anything. A write racing an erase so either commits first,
+ * and the erase then removes everything it wrote, or waits for the erase and finds nothing; never
+ * a deadlock between the two.
+ */
+export async function holdConversation(tx: TxCtx, conversationId: string): Promise<Conversation> {
+  const [person] = await rows<{ id: string }>(
+    tx,
+    sql`SELECT ct.id FROM conversation c JOIN contact ct ON ct.id = c.contact_id WHERE c.id = ${conversationId} FOR KEY SHARE OF ct`,
+  );
+  const [held] = person ? await rows<{ id: string }>(tx, sql`SELECT id FROM conversation WHERE id = ${conversationId} FOR UPDATE`) : [];
+  const found = held && (await tx.db.conversation.findUnique({ where: { id: held.id } }));
   if (!found) throw notFound('No such conversation.');
   return found;
 }

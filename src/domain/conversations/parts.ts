@@ -5,6 +5,7 @@ import type { Author } from './authors.js';
 import { paragraphs, previewOf, type Block } from './blocks.js';
 import { CONVERSATION_CHANNEL } from './waits.js';
 import { inboxChanged } from '../inbox/live.js';
+import { notFound } from '../errors.js';
 import { empty, exec, rows, sql } from '../../db/sql.js';
 
 // Adding a part is the one way a conversation grows, for every author (the person, a team member,
@@ -45,7 +46,8 @@ export async function addPart(tx: TxCtx, conversation: Pick<Conversation, 'id' |
     UPDATE conversation SET last_seq = last_seq + 1, last_activity_at = ${now}, updated_at = ${now} ${seen} ${teamTakes}
     WHERE id = ${conversation.id} AND app_mode_id = ${conversation.appModeId} RETURNING last_seq AS seq`,
   );
-  if (!row) throw new Error(`conversation ${conversation.id} is not in app-mode ${conversation.appModeId}`);
+  // Gone meanwhile (an erase), or never in this mode: writers hold it first (holdConversation), so this is the last guard.
+  if (!row) throw notFound('No such conversation.');
   const part = await tx.db.conversationPart.create({
     data: {
       id: randomUUID(),

@@ -1,6 +1,6 @@
 import type { Conversation } from '../../generated/prisma/client.js';
 import { transaction, type Ctx, type StaffCaller } from '../context.js';
-import { conversationById } from './conversation.js';
+import { conversationForWrite } from './conversation.js';
 import { addPart } from '../conversations/parts.js';
 import { invalidField } from '../errors.js';
 import { authorOf } from './staff-author.js';
@@ -19,7 +19,7 @@ export interface Assignment {
 export async function assignConversation(ctx: Ctx<StaffCaller>, conversationId: string, to: Assignment): Promise<Conversation> {
   const author = authorOf(ctx);
   return transaction(ctx, async (tx) => {
-    const conversation = await conversationById(tx, conversationId);
+    const conversation = await conversationForWrite(tx, conversationId);
     const { app } = await tx.db.appMode.findUniqueOrThrow({
       where: { id: conversation.appModeId },
       select: { app: { select: { workspaceId: true } } },

@@ -1,5 +1,6 @@
 import type { Conversation } from '../../generated/prisma/client.js';
-import type { Ctx, StaffCaller } from '../context.js';
+import type { Ctx, StaffCaller, TxCtx } from '../context.js';
+import { holdConversation } from '../conversations/conversations.js';
 import { notFound } from '../errors.js';
 
 /**
@@ -11,3 +12,7 @@ export async function conversationById(ctx: Ctx<StaffCaller>, conversationId: st
   if (!found) throw notFound('No such conversation.');
   return found;
 }
+
+/** The same, held for a team member's write until the transaction ends (holdConversation: the person first, as an erase). */
+export const conversationForWrite = (tx: TxCtx<StaffCaller>, conversationId: string): Promise<Conversation> =>
+  holdConversation(tx, conversationId);

@@ -2,7 +2,7 @@ import type { ConversationPart } from '../../generated/prisma/client.js';
 import { transaction, type Ctx, type StaffCaller } from '../context.js';
 import { requireContent } from '../conversations/content.js';
 import { externalIdOf } from '../conversations/conversations.js';
-import { conversationById } from './conversation.js';
+import { conversationForWrite } from './conversation.js';
 import { REPLIED, reopen } from '../conversations/messages.js';
 import { addPart } from '../conversations/parts.js';
 import { markReadTo } from '../conversations/read.js';
@@ -26,7 +26,7 @@ export async function replyAsStaff(ctx: Ctx<StaffCaller>, conversationId: string
   const text = staffText(input.text);
   const author = authorOf(ctx);
   return transaction(ctx, async (tx) => {
-    const conversation = await conversationById(tx, conversationId);
+    const conversation = await conversationForWrite(tx, conversationId);
     const wasClosed = conversation.state === 'closed';
     if (await reopen(tx, conversation)) {
       if (wasClosed)
@@ -53,7 +53,7 @@ export async function addNote(ctx: Ctx<StaffCaller>, conversationId: string, inp
   const text = staffText(input.text);
   const author = authorOf(ctx);
   return transaction(ctx, async (tx) => {
-    const conversation = await conversationById(tx, conversationId);
+    const conversation = await conversationForWrite(tx, conversationId);
     const part = await addPart(tx, conversation, { kind: 'note', author, text });
     await markReadTo(tx, conversation, { kind: 'staff', id: author.id! }, part.seq);
     return part;

@@ -1,6 +1,6 @@
 import type { Conversation } from '../../generated/prisma/client.js';
 import { transaction, type Ctx, type StaffCaller, type SystemCaller } from '../context.js';
-import { conversationById } from './conversation.js';
+import { conversationForWrite } from './conversation.js';
 import { addPart } from '../conversations/parts.js';
 import { conflict, invalidField } from '../errors.js';
 import { emit } from '../outbox.js';
@@ -21,7 +21,7 @@ export async function snoozeConversation(ctx: Ctx<StaffCaller>, conversationId: 
   if (until.getTime() - now.getTime() > MAX_SNOOZE_DAYS * 86_400_000) throw invalidField('until', `must be within ${MAX_SNOOZE_DAYS} days`);
   const author = authorOf(ctx);
   return transaction(ctx, async (tx) => {
-    const conversation = await conversationById(tx, conversationId);
+    const conversation = await conversationForWrite(tx, conversationId);
     if (conversation.state === 'closed') throw conflict('conversation_closed', 'A closed conversation cannot be snoozed; reopen it first.');
     await tx.db.conversation.update({
       where: { id: conversation.id },

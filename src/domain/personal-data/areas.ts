@@ -1,5 +1,5 @@
 import { attachmentData } from '../attachments/personal-data.js';
-import { contactData } from '../contacts/personal-data.js';
+import { contactData, holdPerson } from '../contacts/personal-data.js';
 import { conversationData } from '../conversations/personal-data.js';
 import { deviceData } from '../devices/personal-data.js';
 import { eventData } from '../events/personal-data.js';
@@ -40,9 +40,10 @@ export async function exportPerson(ctx: Ctx<AppCaller>, externalId: string): Pro
   return parts.length ? Object.assign(emptyExport(), ...parts) : undefined;
 }
 
-/** Removes the person from every area, in the caller's transaction; how many rows, by kind. */
+/** Removes the person from every area, in the caller's transaction, the person held first; how many rows, by kind. */
 export async function erasePerson(tx: TxCtx, person: ErasedPerson): Promise<Record<string, number>> {
   const removed: Record<string, number> = {};
+  await holdPerson(tx, person);
   for (const area of PERSONAL_DATA) Object.assign(removed, await area.erase(tx, person));
   return removed;
 }

@@ -4,7 +4,7 @@ import { transaction, type Ctx, type StaffCaller, type TxCtx } from '../context.
 import { externalIdOf } from '../conversations/conversations.js';
 import { addPart } from '../conversations/parts.js';
 import { conflict, invalidField, notFound } from '../errors.js';
-import { conversationById } from '../inbox/conversation.js';
+import { conversationForWrite } from '../inbox/conversation.js';
 import { authorOf } from '../inbox/staff-author.js';
 import { nextTicketNumber } from './numbers.js';
 import { statesOf } from './states.js';
@@ -77,8 +77,7 @@ export async function createTicketFromConversation(ctx: Ctx<StaffCaller>, conver
   const description = ticketDescription(input.description);
   return transaction(ctx, async (tx) => {
     // Held while the ticket is made: two tickets made from it at once find one another.
-    await rows(tx, sql`SELECT id FROM conversation WHERE id = ${conversationId} FOR UPDATE`);
-    const conversation = await conversationById(tx, conversationId);
+    const conversation = await conversationForWrite(tx, conversationId);
     const existing = await tx.db.ticket.findUnique({ where: { conversationId }, select: { number: true } });
     if (existing)
       throw conflict('conversation_has_ticket', `This conversation is ticket #${existing.number}'s; a conversation has one ticket.`);
