@@ -38,6 +38,8 @@ export function launch(dbUrl: string, port: number, env: Record<string, string> 
       HOST: '127.0.0.1',
       BASE_URL: url,
       LOG_LEVEL: 'silent',
+      // The embedded engine, even where the run has a Temporal server (CI): no worker serves these servers.
+      TEMPORAL_ADDRESS: '',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
