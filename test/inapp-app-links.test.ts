@@ -2,8 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_DECLARED_LINKS, MAX_DECLARED_LINKS_BYTES, MAX_LINK_SET_VERSIONS, MAX_LINK_SETS } from '../src/domain/inapp/links.js';
 import { MAX_PAGE } from '../src/domain/paging.js';
 import { queriesDuring } from './support/db.js';
-import { staffApp, unique } from './support/factories.js';
-import { appUser, banner, inAppStaff } from './support/inapp.js';
+import { banner, ownInAppApp } from './support/inapp.js';
 import { startTestServer, type TestServer } from './support/server.js';
 
 // The links an app declares (PUT /guest/v1/app-links), bounded: links and bytes per report, the digests an
@@ -18,17 +17,7 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 /** A fresh app of its own: its staff and its users. */
-async function ownApp() {
-  const own = await staffApp(t);
-  return {
-    own,
-    staff: inAppStaff(
-      () => t,
-      () => own.owner,
-    ),
-    user: (sub = unique('user')) => appUser(t, own.live, sub),
-  };
-}
+const ownApp = () => ownInAppApp(t);
 
 const link = (i: number, extra: Record<string, unknown> = {}) => ({ name: `Link ${i}`, path: `/p${i}/{id}`, ...extra });
 const links = (n: number) => Array.from({ length: n }, (_, i) => link(i));

@@ -3,8 +3,8 @@ import { exec, sql } from '../src/db/sql.js';
 import { peopleInFlight } from '../src/domain/inapp/beside.js';
 import { FIRST_ANSWER_WAIT_MS } from '../src/domain/inapp/checkin.js';
 import { queriesDuring } from './support/db.js';
-import { serverApi, staffApp, unique, type StaffApp } from './support/factories.js';
-import { appUser, banner, carousel, inAppStaff, post } from './support/inapp.js';
+import { staffApp, unique, type StaffApp } from './support/factories.js';
+import { appUser, banner, carousel, inAppStaff, post, ownInAppApp } from './support/inapp.js';
 import { startTestServer, type TestServer } from './support/server.js';
 
 // Check-in, black-box: who gets which message, when and where (audience, schedule, sending window
@@ -24,18 +24,7 @@ const staff = inAppStaff(
   () => app.owner,
 );
 /** A fresh app of its own, so a test sees only its own messages. */
-async function ownApp() {
-  const own = await staffApp(t);
-  return {
-    own,
-    staff: inAppStaff(
-      () => t,
-      () => own.owner,
-    ),
-    user: (sub = unique('user')) => appUser(t, own.live, sub),
-    server: serverApi(t, own.live.server_key),
-  };
-}
+const ownApp = () => ownInAppApp(t);
 const ids = (answer: { messages: { id: string }[] }) => answer.messages.map((m) => m.id);
 /** Past the 20-second spacing. */
 const later = () => t.clock.advance(21_000);

@@ -1,8 +1,8 @@
 import { createClient, type Client } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { serverApi, staffApp, unique } from './support/factories.js';
-import { appUser, banner, carousel, inAppStaff, screen } from './support/inapp.js';
+import { unique } from './support/factories.js';
+import { banner, carousel, inAppStaff, screen, ownInAppApp } from './support/inapp.js';
 import { startTestServer, type TestServer } from './support/server.js';
 
 // What happens after a message is answered: receipts counted once however often they are sent,
@@ -20,18 +20,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function ownApp() {
-  const own = await staffApp(t);
-  return {
-    own,
-    staff: inAppStaff(
-      () => t,
-      () => own.owner,
-    ),
-    user: (sub = unique('user')) => appUser(t, own.live, sub),
-    server: serverApi(t, own.live.server_key),
-  };
-}
+const ownApp = () => ownInAppApp(t);
 const later = () => t.clock.advance(21_000);
 const STATS = 'stats { variants { variant control sent seen clicked dismissed completed goalReached } days { day variant sent seen } }';
 const statsOf = async (staff: ReturnType<typeof inAppStaff>, id: string) =>

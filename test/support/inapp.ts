@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import { serverApi, staffApp, unique } from './factories.js';
 import { staffApi } from './graphql.js';
 import { guestOf, type GuestMode } from './messenger.js';
 import type { TestServer } from './server.js';
@@ -69,5 +70,19 @@ export function appUser(t: TestServer, mode: GuestMode, sub: string) {
     receipt: (body: Record<string, unknown>) => g.send('POST', '/guest/v1/receipts', { session_id: session, ...body }),
     open: (id: string) => g.send('POST', `/guest/v1/messages/${id}/open`, { session_id: session }),
     links: (body: Record<string, unknown>) => g.send('PUT', '/guest/v1/app-links', body),
+  };
+}
+
+/** An app of its own for one test: its staff's in-app API, a signed-in user of its live mode, its server API. */
+export async function ownInAppApp(t: TestServer) {
+  const own = await staffApp(t);
+  return {
+    own,
+    staff: inAppStaff(
+      () => t,
+      () => own.owner,
+    ),
+    user: (sub = unique('user')) => appUser(t, own.live, sub),
+    server: serverApi(t, own.live.server_key),
   };
 }
