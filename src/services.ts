@@ -71,6 +71,7 @@ export async function openServices(opts: {
     rateChunks: new Map(),
     helpViews: new ViewCounts({ pool: database.pool }),
     helpSearches: HelpSearchShares.over(database.searchPool, searchPoolSize),
+    checkinsInFlight: new Map(),
   };
   if (opts.listen) await outbox.start();
   return {

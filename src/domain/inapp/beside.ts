@@ -7,7 +7,7 @@ import type { Services } from '../context.js';
 // check-in answered by another process is not seen here: the throttled one reads the kept answer
 // (checkin.ts).
 
-interface Member<A> {
+export interface Member<A> {
   /** When it claimed the slot; undefined once it knows it did not (throttled, erased, failed). */
   claimed: Promise<Date | undefined>;
   /** The answer it gave when it claimed; undefined when it failed. */
@@ -17,7 +17,15 @@ interface Member<A> {
   real: boolean;
 }
 
-const byService = new WeakMap<Services, Map<string, Set<Member<unknown>>>>();
+/** The check-ins in flight in this process, by person. */
+export type CheckinsInFlight = Map<string, Set<Member<unknown>>>;
+
+declare module '../services.js' {
+  interface Caches {
+    /** Check-ins of each person this process is answering now (none kept past them). */
+    checkinsInFlight: CheckinsInFlight;
+  }
+}
 
 function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => void } {
   let resolve!: (value: T) => void;
@@ -38,8 +46,7 @@ export interface Beside<A> {
 
 /** Joins the check-ins of `person` (`appModeId:externalId`) in flight in this process; call before the slot is claimed. */
 export function checkInBeside<A>(svc: Services, person: string): Beside<A> {
-  let people = byService.get(svc);
-  if (!people) byService.set(svc, (people = new Map()));
+  const people = svc.caches.checkinsInFlight;
   let members = people.get(person);
   if (!members) people.set(person, (members = new Set()));
   const all = members as Set<Member<A>>;
@@ -79,4 +86,4 @@ export function checkInBeside<A>(svc: Services, person: string): Beside<A> {
 }
 
 /** How many people have check-ins in flight in this process (none once all are answered: nothing is kept past them). */
-export const peopleInFlight = (svc: Services): number => byService.get(svc)?.size ?? 0;
+export const peopleInFlight = (svc: Services): number => svc.caches.checkinsInFlight.size;
