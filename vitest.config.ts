@@ -14,6 +14,7 @@ const OWN_PROCESS = [
   'test/graphql-permissions.test.ts',
   'workflows/temporal/workflows.test.ts',
   'test/engine-temporal.test.ts',
+  'test/temporal-replay.test.ts',
   'test/credential-cache.test.ts',
   'test/webhook-restart.test.ts',
   'test/cors-browser.test.ts',

@@ -1,0 +1,104 @@
+// npx tsx scripts/record-histories.ts [process …]: records one real Temporal history per durable process
+// (the latest version of each) into test/fixtures/histories/<process>.v<version>.json, which test/temporal-replay.test.ts replays against the
+// workflow code of the day. Needs a Temporal server at TEMPORAL_ADDRESS (a dev server will do) and
+// nothing else: a worker in this process runs the service's workflows on a task queue of its own,
+// with stand-in activities that answer fixed results (the history records what the workflow did
+// with them; replay never runs activities). Re-record when a workflow changes on purpose, as a new
+// version of its process (docs/operations.md).
+import { randomUUID } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { Client, Connection } from '@temporalio/client';
+import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import type { ActivitiesOf } from '../workflows/engine/types.js';
+import { processes, type Processes } from '../workflows/processes/registry.js';
+import type { DurableArgs } from '../workflows/temporal/definitions.js';
+import { historyToJson } from '../workflows/temporal/history-json.js';
+
+const address = process.env.TEMPORAL_ADDRESS;
+const namespace = process.env.TEMPORAL_NAMESPACE || 'default';
+if (!address) {
+  console.error('TEMPORAL_ADDRESS is not set: the histories are recorded on a Temporal server (temporal server start-dev will do).');
+  process.exit(1);
+}
+
+/** The processes to record (all without arguments): `npx tsx scripts/record-histories.ts webhook`. */
+const only = process.argv.slice(2);
+const unknown = only.filter((name) => !processes.definitions.some((d) => d.name === name));
+if (unknown.length > 0) {
+  console.error(`no such process: ${unknown.join(', ')}`);
+  process.exit(1);
+}
+
+const inSeconds = (s: number) => new Date(Date.now() + s * 1000).toISOString();
+
+/** A run of each process, with what its activities answer. Typed by the registry: a new process must be given one here. */
+const RUNS: { [Name in Processes['name']]: { input: unknown; says: string } } = {
+  erase: { input: { requestId: 'erase-request-1' }, says: 'removes the data, then marks the request done' },
+  webhook: {
+    input: { deliveryId: 'delivery-1' },
+    says: 'try 1 is answered with a 503 (its outcome: retry), try 2 fails as a step (the database away), try 3 is delivered; each after its wait',
+  },
+  'conversation-wake': {
+    input: { appModeId: 'app-mode-1', conversationId: 'conversation-1', until: inSeconds(2) },
+    says: 'waits until the snooze ends, then wakes the conversation',
+  },
+  'push-send': { input: { sendId: 'send-1' }, says: 'a step, a step at once, a wait for a provider’s pause, a last step' },
+};
+
+const stepsOfPush = new Map<string | null, () => { after: string | null; finished: boolean; waitUntil: string | null }>([
+  [null, () => ({ after: 'contact-500', finished: false, waitUntil: null })],
+  ['contact-500', () => ({ after: 'contact-1000', finished: false, waitUntil: inSeconds(2) })],
+  ['contact-1000', () => ({ after: 'contact-1042', finished: true, waitUntil: null })],
+]);
+
+const activities: ActivitiesOf<Processes> = {
+  eraseContactData: async () => ({ contacts: 1, conversations: 2, events: 5 }),
+  finishErase: async () => undefined,
+  postDelivery: async ({ attempt }) => {
+    if (attempt === 2) throw Object.assign(new Error('the database is away'), { stack: 'Error: the database is away' }); // no machine paths in the history
+    return { outcome: attempt === 1 ? 'retry' : 'delivered' };
+  },
+  mailSwitchOff: async () => undefined,
+  wakeConversation: async () => true,
+  sendPushBatch: async ({ after }) => stepsOfPush.get(after)!(),
+  stopPushSend: async () => undefined,
+};
+
+Runtime.install({ logger: new DefaultLogger('ERROR') }); // try 2's failure is meant: no warning for it
+const out = fileURLToPath(new URL('../test/fixtures/histories/', import.meta.url));
+const taskQueue = `record-histories-${randomUUID()}`;
+const nativeConnection = await NativeConnection.connect({ address });
+const connection = await Connection.connect({ address });
+const client = new Client({ connection, namespace, identity: 'record-histories' });
+const worker = await Worker.create({
+  connection: nativeConnection,
+  namespace,
+  taskQueue,
+  workflowsPath: fileURLToPath(new URL('../workflows/temporal/workflows.ts', import.meta.url)),
+  activities,
+  identity: 'record-histories',
+});
+
+let code = 0;
+await worker
+  .runUntil(async () => {
+    await mkdir(out, { recursive: true });
+    for (const [name, run] of Object.entries(RUNS).filter(([name]) => only.length === 0 || only.includes(name))) {
+      const { version } = processes.latest(name);
+      const args: DurableArgs = { version, input: run.input };
+      const handle = await client.workflow.start(name, { taskQueue, workflowId: `${name}-recorded-${randomUUID()}`, args: [args] });
+      const outcome = await handle.result();
+      const history = await handle.fetchHistory();
+      // A file per version: recording a new version keeps the older one's history, replayed as long as the code carries it.
+      await writeFile(`${out}${name}.v${version}.json`, historyToJson(history));
+      console.log(`${name} v${version}: ${run.says}; ${history.events?.length} events, outcome ${JSON.stringify(outcome)}`);
+    }
+  })
+  .catch((err: unknown) => {
+    console.error('recording stopped on an error:', err);
+    code = 1;
+  });
+await connection.close();
+await nativeConnection.close();
+process.exit(code);
