@@ -253,29 +253,31 @@ export class EmbeddedEngine<Def extends AnyProcess = AnyProcess> implements Dura
           SELECT process, fair_key, lane FROM workflow_run
           WHERE status = 'active' AND wake_at > ${at} AND lease_until > ${at}
         ),
+        key_held AS (SELECT process, fair_key, count(*) AS n FROM leased WHERE fair_key IS NOT NULL GROUP BY 1, 2),
+        lane_held AS (SELECT process, lane, count(*) AS n FROM leased WHERE lane IS NOT NULL GROUP BY 1, 2),
         queued AS (
-          SELECT id, fair_key, lane,
-            row_number() OVER (PARTITION BY process, fair_key ORDER BY wake_at, id)
-              + (SELECT count(*) FROM leased l WHERE l.process = d.process AND l.fair_key = d.fair_key) AS key_n,
-            row_number() OVER (PARTITION BY process, lane ORDER BY wake_at, id)
-              + (SELECT count(*) FROM leased l WHERE l.process = d.process AND l.lane = d.lane) AS lane_n
-          FROM due d WHERE needs_slot
+          SELECT d.id, d.wake_at, d.fair_key, d.lane,
+            row_number() OVER (PARTITION BY d.process, d.fair_key ORDER BY d.wake_at, d.id) + coalesce(k.n, 0) AS key_n,
+            row_number() OVER (PARTITION BY d.process, d.lane ORDER BY d.wake_at, d.id) + coalesce(l.n, 0) AS lane_n
+          FROM due d
+          LEFT JOIN key_held k ON k.process = d.process AND k.fair_key = d.fair_key
+          LEFT JOIN lane_held l ON l.process = d.process AND l.lane = d.lane
+          WHERE d.needs_slot
         ),
         slot AS (
           SELECT r.id FROM workflow_run r
-          WHERE r.id = ANY (ARRAY(
-              SELECT q.id FROM queued q
-              WHERE (q.fair_key IS NULL OR q.key_n <= ${this.keyCap}) AND (q.lane IS NULL OR q.lane_n <= ${this.laneCap})))
-            AND r.status IN ('active', 'waiting', 'parked') AND r.wake_at <= ${at}
-          ORDER BY r.wake_at LIMIT ${Math.max(room, 0)}
-          FOR UPDATE SKIP LOCKED
+          JOIN queued q ON q.id = r.id
+            AND (q.fair_key IS NULL OR q.key_n <= ${this.keyCap}) AND (q.lane IS NULL OR q.lane_n <= ${this.laneCap})
+          WHERE r.status IN ('active', 'waiting', 'parked') AND r.wake_at <= ${at}
+          ORDER BY q.wake_at LIMIT ${Math.max(room, 0)}
+          FOR UPDATE OF r SKIP LOCKED
         ),
         free AS (
           SELECT f.id FROM workflow_run f
-          WHERE f.id = ANY (ARRAY(SELECT d.id FROM due d WHERE NOT d.needs_slot))
-            AND f.status IN ('active', 'waiting', 'parked') AND f.wake_at <= ${at}
-          ORDER BY f.wake_at LIMIT ${this.batchSize}
-          FOR UPDATE SKIP LOCKED
+          JOIN due d ON d.id = f.id AND NOT d.needs_slot
+          WHERE f.status IN ('active', 'waiting', 'parked') AND f.wake_at <= ${at}
+          ORDER BY d.wake_at LIMIT ${this.batchSize}
+          FOR UPDATE OF f SKIP LOCKED
         )
         SELECT id FROM slot UNION ALL SELECT id FROM free`,
       );
