@@ -17,6 +17,9 @@ import { exec, rows, sql } from '../../src/db/sql.js';
 // lease's end and its revision is bumped); its result is saved only if the revision is still the
 // one it claimed. A worker that dies mid-activity leaves a lease that runs out: the attempt counts
 // as failed and is retried, so activities run at least once and a step is never lost.
+// Fair between tenants: steps without I/O never wait for an activity slot, and a run that starts an
+// activity waits while its process's runs of its key (an app-mode) hold half of the slots, or those
+// of its lane (a webhook endpoint) 4, so one tenant's slow work costs that tenant.
 
 export interface EmbeddedEngineOptions {
   /** How often to look for due runs when nothing in this process says there is one. */
