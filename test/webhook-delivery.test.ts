@@ -98,6 +98,17 @@ describe('a post', () => {
     expect(postsTo('other-topic')).toHaveLength(0);
     expect(postsTo('off')).toHaveLength(0);
   });
+
+  it('is a run of its app-mode and its endpoint, which the engine shares its slots by', async () => {
+    const hook = await endpoint('fair');
+    await serverApi(t, app.live.server_key).identify('fair-share', { display_name: 'Fair Share' });
+    await settle();
+    await settle();
+    const deliveries = await t.svc.db.webhookDelivery.findMany({ where: { endpointId: hook.id } });
+    expect(deliveries).toHaveLength(1);
+    const runs = await t.svc.db.workflowRun.findMany({ where: { id: { in: deliveries.map((d) => d.id) } } });
+    expect(runs.map((r) => [r.process, r.fairKey, r.lane])).toEqual([['webhook', app.modes.live, hook.id]]);
+  });
 });
 
 describe('a failed post', () => {

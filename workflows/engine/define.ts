@@ -1,5 +1,5 @@
 import type { Activities, ActivityInput, ActivityName } from './activities.js';
-import type { CallCommand, CallOptions, Decision, ProcessDefinition, ProcessEvent } from './types.js';
+import type { CallCommand, CallOptions, Decision, Fairness, ProcessDefinition, ProcessEvent } from './types.js';
 
 // How a process is declared. Its decide module states the process's types once,
 //
@@ -25,6 +25,8 @@ export interface ProcessSpec<Name extends string, State, Input, Acts extends Act
   // Properties, not methods: the compiler checks their parameters strictly. NoInfer: only `signals` says what the signals are.
   initialState: (input: Input) => State;
   decide: (state: State, event: ProcessEvent<Input, Acts, NoInfer<Signal>>) => Decision<State, Acts, NoInfer<Signal>>;
+  /** Whose work a run is (its app-mode, and a lane such as a webhook endpoint), read from its input. */
+  fairness?: (input: Input) => Fairness;
 }
 
 export interface ProcessKit<State, Input, Acts extends Activities> {

@@ -17,12 +17,19 @@ import { exec, rows, sql } from '../../src/db/sql.js';
 // lease's end and its revision is bumped); its result is saved only if the revision is still the
 // one it claimed. A worker that dies mid-activity leaves a lease that runs out: the attempt counts
 // as failed and is retried, so activities run at least once and a step is never lost.
+// Fair between tenants: steps without I/O never wait for an activity slot, and a run that starts an
+// activity waits while its process's runs of its key (an app-mode) hold half of the slots, or those
+// of its lane (a webhook endpoint) 4, so one tenant's slow work costs that tenant.
 
 export interface EmbeddedEngineOptions {
   /** How often to look for due runs when nothing in this process says there is one. */
   pollMs?: number;
-  /** Activities this process runs at once (and the most runs claimed in one transaction). */
+  /** Activities this process runs at once (and the most runs of each kind claimed in one transaction). */
   batchSize?: number;
+  /** Activities the runs of one process and one fairness key may hold at once, across servers (half of batchSize). */
+  keyCap?: number;
+  /** Activities the runs of one process and one lane (a webhook endpoint) may hold at once, across servers. */
+  laneCap?: number;
   log?: Logger;
 }
 
@@ -32,6 +39,8 @@ interface Claimed {
   call: CallCommand;
 }
 
+/** What one lane (a receiving endpoint) may hold at once: a few posts, as webhook senders commonly allow one endpoint. */
+const LANE_CAP = 4;
 /** The longest pause between passes while they keep failing. */
 const MAX_BACKOFF_MS = 10_000;
 /** How long a run whose step cannot be taken here (its decide threw, its version is unknown) waits before the next try. */
@@ -51,6 +60,8 @@ export class EmbeddedEngine<Def extends AnyProcess = AnyProcess> implements Dura
   private readonly activities: Activities;
   private readonly pollMs: number;
   private readonly batchSize: number;
+  private readonly keyCap: number;
+  private readonly laneCap: number;
   private loop: Promise<void> | undefined;
   private stopping = false;
   private nudged = false;
@@ -71,14 +82,27 @@ export class EmbeddedEngine<Def extends AnyProcess = AnyProcess> implements Dura
     this.log = opts.log ?? createLogger(svc.config.logLevel);
     this.pollMs = opts.pollMs ?? 300;
     this.batchSize = opts.batchSize ?? 16;
+    this.keyCap = opts.keyCap ?? Math.max(1, Math.floor(this.batchSize / 2));
+    this.laneCap = opts.laneCap ?? LANE_CAP;
   }
 
   async start<Name extends Def['name']>(process: ProcessRef<Name>, runId: string, input: StartInput<Def, Name>): Promise<string> {
     const def = this.registry.latest(process);
     const now = this.clock.now();
     const decision = def.decide(def.initialState(input), { kind: 'started', at: now.toISOString(), input });
+    const fairness = def.fairness?.(input);
     await this.db.workflowRun.createMany({
-      data: [{ id: runId, process: def.name, processVersion: def.version, startedAt: now, ...settle(decision, now, [], false) }],
+      data: [
+        {
+          id: runId,
+          process: def.name,
+          processVersion: def.version,
+          startedAt: now,
+          fairKey: fairness?.key ?? null,
+          lane: fairness?.lane ?? null,
+          ...settle(decision, now, [], false),
+        },
+      ],
       skipDuplicates: true,
     });
     this.nudge();
@@ -124,21 +148,27 @@ export class EmbeddedEngine<Def extends AnyProcess = AnyProcess> implements Dura
    * Takes every step that is due, activities included, until none is left and none is running;
    * returns how many runs it stepped. Up to `batchSize` activities run at once, and a slot freed by
    * one that ends is filled at once (a slow post does not hold back the runs claimed beside it).
+   * Steps that need no slot (a timer's wake, a signal, a cancel) are taken while every slot is busy:
+   * it looks again at each poll and each nudge, not only when an activity ends.
    */
   async runDue(): Promise<number> {
     let stepped = 0;
     for (;;) {
       const room = this.batchSize - this.running.size;
-      const { claimed, calls } = room > 0 ? await this.claimDue(room) : { claimed: 0, calls: [] };
+      const { claimed, calls } = await this.claimDue(room);
       stepped += claimed;
       for (const call of calls) {
         const performed: Promise<void> = this.perform(call).finally(() => this.running.delete(performed));
         this.running.add(performed);
       }
-      if (claimed > 0 && this.running.size < this.batchSize) continue;
+      // More may be due: steps without a slot were taken, or activities and a slot is left, or an
+      // activity ended while claiming (its slot was not offered, and its run may be due again).
+      const freed = this.batchSize - this.running.size > room - calls.length;
+      if (claimed > calls.length || (claimed > 0 && this.running.size < this.batchSize) || freed) continue;
       if (this.running.size === 0) return stepped;
-      // A slot is full or nothing more is due: look again when an activity ends (its run may be due again).
-      await Promise.race(this.running);
+      // Look again when an activity ends (its run may be due again), at a nudge, or at the next poll.
+      const ended = Promise.race(this.running);
+      await (this.stopping ? ended : this.idle(this.pollMs, ended));
     }
   }
 
@@ -171,21 +201,23 @@ export class EmbeddedEngine<Def extends AnyProcess = AnyProcess> implements Dura
     }
   }
 
-  private idle(ms: number): Promise<void> {
+  /** Waits `ms`, or less when nudged, stopped or `orWhen` settles. */
+  private async idle(ms: number, orWhen?: Promise<void>): Promise<void> {
     if (this.nudged || this.stopping) {
       this.nudged = false;
-      return Promise.resolve();
+      return;
     }
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.wake = undefined;
-        this.nudged = false;
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      this.wake = done;
-    });
+    let done!: () => void;
+    const woken = new Promise<void>((resolve) => (done = resolve));
+    const timer = setTimeout(done, ms);
+    this.wake = done;
+    try {
+      await (orWhen ? Promise.race([woken, orWhen]) : woken);
+    } finally {
+      clearTimeout(timer);
+      if (this.wake === done) this.wake = undefined;
+      this.nudged = false;
+    }
   }
 
   /** Something this process did made a run due: look now rather than at the next poll. */
@@ -194,16 +226,63 @@ export class EmbeddedEngine<Def extends AnyProcess = AnyProcess> implements Dura
     this.wake?.();
   }
 
-  private claimDue(limit: number): Promise<{ claimed: number; calls: Claimed[] }> {
+  /**
+   * Claims due runs in one statement: up to `room` that start an activity, and up to `batchSize`
+   * whose step needs no slot, oldest due first. A run that starts an activity is passed over while
+   * its process's runs of its key already hold `keyCap` activities (across servers, the runs
+   * claimed in this statement counted), or those of its lane `laneCap`: it waits for its own
+   * tenant's work, and another tenant's runs behind it are taken.
+   */
+  private claimDue(room: number): Promise<{ claimed: number; calls: Claimed[] }> {
     return this.db.$transaction(async (tx) => {
       const now = this.clock.now();
+      const at = utc(now);
+      // Which due runs start an activity (a call, not leased, no cancel pending) is read once, in the
+      // statement's snapshot; each of them is ranked among its process's runs of its key (and of its
+      // lane), the runs holding a lease counted first, and is taken only while its rank is within the
+      // cap. Rows are locked and rechecked only for being due (another server may have stepped one
+      // meanwhile: whatever its step is now, it is taken), and SKIP LOCKED comes before each LIMIT.
       const due = await rows<{ id: string }>(
         { db: tx, svc: this.sqlOn },
         sql`
-        SELECT id FROM workflow_run
-        WHERE status IN ('active', 'waiting', 'parked') AND wake_at <= ${utc(now)}
-        ORDER BY wake_at LIMIT ${limit}
-        FOR UPDATE SKIP LOCKED`,
+        WITH due AS MATERIALIZED (
+          SELECT id, process, fair_key, lane, wake_at,
+            status = 'active' AND command->>'kind' = 'call' AND lease_until IS NULL
+              AND (cancel_requested_at IS NULL OR cancel_delivered_at IS NOT NULL) AS needs_slot
+          FROM workflow_run
+          WHERE status IN ('active', 'waiting', 'parked') AND wake_at <= ${at}
+        ),
+        leased AS (
+          SELECT process, fair_key, lane FROM workflow_run
+          WHERE status = 'active' AND wake_at > ${at} AND lease_until > ${at}
+        ),
+        key_held AS (SELECT process, fair_key, count(*) AS n FROM leased WHERE fair_key IS NOT NULL GROUP BY 1, 2),
+        lane_held AS (SELECT process, lane, count(*) AS n FROM leased WHERE lane IS NOT NULL GROUP BY 1, 2),
+        queued AS (
+          SELECT d.id, d.wake_at, d.fair_key, d.lane,
+            row_number() OVER (PARTITION BY d.process, d.fair_key ORDER BY d.wake_at, d.id) + coalesce(k.n, 0) AS key_n,
+            row_number() OVER (PARTITION BY d.process, d.lane ORDER BY d.wake_at, d.id) + coalesce(l.n, 0) AS lane_n
+          FROM due d
+          LEFT JOIN key_held k ON k.process = d.process AND k.fair_key = d.fair_key
+          LEFT JOIN lane_held l ON l.process = d.process AND l.lane = d.lane
+          WHERE d.needs_slot
+        ),
+        slot AS (
+          SELECT r.id FROM workflow_run r
+          JOIN queued q ON q.id = r.id
+            AND (q.fair_key IS NULL OR q.key_n <= ${this.keyCap}) AND (q.lane IS NULL OR q.lane_n <= ${this.laneCap})
+          WHERE r.status IN ('active', 'waiting', 'parked') AND r.wake_at <= ${at}
+          ORDER BY q.wake_at LIMIT ${Math.max(room, 0)}
+          FOR UPDATE OF r SKIP LOCKED
+        ),
+        free AS (
+          SELECT f.id FROM workflow_run f
+          JOIN due d ON d.id = f.id AND NOT d.needs_slot
+          WHERE f.status IN ('active', 'waiting', 'parked') AND f.wake_at <= ${at}
+          ORDER BY d.wake_at LIMIT ${this.batchSize}
+          FOR UPDATE OF f SKIP LOCKED
+        )
+        SELECT id FROM slot UNION ALL SELECT id FROM free`,
       );
       if (due.length === 0) return { claimed: 0, calls: [] };
       const runs = await tx.workflowRun.findMany({ where: { id: { in: due.map((r) => r.id) } } });

@@ -70,6 +70,16 @@ export type Decision<State = unknown, Acts extends Activities = Activities, Sign
 };
 
 /**
+ * Whose work a run is, so that one tenant's slow work cannot take every worker slot. On the embedded
+ * engine, the runs of one process with one key (an app-mode's id) hold at most half of a server's
+ * activity slots at once, and those of one lane (a webhook endpoint) at most a few; others wait.
+ */
+export interface Fairness {
+  key?: string | null;
+  lane?: string | null;
+}
+
+/**
  * A process: its state, its input, the activities it calls and the signals it hears, tied together
  * for the compiler. Declare one with `defineProcess` (define.ts).
  */
@@ -81,6 +91,8 @@ export interface ProcessDefinition<State, Input, Acts extends Activities, Signal
   signals: readonly Signal[];
   initialState(input: Input): State;
   decide(state: State, event: ProcessEvent<Input, Acts, Signal>): Decision<State, Acts, Signal>;
+  /** Whose work a run is, read from its input at start: the embedded engine shares its activity slots by it. */
+  fairness?: (input: Input) => Fairness;
   /** For the compiler only, never set: the activities the process calls, so an engine can ask for all of them. */
   readonly activityTypes?: Acts;
 }
@@ -96,6 +108,7 @@ export interface AnyProcess {
   readonly signals: readonly string[];
   initialState(input: unknown): unknown;
   decide(state: unknown, event: ProcessEvent): { state: unknown; command: Command };
+  fairness?(input: unknown): Fairness;
   readonly activityTypes?: Activities;
 }
 

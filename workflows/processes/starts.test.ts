@@ -93,9 +93,9 @@ describe('starting processes from the outbox', () => {
       row('contact.created', { external_id: 'x' }),
     ]);
     expect(started).toEqual([
-      ['erase', 'r1', { requestId: 'r1' }],
+      ['erase', 'r1', { requestId: 'r1', appModeId: 'm1' }],
       ['conversation-wake', 'wake-1', { appModeId: 'm1', conversationId: 'c1', until: '2026-11-22T09:00:00.000Z' }],
-      ['push-send', 's1', { sendId: 's1' }],
+      ['push-send', 's1', { sendId: 's1', appModeId: 'm1' }],
     ]);
   });
 

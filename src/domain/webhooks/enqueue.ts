@@ -9,8 +9,11 @@ import { isWebhookTopic } from './topics.js';
 // A batch of rows (the outbox hands them on up to 500 at a time) is read in a few statements
 // whatever its size: the endpoints, the apps and the contacts of all its rows at once.
 
-/** The deliveries the rows make (already made ones included), by id, in the rows' order. */
-export async function deliveriesFor(ctx: Ctx, rows: readonly OutboxRow[]): Promise<string[]> {
+/** The deliveries the rows make (already made ones included), in the rows' order: each id, its app-mode and its endpoint. */
+export async function deliveriesFor(
+  ctx: Ctx,
+  rows: readonly OutboxRow[],
+): Promise<{ id: string; appModeId: string; endpointId: string }[]> {
   const posted = rows.filter((row) => isWebhookTopic(row.topic));
   if (!posted.length) return [];
   const modeIds = [...new Set(posted.map((row) => row.appModeId))];
@@ -47,7 +50,7 @@ export async function deliveriesFor(ctx: Ctx, rows: readonly OutboxRow[]): Promi
     }));
   });
   await ctx.db.webhookDelivery.createMany({ data: deliveries, skipDuplicates: true });
-  return deliveries.map((d) => d.id);
+  return deliveries.map(({ id, appModeId, endpointId }) => ({ id, appModeId, endpointId }));
 }
 
 type ContactFields = { displayName: string | null; email: string | null; language: string | null };

@@ -17,6 +17,7 @@ export const conversationWakeProcess = define({
   version: 1,
   signals: [],
   initialState: (input) => input,
+  fairness: ({ appModeId }) => ({ key: appModeId }),
   decide: (state, event) => {
     switch (event.kind) {
       case 'started':

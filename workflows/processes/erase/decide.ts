@@ -9,6 +9,8 @@ import type { EraseActivities } from './activities.js';
 
 export interface EraseInput {
   requestId: string;
+  /** Whose person it is: the engine shares its slots by it (runs started before it was carried have none). */
+  appModeId?: string;
 }
 
 export interface EraseState {
@@ -75,5 +77,6 @@ export const eraseProcess = define({
   version: 1,
   signals: [],
   initialState: ({ requestId }) => ({ requestId, phase: 'erasing', rounds: 0, removed: null }),
+  fairness: ({ appModeId }) => ({ key: appModeId }),
   decide,
 });

@@ -9,6 +9,6 @@ export default wireProcess(eraseProcess, {
   startsOn: {
     topics: [ERASE_REQUESTED],
     runId: (row) => String(row.data.request_id),
-    input: (row) => ({ requestId: String(row.data.request_id) }),
+    input: (row) => ({ requestId: String(row.data.request_id), appModeId: row.appModeId }),
   },
 });

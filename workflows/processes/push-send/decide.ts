@@ -11,6 +11,8 @@ import type { PushSendActivities } from './activities.js';
 
 export interface PushSendInput {
   sendId: string;
+  /** Whose send it is: the engine shares its slots by it (runs started before it was carried have none). */
+  appModeId?: string;
 }
 
 export interface PushSendState {
@@ -64,5 +66,6 @@ export const pushSendProcess = define({
   version: 1,
   signals: [],
   initialState: ({ sendId }) => ({ sendId, after: null, steps: 0, rounds: 0 }),
+  fairness: ({ appModeId }) => ({ key: appModeId }),
   decide,
 });

@@ -9,6 +9,6 @@ export default wireProcess(pushSendProcess, {
   startsOn: {
     topics: [PUSH_REQUESTED],
     runId: (row) => String(row.data.send_id),
-    input: (row) => ({ sendId: String(row.data.send_id) }),
+    input: (row) => ({ sendId: String(row.data.send_id), appModeId: row.appModeId }),
   },
 });

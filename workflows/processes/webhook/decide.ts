@@ -11,6 +11,9 @@ import type { WebhookActivities } from './activities.js';
 
 export interface WebhookInput {
   deliveryId: string;
+  /** Whose delivery it is, and the endpoint it goes to: the engine shares its slots by them, and caps what one endpoint holds. */
+  appModeId?: string;
+  endpointId?: string;
 }
 
 export interface WebhookState {
@@ -72,5 +75,6 @@ export const webhookProcess = define({
   version: 1,
   signals: [],
   initialState: ({ deliveryId }) => ({ deliveryId, attempt: 0, last: null }),
+  fairness: ({ appModeId, endpointId }) => ({ key: appModeId, lane: endpointId }),
   decide,
 });

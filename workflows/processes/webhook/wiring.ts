@@ -9,6 +9,10 @@ export default wireProcess(webhookProcess, {
   activities: (svc) => webhookActivities(svc, { testTrust: svc.config.outboundTestTrust }),
   startsOn: {
     topics: 'all',
-    runs: async (ctx, rows) => (await deliveriesFor(ctx, rows)).map((deliveryId) => ({ runId: deliveryId, input: { deliveryId } })),
+    runs: async (ctx, rows) =>
+      (await deliveriesFor(ctx, rows)).map(({ id, appModeId, endpointId }) => ({
+        runId: id,
+        input: { deliveryId: id, appModeId, endpointId },
+      })),
   },
 });

@@ -1,0 +1,119 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openServices, type OpenServices } from '../src/services.js';
+import { defineProcess } from '../workflows/engine/define.js';
+import { EmbeddedEngine } from '../workflows/engine/embedded.js';
+import { ProcessRegistry } from '../workflows/engine/registry.js';
+import type { DurableEngine } from '../workflows/engine/types.js';
+import { createTestDatabase } from './support/db.js';
+import { TEST_SECRET_KEY, testConfig } from './support/server.js';
+
+// The embedded engine shares its activity slots between tenants, on the real clock: one tenant's
+// slow activities hold at most their share, and a step that needs no slot (a timer's wake) is
+// taken while every slot is busy.
+
+interface JobInput {
+  tenant: string;
+  /** How long its one activity takes; none: it waits for `until` instead. */
+  workMs?: number;
+  until?: string;
+  /** What its activity holds (a receiving endpoint, say). */
+  lane?: string;
+}
+
+/** How many `work` activities run at once, most of all, by tenant and by lane. */
+const running = new Map<string, number>();
+const most = new Map<string, number>();
+const bump = (key: string, by: number) => {
+  const n = (running.get(key) ?? 0) + by;
+  running.set(key, n);
+  most.set(key, Math.max(most.get(key) ?? 0, n));
+};
+
+const jobActivities = () => ({
+  async work(input: { tenant: string; ms: number; lane?: string }): Promise<null> {
+    const keys = [`tenant:${input.tenant}`, ...(input.lane ? [`lane:${input.lane}`] : [])];
+    keys.forEach((k) => bump(k, 1));
+    await new Promise((resolve) => setTimeout(resolve, input.ms));
+    keys.forEach((k) => bump(k, -1));
+    return null;
+  },
+});
+
+const { call, define } = defineProcess<JobInput, JobInput, ReturnType<typeof jobActivities>>();
+const job = define({
+  name: 'job',
+  version: 1,
+  signals: [],
+  initialState: (input) => input,
+  fairness: ({ tenant, lane }) => ({ key: tenant, lane }),
+  decide: (state, event) => {
+    if (event.kind !== 'started') return { state, command: { kind: 'end', outcome: null } };
+    if (state.until) return { state, command: { kind: 'wait', until: state.until } };
+    const input = { tenant: state.tenant, ms: state.workMs ?? 0, ...(state.lane ? { lane: state.lane } : {}) };
+    return { state, command: call('work', input, { timeoutMs: 60_000 }) };
+  },
+});
+const processes = new ProcessRegistry([job]);
+
+let svc: OpenServices;
+beforeAll(async () => {
+  svc = await openServices({ config: testConfig(), url: await createTestDatabase(), secretKey: TEST_SECRET_KEY });
+});
+afterAll(async () => {
+  await svc?.close();
+});
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** When the run ended, waiting for it up to `withinMs`. */
+async function endOf(engine: Pick<DurableEngine, 'describe'>, runId: string, withinMs: number): Promise<Date | null> {
+  const until = Date.now() + withinMs;
+  for (;;) {
+    const run = await engine.describe(runId);
+    if (run?.state === 'ended') return run.endedAt;
+    if (Date.now() > until) return null;
+    await sleep(20);
+  }
+}
+
+describe('the embedded engine between tenants', () => {
+  it("takes tenant B's quick activity and timer at once while tenant A's slow activities fill its slots", async () => {
+    const engine = new EmbeddedEngine(svc, processes, jobActivities()); // 16 slots, a poll every 300 ms
+    engine.startWorker();
+    try {
+      for (let i = 0; i < 16; i++) await engine.start('job', `a-${i}`, { tenant: 'A', workMs: 5_000 });
+      await sleep(500);
+      expect(running.get('tenant:A')).toBeGreaterThan(0);
+
+      const asked = Date.now();
+      const wakeAt = new Date(asked + 1_000);
+      await engine.start('job', 'b-quick', { tenant: 'B', workMs: 50 });
+      await engine.start('job', 'b-timer', { tenant: 'B', until: wakeAt.toISOString() });
+
+      const quick = await endOf(engine, 'b-quick', 6_000);
+      expect(quick && quick.getTime() - asked).toBeLessThan(2_000);
+      const woke = await endOf(engine, 'b-timer', 6_000);
+      expect(woke && woke.getTime() - wakeAt.getTime()).toBeLessThan(1_000);
+      expect(woke!.getTime()).toBeGreaterThanOrEqual(wakeAt.getTime());
+      // A's first activities are still running, and never held more than half of the slots.
+      expect(await engine.describe('a-0')).toMatchObject({ state: 'active' });
+      expect(most.get('tenant:A')).toBe(8);
+    } finally {
+      await engine.close();
+    }
+  }, 30_000);
+
+  it('lets one lane (a slow endpoint) hold 4 activities at once, its other runs waiting for them', async () => {
+    const engine = new EmbeddedEngine(svc, processes, jobActivities());
+    engine.startWorker();
+    try {
+      for (let i = 0; i < 8; i++) await engine.start('job', `c-${i}`, { tenant: 'C', workMs: 600, lane: 'slow-endpoint' });
+      await engine.start('job', 'c-other', { tenant: 'C', workMs: 50, lane: 'other-endpoint' });
+      expect(await endOf(engine, 'c-other', 1_000)).not.toBeNull();
+      for (let i = 0; i < 8; i++) expect(await endOf(engine, `c-${i}`, 5_000)).not.toBeNull();
+      expect(most.get('lane:slow-endpoint')).toBe(4);
+    } finally {
+      await engine.close();
+    }
+  }, 30_000);
+});
