@@ -11,6 +11,7 @@ import {
   MAX_UNUSED_ATTACHMENTS_PER_APP_MODE,
   MAX_UNUSED_BYTES_PER_APP_MODE,
   MAX_UNUSED_BYTES_PER_PERSON,
+  MiB,
   UPLOAD_ADDRESS_SECONDS,
 } from './limits.js';
 import { lock } from '../locks.js';
@@ -71,23 +72,13 @@ async function waiting(tx: TxCtx, appModeId: string, externalId: string): Promis
   return { mine: row!.mine, myBytes: Number(row!.my_bytes), all: row!.all, allBytes: Number(row!.all_bytes) };
 }
 
-const MiB = 1024 * 1024;
-
 /** Refuses a picture of `size` bytes beyond what may wait: the person's (422) first, then the app-mode's (429). */
 function refuseBeyondLimits(w: Waiting, size: number): void {
   const lapse = 'send them or wait for them to lapse';
-  if (w.mine >= MAX_UNUSED_ATTACHMENTS)
-    throw new DomainError(
-      422,
-      'attachment_limit',
-      'Too many pictures waiting',
-      `At most ${MAX_UNUSED_ATTACHMENTS} pictures may wait to be sent; ${lapse}.`,
-    );
+  const personLimit = (detail: string) => new DomainError(422, 'attachment_limit', 'Too many pictures waiting', detail);
+  if (w.mine >= MAX_UNUSED_ATTACHMENTS) throw personLimit(`At most ${MAX_UNUSED_ATTACHMENTS} pictures may wait to be sent; ${lapse}.`);
   if (w.myBytes + size > MAX_UNUSED_BYTES_PER_PERSON)
-    throw new DomainError(
-      422,
-      'attachment_limit',
-      'Too many pictures waiting',
+    throw personLimit(
       `At most ${MAX_UNUSED_BYTES_PER_PERSON / MiB} MiB (${MAX_UNUSED_BYTES_PER_PERSON} bytes) of pictures may wait to be sent; ` +
         `${w.myBytes} bytes wait and this one declares ${size}: ${lapse}.`,
     );

@@ -2,7 +2,7 @@ import { PICTURE_TYPES } from '../../lib/blobs/pictures.js';
 
 // The attachment numbers the spec leaves to the service (docs/areas/attachments.md).
 
-const MiB = 1024 * 1024;
+export const MiB = 1024 * 1024;
 
 /** MaxAttachmentBytes: the largest picture, 10 MiB. */
 export const MAX_ATTACHMENT_BYTES = 10 * MiB;

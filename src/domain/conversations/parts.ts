@@ -102,10 +102,10 @@ export function visibleParts(
   });
 }
 
-/** A page of the parts the person may see, and where the parts older than it start. */
 /** A part as the person is shown it: its blocks, never the plain text (which they repeat), so a page reads half the bytes. */
 export type ShownPart = Omit<ConversationPart, 'text'>;
 
+/** A page of the parts the person may see, and where the parts older than it start. */
 export interface PartsPage {
   /** The newest MAX_PARTS the person may see before `before` (every part when left out), oldest first. */
   parts: ShownPart[];

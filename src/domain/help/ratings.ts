@@ -1,4 +1,5 @@
 import { isIPv6 } from 'node:net';
+import { parseV6 } from '../../lib/outbound/address.js';
 import { erasedAmong } from '../contacts/erasure.js';
 import { transaction, type Ctx, type GuestCaller, type VisitorCaller } from '../context.js';
 import { invalid, notFound } from '../errors.js';
@@ -83,14 +84,8 @@ export function voterOf(address: string): string {
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
   if (mapped) return mapped[1]!;
   if (!isIPv6(address)) return address;
-  const [head = '', tail] = address.split('%')[0]!.split('::');
-  const left = head ? head.split(':') : [];
-  const right = tail ? tail.split(':') : [];
-  const groups = tail === undefined ? left : [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right];
-  return `${groups
-    .slice(0, 4)
-    .map((g) => parseInt(g, 16).toString(16))
-    .join(':')}::/64`;
+  const b = parseV6(address.split('%')[0]!);
+  return `${[0, 2, 4, 6].map((i) => ((b[i]! << 8) | b[i + 1]!).toString(16)).join(':')}::/64`;
 }
 
 /** Forgets the public votes' address counts of past days (every server process sweeps now and then). */

@@ -91,7 +91,7 @@ function parseV4(text: string): number[] {
 }
 
 /** 16 bytes of an address net.isIPv6 accepted (`::` shortening and a dotted IPv4 tail included). */
-function parseV6(text: string): number[] {
+export function parseV6(text: string): number[] {
   let groups: number[] = [];
   const toGroups = (part: string) => {
     if (part === '') return [];
