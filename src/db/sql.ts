@@ -133,13 +133,3 @@ function pgValue(value: unknown): unknown {
 }
 const isDecimal = (value: object): value is { toFixed(): string } =>
   value.constructor?.name.startsWith('Decimal') === true && typeof (value as { toFixed?: unknown }).toFixed === 'function';
-
-/** A statement PostgreSQL stopped at statement_timeout (57014), however the driver wrapped it. */
-export function isStatementTimeout(err: unknown): boolean {
-  for (let e = err, depth = 0; e && typeof e === 'object' && depth < 8; depth++) {
-    const { code, originalCode, meta, cause } = e as Record<string, unknown>;
-    if (code === '57014' || originalCode === '57014' || (meta as { code?: unknown } | undefined)?.code === '57014') return true;
-    e = cause;
-  }
-  return false;
-}

@@ -4,7 +4,8 @@ import { audiencesOf, type HelpCtx, type HelpReader } from './reader.js';
 import { itemOf, servedStatement, withCollections, type ArticleItem, type ServedRow } from './served.js';
 import { correctedWords } from './spelling.js';
 import { SEARCH_TIMEOUT_MS, searchBusy } from './share.js';
-import { isStatementTimeout, rows, sql, type Sql } from '../../db/sql.js';
+import { isStatementTimeout } from '../../db/lost-connection.js';
+import { rows, sql, type Sql } from '../../db/sql.js';
 
 // GET …/articles: with no words, the articles most read in the reader's language first; with
 // words, PostgreSQL full-text search over the served versions, in each language's own
