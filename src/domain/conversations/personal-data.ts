@@ -1,7 +1,6 @@
 import type { Conversation, ConversationPart } from '../../generated/prisma/client.js';
-import { PagedArray } from '../../lib/json-stream.js';
 import type { Ctx } from '../context.js';
-import { EXPORT_PAGE, keyset, pagedMember, pagedRows, type PersonalDataArea } from '../personal-data/registry.js';
+import { keyset, pagedEntries, pagedMember, pagedRows, type PersonalDataArea } from '../personal-data/registry.js';
 
 // A person's conversations: each with the parts they may see (never a team's note), the values
 // the help bot collected in them, how far they read, and their idempotency keys. Conversations,
@@ -69,19 +68,16 @@ export const conversationData: PersonalDataArea = {
     );
     if (!conversations) return undefined;
     // The values of each page of conversations, in the conversations' order.
-    const collected = new PagedArray(async function* () {
-      for (let last: string | undefined; ;) {
-        const page = await db.conversation.findMany({
+    const collected = pagedEntries(
+      (last: { id: string } | undefined, take) =>
+        db.conversation.findMany({
           where: person,
           orderBy: ORDER,
           select: { id: true, collected: { orderBy: [{ createdAt: 'asc' }, { key: 'asc' }] } },
-          ...keyset(last === undefined ? undefined : { id: last }, EXPORT_PAGE),
-        });
-        yield page.flatMap((c) => c.collected.map((v) => ({ conversationId: c.id, key: v.key, value: v.value })));
-        if (page.length < EXPORT_PAGE) return;
-        last = page[page.length - 1]!.id;
-      }
-    });
+          ...keyset(last && { id: last.id }, take),
+        }),
+      (page) => page.flatMap((c) => c.collected.map((v) => ({ conversationId: c.id, key: v.key, value: v.value }))),
+    );
     return { conversations, collected };
   },
   async erase({ db: tx }, { externalId, appModeIds }) {

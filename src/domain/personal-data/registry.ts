@@ -19,14 +19,18 @@ export const EXPORT_PAGE = 100;
 /** Reads up to `take` rows after the one given (the first rows when none), in a member's order. */
 export type ReadPage<R> = (after: NoInfer<R> | undefined, take: number) => Promise<R[]>;
 
-/** A Listed member read wholly while the answer is written (from `first` when read already); `present` makes each row its entry. */
-export const pagedRows = <R, T>(read: ReadPage<R>, present: (row: R) => T, first?: R[]): PagedArray<T> =>
+/** A Listed member read wholly while the answer is written (from `first` when read already); `entries` makes each page of rows its entries. */
+export const pagedEntries = <R, T>(read: ReadPage<R>, entries: (page: R[]) => T[], first?: R[]): PagedArray<T> =>
   new PagedArray(async function* () {
     for (let page = first ?? (await read(undefined, EXPORT_PAGE)); ; page = await read(page[page.length - 1], EXPORT_PAGE)) {
-      yield page.map(present);
+      yield entries(page);
       if (page.length < EXPORT_PAGE) return;
     }
   });
+
+/** The same, one entry a row: `present` makes each row its entry. */
+export const pagedRows = <R, T>(read: ReadPage<R>, present: (row: R) => T, first?: R[]): PagedArray<T> =>
+  pagedEntries(read, (page) => page.map(present), first);
 
 /** A Listed member whose first page is read now: undefined when there is none (the person has nothing here). */
 export async function pagedMember<R, T>(read: ReadPage<R>, present: (row: R) => T): Promise<PagedArray<T> | undefined> {
