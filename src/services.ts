@@ -50,7 +50,7 @@ export async function openServices(opts: {
   };
   const secrets = new SecretBox(opts.secretKey);
   const clock = opts.clock ?? systemClock;
-  const blobs = openBlobStore(opts.config.blobs, {
+  const blobs = await openBlobStore(opts.config.blobs, {
     query: (text, values) => rows({ pool: database.pool }, { text, values }),
     sign: (text) => secrets.keyedHash('blob-address', text),
     now: () => clock.now(),

@@ -1,8 +1,10 @@
-import { createTransport } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import { MailNotSent, type MailTransport, type OutgoingMessage } from './transport.js';
 
 // SMTP through nodemailer. `smtp://` upgrades with STARTTLS when the server offers it
 // (`?require_tls=true`: refuse a server that does not); `smtps://` is TLS from the start.
+// nodemailer is loaded at the first message, not at start: most runs (a `crm` command, a server
+// that has sent nothing yet) never need its hundred modules.
 
 const TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 };
 
@@ -28,14 +30,20 @@ export function smtpOptions(smtpUrl: string) {
 
 export function smtpMail(smtpUrl: string, from: string): MailTransport {
   const { describe, ...options } = smtpOptions(smtpUrl);
-  const transport = createTransport({ ...options, ...TIMEOUTS, logger: false, debug: false });
+  let opened: Promise<Transporter> | undefined;
+  const transport = () =>
+    (opened ??= import('nodemailer').then(({ createTransport }) =>
+      createTransport({ ...options, ...TIMEOUTS, logger: false, debug: false }),
+    ));
   return {
     via: 'smtp',
     from,
     describe,
     async send(message: OutgoingMessage) {
       try {
-        await transport.sendMail({
+        await (
+          await transport()
+        ).sendMail({
           from: message.from,
           to: message.to,
           subject: message.subject,
@@ -50,7 +58,7 @@ export function smtpMail(smtpUrl: string, from: string): MailTransport {
       }
     },
     async close() {
-      transport.close();
+      (await opened)?.close();
     },
   };
 }

@@ -1,13 +1,18 @@
 import { PostgresBlobStore, type BlobTableDeps } from './postgres.js';
-import { S3BlobStore, type S3Settings } from './s3.js';
+import type { S3BlobStore, S3Settings } from './s3.js';
 
 export type BlobSettings = { store: 'postgres' } | { store: 's3'; s3: S3Settings };
 
 export type OpenBlobStore = PostgresBlobStore | S3BlobStore;
 
-/** The store configuration names (BLOB_STORE): PostgreSQL unless S3 is asked for. */
-export function openBlobStore(settings: BlobSettings, deps: BlobTableDeps): OpenBlobStore {
-  return settings.store === 's3' ? new S3BlobStore(settings.s3, deps.now) : new PostgresBlobStore(deps);
+/**
+ * The store configuration names (BLOB_STORE): PostgreSQL unless S3 is asked for. The S3 client
+ * (some 300 modules of the AWS SDK) is loaded only then.
+ */
+export async function openBlobStore(settings: BlobSettings, deps: BlobTableDeps): Promise<OpenBlobStore> {
+  if (settings.store !== 's3') return new PostgresBlobStore(deps);
+  const { S3BlobStore } = await import('./s3.js');
+  return new S3BlobStore(settings.s3, deps.now);
 }
 
 /** BLOB_STORE and the S3_* settings, refused at start when they cannot work. */
