@@ -348,8 +348,8 @@ describe('the embedded engine on PostgreSQL', () => {
     const second = new EmbeddedEngine(svc, processes, healthy.activities);
     clock.advance(10_000);
     await second.runDue();
-    expect(await second.describe('lost-last')).toMatchObject({ state: 'active', attempts: 3, wakeAt: later(4_000) });
-    clock.advance(4_000);
+    expect(await second.describe('lost-last')).toMatchObject({ state: 'active', attempts: 3, wakeAt: later(1_000) });
+    clock.advance(1_000);
     await second.runDue();
     expect(healthy.calls).toEqual([{ activity: 'sendPing', to: 'lost-last' }]);
     expect(await second.describe('lost-last')).toMatchObject({ state: 'waiting', attempts: 0, lastError: null });

@@ -60,6 +60,8 @@ export function advance(def: AnyProcess, run: WorkflowRun, event: ProcessEvent, 
 /** How many more times than its retry policy allows an attempt is made again after it was lost with its worker
  *  or its connection to the database: nothing says it was done, so decide is not told it failed. */
 export const LOST_ATTEMPT_RETRIES = 3;
+/** The pause before an attempt lost with its worker or its connection is made again: nothing says the activity itself failed. */
+export const LOST_RETRY_MS = 1_000;
 
 /** A failed attempt (run.attempts counts it): tried again after backoff while the policy
  *  allows, else decide hears of the failure. An attempt `lost` (its worker gone, its database
@@ -67,7 +69,7 @@ export const LOST_ATTEMPT_RETRIES = 3;
 export function afterFailure(def: AnyProcess, run: WorkflowRun, call: CallCommand, error: string, now: Date, lost = false): RunChange {
   const policy = retryPolicyOf(call);
   if (run.attempts < policy.maxAttempts + (lost ? LOST_ATTEMPT_RETRIES : 0)) {
-    const retryAt = new Date(now.getTime() + backoffMs(policy, run.attempts));
+    const retryAt = new Date(now.getTime() + (lost ? LOST_RETRY_MS : backoffMs(policy, run.attempts)));
     return { leaseUntil: null, lastError: error, wakeAt: cancelPending(run) ? now : retryAt };
   }
   const event = { kind: 'activity_failed', at: now.toISOString(), activity: call.activity, error, attempts: run.attempts } as const;
