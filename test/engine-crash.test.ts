@@ -212,7 +212,8 @@ async function crashMidWay(label: string, first: Proc, cut: boolean, afterKill =
       `${duplicates} not a logged try (${((100 * duplicates) / total).toFixed(2)}%)`,
   );
   expect(await done()).toBe(true);
-  expect(finished - started).toBeLessThanOrEqual(WITHIN_MS);
+  // Soft: the counts below are still checked, and the next round still runs, when the time is over.
+  expect.soft(finished - started).toBeLessThanOrEqual(WITHIN_MS);
   // Nothing lost: every delivery delivered after two refused posts, every erase done and its person gone.
   expect(deliveries).toHaveLength(DELIVERIES);
   expect(deliveries.filter((d) => d.state !== 'delivered')).toEqual([]);
