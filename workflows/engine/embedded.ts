@@ -327,29 +327,28 @@ export class EmbeddedEngine<Def extends AnyProcess = AnyProcess> implements Dura
       );
       if (due.length === 0) return { claimed: 0, calls: [] };
       const runs = await tx.workflowRun.findMany({ where: { id: { in: due.map((r) => r.id) } } });
-      const calls: Claimed[] = [];
+      // Activities are leased by one statement for each lease length (most often one); other steps are taken one by one.
+      const leases = new Map<number, Map<string, Omit<Claimed, 'run'>>>();
       for (const run of runs) {
-        const call = await this.step(tx, run, now);
-        if (call) calls.push(call);
+        const def = this.registry.get(run.process, run.processVersion);
+        const command = commandOf(run);
+        if (def && command.kind === 'call' && !cancelPending(run) && !run.leaseUntil) {
+          // Short, and extended by this process's heartbeat while the activity runs (its own timeout ends the attempt).
+          const ms = Math.min(LEASE_MS, timeoutOf(command));
+          leases.set(ms, (leases.get(ms) ?? new Map()).set(run.id, { def, call: command }));
+        } else await this.save(tx, run, () => stepWithoutActivity(def, run, now, LEASE_MS), now);
+      }
+      const calls: Claimed[] = [];
+      for (const [ms, claimed] of leases) {
+        const leaseUntil = new Date(now.getTime() + ms);
+        const leased = await tx.workflowRun.updateManyAndReturn({
+          where: { id: { in: [...claimed.keys()] } },
+          data: { leaseUntil, wakeAt: leaseUntil, attempts: { increment: 1 }, revision: { increment: 1 } },
+        });
+        for (const run of leased) calls.push({ ...claimed.get(run.id)!, run });
       }
       return { claimed: runs.length, calls };
     });
-  }
-
-  /** One step of a claimed run: an activity call is leased and handed back to run; any other step is taken here. */
-  private async step(tx: Tx, run: WorkflowRun, now: Date): Promise<Claimed | undefined> {
-    const def = this.registry.get(run.process, run.processVersion);
-    const command = commandOf(run);
-    if (def && command.kind === 'call' && !cancelPending(run) && !run.leaseUntil) {
-      // Short, and extended by this process's heartbeat while the activity runs (never past its timeout, which ends the attempt).
-      const leaseUntil = new Date(now.getTime() + Math.min(LEASE_MS, timeoutOf(command)));
-      const leased = await tx.workflowRun.update({
-        where: { id: run.id },
-        data: { leaseUntil, wakeAt: leaseUntil, attempts: { increment: 1 }, revision: { increment: 1 } },
-      });
-      return { def, run: leased, call: command };
-    }
-    await this.save(tx, run, () => stepWithoutActivity(def, run, now, LEASE_MS), now);
   }
 
   /**
