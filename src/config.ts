@@ -38,6 +38,8 @@ export interface Config {
   maxBodyBytes: number;
   /** Tests only (OUTBOUND_TEST_TRUST): exact host:port targets outbound posts may reach although private, and the CA trusted for them. */
   outboundTestTrust: TestTrust | undefined;
+  /** Tests only (WEBHOOK_TEST_RETRY_WAIT_MS): every wait between a webhook delivery's tries is this long, instead of 5 s growing to 5 minutes. */
+  webhookTestRetryWaitMs: number | undefined;
   /** How long a client may take to send a request's headers, the whole request, and how long a connection may sit idle (ms). */
   timeouts: { headersMs: number; requestMs: number; idleMs: number; keepAliveMs: number };
   /** Connections each server process keeps to PostgreSQL. */
@@ -115,6 +117,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: env.TRUST_PROXY === 'true' || env.TRUST_PROXY === '1',
     maxBodyBytes: int(env.MAX_BODY_BYTES, 1_048_576),
     outboundTestTrust: readTestTrust(env.OUTBOUND_TEST_TRUST),
+    webhookTestRetryWaitMs: env.WEBHOOK_TEST_RETRY_WAIT_MS ? int(env.WEBHOOK_TEST_RETRY_WAIT_MS, 0) : undefined,
     timeouts: {
       headersMs: int(env.HTTP_HEADERS_TIMEOUT_MS, 10_000),
       requestMs: int(env.HTTP_REQUEST_TIMEOUT_MS, 30_000),

@@ -286,7 +286,7 @@ describe('the embedded engine on PostgreSQL', () => {
     expect(await second.describe('crash')).toMatchObject({
       state: 'active',
       attempts: 1,
-      lastError: 'sendPing did not finish within 10000 ms',
+      lastError: 'sendPing was lost with its worker: no heartbeat within 10000 ms',
       wakeAt: later(1_000),
     });
     clock.advance(1_000);
@@ -302,6 +302,59 @@ describe('the embedded engine on PostgreSQL', () => {
     await second.signal('crash', 'pong', 'ok');
     await second.runDue();
     expect(await second.describe('crash')).toMatchObject({ state: 'ended', outcome: { answered: true, reminded: false, pong: 'ok' } });
+  });
+
+  it('keeps a long activity leased while its process heartbeats, and lets another take it up a lease after the heartbeats stop', async () => {
+    const slow = gate();
+    const long = counted({
+      sendPing: async (input: { to: string }) => {
+        await slow.opened;
+        return { ...input, sentAt: 'after the lease' };
+      },
+    });
+    const first = new EmbeddedEngine(await serverProcess(), processes, long.activities, { heartbeatMs: 20 });
+    await first.start('ping', 'heartbeat', { to: 'heartbeat', replyWithinMs: 30_000 });
+    const running = first.runDue();
+    await vi.waitFor(() => expect(long.count('sendPing')).toBe(1));
+
+    const healthy = counted();
+    const second = new EmbeddedEngine(await serverProcess(), processes, healthy.activities);
+    // Past the first lease (ping's timeout is as long as a lease, 10 s: its own timer has not run out, the clock being moved).
+    for (let i = 0; i < 3; i++) {
+      clock.advance(6_000);
+      const beatFrom = clock.now().getTime();
+      await vi.waitFor(async () => expect((await second.describe('heartbeat'))!.wakeAt!.getTime()).toBe(beatFrom + 10_000));
+      expect(await second.runDue()).toBe(0);
+    }
+    expect(healthy.count('sendPing')).toBe(0);
+
+    slow.open();
+    await running;
+    expect(await second.describe('heartbeat')).toMatchObject({ state: 'waiting', attempts: 0 });
+  });
+
+  it('makes an attempt lost with its worker again with the same input, even with its retries spent: decide never hears it failed', async () => {
+    const stuck = gate();
+    const lost = counted({ sendPing: () => stuck.opened.then(() => ({ to: 'never', sentAt: 'never' })) });
+    const first = new EmbeddedEngine(await serverProcess(), processes, lost.activities);
+    await first.start('ping', 'lost-last', { to: 'lost-last', replyWithinMs: 30_000 });
+    const abandoned = first.runDue();
+    await vi.waitFor(() => expect(lost.count('sendPing')).toBe(1));
+    // As if two attempts had failed before: this one is the last the ping's policy allows (3).
+    const svc = await serverProcess();
+    await svc.db.workflowRun.update({ where: { id: 'lost-last' }, data: { attempts: 3 } });
+
+    const healthy = counted();
+    const second = new EmbeddedEngine(svc, processes, healthy.activities);
+    clock.advance(10_000);
+    await second.runDue();
+    expect(await second.describe('lost-last')).toMatchObject({ state: 'active', attempts: 3, wakeAt: later(1_000) });
+    clock.advance(1_000);
+    await second.runDue();
+    expect(healthy.calls).toEqual([{ activity: 'sendPing', to: 'lost-last' }]);
+    expect(await second.describe('lost-last')).toMatchObject({ state: 'waiting', attempts: 0, lastError: null });
+    stuck.open();
+    await abandoned;
   });
 
   it('leaves a run begun on a version this process lacks to one that has it', async () => {

@@ -8,15 +8,21 @@ import { RunNotFoundError } from './errors.js';
 import type { ProcessRegistry } from './registry.js';
 import { advance, afterFailure, cancelPending, commandOf, describeRun, settle, stepWithoutActivity, type RunChange } from './run-row.js';
 import type { ActivitiesOf, AnyProcess, CallCommand, DurableEngine, ProcessRef, RunDescription, StartInput } from './types.js';
-import { exec, rows, sql } from '../../src/db/sql.js';
+import { exec, raw, rows, sql } from '../../src/db/sql.js';
+import { isConnectionLost } from '../../src/db/lost-connection.js';
 
 // The durable-process engine on PostgreSQL, for deployments without Temporal. Each run is a row
 // of workflow_run. Any number of server processes advance the due rows, each claimed with
 // FOR UPDATE SKIP LOCKED. Steps without I/O (timers, signals, cancels) happen inside that short
-// transaction. An activity runs outside it, under a lease (the row's wake time moves to the
-// lease's end and its revision is bumped); its result is saved only if the revision is still the
-// one it claimed. A worker that dies mid-activity leaves a lease that runs out: the attempt counts
-// as failed and is retried, so activities run at least once and a step is never lost.
+// transaction. An activity runs outside it, under a short lease (the row's wake time moves to the
+// lease's end and its revision is bumped) that the process running it extends by a heartbeat, one
+// statement for all of its runs every few seconds; the activity's own timeout still bounds the
+// attempt. Its result is saved with the step it leads to, in one transaction, only if the revision
+// is still the one it claimed (a lost connection: saved again, the result held in memory). A
+// worker that dies mid-activity stops heartbeating: its leases run out within LEASE_MS and any
+// live process retries the attempt, so activities run at least once and a step is never lost. An
+// attempt lost with its worker is retried with the same input even past the retry policy (a few
+// times), so a process never hears of a failure for an activity that was never done.
 // Fair between tenants: steps without I/O never wait for an activity slot, and a run that starts an
 // activity waits while its process's runs of its key (an app-mode) hold half of the slots, or those
 // of its lane (a webhook endpoint) 4, so one tenant's slow work costs that tenant.
@@ -30,6 +36,8 @@ export interface EmbeddedEngineOptions {
   keyCap?: number;
   /** Activities the runs of one process and one lane (a webhook endpoint) may hold at once, across servers. */
   laneCap?: number;
+  /** How often the leases of the activities this process runs are extended (HEARTBEAT_MS; tests make it quicker). */
+  heartbeatMs?: number;
   log?: Logger;
 }
 
@@ -45,6 +53,14 @@ const LANE_CAP = 4;
 const MAX_BACKOFF_MS = 10_000;
 /** How long a run whose step cannot be taken here (its decide threw, its version is unknown) waits before the next try. */
 const STUCK_RETRY_MS = 60_000;
+/** How long a running activity's lease lasts without a heartbeat: a killed worker's runs are taken up by another this soon. */
+export const LEASE_MS = 10_000;
+/** How often a process extends the leases of the activities it runs: a few heartbeats fit in a lease. */
+export const HEARTBEAT_MS = 3_000;
+/** The pauses before saving an activity's result again when the connection was lost (about 4 s in all, within a lease). */
+const SAVE_RETRY_MS = [100, 250, 500, 1_000, 2_000];
+/** The most due runs one claim reads before ranking them (the oldest first, tenants at their cap passed over). */
+const CANDIDATES_PER_SLOT = 8;
 
 /** A time for raw SQL on `timestamp(3)` columns, which hold UTC. */
 const utc = (at: Date) => sql`(${at.toISOString()}::timestamptz AT TIME ZONE 'UTC')`;
@@ -62,12 +78,20 @@ export class EmbeddedEngine<Def extends AnyProcess = AnyProcess> implements Dura
   private readonly batchSize: number;
   private readonly keyCap: number;
   private readonly laneCap: number;
+  private readonly heartbeatMs: number;
   private loop: Promise<void> | undefined;
   private stopping = false;
   private nudged = false;
   private wake: (() => void) | undefined;
   /** Activities running now, by this engine's passes. */
   private readonly running = new Set<Promise<void>>();
+  /** The runs whose activity this process runs, by id: the revision their lease was taken at. */
+  private readonly leases = new Map<string, number>();
+  private heartbeat: NodeJS.Timeout | undefined;
+  /** A heartbeat is on its way: the next one waits for the one after. */
+  private beating = false;
+  /** Claims failed in a row: the background loop waits longer after each. */
+  private claimFailures = 0;
 
   constructor(
     svc: Pick<Services, 'db' | 'pool' | 'clock' | 'config'>,
@@ -84,6 +108,7 @@ export class EmbeddedEngine<Def extends AnyProcess = AnyProcess> implements Dura
     this.batchSize = opts.batchSize ?? 16;
     this.keyCap = opts.keyCap ?? Math.max(1, Math.floor(this.batchSize / 2));
     this.laneCap = opts.laneCap ?? LANE_CAP;
+    this.heartbeatMs = opts.heartbeatMs ?? HEARTBEAT_MS;
   }
 
   async start<Name extends Def['name']>(process: ProcessRef<Name>, runId: string, input: StartInput<Def, Name>): Promise<string> {
@@ -155,7 +180,13 @@ export class EmbeddedEngine<Def extends AnyProcess = AnyProcess> implements Dura
     let stepped = 0;
     for (;;) {
       const room = this.batchSize - this.running.size;
-      const { claimed, calls } = await this.claimDue(room);
+      const { claimed, calls } = await this.claimDue(room).then(
+        (answer) => ((this.claimFailures = 0), answer),
+        (err: unknown) => {
+          this.claimFailures++;
+          throw err;
+        },
+      );
       stepped += claimed;
       for (const call of calls) {
         const performed: Promise<void> = this.perform(call).finally(() => this.running.delete(performed));
@@ -188,15 +219,16 @@ export class EmbeddedEngine<Def extends AnyProcess = AnyProcess> implements Dura
   }
 
   private async work(): Promise<void> {
-    let failures = 0;
+    let logged = 0;
     while (!this.stopping) {
       try {
         await this.runDue();
-        failures = 0;
       } catch (err) {
         // The database is away, most likely: say so once a while, not at every poll.
-        if (failures++ % 20 === 0) this.log.error({ err, failures }, 'durable processes: a pass failed');
+        if (logged++ % 20 === 0) this.log.error({ err, failures: this.claimFailures }, 'durable processes: a pass failed');
       }
+      // Backs off while claims keep failing; a claim that went through (the connection was cut once) starts afresh.
+      const failures = this.claimFailures;
       await this.idle(failures ? Math.min(this.pollMs * 2 ** failures, MAX_BACKOFF_MS) : this.pollMs);
     }
   }
@@ -237,27 +269,36 @@ export class EmbeddedEngine<Def extends AnyProcess = AnyProcess> implements Dura
     return this.db.$transaction(async (tx) => {
       const now = this.clock.now();
       const at = utc(now);
-      // Which due runs start an activity (a call, not leased, no cancel pending) is read once, in the
-      // statement's snapshot; each of them is ranked among its process's runs of its key (and of its
-      // lane), the runs holding a lease counted first, and is taken only while its rank is within the
-      // cap. Rows are locked and rechecked only for being due (another server may have stepped one
-      // meanwhile: whatever its step is now, it is taken), and SKIP LOCKED comes before each LIMIT.
+      // The runs holding a lease are counted by key and lane (read by the lease's index: as many as
+      // there are slots). The due runs are read oldest first by the wake time's index, a bounded
+      // number of them, passing over those that would start an activity (a call, not leased, no
+      // cancel pending) for a key or lane already at its cap: what a claim reads does not grow with
+      // the backlog, and one tenant's backlog does not hide another's runs behind it. Each run that
+      // starts an activity is ranked among its process's runs of its key (and of its lane), the
+      // leased ones counted first, and is taken only while its rank is within the cap. Rows are
+      // locked and rechecked only for being due (another server may have stepped one meanwhile:
+      // whatever its step is now, it is taken), and SKIP LOCKED comes before each LIMIT.
+      const needsSlot = (r: string) =>
+        sql`(${raw(r)}.status = 'active' AND ${raw(r)}.command->>'kind' = 'call' AND ${raw(r)}.lease_until IS NULL
+              AND (${raw(r)}.cancel_requested_at IS NULL OR ${raw(r)}.cancel_delivered_at IS NOT NULL))`;
       const due = await rows<{ id: string }>(
         { db: tx, svc: this.sqlOn },
         sql`
-        WITH due AS MATERIALIZED (
-          SELECT id, process, fair_key, lane, wake_at,
-            status = 'active' AND command->>'kind' = 'call' AND lease_until IS NULL
-              AND (cancel_requested_at IS NULL OR cancel_delivered_at IS NOT NULL) AS needs_slot
-          FROM workflow_run
-          WHERE status IN ('active', 'waiting', 'parked') AND wake_at <= ${at}
-        ),
-        leased AS (
+        WITH leased AS MATERIALIZED (
           SELECT process, fair_key, lane FROM workflow_run
-          WHERE status = 'active' AND wake_at > ${at} AND lease_until > ${at}
+          WHERE lease_until > ${at} AND status = 'active' AND wake_at > ${at}
         ),
-        key_held AS (SELECT process, fair_key, count(*) AS n FROM leased WHERE fair_key IS NOT NULL GROUP BY 1, 2),
-        lane_held AS (SELECT process, lane, count(*) AS n FROM leased WHERE lane IS NOT NULL GROUP BY 1, 2),
+        key_held AS MATERIALIZED (SELECT process, fair_key, count(*) AS n FROM leased WHERE fair_key IS NOT NULL GROUP BY 1, 2),
+        lane_held AS MATERIALIZED (SELECT process, lane, count(*) AS n FROM leased WHERE lane IS NOT NULL GROUP BY 1, 2),
+        due AS MATERIALIZED (
+          SELECT c.id, c.process, c.fair_key, c.lane, c.wake_at, ${needsSlot('c')} AS needs_slot
+          FROM workflow_run c
+          WHERE c.wake_at <= ${at} AND c.status IN ('active', 'waiting', 'parked')
+            AND NOT (${needsSlot('c')} AND (
+              EXISTS (SELECT 1 FROM key_held k WHERE k.process = c.process AND k.fair_key = c.fair_key AND k.n >= ${this.keyCap})
+              OR EXISTS (SELECT 1 FROM lane_held l WHERE l.process = c.process AND l.lane = c.lane AND l.n >= ${this.laneCap})))
+          ORDER BY c.wake_at LIMIT ${this.batchSize * CANDIDATES_PER_SLOT}
+        ),
         queued AS (
           SELECT d.id, d.wake_at, d.fair_key, d.lane,
             row_number() OVER (PARTITION BY d.process, d.fair_key ORDER BY d.wake_at, d.id) + coalesce(k.n, 0) AS key_n,
@@ -286,52 +327,114 @@ export class EmbeddedEngine<Def extends AnyProcess = AnyProcess> implements Dura
       );
       if (due.length === 0) return { claimed: 0, calls: [] };
       const runs = await tx.workflowRun.findMany({ where: { id: { in: due.map((r) => r.id) } } });
-      const calls: Claimed[] = [];
+      // Activities are leased by one statement for each lease length (most often one); other steps are taken one by one.
+      const leases = new Map<number, Map<string, Omit<Claimed, 'run'>>>();
       for (const run of runs) {
-        const call = await this.step(tx, run, now);
-        if (call) calls.push(call);
+        const def = this.registry.get(run.process, run.processVersion);
+        const command = commandOf(run);
+        if (def && command.kind === 'call' && !cancelPending(run) && !run.leaseUntil) {
+          // Short, and extended by this process's heartbeat while the activity runs (its own timeout ends the attempt).
+          const ms = Math.min(LEASE_MS, timeoutOf(command));
+          leases.set(ms, (leases.get(ms) ?? new Map()).set(run.id, { def, call: command }));
+        } else await this.save(tx, run, () => stepWithoutActivity(def, run, now, LEASE_MS), now);
+      }
+      const calls: Claimed[] = [];
+      for (const [ms, claimed] of leases) {
+        const leaseUntil = new Date(now.getTime() + ms);
+        const leased = await tx.workflowRun.updateManyAndReturn({
+          where: { id: { in: [...claimed.keys()] } },
+          data: { leaseUntil, wakeAt: leaseUntil, attempts: { increment: 1 }, revision: { increment: 1 } },
+        });
+        for (const run of leased) calls.push({ ...claimed.get(run.id)!, run });
       }
       return { claimed: runs.length, calls };
     });
   }
 
-  /** One step of a claimed run: an activity call is leased and handed back to run; any other step is taken here. */
-  private async step(tx: Tx, run: WorkflowRun, now: Date): Promise<Claimed | undefined> {
-    const def = this.registry.get(run.process, run.processVersion);
-    const command = commandOf(run);
-    if (def && command.kind === 'call' && !cancelPending(run) && !run.leaseUntil) {
-      const leaseUntil = new Date(now.getTime() + timeoutOf(command));
-      const leased = await tx.workflowRun.update({
-        where: { id: run.id },
-        data: { leaseUntil, wakeAt: leaseUntil, attempts: { increment: 1 }, revision: { increment: 1 } },
-      });
-      return { def, run: leased, call: command };
+  /**
+   * Runs a leased activity under this process's heartbeat, then saves what came of it with the
+   * step it leads to, unless the lease was lost meanwhile. A lost connection does not lose the
+   * result: it is saved again a few times over a few seconds (the heartbeat keeps the lease).
+   */
+  private async perform({ def, run, call }: Claimed): Promise<void> {
+    this.leases.set(run.id, run.revision);
+    this.heartbeat ??= setInterval(() => void this.beat(), this.heartbeatMs).unref();
+    try {
+      const result = await this.invoke(call).then(
+        (value) => ({ ok: true as const, value }),
+        (err: unknown) => ({ ok: false as const, error: messageOf(err), lost: isConnectionLost(err) }),
+      );
+      for (let retry = 0; ; retry++) {
+        try {
+          await this.saveResult(def, run, call, result);
+          return;
+        } catch (err) {
+          const wait = SAVE_RETRY_MS[retry];
+          if (wait === undefined || !isConnectionLost(err) || this.stopping) {
+            this.log.error({ err, runId: run.id }, 'durable processes: an activity result was not saved');
+            return;
+          }
+          await new Promise((resolve) => setTimeout(resolve, wait));
+        }
+      }
+    } finally {
+      this.leases.delete(run.id);
+      if (this.leases.size === 0) {
+        clearInterval(this.heartbeat);
+        this.heartbeat = undefined;
+      }
     }
-    await this.save(tx, run, () => stepWithoutActivity(def, run, now), now);
   }
 
-  /** Runs a leased activity, then saves what came of it unless the lease was lost meanwhile. */
-  private async perform({ def, run, call }: Claimed): Promise<void> {
-    const result = await this.invoke(call).then(
-      (value) => ({ ok: true as const, value }),
-      (err: unknown) => ({ ok: false as const, error: messageOf(err) }),
-    );
-    await this.db
-      .$transaction(async (tx) => {
-        await rows({ db: tx, svc: this.sqlOn }, sql`SELECT 1 FROM workflow_run WHERE id = ${run.id} FOR UPDATE`);
-        const current = await tx.workflowRun.findUnique({ where: { id: run.id } });
-        if (!current || current.revision !== run.revision) return;
-        const now = this.clock.now();
-        const completed = (value: unknown) =>
-          ({ kind: 'activity_completed', at: now.toISOString(), activity: call.activity, result: value }) as const;
-        await this.save(
-          tx,
-          current,
-          () => (result.ok ? advance(def, current, completed(result.value), now) : afterFailure(def, current, call, result.error, now)),
-          now,
-        );
-      })
-      .catch((err) => this.log.error({ err, runId: run.id }, 'durable processes: an activity result was not saved'));
+  private saveResult(
+    def: AnyProcess,
+    run: WorkflowRun,
+    call: CallCommand,
+    result: { ok: true; value: unknown } | { ok: false; error: string; lost: boolean },
+  ): Promise<void> {
+    return this.db.$transaction(async (tx) => {
+      await rows({ db: tx, svc: this.sqlOn }, sql`SELECT 1 FROM workflow_run WHERE id = ${run.id} FOR UPDATE`);
+      const current = await tx.workflowRun.findUnique({ where: { id: run.id } });
+      if (!current || current.revision !== run.revision) return;
+      const now = this.clock.now();
+      const completed = (value: unknown) =>
+        ({ kind: 'activity_completed', at: now.toISOString(), activity: call.activity, result: value }) as const;
+      await this.save(
+        tx,
+        current,
+        () =>
+          result.ok
+            ? advance(def, current, completed(result.value), now)
+            : afterFailure(def, current, call, result.error, now, result.lost),
+        now,
+      );
+    });
+  }
+
+  /**
+   * Extends the leases of every activity this process runs, in one statement: rows another
+   * statement holds (a result being saved) are passed over rather than waited for, and a lease that
+   * ran out or was taken by another process (its revision moved on) is not revived.
+   */
+  private async beat(): Promise<void> {
+    if (this.leases.size === 0 || this.beating) return;
+    this.beating = true;
+    const now = this.clock.now();
+    const until = utc(new Date(now.getTime() + LEASE_MS));
+    const ids = [...this.leases.keys()];
+    const revisions = ids.map((id) => this.leases.get(id)!);
+    await exec(
+      this.sqlOn,
+      sql`
+      UPDATE workflow_run SET lease_until = ${until}, wake_at = ${until}
+      WHERE id IN (
+        SELECT w.id FROM workflow_run w
+        JOIN unnest(${ids}::text[], ${revisions}::int[]) AS h(id, revision) ON h.id = w.id AND h.revision = w.revision
+        WHERE w.lease_until > ${utc(now)}
+        FOR UPDATE OF w SKIP LOCKED)`,
+    )
+      .catch((err: unknown) => this.log.warn({ err, runs: ids.length }, 'durable processes: a heartbeat failed'))
+      .finally(() => (this.beating = false));
   }
 
   private async invoke(call: CallCommand): Promise<unknown> {

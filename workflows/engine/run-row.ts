@@ -57,12 +57,19 @@ export function advance(def: AnyProcess, run: WorkflowRun, event: ProcessEvent, 
   return cancelDelivered ? { ...change, cancelDeliveredAt: now } : change;
 }
 
+/** How many more times than its retry policy allows an attempt is made again after it was lost with its worker
+ *  or its connection to the database: nothing says it was done, so decide is not told it failed. */
+export const LOST_ATTEMPT_RETRIES = 3;
+/** The pause before an attempt lost with its worker or its connection is made again: nothing says the activity itself failed. */
+export const LOST_RETRY_MS = 1_000;
+
 /** A failed attempt (run.attempts counts it): tried again after backoff while the policy
- *  allows, else decide hears of the failure. */
-export function afterFailure(def: AnyProcess, run: WorkflowRun, call: CallCommand, error: string, now: Date): RunChange {
+ *  allows, else decide hears of the failure. An attempt `lost` (its worker gone, its database
+ *  connection cut) is made again with the same input a few times more than the policy allows. */
+export function afterFailure(def: AnyProcess, run: WorkflowRun, call: CallCommand, error: string, now: Date, lost = false): RunChange {
   const policy = retryPolicyOf(call);
-  if (run.attempts < policy.maxAttempts) {
-    const retryAt = new Date(now.getTime() + backoffMs(policy, run.attempts));
+  if (run.attempts < policy.maxAttempts + (lost ? LOST_ATTEMPT_RETRIES : 0)) {
+    const retryAt = new Date(now.getTime() + (lost ? LOST_RETRY_MS : backoffMs(policy, run.attempts)));
     return { leaseUntil: null, lastError: error, wakeAt: cancelPending(run) ? now : retryAt };
   }
   const event = { kind: 'activity_failed', at: now.toISOString(), activity: call.activity, error, attempts: run.attempts } as const;
@@ -70,14 +77,16 @@ export function afterFailure(def: AnyProcess, run: WorkflowRun, call: CallComman
 }
 
 /** The step a claimed run takes when it is not the start of an activity. Throws when this code cannot take it. */
-export function stepWithoutActivity(def: AnyProcess | undefined, run: WorkflowRun, now: Date): RunChange {
+export function stepWithoutActivity(def: AnyProcess | undefined, run: WorkflowRun, now: Date, leaseMs: number): RunChange {
   if (!def) throw new Error(`this code has no ${run.process} v${run.processVersion}`);
   const at = now.toISOString();
   const command = commandOf(run);
   if (cancelPending(run)) return advance(def, run, { kind: 'cancelled', at }, now);
-  // A call gets here only still leased: the worker running it was lost.
-  if (command.kind === 'call')
-    return afterFailure(def, run, command, `${command.activity} did not finish within ${timeoutOf(command)} ms`, now);
+  // A call gets here only still leased: the worker running it was lost (no heartbeat for a lease's length).
+  if (command.kind === 'call') {
+    const ms = Math.min(leaseMs, timeoutOf(command));
+    return afterFailure(def, run, command, `${command.activity} was lost with its worker: no heartbeat within ${ms} ms`, now, true);
+  }
   if (command.kind === 'end') throw new Error('an ended run was due');
   const inbox = inboxOf(run);
   const i = inbox.findIndex((s) => awaitsSignal(command, s.name));

@@ -48,6 +48,13 @@ describe('webhook decide', () => {
     expect(posted(ninth, { outcome: 'retry' }).command).toEqual({ kind: 'wait', until: later(300_000) });
   });
 
+  it('waits as long as a test asked between every two tries, when its input says so', () => {
+    const quick = hook.decide(hook.initialState({ deliveryId: 'd1', retryWaitMs: 200 }), { kind: 'started', at, input });
+    const ninth = { ...quick.state, attempt: 9 };
+    expect(posted(quick.state, { outcome: 'retry' }).command).toEqual({ kind: 'wait', until: later(200) });
+    expect(posted(ninth, { outcome: 'retry' }).command).toEqual({ kind: 'wait', until: later(200) });
+  });
+
   it('ends at once on a final answer (refused for good, the endpoint off or gone), saying it was not delivered', () => {
     let d = posted(start().state, { outcome: 'retry' });
     d = posted(hook.decide(d.state, { kind: 'timer_fired', at }).state, { outcome: 'final' });

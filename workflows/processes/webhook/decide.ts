@@ -14,6 +14,8 @@ export interface WebhookInput {
   /** Whose delivery it is, and the endpoint it goes to: the engine shares its slots by them, and caps what one endpoint holds. */
   appModeId?: string;
   endpointId?: string;
+  /** Tests only (WEBHOOK_TEST_RETRY_WAIT_MS): every wait between tries is this long instead of the schedule's. */
+  retryWaitMs?: number;
 }
 
 export interface WebhookState {
@@ -21,6 +23,8 @@ export interface WebhookState {
   attempt: number;
   /** What the last try said, kept while the owners are mailed. */
   last: Tried['outcome'] | null;
+  /** From the input, tests only. */
+  retryWaitMs?: number;
 }
 
 const { call, define } = defineProcess<WebhookState, WebhookInput, WebhookActivities>();
@@ -36,7 +40,10 @@ const post = (state: WebhookState, attempt: number): WebhookDecision => ({
 /** After a try: end, or wait before the next. */
 function next(state: WebhookState, outcome: Tried['outcome'], at: string): WebhookDecision {
   if (outcome === 'retry' && state.attempt < MAX_TRIES)
-    return { state: { ...state, last: outcome }, command: { kind: 'wait', until: addMs(at, RETRY_WAITS_MS[state.attempt - 1]!) } };
+    return {
+      state: { ...state, last: outcome },
+      command: { kind: 'wait', until: addMs(at, state.retryWaitMs ?? RETRY_WAITS_MS[state.attempt - 1]!) },
+    };
   return {
     state: { ...state, last: outcome },
     command: { kind: 'end', outcome: { delivered: outcome === 'delivered', tries: state.attempt } },
@@ -74,7 +81,12 @@ export const webhookProcess = define({
   name: 'webhook',
   version: 1,
   signals: [],
-  initialState: ({ deliveryId }) => ({ deliveryId, attempt: 0, last: null }),
+  initialState: ({ deliveryId, retryWaitMs }) => ({
+    deliveryId,
+    attempt: 0,
+    last: null,
+    ...(retryWaitMs === undefined ? {} : { retryWaitMs }),
+  }),
   fairness: ({ appModeId, endpointId }) => ({ key: appModeId, lane: endpointId }),
   decide,
 });
