@@ -1,4 +1,4 @@
-import { defineQuery } from '@temporalio/workflow';
+import { defineQuery, defineSignal } from '@temporalio/workflow';
 import type { Instant, RunState } from '../engine/types.js';
 
 // What the workflow and the service's Temporal client agree on.
@@ -7,6 +7,12 @@ import type { Instant, RunState } from '../engine/types.js';
 export interface DurableArgs {
   version: number;
   input: unknown;
+  /**
+   * Set only by a starter that keeps its own clock (the tests' engine, whose service clock the test
+   * moves): the run's time is then this instant and what the clock signal tells it later, not the
+   * server's, so its timers fire when that clock says, as the embedded engine's runDue does.
+   */
+  clock?: Instant;
 }
 
 export interface RunView {
@@ -15,3 +21,6 @@ export interface RunView {
 }
 
 export const runViewQuery = defineQuery<RunView>('runView');
+
+/** The time of a run started with a clock (DurableArgs.clock): its due timers fire. Never earlier than it was. */
+export const clockSignal = defineSignal<[Instant]>('engine.clock');

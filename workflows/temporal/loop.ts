@@ -11,7 +11,7 @@ import {
 import { awaitsSignal, retryPolicyOf, runStateOf, timeoutOf } from '../engine/commands.js';
 import type { ProcessRegistry } from '../engine/registry.js';
 import type { CallCommand, ProcessEvent, WaitCommand } from '../engine/types.js';
-import { runViewQuery, type DurableArgs, type RunView } from './definitions.js';
+import { clockSignal, runViewQuery, type DurableArgs, type RunView } from './definitions.js';
 
 // The Temporal adapter: one workflow that loops over a process's decide function, for the
 // processes of a registry. A workflows module makes it its default export (workflows.ts, for the
@@ -24,12 +24,16 @@ interface Received {
   payload: unknown;
 }
 
-/** Deterministic inside a workflow: the time of the current workflow task. */
-const now = () => new Date().toISOString();
+/** A run's time: its starter's clock when it was started with one, else (deterministic inside a workflow) the current workflow task's. */
+interface RunClock {
+  now(): string;
+  /** Only for a run started with a clock: the time it was last told. */
+  told: number | null;
+}
 
 /** The workflow that runs the registry's processes, each run on the version it began with. */
 export const durableWorkflow = (registry: ProcessRegistry) =>
-  async function durableProcess({ version, input }: DurableArgs): Promise<unknown> {
+  async function durableProcess({ version, input, clock }: DurableArgs): Promise<unknown> {
     const { workflowType } = workflowInfo();
     const def = registry.get(workflowType, version);
     // Thrown, not returned: the workflow task fails and is retried until a worker that has this version takes it.
@@ -39,13 +43,21 @@ export const durableWorkflow = (registry: ProcessRegistry) =>
     for (const name of def.signals) setHandler(defineSignal<[unknown]>(name), (payload) => void inbox.push({ name, payload }));
     let view: RunView = { state: 'active', wakeAt: null };
     setHandler(runViewQuery, () => view);
+    const time: RunClock = {
+      told: clock === undefined ? null : Date.parse(clock),
+      now: () => new Date(time.told ?? Date.now()).toISOString(),
+    };
+    setHandler(clockSignal, (at) => {
+      if (time.told !== null) time.told = Math.max(time.told, Date.parse(at));
+    });
+    const now = time.now;
 
     let decision = def.decide(def.initialState(input), { kind: 'started', at: now(), input });
     let cancelled = false;
     while (decision.command.kind !== 'end') {
       const command = decision.command;
       view = { state: runStateOf(command), wakeAt: command.kind === 'wait' ? (command.until ?? null) : null };
-      const next = () => (command.kind === 'call' ? call(command) : wait(command, inbox));
+      const next = () => (command.kind === 'call' ? call(command, time) : wait(command, inbox, time));
       let event: ProcessEvent;
       try {
         // Once cancelled, the process's own answer to it (a last activity, say) must run to its end.
@@ -60,7 +72,7 @@ export const durableWorkflow = (registry: ProcessRegistry) =>
     return decision.command.outcome;
   };
 
-async function call(command: CallCommand): Promise<ProcessEvent> {
+async function call(command: CallCommand, { now }: RunClock): Promise<ProcessEvent> {
   const policy = retryPolicyOf(command);
   const activities = proxyActivities({
     startToCloseTimeout: timeoutOf(command),
@@ -88,11 +100,15 @@ async function call(command: CallCommand): Promise<ProcessEvent> {
   }
 }
 
-/** condition() with a timeout is the durable timer; the inbox answers the signals. */
-async function wait(command: WaitCommand, inbox: Received[]): Promise<ProcessEvent> {
+/** condition() with a timeout is the durable timer (or, on a starter's clock, the clock signal); the inbox answers the signals. */
+async function wait(command: WaitCommand, inbox: Received[], time: RunClock): Promise<ProcessEvent> {
+  const { now } = time;
   const awaited = () => inbox.findIndex((s) => awaitsSignal(command, s.name));
   if (command.until === undefined) await condition(() => awaited() >= 0);
-  else {
+  else if (time.told !== null) {
+    const until = Date.parse(command.until);
+    await condition(() => awaited() >= 0 || time.told! >= until);
+  } else {
     const ms = Date.parse(command.until) - Date.now();
     if (awaited() < 0 && ms > 0) await condition(() => awaited() >= 0, ms);
   }
