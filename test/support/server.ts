@@ -9,6 +9,7 @@ import { createLogger, type Logger } from '../../src/lib/logger.js';
 import { startServer } from '../../src/server.js';
 import { EmbeddedEngine } from '../../workflows/engine/embedded.js';
 import { TemporalEngine } from '../../workflows/engine/temporal-client.js';
+import { heartbeating } from '../../workflows/temporal/heartbeat.js';
 import type { ProcessRef, ProcessStarter, RunDescription } from '../../workflows/engine/types.js';
 import { buildActivities } from '../../workflows/processes/activities.js';
 import { processes, type Processes } from '../../workflows/processes/registry.js';
@@ -181,6 +182,7 @@ async function temporalTestEngine(
     taskQueue,
     workflowBundle: { codePath },
     activities,
+    interceptors: { activity: [heartbeating] },
     shutdownGraceTime: '1s',
   });
   const running = worker.run();

@@ -24,3 +24,12 @@ export const runViewQuery = defineQuery<RunView>('runView');
 
 /** The time of a run started with a clock (DurableArgs.clock): its due timers fire. Never earlier than it was. */
 export const clockSignal = defineSignal<[Instant]>('engine.clock');
+
+/**
+ * Every activity on Temporal beats while it runs (the workers' interceptor, heartbeat.ts): one
+ * silent this long is taken as lost (its worker killed, say) and tried again by another worker at
+ * once, however long its attempt may take (the start-to-close timeout is for a live but slow one).
+ */
+export const HEARTBEAT_TIMEOUT_MS = 10_000;
+/** How often a running activity beats (the SDK sends at most one heartbeat in 80% of the timeout). */
+export const HEARTBEAT_EVERY_MS = 2_000;

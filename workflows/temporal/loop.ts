@@ -11,7 +11,7 @@ import {
 import { awaitsSignal, retryPolicyOf, runStateOf, timeoutOf } from '../engine/commands.js';
 import type { ProcessRegistry } from '../engine/registry.js';
 import type { CallCommand, ProcessEvent, WaitCommand } from '../engine/types.js';
-import { clockSignal, runViewQuery, type DurableArgs, type RunView } from './definitions.js';
+import { clockSignal, HEARTBEAT_TIMEOUT_MS, runViewQuery, type DurableArgs, type RunView } from './definitions.js';
 
 // The Temporal adapter: one workflow that loops over a process's decide function, for the
 // processes of a registry. A workflows module makes it its default export (workflows.ts, for the
@@ -76,6 +76,7 @@ async function call(command: CallCommand, { now }: RunClock): Promise<ProcessEve
   const policy = retryPolicyOf(command);
   const activities = proxyActivities({
     startToCloseTimeout: timeoutOf(command),
+    heartbeatTimeout: HEARTBEAT_TIMEOUT_MS,
     retry: {
       maximumAttempts: policy.maxAttempts,
       initialInterval: policy.initialIntervalMs,

@@ -6,6 +6,7 @@ import { NativeConnection, Worker } from '@temporalio/worker';
 import { boot } from '../../src/boot.js';
 import { readConfig } from '../../src/config.js';
 import { buildActivities } from '../processes/activities.js';
+import { heartbeating } from './heartbeat.js';
 
 const config = readConfig();
 if (!config.temporalAddress) {
@@ -29,6 +30,7 @@ try {
         // workflows.ts from the sources, workflows.js from dist/.
         workflowsPath: fileURLToPath(new URL(`./workflows${path.extname(import.meta.url)}`, import.meta.url)),
         activities: buildActivities(svc),
+        interceptors: { activity: [heartbeating] },
       });
       console.log(
         `worker on task queue '${config.temporalTaskQueue}' of ${config.temporalAddress} (namespace ${config.temporalNamespace})`,
