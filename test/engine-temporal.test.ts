@@ -14,7 +14,11 @@ import { HEARTBEAT_TIMEOUT_MS } from '../workflows/temporal/definitions.js';
 import { heartbeating } from '../workflows/temporal/heartbeat.js';
 import { call } from './support/http.js';
 import { stopProcess, type Proc } from './support/processes.js';
-import { seedApp, startTestServer, TEST_SECRET_KEY } from './support/server.js';
+import { seedApp, startTestServer, TEST_SECRET_KEY, testConfig } from './support/server.js';
+import { serverApi, staffApp } from './support/factories.js';
+import { staffApi } from './support/graphql.js';
+import { makeTestCertificate, startReceiver } from './support/https-receiver.js';
+import type { ServerResponse } from 'node:http';
 import { pingActivities } from './fixtures/ping/activities.js';
 import { pingProcesses, type PingProcesses } from './fixtures/ping/registry.js';
 
@@ -209,4 +213,57 @@ describe.skipIf(!address)('a worker killed in the middle of an activity', () => 
       await t.close();
     }
   }, 150_000);
+});
+
+describe.skipIf(!address)("a tenant's slow receivers on Temporal", () => {
+  it("hold at most half of a worker's activity slots, so another tenant's delivery goes out within 2 s", async () => {
+    // Tenant A: 4 endpoints at a receiver that never answers, 10 contacts (40 posts of 10 s each)
+    // against a worker of 16 slots. A may hold 8 (half) and 4 per endpoint; the rest wait their turn.
+    const cert = await makeTestCertificate();
+    const hanging: ServerResponse[] = [];
+    let inFlight = 0;
+    let mostInFlight = 0;
+    const receiver = await startReceiver(cert, {
+      handler: (got, res) => {
+        if (!got.path.startsWith('/slow')) return void res.end('{}');
+        hanging.push(res);
+        mostInFlight = Math.max(mostInFlight, ++inFlight);
+        res.on('close', () => inFlight--);
+      },
+    });
+    const t = await startTestServer({
+      engine: 'temporal',
+      activitySlots: 16,
+      config: testConfig({ outboundTestTrust: { allow: [receiver.hostPort], ca: cert.cert } }),
+    });
+    try {
+      const [a, b] = [await staffApp(t), await staffApp(t)];
+      const add = (app: typeof a, path: string) =>
+        staffApi(
+          () => t.url,
+          () => app.owner,
+        ).ok('mutation($m: ID!, $u: String!) { addWebhookEndpoint(appModeId: $m, url: $u, topics: ["contact.created"]) { secret } }', {
+          m: app.modes.live,
+          u: `${receiver.origin}/${path}`,
+        });
+      for (let i = 0; i < 4; i++) await add(a, `slow-${i}`);
+      await add(b, 'quick');
+      const api = serverApi(t, a.live.server_key);
+      for (let i = 0; i < 10; i++) await api.identify(`flood-${i}`, {});
+      await expect.poll(() => inFlight, { timeout: 30_000 }).toBeGreaterThanOrEqual(8);
+      await new Promise((resolve) => setTimeout(resolve, 1_500)); // the flood takes what it may of the slots
+
+      const asked = Date.now();
+      await serverApi(t, b.live.server_key).identify('b-person', {});
+      await expect.poll(() => receiver.received.some((r) => r.path === '/quick'), { timeout: 15_000, interval: 20 }).toBe(true);
+      const tookMs = Date.now() - asked;
+      console.log(`tenant B's delivery went out ${tookMs} ms after its Identify, with tenant A's 8 posts hanging`);
+      expect(tookMs).toBeLessThan(2_000);
+      expect(mostInFlight).toBe(8);
+    } finally {
+      for (const res of hanging) res.destroy();
+      await t.close();
+      await receiver.close();
+    }
+  }, 90_000);
 });

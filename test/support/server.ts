@@ -9,6 +9,8 @@ import { createLogger, type Logger } from '../../src/lib/logger.js';
 import { startServer } from '../../src/server.js';
 import { EmbeddedEngine } from '../../workflows/engine/embedded.js';
 import { TemporalEngine } from '../../workflows/engine/temporal-client.js';
+import { ACTIVITY_SLOTS } from '../../workflows/temporal/definitions.js';
+import { fairSlots } from '../../workflows/temporal/fair-slots.js';
 import { heartbeating } from '../../workflows/temporal/heartbeat.js';
 import type { ProcessRef, ProcessStarter, RunDescription } from '../../workflows/engine/types.js';
 import { buildActivities } from '../../workflows/processes/activities.js';
@@ -90,6 +92,8 @@ export async function startTestServer(
     port?: number;
     /** The engine that runs the processes (embedded unless told): temporal needs TEMPORAL_ADDRESS. */
     engine?: EngineName;
+    /** Temporal: the worker's activity slots (the service's worker has ACTIVITY_SLOTS). */
+    activitySlots?: number;
   } = {},
 ): Promise<TestServer> {
   const dbUrl = opts.dbUrl ?? (await createTestDatabase());
@@ -99,7 +103,7 @@ export async function startTestServer(
   const activities = (opts.activities ?? buildActivities)(svc);
   const engine =
     opts.engine === 'temporal'
-      ? await temporalTestEngine(svc, clock, activities, opts.startProcesses !== false)
+      ? await temporalTestEngine(svc, clock, activities, opts.startProcesses !== false, opts.activitySlots ?? ACTIVITY_SLOTS)
       : embeddedTestEngine(svc, activities, opts.startProcesses !== false);
   // Closed at once, without the linger a kept-alive connection gets for a request on its way
   // (test/shutdown.test.ts shows it on a real process): every test file closes its server.
@@ -154,6 +158,7 @@ async function temporalTestEngine(
   clock: ManualClock,
   activities: ReturnType<typeof buildActivities>,
   starts: boolean,
+  slots: number,
 ): Promise<TestEngine> {
   const address = TEMPORAL_ADDRESS;
   if (!address) throw new Error('the temporal engine needs TEMPORAL_ADDRESS');
@@ -182,7 +187,8 @@ async function temporalTestEngine(
     taskQueue,
     workflowBundle: { codePath },
     activities,
-    interceptors: { activity: [heartbeating] },
+    maxConcurrentActivityTaskExecutions: slots,
+    interceptors: { activity: [heartbeating, fairSlots({ slots })] },
     shutdownGraceTime: '1s',
   });
   const running = worker.run();

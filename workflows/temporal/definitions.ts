@@ -33,3 +33,10 @@ export const clockSignal = defineSignal<[Instant]>('engine.clock');
 export const HEARTBEAT_TIMEOUT_MS = 10_000;
 /** How often a running activity beats (the SDK sends at most one heartbeat in 80% of the timeout). */
 export const HEARTBEAT_EVERY_MS = 2_000;
+
+/** What an activity beyond its run's share of a worker's slots answers (fair-slots.ts); the loop calls it again after DEFER_MS. */
+export const DEFERRED = 'Deferred';
+export const DEFER_MS = 1_000;
+
+/** Activities a worker runs at once (the SDK's default, said aloud: the fair slots' shares are halves of it). */
+export const ACTIVITY_SLOTS = 100;

@@ -1,17 +1,19 @@
 import {
   ActivityFailure,
+  ApplicationFailure,
   CancellationScope,
   condition,
   defineSignal,
   isCancellation,
   proxyActivities,
   setHandler,
+  sleep,
   workflowInfo,
 } from '@temporalio/workflow';
 import { awaitsSignal, retryPolicyOf, runStateOf, timeoutOf } from '../engine/commands.js';
 import type { ProcessRegistry } from '../engine/registry.js';
-import type { CallCommand, ProcessEvent, WaitCommand } from '../engine/types.js';
-import { clockSignal, HEARTBEAT_TIMEOUT_MS, runViewQuery, type DurableArgs, type RunView } from './definitions.js';
+import type { CallCommand, Fairness, ProcessEvent, WaitCommand } from '../engine/types.js';
+import { clockSignal, DEFER_MS, DEFERRED, HEARTBEAT_TIMEOUT_MS, runViewQuery, type DurableArgs, type RunView } from './definitions.js';
 
 // The Temporal adapter: one workflow that loops over a process's decide function, for the
 // processes of a registry. A workflows module makes it its default export (workflows.ts, for the
@@ -52,12 +54,13 @@ export const durableWorkflow = (registry: ProcessRegistry) =>
     });
     const now = time.now;
 
+    const fairness = def.fairness?.(input) ?? {};
     let decision = def.decide(def.initialState(input), { kind: 'started', at: now(), input });
     let cancelled = false;
     while (decision.command.kind !== 'end') {
       const command = decision.command;
       view = { state: runStateOf(command), wakeAt: command.kind === 'wait' ? (command.until ?? null) : null };
-      const next = () => (command.kind === 'call' ? call(command, time) : wait(command, inbox, time));
+      const next = () => (command.kind === 'call' ? call(command, time, fairness) : wait(command, inbox, time));
       let event: ProcessEvent;
       try {
         // Once cancelled, the process's own answer to it (a last activity, say) must run to its end.
@@ -72,7 +75,7 @@ export const durableWorkflow = (registry: ProcessRegistry) =>
     return decision.command.outcome;
   };
 
-async function call(command: CallCommand, { now }: RunClock): Promise<ProcessEvent> {
+async function call(command: CallCommand, { now }: RunClock, fairness: Fairness): Promise<ProcessEvent> {
   const policy = retryPolicyOf(command);
   const activities = proxyActivities({
     startToCloseTimeout: timeoutOf(command),
@@ -86,7 +89,8 @@ async function call(command: CallCommand, { now }: RunClock): Promise<ProcessEve
   });
   const activity = activities[command.activity]!; // the proxy answers every name
   try {
-    const result = await activity(command.input);
+    // The run's fairness goes along for the workers' fair slots (fair-slots.ts), which keep it from the activity.
+    const result = await deferred(() => activity(command.input, { fairness }));
     return { kind: 'activity_completed', at: now(), activity: command.activity, result };
   } catch (err) {
     if (!(err instanceof ActivityFailure) || isCancellation(err)) throw err;
@@ -98,6 +102,18 @@ async function call(command: CallCommand, { now }: RunClock): Promise<ProcessEve
       error: err.cause?.message ?? err.message,
       attempts: policy.maxAttempts,
     };
+  }
+}
+
+/** Called again after a pause while a worker answers that the run's share of its slots is taken: no attempt is counted. */
+async function deferred<T>(attempt: () => Promise<T>): Promise<T> {
+  for (;;) {
+    try {
+      return await attempt();
+    } catch (err) {
+      if (!(err instanceof ActivityFailure && err.cause instanceof ApplicationFailure && err.cause.type === DEFERRED)) throw err;
+      await sleep(DEFER_MS);
+    }
   }
 }
 
