@@ -5,7 +5,7 @@ import { queriesDuring } from './support/db.js';
 import { memberOf, staffApp, unique, type StaffApp } from './support/factories.js';
 import { staffApi } from './support/graphql.js';
 import { guestOf } from './support/messenger.js';
-import { startTestServer, testConfig, type TestServer } from './support/server.js';
+import { ENGINES, sayIfTemporalSkipped, startTestServer, testConfig, type TestServer } from './support/server.js';
 
 // The staff inbox on GraphQL, black-box: replies, notes, close, snooze (woken by its durable
 // timer), assignment to members and teams, the list by state, assignee and team with its
@@ -15,9 +15,10 @@ let t: TestServer;
 let app: StaffApp;
 let workspaceId: string;
 const clients: Client[] = [];
+// A long poll with nothing new answers after a moment, not 25 seconds.
+const config = () => testConfig({ conversationWaitMs: 300 });
 beforeAll(async () => {
-  // A long poll with nothing new answers after a moment, not 25 seconds.
-  t = await startTestServer({ config: testConfig({ conversationWaitMs: 300 }) });
+  t = await startTestServer({ config: config() });
   app = await staffApp(t);
   workspaceId = (await t.svc.db.app.findUniqueOrThrow({ where: { id: app.appId } })).workspaceId;
 });
@@ -108,47 +109,64 @@ describe('replying', () => {
   });
 });
 
-describe('snoozing', () => {
-  // The clock moves on here; each test puts it back, so the people's tokens of later tests still work.
-  let startedAt: Date;
-  beforeEach(() => void (startedAt = t.clock.now()));
-  afterEach(() => t.clock.set(startedAt));
-
-  it('puts a conversation aside until its time, when its durable timer wakes it with a line for the team', async () => {
-    const { id } = await started();
-    const until = new Date(t.clock.now().getTime() + 3_600_000).toISOString();
-    const snoozed = await ok(
-      'mutation($id: ID!, $until: DateTime!) { snoozeConversation(id: $id, until: $until) { state snoozedUntil } }',
-      { id, until },
-    );
-    expect(snoozed.snoozeConversation).toEqual({ state: 'snoozed', snoozedUntil: until });
-    await t.engine.runDue();
-    expect((await conversation(id)).state).toBe('snoozed');
-    t.clock.advance(3_600_001);
-    await t.engine.runDue();
-    const woken = await conversation(id);
-    expect(woken).toMatchObject({ state: 'open', snoozedUntil: null });
-    expect(kinds(woken)).toEqual(['message', 'snoozed', 'woke']);
-  });
-
-  it('wakes at once on a reply; the timer then finds it awake and does nothing', async () => {
-    const { id } = await started();
-    const until = new Date(t.clock.now().getTime() + 60_000).toISOString();
-    await ok('mutation($id: ID!, $until: DateTime!) { snoozeConversation(id: $id, until: $until) { state } }', { id, until });
-    await ok('mutation($id: ID!) { replyToConversation(id: $id, text: "Back to you") { seq } }', { id });
-    expect((await conversation(id)).state).toBe('open');
-    t.clock.advance(60_001);
-    await t.engine.runDue();
-    expect(kinds(await conversation(id))).toEqual(['message', 'snoozed', 'message']);
-  });
-
-  it('refuses a time gone by, naming until', async () => {
-    const { id } = await started();
-    const r = await refused('mutation($id: ID!, $until: DateTime!) { snoozeConversation(id: $id, until: $until) { state } }', {
-      id,
-      until: new Date(t.clock.now().getTime() - 1000).toISOString(),
+// The snooze's wake is a durable process: these run on both engines, the Temporal half on a server of its own.
+sayIfTemporalSkipped('test/inbox.test.ts (snoozing)');
+describe.each(ENGINES)('snoozing, on the $engine engine', ({ engine, skip }) => {
+  describe.skipIf(skip)('', () => {
+    let shared: { t: TestServer; app: StaffApp };
+    beforeAll(async () => {
+      if (engine === 'embedded') return;
+      shared = { t, app };
+      t = await startTestServer({ engine, config: config() });
+      app = await staffApp(t);
     });
-    expect(r).toMatchObject({ code: 'invalid_request', errors: [{ field: 'until' }] });
+    afterAll(async () => {
+      if (engine === 'embedded') return;
+      await t.close();
+      ({ t, app } = shared);
+    });
+
+    // The clock moves on here; each test puts it back, so the people's tokens of later tests still work.
+    let startedAt: Date;
+    beforeEach(() => void (startedAt = t.clock.now()));
+    afterEach(() => t.clock.set(startedAt));
+
+    it('puts a conversation aside until its time, when its durable timer wakes it with a line for the team', async () => {
+      const { id } = await started();
+      const until = new Date(t.clock.now().getTime() + 3_600_000).toISOString();
+      const snoozed = await ok(
+        'mutation($id: ID!, $until: DateTime!) { snoozeConversation(id: $id, until: $until) { state snoozedUntil } }',
+        { id, until },
+      );
+      expect(snoozed.snoozeConversation).toEqual({ state: 'snoozed', snoozedUntil: until });
+      await t.engine.runDue();
+      expect((await conversation(id)).state).toBe('snoozed');
+      t.clock.advance(3_600_001);
+      await t.engine.runDue();
+      const woken = await conversation(id);
+      expect(woken).toMatchObject({ state: 'open', snoozedUntil: null });
+      expect(kinds(woken)).toEqual(['message', 'snoozed', 'woke']);
+    });
+
+    it('wakes at once on a reply; the timer then finds it awake and does nothing', async () => {
+      const { id } = await started();
+      const until = new Date(t.clock.now().getTime() + 60_000).toISOString();
+      await ok('mutation($id: ID!, $until: DateTime!) { snoozeConversation(id: $id, until: $until) { state } }', { id, until });
+      await ok('mutation($id: ID!) { replyToConversation(id: $id, text: "Back to you") { seq } }', { id });
+      expect((await conversation(id)).state).toBe('open');
+      t.clock.advance(60_001);
+      await t.engine.runDue();
+      expect(kinds(await conversation(id))).toEqual(['message', 'snoozed', 'message']);
+    });
+
+    it('refuses a time gone by, naming until', async () => {
+      const { id } = await started();
+      const r = await refused('mutation($id: ID!, $until: DateTime!) { snoozeConversation(id: $id, until: $until) { state } }', {
+        id,
+        until: new Date(t.clock.now().getTime() - 1000).toISOString(),
+      });
+      expect(r).toMatchObject({ code: 'invalid_request', errors: [{ field: 'until' }] });
+    });
   });
 });
 

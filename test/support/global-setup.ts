@@ -1,8 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../src/db/embedded-postgres.js';
@@ -18,6 +19,7 @@ export const TEMPLATE = `crm_test_template_${process.pid}`;
 let embedded: EmbeddedPostgres | undefined;
 let dataDir: string | undefined;
 let adminUrl: string;
+let bundleDir: string | undefined;
 
 const BROWSER_TESTS = ['test/cors-browser.test.ts'];
 
@@ -63,9 +65,28 @@ export async function setup(project: TestProject) {
   await applyMigrations(withDatabase(adminUrl, TEMPLATE));
   project.provide('adminUrl', adminUrl);
   project.provide('templateDb', TEMPLATE);
+  project.provide('temporalBundle', process.env.TEMPORAL_ADDRESS ? await temporalBundle() : '');
+}
+
+/**
+ * The service's workflows bundle, built once for the run (it takes seconds) into a file every test
+ * server's Temporal worker loads (test/support/server.ts). Only when the run has a Temporal server.
+ */
+async function temporalBundle(): Promise<string> {
+  const { bundleWorkflowCode } = await import('@temporalio/worker');
+  const quiet = { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} };
+  const { code } = await bundleWorkflowCode({
+    workflowsPath: fileURLToPath(new URL('../../workflows/temporal/workflows.ts', import.meta.url)),
+    logger: quiet,
+  });
+  bundleDir = await mkdtemp(path.join(tmpdir(), 'crm-test-bundle-'));
+  const file = path.join(bundleDir, 'workflows.js');
+  await writeFile(file, code);
+  return file;
 }
 
 export async function teardown() {
+  if (bundleDir) await rm(bundleDir, { recursive: true, force: true }).catch(() => {});
   if (!adminUrl) return; // setup stopped before any database
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
@@ -106,5 +127,7 @@ declare module 'vitest' {
   export interface ProvidedContext {
     adminUrl: string;
     templateDb: string;
+    /** The workflows bundle's file ('' when the run has no Temporal server). */
+    temporalBundle: string;
   }
 }

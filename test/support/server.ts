@@ -1,5 +1,6 @@
 import { systemContext, type Ctx, type SystemCaller } from '../../src/domain/context.js';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { inject } from 'vitest';
 import { readConfig, type Config } from '../../src/config.js';
 import { createApp, type CreatedApp } from '../../src/domain/apps/create-app.js';
 import { createWorkspace } from '../../src/domain/staff/workspaces.js';
@@ -7,11 +8,57 @@ import { ManualClock } from '../../src/lib/clock.js';
 import { createLogger, type Logger } from '../../src/lib/logger.js';
 import { startServer } from '../../src/server.js';
 import { EmbeddedEngine } from '../../workflows/engine/embedded.js';
+import { TemporalEngine } from '../../workflows/engine/temporal-client.js';
+import { ACTIVITY_SLOTS } from '../../workflows/temporal/definitions.js';
+import { fairSlots } from '../../workflows/temporal/fair-slots.js';
+import { heartbeating } from '../../workflows/temporal/heartbeat.js';
+import type { ProcessRef, ProcessStarter, RunDescription } from '../../workflows/engine/types.js';
 import { buildActivities } from '../../workflows/processes/activities.js';
 import { processes, type Processes } from '../../workflows/processes/registry.js';
 import { PROCESS_STARTS, startProcesses } from '../../workflows/processes/starts.js';
 import { openServices, type OpenServices } from '../../src/services.js';
 import { createTestDatabase } from './db.js';
+
+/** Which engine runs a test server's durable processes. */
+export type EngineName = 'embedded' | 'temporal';
+
+/** The Temporal server the Temporal half of the process tests runs on (CI starts one); unset, that half is skipped. */
+export const TEMPORAL_ADDRESS = process.env.TEMPORAL_ADDRESS || undefined;
+const TEMPORAL_NAMESPACE = process.env.TEMPORAL_NAMESPACE || 'default';
+
+/**
+ * The engines a process's behaviour tests run on, for `describe.each(ENGINES)`: both, the Temporal
+ * one skipped (and saying so) where TEMPORAL_ADDRESS names no server.
+ */
+export const ENGINES = [
+  { engine: 'embedded' as EngineName, skip: false },
+  { engine: 'temporal' as EngineName, skip: !TEMPORAL_ADDRESS },
+] as const;
+
+/** Once per file: a line saying the Temporal half of these tests did not run, and why. */
+export function sayIfTemporalSkipped(file: string): void {
+  if (TEMPORAL_ADDRESS) return;
+  console.warn(
+    `\n*** SKIPPED the Temporal half of ${file}: TEMPORAL_ADDRESS is not set, so these processes ran on the embedded engine only. ` +
+      'Point TEMPORAL_ADDRESS (and TEMPORAL_NAMESPACE) at a Temporal server to run them on Temporal too. ***\n',
+  );
+}
+
+/** A test server's engine, as the tests drive it, whichever it is. */
+export interface TestEngine {
+  readonly name: EngineName;
+  /**
+   * Lets the processes do what is due by the server's clock, and answers when they have (a number
+   * above 0 when something was done). Embedded: the engine's own runDue. Temporal: hands the
+   * outbox's starts on, tells each of this server's runs the clock's time (their due timers fire),
+   * and waits until every one has ended or waits for a time or a signal.
+   */
+  runDue(): Promise<number>;
+  describe(runId: string): Promise<RunDescription | null>;
+  /** How many runs of the process have the id. */
+  runs(process: ProcessRef, runId: string): Promise<number>;
+  close(): Promise<void>;
+}
 
 export interface TestServer {
   url: string;
@@ -20,7 +67,7 @@ export interface TestServer {
   ctx: Ctx<SystemCaller>;
   clock: ManualClock;
   dbUrl: string;
-  engine: EmbeddedEngine<Processes>;
+  engine: TestEngine;
   close(): Promise<void>;
 }
 
@@ -43,23 +90,21 @@ export async function startTestServer(
     startProcesses?: boolean;
     /** The port to listen on (any free one when left out): a test whose BASE_URL must be the server's own address. */
     port?: number;
+    /** The engine that runs the processes (embedded unless told): temporal needs TEMPORAL_ADDRESS. */
+    engine?: EngineName;
+    /** Temporal: the worker's activity slots (the service's worker has ACTIVITY_SLOTS). */
+    activitySlots?: number;
   } = {},
 ): Promise<TestServer> {
   const dbUrl = opts.dbUrl ?? (await createTestDatabase());
   const config = opts.config ?? testConfig();
   const clock = opts.clock ?? new ManualClock();
   const svc = await openServices({ config, url: dbUrl, secretKey: TEST_SECRET_KEY, clock, listen: true });
-  // The embedded engine, driven by the test (engine.runDue()) rather than a background loop. Its
-  // runs are started from the outbox: runDue first hands on every row already committed.
-  const engine = new EmbeddedEngine(svc, processes, (opts.activities ?? buildActivities)(svc));
-  if (opts.startProcesses !== false) {
-    svc.outbox.consume(PROCESS_STARTS, startProcesses(engine, svc));
-    const runDue = engine.runDue.bind(engine);
-    engine.runDue = async () => {
-      await svc.outbox.drain();
-      return runDue();
-    };
-  }
+  const activities = (opts.activities ?? buildActivities)(svc);
+  const engine =
+    opts.engine === 'temporal'
+      ? await temporalTestEngine(svc, clock, activities, opts.startProcesses !== false, opts.activitySlots ?? ACTIVITY_SLOTS)
+      : embeddedTestEngine(svc, activities, opts.startProcesses !== false);
   // Closed at once, without the linger a kept-alive connection gets for a request on its way
   // (test/shutdown.test.ts shows it on a real process): every test file closes its server.
   const server = await startServer(svc, opts.log ?? createLogger('silent'), {
@@ -78,6 +123,149 @@ export async function startTestServer(
       await server.close();
       await engine.close();
       await svc.close();
+    },
+  };
+}
+
+/** The embedded engine, driven by the test (runDue) rather than a background loop. */
+function embeddedTestEngine(svc: OpenServices, activities: ReturnType<typeof buildActivities>, starts: boolean): TestEngine {
+  const engine = new EmbeddedEngine(svc, processes, activities);
+  // Its runs are started from the outbox: runDue first hands on every row already committed.
+  if (starts) svc.outbox.consume(PROCESS_STARTS, startProcesses(engine, svc));
+  return {
+    name: 'embedded',
+    async runDue() {
+      if (starts) await svc.outbox.drain();
+      return engine.runDue();
+    },
+    describe: (runId) => engine.describe(runId),
+    runs: (process, runId) =>
+      svc.db.workflowRun.count({ where: { process: typeof process === 'string' ? process : process.name, id: runId } }),
+    close: () => engine.close(),
+  };
+}
+
+let runtimeInstalled = false;
+
+/**
+ * The service's Temporal engine on the Temporal server at TEMPORAL_ADDRESS, and a worker in this
+ * process on a task queue of its own running the service's workflows bundle (built once for the
+ * run, by the global setup) and this server's activities. The runs keep the test's clock
+ * (TemporalEngine's clock): their timers fire when runDue tells them the clock has come to them.
+ */
+async function temporalTestEngine(
+  svc: OpenServices,
+  clock: ManualClock,
+  activities: ReturnType<typeof buildActivities>,
+  starts: boolean,
+  slots: number,
+): Promise<TestEngine> {
+  const address = TEMPORAL_ADDRESS;
+  if (!address) throw new Error('the temporal engine needs TEMPORAL_ADDRESS');
+  const codePath = inject('temporalBundle');
+  if (!codePath) throw new Error('no workflows bundle: the global setup builds it when TEMPORAL_ADDRESS is set');
+  const { DefaultLogger, NativeConnection, Runtime, Worker } = await import('@temporalio/worker');
+  if (!runtimeInstalled) {
+    runtimeInstalled = true;
+    // The worker's INFO lines say nothing a test needs. Another file in this process may have installed one.
+    try {
+      Runtime.install({ logger: new DefaultLogger('WARN') });
+    } catch {
+      /* installed already */
+    }
+  }
+  const taskQueue = `crm-test-${randomUUID()}`;
+  const engine = new TemporalEngine(
+    { temporalAddress: address, temporalNamespace: TEMPORAL_NAMESPACE, temporalTaskQueue: taskQueue },
+    processes,
+    clock,
+  );
+  const connection = await NativeConnection.connect({ address });
+  const worker = await Worker.create({
+    connection,
+    namespace: TEMPORAL_NAMESPACE,
+    taskQueue,
+    workflowBundle: { codePath },
+    activities,
+    maxConcurrentActivityTaskExecutions: slots,
+    interceptors: { activity: [heartbeating, fairSlots({ slots })] },
+    shutdownGraceTime: '1s',
+  });
+  const running = worker.run();
+
+  // This server's runs: the ones its outbox started, until they are seen ended.
+  const open = new Set<string>();
+  /** The clock's time each of them was last told: a run is told again only once the clock has moved. */
+  const told = new Map<string, number>();
+  const tracked: ProcessStarter<Processes> = {
+    start: async (process, runId, input) => {
+      open.add(runId);
+      told.set(runId, clock.now().getTime()); // a run starts on the clock's time (DurableArgs.clock)
+      return engine.start(process, runId, input);
+    },
+  };
+  if (starts) svc.outbox.consume(PROCESS_STARTS, startProcesses(tracked, svc));
+
+  /** Until none of the runs is busy; answers how many made a step beyond hearing the time, or ended. */
+  async function idle(before: Map<string, number>): Promise<number> {
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const ids = [...open];
+      const seen = await Promise.all(ids.map(async (id) => [id, await engine.busy(id)] as const));
+      if (seen.every(([, s]) => !s?.busy)) {
+        let stepped = 0;
+        for (const [id, s] of seen) {
+          if (!s || s.ended || s.historyLength > (before.get(id) ?? 0)) stepped++;
+          if (!s || s.ended) {
+            open.delete(id);
+            told.delete(id);
+          }
+        }
+        return stepped;
+      }
+      if (Date.now() > deadline) throw new Error(`runs still busy after 60 s: ${seen.filter(([, s]) => s?.busy).map(([id]) => id)}`);
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  }
+
+  return {
+    name: 'temporal',
+    async runDue() {
+      let stepped = 0;
+      for (;;) {
+        const known = new Set(open);
+        if (starts) await svc.outbox.drain();
+        const before = new Map<string, number>();
+        await Promise.all(
+          [...open].map(async (id) => {
+            const s = await engine.busy(id);
+            const at = clock.now().getTime();
+            const tell = s !== null && !s.ended && at > (told.get(id) ?? 0);
+            // A run started now has stepped; hearing the time is 4 events (the signal, its workflow task scheduled, started, completed).
+            before.set(id, known.has(id) ? (s?.historyLength ?? 0) + (tell ? 4 : 0) : -Infinity);
+            if (tell && (await engine.tell(id))) told.set(id, at);
+          }),
+        );
+        const now = await idle(before);
+        stepped += now;
+        // Its activities may have written rows that start more runs: once more, until a pass does nothing.
+        if (now === 0 && [...open].every((id) => known.has(id))) return stepped;
+      }
+    },
+    describe: (runId) => engine.describe(runId),
+    // The count is read from Temporal's visibility store, which a new run reaches a moment after its start.
+    async runs(process, runId) {
+      for (let i = 0; ; i++) {
+        const n = await engine.count(process, runId);
+        if (n > 0 || i === 100) return n;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    },
+    async close() {
+      worker.shutdown();
+      await running;
+      await connection.close();
+      await engine.close();
     },
   };
 }

@@ -44,6 +44,7 @@ vi.mock('@temporalio/workflow', async (importOriginal) => ({
 
 // The tests' workflows module: the same loop as the service's, over a registry holding the ping.
 const { default: durableProcess } = await import('../../test/fixtures/ping/workflows.js');
+const { HEARTBEAT_TIMEOUT_MS } = await import('./definitions.js');
 
 const input = { to: 'ops', replyWithinMs: 60_000 };
 
@@ -80,6 +81,7 @@ describe('the Temporal workflow loop over decide', () => {
         input: { to: 'ops', reminder: false },
         options: {
           startToCloseTimeout: 10_000,
+          heartbeatTimeout: HEARTBEAT_TIMEOUT_MS,
           retry: { maximumAttempts: 3, initialInterval: 1_000, backoffCoefficient: 2, maximumInterval: 10_000 },
         },
       },
@@ -90,6 +92,27 @@ describe('the Temporal workflow loop over decide', () => {
     signal(pending, 'pong', { from: 'ops' });
     expect(await run).toEqual({ answered: true, reminded: false, pong: { from: 'ops' } });
     expect(h.calls.map((c) => c.activity)).toEqual(['sendPing', 'recordPong']);
+  });
+
+  it('on a clock of its starter, fires the timer when the clock signal says its time has come, and not before', async () => {
+    const run = durableProcess({ version: 1, input, clock: '2026-01-01T00:00:00.000Z' });
+    const pending = await waiting();
+    expect(pending.timeout).toBeUndefined(); // no timer of the server's: the starter's clock decides
+    expect(view()).toEqual({ state: 'waiting', wakeAt: '2026-01-01T00:01:00.000Z' });
+    h.signals.get('engine.clock')!('2026-01-01T00:00:59.999Z');
+    expect(pending.fn()).toBe(false);
+    h.signals.get('engine.clock')!('2026-01-01T00:01:00.000Z');
+    expect(pending.fn()).toBe(true);
+    h.signals.get('engine.clock')!('2026-01-01T00:00:30.000Z'); // a clock put back: the run's time never goes back
+    expect(pending.fn()).toBe(true);
+    pending.resolve(true);
+    const parked = await waiting();
+    expect(h.calls.map((c) => c.input)).toEqual([
+      { to: 'ops', reminder: false },
+      { to: 'ops', reminder: true },
+    ]);
+    signal(parked, 'pong', 'late');
+    expect(await run).toEqual({ answered: true, reminded: true, pong: 'late' });
   });
 
   it('on the timer, reminds, then parks on the signal alone', async () => {
