@@ -73,6 +73,9 @@ export function restRouter(deps: RouteDeps): Router {
     server: [serverAccess(deps.svc), context],
     public: [publicAccess(deps.svc, appKeyOfPublic), context],
   };
-  for (const route of allRoutes()) mount(router, route, access[route.surface]);
+  // A guest route that answers 409 answers a person being erased so (guestAccess).
+  const guest409 = [guestAccess(deps.svc, 409), context];
+  for (const route of allRoutes())
+    mount(router, route, route.surface === 'guest' && route.errors.includes(409) ? guest409 : access[route.surface]);
   return router;
 }
