@@ -25,6 +25,8 @@ import { BENCH_SECRET_KEY, withBenchDatabase } from './database.js';
 import { freePort, serverProcess, stop } from './processes.js';
 
 const RUNS = Number(process.env.BENCH_FAIRNESS_RUNS ?? 3);
+/** Tenants flooding at once (BENCH_FAIRNESS_FLOODERS): the issue's scenario has one. */
+const FLOODERS = Number(process.env.BENCH_FAIRNESS_FLOODERS ?? 1);
 const A_ENDPOINTS = 16;
 const A_IDENTIFIES = 10;
 const B_DELIVERIES = 20;
@@ -105,9 +107,10 @@ async function oneRun(adminUrl: string, secretKey: string, run: number): Promise
       };
       return { app, owner, endpoint, identify };
     };
-    const a = await tenant('A');
+    const flooders = [];
+    for (let f = 0; f < FLOODERS; f++) flooders.push(await tenant(f === 0 ? 'A' : `A${f + 1}`));
     const b = await tenant('B');
-    for (let i = 0; i < A_ENDPOINTS; i++) await a.endpoint(`${receiver.origin}/slow/${i}`);
+    for (const a of flooders) for (let i = 0; i < A_ENDPOINTS; i++) await a.endpoint(`${receiver.origin}/slow/${i}`);
     await b.endpoint(`${receiver.origin}/b`);
     const guest = {
       'X-CRM-App-Key': b.app.live.app_key,
@@ -116,7 +119,7 @@ async function oneRun(adminUrl: string, secretKey: string, run: number): Promise
     const conversationId = (await call(base, 'POST', '/guest/v1/conversations', { headers: guest, json: { text: 'Hello' } })).json
       .id as string;
 
-    for (let i = 0; i < A_IDENTIFIES; i++) await a.identify(`a-${i}`);
+    for (const a of flooders) for (let i = 0; i < A_IDENTIFIES; i++) await a.identify(`a-${i}`);
     const deadline = Date.now() + 10_000;
     while (held.length < 4 && Date.now() < deadline) await sleep(20);
 
@@ -165,7 +168,7 @@ export function printFairness(runs: FairnessRun[]): void {
     return `${ms(sorted[Math.floor(sorted.length / 2)]!)} (${ms(sorted[0]!)} to ${ms(sorted[sorted.length - 1]!)})`;
   };
   console.log(
-    `fairness: tenant A's flood (${A_ENDPOINTS} endpoints that never answer, ${A_IDENTIFIES} Identify calls: ${A_ENDPOINTS * A_IDENTIFIES} posts of 10 s) beside tenant B, ${runs.length} runs, median (min to max)`,
+    `fairness: ${FLOODERS === 1 ? "tenant A's flood" : `${FLOODERS} tenants flooding, each`} (${A_ENDPOINTS} endpoints that never answer, ${A_IDENTIFIES} Identify calls: ${A_ENDPOINTS * A_IDENTIFIES} posts of 10 s) beside tenant B, ${runs.length} runs, median (min to max)`,
   );
   console.log(
     `  B deliveries p99      ${spread(runs.map((r) => r.deliveryP99Ms)).padEnd(28)} aim: within ${AIMS.deliveryP99Ms.toLocaleString('en')} ms`,
