@@ -49,7 +49,7 @@ async function countingRefusals<T>(take: () => Promise<void>, check: () => Promi
  * nothing while it runs (beingErased): `erasedStatus` answers them, 409 `erased` on a route that
  * refuses an erased person's writes so, 403 `erased` (refused) on the others.
  */
-export function guestAccess(svc: Services, erasedStatus: 403 | 409 = 403): Koa.Middleware {
+export function guestAccess(svc: Services, erasedStatus: 403 | 409 | 'checked by the route' = 403): Koa.Middleware {
   return async (ctx, next) => {
     const { guestAppPerMinute, guestAddressPerMinute } = svc.config.limits;
     const appMode = await headerAppMode(svc, ctx);
@@ -70,7 +70,8 @@ export function guestAccess(svc: Services, erasedStatus: 403 | 409 = 403): Koa.M
     );
     // Approximate (src/domain/access/rate-limits.ts): mostly spent from this process's memory.
     await takeShared(svc, [{ key: `guest:app:${caller.appModeId}`, perMinute: guestAppPerMinute }, address]);
-    if (await beingErased(svc, caller.appModeId, caller.externalId)) throw beingErasedRefusal(erasedStatus);
+    if (erasedStatus !== 'checked by the route' && (await beingErased(svc, caller.appModeId, caller.externalId)))
+      throw beingErasedRefusal(erasedStatus);
     ctx.state.caller = caller;
     // The request's own logger (made per request by observe()) takes the bindings: no second child.
     ctx.state.log?.setBindings({ app_mode: caller.appModeId, sdk: caller.sdk });
