@@ -39,7 +39,10 @@ async function served(externalId: string, conversationId: string) {
     guestList: (await guest.list()).status,
     guestConversation: (await guest.get(conversationId)).status,
     guestMessage: (await guest.message(conversationId, { text: 'more' })).status,
-    guestConsent: (await guest.send('GET', '/guest/v1/consent')).status,
+    // The consent routes answer no refusal but nothing agreed (their own statement checks the erase).
+    guestConsent: await guest
+      .send('GET', '/guest/v1/consent')
+      .then((r) => (r.status !== 200 ? r.status : JSON.stringify(r.json).includes('true') ? 'agreed' : 'nothing agreed')),
     export: (await server('GET', `/server/v1/contacts/${externalId}/export`)).status,
     identify: (await server('PUT', `/server/v1/contacts/${externalId}`, { display_name: 'Again' })).status,
     staffContact: await gql(CONTACT, { m: app.modes.live, x: externalId }),
@@ -49,7 +52,9 @@ async function served(externalId: string, conversationId: string) {
 }
 
 async function personWithConversation(externalId: string): Promise<string> {
-  expect((await server('PUT', `/server/v1/contacts/${externalId}`, { display_name: 'Erin' })).status).toBe(200);
+  expect(
+    (await server('PUT', `/server/v1/contacts/${externalId}`, { display_name: 'Erin', consent: { offers_by_email: true } })).status,
+  ).toBe(200);
   const started = await guestOf(t, app.live, externalId).start({ text: 'Hello' });
   expect(started.status).toBe(201);
   return started.json.id as string;
@@ -64,7 +69,7 @@ describe('a person being erased', () => {
       guestList: 200,
       guestConversation: 200,
       guestMessage: 201,
-      guestConsent: 200,
+      guestConsent: 'agreed',
       export: 200,
       identify: 200,
       staffContact: 'served',
@@ -81,7 +86,7 @@ describe('a person being erased', () => {
       guestList: 403,
       guestConversation: 403,
       guestMessage: 409,
-      guestConsent: 403,
+      guestConsent: 'nothing agreed',
       export: 404,
       identify: 409,
       staffContact: 'not_found',
@@ -95,7 +100,7 @@ describe('a person being erased', () => {
     expect(await t.svc.db.conversation.count({ where: { id: erin } })).toBe(0);
     expect(await served('erin', erin)).toMatchObject({
       guestList: 200,
-      guestConsent: 200,
+      guestConsent: 'nothing agreed',
       export: 404,
       identify: 409,
       staffContact: 'not_found',
