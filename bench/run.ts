@@ -65,6 +65,10 @@ process.exit(
     const push = await import('./push.js');
     push.printPush(await push.benchPush(url, BENCH_SECRET_KEY));
 
+    // Fairness (bench/fairness.ts): tenant A's flood of 160 posts that never answer beside tenant B's deliveries and snooze, on a server process of its own.
+    const fairness = await import('./fairness.js');
+    fairness.printFairness(await fairness.benchFairness(adminUrl, BENCH_SECRET_KEY));
+
     // Check-in (bench/checkin.ts): 100,000 contacts and 200 live messages at a steady 1,000 requests/s, beside the same credential check answering a fixed list.
     const checkin = await import('./checkin.js');
     checkin.printCheckin(await checkin.benchCheckin(url));

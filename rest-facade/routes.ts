@@ -73,6 +73,17 @@ export function restRouter(deps: RouteDeps): Router {
     server: [serverAccess(deps.svc), context],
     public: [publicAccess(deps.svc, appKeyOfPublic), context],
   };
-  for (const route of allRoutes()) mount(router, route, access[route.surface]);
+  // A guest route that answers 409 answers a person being erased so (guestAccess); one whose own statement checks them is left to it.
+  const guest409 = [guestAccess(deps.svc, 409), context];
+  const guestChecked = [guestAccess(deps.svc, 'checked by the route'), context];
+  const accessOf = (route: AnyRoute) =>
+    route.surface !== 'guest'
+      ? access[route.surface]
+      : route.erasedChecked
+        ? guestChecked
+        : route.errors.includes(409)
+          ? guest409
+          : access.guest;
+  for (const route of allRoutes()) mount(router, route, accessOf(route));
   return router;
 }

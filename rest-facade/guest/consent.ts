@@ -11,6 +11,8 @@ export const getConsent = defineRoute({
   summary: "The user's consent to offers by email and by push",
   responses: { 200: { description: 'Consent', schema: ConsentAnswer } },
   errors: [400, 401, 403, 429],
+  // crm_guest_consent holds and checks the person against an erase (asked or done) and answers them that nothing is agreed.
+  erasedChecked: true,
   async handle(ctx) {
     return { status: 200, body: presentConsent(await getGuestConsent(ctx.state.context)) };
   },
@@ -25,6 +27,8 @@ export const putConsent = defineRoute({
   body: ConsentBody,
   responses: { 200: { description: 'Consent', schema: ConsentAnswer } },
   errors: [400, 401, 403, 429],
+  // crm_guest_consent holds and checks the person against an erase (asked or done) and answers them that nothing is agreed.
+  erasedChecked: true,
   async handle(ctx, { body }) {
     return { status: 200, body: presentConsent(await putGuestConsent(ctx.state.context, body.offers_by_push)) };
   },

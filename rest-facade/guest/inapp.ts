@@ -42,6 +42,7 @@ export const postCheckin = defineRoute({
   body: CheckinBody,
   responses: { 200: { description: 'Checkin', schema: Checkin } },
   errors: [400, 401, 403, 404, 429],
+  erasedChecked: true,
   async handle(ctx, { body }) {
     const answer = await checkin(ctx.state.context, {
       appVersion: body.app_version,

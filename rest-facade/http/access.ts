@@ -3,6 +3,7 @@ import type { AppMode } from '../../src/generated/prisma/client.js';
 import type { Services } from '../../src/domain/context.js';
 import { findAppModeByKey, isAnyWebOrigin } from '../../src/domain/access/app-modes.js';
 import { authenticateGuest } from '../../src/domain/access/guest.js';
+import { beingErased, beingErasedRefusal } from '../../src/domain/contacts/erasure.js';
 import { takeRequest, takeShared } from '../../src/domain/access/rate-limits.js';
 import { authenticateServer } from '../../src/domain/access/server.js';
 import { DomainError, unauthorized } from '../../src/domain/errors.js';
@@ -43,7 +44,12 @@ async function countingRefusals<T>(take: () => Promise<void>, check: () => Promi
   }
 }
 
-export function guestAccess(svc: Services): Koa.Middleware {
+/**
+ * Guest access: the app key, the user, the limits; and a person whose erase was asked is served
+ * nothing while it runs (beingErased): `erasedStatus` answers them, 409 `erased` on a route that
+ * refuses an erased person's writes so, 403 `erased` (refused) on the others.
+ */
+export function guestAccess(svc: Services, erasedStatus: 403 | 409 | 'checked by the route' = 403): Koa.Middleware {
   return async (ctx, next) => {
     const { guestAppPerMinute, guestAddressPerMinute } = svc.config.limits;
     const appMode = await headerAppMode(svc, ctx);
@@ -64,6 +70,8 @@ export function guestAccess(svc: Services): Koa.Middleware {
     );
     // Approximate (src/domain/access/rate-limits.ts): mostly spent from this process's memory.
     await takeShared(svc, [{ key: `guest:app:${caller.appModeId}`, perMinute: guestAppPerMinute }, address]);
+    if (erasedStatus !== 'checked by the route' && (await beingErased(svc, caller.appModeId, caller.externalId)))
+      throw beingErasedRefusal(erasedStatus);
     ctx.state.caller = caller;
     // The request's own logger (made per request by observe()) takes the bindings: no second child.
     ctx.state.log?.setBindings({ app_mode: caller.appModeId, sdk: caller.sdk });

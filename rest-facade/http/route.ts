@@ -52,6 +52,12 @@ export interface RouteSpec<
   responses: Record<number, { description: string; schema?: z.ZodType; contentType?: string }>;
   /** Refusal statuses the route can answer, each a problem document. */
   errors: number[];
+  /**
+   * Guest routes: the route's own statement holds and checks the person against an erase
+   * (crm_erased, which counts an erase asked and not yet done) and answers them nothing, so the
+   * guest access does not check again (a check-in is one statement).
+   */
+  erasedChecked?: true;
   handle(
     ctx: RouteContext<S>,
     input: { params: z.output<P>; query: z.output<Q>; headers: z.output<H>; body: z.output<B> },

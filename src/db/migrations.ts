@@ -18,10 +18,10 @@ export async function readSchemaFiles(): Promise<{ path: string; content: string
 const migrationsDir = path.join(projectRoot, 'prisma/migrations');
 const noFilters = { externalTables: [], externalEnums: [] };
 
-async function readMigrations() {
+async function readMigrations(through?: string) {
   await mkdir(migrationsDir, { recursive: true });
   const names = (await readdir(migrationsDir, { withFileTypes: true }))
-    .filter((d) => d.isDirectory())
+    .filter((d) => d.isDirectory() && (through === undefined || d.name <= through))
     .map((d) => d.name)
     .sort();
   const lockPath = path.join(migrationsDir, 'migration_lock.toml');
@@ -52,8 +52,8 @@ async function withEngine<T>(url: string, fn: (engine: SchemaEngine) => Promise<
 }
 
 /** Applies pending migrations; safe to call on every start. Returns the names applied. */
-export async function applyMigrations(url: string): Promise<string[]> {
-  const migrationsList = await readMigrations();
+export async function applyMigrations(url: string, opts: { through?: string } = {}): Promise<string[]> {
+  const migrationsList = await readMigrations(opts.through);
   if (
     await allApplied(
       url,

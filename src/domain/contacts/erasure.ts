@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { EraseRequest } from '../../generated/prisma/client.js';
 import { transaction, type AppCaller, type Ctx, type Services, type TxCtx } from '../context.js';
-import { conflict, invalidField } from '../errors.js';
+import { conflict, forbidden, invalidField } from '../errors.js';
 import { emit } from '../outbox.js';
 import { erasePerson } from '../personal-data/areas.js';
-import { rows, sql } from '../../db/sql.js';
+import { exec, rows, sql, type SqlTarget } from '../../db/sql.js';
 import { lock } from '../locks.js';
 
 // Erasing a person: DELETE /server/v1/contacts/{external_id} queues a request; the `erase`
@@ -50,7 +50,10 @@ export async function refuseIfErased(tx: TxCtx<AppCaller>, externalId: string): 
   if ((await erasedAmong(tx, [externalId])).size) throw erasedRefusal(externalId);
 }
 
-/** Queues an erase, or returns the one already queued or done within the block: asking twice is safe. */
+/**
+ * Queues an erase, or returns the one already queued or done within the block: asking twice is safe.
+ * An open request that no run carries (one of an earlier release) gets its run now.
+ */
 export async function requestErase(ctx: Ctx<AppCaller>, externalId: string): Promise<{ request: EraseRequest; fresh: boolean }> {
   const scope = ctx.caller;
   const now = ctx.clock.now();
@@ -58,12 +61,17 @@ export async function requestErase(ctx: Ctx<AppCaller>, externalId: string): Pro
   return transaction(ctx, async (ttx) => {
     const tx = ttx.db;
     // Exclusive against crm_erased's shared lock: writes about the person in flight finish first.
+    // Concurrent asks queue here too, so at most one of them asks for a run.
     await lock(ttx, 'erase', `${scope.appId}:${externalId}`);
     const current = await tx.eraseRequest.findFirst({
       where: { appId: scope.appId, subjectHash: hash, blockedUntil: { gt: now } },
       orderBy: { requestedAt: 'desc' },
     });
-    if (current) return { request: current, fresh: false };
+    if (current) {
+      if (current.state !== 'done' && current.runAskedAt === null)
+        return { request: await askRun(ttx, current, scope.appModeId), fresh: false };
+      return { request: current, fresh: false };
+    }
     const request = await tx.eraseRequest.create({
       data: {
         id: randomUUID(),
@@ -74,13 +82,54 @@ export async function requestErase(ctx: Ctx<AppCaller>, externalId: string): Pro
         blockedUntil: new Date(now.getTime() + ERASE_BLOCK_DAYS * 86_400_000),
       },
     });
-    // The erase process is started from the outbox: a crash after this commit cannot strand the request.
-    await emit(ttx, ERASE_REQUESTED, { appModeId: scope.appModeId, data: { request_id: request.id } });
-    return { request, fresh: true };
+    return { request: await askRun(ttx, request, scope.appModeId), fresh: true };
   });
 }
 
-/** Requests past their block are forgotten; rows of earlier releases get their hash. */
+/**
+ * Asks the erase process for a run of an open request, in the transaction that holds the person's
+ * erase lock: its outbox row (a crash after the commit cannot strand the request; a start is
+ * idempotent by the request's id), the time it was asked, and the mark on the person's contacts in
+ * every mode, from which on they are served to no one (beingErased).
+ */
+async function askRun(ttx: TxCtx, request: EraseRequest, appModeId: string): Promise<EraseRequest> {
+  const now = ttx.clock.now();
+  await exec(
+    ttx,
+    sql`
+    UPDATE contact SET erase_requested_at = ${now}
+    WHERE app_mode_id IN (SELECT id FROM app_mode WHERE app_id = ${request.appId}) AND external_id = ${request.externalId}
+      AND erase_requested_at IS NULL`,
+  );
+  await emit(ttx, ERASE_REQUESTED, { appModeId, data: { request_id: request.id } });
+  return ttx.db.eraseRequest.update({ where: { id: request.id }, data: { runAskedAt: now } });
+}
+
+/**
+ * Whether the person is being erased in this app-mode: an erase was asked and their contact is
+ * still here. The one check every way of reaching a person for reading or writing makes (the guest
+ * routes' access, the export, staff's contact and conversation reads and writes): from the erase's
+ * 202 they answer as for someone gone. Once the erase is done the contact is gone too, and the
+ * routes answer as for someone the service knows nothing of (the block refuses what would make them again).
+ */
+export async function beingErased(on: SqlTarget, appModeId: string, externalId: string): Promise<boolean> {
+  const [row] = await rows<{ marked: boolean }>(
+    on,
+    sql`SELECT EXISTS (SELECT 1 FROM contact WHERE app_mode_id = ${appModeId} AND external_id = ${externalId} AND erase_requested_at IS NOT NULL) AS marked`,
+    { prepare: 'being-erased' },
+  );
+  return row!.marked;
+}
+
+/** The refusal of a guest being erased: 409 where a route refuses an erased person's writes so, else 403 (refused), as an erased person's upload is. */
+export const beingErasedRefusal = (status: 403 | 409 = 403) =>
+  status === 409 ? conflict('erased', BEING_ERASED) : forbidden('erased', BEING_ERASED);
+const BEING_ERASED = 'This person is being erased; nothing is served or kept for them.';
+
+/**
+ * Requests past their block are forgotten; rows of earlier releases get their hash; then open
+ * requests no run carries (of an earlier release: the first wrote no outbox row) get their run.
+ */
 export async function purgeEraseRequests(ctx: Ctx): Promise<void> {
   const { db, svc } = ctx;
   await db.eraseRequest.deleteMany({ where: { blockedUntil: { lte: ctx.clock.now() } } });
@@ -90,7 +139,35 @@ export async function purgeEraseRequests(ctx: Ctx): Promise<void> {
   });
   for (const r of unhashed)
     await db.eraseRequest.update({ where: { id: r.id }, data: { subjectHash: subjectHash(svc, r.appId, r.externalId!) } });
+  await resumeEraseRequests(ctx);
 }
+
+/** Asks a run for each open request that has none asked (their number is small: requests of one upgrade). */
+export async function resumeEraseRequests(ctx: Ctx): Promise<number> {
+  const stranded = await ctx.db.eraseRequest.findMany({
+    where: { runAskedAt: null, state: { not: 'done' }, externalId: { not: null }, blockedUntil: { gt: ctx.clock.now() } },
+    select: { id: true, appId: true, externalId: true },
+    orderBy: { requestedAt: 'asc' },
+    take: RESUME_BATCH,
+  });
+  let asked = 0;
+  for (const r of stranded)
+    await transaction(ctx, async (ttx) => {
+      // As a DELETE would: under the person's lock, and only if no one asked meanwhile.
+      await lock(ttx, 'erase', `${r.appId}:${r.externalId}`);
+      const request = await ttx.db.eraseRequest.findUnique({ where: { id: r.id } });
+      if (!request || request.runAskedAt !== null || request.state === 'done' || request.externalId === null) return;
+      // The run's fairness key: the app's live mode (an erase covers both modes).
+      const mode = await ttx.db.appMode.findFirst({ where: { appId: r.appId }, orderBy: { mode: 'asc' }, select: { id: true } });
+      if (!mode) return;
+      await askRun(ttx, request, mode.id);
+      asked++;
+    });
+  return asked;
+}
+
+/** Stranded requests taken up by one sweep (the next sweep takes the rest). */
+const RESUME_BATCH = 500;
 
 /** Rows removed, by kind (each area of the personal-data registry names its own). */
 export type Removed = Record<string, number>;

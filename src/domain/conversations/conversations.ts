@@ -36,7 +36,8 @@ export async function ownConversation(ctx: Ctx<GuestCaller>, conversationId: str
 }
 
 /**
- * A conversation held for a write until the transaction ends, or 404 when it or its person is gone.
+ * A conversation held for a write until the transaction ends, or 404 when it or its person is gone
+ * (or being erased: beingErased).
  * The person's contact is held first (FOR KEY SHARE: their own requests still update it), then the
  * conversation's row (FOR UPDATE): the order an erase takes them in, since erasePerson holds the
  * person's contacts before it removes anything. A write racing an erase so either commits first,
@@ -46,7 +47,8 @@ export async function ownConversation(ctx: Ctx<GuestCaller>, conversationId: str
 export async function holdConversation(tx: TxCtx, conversationId: string): Promise<Conversation> {
   const [person] = await rows<{ id: string }>(
     tx,
-    sql`SELECT ct.id FROM conversation c JOIN contact ct ON ct.id = c.contact_id WHERE c.id = ${conversationId} FOR KEY SHARE OF ct`,
+    sql`SELECT ct.id FROM conversation c JOIN contact ct ON ct.id = c.contact_id
+        WHERE c.id = ${conversationId} AND ct.erase_requested_at IS NULL FOR KEY SHARE OF ct`,
   );
   const [held] = person ? await rows<{ id: string }>(tx, sql`SELECT id FROM conversation WHERE id = ${conversationId} FOR UPDATE`) : [];
   const found = held && (await tx.db.conversation.findUnique({ where: { id: held.id } }));
@@ -56,7 +58,8 @@ export async function holdConversation(tx: TxCtx, conversationId: string): Promi
 
 /** A conversation of one app-mode, for callers who checked their right to the app-mode (staff, the service). */
 export async function conversationIn(ctx: Ctx, appModeId: string, conversationId: string): Promise<Conversation> {
-  const found = await ctx.db.conversation.findFirst({ where: { id: conversationId, appModeId } });
+  // Not of a person being erased (beingErased).
+  const found = await ctx.db.conversation.findFirst({ where: { id: conversationId, appModeId, contact: { eraseRequestedAt: null } } });
   if (!found) throw notFound('No such conversation.');
   return found;
 }

@@ -8,7 +8,8 @@ import { notFound } from '../errors.js';
  * declared permission on `{ conversationId }` found it in one of their workspaces).
  */
 export async function conversationById(ctx: Ctx<StaffCaller>, conversationId: string): Promise<Conversation> {
-  const found = await ctx.db.conversation.findUnique({ where: { id: conversationId } });
+  // Not of a person being erased (beingErased): as gone already.
+  const found = await ctx.db.conversation.findUnique({ where: { id: conversationId, contact: { eraseRequestedAt: null } } });
   if (!found) throw notFound('No such conversation.');
   return found;
 }

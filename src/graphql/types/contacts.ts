@@ -146,8 +146,10 @@ builder.queryField('contacts', (t) =>
         // The search has a rule (the domain's); reading the rows it found is plain, planned by Pothos.
         const query = queryFromInfo({ context: ctx, info, typeName: 'Contact', paths: [['edges', 'node']] });
         const keyed = 'select' in query && query.select ? { select: { ...query.select, id: true, updatedAt: true } } : query;
-        const rows = new Map((await ctx.svc.db.contact.findMany({ ...keyed, where: { id: { in: page.ids } } })).map((c) => [c.id, c]));
-        // A contact erased since the page was read is left out.
+        const rows = new Map(
+          (await ctx.svc.db.contact.findMany({ ...keyed, where: { id: { in: page.ids }, eraseRequestedAt: null } })).map((c) => [c.id, c]),
+        );
+        // A contact erased (or being erased) since the page was read is left out.
         const found = page.ids.flatMap((id, i) => (rows.has(id) ? [{ item: rows.get(id)!, cursor: page.cursors[i]! }] : []));
         return connectionOf({ items: found.map((f) => f.item), cursors: found.map((f) => f.cursor), nextCursor: page.nextCursor }, after);
       },
@@ -162,7 +164,11 @@ builder.queryField('contact', (t) =>
     args: { appModeId: t.arg.id({ required: true }), externalId: t.arg.string({ required: true }) },
     authScopes: (_root, { appModeId }) => ({ read: { appModeId } }),
     resolve: async (query, _root, { appModeId, externalId }, ctx) => {
-      const contact = await ctx.svc.db.contact.findUnique({ ...query, where: { appModeId_externalId: { appModeId, externalId } } });
+      // Not a person being erased (beingErased): as gone already.
+      const contact = await ctx.svc.db.contact.findUnique({
+        ...query,
+        where: { appModeId_externalId: { appModeId, externalId }, eraseRequestedAt: null },
+      });
       if (!contact) throw notFound('No such contact.');
       return contact;
     },
