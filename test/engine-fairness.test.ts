@@ -103,6 +103,29 @@ describe('the embedded engine between tenants', () => {
     }
   }, 30_000);
 
+  it("keeps a quarter of its slots for tenants holding none while two tenants' slow activities flood it", async () => {
+    const engine = new EmbeddedEngine(svc, processes, jobActivities());
+    engine.startWorker();
+    try {
+      for (let i = 0; i < 16; i++) {
+        await engine.start('job', `d-${i}`, { tenant: 'D', workMs: 3_000 });
+        await engine.start('job', `e-${i}`, { tenant: 'E', workMs: 3_000 });
+      }
+      await sleep(500);
+      const asked = Date.now();
+      await engine.start('job', 'f-quick', { tenant: 'F', workMs: 50 });
+      await engine.start('job', 'f-second', { tenant: 'F', workMs: 50 });
+      const quick = await endOf(engine, 'f-quick', 6_000);
+      expect(quick && quick.getTime() - asked).toBeLessThan(2_000);
+      expect(await endOf(engine, 'f-second', 6_000)).not.toBeNull();
+      // The two flooding tenants held 12 of the 16 slots between them at most, neither more than 8.
+      expect(most.get('tenant:D')! + most.get('tenant:E')!).toBeLessThanOrEqual(12);
+      expect(Math.max(most.get('tenant:D')!, most.get('tenant:E')!)).toBeLessThanOrEqual(8);
+    } finally {
+      await engine.close();
+    }
+  }, 30_000);
+
   it('lets one lane (a slow endpoint) hold 4 activities at once, its other runs waiting for them', async () => {
     const engine = new EmbeddedEngine(svc, processes, jobActivities());
     engine.startWorker();

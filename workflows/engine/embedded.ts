@@ -36,6 +36,12 @@ export interface EmbeddedEngineOptions {
   keyCap?: number;
   /** Activities the runs of one process and one lane (a webhook endpoint) may hold at once, across servers. */
   laneCap?: number;
+  /**
+   * Slots of this process kept for keys that hold none (a quarter of batchSize): a key already
+   * holding an activity takes a slot only while more than this many are free, so tenants flooding
+   * together still leave room for a tenant that comes with one quick step.
+   */
+  reserve?: number;
   /** How often the leases of the activities this process runs are extended (HEARTBEAT_MS; tests make it quicker). */
   heartbeatMs?: number;
   log?: Logger;
@@ -78,6 +84,7 @@ export class EmbeddedEngine<Def extends AnyProcess = AnyProcess> implements Dura
   private readonly batchSize: number;
   private readonly keyCap: number;
   private readonly laneCap: number;
+  private readonly reserve: number;
   private readonly heartbeatMs: number;
   private loop: Promise<void> | undefined;
   private stopping = false;
@@ -108,6 +115,7 @@ export class EmbeddedEngine<Def extends AnyProcess = AnyProcess> implements Dura
     this.batchSize = opts.batchSize ?? 16;
     this.keyCap = opts.keyCap ?? Math.max(1, Math.floor(this.batchSize / 2));
     this.laneCap = opts.laneCap ?? LANE_CAP;
+    this.reserve = opts.reserve ?? Math.max(1, Math.floor(this.batchSize / 4));
     this.heartbeatMs = opts.heartbeatMs ?? HEARTBEAT_MS;
   }
 
@@ -263,7 +271,9 @@ export class EmbeddedEngine<Def extends AnyProcess = AnyProcess> implements Dura
    * whose step needs no slot, oldest due first. A run that starts an activity is passed over while
    * its process's runs of its key already hold `keyCap` activities (across servers, the runs
    * claimed in this statement counted), or those of its lane `laneCap`: it waits for its own
-   * tenant's work, and another tenant's runs behind it are taken.
+   * tenant's work, and another tenant's runs behind it are taken. The first run of a key holding
+   * no activity comes before every other; any other takes a slot only while more than `reserve`
+   * of this process's slots would stay free.
    */
   private claimDue(room: number): Promise<{ claimed: number; calls: Claimed[] }> {
     return this.db.$transaction(async (tx) => {
@@ -308,12 +318,17 @@ export class EmbeddedEngine<Def extends AnyProcess = AnyProcess> implements Dura
           LEFT JOIN lane_held l ON l.process = d.process AND l.lane = d.lane
           WHERE d.needs_slot
         ),
+        within AS (
+          SELECT q.id, q.wake_at, q.fair_key IS NOT NULL AND q.key_n = 1 AS first,
+            row_number() OVER (ORDER BY q.fair_key IS NOT NULL AND q.key_n = 1 DESC, q.wake_at, q.id) AS pos
+          FROM queued q
+          WHERE (q.fair_key IS NULL OR q.key_n <= ${this.keyCap}) AND (q.lane IS NULL OR q.lane_n <= ${this.laneCap})
+        ),
         slot AS (
           SELECT r.id FROM workflow_run r
-          JOIN queued q ON q.id = r.id
-            AND (q.fair_key IS NULL OR q.key_n <= ${this.keyCap}) AND (q.lane IS NULL OR q.lane_n <= ${this.laneCap})
+          JOIN within w ON w.id = r.id AND (w.first OR w.pos <= ${room - this.reserve})
           WHERE r.status IN ('active', 'waiting', 'parked') AND r.wake_at <= ${at}
-          ORDER BY q.wake_at LIMIT ${Math.max(room, 0)}
+          ORDER BY w.pos LIMIT ${Math.max(room, 0)}
           FOR UPDATE OF r SKIP LOCKED
         ),
         free AS (

@@ -10,12 +10,17 @@ import { DEFERRED } from './definitions.js';
  * activity beyond its share is not run: it answers DEFERRED at once, and the workflow loop calls it
  * again after a short pause, without counting an attempt (loop.ts). So a tenant's slow receivers
  * cost that tenant: another's activity finds a free slot as soon as the task queue hands it over.
+ * A quarter of the slots is kept for app-modes holding none: an app-mode already holding one takes
+ * another only while more than that many are free, so two tenants flooding together still leave
+ * room for a third's quick step.
  * The workflow passes the run's fairness as the activity's second argument, which the activity
  * itself never sees.
  */
 export function fairSlots({ slots, laneCap = 4 }: { slots: number; laneCap?: number }): ActivityInterceptorsFactory {
   const keyCap = Math.max(1, Math.floor(slots / 2));
+  const reserve = Math.max(1, Math.floor(slots / 4));
   const held = new Map<string, number>();
+  let running = 0;
   const count = (k: string | null) => (k === null ? 0 : (held.get(k) ?? 0));
   const add = (k: string | null, n: number) => {
     if (k === null) return;
@@ -29,7 +34,8 @@ export function fairSlots({ slots, laneCap = 4 }: { slots: number; laneCap?: num
         const fairness = (input.args[1] as { fairness?: Fairness } | undefined)?.fairness;
         const key = fairness?.key ? `key:${fairness.key}` : null;
         const lane = fairness?.lane ? `lane:${fairness.lane}` : null;
-        if (count(key) >= keyCap || count(lane) >= laneCap)
+        const crowded = key !== null && count(key) > 0 && slots - running <= reserve;
+        if (count(key) >= keyCap || count(lane) >= laneCap || crowded)
           throw ApplicationFailure.create({
             type: DEFERRED,
             nonRetryable: true,
@@ -37,11 +43,13 @@ export function fairSlots({ slots, laneCap = 4 }: { slots: number; laneCap?: num
           });
         add(key, 1);
         add(lane, 1);
+        running++;
         try {
           return await next({ ...input, args: input.args.slice(0, 1) });
         } finally {
           add(key, -1);
           add(lane, -1);
+          running--;
         }
       },
     },
