@@ -4,7 +4,8 @@
 // time one delivery takes when the service is not busy. Beside it the floor, in the same run: a
 // plain loop sending the same signed posts through the same outbound client to the same receiver,
 // as many at once as the engine runs side by side. Run by bench/run.ts, or alone:
-// `npx tsx bench/webhooks.ts [events]`.
+// `npx tsx bench/webhooks.ts [events]`. The events are spread over 16 tenants with one endpoint each, since
+// the engine lets one app-mode hold half of its slots and one endpoint four.
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
@@ -27,6 +28,11 @@ import { BENCH_SECRET_KEY, withBenchDatabase } from './database.js';
 const EVENTS = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 300);
 /** Runs the embedded engine claims at once, and so posts side by side: the floor sends as many at once. */
 const AT_ONCE = 16;
+/**
+ * The tenants the events are spread over, each with one endpoint: the engine lets one app-mode hold
+ * half of its slots and one endpoint four, so only as many tenants as slots can fill them all.
+ */
+const TENANTS = AT_ONCE;
 const PACED = { events: 100, everyMs: 20 };
 
 export interface Measured {
@@ -82,20 +88,31 @@ export async function benchWebhooks(url: string, secretKey: string, events = EVE
   try {
     const ctx = systemContext(svc, 'bench');
     const ws = await svc.db.workspace.create({ data: { id: randomUUID(), name: 'Webhook bench' } });
-    const app = await createApp(ctx, { workspaceId: ws.id, name: 'Webhook bench app' });
-    const appModeId = (await svc.db.appMode.findUniqueOrThrow({ where: { appKey: app.live.app_key } })).id;
-    const { secret } = await addWebhookEndpoint(ctx, appModeId, { url: `${receiver.origin}/hooks`, topics: ['contact.updated'] });
+    const tenants: { appId: string; appModeId: string; secret: string }[] = [];
+    for (let i = 0; i < TENANTS; i++) {
+      const app = await createApp(ctx, { workspaceId: ws.id, name: `Webhook bench app ${i}` });
+      const appModeId = (await svc.db.appMode.findUniqueOrThrow({ where: { appKey: app.live.app_key } })).id;
+      const { secret } = await addWebhookEndpoint(ctx, appModeId, { url: `${receiver.origin}/hooks`, topics: ['contact.updated'] });
+      tenants.push({ appId: app.appId, appModeId, secret });
+    }
+    const { appId, secret } = tenants[0]!;
+    const appModeIds = tenants.map((t) => t.appModeId);
 
     // Each event's outbox row and the time its transaction committed (performance.now(), as the receiver's).
     const written = new Map<bigint, number>();
     let lastRow = 0n;
     const writeEvents = async (count: number) => {
       await transaction(ctx, async (tx) => {
-        for (let i = 0; i < count; i++) await emit(tx, 'contact.updated', { appModeId, externalId: `person-${randomUUID()}`, data: {} });
+        for (let i = 0; i < count; i++)
+          await emit(tx, 'contact.updated', {
+            appModeId: appModeIds[(written.size + i) % TENANTS]!,
+            externalId: `person-${randomUUID()}`,
+            data: {},
+          });
       });
       const committed = performance.now();
       for (const { id } of await svc.db.outboxEvent.findMany({
-        where: { appModeId, topic: 'contact.updated', id: { gt: lastRow } },
+        where: { appModeId: { in: appModeIds }, topic: 'contact.updated', id: { gt: lastRow } },
         select: { id: true },
         orderBy: { id: 'asc' },
       })) {
@@ -147,7 +164,7 @@ export async function benchWebhooks(url: string, secretKey: string, events = EVE
         id,
         type: 'contact.updated',
         created_at: new Date().toISOString(),
-        app_id: app.appId,
+        app_id: appId,
         data: {},
         contact: { external_id: `person-${id}`, display_name: null, email: null, language: null },
       });
