@@ -120,13 +120,23 @@ export class EmbeddedEngine<Def extends AnyProcess = AnyProcess> implements Dura
   }
 
   async start<Name extends Def['name']>(process: ProcessRef<Name>, runId: string, input: StartInput<Def, Name>): Promise<string> {
+    await this.startMany(process, [{ runId, input }]);
+    return runId;
+  }
+
+  /** Starts runs of one process by one statement (a burst of deliveries was a round trip each). */
+  async startMany<Name extends Def['name']>(
+    process: ProcessRef<Name>,
+    runs: { runId: string; input: StartInput<Def, Name> }[],
+  ): Promise<void> {
+    if (!runs.length) return;
     const def = this.registry.latest(process);
     const now = this.clock.now();
-    const decision = def.decide(def.initialState(input), { kind: 'started', at: now.toISOString(), input });
-    const fairness = def.fairness?.(input);
     await this.db.workflowRun.createMany({
-      data: [
-        {
+      data: runs.map(({ runId, input }) => {
+        const decision = def.decide(def.initialState(input), { kind: 'started', at: now.toISOString(), input });
+        const fairness = def.fairness?.(input);
+        return {
           id: runId,
           process: def.name,
           processVersion: def.version,
@@ -134,12 +144,11 @@ export class EmbeddedEngine<Def extends AnyProcess = AnyProcess> implements Dura
           fairKey: fairness?.key ?? null,
           lane: fairness?.lane ?? null,
           ...settle(decision, now, [], false),
-        },
-      ],
+        };
+      }),
       skipDuplicates: true,
     });
     this.nudge();
-    return runId;
   }
 
   async signal(runId: string, name: string, payload: unknown = null): Promise<void> {

@@ -151,6 +151,11 @@ export interface RunDescription {
 export interface ProcessStarter<Def extends AnyProcess = AnyProcess> {
   /** Starts a run on the process's latest version. Idempotent by run id: an existing run is left as it is. */
   start<Name extends Def['name']>(process: ProcessRef<Name>, runId: string, input: StartInput<Def, Name>): Promise<unknown>;
+  /** Starts many runs of one process at once, each as start would (an engine without it is asked run by run). */
+  startMany?<Name extends Def['name']>(
+    process: ProcessRef<Name>,
+    runs: { runId: string; input: StartInput<Def, Name> }[],
+  ): Promise<unknown>;
 }
 
 /** What the service sees of durable processes, whichever engine runs them. */

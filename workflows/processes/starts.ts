@@ -10,6 +10,8 @@ import { WIRED, type WiredProcess } from './wired.js';
 // start it (its wiring's startsOn).
 
 export const PROCESS_STARTS = 'process-starts';
+/** The most runs started by one statement. */
+const START_BATCH = 500;
 
 export const startProcesses = (engine: ProcessStarter<Processes>, svc: Services): OutboxConsumer =>
   startsFrom(WIRED, engine, systemContext(svc, 'process-starts'));
@@ -38,7 +40,13 @@ export function startsFrom<Def extends AnyProcess>(
       if (!('runs' in on)) continue;
       const mine = on.topics === 'all' ? rows : rows.filter((row) => on.topics.includes(row.topic));
       if (!mine.length) continue;
-      for (const { runId, input } of await on.runs(ctx, mine)) await start(p, runId, input);
+      const runs = await on.runs(ctx, mine);
+      // A burst of one event to many endpoints, or of many events, is one statement where the engine can.
+      for (let i = 0; i < runs.length; i += START_BATCH) {
+        const some = runs.slice(i, i + START_BATCH);
+        if (engine.startMany) await engine.startMany(p.definition.name as Def['name'], some as never);
+        else for (const { runId, input } of some) await start(p, runId, input);
+      }
     }
   };
 }
