@@ -7,11 +7,14 @@ import { emitMany } from '../outbox.js';
 import { MAX_TRIES } from './schedule.js';
 import { rows, sql } from '../../db/sql.js';
 
-// What a step's pushes came to, written in one transaction: each device's row (only rows this step
-// still holds: a step that lost them to a rerun writes nothing for them), the send's counts, gone
-// devices forgotten, and for each person reached for the first time by this send one notice and one
-// message.sent. A throttled device is tried again after the wait the provider asked for (at least a
-// backoff that doubles with each try), MAX_TRIES times in all.
+// What pushes came to, written as the providers answer, a few hundred at a time, each batch in one
+// transaction: each device's row (only rows still claimed: a batch written twice, its first commit's
+// answer lost, writes nothing the second time), the send's counts, gone devices forgotten, and for
+// each person reached for the first time by this send one notice and one message.sent. A throttled
+// device is tried again after the wait the provider asked for (at least a backoff that doubles with
+// each try), MAX_TRIES times in all. A device claimed by a step that stopped (killed, its lease lost)
+// before writing its answer, and whose push had left, counts as sent, with its person's notice and
+// message.sent (settleInterrupted).
 
 /** The least wait before the n-th try again: 1 s, 2 s, 4 s, … */
 const backoffMs = (tries: number) => 1000 * 2 ** (tries - 1);
@@ -59,22 +62,51 @@ export async function recordOutcomes(ctx: Ctx, send: PushSend, tried: Tried[]): 
       RETURNING p.device_id, p.contact_id, p.state`,
     );
     const mine = new Set(written.map((w) => w.device_id));
-    const count = (state: Kept['state']) => written.filter((w) => w.state === state).length;
     for (const { t } of pairs) {
       if (t.outcome.kind === 'gone' && mine.has(t.device.id)) await forgetGoneToken(tx, send.appModeId, t.device.token, t.outcome.since);
     }
-    const people = await reached(tx, send, [...new Set(written.filter((w) => w.state === 'sent').map((w) => w.contact_id))], now);
-    await tx.db.pushSend.update({
-      where: { id: send.id },
-      data: {
-        sent: { increment: count('sent') },
-        gone: { increment: count('gone') },
-        failed: { increment: count('failed') },
-        people: { increment: people },
-      },
-    });
+    await counted(tx, send, written, now);
   });
   return pauses.length ? new Date(Math.max(...pauses)).toISOString() : null;
+}
+
+/** What the devices of an interrupted step whose pushes had left are counted as: sent, and never sent again. */
+export const INTERRUPTED = 'its step stopped before the answer was written: counted as sent, not sent again';
+
+/**
+ * Devices of the send still claimed by another attempt than `claim` (a step that stopped before
+ * writing their answers) whose pushes had left are counted as sent: each person reached gets the
+ * notice and a message.sent. Answers how many devices.
+ */
+export async function settleInterrupted(ctx: Ctx, send: PushSend, claim: string): Promise<number> {
+  const now = ctx.clock.now();
+  return transaction(ctx, async (tx) => {
+    const written = await rows<{ device_id: string; contact_id: string; state: Kept['state'] }>(
+      tx,
+      sql`
+      UPDATE push_delivery SET state = 'sent', detail = ${INTERRUPTED}, retry_at = NULL, at = ${now}
+      WHERE send_id = ${send.id} AND state = 'sending' AND posted AND claim IS DISTINCT FROM ${claim}
+      RETURNING device_id, contact_id, 'sent' AS state`,
+    );
+    if (written.length) await counted(tx, send, written, now);
+    return written.length;
+  });
+}
+
+/** The send's counts for rows just written, and the people reached for the first time. */
+async function counted(tx: TxCtx, send: PushSend, written: { contact_id: string; state: Kept['state'] }[], now: Date): Promise<void> {
+  const count = (state: Kept['state']) => written.filter((w) => w.state === state).length;
+  const people = await reached(tx, send, [...new Set(written.filter((w) => w.state === 'sent').map((w) => w.contact_id))], now);
+  if (!written.length) return;
+  await tx.db.pushSend.update({
+    where: { id: send.id },
+    data: {
+      sent: { increment: count('sent') },
+      gone: { increment: count('gone') },
+      failed: { increment: count('failed') },
+      people: { increment: people },
+    },
+  });
 }
 
 /** People reached for the first time by this send: each gets the notice and a message.sent. Answers how many. */
