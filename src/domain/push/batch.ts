@@ -8,7 +8,7 @@ import { whoHear } from '../preferences/hears.js';
 import { audienceSql, type PushAudience } from './audience.js';
 import { openCredentials } from './credentials.js';
 import { recordOutcomes, settleInterrupted, type Tried } from './record.js';
-import { BATCH_DEVICES, CLAIM_DEVICES, PUSHES_AT_ONCE, WRITE_AT, WRITE_MS } from './schedule.js';
+import { BATCH_DEVICES, CLAIM_DEVICES, PUSHES_AT_ONCE, WRITE_AT, WRITE_MS, WRITERS } from './schedule.js';
 import { pushSends } from '../../lib/process-metrics.js';
 import { PLATFORM_PROVIDER, type PushSenders } from './senders.js';
 import { exec, one, rows, sql } from '../../db/sql.js';
@@ -318,22 +318,50 @@ async function sendAll(ctx: Ctx, send: PushSend, s: Sending): Promise<string | n
     marks.add(item.device.id);
   };
 
+  // The page's devices are claimed a chunk ahead of the posts (a claimed device not yet posted is
+  // sent by the next step if this one stops), so the posts never wait for a claim.
   let failure: unknown;
-  const chunk = Math.max(1, Math.min(s.claimSize, PUSHES_AT_ONCE));
+  const chunk = Math.max(1, s.claimSize);
+  const claimed: Work[] = [];
+  let claiming = true;
+  const waiting: (() => void)[] = [];
+  const change = () => new Promise<void>((resolve) => waiting.push(resolve));
+  const notify = () => waiting.splice(0).forEach((wake) => wake());
+  const claimer = (async () => {
+    try {
+      for (let i = 0; i < s.fresh.length; i += chunk) {
+        while (claimed.length >= chunk && failure === undefined) await change();
+        if (failure !== undefined) return;
+        if (writer.failure !== undefined) throw writer.failure;
+        claimed.push(...(await retried(() => claimSome(ctx, send, s.fresh.slice(i, i + chunk), s.hearing, s.claim))));
+        notify();
+      }
+    } catch (err) {
+      failure ??= err;
+    } finally {
+      claiming = false;
+      notify();
+    }
+  })();
   try {
     for (const item of s.work) {
       await room(1);
       start(item);
     }
-    for (let i = 0; i < s.fresh.length; i += chunk) {
-      await room(chunk);
-      if (writer.failure) throw writer.failure;
-      const claimed = await retried(() => claimSome(ctx, send, s.fresh.slice(i, i + chunk), s.hearing, s.claim));
-      for (const item of claimed) start(item);
+    while (failure === undefined && (claimed.length || claiming)) {
+      if (!claimed.length) {
+        await change();
+        continue;
+      }
+      await room(1);
+      start(claimed.shift()!);
+      if (claimed.length < chunk) notify();
     }
   } catch (err) {
-    failure = err;
+    failure ??= err;
   }
+  notify();
+  await claimer;
   while (inFlight.size) await Promise.all([...inFlight]);
   await marks.close();
   const written = await writer.close();
@@ -397,7 +425,7 @@ class PostedMarks {
 
 /**
  * Writes answers as they come: whatever gathered while the last write ran (at most WRITE_AT at
- * once, and waiting up to WRITE_MS for a few), one write at a time. A write that keeps failing stops
+ * once, and waiting up to WRITE_MS for a few), WRITERS writes at a time. A write that keeps failing stops
  * the writer: the answers not written are handed back at close.
  */
 class AnswerWriter {
@@ -405,26 +433,30 @@ class AnswerWriter {
   private readonly unwritten: Tried[] = [];
   private pause: number | null = null;
   private closing = false;
-  private wake: (() => void) | undefined;
+  private waking: (() => void)[] = [];
   failure: unknown;
-  private readonly loop: Promise<void>;
+  private readonly loops: Promise<void>[];
 
   constructor(
     private readonly ctx: Ctx,
     private readonly send: PushSend,
   ) {
-    this.loop = this.run();
+    this.loops = Array.from({ length: WRITERS }, () => this.run());
   }
 
   add(tried: Tried): void {
     this.buffer.push(tried);
-    if (this.buffer.length >= WRITE_AT) this.wake?.();
+    if (this.buffer.length >= WRITE_AT) this.wake();
+  }
+
+  private wake(): void {
+    for (const wake of this.waking.splice(0)) wake();
   }
 
   async close(): Promise<{ ok: true; pause: string | null } | { ok: false; failure: unknown; unwritten: Tried[] }> {
     this.closing = true;
-    this.wake?.();
-    await this.loop;
+    this.wake();
+    await Promise.all(this.loops);
     if (this.failure !== undefined) return { ok: false, failure: this.failure, unwritten: this.unwritten };
     return { ok: true, pause: this.pause === null ? null : new Date(this.pause).toISOString() };
   }
@@ -434,12 +466,11 @@ class AnswerWriter {
       if (!this.closing && this.buffer.length < WRITE_AT) {
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, WRITE_MS);
-          this.wake = () => {
+          this.waking.push(() => {
             clearTimeout(timer);
             resolve();
-          };
+          });
         });
-        this.wake = undefined;
       }
       if (!this.buffer.length) {
         if (this.closing) return;
