@@ -5,7 +5,8 @@ import { forgetGoneToken, type PushDevice } from '../devices/devices.js';
 import { addNotices } from '../notices/add.js';
 import { emitMany } from '../outbox.js';
 import { MAX_TRIES } from './schedule.js';
-import { rows, sql } from '../../db/sql.js';
+import { exec, rows, sql } from '../../db/sql.js';
+import { OUTBOX_CHANNEL } from '../../db/outbox-dispatcher.js';
 
 // What pushes came to, written as the providers answer, a few hundred at a time, each batch in one
 // transaction: each device's row (only rows still claimed: a batch written twice, its first commit's
@@ -51,6 +52,12 @@ export async function recordOutcomes(ctx: Ctx, send: PushSend, tried: Tried[]): 
   const now = ctx.clock.now();
   const pairs = tried.map((t) => ({ t, k: kept(t, now) }));
   const pauses = tried.flatMap((t) => (t.outcome.kind === 'retry' && t.outcome.provider ? [now.getTime() + t.outcome.afterMs] : []));
+  const paused = pauses.length ? new Date(Math.max(...pauses)).toISOString() : null;
+  // Without a device to forget (the common case), one statement: one round trip, whatever the batch.
+  if (!tried.some((t) => t.outcome.kind === 'gone')) {
+    await recordInOne(ctx, send, pairs, now);
+    return paused;
+  }
   await transaction(ctx, async (tx) => {
     const written = await rows<{ device_id: string; contact_id: string; state: Kept['state'] }>(
       tx,
@@ -67,7 +74,46 @@ export async function recordOutcomes(ctx: Ctx, send: PushSend, tried: Tried[]): 
     }
     await counted(tx, send, written, now);
   });
-  return pauses.length ? new Date(Math.max(...pauses)).toISOString() : null;
+  return paused;
+}
+
+/**
+ * What recordOutcomes writes, in one statement (so one transaction): the rows still claimed, the
+ * people reached for the first time with their notices and message.sent (as addNotices and
+ * emitMany write them), the send's counts, and the outbox's wake-up.
+ */
+async function recordInOne(ctx: Ctx, send: PushSend, pairs: { t: Tried; k: Kept }[], now: Date): Promise<void> {
+  const at = sql`(${now.toISOString()}::timestamptz AT TIME ZONE 'UTC')`;
+  await exec(
+    ctx,
+    sql`
+    WITH written AS (
+      UPDATE push_delivery p SET state = x.state::"PushDeliveryState", detail = x.detail, retry_at = (x.retry_at::timestamptz AT TIME ZONE 'UTC'), at = ${now}
+      FROM unnest(${pairs.map((r) => r.t.device.id)}::text[], ${pairs.map((r) => r.k.state)}::text[], ${pairs.map((r) => r.k.detail)}::text[], ${pairs.map((r) => r.k.retryAt)}::text[])
+        AS x(device_id, state, detail, retry_at)
+      WHERE p.send_id = ${send.id} AND p.device_id = x.device_id AND p.state = 'sending'
+      RETURNING p.contact_id, p.state::text AS state),
+    added AS (
+      INSERT INTO push_recipient (send_id, contact_id, at) SELECT DISTINCT ${send.id}, contact_id, ${at} FROM written WHERE state = 'sent'
+      ON CONFLICT DO NOTHING RETURNING contact_id),
+    first AS (SELECT a.contact_id, k.external_id FROM added a JOIN contact k ON k.id = a.contact_id),
+    notices AS (
+      INSERT INTO notice (id, app_mode_id, contact_id, title, body, link, topic_key, source, send_key, posted_by, created_at)
+      SELECT gen_random_uuid()::text, ${send.appModeId}, contact_id, ${send.title}, ${send.body}, ${send.link}, ${send.topicKey}, 'push'::"NoticeSource", ${send.id}, ${send.sentBy}, ${at}
+      FROM first
+      ON CONFLICT DO NOTHING),
+    events AS (
+      INSERT INTO outbox_event (app_mode_id, topic, external_id, data, created_at)
+      SELECT ${send.appModeId}, ${MESSAGE_SENT}, external_id, jsonb_build_object('message_id', ${send.id}::text, 'channel', 'push'), ${at} FROM first
+      RETURNING 1),
+    counts AS (
+      UPDATE push_send SET
+        sent = sent + (SELECT count(*) FROM written WHERE state = 'sent'),
+        failed = failed + (SELECT count(*) FROM written WHERE state = 'failed'),
+        people = people + (SELECT count(*) FROM first)
+      WHERE id = ${send.id} AND EXISTS (SELECT 1 FROM written))
+    SELECT pg_notify(${OUTBOX_CHANNEL}, '') FROM (SELECT count(*) AS n FROM events) e WHERE e.n > 0`,
+  );
 }
 
 /** What the devices of an interrupted step whose pushes had left are counted as: sent, and never sent again. */
