@@ -15,13 +15,14 @@ import { exec, one, rows, sql } from '../../db/sql.js';
 
 // One step of a send: the throttled devices now due again, then the next page of the audience
 // (about BATCH_DEVICES devices, whole people only, in contact order from the cursor). Each device is
-// claimed by a push_delivery row before its push goes out, a few dozen at a time just as there is
-// room for their posts (PUSHES_AT_ONCE in flight); once their posts have left, the rows say so
-// (posted); each answer is written as it comes, a few hundred at a time (record.ts). A device
+// claimed by a push_delivery row before its push goes out, CLAIM_DEVICES at a time a chunk ahead of
+// the posts (PUSHES_AT_ONCE in flight); once posts have left, their rows say so (posted), one
+// statement for the posts of each turn of the event loop; each answer is written as it comes, a few
+// hundred at a time (record.ts). A device
 // already claimed is never claimed again, so a step run twice sends nothing twice, and what a step
 // did is kept as it goes. A step that stops (a kill, a lost lease) leaves claimed without an answer
-// only the devices whose posts were in flight or about to leave: the next step counts those posted
-// as sent (record.ts settleInterrupted) and sends those not posted. People who do not hear of the
+// only the devices whose posts were in flight or not yet made: the next step counts those posted as
+// sent (record.ts settleInterrupted) and sends those not posted. People who do not hear of the
 // topic by push are claimed as skipped. A provider that refuses the credentials or asks for a pause
 // is not sent anything more this step.
 //
@@ -30,9 +31,11 @@ import { exec, one, rows, sql } from '../../db/sql.js';
 // post it made and keeps, in this server process, the answers it could not write (StepMemory): the
 // next attempt here writes them first, so none of those is sent again or counted without its answer.
 //
-// What is left open: a kill in the moment between a claim's posts leaving and their rows saying so
-// (one statement's time, for at most CLAIM_DEVICES devices) sends those devices again in the next
-// step; and a device in flight at a kill counts as sent though the provider might have refused it.
+// What is left open: a kill in the moment between posts leaving and their rows saying so (one
+// statement's time, for the posts of one turn of the event loop, a few devices) sends those devices
+// again in the next step; a device in flight at a kill counts as sent though the provider might have
+// refused it; and the first posts of a process, made while its connection to the provider is being
+// opened, are marked posted a moment before they leave.
 
 export interface BatchInput {
   sendId: string;
