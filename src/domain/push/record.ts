@@ -5,13 +5,17 @@ import { forgetGoneToken, type PushDevice } from '../devices/devices.js';
 import { addNotices } from '../notices/add.js';
 import { emitMany } from '../outbox.js';
 import { MAX_TRIES } from './schedule.js';
-import { rows, sql } from '../../db/sql.js';
+import { exec, rows, sql } from '../../db/sql.js';
+import { OUTBOX_CHANNEL } from '../../db/outbox-dispatcher.js';
 
-// What a step's pushes came to, written in one transaction: each device's row (only rows this step
-// still holds: a step that lost them to a rerun writes nothing for them), the send's counts, gone
-// devices forgotten, and for each person reached for the first time by this send one notice and one
-// message.sent. A throttled device is tried again after the wait the provider asked for (at least a
-// backoff that doubles with each try), MAX_TRIES times in all.
+// What pushes came to, written as the providers answer, a few hundred at a time, each batch in one
+// transaction: each device's row (only rows still claimed: a batch written twice, its first commit's
+// answer lost, writes nothing the second time), the send's counts, gone devices forgotten, and for
+// each person reached for the first time by this send one notice and one message.sent. A throttled
+// device is tried again after the wait the provider asked for (at least a backoff that doubles with
+// each try), MAX_TRIES times in all. A device claimed by a step that stopped (killed, its lease lost)
+// before writing its answer, and whose push had left, counts as sent, with its person's notice and
+// message.sent (settleInterrupted).
 
 /** The least wait before the n-th try again: 1 s, 2 s, 4 s, … */
 const backoffMs = (tries: number) => 1000 * 2 ** (tries - 1);
@@ -48,6 +52,12 @@ export async function recordOutcomes(ctx: Ctx, send: PushSend, tried: Tried[]): 
   const now = ctx.clock.now();
   const pairs = tried.map((t) => ({ t, k: kept(t, now) }));
   const pauses = tried.flatMap((t) => (t.outcome.kind === 'retry' && t.outcome.provider ? [now.getTime() + t.outcome.afterMs] : []));
+  const paused = pauses.length ? new Date(Math.max(...pauses)).toISOString() : null;
+  // Without a device to forget (the common case), one statement: one round trip, whatever the batch.
+  if (!tried.some((t) => t.outcome.kind === 'gone')) {
+    await recordInOne(ctx, send, pairs, now);
+    return paused;
+  }
   await transaction(ctx, async (tx) => {
     const written = await rows<{ device_id: string; contact_id: string; state: Kept['state'] }>(
       tx,
@@ -59,22 +69,90 @@ export async function recordOutcomes(ctx: Ctx, send: PushSend, tried: Tried[]): 
       RETURNING p.device_id, p.contact_id, p.state`,
     );
     const mine = new Set(written.map((w) => w.device_id));
-    const count = (state: Kept['state']) => written.filter((w) => w.state === state).length;
     for (const { t } of pairs) {
       if (t.outcome.kind === 'gone' && mine.has(t.device.id)) await forgetGoneToken(tx, send.appModeId, t.device.token, t.outcome.since);
     }
-    const people = await reached(tx, send, [...new Set(written.filter((w) => w.state === 'sent').map((w) => w.contact_id))], now);
-    await tx.db.pushSend.update({
-      where: { id: send.id },
-      data: {
-        sent: { increment: count('sent') },
-        gone: { increment: count('gone') },
-        failed: { increment: count('failed') },
-        people: { increment: people },
-      },
-    });
+    await counted(tx, send, written, now);
   });
-  return pauses.length ? new Date(Math.max(...pauses)).toISOString() : null;
+  return paused;
+}
+
+/**
+ * What recordOutcomes writes, in one statement (so one transaction): the rows still claimed, the
+ * people reached for the first time with their notices and message.sent (as addNotices and
+ * emitMany write them), the send's counts, and the outbox's wake-up.
+ */
+async function recordInOne(ctx: Ctx, send: PushSend, pairs: { t: Tried; k: Kept }[], now: Date): Promise<void> {
+  const at = sql`(${now.toISOString()}::timestamptz AT TIME ZONE 'UTC')`;
+  await exec(
+    ctx,
+    sql`
+    WITH written AS (
+      UPDATE push_delivery p SET state = x.state::"PushDeliveryState", detail = x.detail, retry_at = (x.retry_at::timestamptz AT TIME ZONE 'UTC'), at = ${now}
+      FROM unnest(${pairs.map((r) => r.t.device.id)}::text[], ${pairs.map((r) => r.k.state)}::text[], ${pairs.map((r) => r.k.detail)}::text[], ${pairs.map((r) => r.k.retryAt)}::text[])
+        AS x(device_id, state, detail, retry_at)
+      WHERE p.send_id = ${send.id} AND p.device_id = x.device_id AND p.state = 'sending'
+      RETURNING p.contact_id, p.state::text AS state),
+    added AS (
+      INSERT INTO push_recipient (send_id, contact_id, at) SELECT DISTINCT ${send.id}, contact_id, ${at} FROM written WHERE state = 'sent'
+      ON CONFLICT DO NOTHING RETURNING contact_id),
+    first AS (SELECT a.contact_id, k.external_id FROM added a JOIN contact k ON k.id = a.contact_id),
+    notices AS (
+      INSERT INTO notice (id, app_mode_id, contact_id, title, body, link, topic_key, source, send_key, posted_by, created_at)
+      SELECT gen_random_uuid()::text, ${send.appModeId}, contact_id, ${send.title}, ${send.body}, ${send.link}, ${send.topicKey}, 'push'::"NoticeSource", ${send.id}, ${send.sentBy}, ${at}
+      FROM first
+      ON CONFLICT DO NOTHING),
+    events AS (
+      INSERT INTO outbox_event (app_mode_id, topic, external_id, data, created_at)
+      SELECT ${send.appModeId}, ${MESSAGE_SENT}, external_id, jsonb_build_object('message_id', ${send.id}::text, 'channel', 'push'), ${at} FROM first
+      RETURNING 1),
+    counts AS (
+      UPDATE push_send SET
+        sent = sent + (SELECT count(*) FROM written WHERE state = 'sent'),
+        failed = failed + (SELECT count(*) FROM written WHERE state = 'failed'),
+        people = people + (SELECT count(*) FROM first)
+      WHERE id = ${send.id} AND EXISTS (SELECT 1 FROM written))
+    SELECT pg_notify(${OUTBOX_CHANNEL}, '') FROM (SELECT count(*) AS n FROM events) e WHERE e.n > 0`,
+  );
+}
+
+/** What the devices of an interrupted step whose pushes had left are counted as: sent, and never sent again. */
+export const INTERRUPTED = 'its step stopped before the answer was written: counted as sent, not sent again';
+
+/**
+ * Devices of the send still claimed by another attempt than `claim` (a step that stopped before
+ * writing their answers) whose pushes had left are counted as sent: each person reached gets the
+ * notice and a message.sent. Answers how many devices.
+ */
+export async function settleInterrupted(ctx: Ctx, send: PushSend, claim: string): Promise<number> {
+  const now = ctx.clock.now();
+  return transaction(ctx, async (tx) => {
+    const written = await rows<{ device_id: string; contact_id: string; state: Kept['state'] }>(
+      tx,
+      sql`
+      UPDATE push_delivery SET state = 'sent', detail = ${INTERRUPTED}, retry_at = NULL, at = ${now}
+      WHERE send_id = ${send.id} AND state = 'sending' AND posted AND claim IS DISTINCT FROM ${claim}
+      RETURNING device_id, contact_id, 'sent' AS state`,
+    );
+    if (written.length) await counted(tx, send, written, now);
+    return written.length;
+  });
+}
+
+/** The send's counts for rows just written, and the people reached for the first time. */
+async function counted(tx: TxCtx, send: PushSend, written: { contact_id: string; state: Kept['state'] }[], now: Date): Promise<void> {
+  const count = (state: Kept['state']) => written.filter((w) => w.state === state).length;
+  const people = await reached(tx, send, [...new Set(written.filter((w) => w.state === 'sent').map((w) => w.contact_id))], now);
+  if (!written.length) return;
+  await tx.db.pushSend.update({
+    where: { id: send.id },
+    data: {
+      sent: { increment: count('sent') },
+      gone: { increment: count('gone') },
+      failed: { increment: count('failed') },
+      people: { increment: people },
+    },
+  });
 }
 
 /** People reached for the first time by this send: each gets the notice and a message.sent. Answers how many. */

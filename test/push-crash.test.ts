@@ -1,0 +1,288 @@
+import { spawn } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { exec, sql } from '../src/db/sql.js';
+import { contextOf, systemContext } from '../src/domain/context.js';
+import { sealToken, tokenHashOf } from '../src/domain/devices/tokens.js';
+import { setApnsCredentials } from '../src/domain/push/credentials.js';
+import { INTERRUPTED } from '../src/domain/push/record.js';
+import { PUSHES_AT_ONCE, WRITE_AT } from '../src/domain/push/schedule.js';
+import { sendPush } from '../src/domain/push/send.js';
+import type { StaffUser } from '../src/generated/prisma/client.js';
+import { openServices, type OpenServices } from '../src/services.js';
+import { createTestDatabase } from './support/db.js';
+import { makeTestCertificate } from './support/https-receiver.js';
+import { freePorts, ready, stopProcess, type Proc } from './support/processes.js';
+import { makeApnsKey, startApnsStandin, type ApnsStandin } from './support/push-standins.js';
+import { seedApp, TEST_SECRET_KEY, testConfig } from './support/server.js';
+
+// A push to 5,000 devices (one iPhone each) carried out by real server processes (what `npm start`
+// runs, the build in dist/) through the APNs stand-in: the server is killed (SIGKILL) mid-send and
+// another started; and a send whose server has its database connections cut every second. Each
+// time every device gets the push exactly once, each person the notice and one message.sent, and
+// nothing is counted failed.
+
+const DEVICES = 5_000;
+const BUNDLE = 'com.example.crash';
+/** The whole send, from sendPush to done, kill and restart included. */
+const ALL_DONE_WITHIN_MS = 30_000;
+const MAIN = fileURLToPath(new URL('../dist/src/main.js', import.meta.url));
+/** The server processes' name in pg_stat_activity: their connections are the ones cut. */
+const APP_NAME = 'push-crash-server';
+
+const key = makeApnsKey();
+let dir: string;
+let dbUrl: string;
+let svc: OpenServices;
+let apns: ApnsStandin;
+let trust: string;
+const procs: Proc[] = [];
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'crm-push-crash-'));
+  const cert = await makeTestCertificate();
+  await writeFile(path.join(dir, 'ca.pem'), cert.cert);
+  apns = await startApnsStandin(cert, { key, bundleId: BUNDLE });
+  trust = `allow=${apns.hostPort};ca=${path.join(dir, 'ca.pem')}`;
+  dbUrl = await createTestDatabase();
+  svc = await openServices({ config: testConfig(), url: dbUrl, secretKey: TEST_SECRET_KEY });
+});
+afterAll(async () => {
+  for (const p of procs) await stopProcess(p, 'SIGKILL');
+  await svc?.close();
+  await apns?.close();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+/** A server process as `npm start` runs it (started in about a second: no compiling), sending pushes to the stand-in. */
+function server(port: number): Proc {
+  const url = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, [MAIN], {
+    env: {
+      ...process.env,
+      DATABASE_URL: dbUrl,
+      CRM_SECRET_KEY: TEST_SECRET_KEY,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      BASE_URL: url,
+      LOG_LEVEL: 'silent',
+      TEMPORAL_ADDRESS: '',
+      OUTBOUND_TEST_TRUST: trust,
+      APNS_URL: apns.origin,
+      APNS_SANDBOX_URL: apns.origin,
+      PGAPPNAME: APP_NAME,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output: string[] = [];
+  child.stdout!.on('data', (chunk) => output.push(String(chunk)));
+  child.stderr!.on('data', (chunk) => output.push(String(chunk)));
+  const proc = { url, child, output };
+  procs.push(proc);
+  return proc;
+}
+
+/** An app with APNs credentials and `n` people with an iPhone each, seeded in bulk; answers the staff context and the tokens. */
+async function audience(n: number) {
+  const app = await seedApp(svc);
+  const appModeId = (await svc.db.appMode.findUniqueOrThrow({ where: { appKey: app.live.app_key } })).id;
+  const staff = contextOf(svc, { kind: 'staff', staffUser: { id: randomUUID() } as StaffUser, sessionId: 'test' });
+  await setApnsCredentials(staff, appModeId, { keyP8: key.p8, keyId: key.keyId, teamId: key.teamId, bundleId: BUNDLE, production: true });
+  const contactIds = Array.from({ length: n }, () => randomUUID());
+  const tokens = Array.from({ length: n }, () => randomBytes(32).toString('hex'));
+  const now = new Date();
+  await exec(
+    svc,
+    sql`
+    INSERT INTO contact (id, app_mode_id, external_id, created_at, updated_at)
+    SELECT id, ${appModeId}, 'person-' || id, ${now}, ${now} FROM unnest(${contactIds}::text[]) AS x(id)`,
+  );
+  await exec(
+    svc,
+    sql`
+    INSERT INTO device (id, app_mode_id, contact_id, platform, token_hash, token_sealed, app_version, created_at, last_seen_at)
+    SELECT gen_random_uuid()::text, ${appModeId}, c, 'ios'::"DevicePlatform", h, s, '1.0', ${now}, ${now}
+    FROM unnest(${contactIds}::text[], ${tokens.map((t) => tokenHashOf(svc, t))}::text[], ${tokens.map((t) => sealToken(svc, t))}::text[]) AS x(c, h, s)`,
+  );
+  return { appModeId, staff, tokens };
+}
+
+const send = (staff: Awaited<ReturnType<typeof audience>>['staff'], appModeId: string) =>
+  sendPush(staff, appModeId, { title: 'Your order shipped', body: 'It arrives on Friday', audience: { everyone: true } });
+
+/** The database's reads, tried again while a connection is being cut. */
+async function steady<T>(read: () => Promise<T>): Promise<T> {
+  for (let i = 0; ; i++) {
+    try {
+      return await read();
+    } catch (err) {
+      if (i > 20) throw err;
+      await sleep(100);
+    }
+  }
+}
+
+async function until(check: () => Promise<boolean> | boolean, what: string, ms: number) {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`not in time: ${what}`);
+    await sleep(50);
+  }
+}
+
+/**
+ * Stands in for the embedded engine's short, heartbeated leases until they are merged: ends the
+ * lease of a push step held longer than `ms` (what a lease no heartbeat renews does after a few
+ * seconds), so that a step lost with its server, or whose result was not saved, is taken up again.
+ * The lead: remove this and its calls once the engine's leases are seconds long.
+ */
+async function shortLeases(ms: number): Promise<number> {
+  const now = new Date();
+  return steady(() =>
+    exec(
+      svc,
+      sql`
+      UPDATE workflow_run SET lease_until = (${now.toISOString()}::timestamptz AT TIME ZONE 'UTC'), wake_at = (${now.toISOString()}::timestamptz AT TIME ZONE 'UTC')
+      WHERE process = 'push-send' AND status = 'active' AND lease_until IS NOT NULL
+        AND lease_until - interval '120 seconds' < (${new Date(now.getTime() - ms).toISOString()}::timestamptz AT TIME ZONE 'UTC')`,
+    ),
+  );
+}
+
+/** What the send came to, and how many pushes each device got. */
+async function outcome(appModeId: string, sendId: string, tokens: string[]) {
+  const done = await steady(() => svc.db.pushSend.findUniqueOrThrow({ where: { id: sendId } }));
+  const notices = await steady(() => svc.db.notice.count({ where: { appModeId, sendKey: sendId } }));
+  const sent = await steady(() =>
+    svc.db.outboxEvent.findMany({ where: { appModeId, topic: 'message.sent' }, select: { externalId: true } }),
+  );
+  const interrupted = await steady(() => svc.db.pushDelivery.count({ where: { sendId, detail: INTERRUPTED } }));
+  return {
+    counts: {
+      state: done.state,
+      sent: done.sent,
+      failed: done.failed,
+      people: done.people,
+      notices,
+      messageSent: new Set(sent.map((r) => r.externalId)).size,
+      messageSentRows: sent.length,
+    },
+    missed: tokens.filter((t) => !apns.counts.has(t)).length,
+    twice: tokens.filter((t) => (apns.counts.get(t) ?? 0) > 1).length,
+    interrupted,
+  };
+}
+
+const everything = {
+  counts: {
+    state: 'done',
+    sent: DEVICES,
+    failed: 0,
+    people: DEVICES,
+    notices: DEVICES,
+    messageSent: DEVICES,
+    messageSentRows: DEVICES,
+  },
+  missed: 0,
+  twice: 0,
+};
+
+it(
+  'after its server is killed mid-send and another started, every device has the push once and every person the notice',
+  { timeout: 60_000 },
+  async () => {
+    const [portA, portB] = await freePorts(2);
+    const { appModeId, staff, tokens } = await audience(DEVICES);
+    // The kill comes while a whole step's worth of posts is in flight: the stand-in holds its answers
+    // to PUSHES_AT_ONCE devices in the middle of the send (in the order the send takes people).
+    const inOrder = (
+      await svc.db.device.findMany({ where: { appModeId }, orderBy: { contactId: 'asc' }, select: { tokenSealed: true } })
+    ).map((d) => svc.secrets.open(d.tokenSealed));
+    const held = inOrder.slice(2_000, 2_000 + PUSHES_AT_ONCE);
+    for (const token of held) apns.tell(token, { hold: 10_000 });
+    const first = server(portA!);
+    await ready(first);
+
+    const started = Date.now();
+    const { id } = await send(staff, appModeId);
+    await until(() => held.every((t) => apns.arrived.includes(t)), 'the held posts in flight', 20_000);
+    await sleep(200);
+    expect(await stopProcess(first, 'SIGKILL')).toEqual({ code: null, signal: 'SIGKILL' });
+    const atKill = tokens.filter((t) => apns.arrived.includes(t)).length;
+    expect(atKill).toBeLessThan(DEVICES / 2);
+
+    const second = server(portB!);
+    await ready(second);
+    await shortLeases(0);
+    await until(
+      async () => (await steady(() => svc.db.pushSend.findUniqueOrThrow({ where: { id } }))).state !== 'sending',
+      'the send done',
+      40_000,
+    );
+    const took = Date.now() - started;
+    // The stand-in counts a held push when it answers (to a connection gone): then anything sent twice has come too.
+    await until(() => held.every((t) => apns.counts.has(t)), 'the held pushes answered', 15_000);
+    await sleep(300);
+
+    const result = await outcome(appModeId, id, tokens);
+    console.log(`push crash: ${atKill} posted at the kill, all done in ${took} ms: ${JSON.stringify(result)}`);
+    expect(result).toMatchObject(everything);
+    // The posts in flight at the kill were settled as sent by the next step, and nothing else.
+    expect(result.interrupted).toBe(PUSHES_AT_ONCE);
+    expect(took).toBeLessThan(ALL_DONE_WITHIN_MS);
+  },
+);
+
+it(
+  'with its database connections cut every second, sends every device the push once and every person the notice',
+  { timeout: 60_000 },
+  async () => {
+    const [port] = await freePorts(1);
+    const { appModeId, staff, tokens } = await audience(DEVICES);
+    const proc = server(port!);
+    await ready(proc);
+
+    const killer = new pg.Client({ connectionString: dbUrl });
+    await killer.connect();
+    const started = Date.now();
+    let cuts = 0;
+    let rounds = 0;
+    try {
+      const { id } = await send(staff, appModeId);
+      await until(
+        async () => {
+          if (Date.now() - started >= rounds * 1000) {
+            rounds++;
+            cuts += (
+              await killer.query(
+                `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1`,
+                [APP_NAME],
+              )
+            ).rowCount!;
+            await shortLeases(3_000);
+          }
+          return (await steady(() => svc.db.pushSend.findUniqueOrThrow({ where: { id } }))).state !== 'sending';
+        },
+        'the send done',
+        50_000,
+      );
+      const took = Date.now() - started;
+      await sleep(300);
+      const result = await outcome(appModeId, id, tokens);
+      console.log(
+        `push with connections cut: ${cuts} connections cut, all done in ${took} ms, ${result.interrupted} settled as sent without an answer`,
+      );
+      expect(cuts).toBeGreaterThan(0);
+      expect(result).toMatchObject(everything);
+      expect(took).toBeLessThan(ALL_DONE_WITHIN_MS);
+    } finally {
+      await killer.end();
+    }
+  },
+);
