@@ -136,25 +136,6 @@ async function until(check: () => Promise<boolean> | boolean, what: string, ms: 
   }
 }
 
-/**
- * Stands in for the embedded engine's short, heartbeated leases until they are merged: ends the
- * lease of a push step held longer than `ms` (what a lease no heartbeat renews does after a few
- * seconds), so that a step lost with its server, or whose result was not saved, is taken up again.
- * The lead: remove this and its calls once the engine's leases are seconds long.
- */
-async function shortLeases(ms: number): Promise<number> {
-  const now = new Date();
-  return steady(() =>
-    exec(
-      svc,
-      sql`
-      UPDATE workflow_run SET lease_until = (${now.toISOString()}::timestamptz AT TIME ZONE 'UTC'), wake_at = (${now.toISOString()}::timestamptz AT TIME ZONE 'UTC')
-      WHERE process = 'push-send' AND status = 'active' AND lease_until IS NOT NULL
-        AND lease_until - interval '120 seconds' < (${new Date(now.getTime() - ms).toISOString()}::timestamptz AT TIME ZONE 'UTC')`,
-    ),
-  );
-}
-
 /** What the send came to, and how many pushes each device got. */
 async function outcome(appModeId: string, sendId: string, tokens: string[]) {
   const done = await steady(() => svc.db.pushSend.findUniqueOrThrow({ where: { id: sendId } }));
@@ -219,7 +200,6 @@ it(
 
     const second = server(portB!);
     await ready(second);
-    await shortLeases(0);
     await until(
       async () => (await steady(() => svc.db.pushSend.findUniqueOrThrow({ where: { id } }))).state !== 'sending',
       'the send done',
@@ -265,7 +245,6 @@ it(
                 [APP_NAME],
               )
             ).rowCount!;
-            await shortLeases(3_000);
           }
           return (await steady(() => svc.db.pushSend.findUniqueOrThrow({ where: { id } }))).state !== 'sending';
         },
