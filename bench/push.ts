@@ -13,7 +13,6 @@ import { pathToFileURL } from 'node:url';
 import { readConfig } from '../src/config.js';
 import { createApp } from '../src/domain/apps/create-app.js';
 import { contextOf, systemContext } from '../src/domain/context.js';
-import { sealToken, tokenHashOf } from '../src/domain/devices/tokens.js';
 import { setApnsCredentials } from '../src/domain/push/credentials.js';
 import { apnsPayload } from '../src/domain/push/payload.js';
 import { providerTokenStore } from '../src/domain/push/provider-tokens.js';
@@ -24,7 +23,7 @@ import { ApnsTokens, sendApns } from '../src/lib/push/apns.js';
 import { Http2Client } from '../src/lib/push/h2.js';
 import { openServices } from '../src/services.js';
 import { makeTestCertificate } from '../test/support/https-receiver.js';
-import { makeApnsKey, startApnsStandin } from '../test/support/push-standins.js';
+import { makeApnsKey, seedIphones, startApnsStandin } from '../test/support/push-standins.js';
 import { EmbeddedEngine } from '../workflows/engine/embedded.js';
 import { buildActivities } from '../workflows/processes/activities.js';
 import { processes } from '../workflows/processes/registry.js';
@@ -73,23 +72,7 @@ export async function benchPush(url: string, secretKey: string, devices = DEVICE
     const tokens: string[] = [];
     for (let from = 0; from < devices; from += SEED_CHUNK) {
       const n = Math.min(SEED_CHUNK, devices - from);
-      const contactIds = Array.from({ length: n }, () => randomUUID());
-      const chunk = Array.from({ length: n }, () => randomBytes(32).toString('hex'));
-      tokens.push(...chunk);
-      const now = new Date();
-      await exec(
-        svc,
-        sql`
-        INSERT INTO contact (id, app_mode_id, external_id, created_at, updated_at)
-        SELECT id, ${appModeId}, 'person-' || id, ${now}, ${now} FROM unnest(${contactIds}::text[]) AS x(id)`,
-      );
-      await exec(
-        svc,
-        sql`
-        INSERT INTO device (id, app_mode_id, contact_id, platform, token_hash, token_sealed, app_version, created_at, last_seen_at)
-        SELECT gen_random_uuid()::text, ${appModeId}, c, 'ios'::"DevicePlatform", h, s, '1.0', ${now}, ${now}
-        FROM unnest(${contactIds}::text[], ${chunk.map((t) => tokenHashOf(svc, t))}::text[], ${chunk.map((t) => sealToken(svc, t))}::text[]) AS x(c, h, s)`,
-      );
+      tokens.push(...(await seedIphones(svc, appModeId, n)));
     }
     await exec(svc, sql`ANALYZE contact`);
     await exec(svc, sql`ANALYZE device`);

@@ -21,7 +21,7 @@ import { seedApp, TEST_SECRET_KEY, testConfig, type SeededApp } from './support/
 // otherwise; retries wait 1 s instead of 5 s growing (WEBHOOK_TEST_RETRY_WAIT_MS), so a delivery's
 // three posts fit in the 30 s beside the kill's lease.
 
-const SCALE = Number(process.env.CRASH_SCALE ?? 0.2);
+const SCALE = Number(process.env.CRASH_SCALE ?? 0.1);
 const ERASES = Math.round(200 * SCALE);
 /** Two tenants send webhooks (a tenant holds at most half of a server's slots), each to 5 endpoints. */
 const WEBHOOK_APPS = 2;

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -7,9 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { exec, sql } from '../src/db/sql.js';
 import { contextOf, systemContext } from '../src/domain/context.js';
-import { sealToken, tokenHashOf } from '../src/domain/devices/tokens.js';
 import { setApnsCredentials } from '../src/domain/push/credentials.js';
 import { INTERRUPTED } from '../src/domain/push/record.js';
 import { PUSHES_AT_ONCE, WRITE_AT } from '../src/domain/push/schedule.js';
@@ -19,7 +17,7 @@ import { openServices, type OpenServices } from '../src/services.js';
 import { createTestDatabase } from './support/db.js';
 import { makeTestCertificate } from './support/https-receiver.js';
 import { freePorts, ready, stopProcess, type Proc } from './support/processes.js';
-import { makeApnsKey, startApnsStandin, type ApnsStandin } from './support/push-standins.js';
+import { makeApnsKey, seedIphones, startApnsStandin, type ApnsStandin } from './support/push-standins.js';
 import { seedApp, TEST_SECRET_KEY, testConfig } from './support/server.js';
 
 // A push to 5,000 devices (one iPhone each) carried out by real server processes (what `npm start`
@@ -94,22 +92,7 @@ async function audience(n: number) {
   const appModeId = (await svc.db.appMode.findUniqueOrThrow({ where: { appKey: app.live.app_key } })).id;
   const staff = contextOf(svc, { kind: 'staff', staffUser: { id: randomUUID() } as StaffUser, sessionId: 'test' });
   await setApnsCredentials(staff, appModeId, { keyP8: key.p8, keyId: key.keyId, teamId: key.teamId, bundleId: BUNDLE, production: true });
-  const contactIds = Array.from({ length: n }, () => randomUUID());
-  const tokens = Array.from({ length: n }, () => randomBytes(32).toString('hex'));
-  const now = new Date();
-  await exec(
-    svc,
-    sql`
-    INSERT INTO contact (id, app_mode_id, external_id, created_at, updated_at)
-    SELECT id, ${appModeId}, 'person-' || id, ${now}, ${now} FROM unnest(${contactIds}::text[]) AS x(id)`,
-  );
-  await exec(
-    svc,
-    sql`
-    INSERT INTO device (id, app_mode_id, contact_id, platform, token_hash, token_sealed, app_version, created_at, last_seen_at)
-    SELECT gen_random_uuid()::text, ${appModeId}, c, 'ios'::"DevicePlatform", h, s, '1.0', ${now}, ${now}
-    FROM unnest(${contactIds}::text[], ${tokens.map((t) => tokenHashOf(svc, t))}::text[], ${tokens.map((t) => sealToken(svc, t))}::text[]) AS x(c, h, s)`,
-  );
+  const tokens = await seedIphones(svc, appModeId, n);
   return { appModeId, staff, tokens };
 }
 

@@ -13,6 +13,9 @@ import { createServer as createHttpsServer, type Server as HttpsServer } from 'n
 import type { AddressInfo } from 'node:net';
 import { compactVerify, decodeJwt, decodeProtectedHeader } from 'jose';
 import type { TestCertificate } from './https-receiver.js';
+import { exec, sql } from '../../src/db/sql.js';
+import { sealToken, tokenHashOf } from '../../src/domain/devices/tokens.js';
+import type { Services } from '../../src/domain/services.js';
 
 // Local stand-ins for the push providers, started by a test with a certificate made for it. Each
 // checks what the real provider checks and refuses as it does, so a test passes only when the
@@ -219,6 +222,30 @@ export type ApnsStandin = Awaited<ReturnType<typeof startApnsStandin>>;
 
 /** An APNs device token: 32 random bytes in hex. */
 export const apnsToken = () => randomBytes(32).toString('hex');
+
+/**
+ * `n` people of the app-mode with an iPhone each, in bulk (two statements): tokens sealed and hashed
+ * as registration keeps them. Answers the tokens, in the people's order.
+ */
+export async function seedIphones(svc: Services, appModeId: string, n: number): Promise<string[]> {
+  const contactIds = Array.from({ length: n }, () => randomUUID());
+  const tokens = Array.from({ length: n }, apnsToken);
+  const now = new Date();
+  await exec(
+    svc,
+    sql`
+    INSERT INTO contact (id, app_mode_id, external_id, created_at, updated_at)
+    SELECT id, ${appModeId}, 'person-' || id, ${now}, ${now} FROM unnest(${contactIds}::text[]) AS x(id)`,
+  );
+  await exec(
+    svc,
+    sql`
+    INSERT INTO device (id, app_mode_id, contact_id, platform, token_hash, token_sealed, app_version, created_at, last_seen_at)
+    SELECT gen_random_uuid()::text, ${appModeId}, c, 'ios'::"DevicePlatform", h, s, '1.0', ${now}, ${now}
+    FROM unnest(${contactIds}::text[], ${tokens.map((t) => tokenHashOf(svc, t))}::text[], ${tokens.map((t) => sealToken(svc, t))}::text[]) AS x(c, h, s)`,
+  );
+  return tokens;
+}
 
 // ---- FCM ----
 
