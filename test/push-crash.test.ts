@@ -1,10 +1,8 @@
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { contextOf, systemContext } from '../src/domain/context.js';
@@ -16,7 +14,7 @@ import type { StaffUser } from '../src/generated/prisma/client.js';
 import { openServices, type OpenServices } from '../src/services.js';
 import { createTestDatabase } from './support/db.js';
 import { makeTestCertificate } from './support/https-receiver.js';
-import { freePorts, ready, stopProcess, type Proc } from './support/processes.js';
+import { freePorts, launch, ready, stopProcess, type Proc } from './support/processes.js';
 import { makeApnsKey, seedIphones, startApnsStandin, type ApnsStandin } from './support/push-standins.js';
 import { seedApp, TEST_SECRET_KEY, testConfig } from './support/server.js';
 
@@ -30,7 +28,6 @@ const DEVICES = 5_000;
 const BUNDLE = 'com.example.crash';
 /** The whole send, from sendPush to done, kill and restart included. */
 const ALL_DONE_WITHIN_MS = 30_000;
-const MAIN = fileURLToPath(new URL('../dist/src/main.js', import.meta.url));
 /** The server processes' name in pg_stat_activity: their connections are the ones cut. */
 const APP_NAME = 'push-crash-server';
 
@@ -58,30 +55,14 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-/** A server process as `npm start` runs it (started in about a second: no compiling), sending pushes to the stand-in. */
+/** A server process sending pushes to the stand-in. */
 function server(port: number): Proc {
-  const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [MAIN], {
-    env: {
-      ...process.env,
-      DATABASE_URL: dbUrl,
-      CRM_SECRET_KEY: TEST_SECRET_KEY,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      BASE_URL: url,
-      LOG_LEVEL: 'silent',
-      TEMPORAL_ADDRESS: '',
-      OUTBOUND_TEST_TRUST: trust,
-      APNS_URL: apns.origin,
-      APNS_SANDBOX_URL: apns.origin,
-      PGAPPNAME: APP_NAME,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const proc = launch(dbUrl, port, {
+    OUTBOUND_TEST_TRUST: trust,
+    APNS_URL: apns.origin,
+    APNS_SANDBOX_URL: apns.origin,
+    PGAPPNAME: APP_NAME,
   });
-  const output: string[] = [];
-  child.stdout!.on('data', (chunk) => output.push(String(chunk)));
-  child.stderr!.on('data', (chunk) => output.push(String(chunk)));
-  const proc = { url, child, output };
   procs.push(proc);
   return proc;
 }

@@ -4,10 +4,12 @@ import net from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { TEST_SECRET_KEY } from './server.js';
 
-// Real server processes (`src/main.ts` under tsx) on a test database: for what only separate
-// processes show (LISTEN/NOTIFY between them, a kill and a restart).
+// Real server processes on a test database, as `npm start` runs them (`dist/src/main.js`, which the
+// tests' global setup builds first): for what only separate processes show (LISTEN/NOTIFY between
+// them, a kill and a restart).
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
+const MAIN = fileURLToPath(new URL('../../dist/src/main.js', import.meta.url));
 
 export interface Proc {
   url: string;
@@ -27,7 +29,7 @@ export async function freePorts(count: number): Promise<number[]> {
 /** `env` adds to or overrides the server's environment (LOG_LEVEL is silent unless it says otherwise). */
 export function launch(dbUrl: string, port: number, env: Record<string, string> = {}): Proc {
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, [MAIN], {
     cwd: root,
     // BASE_URL explicitly: vitest sets its own BASE_URL ('/') in the environment children inherit.
     env: {
@@ -51,7 +53,7 @@ export function launch(dbUrl: string, port: number, env: Record<string, string> 
 }
 
 export async function ready(proc: Proc): Promise<void> {
-  // A server under tsx compiles as it starts: on a busy machine that took over 20 s.
+  // A start on a busy machine, beside the rest of the suite, can take several seconds (under tsx it took over 20 s).
   const deadline = Date.now() + 45_000;
   while (Date.now() < deadline) {
     if (proc.child.exitCode !== null) throw new Error(`server exited with ${proc.child.exitCode}:\n${proc.output.join('')}`);
