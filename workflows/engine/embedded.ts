@@ -6,7 +6,18 @@ import type { Activities } from './activities.js';
 import { timeoutOf } from './commands.js';
 import { RunNotFoundError } from './errors.js';
 import type { ProcessRegistry } from './registry.js';
-import { advance, afterFailure, cancelPending, commandOf, describeRun, settle, stepWithoutActivity, type RunChange } from './run-row.js';
+import {
+  advance,
+  afterFailure,
+  cancelPending,
+  commandOf,
+  describeRun,
+  LEASE_MS,
+  leaseOf,
+  settle,
+  stepWithoutActivity,
+  type RunChange,
+} from './run-row.js';
 import type { ActivitiesOf, AnyProcess, CallCommand, DurableEngine, ProcessRef, RunDescription, StartInput } from './types.js';
 import { exec, raw, rows, sql } from '../../src/db/sql.js';
 import { isConnectionLost } from '../../src/db/lost-connection.js';
@@ -59,8 +70,6 @@ const LANE_CAP = 4;
 const MAX_BACKOFF_MS = 10_000;
 /** How long a run whose step cannot be taken here (its decide threw, its version is unknown) waits before the next try. */
 const STUCK_RETRY_MS = 60_000;
-/** How long a running activity's lease lasts without a heartbeat: a killed worker's runs are taken up by another this soon. */
-export const LEASE_MS = 10_000;
 /** How often a process extends the leases of the activities it runs: a few heartbeats fit in a lease. */
 export const HEARTBEAT_MS = 3_000;
 /** The pauses before saving an activity's result again when the connection was lost (about 4 s in all, within a lease). */
@@ -358,9 +367,9 @@ export class EmbeddedEngine<Def extends AnyProcess = AnyProcess> implements Dura
         const command = commandOf(run);
         if (def && command.kind === 'call' && !cancelPending(run) && !run.leaseUntil) {
           // Short, and extended by this process's heartbeat while the activity runs (its own timeout ends the attempt).
-          const ms = Math.min(LEASE_MS, timeoutOf(command));
+          const ms = leaseOf(command);
           leases.set(ms, (leases.get(ms) ?? new Map()).set(run.id, { def, call: command }));
-        } else await this.save(tx, run, () => stepWithoutActivity(def, run, now, LEASE_MS), now);
+        } else await this.save(tx, run, () => stepWithoutActivity(def, run, now), now);
       }
       const calls: Claimed[] = [];
       for (const [ms, claimed] of leases) {

@@ -57,6 +57,11 @@ export function advance(def: AnyProcess, run: WorkflowRun, event: ProcessEvent, 
   return cancelDelivered ? { ...change, cancelDeliveredAt: now } : change;
 }
 
+/** How long a running activity's lease lasts without a heartbeat: a killed worker's runs are taken up by another this soon. */
+export const LEASE_MS = 10_000;
+/** The lease an activity call is taken under: short, extended by its process's heartbeat; never past its own timeout. */
+export const leaseOf = (call: CallCommand): number => Math.min(LEASE_MS, timeoutOf(call));
+
 /** How many more times than its retry policy allows an attempt is made again after it was lost with its worker
  *  or its connection to the database: nothing says it was done, so decide is not told it failed. */
 export const LOST_ATTEMPT_RETRIES = 3;
@@ -77,16 +82,21 @@ export function afterFailure(def: AnyProcess, run: WorkflowRun, call: CallComman
 }
 
 /** The step a claimed run takes when it is not the start of an activity. Throws when this code cannot take it. */
-export function stepWithoutActivity(def: AnyProcess | undefined, run: WorkflowRun, now: Date, leaseMs: number): RunChange {
+export function stepWithoutActivity(def: AnyProcess | undefined, run: WorkflowRun, now: Date): RunChange {
   if (!def) throw new Error(`this code has no ${run.process} v${run.processVersion}`);
   const at = now.toISOString();
   const command = commandOf(run);
   if (cancelPending(run)) return advance(def, run, { kind: 'cancelled', at }, now);
   // A call gets here only still leased: the worker running it was lost (no heartbeat for a lease's length).
-  if (command.kind === 'call') {
-    const ms = Math.min(leaseMs, timeoutOf(command));
-    return afterFailure(def, run, command, `${command.activity} was lost with its worker: no heartbeat within ${ms} ms`, now, true);
-  }
+  if (command.kind === 'call')
+    return afterFailure(
+      def,
+      run,
+      command,
+      `${command.activity} was lost with its worker: no heartbeat within ${leaseOf(command)} ms`,
+      now,
+      true,
+    );
   if (command.kind === 'end') throw new Error('an ended run was due');
   const inbox = inboxOf(run);
   const i = inbox.findIndex((s) => awaitsSignal(command, s.name));
