@@ -12,6 +12,8 @@ export const postGuestEvents = defineRoute({
   body: EventsBody,
   responses: { 202: { description: 'How many were kept; refusals listed when there are any', schema: EventsAccepted } },
   errors: [400, 401, 403, 409, 413, 429],
+  // touchContact refuses a person being erased (409 erased) in the batch's transaction.
+  erasedChecked: true,
   async handle(ctx, { body }) {
     const { context } = ctx.state;
     const batch = readEvents(body.events, EventBody, (e, index) => ({

@@ -53,9 +53,10 @@ export interface RouteSpec<
   /** Refusal statuses the route can answer, each a problem document. */
   errors: number[];
   /**
-   * Guest routes: the route's own statement holds and checks the person against an erase
-   * (crm_erased, which counts an erase asked and not yet done) and answers them nothing, so the
-   * guest access does not check again (a check-in is one statement).
+   * Guest routes: the route's own first statement holds and checks the person against an erase
+   * (crm_erased, which counts an erase asked and not yet done) and answers them nothing or refuses
+   * them (409 `erased`), so the guest access does not check again: a check-in stays one statement,
+   * and one product event a request no second round trip.
    */
   erasedChecked?: true;
   handle(
