@@ -10,8 +10,7 @@ import { startServer } from '../../src/server.js';
 import { EmbeddedEngine } from '../../workflows/engine/embedded.js';
 import { TemporalEngine } from '../../workflows/engine/temporal-client.js';
 import { ACTIVITY_SLOTS } from '../../workflows/temporal/definitions.js';
-import { fairSlots } from '../../workflows/temporal/fair-slots.js';
-import { heartbeating } from '../../workflows/temporal/heartbeat.js';
+import { activitySlots } from '../../workflows/temporal/activity-slots.js';
 import type { ProcessRef, ProcessStarter, RunDescription } from '../../workflows/engine/types.js';
 import { buildActivities } from '../../workflows/processes/activities.js';
 import { processes, type Processes } from '../../workflows/processes/registry.js';
@@ -187,8 +186,7 @@ async function temporalTestEngine(
     taskQueue,
     workflowBundle: { codePath },
     activities,
-    maxConcurrentActivityTaskExecutions: slots,
-    interceptors: { activity: [heartbeating, fairSlots({ slots })] },
+    ...activitySlots(slots),
     shutdownGraceTime: '1s',
   });
   const running = worker.run();

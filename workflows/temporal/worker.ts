@@ -7,8 +7,7 @@ import { boot } from '../../src/boot.js';
 import { readConfig } from '../../src/config.js';
 import { buildActivities } from '../processes/activities.js';
 import { ACTIVITY_SLOTS } from './definitions.js';
-import { fairSlots } from './fair-slots.js';
-import { heartbeating } from './heartbeat.js';
+import { activitySlots } from './activity-slots.js';
 
 const config = readConfig();
 if (!config.temporalAddress) {
@@ -32,8 +31,7 @@ try {
         // workflows.ts from the sources, workflows.js from dist/.
         workflowsPath: fileURLToPath(new URL(`./workflows${path.extname(import.meta.url)}`, import.meta.url)),
         activities: buildActivities(svc),
-        maxConcurrentActivityTaskExecutions: ACTIVITY_SLOTS,
-        interceptors: { activity: [heartbeating, fairSlots({ slots: ACTIVITY_SLOTS })] },
+        ...activitySlots(ACTIVITY_SLOTS),
       });
       console.log(
         `worker on task queue '${config.temporalTaskQueue}' of ${config.temporalAddress} (namespace ${config.temporalNamespace})`,
