@@ -36,3 +36,23 @@ export function isStatementTimeout(err: unknown): boolean {
   for (const { code, originalCode, meta } of causes(err)) if ([code, originalCode, meta?.code].includes('57014')) return true;
   return false;
 }
+
+/** The pauses before doing a write again after its connection was cut: about 4 s in all. */
+const AGAIN_AFTER_CUT_MS = [100, 250, 500, 1_000, 2_000];
+
+/**
+ * A write that must not be lost to a cut connection (its work was done already: a post made, an
+ * activity's result): done again after a pause while its connection is lost, a few times over about
+ * 4 s, `again` telling each try after the first; any other error, or `stop()` saying so, ends it.
+ */
+export async function throughCuts<T>(write: (again: boolean) => Promise<T>, stop: () => boolean = () => false): Promise<T> {
+  for (let retry = 0; ; retry++) {
+    try {
+      return await write(retry > 0);
+    } catch (err) {
+      const wait = AGAIN_AFTER_CUT_MS[retry];
+      if (wait === undefined || !isConnectionLost(err) || stop()) throw err;
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+  }
+}

@@ -20,7 +20,7 @@ import {
 } from './run-row.js';
 import type { ActivitiesOf, AnyProcess, CallCommand, DurableEngine, ProcessRef, RunDescription, StartInput } from './types.js';
 import { exec, raw, rows, sql } from '../../src/db/sql.js';
-import { isConnectionLost } from '../../src/db/lost-connection.js';
+import { isConnectionLost, throughCuts } from '../../src/db/lost-connection.js';
 
 // The durable-process engine on PostgreSQL, for deployments without Temporal. Each run is a row
 // of workflow_run. Any number of server processes advance the due rows, each claimed with
@@ -72,8 +72,6 @@ const MAX_BACKOFF_MS = 10_000;
 const STUCK_RETRY_MS = 60_000;
 /** How often a process extends the leases of the activities it runs: a few heartbeats fit in a lease. */
 export const HEARTBEAT_MS = 3_000;
-/** The pauses before saving an activity's result again when the connection was lost (about 4 s in all, within a lease). */
-const SAVE_RETRY_MS = [100, 250, 500, 1_000, 2_000];
 /** The most due runs one claim reads before ranking them (the oldest first, tenants at their cap passed over). */
 const CANDIDATES_PER_SLOT = 8;
 
@@ -397,19 +395,10 @@ export class EmbeddedEngine<Def extends AnyProcess = AnyProcess> implements Dura
         (value) => ({ ok: true as const, value }),
         (err: unknown) => ({ ok: false as const, error: messageOf(err), lost: isConnectionLost(err) }),
       );
-      for (let retry = 0; ; retry++) {
-        try {
-          await this.saveResult(def, run, call, result);
-          return;
-        } catch (err) {
-          const wait = SAVE_RETRY_MS[retry];
-          if (wait === undefined || !isConnectionLost(err) || this.stopping) {
-            this.log.error({ err, runId: run.id }, 'durable processes: an activity result was not saved');
-            return;
-          }
-          await new Promise((resolve) => setTimeout(resolve, wait));
-        }
-      }
+      await throughCuts(
+        () => this.saveResult(def, run, call, result),
+        () => this.stopping,
+      ).catch((err: unknown) => this.log.error({ err, runId: run.id }, 'durable processes: an activity result was not saved'));
     } finally {
       this.leases.delete(run.id);
       if (this.leases.size === 0) {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { WebhookDelivery, WebhookEndpoint, WebhookTry } from '../../generated/prisma/client.js';
-import { isConnectionLost } from '../../db/lost-connection.js';
+import { throughCuts } from '../../db/lost-connection.js';
 import type { PostResult, TestTrust } from '../../lib/outbound/index.js';
 import { transaction, type Ctx, type TxCtx } from '../context.js';
 import { emit } from '../outbox.js';
@@ -54,22 +54,7 @@ export async function tryDelivery(ctx: Ctx, deliveryId: string, attempt: number,
   webhookDeliveries.inc({ outcome });
 
   // The post was made: its log is written again when the connection was cut, rather than the try being made twice.
-  return keptThroughCuts((again) => logged(ctx, delivery, attempt, { result, delivered, final, outcome }, again));
-}
-
-/** The pauses before writing a try's log again after a lost connection: about 4 s in all. */
-const LOG_RETRY_MS = [100, 250, 500, 1_000, 2_000];
-
-async function keptThroughCuts<T>(write: (again: boolean) => Promise<T>): Promise<T> {
-  for (let retry = 0; ; retry++) {
-    try {
-      return await write(retry > 0);
-    } catch (err) {
-      const wait = LOG_RETRY_MS[retry];
-      if (wait === undefined || !isConnectionLost(err)) throw err;
-      await new Promise((resolve) => setTimeout(resolve, wait));
-    }
-  }
+  return throughCuts((again) => logged(ctx, delivery, attempt, { result, delivered, final, outcome }, again));
 }
 
 async function logged(
