@@ -63,8 +63,10 @@ export const LEASE_MS = 10_000;
 export const leaseOf = (call: CallCommand): number => Math.min(LEASE_MS, timeoutOf(call));
 
 /** How many more times than its retry policy allows an attempt is made again after it was lost with its worker
- *  or its connection to the database: nothing says it was done, so decide is not told it failed. */
-export const LOST_ATTEMPT_RETRIES = 3;
+ *  or its connection to the database: nothing says it was done, so decide is not told it failed. Ten, a second
+ *  apart: a database cutting connections for several seconds (a failover) does not make a step fail (a push
+ *  step that failed rests a minute). */
+export const LOST_ATTEMPT_RETRIES = 10;
 /** The pause before an attempt lost with its worker or its connection is made again: nothing says the activity itself failed. */
 export const LOST_RETRY_MS = 1_000;
 
