@@ -1,4 +1,6 @@
+import type { PoolClient } from 'pg';
 import type { DbHandle, Tx } from '../db/client.js';
+import { inSqlTransaction } from '../db/sql.js';
 import type { Clock } from '../lib/clock.js';
 import type { AppMode, StaffUser } from '../generated/prisma/client.js';
 import type { Services } from './services.js';
@@ -65,6 +67,8 @@ export interface Ctx<C extends Caller = Caller> {
    * waiting behind its fan-out.
    */
   readonly answered?: () => Promise<void>;
+  /** In a transaction of raw SQL only (sqlTransaction): its connection, which every statement of `rows`, `one` and `exec` uses. */
+  readonly sqlClient?: PoolClient;
 }
 
 /** A context inside a transaction: what it writes commits or rolls back with its caller's work. */
@@ -95,6 +99,25 @@ export function transaction<C extends Caller, T>(
   opts?: { isolationLevel?: 'RepeatableRead' | 'Serializable' },
 ): Promise<T> {
   return inTransaction(ctx) ? fn(ctx as TxCtx<C>) : ctx.svc.db.$transaction((tx) => fn({ ...ctx, db: tx }), opts);
+}
+
+/** The Prisma client of a transaction of raw SQL only: any call of it is a mistake, said at once (it would run outside the transaction). */
+const rawOnly = new Proxy({} as Tx, {
+  get(_, name) {
+    if (typeof name === 'symbol' || name === 'then') return undefined;
+    throw new Error(`a transaction of raw SQL has no Prisma client: db.${name} was called in one`);
+  },
+});
+
+/**
+ * Runs `fn` in a transaction whose work is raw SQL only (`rows`, `one`, `exec`, and the domain's
+ * helpers built on them: `lock`, `emit`), straight through pg on one connection: for hot paths,
+ * where a Prisma interactive transaction costs several times the CPU. The context's own
+ * transaction when it is in one already.
+ */
+export function sqlTransaction<C extends Caller, T>(ctx: Ctx<C>, fn: (tx: TxCtx<C>) => Promise<T>): Promise<T> {
+  if (inTransaction(ctx)) return fn(ctx as TxCtx<C>);
+  return inSqlTransaction(ctx.svc.pool, (sqlClient) => fn({ ...ctx, db: rawOnly, sqlClient }));
 }
 
 export const scopeOf = (mode: AppMode): AppScope => ({ appModeId: mode.id, appId: mode.appId, mode: mode.mode, settings: mode });

@@ -21,37 +21,24 @@ export interface Emitted {
 }
 
 /** Writes the outbox row and wakes every process's dispatcher, both in the caller's transaction. */
-export async function emit(ctx: TxCtx, topic: string, change: Emitted): Promise<void> {
-  const { db, clock } = ctx;
-  answerFirst(ctx);
-  await db.outboxEvent.create({
-    data: {
-      appModeId: change.appModeId,
-      topic,
-      externalId: change.externalId ?? null,
-      data: change.data as Prisma.InputJsonValue,
-      createdAt: clock.now(),
-    },
-  });
-  // Delivered at commit; NOTIFY folds repeats within one transaction into one.
-  await exec(ctx, sql`SELECT pg_notify(${OUTBOX_CHANNEL}, '')`);
-}
+export const emit = (ctx: TxCtx, topic: string, change: Emitted): Promise<void> => emitMany(ctx, topic, [change]);
 
-/** Writes one row per change (a batch's, in one statement) and wakes every process's dispatcher, in the caller's transaction. */
+/** Writes one row per change (a batch's) and wakes every process's dispatcher, in one statement of the caller's transaction. */
 export async function emitMany(ctx: TxCtx, topic: string, changes: readonly Emitted[]): Promise<void> {
   if (!changes.length) return;
-  const { db, clock } = ctx;
   answerFirst(ctx);
   // Arrays of columns rather than a row of parameters each: one short statement for hundreds of rows.
+  // NOTIFY is delivered at commit, and folds repeats within one transaction into one.
   await exec(
     ctx,
     sql`
-    INSERT INTO outbox_event (app_mode_id, topic, external_id, data, created_at)
-    SELECT x.app_mode_id, ${topic}, x.external_id, x.data::jsonb, ${clock.now()}
-    FROM unnest(${changes.map((c) => c.appModeId)}::text[], ${changes.map((c) => c.externalId ?? null)}::text[], ${changes.map((c) => JSON.stringify(c.data))}::text[])
-      AS x(app_mode_id, external_id, data)`,
+    WITH written AS (
+      INSERT INTO outbox_event (app_mode_id, topic, external_id, data, created_at)
+      SELECT x.app_mode_id, ${topic}, x.external_id, x.data::jsonb, ${ctx.clock.now()}
+      FROM unnest(${changes.map((c) => c.appModeId)}::text[], ${changes.map((c) => c.externalId ?? null)}::text[], ${changes.map((c) => JSON.stringify(c.data))}::text[])
+        AS x(app_mode_id, external_id, data))
+    SELECT pg_notify(${OUTBOX_CHANNEL}, '')`,
   );
-  await exec(ctx, sql`SELECT pg_notify(${OUTBOX_CHANNEL}, '')`);
 }
 
 /** A request's changes reach this process's live subscribers once its own answer has gone (for rows written by a statement of its own). */

@@ -3,7 +3,7 @@ import type { Tx } from '../../src/db/client.js';
 import { type WorkflowRun } from '../../src/generated/prisma/client.js';
 import { createLogger, type Logger } from '../../src/lib/logger.js';
 import type { Activities } from './activities.js';
-import { timeoutOf } from './commands.js';
+import { defaultTimeoutMs, timeoutOf } from './commands.js';
 import { RunNotFoundError } from './errors.js';
 import type { ProcessRegistry } from './registry.js';
 import {
@@ -13,13 +13,12 @@ import {
   commandOf,
   describeRun,
   LEASE_MS,
-  leaseOf,
   settle,
   stepWithoutActivity,
   type RunChange,
 } from './run-row.js';
 import type { ActivitiesOf, AnyProcess, CallCommand, DurableEngine, ProcessRef, RunDescription, StartInput } from './types.js';
-import { exec, raw, rows, sql } from '../../src/db/sql.js';
+import { exec, raw, rows, sql, type Sql } from '../../src/db/sql.js';
 import { isConnectionLost, throughCuts } from '../../src/db/lost-connection.js';
 
 // The durable-process engine on PostgreSQL, for deployments without Temporal. Each run is a row
@@ -283,102 +282,126 @@ export class EmbeddedEngine<Def extends AnyProcess = AnyProcess> implements Dura
   }
 
   /**
-   * Claims due runs in one statement: up to `room` that start an activity, and up to `batchSize`
-   * whose step needs no slot, oldest due first. A run that starts an activity is passed over while
-   * its process's runs of its key already hold `keyCap` activities (across servers, the runs
-   * claimed in this statement counted), or those of its lane `laneCap`: it waits for its own
-   * tenant's work, and another tenant's runs behind it are taken. The first run of a key holding
-   * no activity comes before every other; any other takes a slot only while more than `reserve`
-   * of this process's slots would stay free.
+   * Claims due runs: up to `room` that start an activity, leased by one statement on its own (no
+   * transaction held open around it), and up to `batchSize` whose step needs no slot, taken in a
+   * transaction only when that statement saw one due. Oldest due first. A run that starts an
+   * activity is passed over while its process's runs of its key already hold `keyCap` activities
+   * (across servers, the runs leased by this statement counted), or those of its lane `laneCap`:
+   * it waits for its own tenant's work, and another tenant's runs behind it are taken. The first
+   * run of a key holding no activity comes before every other; any other takes a slot only while
+   * more than `reserve` of this process's slots would stay free.
    */
-  private claimDue(room: number): Promise<{ claimed: number; calls: Claimed[] }> {
+  private async claimDue(room: number): Promise<{ claimed: number; calls: Claimed[] }> {
+    const now = this.clock.now();
+    const answer = await rows<WorkflowRun & { freeDue: boolean }>(this.sqlOn, this.leaseStatement(room, now));
+    const calls: Claimed[] = [];
+    let claimed = 0;
+    for (const { freeDue: _, ...run } of answer) {
+      if (run.id === null) continue; // the one row answered when nothing was leased
+      claimed++;
+      const def = this.registry.get(run.process, run.processVersion);
+      if (def) calls.push({ def, run, call: commandOf(run) as CallCommand });
+      // This code cannot run it (a version it does not know): the run waits and says why, the attempt not counted.
+      else await this.saveIfUnchanged(run, () => stepWithoutActivity(def, run, now), now, { attempts: run.attempts - 1 });
+    }
+    if (answer[0]?.freeDue) claimed += await this.stepFree(now);
+    return { claimed, calls };
+  }
+
+  /**
+   * Where a claim looks: the runs holding a lease counted by key and lane (read by the lease's
+   * index: as many as there are slots), and the due runs read oldest first by the wake time's
+   * index, a bounded number of them, passing over those that would start an activity (a call, not
+   * leased, no cancel pending) for a key or lane already at its cap: what a claim reads does not
+   * grow with the backlog, and one tenant's backlog does not hide another's runs behind it.
+   */
+  private dueRuns(at: Sql): Sql {
+    return sql`
+      leased AS MATERIALIZED (
+        SELECT process, fair_key, lane FROM workflow_run
+        WHERE lease_until > ${at} AND status = 'active' AND wake_at > ${at}
+      ),
+      key_held AS MATERIALIZED (SELECT process, fair_key, count(*) AS n FROM leased WHERE fair_key IS NOT NULL GROUP BY 1, 2),
+      lane_held AS MATERIALIZED (SELECT process, lane, count(*) AS n FROM leased WHERE lane IS NOT NULL GROUP BY 1, 2),
+      due AS MATERIALIZED (
+        SELECT c.id, c.process, c.fair_key, c.lane, c.wake_at, ${needsSlot('c')} AS needs_slot
+        FROM workflow_run c
+        WHERE c.wake_at <= ${at} AND c.status IN ('active', 'waiting', 'parked')
+          AND NOT (${needsSlot('c')} AND (
+            EXISTS (SELECT 1 FROM key_held k WHERE k.process = c.process AND k.fair_key = c.fair_key AND k.n >= ${this.keyCap})
+            OR EXISTS (SELECT 1 FROM lane_held l WHERE l.process = c.process AND l.lane = c.lane AND l.n >= ${this.laneCap})))
+        ORDER BY c.wake_at LIMIT ${this.batchSize * CANDIDATES_PER_SLOT}
+      )`;
+  }
+
+  /**
+   * Leases up to `room` due runs that start an activity, in one statement, and says whether a run
+   * whose step needs no slot is due (a row with no run when none was leased). Each run that starts
+   * an activity is ranked among its process's runs of its key (and of its lane), the leased ones
+   * counted first, and is taken only while its rank is within the cap. Rows are locked and
+   * rechecked (another server may have stepped one meanwhile), SKIP LOCKED before the LIMIT. The
+   * lease is short, extended by this process's heartbeat while the activity runs (its own timeout
+   * ends the attempt); the attempt is counted and the revision bumped, so a result saved after the
+   * lease was lost is dropped.
+   */
+  private leaseStatement(room: number, now: Date): Sql {
+    const at = utc(now);
+    const leaseMs = sql`LEAST(${LEASE_MS}, coalesce((r.command->>'timeoutMs')::int, ${defaultTimeoutMs}))`;
+    const until = sql`${at} + ${leaseMs} * interval '1 millisecond'`;
+    return sql`
+      WITH ${this.dueRuns(at)},
+      queued AS (
+        SELECT d.id, d.wake_at, d.fair_key, d.lane,
+          row_number() OVER (PARTITION BY d.process, d.fair_key ORDER BY d.wake_at, d.id) + coalesce(k.n, 0) AS key_n,
+          row_number() OVER (PARTITION BY d.process, d.lane ORDER BY d.wake_at, d.id) + coalesce(l.n, 0) AS lane_n
+        FROM due d
+        LEFT JOIN key_held k ON k.process = d.process AND k.fair_key = d.fair_key
+        LEFT JOIN lane_held l ON l.process = d.process AND l.lane = d.lane
+        WHERE d.needs_slot
+      ),
+      within AS (
+        SELECT q.id, q.wake_at, q.fair_key IS NOT NULL AND q.key_n = 1 AS first,
+          row_number() OVER (ORDER BY q.fair_key IS NOT NULL AND q.key_n = 1 DESC, q.wake_at, q.id) AS pos
+        FROM queued q
+        WHERE (q.fair_key IS NULL OR q.key_n <= ${this.keyCap}) AND (q.lane IS NULL OR q.lane_n <= ${this.laneCap})
+      ),
+      slot AS (
+        SELECT r.id FROM workflow_run r
+        JOIN within w ON w.id = r.id AND (w.first OR w.pos <= ${room - this.reserve})
+        WHERE r.wake_at <= ${at} AND ${needsSlot('r')}
+        ORDER BY w.pos LIMIT ${Math.max(room, 0)}
+        FOR UPDATE OF r SKIP LOCKED
+      ),
+      taken AS (
+        UPDATE workflow_run r SET lease_until = ${until}, wake_at = ${until}, attempts = r.attempts + 1, revision = r.revision + 1
+        FROM slot WHERE r.id = slot.id
+        RETURNING ${RUN_COLUMNS}
+      )
+      SELECT t.*, f.free_due AS "freeDue"
+      FROM (SELECT EXISTS (SELECT 1 FROM due WHERE NOT due.needs_slot) AS free_due) f LEFT JOIN taken t ON true`;
+  }
+
+  /** Takes up to `batchSize` due steps that need no slot (a timer's wake, a signal, a cancel, a lost worker's run), in one transaction. */
+  private stepFree(now: Date): Promise<number> {
     return this.db.$transaction(async (tx) => {
-      const now = this.clock.now();
       const at = utc(now);
-      // The runs holding a lease are counted by key and lane (read by the lease's index: as many as
-      // there are slots). The due runs are read oldest first by the wake time's index, a bounded
-      // number of them, passing over those that would start an activity (a call, not leased, no
-      // cancel pending) for a key or lane already at its cap: what a claim reads does not grow with
-      // the backlog, and one tenant's backlog does not hide another's runs behind it. Each run that
-      // starts an activity is ranked among its process's runs of its key (and of its lane), the
-      // leased ones counted first, and is taken only while its rank is within the cap. Rows are
-      // locked and rechecked only for being due (another server may have stepped one meanwhile:
-      // whatever its step is now, it is taken), and SKIP LOCKED comes before each LIMIT.
-      const needsSlot = (r: string) =>
-        sql`(${raw(r)}.status = 'active' AND ${raw(r)}.command->>'kind' = 'call' AND ${raw(r)}.lease_until IS NULL
-              AND (${raw(r)}.cancel_requested_at IS NULL OR ${raw(r)}.cancel_delivered_at IS NOT NULL))`;
       const due = await rows<{ id: string }>(
         { db: tx, svc: this.sqlOn },
         sql`
-        WITH leased AS MATERIALIZED (
-          SELECT process, fair_key, lane FROM workflow_run
-          WHERE lease_until > ${at} AND status = 'active' AND wake_at > ${at}
-        ),
-        key_held AS MATERIALIZED (SELECT process, fair_key, count(*) AS n FROM leased WHERE fair_key IS NOT NULL GROUP BY 1, 2),
-        lane_held AS MATERIALIZED (SELECT process, lane, count(*) AS n FROM leased WHERE lane IS NOT NULL GROUP BY 1, 2),
-        due AS MATERIALIZED (
-          SELECT c.id, c.process, c.fair_key, c.lane, c.wake_at, ${needsSlot('c')} AS needs_slot
-          FROM workflow_run c
-          WHERE c.wake_at <= ${at} AND c.status IN ('active', 'waiting', 'parked')
-            AND NOT (${needsSlot('c')} AND (
-              EXISTS (SELECT 1 FROM key_held k WHERE k.process = c.process AND k.fair_key = c.fair_key AND k.n >= ${this.keyCap})
-              OR EXISTS (SELECT 1 FROM lane_held l WHERE l.process = c.process AND l.lane = c.lane AND l.n >= ${this.laneCap})))
-          ORDER BY c.wake_at LIMIT ${this.batchSize * CANDIDATES_PER_SLOT}
-        ),
-        queued AS (
-          SELECT d.id, d.wake_at, d.fair_key, d.lane,
-            row_number() OVER (PARTITION BY d.process, d.fair_key ORDER BY d.wake_at, d.id) + coalesce(k.n, 0) AS key_n,
-            row_number() OVER (PARTITION BY d.process, d.lane ORDER BY d.wake_at, d.id) + coalesce(l.n, 0) AS lane_n
-          FROM due d
-          LEFT JOIN key_held k ON k.process = d.process AND k.fair_key = d.fair_key
-          LEFT JOIN lane_held l ON l.process = d.process AND l.lane = d.lane
-          WHERE d.needs_slot
-        ),
-        within AS (
-          SELECT q.id, q.wake_at, q.fair_key IS NOT NULL AND q.key_n = 1 AS first,
-            row_number() OVER (ORDER BY q.fair_key IS NOT NULL AND q.key_n = 1 DESC, q.wake_at, q.id) AS pos
-          FROM queued q
-          WHERE (q.fair_key IS NULL OR q.key_n <= ${this.keyCap}) AND (q.lane IS NULL OR q.lane_n <= ${this.laneCap})
-        ),
-        slot AS (
-          SELECT r.id FROM workflow_run r
-          JOIN within w ON w.id = r.id AND (w.first OR w.pos <= ${room - this.reserve})
-          WHERE r.status IN ('active', 'waiting', 'parked') AND r.wake_at <= ${at}
-          ORDER BY w.pos LIMIT ${Math.max(room, 0)}
-          FOR UPDATE OF r SKIP LOCKED
-        ),
-        free AS (
-          SELECT f.id FROM workflow_run f
-          JOIN due d ON d.id = f.id AND NOT d.needs_slot
-          WHERE f.status IN ('active', 'waiting', 'parked') AND f.wake_at <= ${at}
-          ORDER BY d.wake_at LIMIT ${this.batchSize}
-          FOR UPDATE OF f SKIP LOCKED
-        )
-        SELECT id FROM slot UNION ALL SELECT id FROM free`,
+        WITH ${this.dueRuns(at)}
+        SELECT f.id FROM workflow_run f
+        JOIN due d ON d.id = f.id AND NOT d.needs_slot
+        WHERE f.status IN ('active', 'waiting', 'parked') AND f.wake_at <= ${at}
+        ORDER BY d.wake_at LIMIT ${this.batchSize}
+        FOR UPDATE OF f SKIP LOCKED`,
       );
-      if (due.length === 0) return { claimed: 0, calls: [] };
+      if (due.length === 0) return 0;
       const runs = await tx.workflowRun.findMany({ where: { id: { in: due.map((r) => r.id) } } });
-      // Activities are leased by one statement for each lease length (most often one); other steps are taken one by one.
-      const leases = new Map<number, Map<string, Omit<Claimed, 'run'>>>();
-      for (const run of runs) {
-        const def = this.registry.get(run.process, run.processVersion);
-        const command = commandOf(run);
-        if (def && command.kind === 'call' && !cancelPending(run) && !run.leaseUntil) {
-          // Short, and extended by this process's heartbeat while the activity runs (its own timeout ends the attempt).
-          const ms = leaseOf(command);
-          leases.set(ms, (leases.get(ms) ?? new Map()).set(run.id, { def, call: command }));
-        } else await this.save(tx, run, () => stepWithoutActivity(def, run, now), now);
-      }
-      const calls: Claimed[] = [];
-      for (const [ms, claimed] of leases) {
-        const leaseUntil = new Date(now.getTime() + ms);
-        const leased = await tx.workflowRun.updateManyAndReturn({
-          where: { id: { in: [...claimed.keys()] } },
-          data: { leaseUntil, wakeAt: leaseUntil, attempts: { increment: 1 }, revision: { increment: 1 } },
-        });
-        for (const run of leased) calls.push({ ...claimed.get(run.id)!, run });
-      }
-      return { claimed: runs.length, calls };
+      // Rechecked: another server may have made it a call to start meanwhile; it is then left for a claim with a slot.
+      const steps = runs.filter((run) => !startsActivity(run));
+      for (const run of steps)
+        await this.save(tx, run, () => stepWithoutActivity(this.registry.get(run.process, run.processVersion), run, now), now);
+      return steps.length;
     });
   }
 
@@ -408,29 +431,45 @@ export class EmbeddedEngine<Def extends AnyProcess = AnyProcess> implements Dura
     }
   }
 
-  private saveResult(
+  /**
+   * Saves what came of an activity with the step it leads to. Most often in one statement: the step
+   * is taken from the row as it was leased, and written only if the row is still that (its
+   * revision, its inbox, no cancel since). Else (a signal or a cancel came meanwhile) in a
+   * transaction reading the row as it is now; nothing is saved when the lease was lost.
+   */
+  private async saveResult(
     def: AnyProcess,
     run: WorkflowRun,
     call: CallCommand,
     result: { ok: true; value: unknown } | { ok: false; error: string; lost: boolean },
   ): Promise<void> {
-    return this.db.$transaction(async (tx) => {
+    const step = (row: WorkflowRun, now: Date) => () =>
+      result.ok
+        ? advance(def, row, { kind: 'activity_completed', at: now.toISOString(), activity: call.activity, result: result.value }, now)
+        : afterFailure(def, row, call, result.error, now, result.lost);
+    const now = this.clock.now();
+    if (await this.saveIfUnchanged(run, step(run, now), now)) return;
+    await this.db.$transaction(async (tx) => {
       await rows({ db: tx, svc: this.sqlOn }, sql`SELECT 1 FROM workflow_run WHERE id = ${run.id} FOR UPDATE`);
       const current = await tx.workflowRun.findUnique({ where: { id: run.id } });
       if (!current || current.revision !== run.revision) return;
-      const now = this.clock.now();
-      const completed = (value: unknown) =>
-        ({ kind: 'activity_completed', at: now.toISOString(), activity: call.activity, result: value }) as const;
-      await this.save(
-        tx,
-        current,
-        () =>
-          result.ok
-            ? advance(def, current, completed(result.value), now)
-            : afterFailure(def, current, call, result.error, now, result.lost),
-        now,
-      );
+      const at = this.clock.now();
+      await this.save(tx, current, step(current, at), at);
     });
+  }
+
+  /** Saves a step taken from `run` as it was read, in one statement, only if the row is still that: whether it was. */
+  private async saveIfUnchanged(run: WorkflowRun, change: () => RunChange, now: Date, also: RunChange = {}): Promise<boolean> {
+    const { count } = await this.db.workflowRun.updateMany({
+      where: {
+        id: run.id,
+        revision: run.revision,
+        inbox: { equals: run.inbox ?? [] },
+        cancelRequestedAt: run.cancelRequestedAt,
+      },
+      data: { ...this.changeOrStuck(run, change, now), ...also, revision: { increment: 1 } },
+    });
+    return count === 1;
   }
 
   /**
@@ -474,16 +513,53 @@ export class EmbeddedEngine<Def extends AnyProcess = AnyProcess> implements Dura
     }
   }
 
-  /** Saves a step. A step that cannot be taken here is what a failed Temporal workflow task is:
-   *  the run stays as it was, says why, and is tried again later (by fixed code, perhaps). */
+  /** Saves a step (in the claim's transaction). */
   private async save(tx: Tx, run: WorkflowRun, change: () => RunChange, now: Date): Promise<void> {
-    let data: RunChange;
+    await tx.workflowRun.update({ where: { id: run.id }, data: { ...this.changeOrStuck(run, change, now), revision: { increment: 1 } } });
+  }
+
+  /** A step's change. A step that cannot be taken here is what a failed Temporal workflow task is:
+   *  the run stays as it was, says why, and is tried again later (by fixed code, perhaps). */
+  private changeOrStuck(run: WorkflowRun, change: () => RunChange, now: Date): RunChange {
     try {
-      data = change();
+      return change();
     } catch (err) {
       this.log.error({ err, runId: run.id, process: run.process }, 'durable processes: a step could not be taken');
-      data = { lastError: messageOf(err), leaseUntil: null, wakeAt: new Date(now.getTime() + STUCK_RETRY_MS) };
+      return { lastError: messageOf(err), leaseUntil: null, wakeAt: new Date(now.getTime() + STUCK_RETRY_MS) };
     }
-    await tx.workflowRun.update({ where: { id: run.id }, data: { ...data, revision: { increment: 1 } } });
   }
 }
+
+/** A run whose step is to start an activity, not yet leased and with no cancel pending: it takes a slot. */
+const needsSlot = (r: string) =>
+  sql`(${raw(r)}.status = 'active' AND ${raw(r)}.command->>'kind' = 'call' AND ${raw(r)}.lease_until IS NULL
+        AND (${raw(r)}.cancel_requested_at IS NULL OR ${raw(r)}.cancel_delivered_at IS NOT NULL))`;
+const startsActivity = (run: WorkflowRun) =>
+  run.status === 'active' && commandOf(run).kind === 'call' && !run.leaseUntil && !cancelPending(run);
+
+/** A run's row as Prisma's model reads it, from raw SQL through pg (timestamps as Date, JSON parsed). */
+const RUN_COLUMNS = raw(
+  [
+    'id',
+    'process',
+    'process_version AS "processVersion"',
+    'status',
+    'state',
+    'command',
+    'wake_at AS "wakeAt"',
+    'lease_until AS "leaseUntil"',
+    'inbox',
+    'attempts',
+    'last_error AS "lastError"',
+    'revision',
+    'cancel_requested_at AS "cancelRequestedAt"',
+    'cancel_delivered_at AS "cancelDeliveredAt"',
+    'started_at AS "startedAt"',
+    'ended_at AS "endedAt"',
+    'outcome',
+    'fair_key AS "fairKey"',
+    'lane',
+  ]
+    .map((c) => `r.${c}`)
+    .join(', '),
+);

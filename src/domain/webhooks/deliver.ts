@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import type { WebhookDelivery, WebhookEndpoint, WebhookTry } from '../../generated/prisma/client.js';
+import type { WebhookTry } from '../../generated/prisma/client.js';
 import { throughCuts } from '../../db/lost-connection.js';
 import type { PostResult, TestTrust } from '../../lib/outbound/index.js';
-import { transaction, type Ctx, type TxCtx } from '../context.js';
+import { sqlTransaction, type Ctx, type TxCtx } from '../context.js';
 import { emit } from '../outbox.js';
 import { postSigned } from './post.js';
 import { LOG_TRIES, MAX_TRIES, refusedForGood, SWITCH_OFF_AFTER_MS, SWITCH_OFF_FAILURES } from './schedule.js';
 import { triedRow, WEBHOOK_TRIED } from './tries-live.js';
 import { webhookDeliveries } from '../../lib/process-metrics.js';
-import { exec, sql } from '../../db/sql.js';
+import { exec, one, sql } from '../../db/sql.js';
 import { lock } from '../locks.js';
 
 // One try of one delivery: the body as made, posted signed (post.ts: public https addresses only,
@@ -36,13 +36,21 @@ export interface DeliveryOptions {
 }
 
 export async function tryDelivery(ctx: Ctx, deliveryId: string, attempt: number, opts: DeliveryOptions = {}): Promise<Tried> {
-  const delivery = await ctx.db.webhookDelivery.findUnique({ where: { id: deliveryId }, include: { endpoint: true } });
+  const delivery = await one<Delivery>(
+    ctx,
+    sql`
+    SELECT d.id, d.topic, d.body, d.state, d.tries,
+      e.id AS "endpointId", e.app_mode_id AS "appModeId", e.url, e.secret_enc AS "secretEnc", e.enabled
+    FROM webhook_delivery d JOIN webhook_endpoint e ON e.id = d.endpoint_id
+    WHERE d.id = ${deliveryId}`,
+    { prepare: 'crm_webhook_delivery_try' },
+  );
   if (!delivery) return { outcome: 'final' }; // its endpoint was removed
   if (delivery.state !== 'pending') return { outcome: delivery.state === 'delivered' ? 'delivered' : 'final' };
   // A try already logged (the step ran before a crash): never posted twice.
   if (delivery.tries >= attempt) return { outcome: delivery.tries >= MAX_TRIES ? 'final' : 'retry' };
-  const { endpoint } = delivery;
-  if (!endpoint.enabled) {
+  const endpoint = { id: delivery.endpointId, appModeId: delivery.appModeId, url: delivery.url, secretEnc: delivery.secretEnc };
+  if (!delivery.enabled) {
     await ctx.db.webhookDelivery.update({ where: { id: deliveryId }, data: { state: 'failed', finishedAt: ctx.clock.now() } });
     return { outcome: 'final' };
   }
@@ -57,38 +65,54 @@ export async function tryDelivery(ctx: Ctx, deliveryId: string, attempt: number,
   return throughCuts((again) => logged(ctx, delivery, attempt, { result, delivered, final, outcome }, again));
 }
 
+/** A delivery as a try reads it, with what it needs of its endpoint: one statement. */
+interface Delivery {
+  id: string;
+  topic: string;
+  body: string;
+  state: string;
+  tries: number;
+  endpointId: string;
+  appModeId: string;
+  url: string;
+  secretEnc: string;
+  enabled: boolean;
+}
+
 async function logged(
   ctx: Ctx,
-  delivery: WebhookDelivery & { endpoint: WebhookEndpoint },
+  delivery: Delivery,
   attempt: number,
   { result, delivered, final, outcome }: { result: PostResult; delivered: boolean; final: boolean; outcome: TryOutcome },
   again: boolean,
 ): Promise<Tried> {
-  const { endpoint } = delivery;
+  const { endpointId } = delivery;
   const deliveryId = delivery.id;
-  return transaction(ctx, async (tx) => {
+  return sqlTransaction(ctx, async (tx) => {
     // Written again: the cut may have come after the first write's commit, which then stands.
     if (again) {
-      const current = await tx.db.webhookDelivery.findUnique({ where: { id: deliveryId } });
+      const current = await one<{ tries: number }>(tx, sql`SELECT tries FROM webhook_delivery WHERE id = ${deliveryId}`);
       if (!current || current.tries >= attempt) return { outcome };
     }
     const at = tx.clock.now();
-    await logTry(tx, {
-      appModeId: endpoint.appModeId,
-      endpointId: endpoint.id,
-      deliveryId,
-      topic: delivery.topic,
-      attempt,
-      delivered,
-      result,
-      at,
-    });
-    await tx.db.webhookDelivery.update({
-      where: { id: deliveryId },
-      data: { tries: attempt, ...(final ? { state: delivered ? 'delivered' : 'failed', finishedAt: at } : {}) },
-    });
-    const switchedOff = await countTry(tx, endpoint.id, delivered, at);
-    return { outcome, ...(switchedOff ? { switchedOff: { endpointId: endpoint.id, at: at.toISOString() } } : {}) };
+    await logTry(tx, { appModeId: delivery.appModeId, endpointId, deliveryId, topic: delivery.topic, attempt, delivered, result, at });
+    const state = final ? (delivered ? 'delivered' : 'failed') : 'pending';
+    const counted = sql`UPDATE webhook_delivery SET tries = ${attempt}, state = ${state}, finished_at = ${final ? at : null} WHERE id = ${deliveryId}`;
+    if (delivered) {
+      // A delivered post ends the endpoint's run of failures. Only a row in such a run is written (and so
+      // locked): deliveries to a healthy endpoint do not queue on it.
+      await exec(
+        tx,
+        sql`
+        WITH counted AS (${counted})
+        UPDATE webhook_endpoint SET failures = 0, failing_since = NULL
+        WHERE id = ${endpointId} AND (failures > 0 OR failing_since IS NOT NULL)`,
+      );
+      return { outcome };
+    }
+    await exec(tx, counted);
+    const switchedOff = await countFailure(tx, endpointId, at);
+    return { outcome, ...(switchedOff ? { switchedOff: { endpointId, at: at.toISOString() } } : {}) };
   });
 }
 
@@ -107,49 +131,49 @@ export async function logTry(
   },
 ): Promise<WebhookTry> {
   const { result } = t;
-  // Tries of one endpoint are logged one after the other: each trim sees every try before it, so the log holds LOG_TRIES, never more.
+  const row: WebhookTry = {
+    id: randomUUID(),
+    endpointId: t.endpointId,
+    deliveryId: t.deliveryId,
+    topic: t.topic,
+    attempt: t.attempt,
+    delivered: t.delivered,
+    statusCode: result.status ?? null,
+    failure: result.failure ?? null,
+    durationMs: result.ms,
+    at: t.at,
+  };
+  // Tries of one endpoint are logged one after the other: each trim sees every try before it, so the log
+  // holds LOG_TRIES, never more. The trim runs beside the insert (it cannot see the new try): it keeps
+  // the newest LOG_TRIES - 1 before it.
   await lock(tx, 'webhook-tries', t.endpointId);
-  const row = await tx.db.webhookTry.create({
-    data: {
-      id: randomUUID(),
-      endpointId: t.endpointId,
-      deliveryId: t.deliveryId,
-      topic: t.topic,
-      attempt: t.attempt,
-      delivered: t.delivered,
-      statusCode: result.status ?? null,
-      failure: result.failure ?? null,
-      durationMs: result.ms,
-      at: t.at,
-    },
-  });
   await exec(
     tx,
     sql`
-    DELETE FROM webhook_try WHERE endpoint_id = ${t.endpointId} AND id NOT IN (
-      SELECT id FROM webhook_try WHERE endpoint_id = ${t.endpointId} ORDER BY at DESC, id DESC LIMIT ${LOG_TRIES})`,
+    WITH added AS (
+      INSERT INTO webhook_try (id, endpoint_id, delivery_id, topic, attempt, delivered, status_code, failure, duration_ms, at)
+      VALUES (${row.id}, ${row.endpointId}, ${row.deliveryId}, ${row.topic}, ${row.attempt}, ${row.delivered}, ${row.statusCode},
+        ${row.failure}, ${row.durationMs}, ${row.at}))
+    DELETE FROM webhook_try WHERE endpoint_id = ${t.endpointId} AND id IN (
+      SELECT id FROM webhook_try WHERE endpoint_id = ${t.endpointId} ORDER BY at DESC, id DESC OFFSET ${LOG_TRIES - 1})`,
   );
   await emit(tx, WEBHOOK_TRIED, { appModeId: t.appModeId, data: triedRow(row) });
   return row;
 }
 
 /**
- * Counts a try against the endpoint's run of failures (a delivered post ends the run), and
- * switches it off when every post has failed for 24 hours, at least 5 of them. Whether it did.
+ * Counts a failed try against the endpoint's run of failures, and switches it off when every post
+ * has failed for 24 hours, at least 5 of them. Whether it did.
  */
-async function countTry(tx: TxCtx, endpointId: string, delivered: boolean, at: Date): Promise<boolean> {
-  if (delivered) {
-    // Only a row in a run of failures is written (and so locked): deliveries to a healthy endpoint do not queue on it.
-    await tx.db.webhookEndpoint.updateMany({
-      where: { id: endpointId, OR: [{ failures: { gt: 0 } }, { failingSince: { not: null } }] },
-      data: { failures: 0, failingSince: null },
-    });
-    return false;
-  }
+async function countFailure(tx: TxCtx, endpointId: string, at: Date): Promise<boolean> {
   // The increment locks the row: tries of several deliveries count one after the other.
-  let row = await tx.db.webhookEndpoint.update({ where: { id: endpointId }, data: { failures: { increment: 1 } } });
-  if (!row.failingSince) row = await tx.db.webhookEndpoint.update({ where: { id: endpointId }, data: { failingSince: at } });
-  if (!row.enabled || row.failures < SWITCH_OFF_FAILURES || at.getTime() - row.failingSince!.getTime() < SWITCH_OFF_AFTER_MS) return false;
-  await tx.db.webhookEndpoint.update({ where: { id: endpointId }, data: { enabled: false, switchedOffAt: at } });
+  const row = await one<{ enabled: boolean; failures: number; failingSince: Date }>(
+    tx,
+    sql`
+    UPDATE webhook_endpoint SET failures = failures + 1, failing_since = coalesce(failing_since, ${at})
+    WHERE id = ${endpointId} RETURNING enabled, failures, failing_since AS "failingSince"`,
+  );
+  if (!row?.enabled || row.failures < SWITCH_OFF_FAILURES || at.getTime() - row.failingSince.getTime() < SWITCH_OFF_AFTER_MS) return false;
+  await exec(tx, sql`UPDATE webhook_endpoint SET enabled = false, switched_off_at = ${at} WHERE id = ${endpointId}`);
   return true;
 }
