@@ -13,6 +13,7 @@ import {
   commandOf,
   describeRun,
   LEASE_MS,
+  setsOf,
   settle,
   stepWithoutActivity,
   type RunChange,
@@ -460,16 +461,14 @@ export class EmbeddedEngine<Def extends AnyProcess = AnyProcess> implements Dura
 
   /** Saves a step taken from `run` as it was read, in one statement, only if the row is still that: whether it was. */
   private async saveIfUnchanged(run: WorkflowRun, change: () => RunChange, now: Date, also: RunChange = {}): Promise<boolean> {
-    const { count } = await this.db.workflowRun.updateMany({
-      where: {
-        id: run.id,
-        revision: run.revision,
-        inbox: { equals: run.inbox ?? [] },
-        cancelRequestedAt: run.cancelRequestedAt,
-      },
-      data: { ...this.changeOrStuck(run, change, now), ...also, revision: { increment: 1 } },
-    });
-    return count === 1;
+    const saved = await exec(
+      this.sqlOn,
+      sql`
+      UPDATE workflow_run SET ${setsOf({ ...this.changeOrStuck(run, change, now), ...also })}
+      WHERE id = ${run.id} AND revision = ${run.revision} AND inbox = ${JSON.stringify(run.inbox ?? [])}::jsonb
+        AND cancel_requested_at IS NOT DISTINCT FROM ${run.cancelRequestedAt}::timestamp(3)`,
+    );
+    return saved === 1;
   }
 
   /**
@@ -515,7 +514,10 @@ export class EmbeddedEngine<Def extends AnyProcess = AnyProcess> implements Dura
 
   /** Saves a step (in the claim's transaction). */
   private async save(tx: Tx, run: WorkflowRun, change: () => RunChange, now: Date): Promise<void> {
-    await tx.workflowRun.update({ where: { id: run.id }, data: { ...this.changeOrStuck(run, change, now), revision: { increment: 1 } } });
+    await exec(
+      { db: tx, svc: this.sqlOn },
+      sql`UPDATE workflow_run SET ${setsOf(this.changeOrStuck(run, change, now))} WHERE id = ${run.id}`,
+    );
   }
 
   /** A step's change. A step that cannot be taken here is what a failed Temporal workflow task is:

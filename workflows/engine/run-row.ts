@@ -1,4 +1,5 @@
 import { Prisma, type WorkflowRun } from '../../src/generated/prisma/client.js';
+import { join, raw, sql, type Sql } from '../../src/db/sql.js';
 import { awaitsSignal, backoffMs, retryPolicyOf, runStateOf, timeoutOf } from './commands.js';
 import type { AnyProcess, CallCommand, Command, Decision, Instant, ProcessEvent, RunDescription, RunState } from './types.js';
 
@@ -22,6 +23,34 @@ export interface RunChange {
   cancelDeliveredAt?: Date;
   endedAt?: Date;
   outcome?: Prisma.InputJsonValue | typeof Prisma.JsonNull;
+}
+
+/** The columns a change writes, and how each value is sent (JSON as text cast to jsonb, a time as a time). */
+const CHANGE_COLUMNS: Record<keyof RunChange, { column: string; json?: true }> = {
+  status: { column: 'status' },
+  state: { column: 'state', json: true },
+  command: { column: 'command', json: true },
+  inbox: { column: 'inbox', json: true },
+  wakeAt: { column: 'wake_at' },
+  leaseUntil: { column: 'lease_until' },
+  attempts: { column: 'attempts' },
+  lastError: { column: 'last_error' },
+  cancelDeliveredAt: { column: 'cancel_delivered_at' },
+  endedAt: { column: 'ended_at' },
+  outcome: { column: 'outcome', json: true },
+};
+
+/** A change as the SET list of an UPDATE of workflow_run, the revision bumped: raw SQL, as the engine's hot path writes it. */
+export function setsOf(change: RunChange): Sql {
+  const sets = Object.entries(change).flatMap(([key, value]) => {
+    if (value === undefined) return [];
+    const { column, json } = CHANGE_COLUMNS[key as keyof RunChange];
+    // Prisma.JsonNull is JSON's null, not the database's NULL (which a run's outcome never is once ended).
+    if (json) return [sql`${raw(column)} = ${value === Prisma.JsonNull ? 'null' : JSON.stringify(value)}::jsonb`];
+    if (key === 'status') return [sql`status = ${value}::"WorkflowRunStatus"`];
+    return [sql`${raw(column)} = ${value}`];
+  });
+  return join([...sets, raw('revision = revision + 1')]);
 }
 
 /** A decision's state and command, stored as they are: JSON by the model's own rule. */
