@@ -102,6 +102,8 @@ const fromPg = (r: OutboxRow & { id: string; txId: string }): OutboxRow => ({ ..
 export class OutboxDispatcher {
   private readonly local = new EventEmitter();
   private readonly consumers = new Map<string, OutboxConsumer>();
+  /** Consumers whose cursor's row this process has seen committed. */
+  private readonly made = new Set<string>();
   private cursor: { txId: bigint; id: bigint } | undefined;
   private listener: pg.Client | undefined;
   private timer: NodeJS.Timeout | undefined;
@@ -339,13 +341,15 @@ export class OutboxDispatcher {
     let failed: unknown;
     try {
       await client.query('BEGIN');
-      await client.query('INSERT INTO outbox_consumer (name) VALUES ($1) ON CONFLICT (name) DO NOTHING', [name]);
+      // Its cursor's row, made once: a pass of a busy process then costs a round trip less.
+      if (!this.made.has(name)) await client.query('INSERT INTO outbox_consumer (name) VALUES ($1) ON CONFLICT (name) DO NOTHING', [name]);
       // Another process serving this consumer holds the row: it will hand the rows on.
       const held = await client.query<{ txId: string; lastId: string }>(
         'SELECT tx_id AS "txId", last_id AS "lastId" FROM outbox_consumer WHERE name = $1 FOR UPDATE SKIP LOCKED',
         [name],
       );
       if (!held.rows[0]) return void (await client.query('ROLLBACK'));
+      this.made.add(name);
       let at = { txId: BigInt(held.rows[0].txId), id: BigInt(held.rows[0].lastId) };
       for (;;) {
         const rows = (await client.query(READ, [at.txId, at.id])).rows.map(fromPg);
