@@ -1,7 +1,7 @@
 import type { Prisma } from '../generated/prisma/client.js';
 import type { Ctx, TxCtx } from './context.js';
 import { OUTBOX_CHANNEL, OUTBOX_KEEP_DAYS } from '../db/outbox-dispatcher.js';
-import { exec, sql } from '../db/sql.js';
+import { exec, join, sql, type Sql } from '../db/sql.js';
 import { lock } from './locks.js';
 
 // Changes that leave the service (webhook topics) or that other parts must hear of (live
@@ -25,20 +25,29 @@ export const emit = (ctx: TxCtx, topic: string, change: Emitted): Promise<void> 
 
 /** Writes one row per change (a batch's) and wakes every process's dispatcher, in one statement of the caller's transaction. */
 export async function emitMany(ctx: TxCtx, topic: string, changes: readonly Emitted[]): Promise<void> {
-  if (!changes.length) return;
+  if (changes.length) await exec(ctx, emitting(ctx, topic, changes));
+}
+
+/**
+ * The statement that writes one outbox row per change and wakes every process's dispatcher, with
+ * other writes of the caller's beside it (`also`: CTEs, `name AS (INSERT/UPDATE/DELETE …)`, which
+ * run in the same snapshot): a hot path's whole transaction in one round trip. Run it in the
+ * caller's transaction.
+ */
+export function emitting(ctx: TxCtx, topic: string, changes: readonly Emitted[], also: readonly Sql[] = []): Sql {
   answerFirst(ctx);
   // Arrays of columns rather than a row of parameters each: one short statement for hundreds of rows.
   // NOTIFY is delivered at commit, and folds repeats within one transaction into one.
-  await exec(
-    ctx,
-    sql`
-    WITH written AS (
-      INSERT INTO outbox_event (app_mode_id, topic, external_id, data, created_at)
-      SELECT x.app_mode_id, ${topic}, x.external_id, x.data::jsonb, ${ctx.clock.now()}
-      FROM unnest(${changes.map((c) => c.appModeId)}::text[], ${changes.map((c) => c.externalId ?? null)}::text[], ${changes.map((c) => JSON.stringify(c.data))}::text[])
-        AS x(app_mode_id, external_id, data))
-    SELECT pg_notify(${OUTBOX_CHANNEL}, '')`,
-  );
+  return sql`
+    WITH ${join([
+      ...also,
+      sql`written AS (
+        INSERT INTO outbox_event (app_mode_id, topic, external_id, data, created_at)
+        SELECT x.app_mode_id, ${topic}, x.external_id, x.data::jsonb, ${ctx.clock.now()}
+        FROM unnest(${changes.map((c) => c.appModeId)}::text[], ${changes.map((c) => c.externalId ?? null)}::text[], ${changes.map((c) => JSON.stringify(c.data))}::text[])
+          AS x(app_mode_id, external_id, data))`,
+    ])}
+    SELECT pg_notify(${OUTBOX_CHANNEL}, '')`;
 }
 
 /** A request's changes reach this process's live subscribers once its own answer has gone (for rows written by a statement of its own). */

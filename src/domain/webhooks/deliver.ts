@@ -3,12 +3,12 @@ import type { WebhookTry } from '../../generated/prisma/client.js';
 import { throughCuts } from '../../db/lost-connection.js';
 import type { PostResult, TestTrust } from '../../lib/outbound/index.js';
 import { sqlTransaction, type Ctx, type TxCtx } from '../context.js';
-import { emit } from '../outbox.js';
+import { emitting } from '../outbox.js';
 import { postSigned } from './post.js';
 import { LOG_TRIES, MAX_TRIES, refusedForGood, SWITCH_OFF_AFTER_MS, SWITCH_OFF_FAILURES } from './schedule.js';
 import { triedRow, WEBHOOK_TRIED } from './tries-live.js';
 import { webhookDeliveries } from '../../lib/process-metrics.js';
-import { exec, one, sql } from '../../db/sql.js';
+import { exec, one, sql, type Sql } from '../../db/sql.js';
 import { lock } from '../locks.js';
 
 // One try of one delivery: the body as made, posted signed (post.ts: public https addresses only,
@@ -95,28 +95,26 @@ async function logged(
       if (!current || current.tries >= attempt) return { outcome };
     }
     const at = tx.clock.now();
-    await logTry(tx, { appModeId: delivery.appModeId, endpointId, deliveryId, topic: delivery.topic, attempt, delivered, result, at });
     const state = final ? (delivered ? 'delivered' : 'failed') : 'pending';
-    const counted = sql`UPDATE webhook_delivery SET tries = ${attempt}, state = ${state}, finished_at = ${final ? at : null} WHERE id = ${deliveryId}`;
-    if (delivered) {
-      // A delivered post ends the endpoint's run of failures. Only a row in such a run is written (and so
-      // locked): deliveries to a healthy endpoint do not queue on it.
-      await exec(
-        tx,
-        sql`
-        WITH counted AS (${counted})
-        UPDATE webhook_endpoint SET failures = 0, failing_since = NULL
-        WHERE id = ${endpointId} AND (failures > 0 OR failing_since IS NOT NULL)`,
-      );
-      return { outcome };
-    }
-    await exec(tx, counted);
+    const counted = sql`counted AS (
+      UPDATE webhook_delivery SET tries = ${attempt}, state = ${state}, finished_at = ${final ? at : null} WHERE id = ${deliveryId})`;
+    // A delivered post ends the endpoint's run of failures. Only a row in such a run is written (and so
+    // locked): deliveries to a healthy endpoint do not queue on it.
+    const healthy = sql`healthy AS (
+      UPDATE webhook_endpoint SET failures = 0, failing_since = NULL
+      WHERE id = ${endpointId} AND (failures > 0 OR failing_since IS NOT NULL))`;
+    const t = { appModeId: delivery.appModeId, endpointId, deliveryId, topic: delivery.topic, attempt, delivered, result, at };
+    await logTry(tx, t, delivered ? [counted, healthy] : [counted]);
+    if (delivered) return { outcome };
     const switchedOff = await countFailure(tx, endpointId, at);
     return { outcome, ...(switchedOff ? { switchedOff: { endpointId, at: at.toISOString() } } : {}) };
   });
 }
 
-/** Keeps the try in the endpoint's log, and only the last LOG_TRIES of them; its live subscribers hear of it at commit. */
+/**
+ * Keeps the try in the endpoint's log, and only the last LOG_TRIES of them; its live subscribers hear
+ * of it at commit. `also`: the caller's other writes (CTEs), made by the same statement.
+ */
 export async function logTry(
   tx: TxCtx,
   t: {
@@ -129,6 +127,7 @@ export async function logTry(
     result: PostResult;
     at: Date;
   },
+  also: readonly Sql[] = [],
 ): Promise<WebhookTry> {
   const { result } = t;
   const row: WebhookTry = {
@@ -147,17 +146,14 @@ export async function logTry(
   // holds LOG_TRIES, never more. The trim runs beside the insert (it cannot see the new try): it keeps
   // the newest LOG_TRIES - 1 before it.
   await lock(tx, 'webhook-tries', t.endpointId);
-  await exec(
-    tx,
-    sql`
-    WITH added AS (
-      INSERT INTO webhook_try (id, endpoint_id, delivery_id, topic, attempt, delivered, status_code, failure, duration_ms, at)
-      VALUES (${row.id}, ${row.endpointId}, ${row.deliveryId}, ${row.topic}, ${row.attempt}, ${row.delivered}, ${row.statusCode},
-        ${row.failure}, ${row.durationMs}, ${row.at}))
+  const added = sql`added AS (
+    INSERT INTO webhook_try (id, endpoint_id, delivery_id, topic, attempt, delivered, status_code, failure, duration_ms, at)
+    VALUES (${row.id}, ${row.endpointId}, ${row.deliveryId}, ${row.topic}, ${row.attempt}, ${row.delivered}, ${row.statusCode},
+      ${row.failure}, ${row.durationMs}, ${row.at}))`;
+  const trimmed = sql`trimmed AS (
     DELETE FROM webhook_try WHERE endpoint_id = ${t.endpointId} AND id IN (
-      SELECT id FROM webhook_try WHERE endpoint_id = ${t.endpointId} ORDER BY at DESC, id DESC OFFSET ${LOG_TRIES - 1})`,
-  );
-  await emit(tx, WEBHOOK_TRIED, { appModeId: t.appModeId, data: triedRow(row) });
+      SELECT id FROM webhook_try WHERE endpoint_id = ${t.endpointId} ORDER BY at DESC, id DESC OFFSET ${LOG_TRIES - 1}))`;
+  await exec(tx, emitting(tx, WEBHOOK_TRIED, [{ appModeId: t.appModeId, data: triedRow(row) }], [added, trimmed, ...also]));
   return row;
 }
 
