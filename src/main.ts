@@ -16,7 +16,7 @@ if (location.embedded) {
   const banner = await seedDemo(svc, config.baseUrl);
   if (banner) process.stdout.write(`${banner}\n`);
 }
-const engine = createDurableEngine(svc, processes, buildActivities(svc));
+const engine = await createDurableEngine(svc, processes, buildActivities(svc));
 svc.outbox.consume(PROCESS_STARTS, startProcesses(engine, svc));
 const server = await startServer(svc, log, { port: config.port, host: config.host });
 log.info(

@@ -394,10 +394,10 @@ describe('the embedded engine on PostgreSQL', () => {
 describe('createDurableEngine', () => {
   it('runs processes in this process without TEMPORAL_ADDRESS, and hands them to Temporal with it', async () => {
     const svc = await serverProcess();
-    const embedded = createDurableEngine(svc, processes, counted().activities);
+    const embedded = await createDurableEngine(svc, processes, counted().activities);
     expect(embedded).toBeInstanceOf(EmbeddedEngine);
     await embedded.close();
-    const onTemporal = createDurableEngine(
+    const onTemporal = await createDurableEngine(
       { ...svc, config: testConfig({ temporalAddress: '127.0.0.1:7233' }) },
       processes,
       counted().activities,

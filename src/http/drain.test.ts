@@ -90,6 +90,16 @@ describe('draining an HTTP server', () => {
     await drained;
   });
 
+  it('ends at once when nothing is open (no wait for the grace bound)', async () => {
+    const { drainer, port, lines } = await serve({ graceMs: 5000, lingerMs: 200, settleMs: 1000 });
+    expect(await get(port, new http.Agent({ keepAlive: false }))).toMatchObject({ status: 200 });
+    await new Promise((r) => setTimeout(r, 50)); // the connection closed
+    const started = Date.now();
+    await drainer.drain();
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(lines.filter((l) => l.level >= 40)).toEqual([]);
+  });
+
   it('closes an idle kept-alive connection once its linger is over', async () => {
     const { drainer, port } = await serve({ graceMs: 5000, lingerMs: 200, settleMs: 1000 });
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });

@@ -47,6 +47,8 @@ export function drainable(server: http.Server, log: Logger, bounds: DrainBounds 
   const answering = new Set<http.ServerResponse>();
   let handlers = 0;
   let draining: Promise<void> | undefined;
+  /** Set as the drain begins, before its first await (when `draining` is not yet assigned). */
+  let closing = false;
   let closingAnswers = 0;
   let lingered = 0;
   let settled: () => void = () => {};
@@ -82,7 +84,7 @@ export function drainable(server: http.Server, log: Logger, bounds: DrainBounds 
   }
 
   function settle() {
-    if (draining && connections.size === 0 && handlers === 0) settled();
+    if (closing && connections.size === 0 && handlers === 0) settled();
   }
 
   return {
@@ -96,14 +98,14 @@ export function drainable(server: http.Server, log: Logger, bounds: DrainBounds 
           connection.linger = undefined;
         }
         answering.add(res);
-        if (draining) lastOnConnection(res);
+        if (closing) lastOnConnection(res);
         res.once('close', () => {
           answering.delete(res);
           if (!connection) return;
           connection.busy--;
           connection.lastActive = Date.now();
           // An answer whose headers went before the drain started kept its connection open.
-          if (draining && !socket.destroyed) closeWhenIdle(socket, connection);
+          if (closing && !socket.destroyed) closeWhenIdle(socket, connection);
         });
         handlers++;
         const done = () => {
@@ -126,6 +128,7 @@ export function drainable(server: http.Server, log: Logger, bounds: DrainBounds 
       if (draining) return draining;
       const started = Date.now();
       const over = new Promise<void>((resolve) => (settled = resolve));
+      closing = true;
       draining = (async () => {
         // No new connection. net's close, not http's: Node's http close would also destroy the
         // connections idle right now, meeting a request that is on its way with a reset.
