@@ -3,6 +3,7 @@ import { staffApi } from './support/graphql.js';
 import { call } from './support/http.js';
 import { staffApp, type StaffApp } from './support/factories.js';
 import { guestOf } from './support/messenger.js';
+import { ticketsOf } from './support/tickets.js';
 import { type TestServer, startTestServer } from './support/server.js';
 
 // A person whose erase was asked is served to no one while it runs: from the DELETE's 202 every way
@@ -27,6 +28,8 @@ const server = (method: string, path: string, json?: unknown) =>
 const CONTACT = 'query($m: ID!, $x: String!) { contact(appModeId: $m, externalId: $x) { id } }';
 const CONVERSATION = 'query($id: ID!) { conversation(id: $id) { id } }';
 const REPLY = 'mutation($id: ID!) { replyToConversation(id: $id, text: "Still there?") { id } }';
+const INBOX = 'query($m: ID!) { conversations(appModeId: $m, first: 100) { edges { node { id } } } }';
+const TICKETS = 'query($m: ID!) { tickets(appModeId: $m, first: 100) { edges { node { id conversation { id } } } } }';
 
 /** What each surface answers about the person: status per route (GraphQL: the data, or the refusal's code). */
 async function served(externalId: string, conversationId: string) {
@@ -48,6 +51,11 @@ async function served(externalId: string, conversationId: string) {
     staffContact: await gql(CONTACT, { m: app.modes.live, x: externalId }),
     staffConversation: await gql(CONVERSATION, { id: conversationId }),
     staffReply: await gql(REPLY, { id: conversationId }),
+    // The staff's lists: the inbox, and the tickets (one made from the conversation).
+    staffInbox: (await staff.ok(INBOX, { m: app.modes.live })).conversations.edges.some((e: any) => e.node.id === conversationId),
+    staffTickets: (await staff.ok(TICKETS, { m: app.modes.live })).tickets.edges.some(
+      (e: any) => e.node.conversation?.id === conversationId,
+    ),
   };
 }
 
@@ -57,8 +65,15 @@ async function personWithConversation(externalId: string): Promise<string> {
   ).toBe(200);
   const started = await guestOf(t, app.live, externalId).start({ text: 'Hello' });
   expect(started.status).toBe(201);
+  await tickets.fromConversation(started.json.id, (ticketType ??= await tickets.addType()));
   return started.json.id as string;
 }
+
+const tickets = ticketsOf(
+  () => t,
+  () => app,
+);
+let ticketType: string | undefined;
 
 describe('a person being erased', () => {
   it('is served to no one from the erase request on, while the others are served as before', async () => {
@@ -75,6 +90,8 @@ describe('a person being erased', () => {
       staffContact: 'served',
       staffConversation: 'served',
       staffReply: 'served',
+      staffInbox: true,
+      staffTickets: true,
     });
 
     expect((await server('DELETE', '/server/v1/contacts/erin')).status).toBe(202);
@@ -92,6 +109,8 @@ describe('a person being erased', () => {
       staffContact: 'not_found',
       staffConversation: 'not_found',
       staffReply: 'not_found',
+      staffInbox: false,
+      staffTickets: false,
     });
     expect(await served('other', other)).toEqual(before);
 

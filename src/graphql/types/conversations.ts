@@ -159,6 +159,8 @@ builder.queryField('conversations', (t) =>
           ...query,
           where: {
             appModeId,
+            // Not of a person being erased (beingErased): as gone already.
+            contact: { eraseRequestedAt: null },
             state: state ?? undefined,
             teamId: teamId ?? undefined,
             assigneeId: unassigned ? null : (assigneeId ?? undefined),

@@ -183,7 +183,8 @@ builder.queryField('tickets', (t) =>
       resolve: (query, _root, { appModeId, typeId, state }, ctx) =>
         ctx.svc.db.ticket.findMany({
           ...query,
-          where: { appModeId, typeId: typeId ?? undefined, state: state ?? undefined },
+          // Not of a person being erased (beingErased): as gone already.
+          where: { appModeId, contact: { eraseRequestedAt: null }, typeId: typeId ?? undefined, state: state ?? undefined },
           orderBy: [{ updatedAt: 'desc' }, { id: 'desc' }],
         }),
     },
