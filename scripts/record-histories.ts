@@ -55,6 +55,7 @@ const stepsOfPush = new Map<string | null, () => { after: string | null; finishe
 const activities: ActivitiesOf<Processes> = {
   eraseContactData: async () => ({ contacts: 1, conversations: 2, events: 5 }),
   finishErase: async () => undefined,
+  eraseGaveUp: async () => undefined,
   postDelivery: async ({ attempt }) => {
     if (attempt === 2) throw Object.assign(new Error('the database is away'), { stack: 'Error: the database is away' }); // no machine paths in the history
     return { outcome: attempt === 1 ? 'retry' : 'delivered' };

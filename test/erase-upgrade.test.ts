@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { applyMigrations } from '../src/db/migrations.js';
-import { subjectHash } from '../src/domain/contacts/erasure.js';
+import { eraseGaveUp, resumeEraseRequests, subjectHash } from '../src/domain/contacts/erasure.js';
+import { systemContext } from '../src/domain/context.js';
 import { ManualClock } from '../src/lib/clock.js';
 import { createEmptyDatabase } from './support/db.js';
 import { call } from './support/http.js';
@@ -111,5 +112,38 @@ describe('erase requests of an earlier release', () => {
     await server.engine.runDue();
     expect(await server.svc.db.contact.count({ where: { externalId: 'stranded' } })).toBe(0);
     expect(await server.svc.db.eraseRequest.findUniqueOrThrow({ where: { id } })).toMatchObject({ state: 'done' });
+  });
+
+  it('a request whose run gave up is handed back, and the sweep asks a new run that erases the person', async () => {
+    const server = t!;
+    const app = await seedApp(server.svc);
+    const as = { headers: { Authorization: `Bearer ${app.live.server_key}` } };
+    expect((await call(server.url, 'PUT', '/server/v1/contacts/quitter', { ...as, json: { display_name: 'Q' } })).status).toBe(200);
+    const asked = await call(server.url, 'DELETE', '/server/v1/contacts/quitter', as);
+    expect(asked.status).toBe(202);
+    await server.svc.outbox.drain();
+    const request = await server.svc.db.eraseRequest.findFirstOrThrow({ where: { appId: app.appId, externalId: 'quitter' } });
+    // The first run ends without erasing, as after its rounds of failures, handing the request back as it then does.
+    const failed = { erased: false, failed: { activity: 'eraseContactData', error: 'the database is away' } };
+    await server.svc.db.workflowRun.update({
+      where: { id: request.id },
+      data: { status: 'ended', wakeAt: null, endedAt: server.clock.now(), outcome: failed },
+    });
+    const ctx = systemContext(server.svc, 'test');
+    await eraseGaveUp(ctx, request.id);
+    expect(await server.svc.db.contact.count({ where: { externalId: 'quitter' } })).toBe(1);
+
+    // The sweep asks a run of its own id, once, and it erases the person.
+    expect(await resumeEraseRequests(ctx)).toBe(1);
+    expect(await resumeEraseRequests(ctx)).toBe(0);
+    await server.svc.outbox.drain();
+    await server.engine.runDue();
+    const handedBack = await server.svc.db.eraseRequest.findUniqueOrThrow({ where: { id: request.id } });
+    expect(handedBack).toMatchObject({ state: 'done', externalId: null });
+    expect(await server.svc.db.contact.count({ where: { externalId: 'quitter' } })).toBe(0);
+    const runs = await server.svc.db.workflowRun.findMany({ where: { id: { startsWith: request.id } }, orderBy: { startedAt: 'asc' } });
+    expect(runs[0]).toMatchObject({ id: request.id, outcome: failed });
+    expect(runs.map((r) => r.id)).toEqual([request.id, expect.stringMatching(new RegExp(`^${request.id}\\.[0-9a-z]+$`))]);
+    expect(await server.engine.describe(runs[1]!.id)).toMatchObject({ state: 'ended', outcome: { erased: true } });
   });
 });

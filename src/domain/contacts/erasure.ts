@@ -94,6 +94,9 @@ export async function requestErase(ctx: Ctx<AppCaller>, externalId: string): Pro
  */
 async function askRun(ttx: TxCtx, request: EraseRequest, appModeId: string): Promise<EraseRequest> {
   const now = ttx.clock.now();
+  // A request's first run has its id (operators find an erase by it); a run asked after one gave up
+  // (eraseGaveUp set finishedAt), the id and the time it gave up.
+  const runId = request.finishedAt ? `${request.id}.${request.finishedAt.getTime().toString(36)}` : request.id;
   await exec(
     ttx,
     sql`
@@ -101,7 +104,7 @@ async function askRun(ttx: TxCtx, request: EraseRequest, appModeId: string): Pro
     WHERE app_mode_id IN (SELECT id FROM app_mode WHERE app_id = ${request.appId}) AND external_id = ${request.externalId}
       AND erase_requested_at IS NULL`,
   );
-  await emit(ttx, ERASE_REQUESTED, { appModeId, data: { request_id: request.id } });
+  await emit(ttx, ERASE_REQUESTED, { appModeId, data: { request_id: request.id, run_id: runId } });
   return ttx.db.eraseRequest.update({ where: { id: request.id }, data: { runAskedAt: now } });
 }
 
@@ -189,6 +192,18 @@ export async function eraseContactData(ctx: Ctx, requestId: string): Promise<Rem
     for (const [kind, n] of Object.entries(now)) removed[kind] = (removed[kind] ?? 0) + n;
     await tx.db.eraseRequest.update({ where: { id: requestId }, data: { state: 'running', removed } });
     return removed;
+  });
+}
+
+/**
+ * A run gave up (its steps kept failing past their rounds): the request is handed back, no run
+ * carrying it, so the next sweep (resumeEraseRequests) or a DELETE asks a new run while its block
+ * lasts. The person stays marked, served to no one, meanwhile.
+ */
+export async function eraseGaveUp(ctx: Ctx, requestId: string): Promise<void> {
+  await ctx.db.eraseRequest.updateMany({
+    where: { id: requestId, state: { not: 'done' } },
+    data: { runAskedAt: null, finishedAt: ctx.clock.now() },
   });
 }
 

@@ -185,7 +185,11 @@ const EraseRequest = builder.prismaObject('EraseRequest', {
     requestedAt: t.expose('requestedAt', { type: 'DateTime' }),
     blockedUntil: t.expose('blockedUntil', { type: 'DateTime', description: 'Identify and events for the id are refused until then.' }),
     state: t.exposeString('state', { description: 'queued, running or done.' }),
-    finishedAt: t.expose('finishedAt', { type: 'DateTime', nullable: true }),
+    finishedAt: t.expose('finishedAt', {
+      type: 'DateTime',
+      nullable: true,
+      description: 'When it was done; while not done, when its last run gave up (the next sweep starts another).',
+    }),
     removed: t.expose('removed', { type: JSONValue, nullable: true, description: 'Rows removed, by kind, once the erase has run.' }),
   }),
 });

@@ -26,7 +26,16 @@ describe('erase decide', () => {
     }
     expect((d.state as EraseState).rounds).toBe(ERASE_ROUNDS);
     d = eraseProcess.decide(d.state, { kind: 'activity_failed', at, activity: 'eraseContactData', error: 'db down', attempts: 8 });
-    expect(d.command).toEqual({ kind: 'end', outcome: { erased: false, failed: { activity: 'eraseContactData', error: 'db down' } } });
+    // The request is handed back for a later sweep to start a new run, then the run ends saying why.
+    expect(d.command).toMatchObject({ kind: 'call', activity: 'eraseGaveUp', input: { requestId: 'r1' } });
+    const failed = { kind: 'end', outcome: { erased: false, failed: { activity: 'eraseContactData', error: 'db down' } } };
+    expect(eraseProcess.decide(d.state, { kind: 'activity_completed', at, activity: 'eraseGaveUp', result: undefined }).command).toEqual(
+      failed,
+    );
+    // Handing it back failing too does not hold the run.
+    expect(
+      eraseProcess.decide(d.state, { kind: 'activity_failed', at, activity: 'eraseGaveUp', error: 'db down', attempts: 8 }).command,
+    ).toEqual(failed);
   });
 
   it('ends when cancelled', () => {

@@ -5,7 +5,8 @@ import type { EraseActivities } from './activities.js';
 
 // Erasing a person (DELETE /server/v1/contacts/{external_id}): remove their data in every mode
 // of the app, then mark the request done. Should the removal keep failing past its retries, the
-// process waits a while and tries again, a few rounds, before it gives up and says so.
+// process waits a while and tries again, a few rounds, before it gives up and says so: it hands the
+// request back (eraseGaveUp), so the next sweep starts a new run for it while its block lasts.
 
 export interface EraseInput {
   requestId: string;
@@ -15,9 +16,11 @@ export interface EraseInput {
 
 export interface EraseState {
   requestId: string;
-  phase: 'erasing' | 'finishing' | 'resting';
+  phase: 'erasing' | 'finishing' | 'resting' | 'giving_up';
   rounds: number;
   removed: unknown;
+  /** Set when the run gives up: the step that kept failing. */
+  failed?: { activity: string; error: string };
 }
 
 export interface EraseOutcome {
@@ -42,6 +45,11 @@ const erase = (state: EraseState): EraseDecision => ({
   command: call('eraseContactData', { requestId: state.requestId }, { retry, timeoutMs }),
 });
 
+const gaveUp = (state: EraseState): EraseDecision => ({
+  state,
+  command: { kind: 'end', outcome: { erased: false, failed: state.failed } satisfies EraseOutcome },
+});
+
 function decide(state: EraseState, event: EraseEvent): EraseDecision {
   switch (event.kind) {
     case 'started':
@@ -53,16 +61,16 @@ function decide(state: EraseState, event: EraseEvent): EraseDecision {
           state: { ...state, phase: 'finishing', removed: event.result },
           command: call('finishErase', { requestId: state.requestId }, { retry, timeoutMs }),
         };
+      if (state.phase === 'giving_up') return gaveUp(state);
       return { state, command: { kind: 'end', outcome: { erased: true, removed: state.removed } satisfies EraseOutcome } };
     case 'activity_failed':
+      // Handing the request back failed too: the run ends all the same, saying why.
+      if (state.phase === 'giving_up') return gaveUp(state);
       if (state.rounds < ERASE_ROUNDS)
         return { state: { ...state, phase: 'resting' }, command: { kind: 'wait', until: addMs(event.at, REST_MS) } };
       return {
-        state,
-        command: {
-          kind: 'end',
-          outcome: { erased: false, failed: { activity: event.activity, error: event.error } } satisfies EraseOutcome,
-        },
+        state: { ...state, phase: 'giving_up', failed: { activity: event.activity, error: event.error } },
+        command: call('eraseGaveUp', { requestId: state.requestId }, { retry, timeoutMs }),
       };
     case 'cancelled':
       return { state, command: { kind: 'end', outcome: { erased: false, cancelled: true } satisfies EraseOutcome } };
