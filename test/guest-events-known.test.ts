@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemContext } from '../src/domain/context.js';
+import { dailyCounts } from '../src/domain/events/daily-counts.js';
 import { queriesDuring } from './support/db.js';
 import { call, userToken } from './support/http.js';
 import { modeIdOf } from './support/factories.js';
@@ -90,5 +92,8 @@ describe('guest events of known definitions', () => {
     const answers = await Promise.all(Array.from({ length: 50 }, () => post([screenViewed({ tab: 'c' })], 'counted-3')));
     expect(answers.map((a) => a.json.accepted)).toEqual(Array(50).fill(1));
     expect(await count()).toBe(before + 53);
+    // Kept in several rows (the slots of the connections that wrote them), read as one count a day.
+    const read = (await dailyCounts(systemContext(t.svc, 'test'), modeId, ['screen_viewed'], 1)).get('screen_viewed')!;
+    expect(read.map((c) => [c.platform, c.count])).toEqual([['ios', before + 53]]);
   });
 });
