@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import pg from 'pg';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
 import { httpClient, paced } from './paced.js';
@@ -34,6 +35,8 @@ export interface Run {
   errors: number;
   /** CPU time of the server process per request (user + system, from /proc), in ms. */
   cpuMsPerRequest: number;
+  /** CPU time of the database's processes per request (its backends and helpers, from /proc), in ms. */
+  dbCpuMsPerRequest: number;
 }
 
 export interface GuestBenchResult {
@@ -86,6 +89,7 @@ export async function benchGuest(url: string, secretKey: string, app: GuestBench
       events: [{ id: randomUUID(), name: 'screen_viewed', occurred_at: new Date().toISOString(), props: { screen: 'home' } }],
     });
 
+  postmaster = await postmasterOf(url);
   const port = await freePort();
   const server = await startServerProcess(url, secretKey, port);
   const floorServer = await startFloor(url, app.appModeId);
@@ -139,9 +143,19 @@ export async function benchGuest(url: string, secretKey: string, app: GuestBench
     const roundTrips = await roundTripsPerRequest(url, secretKey, headers, eventBody);
     return { floor, entry, consent, events, steadyFloor, steadyConsent, steadyEvents, roundTrips };
   } finally {
-    await stop(server);
+    await stopProfiled(server);
     await stop(floorServer.child);
   }
+}
+
+/** Stops the server; when it writes a CPU profile (BENCH_GUEST_PROFILE), it is given a minute to drain and write it at its clean exit. */
+async function stopProfiled(child: ChildProcess): Promise<void> {
+  if (process.env.BENCH_GUEST_PROFILE && child.exitCode === null && child.signalCode === null) {
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 60_000))]);
+  }
+  await stop(child);
 }
 
 interface Target {
@@ -159,6 +173,7 @@ interface Target {
 async function load(name: string, target: Target, server: ChildProcess, rate?: number): Promise<Run> {
   if (rate) return steady(name, target, server, rate);
   const cpuBefore = cpuMs(server);
+  const dbBefore = dbCpuMs();
   const result = await autocannon({
     url: target.url,
     connections: CONNECTIONS,
@@ -176,6 +191,7 @@ async function load(name: string, target: Target, server: ChildProcess, rate?: n
   const errors = unexpected + result.errors + result.timeouts;
   if (errors > 0) throw new Error(`${name}: ${errors} answers were not 2xx: ${JSON.stringify(result.statusCodeStats)}`);
   const cpuMsPerRequest = (cpuMs(server) - cpuBefore) / result.requests.total;
+  const dbCpuMsPerRequest = (dbCpuMs() - dbBefore) / result.requests.total;
   return {
     name,
     requestsPerSecond: result.requests.total / SECONDS,
@@ -183,6 +199,7 @@ async function load(name: string, target: Target, server: ChildProcess, rate?: n
     p99: result.latency.p99,
     errors,
     cpuMsPerRequest,
+    dbCpuMsPerRequest,
   };
 }
 
@@ -191,6 +208,7 @@ async function steady(name: string, target: Target, server: ChildProcess, rate: 
   const url = new URL(target.url);
   const client = httpClient(Number(url.port), CONNECTIONS);
   const cpuBefore = cpuMs(server);
+  const dbBefore = dbCpuMs();
   let errors = 0;
   try {
     const run = await paced(rate, SECONDS, async () => {
@@ -206,6 +224,7 @@ async function steady(name: string, target: Target, server: ChildProcess, rate: 
       p99: run.p99,
       errors,
       cpuMsPerRequest: (cpuMs(server) - cpuBefore) / run.requests,
+      dbCpuMsPerRequest: (dbCpuMs() - dbBefore) / run.requests,
     };
   } finally {
     client.close();
@@ -213,13 +232,44 @@ async function steady(name: string, target: Target, server: ChildProcess, rate: 
 }
 
 /** User and system CPU time a process has used, in ms (Linux /proc; NaN elsewhere). */
-function cpuMs(child: ChildProcess): number {
+function cpuMs(child: ChildProcess | number): number {
+  const fields = statOf(typeof child === 'number' ? child : child.pid!);
+  return fields ? ((Number(fields[11]) + Number(fields[12])) * 1000) / 100 : NaN;
+}
+
+/** The fields of /proc/<pid>/stat after the command's name (the state first), or undefined. */
+function statOf(pid: number): string[] | undefined {
   try {
-    const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   } catch {
-    return NaN;
+    return undefined;
   }
+}
+
+/** The database's postmaster process, found as the parent of a backend of `url` (on this machine). */
+let postmaster: number | undefined;
+async function postmasterOf(url: string): Promise<number | undefined> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+    const parent = Number(statOf(rows[0]!.pid)?.[1]);
+    return Number.isFinite(parent) ? parent : undefined;
+  } finally {
+    await client.end();
+  }
+}
+
+/** CPU time (ms) the postmaster's children have used so far: the backends, the WAL writer, the checkpointer (NaN when unknown). */
+function dbCpuMs(): number {
+  if (postmaster === undefined) return NaN;
+  let total = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const fields = statOf(Number(entry));
+    if (fields && Number(fields[1]) === postmaster) total += ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  }
+  return total;
 }
 
 /** Round trips per request, counted on the wire by a second server process reaching the database through a counting proxy. */
@@ -259,7 +309,7 @@ async function roundTripsPerRequest(url: string, secretKey: string, headers: Rec
     );
     return { consent, events };
   } finally {
-    await stop(server);
+    await stopProfiled(server);
     await counter.close();
   }
 }
@@ -341,7 +391,7 @@ async function ready(child: ChildProcess, port: number): Promise<ChildProcess> {
 
 const ms = (n: number) => `${n.toFixed(1)} ms`;
 const line = (r: Run) =>
-  `${Math.round(r.requestsPerSecond).toLocaleString('en').padStart(7)} requests/s, p50 ${ms(r.p50).padStart(8)}, p99 ${ms(r.p99).padStart(8)}, server CPU ${r.cpuMsPerRequest.toFixed(2)} ms/request`;
+  `${Math.round(r.requestsPerSecond).toLocaleString('en').padStart(7)} requests/s, p50 ${ms(r.p50).padStart(8)}, p99 ${ms(r.p99).padStart(8)}, server CPU ${r.cpuMsPerRequest.toFixed(2)} ms/request, database CPU ${r.dbCpuMsPerRequest.toFixed(2)} ms/request`;
 
 /** Prints the result as `npm run bench` shows it. */
 export function printGuest(r: GuestBenchResult): void {
@@ -356,12 +406,14 @@ export function printGuest(r: GuestBenchResult): void {
     `  GET /guest/v1/consent     ${line(r.consent)}  ratio ${(r.consent.requestsPerSecond / r.floor.requestsPerSecond).toFixed(2)} of the floor (aim: at least 0.5)`,
   );
   console.log(
-    `  POST /guest/v1/events (1) ${line(r.events)}  ratio ${(r.events.requestsPerSecond / r.floor.requestsPerSecond).toFixed(2)} of the floor`,
+    `  POST /guest/v1/events (1) ${line(r.events)}  ratio ${(r.events.requestsPerSecond / r.floor.requestsPerSecond).toFixed(2)} of the floor (aim: at least 0.5)`,
   );
   console.log(`  at a steady ${STEADY_RATE.toLocaleString('en')} requests/s (aim: p99 within 5 ms):`);
   console.log(`    floor                   ${line(r.steadyFloor)}`);
   console.log(`    GET /guest/v1/consent   ${line(r.steadyConsent)}`);
-  console.log(`    POST /guest/v1/events   ${line(r.steadyEvents)}`);
+  console.log(
+    `    POST /guest/v1/events   ${line(r.steadyEvents)}  p99 ${(r.steadyEvents.p99 / r.steadyFloor.p99).toFixed(1)}× the floor's (aim: keeps up, within 3×)`,
+  );
   for (const [name, trips] of [
     ['GET /guest/v1/consent', r.roundTrips.consent],
     ['POST /guest/v1/events', r.roundTrips.events],

@@ -1,5 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemContext } from '../src/domain/context.js';
+import { dailyCounts } from '../src/domain/events/daily-counts.js';
+import { queriesDuring } from './support/db.js';
 import { call, userToken } from './support/http.js';
 import { modeIdOf } from './support/factories.js';
 import { type SeededApp, type TestServer, seedApp, startWithApp } from './support/server.js';
@@ -17,11 +20,12 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const at = (offsetMs = 0) => new Date(t.clock.now().getTime() + offsetMs).toISOString();
-const post = async (events: unknown[]) =>
+const post = async (events: unknown[], sub = 'known-1', sdk?: string) =>
   call(t.url, 'POST', '/guest/v1/events', {
     headers: {
       'X-CRM-App-Key': app.live.app_key,
-      Authorization: `Bearer ${await userToken(app.live.identity_secret, { sub: 'known-1' })}`,
+      Authorization: `Bearer ${await userToken(app.live.identity_secret, { sub })}`,
+      ...(sdk ? { 'X-CRM-Sdk': sdk } : {}),
     },
     json: { events, app_version: '1.0.0', platform: 'ios' },
   });
@@ -67,5 +71,29 @@ describe('guest events of known definitions', () => {
     });
     // Sent again: kept once.
     expect((await post([later])).json).toEqual({ accepted: 0 });
+  });
+
+  it('keeps a batch of known events in one statement: the person made and their SDK recorded, the event and its count', async () => {
+    const modeId = await modeIdOf(t, app.live.app_key);
+    expect((await post([screenViewed({ tab: 'a' })])).status).toBe(202); // the definition made and known here
+    const count = async () =>
+      (await t.svc.db.eventDailyCount.findMany({ where: { appModeId: modeId, name: 'screen_viewed' } })).reduce((n, c) => n + c.count, 0);
+    const before = await count();
+    // The guest limits' grants and the outbox dispatcher's passes aside.
+    const statements = (sub: string, sdk?: string) =>
+      queriesDuring(
+        async () => expect((await post([screenViewed({ tab: 'b' })], sub, sdk)).json).toEqual({ accepted: 1 }),
+        (text) => !/outbox_|crm_rate_grant/.test(text),
+      );
+    expect(Math.min(await statements('counted-1', 'sdk/1'), await statements('counted-1', 'sdk/2'), await statements('counted-2'))).toBe(1);
+    const person = await t.svc.db.contact.findFirstOrThrow({ where: { appModeId: modeId, externalId: 'counted-1' } });
+    expect(person.lastSdk).toBe('sdk/2');
+    // 50 at once from one person: each kept and counted exactly once.
+    const answers = await Promise.all(Array.from({ length: 50 }, () => post([screenViewed({ tab: 'c' })], 'counted-3')));
+    expect(answers.map((a) => a.json.accepted)).toEqual(Array(50).fill(1));
+    expect(await count()).toBe(before + 53);
+    // Kept in several rows (the slots of the connections that wrote them), read as one count a day.
+    const read = (await dailyCounts(systemContext(t.svc, 'test'), modeId, ['screen_viewed'], 1)).get('screen_viewed')!;
+    expect(read.map((c) => [c.platform, c.count])).toEqual([['ios', before + 53]]);
   });
 });

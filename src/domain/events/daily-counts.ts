@@ -2,7 +2,8 @@ import type { EventDailyCount } from '../../generated/prisma/client.js';
 import type { Ctx } from '../context.js';
 import { invalidField } from '../errors.js';
 
-// Daily counts per event and platform (server, ios, android, web), so staff see web apart.
+// Daily counts per event and platform (server, ios, android, web), so staff see web apart; each
+// day's count of a name and platform is the sum of its slots (rows written by different connections).
 
 export const DEFAULT_COUNT_DAYS = 30;
 export const MAX_COUNT_DAYS = 366;
@@ -22,7 +23,13 @@ export async function dailyCounts(
     where: { appModeId, name: { in: [...names] }, day: { gte: new Date(today - (days - 1) * DAY_MS) } },
     orderBy: [{ day: 'asc' }, { platform: 'asc' }],
   });
+  // A day's count is kept in up to 8 slots (by the connection that wrote it): answered as their sum.
   const byName = new Map<string, EventDailyCount[]>(names.map((n) => [n, []]));
-  for (const row of rows) byName.get(row.name)!.push(row);
+  for (const row of rows) {
+    const days = byName.get(row.name)!;
+    const last = days.at(-1);
+    if (last && last.day.getTime() === row.day.getTime() && last.platform === row.platform) last.count += row.count;
+    else days.push({ ...row, slot: 0 });
+  }
   return byName;
 }

@@ -33,7 +33,7 @@ export function openBatch(batch: SentBatch, max: number) {
   return batch.read();
 }
 
-const ERASED_DETAIL = `This person was erased; their events are refused for ${ERASE_BLOCK_DAYS} days.`;
+export const ERASED_DETAIL = `This person was erased; their events are refused for ${ERASE_BLOCK_DAYS} days.`;
 export const erasedRejection = (e: IncomingEvent): Rejection => ({ index: e.index, id: e.id, reason: 'erased', detail: ERASED_DETAIL });
 
 /** Each person's erase checked, then their events typed with definitions locked where they grow. */
@@ -90,6 +90,16 @@ async function typeLocked(tx: TxCtx<AppCaller>, events: IncomingEvent[], opts: I
   return { ...batch, definitions: [...defs.values()] };
 }
 
+/** The refusals as the write functions take them (p_refused): each with the person and name it was sent with. */
+export function refusedJson(rejected: Rejection[], sentEvents: IncomingEvent[]): string {
+  const sent = rejected.length ? new Map(sentEvents.map((e) => [e.index, e])) : undefined;
+  const refused = rejected.map((r) => {
+    const e = sent!.get(r.index);
+    return { index: r.index, id: r.id, external_id: e?.externalId ?? null, name: e?.name ?? null, reason: r.reason, detail: r.detail };
+  });
+  return JSON.stringify(refused);
+}
+
 const WRITE = `SELECT accepted, erased FROM crm_ingest_events($1::uuid, $2, $3, $4, $5::timestamptz, $6::text[], $7::text[],
   $8::int[], $9::text[], $10::text[], $11::text[], $12::bigint[], $13::jsonb[], $14::json, $15)`;
 
@@ -106,11 +116,6 @@ export async function writeEvents(
 ): Promise<{ accepted: number; erased: Set<string> }> {
   if (!batch.typed.length && !batch.rejected.length) return { accepted: 0, erased: new Set() };
   const { typed } = batch;
-  const sent = batch.rejected.length ? new Map(batch.sent.map((e) => [e.index, e])) : undefined;
-  const refused = batch.rejected.map((r) => {
-    const e = sent!.get(r.index);
-    return { index: r.index, id: r.id, external_id: e?.externalId ?? null, name: e?.name ?? null, reason: r.reason, detail: r.detail };
-  });
   const scope = ctx.caller;
   const [row] = await rows<{ accepted: number; erased: string[] }>(ctx, {
     text: WRITE,
@@ -128,7 +133,7 @@ export async function writeEvents(
       arrayLiteral(typed.map((t) => t.event.name)),
       `{${typed.map((t) => t.event.occurredAt.getTime()).join(',')}}`,
       arrayLiteral(typed.map((t) => JSON.stringify(t.props))),
-      JSON.stringify(refused),
+      refusedJson(batch.rejected, batch.sent),
       ERASED_DETAIL,
     ],
   });
