@@ -61,7 +61,7 @@ export interface Side {
 
 export interface LongPollResult {
   waiters: number;
-  service: Side & { fromCommitP50: number; fromCommitP99: number };
+  service: Side & { fromCommitP50: number; fromCommitP99: number; fromNoticeP50: number; fromNoticeP99: number };
   floor: Side;
 }
 
@@ -80,7 +80,7 @@ export async function benchLongPoll(url: string, secretKey: string, waiters = WA
     `  service  ${held(s)}; server memory ${kib(s.bytesPerWaiter)} per waiter (RSS); server CPU ${Math.round(s.quietCpuMs)} ms over ${QUIET_MS / 1000} s held with nothing new`,
   );
   console.log(
-    `           wake p50 ${ms(s.p50)}, p99 ${ms(s.p99)} from the reply sent; p50 ${ms(s.fromCommitP50)}, p99 ${ms(s.fromCommitP99)} from the reply's part written (its commit); missed ${s.missed}`,
+    `           wake p50 ${ms(s.p50)}, p99 ${ms(s.p99)} from the reply sent; p50 ${ms(s.fromCommitP50)}, p99 ${ms(s.fromCommitP99)} from the reply's part written (in its transaction); p50 ${ms(s.fromNoticeP50)}, p99 ${ms(s.fromNoticeP99)} from its commit (its NOTIFY heard by the bench); missed ${s.missed}`,
   );
   console.log(
     `           ${Math.round(s.perSecond)} replies/s, server CPU ${s.cpuMsEach.toFixed(1)} ms per reply with its waiter's answer`,
@@ -207,6 +207,8 @@ async function measureService(
     const sample = (await Promise.all(warmAnswers))[0]!;
 
     const held = await hold(server, clients, port, requests);
+    // The commit itself, as a process of its own hears it: the NOTIFY each reply's part sends at commit.
+    const notices = await hearCommits(url);
     const sent = new Map<string, number>();
     const started = performance.now();
     const cpuBefore = cpuMsOf(server);
@@ -218,6 +220,10 @@ async function measureService(
     const answers = await held.answers(10_000);
     const cpuMsEach = (cpuMsOf(server) - cpuBefore) / requests.length;
     const committed = await partTimes(url, seeded.appModeId);
+    const heard = await notices.stop();
+    const fromNotice = requests.flatMap((r) =>
+      answers.has(r.key) && heard.has(r.key) ? [answers.get(r.key)!.at - heard.get(r.key)!] : [],
+    );
     const wakes = tally(requests, answers, sent, (body) => body.includes('It is on its way'));
     const fromCommit = requests.flatMap((r) =>
       answers.has(r.key) && committed.has(r.key) ? [answers.get(r.key)!.at - committed.get(r.key)!] : [],
@@ -230,6 +236,8 @@ async function measureService(
         cpuMsEach,
         fromCommitP50: quantile(fromCommit, 0.5),
         fromCommitP99: quantile(fromCommit, 0.99),
+        fromNoticeP50: quantile(fromNotice, 0.5),
+        fromNoticeP99: quantile(fromNotice, 0.99),
       },
       sample,
     };
@@ -389,6 +397,23 @@ async function reply(port: number, token: string, conversationId: string): Promi
   });
   const body = (await res.json()) as { errors?: unknown };
   if (body.errors) throw new Error(`the reply was refused: ${JSON.stringify(body.errors)}`);
+}
+
+/** When each conversation's first notice after now was heard (its part's commit), by conversation, on a connection of the bench's own. */
+async function hearCommits(url: string): Promise<{ stop(): Promise<Map<string, number>> }> {
+  const db = new pg.Client({ connectionString: url });
+  await db.connect();
+  const heard = new Map<string, number>();
+  db.on('notification', (n) => {
+    if (n.payload && !heard.has(n.payload)) heard.set(n.payload, performance.timeOrigin + performance.now());
+  });
+  await db.query('LISTEN crm_conversation');
+  return {
+    async stop() {
+      await db.end();
+      return heard;
+    },
+  };
 }
 
 /** When each reply's part was written (the server's clock, in its commit's transaction), by conversation. */

@@ -1,3 +1,4 @@
+import pg from 'pg';
 import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/client.js';
 import { OutboxDispatcher } from './db/outbox-dispatcher.js';
@@ -48,6 +49,10 @@ export async function openServices(opts: {
     client.on('error', () => {});
     await onConnect?.(client);
   };
+  // Connections kept for the long polls' reads: a change wakes its waits through one statement here,
+  // never queued behind the writes that hold the main pool.
+  const waitReads = new pg.Pool({ connectionString: opts.url, max: 2, idleTimeoutMillis: 30_000 });
+  waitReads.on('error', () => {});
   const secrets = new SecretBox(opts.secretKey);
   const clock = opts.clock ?? systemClock;
   const blobs = await openBlobStore(opts.config.blobs, {
@@ -63,7 +68,7 @@ export async function openServices(opts: {
   // src/domain/services.ts): built here, once, and reached by the domain through ctx.svc.caches.
   const caches: Caches = {
     // Conversation long polls are woken on the same LISTEN connection.
-    conversationWaits: new ConversationWaits(outbox),
+    conversationWaits: new ConversationWaits(outbox, waitReads),
     // So are the compiled live in-app messages, dropped when staff change one.
     liveMessages: new LiveMessages(outbox),
     eventDefinitions: new Map(),
@@ -91,6 +96,7 @@ export async function openServices(opts: {
       await mail.close();
       blobs.close();
       await database.close();
+      await waitReads.end().catch(() => {});
     },
   };
 }

@@ -130,6 +130,38 @@ describe('the conversation long poll', () => {
     expect(rest.filter((r) => r.json.parts.length).length).toBe(1);
   });
 
+  it('wakes every wait on a conversation with one read of its own, on the connections kept for waits, and none on the pool', async () => {
+    const { g, id } = await started();
+    // One person on many devices (or tabs), all waiting on the same conversation.
+    const answers = Array.from({ length: 12 }, () => g.wait(id, 1));
+    await holding(12);
+    await t.svc.outbox.drain();
+    const pool = t.svc.pool;
+    const reads = waits().reads ?? new (pool.constructor as new () => typeof pool)();
+    let onPool = 0;
+    let onReads = 0;
+    const [query, connect, read] = [pool.query, pool.connect, reads.query];
+    const counting = <F>(f: F, on: object, count: () => void) =>
+      ((...args: unknown[]) => (count(), (f as (...a: unknown[]) => unknown).apply(on, args))) as F;
+    pool.query = counting(query, pool, () => onPool++);
+    pool.connect = counting(connect, pool, () => onPool++);
+    reads.query = counting(read, reads, () => onReads++);
+    let woken;
+    try {
+      await teamPart(t, id, 'message', 'For every device');
+      woken = await Promise.all(answers);
+    } finally {
+      pool.query = query;
+      pool.connect = connect;
+      reads.query = read;
+    }
+    for (const r of woken) expect(r.json).toMatchObject({ last_seq: 2, parts: [{ seq: 2, author: { name: 'Anna from Support' } }] });
+    expect(new Set(woken.map((r) => JSON.stringify(r.json))).size).toBe(1);
+    expect(onReads).toBe(1);
+    // The reply's transaction and the outbox dispatcher's passes: a wait that read on its own would add 12.
+    expect(onPool).toBeLessThan(12);
+  });
+
   it('lets go of a wait whose client went away', async () => {
     const { g, id } = await started();
     const gone = new AbortController();

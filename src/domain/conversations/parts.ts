@@ -3,7 +3,6 @@ import { Prisma, type Conversation, type ConversationPart, type PartKind } from 
 import type { Ctx, TxCtx } from '../context.js';
 import type { Author } from './authors.js';
 import { paragraphs, previewOf, type Block } from './blocks.js';
-import { CONVERSATION_CHANNEL } from './waits.js';
 import { inboxChanged } from '../inbox/live.js';
 import { notFound } from '../errors.js';
 import { empty, exec, rows, sql } from '../../db/sql.js';
@@ -13,6 +12,9 @@ import { empty, exec, rows, sql } from '../../db/sql.js';
 // conversation's activity (and, for what the person may see, their seq, activity and preview),
 // wakes the long polls waiting on it and tells the staff inbox (inbox.changed), all in the caller's
 // transaction. The caller emits the webhook topic the change means (conversation.started, …).
+
+/** Every part added NOTIFYs this channel with its conversation's id at commit: the long polls on it wake (waits.ts). */
+export const CONVERSATION_CHANNEL = 'crm_conversation';
 
 export interface NewPart {
   kind: PartKind;

@@ -1,14 +1,17 @@
+import type pg from 'pg';
 import type { NoticeSource } from '../services.js';
+import { rows, sql } from '../../db/sql.js';
+import { CONVERSATION_CHANNEL, MAX_PARTS, type ShownPart } from './parts.js';
 
 // Long polls held in memory, per process, by conversation. A part added to a conversation NOTIFYs
 // CONVERSATION_CHANNEL with its id at commit (parts.ts); every process hears it on its one LISTEN
-// connection (the outbox dispatcher's) and wakes the waits on that conversation, which then read
-// what is new. While nothing changes a wait costs no database work at all. When notices may have
-// been missed (the LISTEN connection dropped, and again once it listens anew) every wait looks.
+// connection (the outbox dispatcher's) and reads what is new in that conversation once, on a
+// connection kept for waits (never one of the pool the writes hold), then hands it to every wait
+// on it: however many people wait on a conversation, a change costs one statement. While nothing
+// changes a wait costs no database work at all. When notices may have been missed (the LISTEN
+// connection dropped, and again once it listens anew), or the read failed, every wait looks itself.
 // One per process (Services.caches.conversationWaits), built by openServices on the outbox
 // dispatcher before its connection starts.
-
-export const CONVERSATION_CHANNEL = 'crm_conversation';
 
 declare module '../services.js' {
   interface Caches {
@@ -16,21 +19,42 @@ declare module '../services.js' {
   }
 }
 
+/** A wait held on a conversation (updates.ts): what it is after, and how it is told. */
+export interface Waiter {
+  /** The seq the person holds: the wait answers the parts they may see after it. */
+  readonly after: number;
+  /** The conversation's app-mode, once the wait has found the conversation theirs; until then it only hears that something changed. */
+  readonly appModeId: string | undefined;
+  /**
+   * Something changed: `parts` are the parts the person may see after `after` as read after the
+   * change (oldest first, at most MAX_PARTS), or undefined when the wait must read them itself.
+   */
+  heard(parts: ShownPart[] | undefined): void;
+}
+
+const READ_NAME = 'conversation_wait_parts';
+
 export class ConversationWaits {
-  private readonly waiting = new Map<string, Set<() => void>>();
+  private readonly waiting = new Map<string, Set<Waiter>>();
+  /** Conversations read now, and whether another change came meanwhile (read again once it is done). */
+  private readonly reading = new Map<string, boolean>();
   private stopped = false;
 
-  constructor(source: Pick<NoticeSource, 'onNotice'>) {
-    source.onNotice(CONVERSATION_CHANNEL, (conversationId) => (conversationId ? this.wake(conversationId) : this.wakeAll()));
+  /** `reads`: the connections kept for the waits' reads (without them, each wait reads on its own). */
+  constructor(
+    source: Pick<NoticeSource, 'onNotice'>,
+    readonly reads?: pg.Pool,
+  ) {
+    source.onNotice(CONVERSATION_CHANNEL, (conversationId) => (conversationId ? this.changed(conversationId) : this.wakeAll()));
   }
 
-  /** Calls `woken` at every change of the conversation until the answer is called. */
-  watch(conversationId: string, woken: () => void): () => void {
+  /** Tells `waiter` of every change of the conversation until the answer is called. */
+  watch(conversationId: string, waiter: Waiter): () => void {
     let set = this.waiting.get(conversationId);
     if (!set) this.waiting.set(conversationId, (set = new Set()));
-    set.add(woken);
+    set.add(waiter);
     return () => {
-      set.delete(woken);
+      set.delete(waiter);
       if (!set.size && this.waiting.get(conversationId) === set) this.waiting.delete(conversationId);
     };
   }
@@ -52,11 +76,60 @@ export class ConversationWaits {
     return this.stopped;
   }
 
-  private wake(conversationId: string): void {
-    for (const woken of this.waiting.get(conversationId) ?? []) woken();
+  private changed(conversationId: string): void {
+    if (!this.waiting.has(conversationId)) return;
+    if (!this.reads) return this.wake([...this.waiting.get(conversationId)!]);
+    if (this.reading.has(conversationId)) return void this.reading.set(conversationId, true);
+    this.reading.set(conversationId, false);
+    void this.readFor(conversationId).finally(() => {
+      const again = this.reading.get(conversationId);
+      this.reading.delete(conversationId);
+      if (again) this.changed(conversationId);
+    });
+  }
+
+  /** One read for every wait on the conversation: the parts after the earliest seq they hold. */
+  private async readFor(conversationId: string): Promise<void> {
+    // The waits held now; one that comes during the read reads for itself after the change.
+    const held = [...(this.waiting.get(conversationId) ?? [])];
+    let appModeId: string | undefined;
+    let from = Infinity;
+    for (const w of held) {
+      if (w.appModeId === undefined) continue;
+      appModeId ??= w.appModeId;
+      if (w.appModeId === appModeId && w.after < from) from = w.after;
+    }
+    // Nobody has found it theirs yet: they read once they have.
+    if (appModeId === undefined) return this.wake(held);
+    let found: ShownPart[] | undefined;
+    try {
+      found = await rows<ShownPart>(
+        { pool: this.reads! },
+        sql`
+        SELECT id, app_mode_id AS "appModeId", conversation_id AS "conversationId", seq, kind, internal, author_kind AS "authorKind",
+               author_id AS "authorId", author_name AS "authorName", author_avatar_url AS "authorAvatarUrl", blocks,
+               attachment_ids AS "attachmentIds", button, event, data, created_at AS "createdAt"
+        FROM conversation_part
+        WHERE conversation_id = ${conversationId} AND app_mode_id = ${appModeId} AND internal = false AND seq > ${from}
+        ORDER BY seq LIMIT ${MAX_PARTS}`,
+        { prepare: READ_NAME },
+      );
+    } catch {
+      found = undefined;
+    }
+    // A page cut at MAX_PARTS is every wait's answer only for those holding the earliest seq.
+    const full = found !== undefined && found.length >= MAX_PARTS;
+    for (const w of held) {
+      if (found === undefined || w.appModeId !== appModeId || (full && w.after !== from)) w.heard(undefined);
+      else w.heard(w.after === from ? found : found.filter((p) => p.seq > w.after));
+    }
+  }
+
+  private wake(waiters: Waiter[]): void {
+    for (const w of waiters) w.heard(undefined);
   }
 
   private wakeAll(): void {
-    for (const set of [...this.waiting.values()]) for (const woken of [...set]) woken();
+    for (const set of [...this.waiting.values()]) for (const w of [...set]) w.heard(undefined);
   }
 }
