@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isConnectionLost, throughCuts } from './lost-connection.js';
+import { isConnectionLost, isConnectionRefused, throughCuts } from './lost-connection.js';
 
 const cut = Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' });
 
@@ -26,5 +26,15 @@ describe('throughCuts', () => {
       ),
     ).rejects.toBe(cut);
     expect(isConnectionLost(cut)).toBe(true);
+  });
+});
+
+describe('isConnectionRefused', () => {
+  it('tells a database that cannot be reached from a connection cut while it answers', () => {
+    const terminated = Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' });
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    expect([isConnectionLost(terminated), isConnectionRefused(terminated)]).toEqual([true, false]);
+    expect([isConnectionLost(refused), isConnectionRefused(refused)]).toEqual([true, true]);
+    expect(isConnectionRefused(new Error('wrapped', { cause: refused }))).toBe(true);
   });
 });

@@ -31,6 +31,14 @@ export function isConnectionLost(err: unknown): boolean {
   return false;
 }
 
+/** The database could not be reached at all (nothing listens, or it is starting or shutting down), rather than a connection cut. */
+export function isConnectionRefused(err: unknown): boolean {
+  for (const { code, originalCode } of causes(err))
+    if (REFUSED_CODES.has(String(code)) || REFUSED_CODES.has(String(originalCode))) return true;
+  return false;
+}
+const REFUSED_CODES = new Set(['ECONNREFUSED', '57P03', '08001', '08004']);
+
 /** A statement PostgreSQL stopped at statement_timeout (57014), however the driver wrapped it. */
 export function isStatementTimeout(err: unknown): boolean {
   for (const { code, originalCode, meta } of causes(err)) if ([code, originalCode, meta?.code].includes('57014')) return true;

@@ -20,7 +20,7 @@ import {
 } from './run-row.js';
 import type { ActivitiesOf, AnyProcess, CallCommand, DurableEngine, ProcessRef, RunDescription, StartInput } from './types.js';
 import { exec, raw, rows, sql, type Sql } from '../../src/db/sql.js';
-import { isConnectionLost, throughCuts } from '../../src/db/lost-connection.js';
+import { isConnectionLost, isConnectionRefused, throughCuts } from '../../src/db/lost-connection.js';
 
 // The durable-process engine on PostgreSQL, for deployments without Temporal. Each run is a row
 // of workflow_run. Any number of server processes advance the due rows, each claimed with
@@ -68,6 +68,8 @@ interface Claimed {
 const LANE_CAP = 4;
 /** The longest pause between passes while they keep failing. */
 const MAX_BACKOFF_MS = 10_000;
+/** The longest pause while claims keep failing on a connection that was cut (the database itself answers): a failover or a cut connection is over in moments. */
+const MAX_CUT_BACKOFF_MS = 1_000;
 /** How long a run whose step cannot be taken here (its decide threw, its version is unknown) waits before the next try. */
 const STUCK_RETRY_MS = 60_000;
 /** How often a process extends the leases of the activities it runs: a few heartbeats fit in a lease. */
@@ -106,6 +108,8 @@ export class EmbeddedEngine<Def extends AnyProcess = AnyProcess> implements Dura
   private beating = false;
   /** Claims failed in a row: the background loop waits longer after each. */
   private claimFailures = 0;
+  /** The last claim failed on a connection that was cut (not refused): the pause stays short. */
+  private claimCut = false;
 
   constructor(
     svc: Pick<Services, 'db' | 'pool' | 'clock' | 'config'>,
@@ -208,6 +212,7 @@ export class EmbeddedEngine<Def extends AnyProcess = AnyProcess> implements Dura
         (answer) => ((this.claimFailures = 0), answer),
         (err: unknown) => {
           this.claimFailures++;
+          this.claimCut = isConnectionLost(err) && !isConnectionRefused(err);
           throw err;
         },
       );
@@ -253,7 +258,8 @@ export class EmbeddedEngine<Def extends AnyProcess = AnyProcess> implements Dura
       }
       // Backs off while claims keep failing; a claim that went through (the connection was cut once) starts afresh.
       const failures = this.claimFailures;
-      await this.idle(failures ? Math.min(this.pollMs * 2 ** failures, MAX_BACKOFF_MS) : this.pollMs);
+      const most = this.claimCut ? MAX_CUT_BACKOFF_MS : MAX_BACKOFF_MS;
+      await this.idle(failures ? Math.min(this.pollMs * 2 ** failures, most) : this.pollMs);
     }
   }
 
