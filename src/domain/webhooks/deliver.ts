@@ -49,13 +49,12 @@ export async function tryDelivery(ctx: Ctx, deliveryId: string, attempt: number,
   if (delivery.state !== 'pending') return { outcome: delivery.state === 'delivered' ? 'delivered' : 'final' };
   // A try already logged (the step ran before a crash): never posted twice.
   if (delivery.tries >= attempt) return { outcome: delivery.tries >= MAX_TRIES ? 'final' : 'retry' };
-  const endpoint = { id: delivery.endpointId, appModeId: delivery.appModeId, url: delivery.url, secretEnc: delivery.secretEnc };
   if (!delivery.enabled) {
     await ctx.db.webhookDelivery.update({ where: { id: deliveryId }, data: { state: 'failed', finishedAt: ctx.clock.now() } });
     return { outcome: 'final' };
   }
 
-  const { result, delivered } = await postSigned(ctx, endpoint, delivery.id, delivery.body, opts);
+  const { result, delivered } = await postSigned(ctx, delivery, delivery.id, delivery.body, opts);
   const final =
     delivered || attempt >= MAX_TRIES || (result.failure === undefined && refusedForGood(result.status)) || result.failure === 'redirect';
   const outcome: TryOutcome = delivered ? 'delivered' : final ? 'final' : 'retry';
