@@ -19,8 +19,8 @@ import { type SeededApp, type TestServer, startWithApp } from './support/server.
 const PARTS = 3_000;
 const CHARS = 10_000;
 const MAX_DELAY_MS = 50;
-/** Runs of each read (RUNS in the environment to try more). */
-const RUNS = Number(process.env.RUNS ?? 5);
+/** Runs of each read at most (RUNS in the environment to try more): it stops at the first within the bound. */
+const RUNS = Number(process.env.RUNS ?? 10);
 
 let t: TestServer;
 let app: SeededApp;
@@ -72,13 +72,15 @@ async function measured(path: string, headers: Record<string, string>) {
  * there, and a single run of a paged read up to 238 ms beside a busy file). Waiting for a core is
  * one run's bad luck; the work a request does holds the loop in every run (a 30 MB answer built at
  * once held it 137 to 499 ms in each of 18 runs). So the bound is on the best run's worst delay:
- * the request's own work never needs 50 ms of the loop at once.
+ * the request's own work never needs 50 ms of the loop at once. The runs stop at the first within
+ * the bound (five were once all held 60 ms or more beside a busy file; work that needs the loop
+ * longer holds it in every one of the `count`).
  */
 async function runs(count: number, path: string, headers: Record<string, string>) {
-  const done = [];
-  for (let i = 0; i < count; i++) done.push(await measured(path, headers));
+  const done: Awaited<ReturnType<typeof measured>>[] = [];
+  for (let i = 0; i < count && !done.some((r) => r.maxMs < MAX_DELAY_MS); i++) done.push(await measured(path, headers));
   const worst = done.map((r) => Math.round(r.maxMs));
-  return { done, worst, best: Math.min(...worst) };
+  return { done, worst, best: Math.min(...done.map((r) => r.maxMs)) };
 }
 
 describe('the event loop while a person with 30 MB of messages is read', () => {
