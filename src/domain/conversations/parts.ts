@@ -5,7 +5,7 @@ import type { Author } from './authors.js';
 import { paragraphs, previewOf, type Block } from './blocks.js';
 import { inboxChanged } from '../inbox/live.js';
 import { notFound } from '../errors.js';
-import { empty, exec, rows, sql } from '../../db/sql.js';
+import { empty, exec, rows, sql, type Sql } from '../../db/sql.js';
 
 // Adding a part is the one way a conversation grows, for every author (the person, a team member,
 // the bot, the service): it takes the next seq under the conversation's row lock, moves the
@@ -90,17 +90,26 @@ export async function addPart(tx: TxCtx, conversation: Pick<Conversation, 'id' |
  */
 export const MAX_PARTS = 200;
 
-/** The parts the person may see after a seq, oldest first (notes and internal lines never). */
-export function visibleParts(
-  ctx: Ctx,
-  conversation: Pick<Conversation, 'id' | 'appModeId'>,
-  afterSeq = 0,
-  limit?: number,
-): Promise<ConversationPart[]> {
-  return ctx.db.conversationPart.findMany({
-    where: { conversationId: conversation.id, appModeId: conversation.appModeId, internal: false, seq: { gt: afterSeq } },
-    orderBy: { seq: 'asc' },
-    ...(limit ? { take: limit } : {}),
+/**
+ * The statement reading the parts the person may see after a seq, oldest first, at most `limit`
+ * (notes and internal lines never), as they are shown (ShownPart): a wait's read, on its own
+ * connection or the pool. One text for every call, so it is planned once a connection.
+ */
+export const visiblePartsAfter = (conversationId: string, appModeId: string, afterSeq: number, limit: number): Sql => sql`
+  SELECT id, app_mode_id AS "appModeId", conversation_id AS "conversationId", seq, kind, internal, author_kind AS "authorKind",
+         author_id AS "authorId", author_name AS "authorName", author_avatar_url AS "authorAvatarUrl", blocks,
+         attachment_ids AS "attachmentIds", button, event, data, created_at AS "createdAt"
+  FROM conversation_part
+  WHERE conversation_id = ${conversationId} AND app_mode_id = ${appModeId} AND internal = false AND seq > ${afterSeq}
+  ORDER BY seq LIMIT ${limit}`;
+
+/** The name visiblePartsAfter's statement is prepared under. */
+export const VISIBLE_PARTS_AFTER = 'conversation_visible_parts_after';
+
+/** The parts the person may see after a seq, oldest first, at most MAX_PARTS (notes and internal lines never). */
+export function visibleParts(ctx: Ctx, conversation: Pick<Conversation, 'id' | 'appModeId'>, afterSeq = 0): Promise<ShownPart[]> {
+  return rows<ShownPart>(ctx, visiblePartsAfter(conversation.id, conversation.appModeId, afterSeq, MAX_PARTS), {
+    prepare: VISIBLE_PARTS_AFTER,
   });
 }
 

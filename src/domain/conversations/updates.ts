@@ -66,7 +66,7 @@ export async function waitForUpdate(
     if (after >= conversation.visibleSeq) {
       if (after > conversation.visibleSeq) return { parts: [], lastSeq: conversation.visibleSeq };
     } else {
-      const parts = await visibleParts(ctx, conversation, after, MAX_PARTS);
+      const parts = await visibleParts(ctx, conversation, after);
       if (parts.length) return { parts, lastSeq: parts[parts.length - 1]!.seq };
     }
     // From here on a change's parts may be read for it (it is the person's conversation, in this app-mode).
@@ -80,7 +80,7 @@ export async function waitForUpdate(
       const heard = wait.parts;
       wait.woken = false;
       wait.parts = undefined;
-      const parts = heard ?? (await visibleParts(ctx, conversation, after, MAX_PARTS));
+      const parts = heard ?? (await visibleParts(ctx, conversation, after));
       if (parts.length) return { parts, lastSeq: parts[parts.length - 1]!.seq };
     }
   } finally {

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { NoticeSource } from '../services.js';
-import { rows, sql } from '../../db/sql.js';
-import { CONVERSATION_CHANNEL, MAX_PARTS, type ShownPart } from './parts.js';
+import { rows } from '../../db/sql.js';
+import { CONVERSATION_CHANNEL, MAX_PARTS, VISIBLE_PARTS_AFTER, visiblePartsAfter, type ShownPart } from './parts.js';
 
 // Long polls held in memory, per process, by conversation. A part added to a conversation NOTIFYs
 // CONVERSATION_CHANNEL with its id at commit (parts.ts); every process hears it on its one LISTEN
@@ -31,8 +31,6 @@ export interface Waiter {
    */
   heard(parts: ShownPart[] | undefined): void;
 }
-
-const READ_NAME = 'conversation_wait_parts';
 
 export class ConversationWaits {
   private readonly waiting = new Map<string, Set<Waiter>>();
@@ -103,17 +101,9 @@ export class ConversationWaits {
     if (appModeId === undefined) return this.wake(held);
     let found: ShownPart[] | undefined;
     try {
-      found = await rows<ShownPart>(
-        { pool: this.reads! },
-        sql`
-        SELECT id, app_mode_id AS "appModeId", conversation_id AS "conversationId", seq, kind, internal, author_kind AS "authorKind",
-               author_id AS "authorId", author_name AS "authorName", author_avatar_url AS "authorAvatarUrl", blocks,
-               attachment_ids AS "attachmentIds", button, event, data, created_at AS "createdAt"
-        FROM conversation_part
-        WHERE conversation_id = ${conversationId} AND app_mode_id = ${appModeId} AND internal = false AND seq > ${from}
-        ORDER BY seq LIMIT ${MAX_PARTS}`,
-        { prepare: READ_NAME },
-      );
+      found = await rows<ShownPart>({ pool: this.reads! }, visiblePartsAfter(conversationId, appModeId, from, MAX_PARTS), {
+        prepare: VISIBLE_PARTS_AFTER,
+      });
     } catch {
       found = undefined;
     }
