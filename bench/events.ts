@@ -6,6 +6,11 @@ import pg from 'pg';
 import { withDatabase } from '../src/db/migrations.js';
 import { countRoundTrips } from './round-trips.js';
 import { exec, one, sql } from '../src/db/sql.js';
+import { readConfig } from '../src/config.js';
+import { createApp } from '../src/domain/apps/create-app.js';
+import { createServerKey, MAX_SERVER_KEYS } from '../src/domain/apps/server-keys.js';
+import { systemContext } from '../src/domain/context.js';
+import { openServices } from '../src/services.js';
 
 // POST /server/v1/events with 500-event batches through the real HTTP server (its own process)
 // on the embedded PostgreSQL, beside the floor: the same rows written straight into the same
@@ -21,6 +26,8 @@ export interface EventsBenchResult {
   serviceEventsPerSecond: number;
   floorEventsPerSecond: number;
   ratio: number;
+  /** The service's mean time for one batch (CONNECTIONS at once). */
+  msPerBatch: number;
   /** Database round trips per batch, by statement (see roundTripsPerBatch). */
   roundTrips: Map<string, number>;
 }
@@ -39,6 +46,36 @@ function batch(prefix: string, at: string) {
     });
   }
   return events;
+}
+
+/** An app whose live mode has every server key it may hold (benchEvents takes them in turn). */
+export async function makeEventsApp(url: string, secretKey: string) {
+  const svc = await openServices({ config: readConfig({ LOG_LEVEL: 'silent' } as NodeJS.ProcessEnv), url, secretKey });
+  try {
+    const ws = await svc.db.workspace.create({ data: { id: crypto.randomUUID(), name: 'Bench' } });
+    const app = await createApp(systemContext(svc, 'bench'), { workspaceId: ws.id, name: 'Bench app' });
+    const mode = await svc.db.appMode.findUniqueOrThrow({ where: { appKey: app.live.app_key } });
+    const keys = [app.live.server_key];
+    while (keys.length < MAX_SERVER_KEYS) keys.push((await createServerKey(systemContext(svc, 'bench'), mode.id)).serverKey);
+    return { app, appModeId: mode.id, keys };
+  } finally {
+    await svc.close();
+  }
+}
+
+export function printEvents(r: EventsBenchResult, heading = 'events: POST /server/v1/events, 500 per batch, 8 connections'): void {
+  console.log(heading);
+  console.log(`  service  ${Math.round(r.serviceEventsPerSecond).toLocaleString('en')} events/s`);
+  console.log(
+    `  floor    ${Math.round(r.floorEventsPerSecond).toLocaleString('en')} events/s (multi-row INSERT … ON CONFLICT DO NOTHING through pg)`,
+  );
+  const trips = [...r.roundTrips.values()].reduce((a, b) => a + b, 0);
+  console.log(
+    `  ratio    ${r.ratio.toFixed(2)} of the floor (aim: at least 0.90), ${trips.toFixed(1)} database round trips per batch (floor: 1)`,
+  );
+  console.log(`  batch    ${r.msPerBatch.toFixed(1)} ms each (8 at once)`);
+  console.log('  round trips per batch once its definitions are known, counted on the wire (bench/round-trips.ts):');
+  for (const [statement, n] of r.roundTrips) console.log(`    ${n.toFixed(2).padStart(5)}  ${statement}`);
 }
 
 /**
@@ -75,7 +112,8 @@ export async function benchEvents(adminUrl: string, secretKey: string, serverKey
 
     const floorEventsPerSecond = await floor(url, at);
     const roundTrips = await roundTripsPerBatch(url, secretKey, serverKeys, at);
-    return { serviceEventsPerSecond, floorEventsPerSecond, ratio: serviceEventsPerSecond / floorEventsPerSecond, roundTrips };
+    const msPerBatch = result.latency.mean;
+    return { serviceEventsPerSecond, floorEventsPerSecond, ratio: serviceEventsPerSecond / floorEventsPerSecond, msPerBatch, roundTrips };
   } finally {
     await stop(server);
   }

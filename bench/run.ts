@@ -1,36 +1,13 @@
 // npm run bench: each benchmark beside its floor, measured in the same run on this machine.
-import { readConfig } from '../src/config.js';
-import { createApp } from '../src/domain/apps/create-app.js';
-import { createServerKey, MAX_SERVER_KEYS } from '../src/domain/apps/server-keys.js';
-import { systemContext } from '../src/domain/context.js';
-import { openServices } from '../src/services.js';
 import { BENCH_SECRET_KEY, withBenchDatabase } from './database.js';
-import { benchEvents } from './events.js';
+import { benchEvents, makeEventsApp, printEvents } from './events.js';
 import { benchGuest, makeGuestApp, printGuest } from './guest.js';
 import { benchStartup, summary } from './startup.js';
 
 process.exit(
   await withBenchDatabase('crm_bench', async ({ url, adminUrl }) => {
-    const svc = await openServices({ config: readConfig({ LOG_LEVEL: 'silent' } as NodeJS.ProcessEnv), url, secretKey: BENCH_SECRET_KEY });
-    const ws = await svc.db.workspace.create({ data: { id: crypto.randomUUID(), name: 'Bench' } });
-    const app = await createApp(systemContext(svc, 'bench'), { workspaceId: ws.id, name: 'Bench app' });
-    const mode = await svc.db.appMode.findUniqueOrThrow({ where: { appKey: app.live.app_key } });
-    const keys = [app.live.server_key];
-    while (keys.length < MAX_SERVER_KEYS) keys.push((await createServerKey(systemContext(svc, 'bench'), mode.id)).serverKey);
-    await svc.close();
-
-    const r = await benchEvents(adminUrl, BENCH_SECRET_KEY, keys, 'crm_bench');
-    console.log('events: POST /server/v1/events, 500 per batch, 8 connections');
-    console.log(`  service  ${Math.round(r.serviceEventsPerSecond).toLocaleString('en')} events/s`);
-    console.log(
-      `  floor    ${Math.round(r.floorEventsPerSecond).toLocaleString('en')} events/s (multi-row INSERT … ON CONFLICT DO NOTHING through pg)`,
-    );
-    const trips = [...r.roundTrips.values()].reduce((a, b) => a + b, 0);
-    console.log(
-      `  ratio    ${r.ratio.toFixed(2)} of the floor (aim: at least 0.80), ${trips.toFixed(1)} database round trips per batch (floor: 1)`,
-    );
-    console.log('  round trips per batch once its definitions are known, counted on the wire (bench/round-trips.ts):');
-    for (const [statement, n] of r.roundTrips) console.log(`    ${n.toFixed(2).padStart(5)}  ${statement}`);
+    const { app, keys } = await makeEventsApp(url, BENCH_SECRET_KEY);
+    printEvents(await benchEvents(adminUrl, BENCH_SECRET_KEY, keys, 'crm_bench'));
 
     // The guest path (bench/guest.ts): consent read and one-event ingest beside a bare node:http + pg read.
     printGuest(await benchGuest(url, BENCH_SECRET_KEY, await makeGuestApp(url, BENCH_SECRET_KEY)));
