@@ -43,7 +43,7 @@ async function fill(url: string, appModeId: string, level: number): Promise<void
 
 process.exit(
   await withBenchDatabase('crm_bench', async ({ url, adminUrl }) => {
-    const { appModeId, keys } = await makeEventsApp(url, BENCH_SECRET_KEY);
+    const { appModeId, serverKeys: keys } = await makeEventsApp(url, BENCH_SECRET_KEY);
     for (const level of LEVELS) {
       await fill(url, appModeId, level);
       printEvents(

@@ -6,11 +6,8 @@ import pg from 'pg';
 import { withDatabase } from '../src/db/migrations.js';
 import { countRoundTrips } from './round-trips.js';
 import { exec, one, sql } from '../src/db/sql.js';
-import { readConfig } from '../src/config.js';
-import { createApp } from '../src/domain/apps/create-app.js';
-import { createServerKey, MAX_SERVER_KEYS } from '../src/domain/apps/server-keys.js';
-import { systemContext } from '../src/domain/context.js';
-import { openServices } from '../src/services.js';
+import { MAX_SERVER_KEYS } from '../src/domain/apps/server-keys.js';
+import { makeBenchApp } from './apps.js';
 
 // POST /server/v1/events with 500-event batches through the real HTTP server (its own process)
 // on the embedded PostgreSQL, beside the floor: the same rows written straight into the same
@@ -49,19 +46,7 @@ function batch(prefix: string, at: string) {
 }
 
 /** An app whose live mode has every server key it may hold (benchEvents takes them in turn). */
-export async function makeEventsApp(url: string, secretKey: string) {
-  const svc = await openServices({ config: readConfig({ LOG_LEVEL: 'silent' } as NodeJS.ProcessEnv), url, secretKey });
-  try {
-    const ws = await svc.db.workspace.create({ data: { id: crypto.randomUUID(), name: 'Bench' } });
-    const app = await createApp(systemContext(svc, 'bench'), { workspaceId: ws.id, name: 'Bench app' });
-    const mode = await svc.db.appMode.findUniqueOrThrow({ where: { appKey: app.live.app_key } });
-    const keys = [app.live.server_key];
-    while (keys.length < MAX_SERVER_KEYS) keys.push((await createServerKey(systemContext(svc, 'bench'), mode.id)).serverKey);
-    return { app, appModeId: mode.id, keys };
-  } finally {
-    await svc.close();
-  }
-}
+export const makeEventsApp = (url: string, secretKey: string) => makeBenchApp(url, secretKey, 'Bench', MAX_SERVER_KEYS);
 
 export function printEvents(r: EventsBenchResult, heading = 'events: POST /server/v1/events, 500 per batch, 8 connections'): void {
   console.log(heading);

@@ -10,6 +10,7 @@ import { readConfig } from '../src/config.js';
 import { createApp } from '../src/domain/apps/create-app.js';
 import { systemContext } from '../src/domain/context.js';
 import { openServices } from '../src/services.js';
+import { makeBenchApp, type BenchApp } from './apps.js';
 import { BENCH_SECRET_KEY, withBenchDatabase } from './database.js';
 import { countRoundTrips } from './round-trips.js';
 import { freePort, stop } from './processes.js';
@@ -52,24 +53,10 @@ export interface GuestBenchResult {
   roundTrips: { consent: Map<string, number>; events: Map<string, number> };
 }
 
-export interface GuestBenchApp {
-  appKey: string;
-  identitySecret: string;
-  appModeId: string;
-}
+export type GuestBenchApp = BenchApp;
 
 /** A bench app: one live mode, its key and identity secret. */
-export async function makeGuestApp(url: string, secretKey: string): Promise<GuestBenchApp> {
-  const svc = await openServices({ config: readConfig({ LOG_LEVEL: 'silent' } as NodeJS.ProcessEnv), url, secretKey });
-  try {
-    const ws = await svc.db.workspace.create({ data: { id: randomUUID(), name: 'Guest bench' } });
-    const app = await createApp(systemContext(svc, 'bench'), { workspaceId: ws.id, name: 'Guest bench app' });
-    const mode = await svc.db.appMode.findUniqueOrThrow({ where: { appKey: app.live.app_key } });
-    return { appKey: app.live.app_key, identitySecret: app.live.identity_secret, appModeId: mode.id };
-  } finally {
-    await svc.close();
-  }
-}
+export const makeGuestApp = (url: string, secretKey: string): Promise<GuestBenchApp> => makeBenchApp(url, secretKey, 'Guest bench');
 
 export async function benchGuest(url: string, secretKey: string, app: GuestBenchApp): Promise<GuestBenchResult> {
   const token = await new SignJWT({ sub: 'bench-user' })

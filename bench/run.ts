@@ -6,13 +6,13 @@ import { benchStartup, summary } from './startup.js';
 
 process.exit(
   await withBenchDatabase('crm_bench', async ({ url, adminUrl }) => {
-    const { app, keys } = await makeEventsApp(url, BENCH_SECRET_KEY);
-    printEvents(await benchEvents(adminUrl, BENCH_SECRET_KEY, keys, 'crm_bench'));
+    const app = await makeEventsApp(url, BENCH_SECRET_KEY);
+    printEvents(await benchEvents(adminUrl, BENCH_SECRET_KEY, app.serverKeys, 'crm_bench'));
 
     // The guest path (bench/guest.ts): consent read and one-event ingest beside a bare node:http + pg read.
     printGuest(await benchGuest(url, BENCH_SECRET_KEY, await makeGuestApp(url, BENCH_SECRET_KEY)));
 
-    const timings = await benchStartup({ databaseUrl: url, secretKey: BENCH_SECRET_KEY, appKey: app.live.app_key });
+    const timings = await benchStartup({ databaseUrl: url, secretKey: BENCH_SECRET_KEY, appKey: app.appKey });
     const floorMs = summary(timings[0]!.ms).median;
     const ms = (n: number) => `${Math.round(n).toLocaleString('en')} ms`;
     console.log(
