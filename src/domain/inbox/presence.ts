@@ -151,7 +151,11 @@ export class Presence {
     set.add(watcher);
     return () => {
       set.delete(watcher);
-      if (!set.size && this.watchers.get(conversationId) === set) this.watchers.delete(conversationId);
+      if (!set.size && this.watchers.get(conversationId) === set) {
+        this.watchers.delete(conversationId);
+        // The list kept for its watchers: made again when asked for.
+        this.states.delete(conversationId);
+      }
       return this.held.get(conversationId)?.has(staffUserId) === true && ![...set].some((w) => w.staffUserId === staffUserId);
     };
   }
