@@ -55,7 +55,10 @@ export const Part = builder.prismaObject('ConversationPart', {
   fields: (t) => ({
     id: t.exposeID('id'),
     conversationId: t.exposeID('conversationId'),
-    seq: t.exposeInt('seq', { description: 'Counts up from 1 within the conversation, over every kind.' }),
+    seq: t.exposeInt('seq', {
+      description:
+        'Counts up from 1 within the conversation, over every kind. The last one shown to a writer is what their reply or note names as `seenPartSeq`.',
+    }),
     kind: t.expose('kind', { type: PartKindEnum }),
     internal: t.exposeBoolean('internal', { description: 'Never shown to the person: notes, and lines kept to the team.' }),
     author: t.field({
