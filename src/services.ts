@@ -4,6 +4,7 @@ import { openDatabase, type Database } from './db/client.js';
 import { OutboxDispatcher } from './db/outbox-dispatcher.js';
 import { rows } from './db/sql.js';
 import { CredentialCache } from './domain/access/credential-cache.js';
+import { Presence } from './domain/inbox/presence.js';
 import { ConversationWaits } from './domain/conversations/waits.js';
 import { HelpSearchShares, SEARCH_TIMEOUT_MS } from './domain/help/share.js';
 import { ViewCounts } from './domain/help/views.js';
@@ -71,6 +72,8 @@ export async function openServices(opts: {
     conversationWaits: new ConversationWaits(outbox, waitReads),
     // So are the compiled live in-app messages, dropped when staff change one.
     liveMessages: new LiveMessages(outbox),
+    // And who views a conversation in the staff console.
+    presence: new Presence(outbox, clock),
     eventDefinitions: new Map(),
     subjectHashes: new Map(),
     rateChunks: new Map(),

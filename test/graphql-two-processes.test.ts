@@ -3,9 +3,10 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { openServices, type OpenServices } from '../src/services.js';
 import { createTestDatabase } from './support/db.js';
-import { staffApi } from './support/graphql.js';
+import { staffApi, staffSocket } from './support/graphql.js';
+import { guestOf } from './support/messenger.js';
 import { freePorts, launch, ready, stopProcess, type Proc } from './support/processes.js';
-import { seedApp, TEST_SECRET_KEY, testConfig } from './support/server.js';
+import { seedApp, TEST_SECRET_KEY, testConfig, type TestServer } from './support/server.js';
 
 // Two real server processes on one database: a change made through one reaches a subscriber of
 // the other (PostgreSQL LISTEN/NOTIFY), as in a cluster behind a load balancer.
@@ -73,6 +74,26 @@ it('a change made through process B reaches a subscriber of process A', async ()
   expect((await changes.next()).value).toEqual({
     data: { appModeChanged: { appMode: { id: appModeId, brandName: 'Changed on B', webOrigins: ['https://b.example.com'] } } },
   });
+});
+
+it('a member viewing and typing through process B is seen by a console following the conversation on process A', async () => {
+  const app = await seedApp(svc);
+  const signedIn = await gql(a.url, '', 'mutation($e: String!, $p: String!) { signIn(email: $e, password: $p) { token } }', {
+    e: app.ownerEmail,
+    p: app.ownerPassword,
+  });
+  const token: string = signedIn.signIn.token;
+  const started = await guestOf({ url: b.url } as TestServer, app.live, 'presence_user').start({ text: 'Hello' });
+  const id: string = started.json.id;
+  const client = staffSocket(a.url, token);
+  clients.push(client);
+  const viewers = client.iterate<{ conversationPresence: { viewers: { typing: boolean }[] } }>({
+    query: 'subscription($id: ID!) { conversationPresence(id: $id) { viewers { typing } } }',
+    variables: { id },
+  });
+  expect((await viewers.next()).value?.data?.conversationPresence.viewers).toEqual([]);
+  await gql(b.url, token, 'mutation($id: ID!) { viewingConversation(id: $id, typing: true) }', { id });
+  expect((await viewers.next()).value?.data?.conversationPresence.viewers).toEqual([{ typing: true }]);
 });
 
 it('both stop cleanly on SIGTERM, a subscriber still connected to A', async () => {

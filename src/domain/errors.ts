@@ -17,6 +17,8 @@ export class DomainError extends Error {
     detail: string,
     readonly errors: FieldError[] = [],
     readonly headers: Record<string, string> = {},
+    /** What the client needs to act on the refusal, beside its fields (GraphQL carries it in the error's extensions). */
+    readonly data: Record<string, unknown> = {},
   ) {
     super(detail);
   }

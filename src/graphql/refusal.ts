@@ -11,6 +11,7 @@ export function asGraphQLError(
   return new GraphQLError(original.detail, {
     ...at,
     extensions: {
+      ...original.data,
       code: original.code,
       status: original.status,
       title: original.title,

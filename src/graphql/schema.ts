@@ -13,6 +13,7 @@ import './types/mail.js';
 import './types/help.js';
 import './types/teams.js';
 import './types/conversations.js';
+import './types/presence.js';
 import './types/tickets.js';
 import './types/messenger-settings.js';
 import './types/bot.js';

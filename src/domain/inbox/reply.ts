@@ -3,6 +3,7 @@ import { transaction, type Ctx, type StaffCaller } from '../context.js';
 import { requireContent } from '../conversations/content.js';
 import { externalIdOf } from '../conversations/conversations.js';
 import { conversationForWrite } from './conversation.js';
+import { holdIfUnseen, type SeenParts } from './held-reply.js';
 import { REPLIED, reopen } from '../conversations/messages.js';
 import { addPart } from '../conversations/parts.js';
 import { markReadTo } from '../conversations/read.js';
@@ -12,7 +13,8 @@ import { authorOf } from './staff-author.js';
 
 // A team member writes in a conversation: a reply the person sees, or an internal note they never
 // do. A reply to a closed conversation opens it again with a line saying so by the replier; a reply
-// to a snoozed one wakes it (its timer then finds it awake and does nothing).
+// to a snoozed one wakes it (its timer then finds it awake and does nothing). Either may say the
+// last part its writer saw, and is then held when someone else wrote since (held-reply.ts).
 
 export const MAX_STAFF_TEXT = 10_000;
 
@@ -22,11 +24,16 @@ function staffText(text: string): string {
   return text;
 }
 
-export async function replyAsStaff(ctx: Ctx<StaffCaller>, conversationId: string, input: { text: string }): Promise<ConversationPart> {
+export async function replyAsStaff(
+  ctx: Ctx<StaffCaller>,
+  conversationId: string,
+  input: { text: string } & SeenParts,
+): Promise<ConversationPart> {
   const text = staffText(input.text);
   const author = authorOf(ctx);
   return transaction(ctx, async (tx) => {
     const conversation = await conversationForWrite(tx, conversationId);
+    await holdIfUnseen(tx, conversation, input);
     const wasClosed = conversation.state === 'closed';
     if (await reopen(tx, conversation)) {
       if (wasClosed)
@@ -49,11 +56,16 @@ export async function replyAsStaff(ctx: Ctx<StaffCaller>, conversationId: string
   });
 }
 
-export async function addNote(ctx: Ctx<StaffCaller>, conversationId: string, input: { text: string }): Promise<ConversationPart> {
+export async function addNote(
+  ctx: Ctx<StaffCaller>,
+  conversationId: string,
+  input: { text: string } & SeenParts,
+): Promise<ConversationPart> {
   const text = staffText(input.text);
   const author = authorOf(ctx);
   return transaction(ctx, async (tx) => {
     const conversation = await conversationForWrite(tx, conversationId);
+    await holdIfUnseen(tx, conversation, input);
     const part = await addPart(tx, conversation, { kind: 'note', author, text });
     await markReadTo(tx, conversation, { kind: 'staff', id: author.id! }, part.seq);
     return part;

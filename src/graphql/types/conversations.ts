@@ -6,6 +6,7 @@ import { invalidField } from '../../domain/errors.js';
 import { assignConversation } from '../../domain/inbox/assign.js';
 import { conversationById } from '../../domain/inbox/conversation.js';
 import { inboxChanges, type InboxChange } from '../../domain/inbox/live.js';
+import { MAX_NEWER_LISTED } from '../../domain/inbox/held-reply.js';
 import { addNote, replyAsStaff } from '../../domain/inbox/reply.js';
 import { snoozeConversation } from '../../domain/inbox/snooze.js';
 import { authorOf } from '../../domain/inbox/staff-author.js';
@@ -54,7 +55,10 @@ export const Part = builder.prismaObject('ConversationPart', {
   fields: (t) => ({
     id: t.exposeID('id'),
     conversationId: t.exposeID('conversationId'),
-    seq: t.exposeInt('seq', { description: 'Counts up from 1 within the conversation, over every kind.' }),
+    seq: t.exposeInt('seq', {
+      description:
+        'Counts up from 1 within the conversation, over every kind. The last one shown to a writer is what their reply or note names as `seenPartSeq`.',
+    }),
     kind: t.expose('kind', { type: PartKindEnum }),
     internal: t.exposeBoolean('internal', { description: 'Never shown to the person: notes, and lines kept to the team.' }),
     author: t.field({
@@ -183,23 +187,42 @@ builder.queryField('conversation', (t) =>
   }),
 );
 
+/** What a reply or note says its writer saw (the held reply, src/domain/inbox/held-reply.ts). */
+const HELD =
+  'With `seenPartSeq` (the seq of the last part the writer was shown), it is held when parts by someone else (the person, another member, the bot, the service) came after it: nothing is added, and the answer is the error `newer_parts` (status 409) whose extensions carry `newerParts { count, lastSeq, parts }` (the first ' +
+  `${MAX_NEWER_LISTED} of them, oldest first: id, seq, kind, authorKind). Show them, then send again with the new \`seenPartSeq\` (their \`lastSeq\`), or with \`force: true\` to send it as it is. Without \`seenPartSeq\` it is never held.`;
+
+const SEEN_PART_SEQ = 'The seq of the last part the writer was shown: held when someone else wrote after it.';
+const FORCE = 'Sent even when newer parts came after `seenPartSeq`.';
+
 builder.mutationField('replyToConversation', (t) =>
   t.prismaField({
     type: 'ConversationPart',
-    description: 'A reply the person sees. A closed conversation opens again with a line saying so by the replier; a snoozed one wakes.',
-    args: { id: t.arg.id({ required: true }), text: t.arg.string({ required: true }) },
+    description:
+      'A reply the person sees. A closed conversation opens again with a line saying so by the replier; a snoozed one wakes. ' + HELD,
+    args: {
+      id: t.arg.id({ required: true }),
+      text: t.arg.string({ required: true }),
+      seenPartSeq: t.arg.int({ description: SEEN_PART_SEQ }),
+      force: t.arg.boolean({ description: FORCE }),
+    },
     authScopes: (_root, { id }) => ({ reply: { conversationId: id } }),
-    resolve: (_query, _root, { id, text }, ctx) => replyAsStaff(asStaff(ctx), id, { text }),
+    resolve: (_query, _root, { id, text, seenPartSeq, force }, ctx) => replyAsStaff(asStaff(ctx), id, { text, seenPartSeq, force }),
   }),
 );
 
 builder.mutationField('addConversationNote', (t) =>
   t.prismaField({
     type: 'ConversationPart',
-    description: 'An internal note: the team sees it, the person never does.',
-    args: { id: t.arg.id({ required: true }), text: t.arg.string({ required: true }) },
+    description: `An internal note: the team sees it, the person never does. ${HELD}`,
+    args: {
+      id: t.arg.id({ required: true }),
+      text: t.arg.string({ required: true }),
+      seenPartSeq: t.arg.int({ description: SEEN_PART_SEQ }),
+      force: t.arg.boolean({ description: FORCE }),
+    },
     authScopes: (_root, { id }) => ({ reply: { conversationId: id } }),
-    resolve: (_query, _root, { id, text }, ctx) => addNote(asStaff(ctx), id, { text }),
+    resolve: (_query, _root, { id, text, seenPartSeq, force }, ctx) => addNote(asStaff(ctx), id, { text, seenPartSeq, force }),
   }),
 );
 
