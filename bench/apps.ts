@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { SignJWT } from 'jose';
 import { readConfig } from '../src/config.js';
 import { createApp } from '../src/domain/apps/create-app.js';
 import { createServerKey } from '../src/domain/apps/server-keys.js';
@@ -29,3 +30,11 @@ export async function makeBenchApp(url: string, secretKey: string, name: string,
     await svc.close();
   }
 }
+
+/** A person's signed token for the guest API (HS256 with the mode's identity secret, 2 hours). */
+export const guestToken = (identitySecret: string, sub: string): Promise<string> =>
+  new SignJWT({ sub })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setIssuedAt()
+    .setExpirationTime('2h')
+    .sign(new TextEncoder().encode(identitySecret));
