@@ -48,7 +48,12 @@ process.exit(
                     method: 'POST',
                     path: '/guest/v1/checkin',
                     headers: { ...headers, 'content-type': 'application/json' },
-                    body: '{}',
+                    body: JSON.stringify({
+                      app_version: '1.0.0',
+                      platform: 'web',
+                      session_id: `s-${n % PEOPLE}`,
+                      time_zone: 'Europe/Paris',
+                    }),
                   };
                 return {
                   ...req,
@@ -56,6 +61,7 @@ process.exit(
                   path: '/guest/v1/events',
                   headers: { ...headers, 'content-type': 'application/json' },
                   body: JSON.stringify({
+                    app_version: '1.0.0',
                     platform: 'web',
                     events: [{ id: randomUUID(), name: 'screen_viewed', occurred_at: new Date().toISOString() }],
                   }),
