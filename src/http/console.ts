@@ -66,7 +66,9 @@ export function consoleRouter(opts: { dir?: string } = {}): Router {
     ctx.body = html;
   };
 
-  router.get('/console', (ctx) => {
+  router.get('/console', async (ctx) => {
+    // The router takes /console/ here too (a trailing slash is optional to it): that is the shell.
+    if (ctx.path !== '/console') return shell(ctx);
     ctx.status = 308;
     ctx.redirect(CONSOLE_PATH + (ctx.querystring ? `?${ctx.querystring}` : ''));
   });
