@@ -52,8 +52,11 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function newPage(): Promise<Page> {
+/** A page; with `signedIn`, the owner's session is in its storage already, as after signing in (console/src/api/session.ts). */
+async function newPage(opts: { signedIn?: boolean } = {}): Promise<Page> {
   const context = await browser.newContext({ locale: 'en-US', viewport: { width: 1280, height: 800 } });
+  if (opts.signedIn)
+    await context.addInitScript((value) => localStorage.setItem('crm.console.session', value), JSON.stringify(await ownerSession()));
   opened.push(context);
   context.setDefaultTimeout(5000);
   // Nothing leaves the machine: a request to any other host fails the test.
@@ -69,6 +72,18 @@ async function newPage(): Promise<Page> {
   page.on('console', (m) => m.type() === 'error' && errors.get(page)!.push(m.text()));
   page.on('pageerror', (e) => errors.get(page)!.push(String(e)));
   return page;
+}
+
+let session: { token: string; name: string; email: string; viewerId: string } | undefined;
+async function ownerSession() {
+  if (session) return session;
+  const r = await fetch(`${t.url}/graphql`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${app.owner}` },
+    body: JSON.stringify({ query: '{ viewer { id name email } }' }),
+  });
+  const { viewer } = ((await r.json()) as { data: { viewer: { id: string; name: string; email: string } } }).data;
+  return (session = { token: app.owner, name: viewer.name, email: viewer.email, viewerId: viewer.id });
 }
 
 async function signIn(page: Page, email = app.ownerEmail, password = app.ownerPassword) {
@@ -153,8 +168,8 @@ describe('the staff console', () => {
   });
 
   it('opens a conversation by keys, replies with r and Ctrl+Enter, and shows the reply as a part; a deep link opens the same', async () => {
-    const page = await newPage();
-    await signIn(page);
+    const page = await newPage({ signedIn: true });
+    await page.goto(`${t.url}/console/`);
     await row(page, 'grace').waitFor();
     await page.keyboard.press('j');
     await page.keyboard.press('Enter');
@@ -181,8 +196,7 @@ describe('the staff console', () => {
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'Snoozed conversations' }).waitFor();
 
-    const deep = await newPage();
-    await signIn(deep);
+    const deep = await newPage({ signedIn: true });
     await deep.goto(`${t.url}/console/inbox/open/${conversationId}`);
     await deep.locator('.part-text', { hasText: 'correcting the VAT number' }).waitFor();
     expect(errors.get(page)).toEqual([]);
@@ -190,12 +204,10 @@ describe('the staff console', () => {
   });
 
   it("shows a guest's new message live in two open consoles, without reload", async () => {
-    const [one, two] = await Promise.all([newPage(), newPage()]);
-    await Promise.all([signIn(one), signIn(two)]);
-    await Promise.all([one, two].map((p) => row(p, 'grace').waitFor()));
-    await one.goto(`${t.url}/console/inbox/open/${conversationId}`);
+    const [one, two] = await Promise.all([newPage({ signedIn: true }), newPage({ signedIn: true })]);
+    await Promise.all([one.goto(`${t.url}/console/inbox/open/${conversationId}`), two.goto(`${t.url}/console/inbox/open`)]);
+    await row(two, 'grace').waitFor();
     await one.locator('.part-text', { hasText: 'wrong VAT number' }).waitFor();
-    await one.waitForFunction(() => !document.querySelector('.connection-lost'));
     // Both sockets are up before the guest writes (the subscription answers reload first).
     await new Promise((r) => setTimeout(r, 300));
 
@@ -213,9 +225,42 @@ describe('the staff console', () => {
     expect(errors.get(two)).toEqual([]);
   });
 
+  it('says so when the connection is lost, and resumes from the last change seen: what came meanwhile shows', async () => {
+    const page = await newPage({ signedIn: true });
+    // The console's socket, through a hand the test holds: it can cut it, and reads what each new one asks.
+    const sockets: { close(): Promise<void> }[] = [];
+    const subscribed: { after: string | null }[] = [];
+    await page.routeWebSocket(/\/graphql$/, (ws) => {
+      const server = ws.connectToServer();
+      ws.onMessage((message) => {
+        const m = JSON.parse(String(message)) as { type: string; payload?: { variables?: { after?: string | null } } };
+        if (m.type === 'subscribe') subscribed.push({ after: m.payload?.variables?.after ?? null });
+        server.send(message);
+      });
+      sockets.push({ close: () => ws.close({ code: 4500, reason: 'cut' }) });
+    });
+    await page.goto(`${t.url}/console/inbox/open`);
+    await row(page, 'grace').waitFor();
+    await expect.poll(() => subscribed.length).toBe(1);
+    expect(subscribed[0]!.after).toBeNull();
+    // A change seen live, so there is a version to resume from.
+    const guest = guestOf(t, app.live, 'grace');
+    expect((await guest.message(conversationId, { text: 'Is anyone there?' })).status).toBe(201);
+    await page.locator('a.row .preview', { hasText: 'anyone there' }).waitFor();
+
+    await sockets[0]!.close();
+    await page.getByRole('status').filter({ hasText: 'Connection lost' }).waitFor();
+    await page.screenshot({ path: `${SHOTS}console-connection-lost.png` });
+    expect((await guest.message(conversationId, { text: 'Sent while the console was away.' })).status).toBe(201);
+    await page.locator('a.row .preview', { hasText: 'while the console was away' }).waitFor({ timeout: 15_000 });
+    expect(await page.getByText('Connection lost').count()).toBe(0);
+    expect(subscribed.length).toBeGreaterThanOrEqual(2);
+    expect(subscribed.at(-1)!.after).toMatch(/./);
+  });
+
   it('shows "Test mode" in words on every screen in test mode', async () => {
-    const page = await newPage();
-    await signIn(page);
+    const page = await newPage({ signedIn: true });
+    await page.goto(`${t.url}/console/`);
     await row(page, 'grace').waitFor();
     expect(await page.getByText('Test mode', { exact: true }).count()).toBe(0);
     await page.getByRole('radio', { name: 'Test' }).check();
