@@ -275,6 +275,12 @@ describe('the staff console', () => {
     await page.locator('.test-bar').waitFor();
     expect(await seriousFindings(page)).toEqual([]);
     await page.screenshot({ path: `${SHOTS}console-test-mode.png` });
+    // On a phone: one pane at a time, the bar still there.
+    await page.setViewportSize({ width: 390, height: 760 });
+    await page.goto(`${t.url}/console/inbox/open/${conversationId}`);
+    await page.getByRole('radio', { name: 'Live' }).check();
+    await page.locator('.part-text').first().waitFor();
+    await page.screenshot({ path: `${SHOTS}console-phone.png` });
     expect(errors.get(page)).toEqual([]);
   });
 });

@@ -149,6 +149,9 @@ export function ConversationView({ id, modeId, onGone }: { id: string; modeId: s
     <section class="conversation-pane" aria-labelledby="conversation-title">
       <header class="conversation-head">
         <div>
+          <button type="button" class="back quiet" onClick={onGone}>
+            Back to the list
+          </button>
           <h2 id="conversation-title">{who}</h2>
           <p class="meta">
             <span class={`state state-${conversation.state}`}>{STATE_WORDS[conversation.state]}</span>

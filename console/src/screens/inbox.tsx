@@ -65,12 +65,10 @@ export function Inbox({ place, state, conversationId }: { place: Place; state: I
       InboxChangedDocument,
       () => ({ appModeId: modeId, after: version.current }),
       ({ inboxChanged: change }) => {
-        const resumed = version.current !== null;
         version.current = change.version;
-        if (change.reload) {
-          if (resumed) void load(null);
-          return;
-        }
+        // The first answer, or a resume point older than the service keeps: read the list again
+        // (at the start too: what changed between the first page and the subscription is in it).
+        if (change.reload) return void load(null);
         tellInboxChange(change);
         const c = change.conversation;
         if (!c) return;
