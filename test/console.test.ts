@@ -171,7 +171,8 @@ describe('the staff console', () => {
     const page = await newPage({ signedIn: true });
     await page.goto(`${t.url}/console/`);
     await row(page, 'grace').waitFor();
-    await page.keyboard.press('j');
+    // j on a Russian layout: the key says о, its place on the keyboard is KeyJ, and that is what counts.
+    await page.evaluate(() => document.body.dispatchEvent(new KeyboardEvent('keydown', { key: 'о', code: 'KeyJ', bubbles: true })));
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'grace' }).waitFor();
     expect(page.url()).toBe(`${t.url}/console/inbox/open/${conversationId}`);
@@ -267,6 +268,20 @@ describe('the staff console', () => {
     await page.locator('.test-bar').waitFor();
     expect(await page.locator('.test-bar').textContent()).toContain('Test mode');
     await page.getByText('No open conversations.').waitFor();
+    // Paged as it is scrolled: 32 conversations in test mode, 30 to a page.
+    const started = Date.now();
+    for (let batch = 0; batch < 4; batch++)
+      await Promise.all(
+        Array.from({ length: 8 }, (_, i) =>
+          guestOf(t, app.test, `tester-${batch * 8 + i}`).start({ text: `Test question ${batch * 8 + i}` }),
+        ),
+      );
+    console.log(`32 test conversations made in ${Date.now() - started} ms`);
+    await page.reload();
+    await row(page, 'tester-').first().waitFor();
+    expect(await page.locator('a.row').count()).toBe(30);
+    await page.locator('a.row').last().scrollIntoViewIfNeeded();
+    await expect.poll(() => page.locator('a.row').count()).toBe(32);
     await page.getByRole('link', { name: 'Closed' }).click();
     await page.getByRole('heading', { name: 'Closed conversations' }).waitFor();
     expect(await page.locator('.test-bar').isVisible()).toBe(true);
