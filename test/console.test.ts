@@ -19,6 +19,7 @@ let t: TestServer;
 let app: StaffApp;
 let browser: Browser;
 let conversationId: string;
+let henryConversationId: string;
 const opened: BrowserContext[] = [];
 /** Whatever a page logs as an error (a blocked script or socket shows here), by page. */
 const errors = new Map<Page, string[]>();
@@ -28,6 +29,10 @@ beforeAll(async () => {
   const port = await freePort();
   t = await startTestServer({ port, config: testConfig({ baseUrl: `http://127.0.0.1:${port}` }) });
   app = await staffApp(t, 'Acme Cloud');
+  // Henry's first, so Grace's is the newest and first in the list.
+  const henry = await guestOf(t, app.live, 'henry').start({ text: 'Can I change my plan mid-month?' });
+  expect(henry.status, henry.text).toBe(201);
+  henryConversationId = henry.json.id;
   const guest = guestOf(t, app.live, 'grace');
   const started = await guest.start({ text: 'Hello, my invoice shows the wrong VAT number.' });
   expect(started.status, started.text).toBe(201);
@@ -167,7 +172,7 @@ describe('the staff console', () => {
     expect(errors.get(page)).toEqual([]);
   });
 
-  it('opens a conversation by keys, replies with r and Ctrl+Enter, and shows the reply as a part; a deep link opens the same', async () => {
+  it('opens a conversation by keys, replies with r and Ctrl+Enter, and shows the reply as a part; a deep link opens the same; assign and close by e', async () => {
     const page = await newPage({ signedIn: true });
     await page.goto(`${t.url}/console/`);
     await row(page, 'grace').waitFor();
@@ -200,6 +205,15 @@ describe('the staff console', () => {
     const deep = await newPage({ signedIn: true });
     await deep.goto(`${t.url}/console/inbox/open/${conversationId}`);
     await deep.locator('.part-text', { hasText: 'correcting the VAT number' }).waitFor();
+
+    // Assign to me, then close with e: the conversation says so and leaves the open list.
+    await deep.goto(`${t.url}/console/inbox/open/${henryConversationId}`);
+    await deep.getByRole('heading', { name: 'henry' }).waitFor();
+    await deep.getByRole('button', { name: 'Assign to me' }).click();
+    await deep.locator('.meta', { hasText: `Assigned to ${(await ownerSession()).name}` }).waitFor();
+    await deep.keyboard.press('e');
+    await deep.locator('.meta .state', { hasText: 'Closed' }).waitFor();
+    await expect.poll(() => row(deep, 'henry').count()).toBe(0);
     expect(errors.get(page)).toEqual([]);
     expect(errors.get(deep)).toEqual([]);
   });
@@ -245,6 +259,10 @@ describe('the staff console', () => {
     await expect.poll(() => subscribed.length).toBe(1);
     expect(subscribed[0]!.after).toBeNull();
     // A change seen live, so there is a version to resume from.
+    // Henry's first, so Grace's is the newest and first in the list.
+    const henry = await guestOf(t, app.live, 'henry').start({ text: 'Can I change my plan mid-month?' });
+    expect(henry.status, henry.text).toBe(201);
+    henryConversationId = henry.json.id;
     const guest = guestOf(t, app.live, 'grace');
     expect((await guest.message(conversationId, { text: 'Is anyone there?' })).status).toBe(201);
     await page.locator('a.row .preview', { hasText: 'anyone there' }).waitFor();
