@@ -39,55 +39,105 @@ inputs.forEach((file, i) =>
 );
 const fingerprint = `${hash.digest('hex')}\n`;
 const stamp = path.join(dist, '.built-from');
-if ((await readFile(stamp, 'utf8').catch(() => '')) === fingerprint) {
-  if (!process.argv.includes('--quiet'))
-    console.log(`build: dist/ is up to date (${entryPoints.length} files) in ${Math.round(performance.now() - started)} ms`);
-  process.exit(0);
-}
+const consoleDist = path.join(dist, 'console');
+const consoleBuilding = path.join(dist, '.console-');
+const quiet = process.argv.includes('--quiet');
+const say = (line) => quiet || console.log(line);
 
-const { build } = await import('esbuild');
-const { outputFiles } = await build({
-  entryPoints,
-  outbase: root,
-  outdir: dist,
-  format: 'esm',
-  platform: 'node',
-  target: 'node20',
-  tsconfig: path.join(root, 'tsconfig.json'),
-  write: false,
-  logLevel: 'warning',
-});
+if ((await readFile(stamp, 'utf8').catch(() => '')) === fingerprint)
+  say(`build: dist/ is up to date (${entryPoints.length} files) in ${Math.round(performance.now() - started)} ms`);
+else await buildServer();
+await buildConsole();
 
-let written = 0;
-await Promise.all(
-  outputFiles.map(async (out) => {
-    const old = await readFile(out.path).catch(() => undefined);
-    if (old?.equals(out.contents)) return;
-    await mkdir(path.dirname(out.path), { recursive: true });
-    const tmp = `${out.path}.${process.pid}.tmp`;
-    await writeFile(tmp, out.contents);
-    await rename(tmp, out.path);
-    written++;
-  }),
-);
+async function buildServer() {
+  const { build } = await import('esbuild');
+  const { outputFiles } = await build({
+    entryPoints,
+    outbase: root,
+    outdir: dist,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    tsconfig: path.join(root, 'tsconfig.json'),
+    write: false,
+    logLevel: 'warning',
+  });
 
-// Outputs of deleted sources would otherwise stay importable.
-const wanted = new Set(outputFiles.map((o) => o.path));
-let removed = 0;
-for (const file of await readdir(dist, { recursive: true, withFileTypes: true }))
-  if (file.isFile()) {
-    const full = path.join(file.parentPath ?? file.path, file.name);
-    if (!wanted.has(full) && !full.endsWith('.tmp') && full !== stamp) {
-      await rm(full, { force: true });
-      removed++;
+  let written = 0;
+  await Promise.all(
+    outputFiles.map(async (out) => {
+      const old = await readFile(out.path).catch(() => undefined);
+      if (old?.equals(out.contents)) return;
+      await mkdir(path.dirname(out.path), { recursive: true });
+      const tmp = `${out.path}.${process.pid}.tmp`;
+      await writeFile(tmp, out.contents);
+      await rename(tmp, out.path);
+      written++;
+    }),
+  );
+
+  // Outputs of deleted sources would otherwise stay importable.
+  const wanted = new Set(outputFiles.map((o) => o.path));
+  let removed = 0;
+  for (const file of await readdir(dist, { recursive: true, withFileTypes: true }))
+    if (file.isFile()) {
+      const full = path.join(file.parentPath ?? file.path, file.name);
+      if (
+        !wanted.has(full) &&
+        !full.endsWith('.tmp') &&
+        full !== stamp &&
+        !full.startsWith(`${consoleDist}${path.sep}`) &&
+        !full.startsWith(consoleBuilding)
+      ) {
+        await rm(full, { force: true });
+        removed++;
+      }
     }
-  }
 
-const stampTmp = `${stamp}.${process.pid}.tmp`;
-await writeFile(stampTmp, fingerprint);
-await rename(stampTmp, stamp);
+  const stampTmp = `${stamp}.${process.pid}.tmp`;
+  await writeFile(stampTmp, fingerprint);
+  await rename(stampTmp, stamp);
 
-if (!process.argv.includes('--quiet'))
-  console.log(
+  say(
     `build: ${entryPoints.length} files to dist/ (${written} rewritten, ${removed} removed) in ${Math.round(performance.now() - started)} ms`,
   );
+}
+
+// The staff console (console/): Vite builds it into dist/console/ when its sources, its packages'
+// versions or this script changed. Built beside it and swapped in by renames, so a running server
+// never serves half a build (the shell it answers names only assets of one build).
+async function buildConsole() {
+  const began = performance.now();
+  const consoleRoot = path.join(root, 'console');
+  const files = (await readdir(consoleRoot, { recursive: true, withFileTypes: true }))
+    .filter((f) => f.isFile())
+    .map((f) => path.join(f.parentPath ?? f.path, f.name))
+    .sort();
+  const packages = ['vite', 'preact', 'graphql-ws'].map((name) => path.join(root, 'node_modules', name, 'package.json'));
+  const sources = [...files, ...packages, fileURLToPath(import.meta.url)];
+  const h = createHash('sha256');
+  for (const [i, data] of (await Promise.all(sources.map((file) => readFile(file)))).entries())
+    h.update(`${path.relative(root, sources[i])}\0`)
+      .update(data)
+      .update('\0');
+  const consoleFingerprint = `${h.digest('hex')}\n`;
+  const consoleStamp = path.join(consoleDist, '.built-from');
+  if ((await readFile(consoleStamp, 'utf8').catch(() => '')) === consoleFingerprint) {
+    say(`build: dist/console/ is up to date (${files.length} files) in ${Math.round(performance.now() - began)} ms`);
+    return;
+  }
+  const { build } = await import('vite');
+  const out = `${consoleBuilding}${process.pid}`;
+  await rm(out, { recursive: true, force: true });
+  await build({
+    configFile: path.join(consoleRoot, 'vite.config.ts'),
+    logLevel: 'warn',
+    build: { outDir: out, emptyOutDir: true },
+  });
+  await writeFile(path.join(out, '.built-from'), consoleFingerprint);
+  const old = `${consoleBuilding}old-${process.pid}`;
+  await rename(consoleDist, old).catch(() => {});
+  await rename(out, consoleDist);
+  await rm(old, { recursive: true, force: true });
+  say(`build: the console to dist/console/ in ${Math.round(performance.now() - began)} ms`);
+}

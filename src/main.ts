@@ -20,7 +20,12 @@ const engine = await createDurableEngine(svc, processes, buildActivities(svc));
 svc.outbox.consume(PROCESS_STARTS, startProcesses(engine, svc));
 const server = await startServer(svc, log, { port: config.port, host: config.host });
 log.info(
-  { port: server.port, base_url: config.baseUrl, database: location.embedded ? location.embedded.files : 'DATABASE_URL' },
+  {
+    port: server.port,
+    base_url: config.baseUrl,
+    console: `${config.baseUrl}/console/`,
+    database: location.embedded ? location.embedded.files : 'DATABASE_URL',
+  },
   'serving',
 );
 log.info(

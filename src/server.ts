@@ -23,6 +23,7 @@ import { DomainError } from './domain/errors.js';
 import { mountGraphQL } from './graphql/mount.js';
 import { demoHelpAppKey } from './demo/names.js';
 import { createHttpServer } from './http/connections.js';
+import { CONSOLE_PATH, consoleRouter } from './http/console.js';
 import { drainable, DRAIN_BOUNDS, type DrainBounds } from './http/drain.js';
 import { apiReferencePage, frontPage, type OpenApiLike } from './http/front-page.js';
 import { createMetrics, observe } from './http/observability.js';
@@ -85,7 +86,7 @@ export async function startServer(
   // What runs here, with links to each way in (the demo's help site when the demo is here).
   ops.get('/', async (ctx) => {
     const appKey = await demoHelpAppKey(svc);
-    const page = frontPage({ helpSite: appKey ? helpSitePath(appKey) : undefined });
+    const page = frontPage({ helpSite: appKey ? helpSitePath(appKey) : undefined, staffConsole: CONSOLE_PATH });
     ctx.set(page.headers);
     ctx.body = page.html;
   });
@@ -112,6 +113,8 @@ export async function startServer(
   app.use(readBody(svc.config.maxBodyBytes));
   app.use(ops.routes()).use(ops.allowedMethods());
   app.use(rest.routes()).use(rest.allowedMethods());
+  // The staff console: its shell for every path under /console/, its hashed assets.
+  app.use(consoleRouter().routes());
   // The public help site: server-rendered pages (src/lib/html), refusals as pages too.
   app.use(helpSiteRouter(svc).routes());
 

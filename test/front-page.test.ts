@@ -37,8 +37,8 @@ describe('GET /', () => {
     const links = hrefs(before.text);
     for (const href of ['/graphql', '/openapi.json', '/api-reference', '/healthz', '/readyz', '/metrics']) expect(links).toContain(href);
     expect(links.some((h) => h.startsWith('/help/'))).toBe(false);
-    // The staff console's place, until it exists.
-    expect(before.text).toContain('id="staff-console"');
+    // The staff console, served here (src/http/console.ts).
+    expect(links).toContain('/console/');
     // Every link it gives answers.
     for (const href of links.filter((h) => h.startsWith('/') && h !== '/graphql')) expect((await page(href)).status, href).toBe(200);
 

@@ -1,0 +1,121 @@
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { live } from '../api/live';
+import { Refusal, request } from '../api/request';
+import { ConversationsDocument, InboxChangedDocument, type ConversationRowFragment } from '../generated/graphql';
+import { tellInboxChange } from '../inbox-events';
+import { plainKey } from '../keys';
+import { appModeId, type Place } from '../place';
+import { inboxPath, navigate, type InboxState } from '../router';
+import { ConversationView } from './conversation';
+import { ConversationList } from './conversation-list';
+
+// The inbox: an app-mode's conversations in one state, the latest activity first, paged as the
+// list is scrolled, kept live by inboxChanged (resuming from the last version seen), beside the
+// open conversation.
+
+const PAGE = 30;
+const TITLES = { open: 'Open conversations', snoozed: 'Snoozed conversations', closed: 'Closed conversations' } as const;
+
+const newestFirst = (a: ConversationRowFragment, b: ConversationRowFragment) =>
+  b.lastActivityAt.localeCompare(a.lastActivityAt) || b.id.localeCompare(a.id);
+
+export function Inbox({ place, state, conversationId }: { place: Place; state: InboxState; conversationId?: string | undefined }) {
+  const modeId = appModeId(place);
+  const [rows, setRows] = useState<ConversationRowFragment[]>([]);
+  const [next, setNext] = useState<string | null>(null);
+  const [loading, setLoading] = useState(true);
+  const [error, setError] = useState<string | undefined>();
+  const loadingMore = useRef(false);
+  const version = useRef<string | null>(null);
+
+  const load = useCallback(
+    async (after: string | null) => {
+      if (after && loadingMore.current) return;
+      loadingMore.current = true;
+      try {
+        const { conversations } = await request(ConversationsDocument, { appModeId: modeId, state, after, first: PAGE });
+        const page = conversations.edges.map((e) => e.node);
+        setRows((old) => {
+          const byId = new Map((after ? old : []).map((r) => [r.id, r]));
+          for (const r of page) byId.set(r.id, r);
+          return [...byId.values()].sort(newestFirst);
+        });
+        setNext(conversations.pageInfo.hasNextPage ? (conversations.pageInfo.endCursor ?? null) : null);
+        setError(undefined);
+      } catch (err) {
+        setError(err instanceof Refusal ? err.message : String(err));
+      } finally {
+        loadingMore.current = false;
+        setLoading(false);
+      }
+    },
+    [modeId, state],
+  );
+
+  useEffect(() => {
+    setLoading(true);
+    setRows([]);
+    void load(null);
+  }, [load]);
+
+  // Live: a conversation in this state goes to its place, one that left it goes away.
+  useEffect(() => {
+    version.current = null;
+    return live(
+      InboxChangedDocument,
+      () => ({ appModeId: modeId, after: version.current }),
+      ({ inboxChanged: change }) => {
+        version.current = change.version;
+        // The first answer, or a resume point older than the service keeps: read the list again
+        // (at the start too: what changed between the first page and the subscription is in it).
+        if (change.reload) return void load(null);
+        tellInboxChange(change);
+        const c = change.conversation;
+        if (!c) return;
+        setRows((old) => {
+          const others = old.filter((r) => r.id !== c.id);
+          return c.state === state ? [...others, c].sort(newestFirst) : others;
+        });
+      },
+    );
+  }, [modeId, state, load]);
+
+  const open = (id: string) => navigate(inboxPath(state, id));
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (plainKey(e, 'Escape') && conversationId) navigate(inboxPath(state));
+    };
+    addEventListener('keydown', onKey);
+    return () => removeEventListener('keydown', onKey);
+  }, [state, conversationId]);
+
+  return (
+    <main class="inbox" id="main">
+      <section class="list-pane" aria-labelledby="inbox-title">
+        <h1 id="inbox-title">{TITLES[state]}</h1>
+        {error && (
+          <p class="error" role="alert">
+            {error}
+          </p>
+        )}
+        <ConversationList
+          rows={rows}
+          selectedId={conversationId}
+          onOpen={open}
+          loading={loading}
+          more={next !== null}
+          onMore={() => next && void load(next)}
+          emptyText={`No ${state} conversations.`}
+        />
+      </section>
+      {conversationId ? (
+        <ConversationView key={conversationId} id={conversationId} modeId={modeId} onGone={() => navigate(inboxPath(state))} />
+      ) : (
+        <section class="conversation-pane empty" aria-label="Conversation">
+          <p>Choose a conversation: j and k move, Enter opens.</p>
+        </section>
+      )}
+    </main>
+  );
+}

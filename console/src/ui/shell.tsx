@@ -1,0 +1,124 @@
+import { useEffect, useState } from 'preact/hooks';
+import { connection } from '../api/live';
+import { Refusal, request } from '../api/request';
+import { readSession } from '../api/session';
+import { useStore } from '../api/store';
+import { signOut } from '../auth';
+import { commandMenuOpen, screenCommands } from '../commands';
+import { WorkspacesDocument } from '../generated/graphql';
+import { commandMenuKey } from '../keys';
+import { choosePlace, place, setPlace, switchMode } from '../place';
+import { INBOX_STATES, inboxPath, navigate, type Route } from '../router';
+import { Inbox } from '../screens/inbox';
+import { CommandMenu } from './command-menu';
+import { Switcher } from './switcher';
+
+// Every signed-in screen: the test-mode bar, the header (app switcher, mode, who, sign out), the
+// navigation, the connection's state, the screen, and the command menu.
+
+const STATE_NAMES = { open: 'Open', snoozed: 'Snoozed', closed: 'Closed' } as const;
+
+export function Shell({ route }: { route: Exclude<Route, { screen: 'sign-in' }> }) {
+  const here = useStore(place);
+  const live = useStore(connection);
+  const [problem, setProblem] = useState<string | undefined>();
+  const session = readSession();
+
+  useEffect(() => {
+    request(WorkspacesDocument, {})
+      .then(({ workspaces }) => {
+        const chosen = choosePlace(workspaces.edges.map((e) => e.node));
+        setPlace(chosen);
+        if (!chosen) setProblem('You have no app yet: a workspace owner can make one.');
+      })
+      .catch((err) => setProblem(err instanceof Refusal ? err.message : String(err)));
+  }, []);
+
+  useEffect(() => {
+    screenCommands.set([
+      ...INBOX_STATES.map((s) => ({ id: `inbox-${s}`, label: `Go to ${STATE_NAMES[s]} conversations`, run: () => navigate(inboxPath(s)) })),
+      { id: 'mode-live', label: 'Switch to live mode', run: () => switchMode('live') },
+      { id: 'mode-test', label: 'Switch to test mode', run: () => switchMode('test') },
+      { id: 'sign-out', label: 'Sign out', run: () => void signOut() },
+    ]);
+    const onKey = (e: KeyboardEvent) => {
+      if (!commandMenuKey(e)) return;
+      e.preventDefault();
+      commandMenuOpen.set(!commandMenuOpen.get());
+    };
+    addEventListener('keydown', onKey);
+    return () => removeEventListener('keydown', onKey);
+  }, []);
+
+  const testMode = here?.mode === 'test';
+  return (
+    <div class={`shell${testMode ? ' is-test' : ''}`}>
+      {testMode && (
+        <div class="test-bar" role="note" aria-label="Test mode">
+          <strong>Test mode</strong>: you see and change this app's test data; live users see none of it.
+        </div>
+      )}
+      <header class="top">
+        <a class="brand" href="/console/inbox/open" onClick={(e) => (e.preventDefault(), navigate(inboxPath('open')))}>
+          Staff console
+        </a>
+        <Switcher />
+        <div class="who">
+          <span>{session?.name}</span>
+          <button type="button" class="quiet" onClick={() => void signOut()}>
+            Sign out
+          </button>
+        </div>
+      </header>
+      <nav class="side" aria-label="Screens">
+        <h2 class="side-title">Inbox</h2>
+        <ul>
+          {INBOX_STATES.map((s) => {
+            const current = route.screen === 'inbox' && route.state === s;
+            return (
+              <li key={s}>
+                <a
+                  href={inboxPath(s)}
+                  aria-current={current ? 'page' : undefined}
+                  onClick={(e) => (e.preventDefault(), navigate(inboxPath(s)))}
+                >
+                  {STATE_NAMES[s]}
+                </a>
+              </li>
+            );
+          })}
+        </ul>
+        <p class="hint">
+          <kbd>Ctrl</kbd>+<kbd>K</kbd> for every command
+        </p>
+      </nav>
+      <div class="body">
+        {live === 'lost' && (
+          <p class="connection-lost" role="status">
+            Connection lost: reconnecting. New messages will show once it is back.
+          </p>
+        )}
+        {problem && (
+          <p class="error" role="alert">
+            {problem}
+          </p>
+        )}
+        {route.screen === 'not-found' ? (
+          <main class="empty" id="main">
+            <h1>Nothing here</h1>
+            <p>
+              This address is not a screen of the console. <a href={inboxPath('open')}>Go to the inbox</a>.
+            </p>
+          </main>
+        ) : here ? (
+          <Inbox key={`${here.app.id}-${here.mode}`} place={here} state={route.state} conversationId={route.conversationId} />
+        ) : (
+          <main class="empty" id="main">
+            <p>Loading…</p>
+          </main>
+        )}
+      </div>
+      <CommandMenu />
+    </div>
+  );
+}

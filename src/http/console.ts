@@ -1,0 +1,95 @@
+import { existsSync } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Router from '@koa/router';
+import type Koa from 'koa';
+
+// The staff console (console/, built into dist/console/ at install): the HTML shell for /console/
+// and every path under it (the console's own routes), and its hashed assets. Same origin as
+// /graphql: no CORS, nothing from another host. The shell is read at each answer (a few hundred
+// bytes), so a rebuild beside a running server is served at once.
+
+export const CONSOLE_PATH = '/console/';
+
+/** The checkout's root: the folder with package.json above this file, whether it runs from src/ or dist/src/. */
+function checkoutRoot(): string {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(path.join(dir, 'package.json')) && path.dirname(dir) !== dir) dir = path.dirname(dir);
+  return dir;
+}
+
+const TYPES: Record<string, string> = {
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.woff2': 'font/woff2',
+  '.map': 'application/json; charset=utf-8',
+};
+
+/** The shell's policy: script, style and everything else from this origin only; the socket to this same host. */
+export function consolePolicy(host: string): string {
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data: blob:",
+    "font-src 'self'",
+    `connect-src 'self' ws://${host} wss://${host}`,
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+const ASSET = /^[A-Za-z0-9._-]+$/;
+
+export function consoleRouter(opts: { dir?: string } = {}): Router {
+  const dir = opts.dir ?? path.join(checkoutRoot(), 'dist', 'console');
+  const router = new Router();
+
+  const shell = async (ctx: Koa.Context) => {
+    const html = await readFile(path.join(dir, 'index.html')).catch(() => undefined);
+    ctx.set('Cache-Control', 'no-cache');
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    ctx.set('Referrer-Policy', 'same-origin');
+    if (!html) {
+      ctx.status = 503;
+      ctx.type = 'text/plain; charset=utf-8';
+      ctx.body = 'The staff console is not built: run `npm run build`.';
+      return;
+    }
+    ctx.set('Content-Security-Policy', consolePolicy(ctx.host));
+    ctx.type = 'text/html; charset=utf-8';
+    ctx.body = html;
+  };
+
+  router.get('/console', async (ctx) => {
+    // The router takes /console/ here too (a trailing slash is optional to it): that is the shell.
+    if (ctx.path !== '/console') return shell(ctx);
+    ctx.status = 308;
+    ctx.redirect(CONSOLE_PATH + (ctx.querystring ? `?${ctx.querystring}` : ''));
+  });
+  router.get('/console/assets/:name', async (ctx) => {
+    const name = ctx.params.name ?? '';
+    const file = path.join(dir, 'assets', name);
+    const found = ASSET.test(name) ? await stat(file).catch(() => undefined) : undefined;
+    if (!found?.isFile()) {
+      ctx.status = 404;
+      ctx.set('Cache-Control', 'no-cache');
+      ctx.type = 'text/plain; charset=utf-8';
+      ctx.body = 'Not found';
+      return;
+    }
+    // The name carries the content's hash: the same name is the same bytes for ever.
+    ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    ctx.type = TYPES[path.extname(name)] ?? 'application/octet-stream';
+    ctx.length = found.size;
+    ctx.body = await readFile(file);
+  });
+  router.get(['/console/', '/console/{*rest}'], shell);
+  return router;
+}
