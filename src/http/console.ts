@@ -28,15 +28,19 @@ const TYPES: Record<string, string> = {
   '.map': 'application/json; charset=utf-8',
 };
 
+/** A Host header as a policy may name it (a name or address and a port): anything else is left out of the policy. */
+const HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
+
 /** The shell's policy: script, style and everything else from this origin only; the socket to this same host. */
 export function consolePolicy(host: string): string {
+  const socket = HOST.test(host) ? ` ws://${host} wss://${host}` : '';
   return [
     "default-src 'self'",
     "script-src 'self'",
     "style-src 'self'",
     "img-src 'self' data: blob:",
     "font-src 'self'",
-    `connect-src 'self' ws://${host} wss://${host}`,
+    `connect-src 'self'${socket}`,
     "object-src 'none'",
     "base-uri 'none'",
     "form-action 'self'",
