@@ -1,12 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import axe from 'axe-core';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../bench/processes.js';
 import { staffApp, type StaffApp } from './support/factories.js';
 import { guestOf } from './support/messenger.js';
 import { startTestServer, testConfig, type TestServer } from './support/server.js';
+import { launchBrowser, seriousFindings } from './support/browser.js';
 
 // The staff console (console/, served at /console) in headless Chromium against a real server: the
 // shell's headers, signing in (and a refusal), the inbox with a guest's conversation, a reply, the
@@ -37,18 +37,7 @@ beforeAll(async () => {
   const started = await guest.start({ text: 'Hello, my invoice shows the wrong VAT number.' });
   expect(started.status, started.text).toBe(201);
   conversationId = started.json.id;
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
+  browser = await launchBrowser();
   mkdirSync(SHOTS, { recursive: true });
 });
 afterAll(async () => {
@@ -63,7 +52,8 @@ async function newPage(opts: { signedIn?: boolean } = {}): Promise<Page> {
   if (opts.signedIn)
     await context.addInitScript((value) => localStorage.setItem('crm.console.session', value), JSON.stringify(await ownerSession()));
   opened.push(context);
-  context.setDefaultTimeout(5000);
+  // Generous: beside the whole suite on a busy 2-core machine a screen can take seconds; a screen that never comes still fails.
+  context.setDefaultTimeout(20_000);
   // Nothing leaves the machine: a request to any other host fails the test.
   await context.route(
     (url) => url.host !== new URL(t.url).host,
@@ -99,19 +89,12 @@ async function signIn(page: Page, email = app.ownerEmail, password = app.ownerPa
   if (password === app.ownerPassword) await page.waitForURL(`${t.url}/console/inbox/open`);
 }
 
-/** axe-core's serious or critical findings (its source evaluated through the browser's debugging channel, which the page's policy does not govern). */
-async function seriousFindings(page: Page) {
-  await page.evaluate(axe.source);
-  const violations = await page.evaluate(async () => {
-    const found = await (window as unknown as { axe: typeof axe }).axe.run(document, { resultTypes: ['violations'] });
-    return found.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => n.target.join(' ')) }));
-  });
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-}
+/** How long a polled expectation waits (vitest's default is one second). */
+const POLL = { timeout: 20_000 };
 
 const row = (page: Page, text: string) => page.locator('a.row', { hasText: text });
 
-describe('the staff console', () => {
+describe('the staff console', { timeout: 60_000 }, () => {
   it('answers its shell with a strict policy and no-cache, on every path under /console/, and its hashed assets for a year', async () => {
     const bare = await fetch(`${t.url}/console`, { redirect: 'manual' });
     expect(bare.status).toBe(308);
@@ -154,7 +137,7 @@ describe('the staff console', () => {
     const page = await newPage();
     await page.goto(`${t.url}/console/inbox/open`);
     // Without a session, any screen is the sign-in screen.
-    await expect.poll(() => page.url()).toBe(`${t.url}/console/sign-in`);
+    await expect.poll(() => page.url(), POLL).toBe(`${t.url}/console/sign-in`);
     expect(await seriousFindings(page)).toEqual([]);
     await signIn(page, app.ownerEmail, 'not the password at all');
     const refusal = page.getByRole('alert');
@@ -213,7 +196,7 @@ describe('the staff console', () => {
     await deep.locator('.meta', { hasText: `Assigned to ${(await ownerSession()).name}` }).waitFor();
     await deep.keyboard.press('e');
     await deep.locator('.meta .state', { hasText: 'Closed' }).waitFor();
-    await expect.poll(() => row(deep, 'henry').count()).toBe(0);
+    await expect.poll(() => row(deep, 'henry').count(), POLL).toBe(0);
     expect(errors.get(page)).toEqual([]);
     expect(errors.get(deep)).toEqual([]);
   });
@@ -256,7 +239,7 @@ describe('the staff console', () => {
     });
     await page.goto(`${t.url}/console/inbox/open`);
     await row(page, 'grace').waitFor();
-    await expect.poll(() => subscribed.length).toBe(1);
+    await expect.poll(() => subscribed.length, POLL).toBe(1);
     expect(subscribed[0]!.after).toBeNull();
     // A change seen live, so there is a version to resume from.
     // Henry's first, so Grace's is the newest and first in the list.
@@ -299,7 +282,7 @@ describe('the staff console', () => {
     await row(page, 'tester-').first().waitFor();
     expect(await page.locator('a.row').count()).toBe(30);
     await page.locator('a.row').last().scrollIntoViewIfNeeded();
-    await expect.poll(() => page.locator('a.row').count()).toBe(32);
+    await expect.poll(() => page.locator('a.row').count(), POLL).toBe(32);
     await page.getByRole('link', { name: 'Closed' }).click();
     await page.getByRole('heading', { name: 'Closed conversations' }).waitFor();
     expect(await page.locator('.test-bar').isVisible()).toBe(true);

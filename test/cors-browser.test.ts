@@ -1,9 +1,10 @@
 import http from 'node:http';
-import { chromium, type Browser } from 'playwright-core';
+import { type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { updateSettings } from '../src/domain/apps/settings.js';
 import { userToken } from './support/http.js';
 import { seedApp, startTestServer, testConfig, type TestServer } from './support/server.js';
+import { launchBrowser } from './support/browser.js';
 
 // A real browser (Debian's chromium) obeying the service's CORS answers.
 
@@ -33,19 +34,7 @@ beforeAll(async () => {
   await updateSettings(t.ctx, live.id, { webOrigins: [listedOrigin] });
   appKey = app.live.app_key;
   token = await userToken(app.live.identity_secret, { sub: 'browser-user' });
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
+  browser = await launchBrowser(['--disable-quic']);
 });
 afterAll(async () => {
   await browser?.close();

@@ -1,7 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import axe from 'axe-core';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { updateSettings } from '../src/domain/apps/settings.js';
 import { freePort } from '../bench/processes.js';
@@ -10,6 +9,7 @@ import { contrast, inkOf, READABLE, textOn } from '../src/lib/html/index.js';
 import { helpAuthor } from './support/help.js';
 import { png } from './support/pictures.js';
 import { startTestServer, testConfig, type TestServer } from './support/server.js';
+import { launchBrowser, seriousFindings } from './support/browser.js';
 
 // The public help site in a real browser (Debian's chromium, JavaScript off): search, open an
 // article with its picture, vote helpful with the plain form, switch language; the pages carry
@@ -142,18 +142,7 @@ beforeAll(async () => {
   empty = await staffApp(t, 'Quiet Co');
   await updateSettings(t.ctx, empty.modes.live, { languages: ['en', 'de'], defaultLanguage: 'en' });
 
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
+  browser = await launchBrowser();
   mkdirSync(SHOTS, { recursive: true });
 });
 afterAll(async () => {
@@ -258,21 +247,6 @@ describe('the help site in a browser', () => {
 
 /** The page's headings as levels, in document order. */
 const headingLevels = (page: Page) => page.locator('h1, h2, h3, h4, h5, h6').evaluateAll((hs) => hs.map((h) => Number(h.tagName[1])));
-
-/** axe-core's findings on the page (its source put in the page: nothing is fetched) that are serious or critical. */
-async function seriousFindings(page: Page) {
-  await page.addScriptTag({ content: axe.source });
-  const violations = await page.evaluate(async () => {
-    const found = await (window as unknown as { axe: typeof axe }).axe.run(document, { resultTypes: ['violations'] });
-    return found.violations.map((v) => ({
-      id: v.id,
-      impact: v.impact,
-      help: v.help,
-      nodes: v.nodes.map((n) => ({ target: n.target.join(' '), summary: n.failureSummary })),
-    }));
-  });
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-}
 
 /**
  * What a reader of any page may expect: the site named once in the title, one h1 first, no heading
