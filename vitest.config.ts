@@ -2,7 +2,9 @@ import { defineConfig } from 'vitest/config';
 
 // graphql 16 must load once, or its classes are "from another module or realm".
 const resolve = { alias: [{ find: /^graphql$/, replacement: 'graphql/index.js' }] };
-const options = { testTimeout: 30_000, hookTimeout: 60_000, pool: 'forks' as const };
+// expect.poll waits up to 10 s (vitest's default is 1 s): a busy 2-core machine running two files at once can take
+// seconds to deliver what a quiet one delivers at once; a poll that never matches still fails.
+const options = { testTimeout: 30_000, hookTimeout: 60_000, pool: 'forks' as const, expect: { poll: { timeout: 10_000 } } };
 
 // Files that need a process of their own: they replace a module for the whole file (vi.mock),
 // set environment variables their spawned servers read, or install a process-wide runtime

@@ -61,6 +61,7 @@ describe('the shape', () => {
       'Contact.attributes',
       'ContactPreferences.topics',
       'ConversationPart.pictures',
+      'ConversationPresence.viewers',
       'EventDefinition.dailyCounts',
       'EventDefinition.props',
       'HelpArticle.stats',
