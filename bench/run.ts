@@ -2,7 +2,7 @@
 import { BENCH_SECRET_KEY, withBenchDatabase } from './database.js';
 import { benchEvents, makeEventsApp, printEvents } from './events.js';
 import { benchGuest, makeGuestApp, printGuest } from './guest.js';
-import { benchStartup, summary } from './startup.js';
+import { benchStartup, printStartup } from './startup.js';
 
 process.exit(
   await withBenchDatabase('crm_bench', async ({ url, adminUrl }) => {
@@ -12,17 +12,7 @@ process.exit(
     // The guest path (bench/guest.ts): consent read and one-event ingest beside a bare node:http + pg read.
     printGuest(await benchGuest(url, BENCH_SECRET_KEY, await makeGuestApp(url, BENCH_SECRET_KEY)));
 
-    const timings = await benchStartup({ databaseUrl: url, secretKey: BENCH_SECRET_KEY, appKey: app.appKey });
-    const floorMs = summary(timings[0]!.ms).median;
-    const ms = (n: number) => `${Math.round(n).toLocaleString('en')} ms`;
-    console.log(
-      `startup: wall time from spawn, ${timings[0]!.ms.length} runs each, median (min to max); floor: node -e '' in the same run`,
-    );
-    for (const t of timings) {
-      const s = summary(t.ms);
-      const ratio = t === timings[0] ? 'floor' : `${(s.median / floorMs).toFixed(1)}× the floor`;
-      console.log(`  ${t.name.padEnd(48)} ${ms(s.median).padStart(9)} (${ms(s.min)} to ${ms(s.max)})  ${ratio}`);
-    }
+    printStartup(await benchStartup({ databaseUrl: url, secretKey: BENCH_SECRET_KEY, appKey: app.appKey }));
 
     // Live fan-out (bench/live.ts): two server processes, 1,000 and 5,000 subscribers, beside a bare ws broadcast.
     await (await import('./live.js')).benchLive(url, BENCH_SECRET_KEY);

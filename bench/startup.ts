@@ -3,11 +3,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { makeBenchApp } from './apps.js';
+import { BENCH_SECRET_KEY, withBenchDatabase } from './database.js';
 
 // Wall time of what an operator waits for: one `crm` command, and `npm start` until /readyz answers
 // 200 on an existing data folder (its PostgreSQL included), beside the floor of starting Node
 // itself (`node -e ''`). The runs are interleaved so a busy moment of the machine hits all alike.
+// In `npm run bench`, or alone: `npx tsx bench/startup.ts`.
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const RUNS = Number(process.env.BENCH_STARTUP_RUNS ?? 7);
@@ -89,4 +92,24 @@ function freePort(): Promise<number> {
       srv.close(() => resolve(port));
     });
   });
+}
+
+export function printStartup(timings: Timing[]): void {
+  const floorMs = summary(timings[0]!.ms).median;
+  const ms = (n: number) => `${Math.round(n).toLocaleString('en')} ms`;
+  console.log(`startup: wall time from spawn, ${timings[0]!.ms.length} runs each, median (min to max); floor: node -e '' in the same run`);
+  for (const t of timings) {
+    const s = summary(t.ms);
+    const ratio = t === timings[0] ? 'floor' : `${(s.median / floorMs).toFixed(1)}× the floor`;
+    console.log(`  ${t.name.padEnd(48)} ${ms(s.median).padStart(9)} (${ms(s.min)} to ${ms(s.max)})  ${ratio}`);
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  process.exit(
+    await withBenchDatabase('crm_bench', async ({ url }) => {
+      const app = await makeBenchApp(url, BENCH_SECRET_KEY, 'Startup bench');
+      printStartup(await benchStartup({ databaseUrl: url, secretKey: BENCH_SECRET_KEY, appKey: app.appKey }));
+    }),
+  );
 }
