@@ -159,8 +159,12 @@ describe('the staff console', { timeout: 60_000 }, () => {
     const page = await newPage({ signedIn: true });
     await page.goto(`${t.url}/console/`);
     await row(page, 'grace').waitFor();
-    // j on a Russian layout: the key says о, its place on the keyboard is KeyJ, and that is what counts.
-    await page.evaluate(() => document.body.dispatchEvent(new KeyboardEvent('keydown', { key: 'о', code: 'KeyJ', bubbles: true })));
+    // j on a Russian layout: the key says о, its place on the keyboard is KeyJ, and that is what counts. Pressed
+    // until the focus is on Grace's row (the rows' order is their latest activity, which other writers may move).
+    const focused = () => page.evaluate(() => document.activeElement?.getAttribute('data-id'));
+    for (let i = 0; i < 5 && (await focused()) !== conversationId; i++)
+      await page.evaluate(() => document.body.dispatchEvent(new KeyboardEvent('keydown', { key: 'о', code: 'KeyJ', bubbles: true })));
+    expect(await focused()).toBe(conversationId);
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'grace' }).waitFor();
     expect(page.url()).toBe(`${t.url}/console/inbox/open/${conversationId}`);
