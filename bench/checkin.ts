@@ -11,7 +11,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { SignJWT } from 'jose';
 import pg from 'pg';
 import { readConfig } from '../src/config.js';
 import { createApp } from '../src/domain/apps/create-app.js';
@@ -20,6 +19,7 @@ import { openServices } from '../src/services.js';
 import { BENCH_SECRET_KEY, withBenchDatabase } from './database.js';
 import { httpClient, paced } from './paced.js';
 import { cpuMsOf, freePort, serverProcess, stop } from './processes.js';
+import { guestToken } from './apps.js';
 
 const CONTACTS = Number(process.env.BENCH_CHECKIN_CONTACTS ?? 100_000);
 const EVENTS_PER_CONTACT = 5;
@@ -214,11 +214,10 @@ export async function benchCheckin(url: string): Promise<CheckinBenchResult> {
   const seedMs = Date.now() - seedStarted;
   // The people of the run, each once per pass, with their own signed token.
   const count = RATE * SECONDS + RATE;
-  const key = new TextEncoder().encode(app.identitySecret);
   const people = await Promise.all(
     Array.from({ length: count }, async (_, i) => {
       const sub = `u${1 + ((i * 7919) % CONTACTS)}`;
-      const token = await new SignJWT({ sub }).setProtectedHeader({ alg: 'HS256' }).setIssuedAt().setExpirationTime('2h').sign(key);
+      const token = await guestToken(app.identitySecret, sub);
       return {
         headers: {
           'x-crm-app-key': app.appKey,

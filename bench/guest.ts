@@ -5,12 +5,7 @@ import pg from 'pg';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
 import { httpClient, paced } from './paced.js';
-import { SignJWT } from 'jose';
-import { readConfig } from '../src/config.js';
-import { createApp } from '../src/domain/apps/create-app.js';
-import { systemContext } from '../src/domain/context.js';
-import { openServices } from '../src/services.js';
-import { makeBenchApp, type BenchApp } from './apps.js';
+import { guestToken, makeBenchApp, type BenchApp } from './apps.js';
 import { BENCH_SECRET_KEY, withBenchDatabase } from './database.js';
 import { countRoundTrips } from './round-trips.js';
 import { freePort, stop } from './processes.js';
@@ -59,11 +54,7 @@ export type GuestBenchApp = BenchApp;
 export const makeGuestApp = (url: string, secretKey: string): Promise<GuestBenchApp> => makeBenchApp(url, secretKey, 'Guest bench');
 
 export async function benchGuest(url: string, secretKey: string, app: GuestBenchApp): Promise<GuestBenchResult> {
-  const token = await new SignJWT({ sub: 'bench-user' })
-    .setProtectedHeader({ alg: 'HS256' })
-    .setIssuedAt()
-    .setExpirationTime('2h')
-    .sign(new TextEncoder().encode(app.identitySecret));
+  const token = await guestToken(app.identitySecret, 'bench-user');
   const headers: Record<string, string> = {
     'x-crm-app-key': app.appKey,
     authorization: `Bearer ${token}`,

@@ -7,7 +7,6 @@
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
-import { SignJWT } from 'jose';
 import pg from 'pg';
 import { readConfig } from '../src/config.js';
 import { createApp } from '../src/domain/apps/create-app.js';
@@ -19,6 +18,7 @@ import { BENCH_SECRET_KEY, withBenchDatabase } from './database.js';
 import { paced, type Latencies } from './paced.js';
 import { cpuMsOf, freePort, serverProcess, stop } from './processes.js';
 import { rows } from '../src/db/sql.js';
+import { guestToken } from './apps.js';
 
 const ARTICLES = Number(process.env.BENCH_HELP_ARTICLES ?? 10_000);
 const RATE = Number(process.env.BENCH_HELP_RATE ?? 100);
@@ -169,11 +169,7 @@ export async function benchHelpSearch(url: string): Promise<HelpSearchResult> {
   }
   const seedMs = performance.now() - seeding;
 
-  const token = await new SignJWT({ sub: 'bench-reader' })
-    .setProtectedHeader({ alg: 'HS256' })
-    .setIssuedAt()
-    .setExpirationTime('2h')
-    .sign(new TextEncoder().encode(app.live.identity_secret));
+  const token = await guestToken(app.live.identity_secret, 'bench-reader');
   const headers = { 'x-crm-app-key': app.live.app_key, authorization: `Bearer ${token}` };
   const port = await freePort();
   // One load generator on one address: the limits are taken on every request, never reached.

@@ -10,7 +10,6 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { SignJWT } from 'jose';
 import pg from 'pg';
 import { readConfig } from '../src/config.js';
 import { createApp } from '../src/domain/apps/create-app.js';
@@ -20,6 +19,7 @@ import { sha256 } from '../src/lib/secrets.js';
 import { openServices } from '../src/services.js';
 import { BENCH_SECRET_KEY, withBenchDatabase } from './database.js';
 import { cpuMsOf, freePort, rssOf, serverProcess, stop } from './processes.js';
+import { guestToken } from './apps.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const WAITERS = Number(process.env.BENCH_LONG_POLL_WAITERS ?? 10_000);
@@ -188,14 +188,13 @@ async function measureService(
     RATE_GUEST_APP_PER_MINUTE: '100000000',
   });
   try {
-    const key = new TextEncoder().encode(seeded.identitySecret);
     const requests = await Promise.all(
       seeded.waiters.map(async (w) => ({
         key: w.conversationId,
         path: `/guest/v1/conversations/${w.conversationId}/wait?after=1`,
         headers: {
           'x-crm-app-key': seeded.appKey,
-          authorization: `Bearer ${await new SignJWT({ sub: w.sub }).setProtectedHeader({ alg: 'HS256' }).setIssuedAt().setExpirationTime('2h').sign(key)}`,
+          authorization: `Bearer ${await guestToken(seeded.identitySecret, w.sub)}`,
         },
       })),
     );
