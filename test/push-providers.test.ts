@@ -115,6 +115,26 @@ describe('APNs', () => {
     expect(await first.tokenFor(shared, clock.now())).toBe(renewed);
   });
 
+  it('answers retry, not a failure of the key, when the token store cannot be read (the database away), and makes one once it can', async () => {
+    let away = true;
+    const store: ProviderTokenStore = {
+      load: async () => {
+        if (away) throw new Error('terminating connection due to administrator command');
+        return undefined;
+      },
+      save: async (_name, token) => token,
+    };
+    const other = makeApnsKey('STORE12345', key.teamId);
+    const own = { ...creds, privateKey: other.p8, keyId: 'STORE12345' };
+    const sharing = new ApnsTokens(store);
+    const d = apnsToken();
+    const o = await sendApns(client, sharing, own, apns.origin, { deviceToken: d, payload: alert('x') }, clock.now());
+    expect(o).toMatchObject({ kind: 'retry', provider: false });
+    expect(o).not.toHaveProperty('systemic');
+    away = false;
+    expect(await sharing.tokenFor(own, clock.now())).toMatch(/^ey/);
+  });
+
   it('is refused by the stand-in when the token is signed with another key, or names another team or key id', async () => {
     const other = makeApnsKey(key.keyId, key.teamId);
     for (const wrong of [

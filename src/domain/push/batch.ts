@@ -110,7 +110,7 @@ export async function sendPushBatch(
 
 async function step(ctx: Ctx, senders: PushSenders, input: BatchInput, opts: BatchOptions, memory: StepMemory): Promise<BatchResult> {
   const size = opts.batchSize ?? BATCH_DEVICES;
-  const send = await ctx.db.pushSend.findUnique({ where: { id: input.sendId } });
+  const send = await retried(() => ctx.db.pushSend.findUnique({ where: { id: input.sendId } }));
   if (!send || send.state !== 'sending') {
     memory.forget(input.sendId);
     return { after: input.after, finished: true, waitUntil: null };
@@ -127,14 +127,14 @@ async function step(ctx: Ctx, senders: PushSenders, input: BatchInput, opts: Bat
   const carried = await retried(() => takeUp(ctx, send, now, claim));
 
   const work = [...new Map([...due, ...carried].map((w) => [w.device.id, w])).values()];
-  const page = await nextPage(ctx, send, input.after, size);
+  const page = await retried(() => nextPage(ctx, send, input.after, size));
   const taken = new Set(work.map((w) => w.device.id));
   const fresh = page.devices.filter((d) => !taken.has(d.id));
   const hearing = fresh.length
-    ? await whoHear(ctx, send.appModeId, send.topicKey, 'push', [...new Set(fresh.map((d) => d.contactId))])
+    ? await retried(() => whoHear(ctx, send.appModeId, send.topicKey, 'push', [...new Set(fresh.map((d) => d.contactId))]))
     : new Set<string>();
 
-  const creds = await openCredentials(ctx, send.appModeId);
+  const creds = await retried(() => openCredentials(ctx, send.appModeId));
   const content = { sendId: send.id, title: send.title, body: send.body, link: send.link };
   const pause = await sendAll(ctx, send, {
     work,
@@ -147,7 +147,7 @@ async function step(ctx: Ctx, senders: PushSenders, input: BatchInput, opts: Bat
   });
 
   if (!page.done) return { after: page.after, finished: false, waitUntil: pause };
-  return { after: page.after, ...(await afterLastPage(ctx, send, pause)) };
+  return { after: page.after, ...(await retried(() => afterLastPage(ctx, send, pause))) };
 }
 
 /** A statement (or transaction) tried again while its connection is cut; it must be safe to repeat. */

@@ -1,7 +1,7 @@
 import { createHash, createPrivateKey, type KeyObject } from 'node:crypto';
 import { SignJWT } from 'jose';
 import type { H2Answer, Http2Client } from './h2.js';
-import { bytesOf, PayloadTooLarge, retryAfterMs, tooLarge, transportOutcome, type PushOutcome } from './outcome.js';
+import { bytesOf, DEFAULT_RETRY_MS, PayloadTooLarge, retryAfterMs, tooLarge, transportOutcome, type PushOutcome } from './outcome.js';
 
 // Apple Push Notification service over HTTP/2 with token authentication: each request carries a
 // provider token, an ES256 JWT naming the key (kid) and the team (iss) and when it was made (iat),
@@ -114,16 +114,29 @@ export class ApnsTokens {
   }
 
   private async obtain(name: string, key: ApnsKey, now: Date): Promise<ProviderToken> {
-    const stored = await this.store?.load(name);
+    const store = this.store;
+    const stored = store && (await this.kept(() => store.load(name)));
     if (stored && this.usable(name, stored.madeAt, now)) return stored;
     const iat = Math.floor(now.getTime() / 1000);
     const jwt = await new SignJWT({ iss: key.teamId, iat })
       .setProtectedHeader({ alg: 'ES256', kid: key.keyId })
       .sign(createPrivateKey(key.privateKey));
     const made = { jwt, madeAt: iat * 1000 };
-    return this.store ? this.store.save(name, made, stored?.madeAt) : made;
+    return store ? this.kept(() => store.save(name, made, stored?.madeAt)) : made;
+  }
+
+  /** A call of the store: its failure is the store's (the database away), not the key's. */
+  private async kept<T>(call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (err) {
+      throw new TokenStoreUnavailable((err as Error).message, { cause: err });
+    }
   }
 }
+
+/** The store of shared provider tokens could not be read or written: the push is not sent now, and nothing says the key is bad. */
+export class TokenStoreUnavailable extends Error {}
 
 /** One key's name in the cache: its ids and a hash of the key itself, so a replaced key gets a token of its own. */
 export const keyName = (key: ApnsKey) =>
@@ -155,6 +168,13 @@ export async function sendApns(
   try {
     jwt = await tokens.tokenFor(creds, now);
   } catch (err) {
+    if (err instanceof TokenStoreUnavailable)
+      return {
+        kind: 'retry',
+        reason: `not sent: the provider token could not be read: ${err.message}`,
+        afterMs: DEFAULT_RETRY_MS,
+        provider: false,
+      };
     return { kind: 'failed', reason: `the APNs key cannot sign: ${(err as Error).message}`, systemic: true };
   }
   const headers: Record<string, string> = {
