@@ -60,6 +60,8 @@ interface Notice {
   n?: string;
   t?: boolean;
   s?: number;
+  /** When the heartbeat was taken (clock ms): its viewing and typing last from then, however late a process hears of it. */
+  a?: number;
   left?: boolean;
 }
 
@@ -117,6 +119,7 @@ export class Presence {
       n: name.slice(0, MAX_NAME),
       t: typing,
       s: (known?.since ?? this.clock.now()).getTime(),
+      a: this.clock.now().getTime(),
     };
     return JSON.stringify(notice);
   }
@@ -186,14 +189,17 @@ export class Presence {
       if (!viewers!.size) this.held.delete(notice.c);
       return this.changed(notice.c);
     }
-    const at = this.clock.now().getTime();
-    const typingUntil = notice.t ? at + TYPING_TTL_MS : 0;
+    const now = this.clock.now().getTime();
+    // Never later than now: a process whose clock runs ahead does not lengthen anyone's presence.
+    const at = typeof notice.a === 'number' ? Math.min(notice.a, now) : now;
+    if (at + PRESENCE_TTL_MS <= now) return;
+    const typingUntil = notice.t && at + TYPING_TTL_MS > now ? at + TYPING_TTL_MS : 0;
     const name = String(notice.n ?? '');
     if (known) {
       const was = known.typingUntil > 0;
-      known.until = at + PRESENCE_TTL_MS;
+      known.until = Math.max(known.until, at + PRESENCE_TTL_MS);
       known.typingUntil = typingUntil;
-      if (was === notice.t && known.name === name) return;
+      if (was === (typingUntil > 0) && known.name === name) return;
       known.name = name;
       return this.changed(notice.c);
     }
