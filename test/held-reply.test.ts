@@ -15,7 +15,7 @@ let workspaceId: string;
 beforeAll(async () => {
   t = await startTestServer();
   app = await staffApp(t);
-  workspaceId = (await t.svc.db.app.findUniqueOrThrow({ where: { id: app.appId } })).workspaceId;
+  workspaceId = app.workspaceId;
 });
 afterAll(() => t?.close());
 

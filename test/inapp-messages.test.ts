@@ -308,7 +308,7 @@ describe('messages', () => {
   });
 
   it('are written by owners and admins, read by every member, and not found from another workspace', async () => {
-    const workspaceId = (await t.svc.db.app.findUniqueOrThrow({ where: { id: app.appId } })).workspaceId;
+    const workspaceId = app.workspaceId;
     const agent = await memberOf(t, workspaceId, 'agent');
     const admin = await memberOf(t, workspaceId, 'admin');
     expect(await staff.createRefused(app.modes.live, 'banner', { content: banner() }, agent.token)).toMatchObject({ code: 'role_forbids' });

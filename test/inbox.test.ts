@@ -20,7 +20,7 @@ const config = () => testConfig({ conversationWaitMs: 300 });
 beforeAll(async () => {
   t = await startTestServer({ config: config() });
   app = await staffApp(t);
-  workspaceId = (await t.svc.db.app.findUniqueOrThrow({ where: { id: app.appId } })).workspaceId;
+  workspaceId = app.workspaceId;
 });
 afterAll(async () => {
   await Promise.all(clients.map((c) => c.dispose()));

@@ -187,7 +187,7 @@ describe('in one server', () => {
 
   it('ends a removed member’s subscription within a second, with not_found; a new role that still allows reading keeps it', async () => {
     const app = await staffApp(t);
-    const workspaceId = (await t.svc.db.app.findUniqueOrThrow({ where: { id: app.appId } })).workspaceId;
+    const workspaceId = app.workspaceId;
     const agent = await memberOf(t, workspaceId, 'agent');
     const staffUserId = (await t.svc.db.staffUser.findUniqueOrThrow({ where: { email: agent.email } })).id;
     const tool = follow(toolClient(t.url, agent.token, false), app.modes.live);
@@ -268,7 +268,7 @@ describe('in one server', () => {
 
   it('answers each change once for the subscribers who asked the same with the same rights, resumed or not, and apart for other rights', async () => {
     const app = await staffApp(t);
-    const workspaceId = (await t.svc.db.app.findUniqueOrThrow({ where: { id: app.appId } })).workspaceId;
+    const workspaceId = app.workspaceId;
     const agent = await memberOf(t, workspaceId, 'agent');
     const withApp =
       'subscription($m: ID!, $after: String) { appModeChanged(appModeId: $m, after: $after) { version reload appMode { brandName app { name } } } }';

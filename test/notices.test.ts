@@ -184,7 +184,7 @@ describe('a card posted by staff without a push', () => {
     );
     const p = person();
     await noticesFor(p.sub, []);
-    const workspaceId = (await t.svc.db.app.findUniqueOrThrow({ where: { id: app.appId } })).workspaceId;
+    const workspaceId = app.workspaceId;
     const agent = await memberOf(t, workspaceId, 'agent');
     const card = (
       await post({ x: p.sub, title: 'Welcome', body: 'Glad to have you', link: 'https://example.com/start', topic: key }, agent.token)

@@ -20,7 +20,7 @@ beforeAll(async () => {
   // The same database and clock: the clock moves presence's expiry in both.
   two = await startTestServer({ dbUrl: one.dbUrl, clock: one.clock });
   app = await staffApp(one);
-  workspaceId = (await one.svc.db.app.findUniqueOrThrow({ where: { id: app.appId } })).workspaceId;
+  workspaceId = app.workspaceId;
 });
 afterAll(async () => {
   await Promise.all(clients.map((c) => c.dispose()));

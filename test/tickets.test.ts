@@ -18,7 +18,7 @@ beforeAll(async () => {
   // waits for to land on a busy machine (at 300 ms it answered empty before the move under load).
   t = await startTestServer({ config: testConfig({ conversationWaitMs: 5_000 }) });
   app = await staffApp(t);
-  workspaceId = (await t.svc.db.app.findUniqueOrThrow({ where: { id: app.appId } })).workspaceId;
+  workspaceId = app.workspaceId;
 });
 afterAll(() => t?.close());
 

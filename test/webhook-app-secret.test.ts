@@ -121,7 +121,7 @@ describe("an app-mode's webhook secret", () => {
   });
 
   it('is made by admins and owners only; every member may read whether it is set; another workspace’s app is unknown', async () => {
-    const workspaceId = (await t.svc.db.app.findUniqueOrThrow({ where: { id: app.appId } })).workspaceId;
+    const workspaceId = app.workspaceId;
     const agent = await memberOf(t, workspaceId, 'agent');
     expect((await refused(RENEW, { m: app.modes.live }, agent.token)).code).toBe('role_forbids');
     expect((await ok(STATE, { m: app.modes.live }, agent.token)).appWebhookSecret.appModeId).toBe(app.modes.live);

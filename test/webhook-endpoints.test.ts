@@ -105,7 +105,7 @@ describe('adding an endpoint', () => {
   });
 
   it('is for admins and owners: an agent reads endpoints but may not add one, and another workspace’s endpoint is unknown', async () => {
-    const workspaceId = (await t.svc.db.app.findUniqueOrThrow({ where: { id: app.appId } })).workspaceId;
+    const workspaceId = app.workspaceId;
     const agent = await memberOf(t, workspaceId, 'agent');
     expect((await refused(ADD, { m: app.modes.live, u: 'https://hooks.example.com/x', t: ['contact.created'] }, agent.token)).code).toBe(
       'role_forbids',

@@ -199,7 +199,7 @@ describe('webhookTries', () => {
 
   it("is for staff who may read the endpoint's app: an agent may watch, another workspace's owner finds no such endpoint", async () => {
     const id = await endpoint('live/who');
-    const workspaceId = (await a.svc.db.app.findUniqueOrThrow({ where: { id: app.appId } })).workspaceId;
+    const workspaceId = app.workspaceId;
     const agent = await memberOf(a, workspaceId, 'agent');
     const agentTool = watch(b, agent.token, id);
     await until(() => agentTool.steps.length === 1, "the agent's first answer");
