@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { type Browser, type Page } from 'playwright-core';
@@ -29,6 +30,7 @@ beforeAll(async () => {
   app = await staffApp(t, 'Acme Cloud');
   const { workspaceId } = await t.svc.db.app.findUniqueOrThrow({ where: { id: app.appId } });
   bea = await memberOf(t, workspaceId, 'agent');
+  await t.svc.db.team.create({ data: { id: randomUUID(), workspaceId, name: 'Billing', createdAt: new Date() } });
   await t.svc.db.staffUser.update({ where: { email: bea.email }, data: { name: 'Bea Lund' } });
   await t.svc.db.staffUser.update({ where: { email: app.ownerEmail }, data: { name: 'Ana Ruiz' } });
   const server = serverApi(t, app.live.server_key);
@@ -116,6 +118,9 @@ describe('two agents on one conversation in the console', { timeout: 60_000 }, (
     await b.keyboard.press('a');
     await b.getByRole('dialog', { name: 'Assign to' }).waitFor();
     await b.getByRole('option', { name: /Bea Lund \(me\)/ }).waitFor();
+    expect(await b.getByRole('option', { name: /Billing/ }).textContent()).toContain('Team');
+    expect(await seriousFindings(b)).toEqual([]);
+    await b.screenshot({ path: `${SHOTS}console-agents-assign.png` });
     await b.keyboard.type('bea');
     await b.keyboard.press('Enter');
     await ana.locator('.meta', { hasText: 'Assigned to Bea Lund' }).waitFor({ timeout: 5000 });
@@ -144,6 +149,13 @@ describe('two agents on one conversation in the console', { timeout: 60_000 }, (
     expect(await held.count()).toBe(0);
     expect(await ana.locator('#composer-text').inputValue()).toBe('');
     expect(await ana.evaluate((id) => sessionStorage.getItem(`crm.console.draft.${id}`), conversationId)).toBeNull();
+
+    // A team by the same chooser.
+    await b.locator('body').click({ position: { x: 700, y: 300 } });
+    await b.keyboard.press('a');
+    await b.keyboard.type('billing');
+    await b.keyboard.press('Enter');
+    await ana.locator('.meta', { hasText: 'Assigned to Bea Lund, Billing' }).waitFor({ timeout: 5000 });
 
     // Snooze by s, a choice by keyboard.
     await b.locator('body').click({ position: { x: 700, y: 300 } });
