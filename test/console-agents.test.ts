@@ -174,6 +174,15 @@ describe('two agents on one conversation in the console', { timeout: 60_000 }, (
     await ana.locator('.meta .state', { hasText: 'Closed' }).waitFor();
     expect((await t.svc.db.conversation.findUniqueOrThrow({ where: { id: conversationId } })).ratingAsked).toBe(true);
 
+    // On a narrower screen the panel waits behind "About the person".
+    await ana.setViewportSize({ width: 1000, height: 760 });
+    expect(await panel.isVisible()).toBe(false);
+    await ana.getByRole('button', { name: 'About the person' }).click();
+    await panel.waitFor();
+    await ana.screenshot({ path: `${SHOTS}console-agents-narrow.png` });
+    await panel.getByRole('button', { name: 'Hide' }).click();
+    await panel.waitFor({ state: 'hidden' });
+
     // Bea leaves: Ana no longer sees her.
     await b.goto(`${t.url}/console/inbox/open`);
     await expect.poll(() => ana.locator('.presence', { hasText: 'Bea Lund' }).count(), { timeout: 5000 }).toBe(0);

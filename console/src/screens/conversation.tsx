@@ -34,6 +34,7 @@ export function ConversationView(props: { id: string; modeId: string; workspaceI
   const [next, setNext] = useState<string | null>(null);
   const [error, setError] = useState<string | undefined>();
   const [choosing, setChoosing] = useState<'assign' | 'snooze' | undefined>();
+  const [showPerson, setShowPerson] = useState(false);
   const [askRating, setAskRating] = useState(() => localStorage.getItem(ASK_RATING) !== 'no');
   const composer = useRef<ComposerHandle>(null);
   const paging = useRef(false);
@@ -193,6 +194,15 @@ export function ConversationView(props: { id: string; modeId: string; workspaceI
             <button type="button" onClick={() => setChoosing('assign')} aria-keyshortcuts="A">
               Assign…
             </button>
+            <button
+              type="button"
+              class="person-toggle"
+              aria-expanded={showPerson}
+              aria-controls="person-panel"
+              onClick={() => setShowPerson(!showPerson)}
+            >
+              About the person
+            </button>
           </div>
         </header>
         {error && (
@@ -211,7 +221,7 @@ export function ConversationView(props: { id: string; modeId: string; workspaceI
           onTyping={presence.setTyping}
         />
       </section>
-      <PersonPanel conversationId={id} />
+      <PersonPanel conversationId={id} open={showPerson} onClose={() => setShowPerson(false)} />
       {choosing === 'assign' && (
         <AssignChooser
           workspaceId={props.workspaceId}

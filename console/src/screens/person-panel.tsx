@@ -4,7 +4,8 @@ import { ConversationPersonDocument, type ConversationPersonQuery } from '../gen
 import { fullTime, when } from '../ui/time';
 
 // Beside a conversation: who the person is (their attributes, consent to offers, push devices and
-// latest events), read once as the conversation opens.
+// latest events), read once as the conversation opens. On narrower screens it is hidden until
+// "About the person" opens it over the conversation.
 
 type Person = ConversationPersonQuery['conversation']['contact'];
 
@@ -12,7 +13,7 @@ const shown = (value: unknown): string =>
   Array.isArray(value) ? value.map(shown).join(', ') : typeof value === 'boolean' ? (value ? 'Yes' : 'No') : String(value ?? '');
 const PLATFORMS = { ios: 'iOS', android: 'Android', web: 'Web' } as const;
 
-export function PersonPanel({ conversationId }: { conversationId: string }) {
+export function PersonPanel({ conversationId, open, onClose }: { conversationId: string; open: boolean; onClose(): void }) {
   const [person, setPerson] = useState<Person | undefined>();
   const [error, setError] = useState<string | undefined>();
   useEffect(() => {
@@ -23,7 +24,7 @@ export function PersonPanel({ conversationId }: { conversationId: string }) {
 
   if (!person)
     return (
-      <aside class="person-panel" aria-label="The person">
+      <aside id="person-panel" class={`person-panel${open ? ' open' : ''}`} aria-label="The person">
         {error ? <p class="error">{error}</p> : <p class="quiet-text">Loading…</p>}
       </aside>
     );
@@ -38,7 +39,10 @@ export function PersonPanel({ conversationId }: { conversationId: string }) {
   const devices = person.devices.edges.map((e) => e.node);
   const events = person.events.edges.map((e) => e.node);
   return (
-    <aside class="person-panel" aria-labelledby="person-title">
+    <aside id="person-panel" class={`person-panel${open ? ' open' : ''}`} aria-labelledby="person-title">
+      <button type="button" class="quiet panel-close" onClick={onClose}>
+        Hide
+      </button>
       <h2 id="person-title">{person.displayName || person.email || person.externalId}</h2>
       <dl class="facts">
         {facts
