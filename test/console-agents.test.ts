@@ -93,11 +93,12 @@ describe('two agents on one conversation in the console', { timeout: 60_000 }, (
 
     // Guest parts bear the person's name, not "User"; the panel shows who they are.
     expect(await ana.locator('.part.by-contact strong').first().textContent()).toBe('Grace Hopper');
-    const panel = ana.getByRole('complementary', { name: 'Grace Hopper' });
+    const panel = ana.getByRole('complementary', { name: 'About the person' });
     await panel.locator('dt', { hasText: 'plan' }).waitFor();
     expect(await panel.locator('.attributes div', { hasText: 'plan' }).locator('dd').textContent()).toBe('pro');
     expect(await panel.locator('.attributes div', { hasText: 'seats' }).locator('dd').textContent()).toBe('12');
-    for (const fact of ['grace@example.com', 'invoice_viewed', 'iOS 5.1.0']) expect(await panel.textContent()).toContain(fact);
+    for (const fact of ['Grace Hopper', 'grace@example.com', 'invoice_viewed', 'iOS 5.1.0'])
+      expect(await panel.textContent()).toContain(fact);
     expect(await panel.locator('div', { hasText: 'By email' }).locator('dd').textContent()).toBe('Yes');
 
     // Ana writes a reply (not sent): Bea sees her typing.

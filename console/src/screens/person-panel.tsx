@@ -43,7 +43,8 @@ export function PersonPanel({ conversationId, open, onClose }: { conversationId:
       <button type="button" class="quiet panel-close" onClick={onClose}>
         Hide
       </button>
-      <h2 id="person-title">{person.displayName || person.email || person.externalId}</h2>
+      <h2 id="person-title">About the person</h2>
+      <p class="person-name">{person.displayName || person.email || person.externalId}</p>
       <dl class="facts">
         {facts
           .filter(([, v]) => v)
