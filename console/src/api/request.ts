@@ -8,12 +8,13 @@ export interface FieldError {
   detail?: string;
 }
 
-/** A refusal as the API words it: its detail, code and the fields it names. */
+/** A refusal as the API words it: its detail, code, the fields it names and whatever else its extensions carry. */
 export class Refusal extends Error {
   constructor(
     message: string,
     readonly code: string,
     readonly fields: FieldError[] = [],
+    readonly extensions: Record<string, unknown> = {},
   ) {
     super(message);
   }
@@ -21,7 +22,7 @@ export class Refusal extends Error {
 
 interface GraphQLResponse<T> {
   data?: T | null;
-  errors?: { message: string; extensions?: { code?: string; errors?: FieldError[] } }[];
+  errors?: { message: string; extensions?: { code?: string; errors?: FieldError[]; [more: string]: unknown } }[];
 }
 
 /** Called when the session is refused (signed out elsewhere, expired). */
@@ -49,7 +50,7 @@ export async function request<T, V>(document: TypedDocumentString<T, V>, variabl
   if (error) {
     const code = error.extensions?.code ?? 'error';
     if (code === 'unauthenticated') onUnauthenticated();
-    throw new Refusal(error.message, code, error.extensions?.errors ?? []);
+    throw new Refusal(error.message, code, error.extensions?.errors ?? [], error.extensions ?? {});
   }
   if (!body.data) throw new Refusal(`The service answered ${response.status} without data.`, 'error');
   return body.data;

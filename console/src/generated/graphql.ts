@@ -5,13 +5,19 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
+export type AttributeType = 'boolean' | 'date' | 'list' | 'number' | 'string' | 'time';
+
 export type ConversationAuthorKind = 'bot' | 'contact' | 'staff' | 'system';
 
 export type ConversationPartKind = 'bot' | 'event' | 'message' | 'note' | 'rating';
 
 export type ConversationState = 'closed' | 'open' | 'snoozed';
 
+export type DevicePlatform = 'android' | 'ios' | 'web';
+
 export type Mode = 'live' | 'test';
+
+export type StaffRole = 'admin' | 'agent' | 'owner';
 
 export type SignInMutationVariables = Exact<{
   email: string;
@@ -53,6 +59,7 @@ export type ConversationRowFragment = {
   lastSeq: number;
   snoozedUntil: string | null;
   assignee: { id: string; name: string } | null;
+  team: { id: string; name: string } | null;
   contact: { id: string; displayName: string | null; email: string | null; externalId: string };
 };
 
@@ -74,6 +81,7 @@ export type ConversationsQuery = {
         lastSeq: number;
         snoozedUntil: string | null;
         assignee: { id: string; name: string } | null;
+        team: { id: string; name: string } | null;
         contact: { id: string; displayName: string | null; email: string | null; externalId: string };
       };
     }>;
@@ -121,6 +129,7 @@ export type ConversationQuery = {
       pageInfo: { hasNextPage: boolean; endCursor: string | null };
     };
     assignee: { id: string; name: string } | null;
+    team: { id: string; name: string } | null;
     contact: { id: string; displayName: string | null; email: string | null; externalId: string };
   };
 };
@@ -142,6 +151,7 @@ export type InboxChangedSubscription = {
       lastSeq: number;
       snoozedUntil: string | null;
       assignee: { id: string; name: string } | null;
+      team: { id: string; name: string } | null;
       contact: { id: string; displayName: string | null; email: string | null; externalId: string };
     } | null;
     part: {
@@ -161,6 +171,8 @@ export type InboxChangedSubscription = {
 export type ReplyToConversationMutationVariables = Exact<{
   id: string;
   text: string;
+  seenPartSeq?: number | null | undefined;
+  force?: boolean | null | undefined;
 }>;
 
 export type ReplyToConversationMutation = {
@@ -179,6 +191,8 @@ export type ReplyToConversationMutation = {
 export type AddConversationNoteMutationVariables = Exact<{
   id: string;
   text: string;
+  seenPartSeq?: number | null | undefined;
+  force?: boolean | null | undefined;
 }>;
 
 export type AddConversationNoteMutation = {
@@ -196,6 +210,7 @@ export type AddConversationNoteMutation = {
 
 export type CloseConversationMutationVariables = Exact<{
   id: string;
+  askRating?: boolean | null | undefined;
 }>;
 
 export type CloseConversationMutation = {
@@ -207,6 +222,7 @@ export type CloseConversationMutation = {
     lastSeq: number;
     snoozedUntil: string | null;
     assignee: { id: string; name: string } | null;
+    team: { id: string; name: string } | null;
     contact: { id: string; displayName: string | null; email: string | null; externalId: string };
   };
 };
@@ -225,6 +241,7 @@ export type SnoozeConversationMutation = {
     lastSeq: number;
     snoozedUntil: string | null;
     assignee: { id: string; name: string } | null;
+    team: { id: string; name: string } | null;
     contact: { id: string; displayName: string | null; email: string | null; externalId: string };
   };
 };
@@ -232,6 +249,7 @@ export type SnoozeConversationMutation = {
 export type AssignConversationMutationVariables = Exact<{
   id: string;
   assigneeId?: string | null | undefined;
+  teamId?: string | null | undefined;
 }>;
 
 export type AssignConversationMutation = {
@@ -243,8 +261,67 @@ export type AssignConversationMutation = {
     lastSeq: number;
     snoozedUntil: string | null;
     assignee: { id: string; name: string } | null;
+    team: { id: string; name: string } | null;
     contact: { id: string; displayName: string | null; email: string | null; externalId: string };
   };
+};
+
+export type ViewingConversationMutationVariables = Exact<{
+  id: string;
+  typing?: boolean | null | undefined;
+}>;
+
+export type ViewingConversationMutation = { viewingConversation: boolean };
+
+export type LeftConversationMutationVariables = Exact<{
+  id: string;
+}>;
+
+export type LeftConversationMutation = { leftConversation: boolean };
+
+export type ConversationPresenceSubscriptionVariables = Exact<{
+  id: string;
+}>;
+
+export type ConversationPresenceSubscription = {
+  conversationPresence: { conversationId: string; viewers: Array<{ staffUserId: string; name: string; typing: boolean; since: string }> };
+};
+
+export type ConversationPersonQueryVariables = Exact<{
+  id: string;
+}>;
+
+export type ConversationPersonQuery = {
+  conversation: {
+    id: string;
+    contact: {
+      id: string;
+      externalId: string;
+      displayName: string | null;
+      email: string | null;
+      language: string | null;
+      timeZone: string | null;
+      signedUpAt: string | null;
+      createdAt: string;
+      attributes: Array<{ name: string; type: AttributeType; value: unknown }>;
+      consent: { offersByEmail: boolean; offersByPush: boolean; changedAt: string | null };
+      devices: {
+        edges: Array<{
+          node: { id: string; platform: DevicePlatform; appVersion: string | null; locale: string | null; lastSeenAt: string };
+        }>;
+      };
+      events: { edges: Array<{ node: { id: string; name: string; occurredAt: string; source: string } }> };
+    };
+  };
+};
+
+export type AssignChoicesQueryVariables = Exact<{
+  workspaceId: string;
+}>;
+
+export type AssignChoicesQuery = {
+  members: { edges: Array<{ node: { role: StaffRole; staffUser: { id: string; name: string; email: string } } }> };
+  teams: { edges: Array<{ node: { id: string; name: string } }> };
 };
 
 export class TypedDocumentString<TResult, TVariables> extends String implements DocumentTypeDecoration<TResult, TVariables> {
@@ -272,6 +349,10 @@ export const ConversationRowFragmentDoc = new TypedDocumentString(
   lastSeq
   snoozedUntil
   assignee {
+    id
+    name
+  }
+  team {
     id
     name
   }
@@ -393,6 +474,10 @@ export const ConversationsDocument = new TypedDocumentString(`
     id
     name
   }
+  team {
+    id
+    name
+  }
   contact {
     id
     displayName
@@ -425,6 +510,10 @@ export const ConversationDocument = new TypedDocumentString(`
   lastSeq
   snoozedUntil
   assignee {
+    id
+    name
+  }
+  team {
     id
     name
   }
@@ -474,6 +563,10 @@ export const InboxChangedDocument = new TypedDocumentString(`
     id
     name
   }
+  team {
+    id
+    name
+  }
   contact {
     id
     displayName
@@ -496,8 +589,13 @@ fragment Part on ConversationPart {
   }
 }`) as unknown as TypedDocumentString<InboxChangedSubscription, InboxChangedSubscriptionVariables>;
 export const ReplyToConversationDocument = new TypedDocumentString(`
-    mutation ReplyToConversation($id: ID!, $text: String!) {
-  replyToConversation(id: $id, text: $text) {
+    mutation ReplyToConversation($id: ID!, $text: String!, $seenPartSeq: Int, $force: Boolean) {
+  replyToConversation(
+    id: $id
+    text: $text
+    seenPartSeq: $seenPartSeq
+    force: $force
+  ) {
     ...Part
   }
 }
@@ -516,8 +614,13 @@ export const ReplyToConversationDocument = new TypedDocumentString(`
   }
 }`) as unknown as TypedDocumentString<ReplyToConversationMutation, ReplyToConversationMutationVariables>;
 export const AddConversationNoteDocument = new TypedDocumentString(`
-    mutation AddConversationNote($id: ID!, $text: String!) {
-  addConversationNote(id: $id, text: $text) {
+    mutation AddConversationNote($id: ID!, $text: String!, $seenPartSeq: Int, $force: Boolean) {
+  addConversationNote(
+    id: $id
+    text: $text
+    seenPartSeq: $seenPartSeq
+    force: $force
+  ) {
     ...Part
   }
 }
@@ -536,8 +639,8 @@ export const AddConversationNoteDocument = new TypedDocumentString(`
   }
 }`) as unknown as TypedDocumentString<AddConversationNoteMutation, AddConversationNoteMutationVariables>;
 export const CloseConversationDocument = new TypedDocumentString(`
-    mutation CloseConversation($id: ID!) {
-  closeConversation(id: $id) {
+    mutation CloseConversation($id: ID!, $askRating: Boolean) {
+  closeConversation(id: $id, askRating: $askRating) {
     ...ConversationRow
   }
 }
@@ -549,6 +652,10 @@ export const CloseConversationDocument = new TypedDocumentString(`
   lastSeq
   snoozedUntil
   assignee {
+    id
+    name
+  }
+  team {
     id
     name
   }
@@ -576,6 +683,10 @@ export const SnoozeConversationDocument = new TypedDocumentString(`
     id
     name
   }
+  team {
+    id
+    name
+  }
   contact {
     id
     displayName
@@ -584,8 +695,8 @@ export const SnoozeConversationDocument = new TypedDocumentString(`
   }
 }`) as unknown as TypedDocumentString<SnoozeConversationMutation, SnoozeConversationMutationVariables>;
 export const AssignConversationDocument = new TypedDocumentString(`
-    mutation AssignConversation($id: ID!, $assigneeId: ID) {
-  assignConversation(id: $id, assigneeId: $assigneeId) {
+    mutation AssignConversation($id: ID!, $assigneeId: ID, $teamId: ID) {
+  assignConversation(id: $id, assigneeId: $assigneeId, teamId: $teamId) {
     ...ConversationRow
   }
 }
@@ -600,6 +711,10 @@ export const AssignConversationDocument = new TypedDocumentString(`
     id
     name
   }
+  team {
+    id
+    name
+  }
   contact {
     id
     displayName
@@ -607,3 +722,98 @@ export const AssignConversationDocument = new TypedDocumentString(`
     externalId
   }
 }`) as unknown as TypedDocumentString<AssignConversationMutation, AssignConversationMutationVariables>;
+export const ViewingConversationDocument = new TypedDocumentString(`
+    mutation ViewingConversation($id: ID!, $typing: Boolean) {
+  viewingConversation(id: $id, typing: $typing)
+}
+    `) as unknown as TypedDocumentString<ViewingConversationMutation, ViewingConversationMutationVariables>;
+export const LeftConversationDocument = new TypedDocumentString(`
+    mutation LeftConversation($id: ID!) {
+  leftConversation(id: $id)
+}
+    `) as unknown as TypedDocumentString<LeftConversationMutation, LeftConversationMutationVariables>;
+export const ConversationPresenceDocument = new TypedDocumentString(`
+    subscription ConversationPresence($id: ID!) {
+  conversationPresence(id: $id) {
+    conversationId
+    viewers {
+      staffUserId
+      name
+      typing
+      since
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConversationPresenceSubscription, ConversationPresenceSubscriptionVariables>;
+export const ConversationPersonDocument = new TypedDocumentString(`
+    query ConversationPerson($id: ID!) {
+  conversation(id: $id) {
+    id
+    contact {
+      id
+      externalId
+      displayName
+      email
+      language
+      timeZone
+      signedUpAt
+      createdAt
+      attributes {
+        name
+        type
+        value
+      }
+      consent {
+        offersByEmail
+        offersByPush
+        changedAt
+      }
+      devices(first: 5) {
+        edges {
+          node {
+            id
+            platform
+            appVersion
+            locale
+            lastSeenAt
+          }
+        }
+      }
+      events(first: 8) {
+        edges {
+          node {
+            id
+            name
+            occurredAt
+            source
+          }
+        }
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConversationPersonQuery, ConversationPersonQueryVariables>;
+export const AssignChoicesDocument = new TypedDocumentString(`
+    query AssignChoices($workspaceId: ID!) {
+  members(workspaceId: $workspaceId, first: 100) {
+    edges {
+      node {
+        role
+        staffUser {
+          id
+          name
+          email
+        }
+      }
+    }
+  }
+  teams(workspaceId: $workspaceId, first: 100) {
+    edges {
+      node {
+        id
+        name
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<AssignChoicesQuery, AssignChoicesQueryVariables>;

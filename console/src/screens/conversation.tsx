@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { Refusal, request } from '../api/request';
 import { readSession } from '../api/session';
 import { actionCommands } from '../commands';
@@ -12,37 +12,33 @@ import {
 } from '../generated/graphql';
 import { onInboxChange } from '../inbox-events';
 import { plainKey } from '../keys';
+import { SNOOZES } from '../snoozes';
+import { Chooser } from '../ui/chooser';
+import { AssignChooser, type Assignment } from './assign-chooser';
 import { Composer, type ComposerHandle } from './composer';
 import { Parts } from './parts';
+import { PersonPanel } from './person-panel';
+import { PresenceLine, usePresence } from './presence';
 
-// One conversation: its parts (paged by `parts`, newer ones live from the inbox's stream), and what
-// a teammate does to it: reply, note, close, snooze, assign.
-
-const SNOOZES = [
-  { id: 'hour', label: 'For an hour', until: () => new Date(Date.now() + 3600_000) },
-  {
-    id: 'tomorrow',
-    label: 'Until tomorrow 9:00',
-    until: () => {
-      const d = new Date();
-      d.setDate(d.getDate() + 1);
-      d.setHours(9, 0, 0, 0);
-      return d;
-    },
-  },
-  { id: 'week', label: 'For a week', until: () => new Date(Date.now() + 7 * 86400_000) },
-];
+// One conversation: its parts (paged by `parts`, newer ones live from the inbox's stream), who else
+// has it open, the person beside it, and what a teammate does to it: reply, note, close (asking for
+// a rating), snooze, assign.
 
 const STATE_WORDS = { open: 'Open', snoozed: 'Snoozed', closed: 'Closed' } as const;
+const ASK_RATING = 'crm.console.askRating';
 
-export function ConversationView({ id, modeId, onGone }: { id: string; modeId: string; onGone(): void }) {
+export function ConversationView(props: { id: string; modeId: string; workspaceId: string; onGone(): void }) {
+  const { id, onGone } = props;
   const [conversation, setConversation] = useState<ConversationRowFragment | undefined>();
   const [parts, setParts] = useState<PartFragment[]>([]);
   const [next, setNext] = useState<string | null>(null);
   const [error, setError] = useState<string | undefined>();
-  const [snoozeChoice, setSnoozeChoice] = useState('hour');
+  const [choosing, setChoosing] = useState<'assign' | 'snooze' | undefined>();
+  const [showPerson, setShowPerson] = useState(false);
+  const [askRating, setAskRating] = useState(() => localStorage.getItem(ASK_RATING) !== 'no');
   const composer = useRef<ComposerHandle>(null);
   const paging = useRef(false);
+  const presence = usePresence(id);
 
   const addParts = useCallback((more: PartFragment[]) => {
     setParts((old) => {
@@ -51,6 +47,7 @@ export function ConversationView({ id, modeId, onGone }: { id: string; modeId: s
       return [...byId.values()].sort((a, b) => a.seq - b.seq);
     });
   }, []);
+  const known = useMemo(() => new Map(parts.map((p) => [p.id, p])), [parts]);
 
   const load = useCallback(
     async (after: string | null) => {
@@ -93,13 +90,12 @@ export function ConversationView({ id, modeId, onGone }: { id: string; modeId: s
       setError(err instanceof Refusal ? err.message : String(err));
     }
   };
-  const close = () => act(async () => (await request(CloseConversationDocument, { id })).closeConversation);
-  const snooze = (choice = snoozeChoice) => {
+  const close = () => act(async () => (await request(CloseConversationDocument, { id, askRating })).closeConversation);
+  const snooze = (choice: string) => {
     const until = (SNOOZES.find((s) => s.id === choice) ?? SNOOZES[0]!).until().toISOString();
     return act(async () => (await request(SnoozeConversationDocument, { id, until })).snoozeConversation);
   };
-  const assign = (assigneeId: string | null) =>
-    act(async () => (await request(AssignConversationDocument, { id, assigneeId })).assignConversation);
+  const assign = (to: Assignment) => act(async () => (await request(AssignConversationDocument, { id, ...to })).assignConversation);
   const me = readSession()?.viewerId ?? null;
 
   // Keys and the command menu's entries for this conversation.
@@ -110,19 +106,24 @@ export function ConversationView({ id, modeId, onGone }: { id: string; modeId: s
       { id: 'reply', label: 'Reply', key: 'R', run: () => composer.current?.focus('reply') },
       { id: 'note', label: 'Add an internal note', key: 'N', run: () => composer.current?.focus('note') },
       { id: 'close', label: 'Close the conversation', key: 'E', run: () => void actions.current.close() },
+      { id: 'assign', label: 'Assign to a teammate or team', key: 'A', run: () => setChoosing('assign') },
+      { id: 'snooze', label: 'Snooze…', key: 'S', run: () => setChoosing('snooze') },
       ...SNOOZES.map((s) => ({
         id: `snooze-${s.id}`,
         label: `Snooze ${s.label.toLowerCase()}`,
         run: () => void actions.current.snooze(s.id),
       })),
-      { id: 'assign-me', label: 'Assign to me', run: () => void actions.current.assign(me) },
-      { id: 'unassign', label: 'Unassign', run: () => void actions.current.assign(null) },
+      { id: 'assign-me', label: 'Assign to me', run: () => void actions.current.assign({ assigneeId: me }) },
+      { id: 'unassign', label: 'Unassign', run: () => void actions.current.assign({ assigneeId: null }) },
       { id: 'back', label: 'Back to the list', key: 'Esc', run: onGone },
     ]);
     const onKey = (e: KeyboardEvent) => {
+      if (document.querySelector('.overlay')) return;
       if (plainKey(e, 'KeyR')) (e.preventDefault(), composer.current?.focus('reply'));
       else if (plainKey(e, 'KeyN')) (e.preventDefault(), composer.current?.focus('note'));
       else if (plainKey(e, 'KeyE')) (e.preventDefault(), void actions.current.close());
+      else if (plainKey(e, 'KeyA')) (e.preventDefault(), setChoosing('assign'));
+      else if (plainKey(e, 'KeyS')) (e.preventDefault(), setChoosing('snooze'));
     };
     addEventListener('keydown', onKey);
     return () => {
@@ -145,57 +146,93 @@ export function ConversationView({ id, modeId, onGone }: { id: string; modeId: s
     );
 
   const who = conversation.contact.displayName || conversation.contact.email || conversation.contact.externalId;
+  const authorName = (p: PartFragment) => (p.author.kind === 'contact' ? who : p.author.name);
+  const assigned = [conversation.assignee?.name, conversation.team?.name].filter(Boolean).join(', ');
   return (
-    <section class="conversation-pane" aria-labelledby="conversation-title">
-      <header class="conversation-head">
-        <div>
-          <button type="button" class="back quiet" onClick={onGone}>
-            Back to the list
-          </button>
-          <h2 id="conversation-title">{who}</h2>
-          <p class="meta">
-            <span class={`state state-${conversation.state}`}>{STATE_WORDS[conversation.state]}</span>
-            {conversation.assignee ? ` · Assigned to ${conversation.assignee.name}` : ' · Unassigned'}
-            {conversation.contact.email && conversation.contact.email !== who ? ` · ${conversation.contact.email}` : ''}
+    <>
+      <section class="conversation-pane" aria-labelledby="conversation-title">
+        <header class="conversation-head">
+          <div>
+            <button type="button" class="back quiet" onClick={onGone}>
+              Back to the list
+            </button>
+            <h2 id="conversation-title">{who}</h2>
+            <p class="meta">
+              <span class={`state state-${conversation.state}`}>{STATE_WORDS[conversation.state]}</span>
+              {assigned ? ` · Assigned to ${assigned}` : ' · Unassigned'}
+              {conversation.contact.email && conversation.contact.email !== who ? ` · ${conversation.contact.email}` : ''}
+            </p>
+            <PresenceLine others={presence.others} />
+          </div>
+          <div class="actions" role="group" aria-label="Conversation actions">
+            {conversation.state !== 'closed' && (
+              <>
+                <label class="ask-rating">
+                  <input
+                    type="checkbox"
+                    checked={askRating}
+                    onChange={(e) => {
+                      setAskRating(e.currentTarget.checked);
+                      localStorage.setItem(ASK_RATING, e.currentTarget.checked ? 'yes' : 'no');
+                    }}
+                  />
+                  Ask for a rating
+                </label>
+                <button type="button" onClick={() => void close()} aria-keyshortcuts="E">
+                  Close
+                </button>
+              </>
+            )}
+            <button type="button" onClick={() => setChoosing('snooze')} aria-keyshortcuts="S">
+              Snooze…
+            </button>
+            {conversation.assignee?.id !== me && (
+              <button type="button" onClick={() => void assign({ assigneeId: me })}>
+                Assign to me
+              </button>
+            )}
+            <button type="button" onClick={() => setChoosing('assign')} aria-keyshortcuts="A">
+              Assign…
+            </button>
+            <button
+              type="button"
+              class="person-toggle"
+              aria-expanded={showPerson}
+              aria-controls="person-panel"
+              onClick={() => setShowPerson(!showPerson)}
+            >
+              About the person
+            </button>
+          </div>
+        </header>
+        {error && (
+          <p class="error" role="alert">
+            {error}
           </p>
-        </div>
-        <div class="actions" role="group" aria-label="Conversation actions">
-          {conversation.state !== 'closed' && (
-            <button type="button" onClick={() => void close()} aria-keyshortcuts="E">
-              Close
-            </button>
-          )}
-          <label for="snooze-choice" class="visually-hidden">
-            Snooze for
-          </label>
-          <select id="snooze-choice" value={snoozeChoice} onChange={(e) => setSnoozeChoice(e.currentTarget.value)}>
-            {SNOOZES.map((s) => (
-              <option key={s.id} value={s.id}>
-                {s.label}
-              </option>
-            ))}
-          </select>
-          <button type="button" onClick={() => void snooze()}>
-            Snooze
-          </button>
-          {conversation.assignee?.id === me ? (
-            <button type="button" onClick={() => void assign(null)}>
-              Unassign
-            </button>
-          ) : (
-            <button type="button" onClick={() => void assign(me)}>
-              Assign to me
-            </button>
-          )}
-        </div>
-      </header>
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
+        )}
+        <Parts parts={parts} more={next !== null} onMore={() => next && void load(next)} authorName={authorName} />
+        <Composer
+          ref={composer}
+          conversationId={id}
+          lastShownSeq={parts.at(-1)?.seq ?? 0}
+          known={known}
+          authorName={authorName}
+          onSent={(p) => addParts([p])}
+          onTyping={presence.setTyping}
+        />
+      </section>
+      <PersonPanel conversationId={id} open={showPerson} onClose={() => setShowPerson(false)} />
+      {choosing === 'assign' && (
+        <AssignChooser
+          workspaceId={props.workspaceId}
+          hasTeam={!!conversation.team}
+          onAssign={(to) => void assign(to)}
+          onClose={() => setChoosing(undefined)}
+        />
       )}
-      <Parts parts={parts} more={next !== null} onMore={() => next && void load(next)} />
-      <Composer ref={composer} conversationId={id} modeId={modeId} onSent={(p) => addParts([p])} />
-    </section>
+      {choosing === 'snooze' && (
+        <Chooser title="Snooze" choices={SNOOZES} onChoose={(c) => void snooze(c.id)} onClose={() => setChoosing(undefined)} />
+      )}
+    </>
   );
 }

@@ -110,7 +110,13 @@ export function Inbox({ place, state, conversationId }: { place: Place; state: I
         />
       </section>
       {conversationId ? (
-        <ConversationView key={conversationId} id={conversationId} modeId={modeId} onGone={() => navigate(inboxPath(state))} />
+        <ConversationView
+          key={conversationId}
+          id={conversationId}
+          modeId={modeId}
+          workspaceId={place.workspaceId}
+          onGone={() => navigate(inboxPath(state))}
+        />
       ) : (
         <section class="conversation-pane empty" aria-label="Conversation">
           <p>Choose a conversation: j and k move, Enter opens.</p>

@@ -6,7 +6,18 @@ import { fullTime } from '../ui/time';
 // shown to the person), and event lines. Newer pages load as their end comes into view; the view
 // keeps to the newest part while it is there.
 
-export function Parts({ parts, more, onMore }: { parts: PartFragment[]; more: boolean; onMore(): void }) {
+export function Parts({
+  parts,
+  more,
+  onMore,
+  authorName,
+}: {
+  parts: PartFragment[];
+  more: boolean;
+  onMore(): void;
+  /** The name to show: the person's own for their parts (a guest's are stored as "User"). */
+  authorName(p: PartFragment): string;
+}) {
   const box = useRef<HTMLOListElement>(null);
   const end = useRef<HTMLLIElement>(null);
   const onMoreRef = useRef(onMore);
@@ -44,9 +55,9 @@ export function Parts({ parts, more, onMore }: { parts: PartFragment[]; more: bo
               {p.text || p.event} · <time dateTime={p.createdAt}>{fullTime(p.createdAt)}</time>
             </p>
           ) : (
-            <article aria-label={`${p.kind === 'note' ? 'Note' : 'Message'} from ${p.author.name}`}>
+            <article aria-label={`${p.kind === 'note' ? 'Note' : 'Message'} from ${authorName(p)}`}>
               <p class="part-head">
-                <strong>{p.author.name}</strong>
+                <strong>{authorName(p)}</strong>
                 {p.kind === 'note' && <span class="badge">Internal note</span>}
                 <time dateTime={p.createdAt}>{fullTime(p.createdAt)}</time>
               </p>
