@@ -107,9 +107,11 @@ export async function run(argv: string[], io: Io): Promise<number> {
       await io.out(json ? `${JSON.stringify({ usage: parsed.help })}\n` : `${parsed.help}\n`);
       return EXIT.ok;
     }
-    // Loaded only now: help and bad command lines answer without the database drivers.
-    const { boot } = await import('../boot.js');
-    const { location, svc } = await boot(readConfig(io.env));
+    // Loaded only now: help and bad command lines answer without the database drivers. A command
+    // runs on services of its own (services.ts): pg alone, never Prisma's client nor the server's.
+    const [{ bootWith }, { openCliServices }] = await Promise.all([import('../boot.js'), import('./services.js')]);
+    const config = readConfig(io.env);
+    const { location, svc } = await bootWith(config, (url, secretKey) => openCliServices({ config, url, secretKey }));
     let printed: Printed;
     try {
       printed = await parsed.action(systemContext(svc, 'operator'));
