@@ -3,23 +3,27 @@ import { locateDatabase, type DatabaseLocation } from './db/connect.js';
 import { applyMigrations } from './db/migrations.js';
 import type { Clock } from './lib/clock.js';
 import { resolveSecretKey } from './lib/secret-key.js';
-import { openServices, type OpenServices } from './services.js';
+import type { OpenServices } from './services.js';
 
 /** What the server and the CLI share: the database found (or started), migrated, and the services on it. */
 export async function boot(
   config: Config,
   opts: { listen?: boolean; clock?: Clock } = {},
 ): Promise<{ location: DatabaseLocation; svc: OpenServices; applied: string[] }> {
+  // Loaded here, not above: `crm` boots through bootWith on services of its own, without this graph.
+  const { openServices } = await import('./services.js');
+  return bootWith(config, (url, secretKey) => openServices({ config, url, secretKey, clock: opts.clock, listen: opts.listen }));
+}
+
+/** The database found (or started) and migrated, then `open` on it (the server's services, or a `crm` command's). */
+export async function bootWith<S>(
+  config: Config,
+  open: (url: string, secretKey: string) => Promise<S> | S,
+): Promise<{ location: DatabaseLocation; svc: S; applied: string[] }> {
   const location = await locateDatabase(config);
   try {
     const applied = await applyMigrations(location.url);
-    const svc = await openServices({
-      config,
-      url: location.url,
-      secretKey: await resolveSecretKey(config),
-      clock: opts.clock,
-      listen: opts.listen,
-    });
+    const svc = await open(location.url, await resolveSecretKey(config));
     return { location, svc, applied };
   } catch (err) {
     await location.embedded?.stop();

@@ -1,17 +1,8 @@
-import { createServerKey, revokeServerKey } from '../domain/apps/server-keys.js';
-import { DEFAULT_TOKEN_SECONDS, issueUserToken } from '../domain/access/user-tokens.js';
-import {
-  createOperatorApp,
-  listOperatorApps,
-  listServerKeys,
-  requireAppModeByKey,
-  requireOperatorApp,
-} from '../domain/apps/operator-apps.js';
-import { PARTS, updateSettings, type SettingsPatch } from '../domain/apps/settings.js';
+import { DEFAULT_TOKEN_SECONDS } from '../domain/access/user-tokens.js';
+import { PARTS } from '../domain/apps/parts.js';
+import type { SettingsPatch } from '../domain/apps/settings.js';
 import type { Ctx, SystemCaller } from '../domain/context.js';
 import { DomainError } from '../domain/errors.js';
-import { createStaffUser, listStaffUsers } from '../domain/staff/staff-users.js';
-import { createWorkspace } from '../domain/staff/workspaces.js';
 import { commaList, onOff, str, UsageError, type OptionSpec, type Values } from './args.js';
 import {
   appJson,
@@ -31,6 +22,8 @@ import {
 
 // The commands. Each one only reads its arguments (prepare: before any database is opened, so a
 // bad command line touches nothing) and then calls domain functions and shapes what they return.
+// A command loads the domain modules it calls when it runs (`await import`), so a run loads only
+// its own: what every command loads is this file, args.ts and output.ts.
 
 export interface Command {
   /** "group verb", as typed after `crm`. */
@@ -64,6 +57,7 @@ export const commands: Command[] = [
         ownerName: str(values, 'owner-name'),
       };
       return async (ctx) => {
+        const { createWorkspace } = await import('../domain/staff/workspaces.js');
         const made = await createWorkspace(ctx, input);
         return {
           json: { workspace_id: made.workspaceId, owner_id: made.ownerId },
@@ -84,6 +78,7 @@ export const commands: Command[] = [
     prepare(values) {
       const input = { email: str(values, 'email')!, password: str(values, 'password')!, name: str(values, 'name') };
       return async (ctx) => {
+        const { createStaffUser } = await import('../domain/staff/staff-users.js');
         const made = await createStaffUser(ctx, input);
         return {
           json: { staff_user_id: made.staffUserId, email: made.email, name: made.name },
@@ -107,6 +102,7 @@ export const commands: Command[] = [
     prepare(values) {
       const input = { name: str(values, 'name')!, workspaceId: str(values, 'workspace') };
       return async (ctx) => {
+        const { createOperatorApp } = await import('../domain/apps/operator-apps.js');
         const app = await createOperatorApp(ctx, input);
         return { json: createdAppJson(app), text: createdAppText(app) };
       };
@@ -119,6 +115,7 @@ export const commands: Command[] = [
     options: {},
     prepare() {
       return async (ctx) => {
+        const { listOperatorApps } = await import('../domain/apps/operator-apps.js');
         const apps = await listOperatorApps(ctx);
         return { json: { apps: apps.map(appJson) }, text: appListText(apps) };
       };
@@ -131,6 +128,7 @@ export const commands: Command[] = [
     options: {},
     prepare(_values, [app]) {
       return async (ctx) => {
+        const { requireOperatorApp } = await import('../domain/apps/operator-apps.js');
         const found = await requireOperatorApp(ctx, app!, argField('APP'));
         return { json: appShowJson(found), text: appShowText(found) };
       };
@@ -180,8 +178,11 @@ export const commands: Command[] = [
       }
       for (const k of Object.keys(patch) as (keyof SettingsPatch)[]) if (patch[k] === undefined) delete patch[k];
       return async (ctx) => {
+        const { requireAppModeByKey } = await import('../domain/apps/operator-apps.js');
         const mode = await requireAppModeByKey(ctx, appKey!, argField('APP_KEY'));
-        const settings = Object.keys(patch).length ? await updateSettings(ctx, mode.id, patch) : mode;
+        const settings = Object.keys(patch).length
+          ? await (await import('../domain/apps/settings.js')).updateSettings(ctx, mode.id, patch)
+          : mode;
         return { json: settingsJson(settings), text: settingsText(settings) };
       };
     },
@@ -193,6 +194,10 @@ export const commands: Command[] = [
     options: {},
     prepare(_values, [appKey]) {
       return async (ctx) => {
+        const [{ requireAppModeByKey }, { createServerKey }] = await Promise.all([
+          import('../domain/apps/operator-apps.js'),
+          import('../domain/apps/server-keys.js'),
+        ]);
         const mode = await requireAppModeByKey(ctx, appKey!, argField('APP_KEY'));
         const { serverKey } = await createServerKey(ctx, mode.id);
         return { json: { server_key: serverKey }, text: `Created server key ${serverKey} for ${mode.appKey} (shown only this once).` };
@@ -206,6 +211,7 @@ export const commands: Command[] = [
     options: {},
     prepare(_values, [appKey]) {
       return async (ctx) => {
+        const { listServerKeys, requireAppModeByKey } = await import('../domain/apps/operator-apps.js');
         const mode = await requireAppModeByKey(ctx, appKey!, argField('APP_KEY'));
         const keys = await listServerKeys(ctx, mode.id);
         return { json: { app_key: mode.appKey, server_keys: keys.map(keyJson) }, text: keyListText(mode.appKey, keys) };
@@ -219,6 +225,7 @@ export const commands: Command[] = [
     options: {},
     prepare(_values, [serverKey]) {
       return async (ctx) => {
+        const { revokeServerKey } = await import('../domain/apps/server-keys.js');
         try {
           await revokeServerKey(ctx, { serverKey: serverKey! });
         } catch (err) {
@@ -239,6 +246,7 @@ export const commands: Command[] = [
     options: {},
     prepare() {
       return async (ctx) => {
+        const { listStaffUsers } = await import('../domain/staff/staff-users.js');
         const staff = await listStaffUsers(ctx);
         return { json: { staff_users: staff.map(staffJson) }, text: staffListText(staff) };
       };
@@ -263,6 +271,10 @@ export const commands: Command[] = [
       const ttl = str(values, 'ttl');
       if (ttl !== undefined && !/^\d{1,9}$/.test(ttl)) throw new UsageError(`--ttl takes a number of seconds, not "${ttl}"`, 'ttl');
       return async (ctx) => {
+        const [{ requireAppModeByKey }, { issueUserToken }] = await Promise.all([
+          import('../domain/apps/operator-apps.js'),
+          import('../domain/access/user-tokens.js'),
+        ]);
         const mode = await requireAppModeByKey(ctx, appKey!, argField('APP_KEY'));
         const made = await issueUserToken(ctx, mode, { sub, seconds: ttl === undefined ? undefined : Number(ttl) });
         return { json: { token: made.token, expires_at: made.expiresAt.toISOString() }, text: made.token };

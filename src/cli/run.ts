@@ -1,5 +1,4 @@
-import { readConfig } from '../config.js';
-import { systemContext, type Ctx, type SystemCaller } from '../domain/context.js';
+import type { Ctx, SystemCaller } from '../domain/context.js';
 import { DomainError } from '../domain/errors.js';
 import { parseCommandLine, UsageError, wantsJson } from './args.js';
 import { argField, commandHelp, commands, findCommand, usageLine, type Command } from './commands.js';
@@ -107,9 +106,16 @@ export async function run(argv: string[], io: Io): Promise<number> {
       await io.out(json ? `${JSON.stringify({ usage: parsed.help })}\n` : `${parsed.help}\n`);
       return EXIT.ok;
     }
-    // Loaded only now: help and bad command lines answer without the database drivers.
-    const { boot } = await import('../boot.js');
-    const { location, svc } = await boot(readConfig(io.env));
+    // Loaded only now: help and bad command lines answer without the database drivers. A command
+    // runs on services of its own (services.ts): pg alone, never Prisma's client nor the server's.
+    const [{ bootWith }, { openCliServices }, { readConfig }, { systemContext }] = await Promise.all([
+      import('../boot.js'),
+      import('./services.js'),
+      import('../config.js'),
+      import('../domain/context.js'),
+    ]);
+    const config = readConfig(io.env);
+    const { location, svc } = await bootWith(config, (url, secretKey) => openCliServices({ config, url, secretKey }));
     let printed: Printed;
     try {
       printed = await parsed.action(systemContext(svc, 'operator'));

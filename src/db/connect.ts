@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Config } from '../config.js';
-import { startEmbeddedPostgres, type EmbeddedPostgres } from './embedded-postgres.js';
+import type { EmbeddedPostgres } from './embedded-postgres.js';
 
 export interface DatabaseLocation {
   url: string;
@@ -18,6 +18,8 @@ export async function locateDatabase(config: Pick<Config, 'databaseUrl' | 'dataD
     admin.pathname = '/postgres';
     return { url: config.databaseUrl, adminUrl: admin.toString() };
   }
+  // Loaded only here: with DATABASE_URL (a `crm` command's usual case) the embedded server's code is not.
+  const { startEmbeddedPostgres } = await import('./embedded-postgres.js');
   const embedded = await startEmbeddedPostgres(path.join(config.dataDir));
   const pg = await import('pg');
   const client = new pg.default.Client({ connectionString: embedded.adminUrl });

@@ -2,7 +2,7 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
 import { PROJECT_ROOT as projectRoot } from '../config.js';
-import { openSchemaEngine, type SchemaEngine } from './schema-engine.js';
+import type { SchemaEngine } from './schema-engine.js';
 
 // Create, apply and check migrations with Prisma's wasm schema engine. Migration folders are
 // Prisma's own (`prisma/migrations/<timestamp>_<name>/migration.sql` and `_prisma_migrations`).
@@ -43,6 +43,8 @@ async function readMigrations(through?: string) {
 }
 
 async function withEngine<T>(url: string, fn: (engine: SchemaEngine) => Promise<T>): Promise<T> {
+  // Loaded only here: a start or `crm` run on a migrated database (allApplied) needs none of the engine's code.
+  const { openSchemaEngine } = await import('./schema-engine.js');
   const { engine, close } = await openSchemaEngine(await readSchemaFiles(), url);
   try {
     return await fn(engine);

@@ -1,4 +1,3 @@
-import { SignJWT } from 'jose';
 import type { AppMode } from '../../generated/prisma/client.js';
 import { textProblem } from '../../lib/text.js';
 import type { Ctx } from '../context.js';
@@ -30,6 +29,8 @@ export async function issueUserToken(ctx: Ctx, mode: AppMode, input: { sub: stri
     throw invalidField('ttl', `must be a whole number of seconds from 1 to ${MAX_TOKEN_SECONDS}`);
   const now = Math.floor(ctx.clock.now().getTime() / 1000);
   const secret = new TextEncoder().encode(ctx.svc.secrets.open(mode.identitySecretEnc));
+  // Loaded here: `crm` reads its command line (which names DEFAULT_TOKEN_SECONDS) without the JOSE library.
+  const { SignJWT } = await import('jose');
   const token = await new SignJWT({ sub })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setIssuedAt(now)

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { transaction, type Ctx } from '../context.js';
+import { exec, sql } from '../../db/sql.js';
+import type { Ctx } from '../context.js';
 import { invalidField } from '../errors.js';
 import {
   hashServerKey,
@@ -42,27 +43,26 @@ export async function createApp(ctx: Ctx, input: { workspaceId: string; name: st
   const appId = randomUUID();
   const made = { live: credentials('live'), test: credentials('test') };
   const { secrets } = ctx.svc;
-  await transaction(ctx, async ({ db: tx }) => {
-    await tx.app.create({ data: { id: appId, workspaceId: input.workspaceId, name } });
-    for (const mode of ['live', 'test'] as const) {
-      const c = made[mode];
-      const appModeId = randomUUID();
-      await tx.appMode.create({
-        data: {
-          id: appModeId,
-          appId,
-          mode,
-          appKey: c.app_key,
-          identitySecretEnc: secrets.seal(c.identity_secret),
-          inboundSecretEnc: secrets.seal(c.inbound_secret),
-          brandName: name,
-        },
-      });
-      await tx.serverKey.create({
-        data: { id: randomUUID(), appModeId, keyHash: hashServerKey(c.server_key), hint: serverKeyHint(c.server_key) },
-      });
-    }
-  });
+  const now = new Date();
+  const modes = (['live', 'test'] as const).map((mode) => ({ mode, id: randomUUID(), c: made[mode] }));
+  // Raw SQL, one statement: the `crm app create` command runs without loading Prisma's client.
+  // One statement is one transaction (or part of the caller's).
+  await exec(
+    ctx,
+    sql`WITH app AS (INSERT INTO app (id, workspace_id, name, created_at) VALUES (${appId}, ${input.workspaceId}, ${name}, ${now}) RETURNING id),
+        modes AS (
+          INSERT INTO app_mode (id, app_id, mode, app_key, identity_secret_enc, inbound_secret_enc, brand_name, updated_at)
+          SELECT m.id, app.id, m.mode::"Mode", m.app_key, m.identity, m.inbound, ${name}, ${now}
+          FROM app, unnest(${modes.map((m) => m.id)}::text[], ${modes.map((m) => m.mode)}::text[], ${modes.map((m) => m.c.app_key)}::text[],
+            ${modes.map((m) => secrets.seal(m.c.identity_secret))}::text[], ${modes.map((m) => secrets.seal(m.c.inbound_secret))}::text[])
+            AS m(id, mode, app_key, identity, inbound)
+        )
+        INSERT INTO server_key (id, app_mode_id, key_hash, hint, created_at)
+        SELECT k.id, k.app_mode_id, k.key_hash, k.hint, ${now}
+        FROM unnest(${modes.map(() => randomUUID())}::text[], ${modes.map((m) => m.id)}::text[],
+          ${modes.map((m) => hashServerKey(m.c.server_key))}::text[], ${modes.map((m) => serverKeyHint(m.c.server_key))}::text[])
+          AS k(id, app_mode_id, key_hash, hint)`,
+  );
   return { workspaceId: input.workspaceId, appId, ...made };
 }
 

@@ -1,13 +1,16 @@
 import { lock } from '../locks.js';
 import type { AppMode, ServerKey } from '../../generated/prisma/client.js';
-import { findAppModeByKey } from '../access/app-modes.js';
-import { transaction, type Ctx } from '../context.js';
+import { rows, sql, type Sql } from '../../db/sql.js';
+import { APP_MODE_COLUMNS, findAppModeByKey } from '../access/app-modes.js';
+import { sqlTransaction, type Ctx } from '../context.js';
 import { DomainError } from '../errors.js';
 import { createOwnerlessWorkspace, MAX_WORKSPACE_NAME, requireWorkspace } from '../staff/ownerless-workspaces.js';
 import { checkAppName, createApp, type CreatedApp } from './create-app.js';
+import { SERVER_KEY_COLUMNS } from './server-keys.js';
 
 // Apps as operators handle them (the `crm` CLI): made in a given workspace or a new one, and
-// named by their app keys.
+// named by their app keys. Raw SQL throughout, not Prisma: the `crm` commands run without loading
+// Prisma's client.
 
 /**
  * An app in `workspaceId`; without one, in the only workspace there is, or in a new owner-less
@@ -24,9 +27,9 @@ export async function createOperatorApp(ctx: Ctx, input: { name: string; workspa
   const suffix = ' workspace';
   // One transaction for both: an app that cannot be made leaves no workspace behind. The lock
   // makes two such runs on an empty database agree on one answer: the second sees the first's workspace.
-  return transaction(ctx, async (tx) => {
+  return sqlTransaction(ctx, async (tx) => {
     await lock(tx, 'operator-app-workspace', 'any');
-    const workspaces = await tx.db.workspace.findMany({ select: { id: true, name: true }, orderBy: { createdAt: 'asc' }, take: 6 });
+    const workspaces = await rows<{ id: string; name: string }>(tx, sql`SELECT id, name FROM workspace ORDER BY created_at LIMIT 6`);
     if (workspaces.length > 1)
       throw new DomainError(
         409,
@@ -54,17 +57,30 @@ export interface OperatorApp {
   modes: AppMode[];
 }
 
-const appSelect = {
-  id: true,
-  name: true,
-  createdAt: true,
-  workspace: { select: { id: true, name: true } },
-  modes: { orderBy: { mode: 'asc' as const } },
-} as const;
+/** The apps `where` names, oldest first, each with its workspace and both modes (live first). */
+async function operatorApps(ctx: Ctx, where: Sql, limit: number): Promise<OperatorApp[]> {
+  const apps = await rows<{ id: string; name: string; createdAt: Date; workspaceId: string; workspaceName: string }>(
+    ctx,
+    sql`SELECT a.id, a.name, a.created_at AS "createdAt", w.id AS "workspaceId", w.name AS "workspaceName"
+        FROM app a JOIN workspace w ON w.id = a.workspace_id WHERE ${where} ORDER BY a.created_at, a.id LIMIT ${limit}`,
+  );
+  if (!apps.length) return [];
+  const modes = await rows<AppMode>(
+    ctx,
+    sql`SELECT ${APP_MODE_COLUMNS} FROM app_mode WHERE app_id = ANY(${apps.map((a) => a.id)}::text[]) ORDER BY app_id, mode`,
+  );
+  return apps.map((a) => ({
+    id: a.id,
+    name: a.name,
+    createdAt: a.createdAt,
+    workspace: { id: a.workspaceId, name: a.workspaceName },
+    modes: modes.filter((m) => m.appId === a.id),
+  }));
+}
 
 /** Every app, oldest first (at most `limit`). */
 export async function listOperatorApps(ctx: Ctx, limit = 1000): Promise<OperatorApp[]> {
-  return ctx.db.app.findMany({ select: appSelect, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], take: limit });
+  return operatorApps(ctx, sql`true`, limit);
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -72,19 +88,19 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** The app an app key (either mode's) or an app id names, with its server keys per mode; refused, naming `field`, when none. */
 export async function requireOperatorApp(ctx: Ctx, keyOrId: string, field = 'app'): Promise<OperatorApp & { serverKeys: ServerKey[] }> {
   const appId = UUID.test(keyOrId) ? keyOrId.toLowerCase() : (await findAppModeByKey(ctx.svc, keyOrId))?.appId;
-  const app = appId ? await ctx.db.app.findUnique({ where: { id: appId }, select: appSelect }) : null;
+  const [app] = appId ? await operatorApps(ctx, sql`a.id = ${appId}`, 1) : [];
   if (!app)
     throw new DomainError(404, 'not_found', 'Not found', 'No app has this key or id.', [{ field, message: 'no app has this key or id' }]);
-  const serverKeys = await ctx.db.serverKey.findMany({
-    where: { appModeId: { in: app.modes.map((m) => m.id) } },
-    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-  });
+  const serverKeys = await rows<ServerKey>(
+    ctx,
+    sql`SELECT ${SERVER_KEY_COLUMNS} FROM server_key WHERE app_mode_id = ANY(${app.modes.map((m) => m.id)}::text[]) ORDER BY created_at, id`,
+  );
   return { ...app, serverKeys };
 }
 
 /** The server keys of one mode, oldest first, revoked ones included. Only their hints are ever shown. */
 export async function listServerKeys(ctx: Ctx, appModeId: string): Promise<ServerKey[]> {
-  return ctx.db.serverKey.findMany({ where: { appModeId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+  return rows<ServerKey>(ctx, sql`SELECT ${SERVER_KEY_COLUMNS} FROM server_key WHERE app_mode_id = ${appModeId} ORDER BY created_at, id`);
 }
 
 /** The app-mode an app key (`app_…` live, `app_test_…` test) names; refused, naming `field`, when none. */

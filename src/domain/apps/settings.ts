@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import type { AppMode } from '../../generated/prisma/client.js';
-import { transaction, type Ctx } from '../context.js';
+import { join, one, raw, sql } from '../../db/sql.js';
+import { APP_MODE_COLUMNS } from '../access/app-modes.js';
+import { sqlTransaction, type Ctx } from '../context.js';
 import { invalid, notFound, type FieldError } from '../errors.js';
 import { emit, inOrder } from '../outbox.js';
 import { appModeState } from './app-mode-changes.js';
@@ -42,8 +44,7 @@ export const settingsPatch = z.object({
 });
 export type SettingsPatch = z.infer<typeof settingsPatch>;
 
-/** The parts (messenger, help center, in-app messages) by the names staff and operators use. */
-export const PARTS = { messenger: 'messengerOn', help: 'helpOn', inapp: 'inappOn' } as const;
+export { PARTS } from './parts.js';
 
 export async function updateSettings(ctx: Ctx, appModeId: string, patch: SettingsPatch): Promise<AppMode> {
   const parsed = settingsPatch.safeParse(patch);
@@ -61,7 +62,11 @@ export async function updateSettings(ctx: Ctx, appModeId: string, patch: Setting
   }
   if (errors.length) throw invalid(errors);
 
-  const current = await ctx.db.appMode.findUnique({ where: { id: appModeId } });
+  // Raw SQL, not Prisma: `crm app set` runs without loading Prisma's client.
+  const current = await one<{ languages: string[]; defaultLanguage: string }>(
+    ctx,
+    sql`SELECT languages, default_language AS "defaultLanguage" FROM app_mode WHERE id = ${appModeId}`,
+  );
   if (!current) throw notFound('No such app.');
   const languages = data.languages ?? current.languages;
   const defaultLanguage = data.defaultLanguage ?? current.defaultLanguage;
@@ -70,9 +75,19 @@ export async function updateSettings(ctx: Ctx, appModeId: string, patch: Setting
       { field: data.defaultLanguage ? 'defaultLanguage' : 'languages', message: 'the default language must be one of the languages' },
     ]);
 
-  return transaction(ctx, async (tx) => {
+  // Each setting given, by its column (the array ones typed: a list is sent as text), and the time of the change.
+  const set = Object.entries(data).flatMap(([key, value]) => {
+    if (value === undefined) return [];
+    const column = raw(key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`));
+    return Array.isArray(value) ? sql`${column} = ${value}::text[]` : sql`${column} = ${value}`;
+  });
+  return sqlTransaction(ctx, async (tx) => {
     await inOrder(tx, 'app_mode.changed', appModeId);
-    const updated = await tx.db.appMode.update({ where: { id: appModeId }, data });
+    const updated = await one<AppMode>(
+      tx,
+      sql`UPDATE app_mode SET ${join([...set, sql`updated_at = ${new Date()}`])} WHERE id = ${appModeId} RETURNING ${APP_MODE_COLUMNS}`,
+    );
+    if (!updated) throw notFound('No such app.');
     await emit(tx, 'app_mode.changed', { appModeId, data: appModeState(updated) });
     return updated;
   });

@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { hashPassword } from '../../lib/passwords.js';
+import { exec, one, rows, sql } from '../../db/sql.js';
 import type { Ctx } from '../context.js';
 import { conflict, invalid, type FieldError } from '../errors.js';
 
 // Staff users: one per email, across workspaces. Operators make them (`crm staff create`), or
 // createWorkspace with its first owner; they join other workspaces only by accepting invitations.
+// Raw SQL, not Prisma: the `crm` commands run without loading Prisma's client.
 
 export const MIN_PASSWORD = 10;
 export const MAX_STAFF_NAME = 100;
@@ -35,6 +37,10 @@ export function newStaffUserProblems(input: NewStaffUser, field = { email: 'emai
 /** The display name: the one given, else the email's local part. */
 export const staffName = (name: string | null | undefined, email: string) => name?.trim() || email.split('@')[0]!;
 
+/** Whether a staff user has this (normalized) email. */
+export const emailInUse = async (ctx: Ctx, email: string): Promise<boolean> =>
+  (await one(ctx, sql`SELECT 1 FROM staff_user WHERE email = ${email}`)) !== undefined;
+
 export const emailTaken = () => conflict('email_taken', 'A staff user with this email exists; invite them to the workspace instead.');
 
 /** A staff user of no workspace yet, who can sign in and accept invitations. */
@@ -43,11 +49,15 @@ export async function createStaffUser(ctx: Ctx, input: NewStaffUser): Promise<{ 
   if (errors.length) throw invalid(errors);
   const email = normalizeEmail(input.email);
   // Checked before hashing, which is the slow part.
-  if (await ctx.db.staffUser.findUnique({ where: { email }, select: { id: true } })) throw emailTaken();
+  if (await emailInUse(ctx, email)) throw emailTaken();
   const row = { id: randomUUID(), email, name: staffName(input.name, email), passwordHash: await hashPassword(input.password) };
   // Someone may have taken the email while the password was hashed.
-  const made = await ctx.db.staffUser.createMany({ data: [row], skipDuplicates: true });
-  if (!made.count) throw emailTaken();
+  const made = await exec(
+    ctx,
+    sql`INSERT INTO staff_user (id, email, name, password_hash, created_at) VALUES (${row.id}, ${email}, ${row.name}, ${row.passwordHash}, ${new Date()})
+        ON CONFLICT DO NOTHING`,
+  );
+  if (!made) throw emailTaken();
   return { staffUserId: row.id, email, name: row.name };
 }
 
@@ -62,15 +72,21 @@ export interface ListedStaffUser {
 
 /** Every staff user, by email (at most `limit`). */
 export async function listStaffUsers(ctx: Ctx, limit = 1000): Promise<ListedStaffUser[]> {
-  return ctx.db.staffUser.findMany({
-    select: {
-      id: true,
-      email: true,
-      name: true,
-      createdAt: true,
-      memberships: { select: { workspaceId: true, role: true, workspace: { select: { name: true } } }, orderBy: { createdAt: 'asc' } },
-    },
-    orderBy: { email: 'asc' },
-    take: limit,
-  });
+  const staff = await rows<Omit<ListedStaffUser, 'memberships'>>(
+    ctx,
+    sql`SELECT id, email, name, created_at AS "createdAt" FROM staff_user ORDER BY email LIMIT ${limit}`,
+  );
+  if (!staff.length) return [];
+  const memberships = await rows<{ staffUserId: string; workspaceId: string; role: string; workspaceName: string }>(
+    ctx,
+    sql`SELECT m.staff_user_id AS "staffUserId", m.workspace_id AS "workspaceId", m.role::text AS role, w.name AS "workspaceName"
+        FROM membership m JOIN workspace w ON w.id = m.workspace_id
+        WHERE m.staff_user_id = ANY(${staff.map((s) => s.id)}::text[]) ORDER BY m.created_at`,
+  );
+  return staff.map((s) => ({
+    ...s,
+    memberships: memberships
+      .filter((m) => m.staffUserId === s.id)
+      .map((m) => ({ workspaceId: m.workspaceId, role: m.role, workspace: { name: m.workspaceName } })),
+  }));
 }

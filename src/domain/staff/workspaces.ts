@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { hashPassword } from '../../lib/passwords.js';
-import { transaction, type Ctx } from '../context.js';
+import { exec, sql } from '../../db/sql.js';
+import type { Ctx } from '../context.js';
 import { invalid } from '../errors.js';
 import { checkWorkspaceName } from './ownerless-workspaces.js';
-import { emailTaken, newStaffUserProblems, normalizeEmail, staffName } from './staff-users.js';
+import { emailInUse, emailTaken, newStaffUserProblems, normalizeEmail, staffName } from './staff-users.js';
 
 /** A workspace and its first owner, a new staff user; someone who has an account is invited instead. */
 export async function createWorkspace(
@@ -19,14 +20,18 @@ export async function createWorkspace(
   if (errors.length) throw invalid(errors);
 
   const email = normalizeEmail(input.ownerEmail);
-  if (await ctx.db.staffUser.findUnique({ where: { email }, select: { id: true } })) throw emailTaken();
+  if (await emailInUse(ctx, email)) throw emailTaken();
   const passwordHash = await hashPassword(input.ownerPassword);
   const workspaceId = randomUUID();
   const ownerId = randomUUID();
-  await transaction(ctx, async ({ db: tx }) => {
-    await tx.workspace.create({ data: { id: workspaceId, name: input.name.trim() } });
-    await tx.staffUser.create({ data: { id: ownerId, email, name: staffName(input.ownerName, email), passwordHash } });
-    await tx.membership.create({ data: { workspaceId, staffUserId: ownerId, role: 'owner' } });
-  });
+  const now = new Date();
+  // One statement (raw SQL, so `crm workspace create` runs without loading Prisma's client).
+  await exec(
+    ctx,
+    sql`WITH workspace AS (INSERT INTO workspace (id, name, created_at) VALUES (${workspaceId}, ${input.name.trim()}, ${now})),
+        owner AS (INSERT INTO staff_user (id, email, name, password_hash, created_at)
+          VALUES (${ownerId}, ${email}, ${staffName(input.ownerName, email)}, ${passwordHash}, ${now}))
+        INSERT INTO membership (workspace_id, staff_user_id, role, created_at) VALUES (${workspaceId}, ${ownerId}, 'owner', ${now})`,
+  );
   return { workspaceId, ownerId };
 }
