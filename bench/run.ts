@@ -2,6 +2,7 @@
 import { BENCH_SECRET_KEY, withBenchDatabase } from './database.js';
 import { benchEvents, makeEventsApp, printEvents } from './events.js';
 import { benchGuest, makeGuestApp, printGuest } from './guest.js';
+import { benchCrm, printCrm } from './crm.js';
 import { benchStartup, printStartup } from './startup.js';
 
 process.exit(
@@ -13,6 +14,7 @@ process.exit(
     printGuest(await benchGuest(url, BENCH_SECRET_KEY, await makeGuestApp(url, BENCH_SECRET_KEY)));
 
     printStartup(await benchStartup({ databaseUrl: url, secretKey: BENCH_SECRET_KEY, appKey: app.appKey }));
+    printCrm(await benchCrm({ databaseUrl: url, secretKey: BENCH_SECRET_KEY, appKey: app.appKey }));
 
     // Live fan-out (bench/live.ts): two server processes, 1,000 and 5,000 subscribers, beside a bare ws broadcast.
     await (await import('./live.js')).benchLive(url, BENCH_SECRET_KEY);
