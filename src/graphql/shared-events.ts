@@ -67,6 +67,8 @@ export async function subscribeShared(
   // A group's subscribers are sent its one serialized answer straight to their sockets: graphql-ws
   // only hears of the end (or the refusal that ends it), and answers it with complete (or error).
   const head = delivery && `{"id":${JSON.stringify(delivery.id)},"type":"next","payload":`;
+  /** The subscriber completed or went: a change already on its way is not sent after that. */
+  let stopped = false;
   const iterator: AsyncIterableIterator<ExecutionResult> = {
     [Symbol.asyncIterator]: () => iterator,
     async next() {
@@ -75,6 +77,7 @@ export async function subscribeShared(
         if (step.done) return { done: true, value: undefined };
         const made = await answer(step.value);
         if (!group || !delivery) return { done: false, value: made.result };
+        if (stopped) return { done: true, value: undefined };
         // One at a time, each sent before the next is taken: every change in order, and a socket that
         // does not read holds its own subscription back (then reloads: MAX_BEHIND), not the others.
         await delivery.send(`${head}${payloadOf(made, answers)}}`);
@@ -82,6 +85,7 @@ export async function subscribeShared(
     },
     // Straight to the source, which ends at once even while it waits for the next change.
     return: async () => {
+      stopped = true;
       await events.return?.();
       return { done: true, value: undefined };
     },
