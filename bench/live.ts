@@ -4,7 +4,7 @@
 // clients. Run by bench/run.ts, or alone: `npx tsx bench/live.ts [subscribers…]`.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -44,8 +44,12 @@ export interface LiveResult {
     unfollowedP50: number;
     unfollowedP99: number;
     bytesPerSubscriber: number;
+    /** CPU of both server processes over the counted changes, per answer delivered (the changes nobody follows included). */
+    serverCpuMsPerMessage: number;
+    /** CPU of this process (the subscribers' end) over the same time, per answer received. */
+    clientCpuMsPerMessage: number;
   };
-  floor: { p50: number; p99: number; max: number; missed: number };
+  floor: { p50: number; p99: number; max: number; missed: number; serverCpuMsPerMessage: number; clientCpuMsPerMessage: number };
 }
 
 /** Runs the benchmark for each subscriber count on the database at `url` (migrated) and prints it. */
@@ -69,11 +73,15 @@ export async function benchLive(url: string, secretKey: string, counts = [1000, 
       `           mutation p50 ${ms(s.mutationP50)}, p99 ${ms(s.mutationP99)}; of an app-mode nobody follows, between the changes: p50 ${ms(s.unfollowedP50)}, p99 ${ms(s.unfollowedP99)}; before anyone subscribed: p50 ${ms(s.aloneP50)}, p99 ${ms(s.aloneP99)}`,
     );
     console.log(`           server memory ${(s.bytesPerSubscriber / 1024).toFixed(1)} KiB per subscriber (RSS of both processes)`);
+    const perMessage = (x: { serverCpuMsPerMessage: number; clientCpuMsPerMessage: number }) =>
+      `CPU per answer: servers ${(x.serverCpuMsPerMessage * 1000).toFixed(1)} µs, subscribers' end ${(x.clientCpuMsPerMessage * 1000).toFixed(1)} µs`;
+    console.log(`           ${perMessage(s)}`);
     console.log(
       `  floor    p50 ${ms(r.floor.p50)}, p99 ${ms(r.floor.p99)}, max ${ms(r.floor.max)}; missed ${r.floor.missed} (a bare ws server, one process, broadcasting the same payload)`,
     );
+    console.log(`           ${perMessage(r.floor)}`);
     console.log(
-      `  ratio    p99 ${(s.p99 / Math.max(r.floor.p99, 0.1)).toFixed(1)}× the floor (aim: service p99 within 100 ms at 1,000 and 250 ms at 5,000)`,
+      `  ratio    p99 ${(s.p99 / Math.max(r.floor.p99, 0.1)).toFixed(1)}× the floor (aim: service p99 within 100 ms at 1,000 and 500 ms at 10,000)`,
     );
   }
   return results;
@@ -129,6 +137,14 @@ async function runOnce(url: string, secretKey: string, subscribers: number): Pro
     }
     await sleep(500);
     const bytesPerSubscriber = servers.reduce((sum, s, i) => sum + rss(s) - before[i]!, 0) / subscribers;
+    // BENCH_LIVE_HEAP=<dir>: the first server writes a heap snapshot there with every subscriber connected (it stalls while it writes).
+    if (process.env.BENCH_LIVE_HEAP) {
+      const snapshots = () => readdirSync(process.env.BENCH_LIVE_HEAP!).filter((f) => f.endsWith('.heapsnapshot')).length;
+      const had = snapshots();
+      process.kill(servers[0]!.pid!, 'SIGUSR2');
+      while (snapshots() === had) await sleep(500);
+      await sleep(5000);
+    }
 
     const mutationMs: number[] = [];
     const unfollowedMs: number[] = [];
@@ -138,6 +154,7 @@ async function runOnce(url: string, secretKey: string, subscribers: number): Pro
       await sleep(500);
     }
     for (const s of sockets) s.received.clear();
+    const cpuFrom = { servers: servers.map(cpuMs), client: process.cpuUsage(), at: monotonicMicros() };
     for (let i = 0; i < CHANGES; i++) {
       const tick = sleep(1000);
       mutationMs.push(await change(i));
@@ -146,7 +163,15 @@ async function runOnce(url: string, secretKey: string, subscribers: number): Pro
       await tick;
     }
     await sleep(2000);
+    const serverCpu = servers.reduce((sum, s, i) => sum + cpuMs(s) - cpuFrom.servers[i]!, 0);
+    const clientCpu = cpuUsedMs(cpuFrom.client);
+    // The window the counted changes took, on the clock CPU profiles are stamped with (see BENCH_LIVE_PROFILE).
+    if (process.env.BENCH_LIVE_PROFILE)
+      console.log(
+        `  profile window ${subscribers}: ${cpuFrom.at} ${monotonicMicros()} (µs); servers ${servers.map((s) => s.pid).join(' ')}`,
+      );
     const service = tally(sockets, sentAt);
+    const delivered = subscribers * CHANGES - service.missed;
     const committedAt = await commitTimes(url, appModeId);
     const payload = sockets[0]!.sample;
     for (const s of sockets) s.socket.terminate();
@@ -164,6 +189,8 @@ async function runOnce(url: string, secretKey: string, subscribers: number): Pro
         unfollowedP50: quantile(unfollowedMs, 0.5),
         unfollowedP99: quantile(unfollowedMs, 0.99),
         bytesPerSubscriber,
+        serverCpuMsPerMessage: serverCpu / delivered,
+        clientCpuMsPerMessage: clientCpu / delivered,
       },
       floor,
     };
@@ -321,12 +348,15 @@ async function broadcastFloor(subscribers: number, payload: string) {
     const sender = await open();
     const sentAt: number[] = [];
     const template = JSON.parse(payload || '{}');
+    const cpuFrom = { server: cpuMs(child), client: process.cpuUsage() };
     for (let i = 0; i < CHANGES; i++) {
       sentAt[i] = performance.now();
       sender.send(JSON.stringify({ ...template, n: i }));
       await sleep(1000);
     }
     await sleep(1000);
+    const serverCpu = cpuMs(child) - cpuFrom.server;
+    const clientCpu = cpuUsedMs(cpuFrom.client);
     const latencies: number[] = [];
     let missed = 0;
     for (const got of received)
@@ -336,7 +366,15 @@ async function broadcastFloor(subscribers: number, payload: string) {
         else latencies.push(at - sentAt[i]!);
       }
     for (const c of [...clients, sender]) c.terminate();
-    return { p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99), max: latencies.reduce((a, b) => Math.max(a, b), 0), missed };
+    const delivered = latencies.length;
+    return {
+      p50: quantile(latencies, 0.5),
+      p99: quantile(latencies, 0.99),
+      max: latencies.reduce((a, b) => Math.max(a, b), 0),
+      missed,
+      serverCpuMsPerMessage: serverCpu / delivered,
+      clientCpuMsPerMessage: clientCpu / delivered,
+    };
   } finally {
     child.kill('SIGTERM');
   }
@@ -354,9 +392,25 @@ function rss(child: ChildProcess): number {
   return Number(kb) * 1024;
 }
 
+/** CPU time (user and system) a process has used, in ms, from /proc (Linux; clock ticks of 10 ms). */
+function cpuMs(child: ChildProcess): number {
+  const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** CPU this process has used since `from`, in ms. */
+function cpuUsedMs(from: NodeJS.CpuUsage): number {
+  const { user, system } = process.cpuUsage(from);
+  return (user + system) / 1000;
+}
+
+/** The monotonic clock in µs, as V8 stamps CPU profiles (Linux). */
+const monotonicMicros = () => Number(process.hrtime.bigint() / 1000n);
+
 function startServerProcess(url: string, secretKey: string, port: number): ChildProcess {
   // BENCH_LIVE_PROFILE=<dir>: each server writes a CPU profile there when it stops.
   const profile = process.env.BENCH_LIVE_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_LIVE_PROFILE}`] : [];
+  if (process.env.BENCH_LIVE_HEAP) profile.push('--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${process.env.BENCH_LIVE_HEAP}`);
   return spawn(process.execPath, [...profile, fileURLToPath(new URL('../dist/src/main.js', import.meta.url))], {
     env: {
       ...process.env,

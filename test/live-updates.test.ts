@@ -285,15 +285,23 @@ describe('in one server', () => {
     await updateSettings(t.ctx, app.modes.live, { brandName: 'Second' });
     for (const tool of [...owners, resumed, ...agents]) await expect.poll(() => tool.names().at(-1), { interval: 5 }).toBe('Second');
     const after = await liveAnswers(t.url);
-    // One answer made for the 21 owners' tools and handed to 20 more, one made for the agent's.
-    expect({ made: after.made - before.made, shared: after.shared - before.shared }).toEqual({ made: 2, shared: 20 });
+    // One answer made and serialized for the 21 owners' tools and handed to 20 more, one made and serialized for the agent's.
+    expect({
+      made: after.made - before.made,
+      serialized: after.serialized - before.serialized,
+      shared: after.shared - before.shared,
+    }).toEqual({
+      made: 2,
+      serialized: 2,
+      shared: 20,
+    });
     expect(resumed.names()).toEqual(['First', 'Second']);
   });
 });
 
 /** The server's count of answers to live subscribers, made and shared (from /metrics). */
-async function liveAnswers(url: string): Promise<{ made: number; shared: number }> {
+async function liveAnswers(url: string): Promise<{ made: number; serialized: number; shared: number }> {
   const text = await (await fetch(`${url}/metrics`)).text();
   const count = (how: string) => Number(new RegExp(`^crm_live_answers_total\\{how="${how}"\\} (\\d+)`, 'm').exec(text)?.[1] ?? 0);
-  return { made: count('made'), shared: count('shared') };
+  return { made: count('made'), serialized: count('serialized'), shared: count('shared') };
 }

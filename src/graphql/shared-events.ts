@@ -21,11 +21,27 @@ import type { StaffContext } from './context.js';
 // - fields depend on the viewer only through their rights in the target's workspace, as every
 //   field of the staff API does (none reads the viewer's own records).
 
-/** Counts answers made and shared (crm_live_answers_total). */
-type Counted = { inc(labels: { how: 'made' | 'shared' }): void };
+/** Counts answers made, serialized and shared (crm_live_answers_total). */
+type Counted = { inc(labels: { how: 'made' | 'serialized' | 'shared' }): void };
 
-/** Results by event, then by group; events are forgotten with their objects. */
-const results = new WeakMap<object, Map<string, Promise<ExecutionResult>>>();
+/**
+ * Where a subscription's answers go when they skip graphql-ws's per-subscriber `next`: its socket and
+ * id. A group's answer is serialized once, and each subscriber is sent the same text with its own id
+ * around it, as graphql-ws would have sent it (`{"id":…,"type":"next","payload":…}`).
+ */
+export interface Delivery {
+  id: string;
+  send(frame: string): Promise<void>;
+}
+
+/** An answer, and once asked for, its payload as JSON (what graphql-ws sends of a result). */
+interface Answer {
+  result: ExecutionResult;
+  json?: string;
+}
+
+/** Answers by event, then by group; events are forgotten with their objects. */
+const results = new WeakMap<object, Map<string, Promise<Answer>>>();
 /** A number per document object (yoga's parse cache gives one object per query text). */
 const documentIds = new WeakMap<DocumentNode, number>();
 let nextDocumentId = 0;
@@ -35,26 +51,41 @@ export async function subscribeShared(
   args: ExecutionArgs,
   mask: (error: GraphQLError) => GraphQLError,
   answers: Counted,
+  delivery?: Delivery,
 ): Promise<AsyncIterableIterator<ExecutionResult> | ExecutionResult> {
   const source = await createSourceEventStream(args);
   if (!(Symbol.asyncIterator in source)) return { ...source, errors: source.errors?.map(mask) };
   const events = source as AsyncIterableIterator<unknown>;
-  const run = async (event: unknown): Promise<ExecutionResult> => {
+  const run = async (event: unknown): Promise<Answer> => {
     answers.inc({ how: 'made' });
     // As graphql-js maps each event: the operation executed with the event as its root value.
     const result = await execute({ ...args, rootValue: event });
-    return result.errors ? { ...result, errors: result.errors.map(mask) } : result;
+    return { result: result.errors ? { ...result, errors: result.errors.map(mask) } : result };
   };
   const group = groupOf(args);
+  const answer = (event: unknown) => (group ? shared(event, group, run, answers) : run(event));
+  // A group's subscribers are sent its one serialized answer straight to their sockets: graphql-ws
+  // only hears of the end (or the refusal that ends it), and answers it with complete (or error).
+  const head = delivery && `{"id":${JSON.stringify(delivery.id)},"type":"next","payload":`;
+  /** The subscriber completed or went: a change already on its way is not sent after that. */
+  let stopped = false;
   const iterator: AsyncIterableIterator<ExecutionResult> = {
     [Symbol.asyncIterator]: () => iterator,
     async next() {
-      const step = await events.next();
-      if (step.done) return { done: true, value: undefined };
-      return { done: false, value: await (group ? shared(step.value, group, run, answers) : run(step.value)) };
+      for (;;) {
+        const step = await events.next();
+        if (step.done) return { done: true, value: undefined };
+        const made = await answer(step.value);
+        if (!group || !delivery) return { done: false, value: made.result };
+        if (stopped) return { done: true, value: undefined };
+        // One at a time, each sent before the next is taken: every change in order, and a socket that
+        // does not read holds its own subscription back (then reloads: MAX_BEHIND), not the others.
+        await delivery.send(`${head}${payloadOf(made, answers)}}`);
+      }
     },
     // Straight to the source, which ends at once even while it waits for the next change.
     return: async () => {
+      stopped = true;
       await events.return?.();
       return { done: true, value: undefined };
     },
@@ -98,7 +129,17 @@ function answerVariables(document: DocumentNode): string[] {
   return names;
 }
 
-function shared(event: unknown, group: string, run: (event: unknown) => Promise<ExecutionResult>, answers: Counted) {
+/** The answer's payload as graphql-ws sends it (the result, its errors as JSON), serialized once for its group. */
+function payloadOf(answer: Answer, answers: Counted): string {
+  if (answer.json === undefined) {
+    answers.inc({ how: 'serialized' });
+    const { errors, ...rest } = answer.result;
+    answer.json = JSON.stringify(errors ? { ...rest, errors: errors.map((e) => e.toJSON()) } : rest);
+  }
+  return answer.json;
+}
+
+function shared(event: unknown, group: string, run: (event: unknown) => Promise<Answer>, answers: Counted) {
   if (typeof event !== 'object' || event === null) return run(event);
   let byGroup = results.get(event);
   if (!byGroup) results.set(event, (byGroup = new Map()));

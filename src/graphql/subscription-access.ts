@@ -4,7 +4,6 @@ import { MEMBERSHIP_CHANGED, SERVICE_WIDE, SESSION_ENDED } from '../domain/outbo
 import { accessRefusal, targetOf, type Target, type TargetKind } from '../domain/app-access.js';
 import type { Action, Role } from '../domain/staff/roles.js';
 import type { OutboxReader } from '../domain/services.js';
-import { abortable } from './abortable.js';
 import { accessFor } from './access.js';
 import { sessionOf, unauthenticated, type StaffContext } from './context.js';
 
@@ -131,44 +130,72 @@ export async function liveFor<T>(
   ctx.liveAccess = { workspaceId, role };
   let grants = grantsOf.get(ctx.svc.outbox);
   if (!grants) grantsOf.set(ctx.svc.outbox, (grants = new Grants(ctx.svc.outbox)));
-  const registry = grants;
-  return abortable(async function* (signal) {
-    const stream = new AbortController();
-    const stop = () => stream.abort();
-    signal.addEventListener('abort', stop);
-    let refusal: DomainError | undefined;
-    const drop = registry.add(
-      {
-        sessionId,
-        member: memberKey(workspaceId, staffUser.id),
-        workspaceId,
-        kind: targetOf(target)[0],
-        action,
-        end: (r) => {
-          refusal ??= r;
-          stream.abort();
-        },
+  // One plain iterator around the stream, not a generator around it: a change passes through
+  // every subscriber's stream, and each layer of generators is paid once per subscriber per change.
+  // The stream's signal aborts when the subscriber stops, the stream ends or fails, or the right
+  // goes: an async generator cannot run its `finally` while it awaits its next notice, so a plain
+  // `return()` would wait for a change that may never come; the abort ends that wait at once.
+  const stream = new AbortController();
+  let refusal: DomainError | undefined;
+  let ended = false;
+  const end = () => {
+    if (ended) return;
+    ended = true;
+    stream.abort();
+    expiry.cancel();
+    drop();
+  };
+  const drop = grants.add(
+    {
+      sessionId,
+      member: memberKey(workspaceId, staffUser.id),
+      workspaceId,
+      kind: targetOf(target)[0],
+      action,
+      end: (r) => {
+        refusal ??= r;
+        stream.abort();
       },
-      ctx.startedAt,
-    );
-    // A session ends at its expiry too: the subscription with it, as a new request would be refused.
-    const expiry = atTime(expiresAt.getTime() - ctx.svc.clock.now().getTime(), () => {
-      refusal ??= unauthenticated();
-      stream.abort();
-    });
-    try {
-      if (refusal) throw refusal;
-      for await (const item of start(stream.signal)) {
-        if (refusal) break;
-        yield item;
-      }
-      if (refusal) throw refusal;
-    } finally {
-      expiry.cancel();
-      drop();
-      signal.removeEventListener('abort', stop);
-    }
+    },
+    ctx.startedAt,
+  );
+  // A session ends at its expiry too: the subscription with it, as a new request would be refused.
+  const expiry = atTime(expiresAt.getTime() - ctx.svc.clock.now().getTime(), () => {
+    refusal ??= unauthenticated();
+    stream.abort();
   });
+  const source = start(stream.signal);
+  /** Ends with the refusal, the stream closed (it ends at once: its signal is aborted). */
+  const refuse = async (): Promise<never> => {
+    end();
+    await source.return(undefined);
+    throw refusal;
+  };
+  const iterator: AsyncIterableIterator<T> = {
+    [Symbol.asyncIterator]: () => iterator,
+    async next() {
+      if (refusal) return refuse();
+      let step: IteratorResult<T>;
+      try {
+        step = await source.next();
+      } catch (err) {
+        end();
+        throw err;
+      }
+      if (refusal) return refuse();
+      if (step.done) end();
+      return step;
+    },
+    return(value?: unknown) {
+      end();
+      return source.return(value as T);
+    },
+    throw(err?: unknown) {
+      end();
+      return source.throw(err);
+    },
+  };
+  return iterator;
 }
 
 /** Node's timers hold at most about 24.8 days; a longer wait is taken in steps. */

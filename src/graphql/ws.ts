@@ -8,7 +8,7 @@ import type { Metrics } from '../http/observability.js';
 import { unavailableRefusal } from '../domain/errors.js';
 import { staffContext } from './context.js';
 import { staffErrors } from './errors.js';
-import { subscribeShared } from './shared-events.js';
+import { subscribeShared, type Delivery } from './shared-events.js';
 import type { StaffYoga } from './yoga.js';
 
 // graphql-ws on the HTTP server's /graphql, executed by yoga's pipeline. The staff credential
@@ -21,8 +21,8 @@ const TRY_AGAIN_LATER = 1013;
 /** How long sockets get to answer the close handshake before they are cut. */
 const CLOSE_GRACE_MS = 1000;
 
-/** Yoga's execute and subscribe for one operation, with its plugins (masking, context) around them. */
-type Pipeline = Pick<ReturnType<StaffYoga['getEnveloped']>, 'execute' | 'subscribe'>;
+/** Yoga's execute and subscribe for one operation, with its plugins (masking, context) around them, and where its answers go. */
+type Pipeline = Pick<ReturnType<StaffYoga['getEnveloped']>, 'execute' | 'subscribe'> & { delivery: Delivery };
 
 export function serveGraphQLOverWebSocket(deps: { svc: Services; log: Logger; server: http.Server; yoga: StaffYoga; metrics: Metrics }): {
   close(): Promise<void>;
@@ -67,7 +67,7 @@ export function serveGraphQLOverWebSocket(deps: { svc: Services; log: Logger; se
         ctx.extra.socket.close(UNAUTHORIZED, 'Unauthorized');
         return false;
       },
-      onSubscribe: async (ctx, _id, payload) => {
+      onSubscribe: async (ctx, id, payload) => {
         const { schema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
           authorization: ctx.connectionParams?.authorization,
           address: addressOf(ctx.extra.request),
@@ -82,7 +82,13 @@ export function serveGraphQLOverWebSocket(deps: { svc: Services; log: Logger; se
         }
         const errors = validate(schema, document);
         if (errors.length) return errors;
-        const rootValue: Pipeline = { execute, subscribe };
+        const { socket } = ctx.extra;
+        // As graphql-ws sends (use/ws): nothing once the socket is closing, and each frame's write awaited.
+        const send = (frame: string) =>
+          new Promise<void>((resolve, reject) =>
+            socket.readyState !== socket.OPEN ? resolve() : socket.send(frame, (err) => (err ? reject(err) : resolve())),
+          );
+        const rootValue: Pipeline = { execute, subscribe, delivery: { id, send } };
         let contextValue: Awaited<ReturnType<typeof contextFactory>>;
         try {
           contextValue = await contextFactory();
@@ -94,8 +100,9 @@ export function serveGraphQLOverWebSocket(deps: { svc: Services; log: Logger; se
       },
       // The pipeline's execute and subscribe ride in rootValue, as yoga's graphql-ws recipe does.
       execute: (args: ExecutionArgs) => (args.rootValue as Pipeline).execute(args),
-      // Each event of a live subscription runs once for the subscribers that share its answer (shared-events.ts).
-      subscribe: (args: ExecutionArgs) => subscribeShared({ ...args, rootValue: undefined }, maskError, deps.metrics.liveAnswers),
+      // Each event of a live subscription runs, and is serialized, once for the subscribers that share its answer (shared-events.ts).
+      subscribe: (args: ExecutionArgs) =>
+        subscribeShared({ ...args, rootValue: undefined }, maskError, deps.metrics.liveAnswers, (args.rootValue as Pipeline).delivery),
       // Errors thrown while a subscription streams bypass yoga's masking: mask them here too.
       onError: (_ctx, _id, _payload, errors) => errors.map((e) => maskError(e).toJSON()),
       // A failure outside any operation closes the socket with its reason: never say what it was.

@@ -121,7 +121,7 @@ export function createMetrics(svc?: Services) {
   });
   const liveAnswers = new client.Counter({
     name: 'crm_live_answers_total',
-    help: 'Answers to live subscribers: made (the event executed once for a group) or shared (that answer handed to one more subscriber of the group)',
+    help: 'Answers to live subscribers: made (the event executed once for a group), serialized (that answer turned into the text sent, once for the group) or shared (that answer handed to one more subscriber of the group)',
     labelNames: ['how'] as const,
     registers: [registry],
   });
