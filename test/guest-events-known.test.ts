@@ -111,11 +111,18 @@ describe('guest events written in groups', () => {
 
   it('answers 50 concurrent requests each by the commit that holds its event, one refused by the limit and one kept by none', async () => {
     const modeId = await modeIdOf(g, own.live.app_key);
+    const event = (sub: string, ageMs = 0) => ({
+      id: randomUUID(),
+      name: 'app_opened',
+      occurred_at: new Date(g.clock.now().getTime() - ageMs).toISOString(),
+      props: { tab: sub },
+    });
+    // grouped-1 also sends one too old: refused and recorded as such, in the group.
     const send = async (sub: string) =>
       call(g.url, 'POST', '/guest/v1/events', {
         headers: { 'X-CRM-App-Key': own.live.app_key, Authorization: `Bearer ${await userToken(own.live.identity_secret, { sub })}` },
         json: {
-          events: [{ id: randomUUID(), name: 'app_opened', occurred_at: g.clock.now().toISOString(), props: { tab: sub } }],
+          events: sub === 'grouped-1' ? [event(sub, 8 * 86_400_000), event(sub)] : [event(sub)],
           app_version: '1.0.0',
           platform: 'ios',
         },
@@ -145,14 +152,23 @@ describe('guest events written in groups', () => {
       },
       (text) => /crm_guest_events/.test(text) && ++writes > 0,
     ).finally(() => blocker.end());
-    const statuses = answers.map((a) => a.status);
-    expect(statuses.filter((s) => s === 429)).toHaveLength(1);
-    expect(statuses.filter((s) => s === 202)).toHaveLength(49);
-    const kept = answers.filter((a) => a.status === 202).map((a) => a.json.accepted);
-    expect(kept.sort()).toEqual([...Array(1).fill(0), ...Array(48).fill(1)]);
+    // Which one the limit refused is the order the requests came in; every other is answered as it would be alone.
+    const refused = answers.findIndex((a) => a.status === 429);
+    expect(answers.filter((a) => a.status === 429)).toHaveLength(1);
+    expect(answers.map((a, i) => (i === refused ? 429 : a.status))).toEqual(
+      Array.from({ length: 50 }, (_, i) => (i === refused ? 429 : 202)),
+    );
+    const alone = (i: number) =>
+      i === 0
+        ? { accepted: 0 }
+        : i === 1
+          ? { accepted: 1, rejected: [expect.objectContaining({ index: 0, reason: 'too_old' })] }
+          : { accepted: 1 };
+    expect(answers.map((a, i) => (i === refused ? null : a.json))).toEqual(answers.map((_, i) => (i === refused ? null : alone(i))));
+    expect(await g.svc.db.refusedEvent.count({ where: { appModeId: modeId, reason: 'too_old' } })).toBe(refused === 1 ? 0 : 1);
     // Each kept event stored once, by fewer statements than requests (several in one group).
     const stored = await g.svc.db.event.findMany({ where: { appModeId: modeId }, select: { externalId: true, props: true } });
-    expect(stored).toHaveLength(1 + 48);
+    expect(stored).toHaveLength(1 + 49 - (refused === 0 ? 0 : 1));
     for (const e of stored) expect(e.props).toEqual({ tab: e.externalId });
     expect(sent).toBe(writes);
     expect(writes).toBeLessThan(10);
