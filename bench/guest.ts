@@ -45,7 +45,7 @@ export interface GuestBenchResult {
   steadyConsent: Run;
   steadyEvents: Run;
   /** Database round trips per request, by statement, counted on the wire. */
-  roundTrips: { consent: Map<string, number>; events: Map<string, number> };
+  roundTrips: { consent: Map<string, number>; events: Map<string, number>; eventsAtOnce: Map<string, number> };
 }
 
 export type GuestBenchApp = BenchApp;
@@ -258,11 +258,13 @@ async function roundTripsPerRequest(url: string, secretKey: string, headers: Rec
   const port = await freePort();
   const server = await startServerProcess(db.toString(), secretKey, port);
   const base = `http://127.0.0.1:${port}`;
-  const count = async (send: () => Promise<Response>, status: number) => {
+  // `atOnce` requests in flight at a time (CONNECTIONS: as under load, where group commit writes several events in one statement).
+  const count = async (send: () => Promise<Response>, status: number, atOnce = 1) => {
     for (let i = 0; i < 20; i++) await expectStatus(send(), status);
     counter.take();
     const started = Date.now();
-    for (let i = 0; i < COUNTED_REQUESTS; i++) await expectStatus(send(), status);
+    for (let i = 0; i < COUNTED_REQUESTS; i += atOnce)
+      await Promise.all(Array.from({ length: Math.min(atOnce, COUNTED_REQUESTS - i) }, () => expectStatus(send(), status)));
     const busy = counter.take();
     const busyMs = Date.now() - started;
     await new Promise((r) => setTimeout(r, 2 * busyMs));
@@ -276,16 +278,15 @@ async function roundTripsPerRequest(url: string, secretKey: string, headers: Rec
   };
   try {
     const consent = await count(() => fetch(`${base}/guest/v1/consent`, { headers }), 200);
-    const events = await count(
-      () =>
-        fetch(`${base}/guest/v1/events`, {
-          method: 'POST',
-          headers: { ...headers, 'content-type': 'application/json' },
-          body: eventBody(),
-        }),
-      202,
-    );
-    return { consent, events };
+    const sendEvent = () =>
+      fetch(`${base}/guest/v1/events`, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: eventBody(),
+      });
+    const events = await count(sendEvent, 202);
+    const eventsAtOnce = await count(sendEvent, 202, CONNECTIONS);
+    return { consent, events, eventsAtOnce };
   } finally {
     await stopProfiled(server);
     await counter.close();
@@ -381,7 +382,7 @@ export function printGuest(r: GuestBenchResult): void {
     `  entry alone (credential and limits, then 400 before the domain) ${line(r.entry)}  ratio ${(r.entry.requestsPerSecond / r.floor.requestsPerSecond).toFixed(2)}`,
   );
   console.log(
-    `  GET /guest/v1/consent     ${line(r.consent)}  ratio ${(r.consent.requestsPerSecond / r.floor.requestsPerSecond).toFixed(2)} of the floor (aim: at least 0.5)`,
+    `  GET /guest/v1/consent     ${line(r.consent)}  ratio ${(r.consent.requestsPerSecond / r.floor.requestsPerSecond).toFixed(2)} of the floor (aim: at least 0.6)`,
   );
   console.log(
     `  POST /guest/v1/events (1) ${line(r.events)}  ratio ${(r.events.requestsPerSecond / r.floor.requestsPerSecond).toFixed(2)} of the floor (aim: at least 0.5)`,
@@ -395,6 +396,7 @@ export function printGuest(r: GuestBenchResult): void {
   for (const [name, trips] of [
     ['GET /guest/v1/consent', r.roundTrips.consent],
     ['POST /guest/v1/events', r.roundTrips.events],
+    [`POST /guest/v1/events, ${CONNECTIONS} at once (group commit)`, r.roundTrips.eventsAtOnce],
   ] as const) {
     const total = [...trips.values()].reduce((a, b) => a + b, 0);
     console.log(`  ${name}: ${total.toFixed(1)} database round trips per request (floor: 1), counted on the wire:`);

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemContext } from '../src/domain/context.js';
 import { dailyCounts } from '../src/domain/events/daily-counts.js';
 import { queriesDuring } from './support/db.js';
 import { call, userToken } from './support/http.js';
 import { modeIdOf } from './support/factories.js';
-import { type SeededApp, type TestServer, seedApp, startWithApp } from './support/server.js';
+import { type SeededApp, type TestServer, seedApp, startTestServer, startWithApp, testConfig } from './support/server.js';
 
 // A guest batch of built-in events whose definitions this process already holds is typed without
 // reading them again: the same answers as when they are read.
@@ -97,3 +98,85 @@ describe('guest events of known definitions', () => {
     expect(read.map((c) => [c.platform, c.count])).toEqual([['ios', before + 53]]);
   });
 });
+
+describe('guest events written in groups', () => {
+  // A server of its own whose address may send 50 requests a minute (a limit under 200 is exact).
+  let g: TestServer;
+  let own: SeededApp;
+  beforeAll(async () => {
+    g = await startTestServer({ config: testConfig({}, { guestAddressPerMinute: 50 }) });
+    own = await seedApp(g.svc, 'Grouped guest events');
+  });
+  afterAll(() => g?.close());
+
+  it('answers 50 concurrent requests each by the commit that holds its event, one refused by the limit and one kept by none', async () => {
+    const modeId = await modeIdOf(g, own.live.app_key);
+    const event = (sub: string, ageMs = 0) => ({
+      id: randomUUID(),
+      name: 'app_opened',
+      occurred_at: new Date(g.clock.now().getTime() - ageMs).toISOString(),
+      props: { tab: sub },
+    });
+    // grouped-1 also sends one too old: refused and recorded as such, in the group.
+    const send = async (sub: string) =>
+      call(g.url, 'POST', '/guest/v1/events', {
+        headers: { 'X-CRM-App-Key': own.live.app_key, Authorization: `Bearer ${await userToken(own.live.identity_secret, { sub })}` },
+        json: {
+          events: sub === 'grouped-1' ? [event(sub, 8 * 86_400_000), event(sub)] : [event(sub)],
+          app_version: '1.0.0',
+          platform: 'ios',
+        },
+      });
+    // The definition made and known here, and a person who turned product events off: 2 of the 50.
+    expect((await send('grouped-off')).json).toEqual({ accepted: 1 });
+    await g.svc.db.contact.updateMany({ where: { appModeId: modeId, externalId: 'grouped-off' }, data: { productEventsOff: true } });
+    // The daily counts held by another transaction: the first writes wait on it, and every request
+    // that comes meanwhile waits for them, to be written in one group once it is let go.
+    const blocker = new pg.Client({ connectionString: g.dbUrl });
+    await blocker.connect();
+    await blocker.query('BEGIN');
+    await blocker.query('LOCK TABLE event_daily_count IN SHARE MODE');
+    let writes = 0;
+    let answers: Awaited<ReturnType<typeof send>>[] = [];
+    const sent = await queriesDuring(
+      async () => {
+        let refused = false;
+        const pending = Array.from({ length: 50 }, (_, i) =>
+          send(i === 0 ? 'grouped-off' : `grouped-${i}`).then((a) => ((refused ||= a.status === 429), a)),
+        );
+        // The one over the limit answered at once (every limit taken by then), the first writes waiting.
+        await expect.poll(async () => refused && (await waitingOnLock(blocker)) > 0).toBe(true);
+        await new Promise((r) => setTimeout(r, 200));
+        await blocker.query('COMMIT');
+        answers = await Promise.all(pending);
+      },
+      (text) => /crm_guest_events/.test(text) && ++writes > 0,
+    ).finally(() => blocker.end());
+    // Which one the limit refused is the order the requests came in; every other is answered as it would be alone.
+    const refused = answers.findIndex((a) => a.status === 429);
+    expect(answers.filter((a) => a.status === 429)).toHaveLength(1);
+    expect(answers.map((a, i) => (i === refused ? 429 : a.status))).toEqual(
+      Array.from({ length: 50 }, (_, i) => (i === refused ? 429 : 202)),
+    );
+    const alone = (i: number) =>
+      i === 0
+        ? { accepted: 0 }
+        : i === 1
+          ? { accepted: 1, rejected: [expect.objectContaining({ index: 0, reason: 'too_old' })] }
+          : { accepted: 1 };
+    expect(answers.map((a, i) => (i === refused ? null : a.json))).toEqual(answers.map((_, i) => (i === refused ? null : alone(i))));
+    expect(await g.svc.db.refusedEvent.count({ where: { appModeId: modeId, reason: 'too_old' } })).toBe(refused === 1 ? 0 : 1);
+    // Each kept event stored once, by fewer statements than requests (several in one group).
+    const stored = await g.svc.db.event.findMany({ where: { appModeId: modeId }, select: { externalId: true, props: true } });
+    expect(stored).toHaveLength(1 + 49 - (refused === 0 ? 0 : 1));
+    for (const e of stored) expect(e.props).toEqual({ tab: e.externalId });
+    expect(sent).toBe(writes);
+    expect(writes).toBeLessThan(10);
+  });
+});
+
+const waitingOnLock = async (db: pg.Client) =>
+  Number(
+    (await db.query(`SELECT count(*) AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%crm_guest_events%'`))
+      .rows[0].n,
+  );

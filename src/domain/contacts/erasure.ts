@@ -23,8 +23,22 @@ export function checkEraseState(state: string | null | undefined, field = 'state
 }
 
 /** What the block keeps of a person: a keyed hash of the app and id, never the id itself. */
-export const subjectHash = (svc: Pick<Services, 'secrets'>, appId: string, externalId: string) =>
-  svc.secrets.keyedHash('erase-subject', `${appId}\u0000${externalId}`);
+export function subjectHash(svc: Pick<Services, 'secrets'>, appId: string, externalId: string): string {
+  const subject = `${appId}\u0000${externalId}`;
+  let kept = hashesBySecrets.get(svc.secrets);
+  if (!kept) hashesBySecrets.set(svc.secrets, (kept = new Map()));
+  let hash = kept.get(subject);
+  if (hash === undefined) {
+    hash = svc.secrets.keyedHash('erase-subject', subject);
+    if (kept.size >= KEPT_HASHES) kept.delete(kept.keys().next().value!);
+    kept.set(subject, hash);
+  }
+  return hash;
+}
+
+/** The hashes of the people this process served last (every guest request hashes its person), by the secrets that made them. */
+const hashesBySecrets = new WeakMap<object, Map<string, string>>();
+const KEPT_HASHES = 10_000;
 
 /**
  * The ids among these that are erased, or being erased, in this app now. Call it in the

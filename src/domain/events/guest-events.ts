@@ -1,7 +1,8 @@
 import { transaction, type Ctx, type GuestCaller } from '../context.js';
 import { touchContact } from '../contacts/contacts.js';
 import { cachedDefinitions, rememberDefinitions } from './definition-cache.js';
-import { rows } from '../../db/sql.js';
+import type pg from 'pg';
+import { rows, type SqlTarget } from '../../db/sql.js';
 import { erasedRefusal, subjectHash } from '../contacts/erasure.js';
 import { arrayLiteral } from '../sql.js';
 import {
@@ -68,34 +69,142 @@ export async function ingestGuestEvents(ctx: Ctx<GuestCaller>, batch: SentBatch,
 
 const WRITE = `SELECT erased, events_off, accepted FROM crm_guest_events($1, $2::text, $3, $4, $5, $6::timestamptz, $7,
   $8::int[], $9::text[], $10::text[], $11::bigint[], $12::jsonb[], $13::json, $14)`;
+const WRITE_GROUP = 'SELECT n, erased, events_off, accepted FROM crm_guest_events_group($1::json, $2)';
+
+interface Written {
+  erased: boolean;
+  events_off: boolean;
+  accepted: number;
+}
 
 /**
  * One statement on the pool, no transaction of its own (crm_guest_events): the person held against
  * an erase and checked, made on first sight, their SDK recorded; then, unless they turned product
  * events off, the typed events kept once per id, the daily counts grown and the refusals recorded.
+ * On the pool it is written in a group (see GuestEventGroups), in a caller's transaction alone there.
  */
 async function writeGuestBatch(ctx: Ctx<GuestCaller>, platform: string, typed: Typed[], rejected: Rejection[], sent: IncomingEvent[]) {
   const { appId, appModeId, externalId, sdk } = ctx.caller;
-  const [row] = await rows<{ erased: boolean; events_off: boolean; accepted: number }>(ctx, {
+  const batch: GroupedBatch = {
+    app_id: appId,
+    app_mode_id: appModeId,
+    external_id: externalId,
+    hash: subjectHash(ctx.svc, appId, externalId),
+    sdk: sdk ?? null,
+    now: ctx.clock.now().toISOString(),
+    platform,
+    idx: typed.map((t) => t.event.index),
+    ids: typed.map((t) => t.event.id),
+    names: typed.map((t) => t.event.name),
+    occurred: typed.map((t) => t.event.occurredAt.getTime()),
+    props: typed.map((t) => t.props),
+    refused: refusedJson(rejected, sent),
+  };
+  if (ctx.db !== ctx.svc.db || ctx.sqlClient) return writeAlone(ctx, batch);
+  let groups = groupsByPool.get(ctx.svc.pool);
+  if (!groups) groupsByPool.set(ctx.svc.pool, (groups = new GuestEventGroups(ctx.svc.pool)));
+  return groups.write(batch);
+}
+
+/** The arguments of crm_guest_events for one request, as crm_guest_events_group reads them. */
+interface GroupedBatch {
+  app_id: string;
+  app_mode_id: string;
+  external_id: string;
+  hash: string;
+  sdk: string | null;
+  now: string;
+  platform: string;
+  idx: number[];
+  ids: string[];
+  names: string[];
+  occurred: number[];
+  props: unknown[];
+  /** JSON text (refusedJson). */
+  refused: string;
+}
+
+async function writeAlone(on: SqlTarget, b: GroupedBatch): Promise<Written> {
+  const [row] = await rows<Written>(on, {
     text: WRITE,
     values: [
-      appId,
-      appModeId,
-      externalId,
-      subjectHash(ctx.svc, appId, externalId),
-      sdk ?? null,
-      ctx.clock.now().toISOString(),
-      platform,
-      `{${typed.map((t) => t.event.index).join(',')}}`,
-      arrayLiteral(typed.map((t) => t.event.id)),
-      arrayLiteral(typed.map((t) => t.event.name)),
-      `{${typed.map((t) => t.event.occurredAt.getTime()).join(',')}}`,
-      arrayLiteral(typed.map((t) => JSON.stringify(t.props))),
-      refusedJson(rejected, sent),
+      b.app_id,
+      b.app_mode_id,
+      b.external_id,
+      b.hash,
+      b.sdk,
+      b.now,
+      b.platform,
+      `{${b.idx.join(',')}}`,
+      arrayLiteral(b.ids),
+      arrayLiteral(b.names),
+      `{${b.occurred.join(',')}}`,
+      arrayLiteral(b.props.map((p) => JSON.stringify(p))),
+      b.refused,
       ERASED_DETAIL,
     ],
   });
   return row!;
+}
+
+/** Requests' batches written in one statement at most (a bounded group: its JSON and its transaction stay short). */
+export const MAX_GROUP = 64;
+/** Groups in flight at once per process: one waits on its commit's flush while the next is written. */
+export const GROUPS_IN_FLIGHT = 2;
+
+/**
+ * Group commit: a guest event batch is written at once when fewer than GROUPS_IN_FLIGHT groups are
+ * being written; else it waits for one of them to return, and the batches that waited meanwhile
+ * (at most MAX_GROUP) are written by one statement, crm_guest_events_group: one transaction, one
+ * commit flush for all. Each request is answered only by the commit that holds its batch, with its
+ * own answer (erased, events off, how many kept). A group whose statement fails (a deadlock with
+ * another process, a connection lost) wrote nothing: each of its batches is then written alone,
+ * and answered or refused on its own.
+ */
+class GuestEventGroups {
+  private waiting: { batch: GroupedBatch; resolve: (w: Written) => void; reject: (err: unknown) => void }[] = [];
+  private inFlight = 0;
+  constructor(private readonly pool: pg.Pool) {}
+
+  write(batch: GroupedBatch): Promise<Written> {
+    return new Promise<Written>((resolve, reject) => {
+      this.waiting.push({ batch, resolve, reject });
+      this.next();
+    });
+  }
+
+  private next(): void {
+    while (this.inFlight < GROUPS_IN_FLIGHT && this.waiting.length) {
+      const group = this.waiting.splice(0, MAX_GROUP);
+      this.inFlight++;
+      void this.writeGroup(group).finally(() => {
+        this.inFlight--;
+        this.next();
+      });
+    }
+  }
+
+  private async writeGroup(group: GuestEventGroups['waiting']): Promise<void> {
+    const on = { pool: this.pool };
+    if (group.length > 1) {
+      const written = await rows<Written & { n: number }>(on, {
+        text: WRITE_GROUP,
+        values: [groupJson(group.map((g) => g.batch)), ERASED_DETAIL],
+      }).catch(() => undefined);
+      if (written && written.length === group.length) {
+        for (const row of written) group[row.n]!.resolve(row);
+        return;
+      }
+    }
+    await Promise.all(group.map((g) => writeAlone(on, g.batch).then(g.resolve, g.reject)));
+  }
+}
+
+const groupsByPool = new WeakMap<pg.Pool, GuestEventGroups>();
+
+/** The batches as one JSON array, each batch's refusals (already JSON text) set in as they are. */
+function groupJson(batches: GroupedBatch[]): string {
+  return `[${batches.map(({ refused, ...b }) => `${JSON.stringify(b).slice(0, -1)},"refused":${refused}}`).join(',')}]`;
 }
 
 /**
