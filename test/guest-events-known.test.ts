@@ -175,8 +175,52 @@ describe('guest events written in groups', () => {
   });
 });
 
-const waitingOnLock = async (db: pg.Client) =>
+describe('a group of guest events whose connection is cut', () => {
+  let g: TestServer;
+  let own: SeededApp;
+  beforeAll(async () => {
+    ({ t: g, app: own } = await startWithApp());
+  });
+  afterAll(() => g?.close());
+
+  it('refuses every request of a group whose connection was cut as unavailable, never writing them again as if nothing was done', async () => {
+    const send = async (sub: string) =>
+      call(g.url, 'POST', '/guest/v1/events', {
+        headers: { 'X-CRM-App-Key': own.live.app_key, Authorization: `Bearer ${await userToken(own.live.identity_secret, { sub })}` },
+        json: {
+          events: [{ id: randomUUID(), name: 'app_opened', occurred_at: g.clock.now().toISOString() }],
+          app_version: '1.0.0',
+          platform: 'ios',
+        },
+      });
+    expect((await send('cut-0')).status).toBe(202); // the definition made and known here
+    const blocker = new pg.Client({ connectionString: g.dbUrl });
+    await blocker.connect();
+    try {
+      await blocker.query('BEGIN');
+      await blocker.query('LOCK TABLE event_daily_count IN SHARE MODE');
+      const pending = Array.from({ length: 12 }, (_, i) => send(`cut-${i + 1}`));
+      // The first two written alone, waiting: cut. Then the group of the others, waiting: cut once, and the lock let go.
+      await expect.poll(() => waitingOnLock(blocker)).toBe(2);
+      await cutWaiting(blocker, 'crm_guest_events(');
+      await expect.poll(() => waitingOnLock(blocker, 'crm_guest_events_group')).toBe(1);
+      await cutWaiting(blocker, 'crm_guest_events_group');
+      await blocker.query('COMMIT');
+      const answers = await Promise.all(pending);
+      expect(answers.map((a) => [a.status, (a.json as { code?: string }).code])).toEqual(answers.map(() => [503, 'unavailable']));
+    } finally {
+      await blocker.end();
+    }
+  });
+});
+
+const cutWaiting = (db: pg.Client, statement: string) =>
+  db.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND strpos(query, $1) > 0`, [statement]);
+
+/** Statements waiting on a lock now (read afresh: inside a transaction the activity view is otherwise read once). */
+const waitingOnLock = async (db: pg.Client, statement = 'crm_guest_events') =>
+  (await db.query('SELECT pg_stat_clear_snapshot()')) &&
   Number(
-    (await db.query(`SELECT count(*) AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%crm_guest_events%'`))
+    (await db.query(`SELECT count(*) AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND strpos(query, $1) > 0`, [statement]))
       .rows[0].n,
   );

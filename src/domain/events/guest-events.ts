@@ -2,6 +2,7 @@ import { transaction, type Ctx, type GuestCaller } from '../context.js';
 import { touchContact } from '../contacts/contacts.js';
 import { cachedDefinitions, rememberDefinitions } from './definition-cache.js';
 import type pg from 'pg';
+import { isConnectionLost } from '../../db/lost-connection.js';
 import { rows, type SqlTarget } from '../../db/sql.js';
 import { erasedRefusal, subjectHash } from '../contacts/erasure.js';
 import { arrayLiteral } from '../sql.js';
@@ -158,8 +159,9 @@ export const GROUPS_IN_FLIGHT = 2;
  * (at most MAX_GROUP) are written by one statement, crm_guest_events_group: one transaction, one
  * commit flush for all. Each request is answered only by the commit that holds its batch, with its
  * own answer (erased, events off, how many kept). A group whose statement fails (a deadlock with
- * another process, a connection lost) wrote nothing: each of its batches is then written alone,
- * and answered or refused on its own.
+ * another process, one batch the statement refuses) wrote nothing: each of its batches is then
+ * written alone, and answered or refused on its own. A group whose connection was cut may have
+ * committed: each of its requests is refused as unavailable (503), as a batch written alone is.
  */
 class GuestEventGroups {
   private waiting: { batch: GroupedBatch; resolve: (w: Written) => void; reject: (err: unknown) => void }[] = [];
@@ -187,10 +189,13 @@ class GuestEventGroups {
   private async writeGroup(group: GuestEventGroups['waiting']): Promise<void> {
     const on = { pool: this.pool };
     if (group.length > 1) {
+      let lost: unknown;
       const written = await rows<Written & { n: number }>(on, {
         text: WRITE_GROUP,
         values: [groupJson(group.map((g) => g.batch)), ERASED_DETAIL],
-      }).catch(() => undefined);
+      }).catch((err: unknown) => void (isConnectionLost(err) && (lost = err)));
+      // Cut before its answer came: it may have committed, so none is written again; each is refused as unavailable, as alone.
+      if (lost) return group.forEach((g) => g.reject(lost));
       if (written && written.length === group.length) {
         for (const row of written) group[row.n]!.resolve(row);
         return;
