@@ -122,8 +122,8 @@ describe('contacts in the console', { timeout: 60_000 }, () => {
     expect(await panel.locator('.past-conversations [aria-current]').textContent()).toContain('(this one)');
     await page.screenshot({ path: `${SHOTS}console-contacts-conversation.png` });
 
-    // Erase: refused until their email is typed; then followed until done.
-    await page.goBack();
+    // Erase: refused until their email is typed; then followed until done. The panel links their page.
+    await panel.getByRole('link', { name: 'Their page (erase)' }).click();
     await page.getByRole('heading', { level: 1, name: 'Grace Hopper' }).waitFor();
     await page.getByRole('button', { name: 'Erase this person…' }).click();
     const dialog = page.getByRole('dialog', { name: 'Erase Grace Hopper?' });

@@ -72,7 +72,11 @@ export function ContactPage({ place, id }: { place: Place; id: string }) {
       <div class="contact-columns">
         <section aria-label="Details" class="contact-details">
           {erase ? (
-            <p class="quiet-text">Being erased: nothing more is shown of this person.</p>
+            <p class="quiet-text">
+              {erase.state === 'done'
+                ? 'Erased: nothing is kept of this person any more.'
+                : 'Being erased: nothing more is shown of this person.'}
+            </p>
           ) : (
             <PersonDetails person={person} modeId={modeId} level={2} />
           )}

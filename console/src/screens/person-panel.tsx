@@ -6,7 +6,7 @@ import {
   type PastConversationFragment,
   type PersonFragment,
 } from '../generated/graphql';
-import { inboxPath, navigate } from '../router';
+import { contactPath, inboxPath, navigate } from '../router';
 import { fullTime, when } from '../ui/time';
 
 // Who a person is: their details, attributes, consent to offers, push devices, latest events and
@@ -181,6 +181,11 @@ export function PersonPanel({ conversationId, open, onClose }: { conversationId:
       </button>
       <h2 id="person-title">About the person</h2>
       <p class="person-name">{personName(found.person)}</p>
+      <p class="person-page-link">
+        <a href={contactPath(found.person.id)} onClick={(e) => (e.preventDefault(), navigate(contactPath(found.person.id)))}>
+          Their page (erase)
+        </a>
+      </p>
       <PersonDetails person={found.person} modeId={found.modeId} level={3} currentConversationId={conversationId} />
     </aside>
   );
