@@ -5,6 +5,7 @@ import { ingestEvents } from '../src/domain/events/ingest.js';
 import { call } from './support/http.js';
 import { memberOf, staffApp } from './support/factories.js';
 import { staffApi } from './support/graphql.js';
+import { guestOf } from './support/messenger.js';
 import { seedApp, startTestServer, type TestServer } from './support/server.js';
 
 // The staff GraphQL surface for contacts and product events, black-box over real HTTP: data goes
@@ -384,5 +385,66 @@ describe('access', () => {
     }
     const erase = 'query($a: ID!) { eraseRequests(appId: $a) { edges { node { id } } } }';
     expect(await refused(erase, { a: app.appId }, stranger)).toEqual(await refused(erase, { a: 'no-such-app' }, stranger));
+  });
+});
+
+describe('a person’s conversations and erasing them by staff', () => {
+  const person =
+    'query($m: ID!, $id: ID!, $a: String) { contact(appModeId: $m, id: $id) { externalId conversations(first: 1, after: $a) { edges { node { id preview } } pageInfo { hasNextPage endCursor } } } }';
+  const erase = 'mutation($m: ID!, $id: ID!) { eraseContact(appModeId: $m, id: $id) { id state externalId } }';
+
+  it('lists a contact’s conversations by their id, latest activity first, paged; another mode’s or app’s contact is not found', async () => {
+    await identify('ada', { display_name: 'Ada Lovelace' });
+    const ada = guestOf(t, app.live, 'ada');
+    const first = await ada.start({ text: 'The first question' });
+    expect(first.status, first.text).toBe(201);
+    t.clock.advance(1000);
+    const second = await ada.start({ text: 'The second question' });
+    expect(second.status, second.text).toBe(201);
+    const { id } = (await ok('query($m: ID!) { contact(appModeId: $m, externalId: "ada") { id } }', { m: live })).contact;
+
+    const page1 = (await ok(person, { m: live, id })).contact;
+    expect(page1.externalId).toBe('ada');
+    expect(nodes(page1.conversations)).toEqual([{ id: second.json.id, preview: 'The second question' }]);
+    expect(page1.conversations.pageInfo.hasNextPage).toBe(true);
+    const page2 = (await ok(person, { m: live, id, a: page1.conversations.pageInfo.endCursor })).contact.conversations;
+    expect(nodes(page2)).toEqual([{ id: first.json.id, preview: 'The first question' }]);
+    expect(page2.pageInfo.hasNextPage).toBe(false);
+
+    // The same id asked in the test mode, or from another app the member owns, is not found.
+    expect(await refused(person, { m: test, id })).toMatchObject({ code: 'not_found', status: 404 });
+    const other = await staffApp(t, 'Other');
+    const stranger = { m: other.modes.live, id };
+    expect(await refused(person, stranger, other.owner)).toMatchObject({ code: 'not_found', status: 404 });
+    expect(await refused(person, { m: live, id }, other.owner)).toMatchObject({ code: 'not_found', status: 404 });
+    expect(
+      await refused('query($m: ID!, $id: ID!) { contact(appModeId: $m, id: $id, externalId: "ada") { id } }', { m: live, id }),
+    ).toMatchObject({ code: 'invalid_request' });
+  });
+
+  it('erases a contact for owners and admins (agents refused), once however often asked, in both modes', async () => {
+    await identify('eve', { display_name: 'Eve', email: 'eve@example.com' });
+    await server('PUT', '/server/v1/contacts/eve', { display_name: 'Eve' }, 'test');
+    const { id } = (await ok('query($m: ID!) { contact(appModeId: $m, externalId: "eve") { id } }', { m: live })).contact;
+    const { token: agent } = await memberOf(t, app.workspaceId, 'agent');
+    expect(await refused(erase, { m: live, id }, agent)).toMatchObject({ code: 'role_forbids', status: 403 });
+    // The live contact's id named in the test mode: not found there.
+    expect(await refused(erase, { m: test, id })).toMatchObject({ code: 'not_found', status: 404 });
+    const other = await staffApp(t, 'Other');
+    expect(await refused(erase, { m: live, id }, other.owner)).toMatchObject({ code: 'not_found', status: 404 });
+
+    const { token: admin } = await memberOf(t, app.workspaceId, 'admin');
+    const asked = (await ok(erase, { m: live, id }, admin)).eraseContact;
+    expect(asked).toMatchObject({ state: 'queued', externalId: 'eve' });
+    expect((await ok(erase, { m: live, id })).eraseContact.id).toBe(asked.id);
+    // From then on the person is as gone to staff.
+    expect(await refused(person, { m: live, id })).toMatchObject({ code: 'not_found' });
+
+    await t.engine.runDue();
+    const requests = nodes(
+      (await ok('query($a: ID!) { eraseRequests(appId: $a) { edges { node { id state removed } } } }', { a: app.appId })).eraseRequests,
+    );
+    expect(requests).toEqual([{ id: asked.id, state: 'done', removed: expect.objectContaining({ contacts: 2 }) }]);
+    expect(await t.svc.db.contact.count({ where: { externalId: 'eve', appModeId: { in: [live, test] } } })).toBe(0);
   });
 });

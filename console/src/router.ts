@@ -15,7 +15,11 @@ export function navigate(to: string, opts: { replace?: boolean } = {}) {
 addEventListener('popstate', () => path.set(location.pathname));
 
 export type Route =
-  { screen: 'sign-in' } | { screen: 'inbox'; state: InboxState; conversationId?: string | undefined } | { screen: 'not-found' };
+  | { screen: 'sign-in' }
+  | { screen: 'inbox'; state: InboxState; conversationId?: string | undefined }
+  | { screen: 'contacts' }
+  | { screen: 'contact'; id: string }
+  | { screen: 'not-found' };
 
 export type InboxState = 'open' | 'snoozed' | 'closed';
 export const INBOX_STATES: InboxState[] = ['open', 'snoozed', 'closed'];
@@ -28,8 +32,13 @@ export function route(pathname: string): Route {
     const state = (parts[1] ?? 'open') as InboxState;
     if (INBOX_STATES.includes(state)) return { screen: 'inbox', state, conversationId: parts[2] };
   }
+  if (parts[0] === 'contacts' && parts.length === 1) return { screen: 'contacts' };
+  if (parts[0] === 'contacts' && parts.length === 2) return { screen: 'contact', id: parts[1]! };
   return { screen: 'not-found' };
 }
 
 export const inboxPath = (state: InboxState, conversationId?: string) =>
   `${BASE}/inbox/${state}${conversationId ? `/${encodeURIComponent(conversationId)}` : ''}`;
+
+export const CONTACTS_PATH = `${BASE}/contacts`;
+export const contactPath = (id: string) => `${BASE}/contacts/${encodeURIComponent(id)}`;

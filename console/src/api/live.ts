@@ -14,6 +14,8 @@ export const connection = store<Connection>('connecting');
 const UNAUTHORIZED = 4401;
 let client: Client | undefined;
 let failures = 0;
+/** Subscriptions wanted now: a socket closed with none (the last screen that had one left) is not lost. */
+let wanted = 0;
 let onSignedOut: () => void = () => {};
 export const whenSocketRefused = (f: () => void) => (onSignedOut = f);
 
@@ -30,7 +32,7 @@ function socket(): Client {
       },
       closed: (event) => {
         client = undefined;
-        connection.set('lost');
+        connection.set(wanted > 0 ? 'lost' : 'connecting');
         if ((event as CloseEvent | undefined)?.code === UNAUTHORIZED) onSignedOut();
       },
     },
@@ -70,8 +72,10 @@ export function live<T, V>(document: TypedDocumentString<T, V>, variables: () =>
       },
     );
   };
+  wanted++;
   start();
   return () => {
+    if (!stopped) wanted--;
     stopped = true;
     clearTimeout(timer);
     stop();

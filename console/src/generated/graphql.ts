@@ -96,6 +96,7 @@ export type PartFragment = {
   internal: boolean;
   event: string | null;
   text: string;
+  data: unknown;
   createdAt: string;
   author: { id: string | null; kind: ConversationAuthorKind; name: string };
 };
@@ -122,6 +123,7 @@ export type ConversationQuery = {
           internal: boolean;
           event: string | null;
           text: string;
+          data: unknown;
           createdAt: string;
           author: { id: string | null; kind: ConversationAuthorKind; name: string };
         };
@@ -162,6 +164,7 @@ export type InboxChangedSubscription = {
       internal: boolean;
       event: string | null;
       text: string;
+      data: unknown;
       createdAt: string;
       author: { id: string | null; kind: ConversationAuthorKind; name: string };
     } | null;
@@ -183,6 +186,7 @@ export type ReplyToConversationMutation = {
     internal: boolean;
     event: string | null;
     text: string;
+    data: unknown;
     createdAt: string;
     author: { id: string | null; kind: ConversationAuthorKind; name: string };
   };
@@ -203,6 +207,7 @@ export type AddConversationNoteMutation = {
     internal: boolean;
     event: string | null;
     text: string;
+    data: unknown;
     createdAt: string;
     author: { id: string | null; kind: ConversationAuthorKind; name: string };
   };
@@ -287,6 +292,29 @@ export type ConversationPresenceSubscription = {
   conversationPresence: { conversationId: string; viewers: Array<{ staffUserId: string; name: string; typing: boolean; since: string }> };
 };
 
+export type PastConversationFragment = { id: string; state: ConversationState; preview: string; lastActivityAt: string };
+
+export type PersonFragment = {
+  id: string;
+  externalId: string;
+  displayName: string | null;
+  email: string | null;
+  language: string | null;
+  timeZone: string | null;
+  signedUpAt: string | null;
+  createdAt: string;
+  attributes: Array<{ name: string; type: AttributeType; value: unknown }>;
+  consent: { offersByEmail: boolean; offersByPush: boolean; changedAt: string | null };
+  devices: {
+    edges: Array<{ node: { id: string; platform: DevicePlatform; appVersion: string | null; locale: string | null; lastSeenAt: string } }>;
+  };
+  events: { edges: Array<{ node: { id: string; name: string; occurredAt: string; source: string } }> };
+  conversations: {
+    edges: Array<{ node: { id: string; state: ConversationState; preview: string; lastActivityAt: string } }>;
+    pageInfo: { hasNextPage: boolean; endCursor: string | null };
+  };
+};
+
 export type ConversationPersonQueryVariables = Exact<{
   id: string;
 }>;
@@ -294,6 +322,7 @@ export type ConversationPersonQueryVariables = Exact<{
 export type ConversationPersonQuery = {
   conversation: {
     id: string;
+    appModeId: string;
     contact: {
       id: string;
       externalId: string;
@@ -311,7 +340,93 @@ export type ConversationPersonQuery = {
         }>;
       };
       events: { edges: Array<{ node: { id: string; name: string; occurredAt: string; source: string } }> };
+      conversations: {
+        edges: Array<{ node: { id: string; state: ConversationState; preview: string; lastActivityAt: string } }>;
+        pageInfo: { hasNextPage: boolean; endCursor: string | null };
+      };
     };
+  };
+};
+
+export type ContactPersonQueryVariables = Exact<{
+  appModeId: string;
+  id: string;
+}>;
+
+export type ContactPersonQuery = {
+  contact: {
+    id: string;
+    externalId: string;
+    displayName: string | null;
+    email: string | null;
+    language: string | null;
+    timeZone: string | null;
+    signedUpAt: string | null;
+    createdAt: string;
+    attributes: Array<{ name: string; type: AttributeType; value: unknown }>;
+    consent: { offersByEmail: boolean; offersByPush: boolean; changedAt: string | null };
+    devices: {
+      edges: Array<{
+        node: { id: string; platform: DevicePlatform; appVersion: string | null; locale: string | null; lastSeenAt: string };
+      }>;
+    };
+    events: { edges: Array<{ node: { id: string; name: string; occurredAt: string; source: string } }> };
+    conversations: {
+      edges: Array<{ node: { id: string; state: ConversationState; preview: string; lastActivityAt: string } }>;
+      pageInfo: { hasNextPage: boolean; endCursor: string | null };
+    };
+  };
+};
+
+export type ContactConversationsQueryVariables = Exact<{
+  appModeId: string;
+  id: string;
+  after?: string | null | undefined;
+}>;
+
+export type ContactConversationsQuery = {
+  contact: {
+    id: string;
+    conversations: {
+      edges: Array<{ node: { id: string; state: ConversationState; preview: string; lastActivityAt: string } }>;
+      pageInfo: { hasNextPage: boolean; endCursor: string | null };
+    };
+  };
+};
+
+export type ContactRowFragment = { id: string; externalId: string; displayName: string | null; email: string | null; updatedAt: string };
+
+export type ContactsQueryVariables = Exact<{
+  appModeId: string;
+  search?: string | null | undefined;
+  after?: string | null | undefined;
+}>;
+
+export type ContactsQuery = {
+  contacts: {
+    edges: Array<{ node: { id: string; externalId: string; displayName: string | null; email: string | null; updatedAt: string } }>;
+    pageInfo: { hasNextPage: boolean; endCursor: string | null };
+  };
+};
+
+export type EraseProgressFragment = { id: string; state: string; requestedAt: string; finishedAt: string | null; removed: unknown };
+
+export type EraseContactMutationVariables = Exact<{
+  appModeId: string;
+  id: string;
+}>;
+
+export type EraseContactMutation = {
+  eraseContact: { id: string; state: string; requestedAt: string; finishedAt: string | null; removed: unknown };
+};
+
+export type EraseRequestsQueryVariables = Exact<{
+  appId: string;
+}>;
+
+export type EraseRequestsQuery = {
+  eraseRequests: {
+    edges: Array<{ node: { id: string; state: string; requestedAt: string; finishedAt: string | null; removed: unknown } }>;
   };
 };
 
@@ -375,6 +490,7 @@ export const PartFragmentDoc = new TypedDocumentString(
   internal
   event
   text
+  data
   createdAt
   author {
     id
@@ -385,6 +501,103 @@ export const PartFragmentDoc = new TypedDocumentString(
     `,
   { fragmentName: 'Part' },
 ) as unknown as TypedDocumentString<PartFragment, unknown>;
+export const PastConversationFragmentDoc = new TypedDocumentString(
+  `
+    fragment PastConversation on Conversation {
+  id
+  state
+  preview
+  lastActivityAt
+}
+    `,
+  { fragmentName: 'PastConversation' },
+) as unknown as TypedDocumentString<PastConversationFragment, unknown>;
+export const PersonFragmentDoc = new TypedDocumentString(
+  `
+    fragment Person on Contact {
+  id
+  externalId
+  displayName
+  email
+  language
+  timeZone
+  signedUpAt
+  createdAt
+  attributes {
+    name
+    type
+    value
+  }
+  consent {
+    offersByEmail
+    offersByPush
+    changedAt
+  }
+  devices(first: 5) {
+    edges {
+      node {
+        id
+        platform
+        appVersion
+        locale
+        lastSeenAt
+      }
+    }
+  }
+  events(first: 8) {
+    edges {
+      node {
+        id
+        name
+        occurredAt
+        source
+      }
+    }
+  }
+  conversations(first: 10) {
+    edges {
+      node {
+        ...PastConversation
+      }
+    }
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+  }
+}
+    fragment PastConversation on Conversation {
+  id
+  state
+  preview
+  lastActivityAt
+}`,
+  { fragmentName: 'Person' },
+) as unknown as TypedDocumentString<PersonFragment, unknown>;
+export const ContactRowFragmentDoc = new TypedDocumentString(
+  `
+    fragment ContactRow on Contact {
+  id
+  externalId
+  displayName
+  email
+  updatedAt
+}
+    `,
+  { fragmentName: 'ContactRow' },
+) as unknown as TypedDocumentString<ContactRowFragment, unknown>;
+export const EraseProgressFragmentDoc = new TypedDocumentString(
+  `
+    fragment EraseProgress on EraseRequest {
+  id
+  state
+  requestedAt
+  finishedAt
+  removed
+}
+    `,
+  { fragmentName: 'EraseProgress' },
+) as unknown as TypedDocumentString<EraseProgressFragment, unknown>;
 export const SignInDocument = new TypedDocumentString(`
     mutation SignIn($email: String!, $password: String!) {
   signIn(email: $email, password: $password) {
@@ -531,6 +744,7 @@ fragment Part on ConversationPart {
   internal
   event
   text
+  data
   createdAt
   author {
     id
@@ -581,6 +795,7 @@ fragment Part on ConversationPart {
   internal
   event
   text
+  data
   createdAt
   author {
     id
@@ -606,6 +821,7 @@ export const ReplyToConversationDocument = new TypedDocumentString(`
   internal
   event
   text
+  data
   createdAt
   author {
     id
@@ -631,6 +847,7 @@ export const AddConversationNoteDocument = new TypedDocumentString(`
   internal
   event
   text
+  data
   createdAt
   author {
     id
@@ -749,50 +966,208 @@ export const ConversationPersonDocument = new TypedDocumentString(`
     query ConversationPerson($id: ID!) {
   conversation(id: $id) {
     id
+    appModeId
     contact {
-      id
-      externalId
-      displayName
-      email
-      language
-      timeZone
-      signedUpAt
-      createdAt
-      attributes {
+      ...Person
+    }
+  }
+}
+    fragment PastConversation on Conversation {
+  id
+  state
+  preview
+  lastActivityAt
+}
+fragment Person on Contact {
+  id
+  externalId
+  displayName
+  email
+  language
+  timeZone
+  signedUpAt
+  createdAt
+  attributes {
+    name
+    type
+    value
+  }
+  consent {
+    offersByEmail
+    offersByPush
+    changedAt
+  }
+  devices(first: 5) {
+    edges {
+      node {
+        id
+        platform
+        appVersion
+        locale
+        lastSeenAt
+      }
+    }
+  }
+  events(first: 8) {
+    edges {
+      node {
+        id
         name
-        type
-        value
+        occurredAt
+        source
       }
-      consent {
-        offersByEmail
-        offersByPush
-        changedAt
+    }
+  }
+  conversations(first: 10) {
+    edges {
+      node {
+        ...PastConversation
       }
-      devices(first: 5) {
-        edges {
-          node {
-            id
-            platform
-            appVersion
-            locale
-            lastSeenAt
-          }
+    }
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+  }
+}`) as unknown as TypedDocumentString<ConversationPersonQuery, ConversationPersonQueryVariables>;
+export const ContactPersonDocument = new TypedDocumentString(`
+    query ContactPerson($appModeId: ID!, $id: ID!) {
+  contact(appModeId: $appModeId, id: $id) {
+    ...Person
+  }
+}
+    fragment PastConversation on Conversation {
+  id
+  state
+  preview
+  lastActivityAt
+}
+fragment Person on Contact {
+  id
+  externalId
+  displayName
+  email
+  language
+  timeZone
+  signedUpAt
+  createdAt
+  attributes {
+    name
+    type
+    value
+  }
+  consent {
+    offersByEmail
+    offersByPush
+    changedAt
+  }
+  devices(first: 5) {
+    edges {
+      node {
+        id
+        platform
+        appVersion
+        locale
+        lastSeenAt
+      }
+    }
+  }
+  events(first: 8) {
+    edges {
+      node {
+        id
+        name
+        occurredAt
+        source
+      }
+    }
+  }
+  conversations(first: 10) {
+    edges {
+      node {
+        ...PastConversation
+      }
+    }
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+  }
+}`) as unknown as TypedDocumentString<ContactPersonQuery, ContactPersonQueryVariables>;
+export const ContactConversationsDocument = new TypedDocumentString(`
+    query ContactConversations($appModeId: ID!, $id: ID!, $after: String) {
+  contact(appModeId: $appModeId, id: $id) {
+    id
+    conversations(first: 10, after: $after) {
+      edges {
+        node {
+          ...PastConversation
         }
       }
-      events(first: 8) {
-        edges {
-          node {
-            id
-            name
-            occurredAt
-            source
-          }
-        }
+      pageInfo {
+        hasNextPage
+        endCursor
       }
     }
   }
 }
-    `) as unknown as TypedDocumentString<ConversationPersonQuery, ConversationPersonQueryVariables>;
+    fragment PastConversation on Conversation {
+  id
+  state
+  preview
+  lastActivityAt
+}`) as unknown as TypedDocumentString<ContactConversationsQuery, ContactConversationsQueryVariables>;
+export const ContactsDocument = new TypedDocumentString(`
+    query Contacts($appModeId: ID!, $search: String, $after: String) {
+  contacts(appModeId: $appModeId, search: $search, first: 30, after: $after) {
+    edges {
+      node {
+        ...ContactRow
+      }
+    }
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+  }
+}
+    fragment ContactRow on Contact {
+  id
+  externalId
+  displayName
+  email
+  updatedAt
+}`) as unknown as TypedDocumentString<ContactsQuery, ContactsQueryVariables>;
+export const EraseContactDocument = new TypedDocumentString(`
+    mutation EraseContact($appModeId: ID!, $id: ID!) {
+  eraseContact(appModeId: $appModeId, id: $id) {
+    ...EraseProgress
+  }
+}
+    fragment EraseProgress on EraseRequest {
+  id
+  state
+  requestedAt
+  finishedAt
+  removed
+}`) as unknown as TypedDocumentString<EraseContactMutation, EraseContactMutationVariables>;
+export const EraseRequestsDocument = new TypedDocumentString(`
+    query EraseRequests($appId: ID!) {
+  eraseRequests(appId: $appId, first: 20) {
+    edges {
+      node {
+        ...EraseProgress
+      }
+    }
+  }
+}
+    fragment EraseProgress on EraseRequest {
+  id
+  state
+  requestedAt
+  finishedAt
+  removed
+}`) as unknown as TypedDocumentString<EraseRequestsQuery, EraseRequestsQueryVariables>;
 export const AssignChoicesDocument = new TypedDocumentString(`
     query AssignChoices($workspaceId: ID!) {
   members(workspaceId: $workspaceId, first: 100) {

@@ -6,6 +6,17 @@ import { fullTime } from '../ui/time';
 // shown to the person), and event lines. Newer pages load as their end comes into view; the view
 // keeps to the newest part while it is there.
 
+/**
+ * An event line's words. A snooze's line names its time as the service wrote it (ISO, in UTC); the
+ * part carries that time in `data.until`, shown here in the reader's own time zone and words.
+ */
+export function eventText(p: PartFragment): string {
+  const until = (p.data as { until?: unknown } | null)?.until;
+  if (p.event === 'snoozed' && typeof until === 'string' && p.text.includes(until) && !Number.isNaN(Date.parse(until)))
+    return p.text.replace(until, fullTime(until));
+  return p.text || p.event || '';
+}
+
 export function Parts({
   parts,
   more,
@@ -52,7 +63,7 @@ export function Parts({
         <li key={p.id} class={`part part-${p.kind} by-${p.author.kind}${p.internal ? ' internal' : ''}`} data-seq={p.seq}>
           {p.kind === 'event' ? (
             <p class="event-line">
-              {p.text || p.event} · <time dateTime={p.createdAt}>{fullTime(p.createdAt)}</time>
+              {eventText(p)} · <time dateTime={p.createdAt}>{fullTime(p.createdAt)}</time>
             </p>
           ) : (
             <article aria-label={`${p.kind === 'note' ? 'Note' : 'Message'} from ${authorName(p)}`}>

@@ -1,33 +1,36 @@
 import { useEffect, useState } from 'preact/hooks';
 import { Refusal, request } from '../api/request';
-import { ConversationPersonDocument, type ConversationPersonQuery } from '../generated/graphql';
+import {
+  ContactConversationsDocument,
+  ConversationPersonDocument,
+  type PastConversationFragment,
+  type PersonFragment,
+} from '../generated/graphql';
+import { contactPath, inboxPath, navigate } from '../router';
 import { fullTime, when } from '../ui/time';
 
-// Beside a conversation: who the person is (their attributes, consent to offers, push devices and
-// latest events), read once as the conversation opens. On narrower screens it is hidden until
-// "About the person" opens it over the conversation.
-
-type Person = ConversationPersonQuery['conversation']['contact'];
+// Who a person is: their details, attributes, consent to offers, push devices, latest events and
+// past conversations (10 at a time, older ones on asking). One component serves the person's own
+// page (Contacts) and the panel beside a conversation, read once as the conversation opens; on
+// narrower screens the panel is hidden until "About the person" opens it over the conversation.
 
 const shown = (value: unknown): string =>
   Array.isArray(value) ? value.map(shown).join(', ') : typeof value === 'boolean' ? (value ? 'Yes' : 'No') : String(value ?? '');
 const PLATFORMS = { ios: 'iOS', android: 'Android', web: 'Web' } as const;
+const STATE_WORDS = { open: 'Open', snoozed: 'Snoozed', closed: 'Closed' } as const;
 
-export function PersonPanel({ conversationId, open, onClose }: { conversationId: string; open: boolean; onClose(): void }) {
-  const [person, setPerson] = useState<Person | undefined>();
-  const [error, setError] = useState<string | undefined>();
-  useEffect(() => {
-    request(ConversationPersonDocument, { id: conversationId })
-      .then((d) => setPerson(d.conversation.contact))
-      .catch((err) => setError(err instanceof Refusal ? err.message : String(err)));
-  }, [conversationId]);
+export const personName = (p: Pick<PersonFragment, 'displayName' | 'email' | 'externalId'>) => p.displayName || p.email || p.externalId;
 
-  if (!person)
-    return (
-      <aside id="person-panel" class={`person-panel${open ? ' open' : ''}`} aria-label="The person">
-        {error ? <p class="error">{error}</p> : <p class="quiet-text">Loading…</p>}
-      </aside>
-    );
+export function PersonDetails(props: {
+  person: PersonFragment;
+  modeId: string;
+  /** The heading level of its sections: 3 in the panel (under its h2), 2 on the person's page. */
+  level: 2 | 3;
+  /** The conversation the panel is beside: marked, not linked. */
+  currentConversationId?: string;
+}) {
+  const { person, level } = props;
+  const H = level === 2 ? 'h2' : 'h3';
   const facts: [string, string | null | undefined][] = [
     ['Email', person.email],
     ['User id', person.externalId],
@@ -39,12 +42,7 @@ export function PersonPanel({ conversationId, open, onClose }: { conversationId:
   const devices = person.devices.edges.map((e) => e.node);
   const events = person.events.edges.map((e) => e.node);
   return (
-    <aside id="person-panel" class={`person-panel${open ? ' open' : ''}`} aria-labelledby="person-title">
-      <button type="button" class="quiet panel-close" onClick={onClose}>
-        Hide
-      </button>
-      <h2 id="person-title">About the person</h2>
-      <p class="person-name">{person.displayName || person.email || person.externalId}</p>
+    <>
       <dl class="facts">
         {facts
           .filter(([, v]) => v)
@@ -55,7 +53,7 @@ export function PersonPanel({ conversationId, open, onClose }: { conversationId:
             </div>
           ))}
       </dl>
-      <h3>Attributes</h3>
+      <H>Attributes</H>
       {person.attributes.length ? (
         <dl class="facts attributes">
           {person.attributes.map((a) => (
@@ -68,7 +66,7 @@ export function PersonPanel({ conversationId, open, onClose }: { conversationId:
       ) : (
         <p class="quiet-text">None set.</p>
       )}
-      <h3>Consent to offers</h3>
+      <H>Consent to offers</H>
       <dl class="facts">
         <div>
           <dt>By email</dt>
@@ -79,7 +77,7 @@ export function PersonPanel({ conversationId, open, onClose }: { conversationId:
           <dd>{person.consent.offersByPush ? 'Yes' : 'No'}</dd>
         </div>
       </dl>
-      <h3>Devices</h3>
+      <H>Devices</H>
       {devices.length ? (
         <ul class="plain">
           {devices.map((d) => (
@@ -92,7 +90,7 @@ export function PersonPanel({ conversationId, open, onClose }: { conversationId:
       ) : (
         <p class="quiet-text">No push device.</p>
       )}
-      <h3>Recent events</h3>
+      <H>Recent events</H>
       {events.length ? (
         <ul class="plain">
           {events.map((e) => (
@@ -104,6 +102,91 @@ export function PersonPanel({ conversationId, open, onClose }: { conversationId:
       ) : (
         <p class="quiet-text">No event yet.</p>
       )}
+      <H>Conversations</H>
+      <PastConversations person={person} modeId={props.modeId} currentConversationId={props.currentConversationId} />
+    </>
+  );
+}
+
+function PastConversations(props: { person: PersonFragment; modeId: string; currentConversationId?: string | undefined }) {
+  const [rows, setRows] = useState<PastConversationFragment[]>(() => props.person.conversations.edges.map((e) => e.node));
+  const [next, setNext] = useState(() =>
+    props.person.conversations.pageInfo.hasNextPage ? props.person.conversations.pageInfo.endCursor : null,
+  );
+  const [error, setError] = useState<string | undefined>();
+  const older = async () => {
+    try {
+      const { contact } = await request(ContactConversationsDocument, { appModeId: props.modeId, id: props.person.id, after: next });
+      const page = contact.conversations;
+      setRows((old) => [...old, ...page.edges.map((e) => e.node).filter((n) => !old.some((o) => o.id === n.id))]);
+      setNext(page.pageInfo.hasNextPage ? page.pageInfo.endCursor : null);
+    } catch (err) {
+      setError(err instanceof Refusal ? err.message : String(err));
+    }
+  };
+  if (!rows.length) return <p class="quiet-text">No conversation yet.</p>;
+  return (
+    <>
+      <ul class="plain past-conversations">
+        {rows.map((c) => {
+          const here = c.id === props.currentConversationId;
+          const label = (
+            <>
+              <span class={`state state-${c.state}`}>{STATE_WORDS[c.state]}</span> {c.preview || '(no message yet)'} ·{' '}
+              <time dateTime={c.lastActivityAt}>{when(c.lastActivityAt)}</time>
+            </>
+          );
+          return (
+            <li key={c.id}>
+              {here ? (
+                <span aria-current="page">{label} (this one)</span>
+              ) : (
+                <a href={inboxPath(c.state, c.id)} onClick={(e) => (e.preventDefault(), navigate(inboxPath(c.state, c.id)))}>
+                  {label}
+                </a>
+              )}
+            </li>
+          );
+        })}
+      </ul>
+      {error && <p class="error">{error}</p>}
+      {next && (
+        <button type="button" class="quiet" onClick={() => void older()}>
+          Show older conversations
+        </button>
+      )}
+    </>
+  );
+}
+
+export function PersonPanel({ conversationId, open, onClose }: { conversationId: string; open: boolean; onClose(): void }) {
+  const [found, setFound] = useState<{ person: PersonFragment; modeId: string } | undefined>();
+  const [error, setError] = useState<string | undefined>();
+  useEffect(() => {
+    request(ConversationPersonDocument, { id: conversationId })
+      .then((d) => setFound({ person: d.conversation.contact, modeId: d.conversation.appModeId }))
+      .catch((err) => setError(err instanceof Refusal ? err.message : String(err)));
+  }, [conversationId]);
+
+  if (!found)
+    return (
+      <aside id="person-panel" class={`person-panel${open ? ' open' : ''}`} aria-label="The person">
+        {error ? <p class="error">{error}</p> : <p class="quiet-text">Loading…</p>}
+      </aside>
+    );
+  return (
+    <aside id="person-panel" class={`person-panel${open ? ' open' : ''}`} aria-labelledby="person-title">
+      <button type="button" class="quiet panel-close" onClick={onClose}>
+        Hide
+      </button>
+      <h2 id="person-title">About the person</h2>
+      <p class="person-name">{personName(found.person)}</p>
+      <p class="person-page-link">
+        <a href={contactPath(found.person.id)} onClick={(e) => (e.preventDefault(), navigate(contactPath(found.person.id)))}>
+          Their page (erase)
+        </a>
+      </p>
+      <PersonDetails person={found.person} modeId={found.modeId} level={3} currentConversationId={conversationId} />
     </aside>
   );
 }

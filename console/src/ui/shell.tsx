@@ -8,7 +8,9 @@ import { commandMenuOpen, screenCommands } from '../commands';
 import { WorkspacesDocument } from '../generated/graphql';
 import { commandMenuKey } from '../keys';
 import { choosePlace, place, setPlace, switchMode } from '../place';
-import { INBOX_STATES, inboxPath, navigate, type Route } from '../router';
+import { CONTACTS_PATH, INBOX_STATES, inboxPath, navigate, type Route } from '../router';
+import { ContactPage } from '../screens/contact-page';
+import { Contacts } from '../screens/contacts';
 import { Inbox } from '../screens/inbox';
 import { CommandMenu } from './command-menu';
 import { Switcher } from './switcher';
@@ -37,6 +39,7 @@ export function Shell({ route }: { route: Exclude<Route, { screen: 'sign-in' }> 
   useEffect(() => {
     screenCommands.set([
       ...INBOX_STATES.map((s) => ({ id: `inbox-${s}`, label: `Go to ${STATE_NAMES[s]} conversations`, run: () => navigate(inboxPath(s)) })),
+      { id: 'contacts', label: 'Go to contacts', run: () => navigate(CONTACTS_PATH) },
       { id: 'mode-live', label: 'Switch to live mode', run: () => switchMode('live') },
       { id: 'mode-test', label: 'Switch to test mode', run: () => switchMode('test') },
       { id: 'sign-out', label: 'Sign out', run: () => void signOut() },
@@ -88,6 +91,18 @@ export function Shell({ route }: { route: Exclude<Route, { screen: 'sign-in' }> 
             );
           })}
         </ul>
+        <h2 class="side-title">People</h2>
+        <ul>
+          <li>
+            <a
+              href={CONTACTS_PATH}
+              aria-current={route.screen === 'contacts' || route.screen === 'contact' ? 'page' : undefined}
+              onClick={(e) => (e.preventDefault(), navigate(CONTACTS_PATH))}
+            >
+              Contacts
+            </a>
+          </li>
+        </ul>
         <p class="hint">
           <kbd>Ctrl</kbd>+<kbd>K</kbd> for every command
         </p>
@@ -110,7 +125,11 @@ export function Shell({ route }: { route: Exclude<Route, { screen: 'sign-in' }> 
               This address is not a screen of the console. <a href={inboxPath('open')}>Go to the inbox</a>.
             </p>
           </main>
-        ) : here ? (
+        ) : here && route.screen === 'contacts' ? (
+          <Contacts key={`${here.app.id}-${here.mode}`} place={here} />
+        ) : here && route.screen === 'contact' ? (
+          <ContactPage key={`${here.app.id}-${here.mode}-${route.id}`} place={here} id={route.id} />
+        ) : here && route.screen === 'inbox' ? (
           <Inbox key={`${here.app.id}-${here.mode}`} place={here} state={route.state} conversationId={route.conversationId} />
         ) : (
           <main class="empty" id="main">

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EraseRequest } from '../../generated/prisma/client.js';
-import { transaction, type AppCaller, type Ctx, type Services, type TxCtx } from '../context.js';
-import { conflict, forbidden, invalidField } from '../errors.js';
+import { transaction, type AppCaller, type AppScope, type Ctx, type Services, type StaffCaller, type TxCtx } from '../context.js';
+import { conflict, forbidden, invalidField, notFound } from '../errors.js';
 import { emit } from '../outbox.js';
 import { erasePerson } from '../personal-data/areas.js';
 import { exec, rows, sql, type SqlTarget } from '../../db/sql.js';
@@ -68,8 +68,31 @@ export async function refuseIfErased(tx: TxCtx<AppCaller>, externalId: string): 
  * Queues an erase, or returns the one already queued or done within the block: asking twice is safe.
  * An open request that no run carries (one of an earlier release) gets its run now.
  */
-export async function requestErase(ctx: Ctx<AppCaller>, externalId: string): Promise<{ request: EraseRequest; fresh: boolean }> {
-  const scope = ctx.caller;
+export const requestErase = (ctx: Ctx<AppCaller>, externalId: string): Promise<{ request: EraseRequest; fresh: boolean }> =>
+  requestEraseIn(ctx, ctx.caller, externalId);
+
+/**
+ * A team member's erase of a contact of an app-mode they may erase in (the staff API checked it):
+ * the same request as the server API's DELETE for the contact's id, for the whole app. A contact
+ * already being erased answers its request (asking twice is safe); one of another mode or app is
+ * not found.
+ */
+export async function requestEraseByStaff(
+  ctx: Ctx<StaffCaller>,
+  appModeId: string,
+  contactId: string,
+): Promise<{ request: EraseRequest; fresh: boolean }> {
+  const contact = await ctx.db.contact.findFirst({ where: { id: contactId, appModeId }, select: { externalId: true } });
+  if (!contact) throw notFound('No such contact.');
+  const mode = await ctx.db.appMode.findUniqueOrThrow({ where: { id: appModeId }, select: { id: true, appId: true } });
+  return requestEraseIn(ctx, { appId: mode.appId, appModeId: mode.id }, contact.externalId);
+}
+
+async function requestEraseIn(
+  ctx: Ctx,
+  scope: Pick<AppScope, 'appId' | 'appModeId'>,
+  externalId: string,
+): Promise<{ request: EraseRequest; fresh: boolean }> {
   const now = ctx.clock.now();
   const hash = subjectHash(ctx.svc, scope.appId, externalId);
   return transaction(ctx, async (ttx) => {

@@ -2,7 +2,8 @@ import { asStaff } from '../context.js';
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import type { AttributeType as AttributeTypeName } from '../../domain/contacts/attributes.js';
 import { consentOf, type Consent } from '../../domain/contacts/consent.js';
-import { checkEraseState } from '../../domain/contacts/erasure.js';
+import { checkEraseState, requestEraseByStaff } from '../../domain/contacts/erasure.js';
+import { PAST_CONVERSATIONS_ORDER, staffContactWhere } from '../../domain/contacts/staff.js';
 import { searchContacts } from '../../domain/contacts/search.js';
 import { notFound } from '../../domain/errors.js';
 import { eventsOfContacts } from '../../domain/events/contact-events.js';
@@ -11,9 +12,11 @@ import { builder, connectionType } from '../builder.js';
 import type { StaffContext } from '../context.js';
 import { JSONValue } from '../json.js';
 import { connectionOf, olderPage } from '../pages.js';
+import { ConversationConnection } from './conversations.js';
 
 // Contacts as staff see them: the list with search, one person with their typed attributes,
-// consent and its history and their events, and the app's erase requests. Any member reads.
+// consent and its history, their events and conversations, and the app's erase requests. Any member
+// reads; erasing a person is for owners and admins.
 
 export const AttributeType = builder.enumType('AttributeType', {
   values: ['string', 'number', 'boolean', 'date', 'time', 'list'] as const,
@@ -111,6 +114,15 @@ const ContactRef = builder.prismaObject('Contact', {
       },
       ConsentChangeConnection,
     ),
+    conversations: t.relatedConnection(
+      'conversations',
+      {
+        cursor: 'id',
+        description: 'Their conversations in this mode, the latest activity first (what the inbox’s `conversation` opens).',
+        query: { orderBy: PAST_CONVERSATIONS_ORDER },
+      },
+      ConversationConnection,
+    ),
     events: t.connection(
       {
         type: EventRef,
@@ -161,17 +173,29 @@ builder.queryField('contacts', (t) =>
 builder.queryField('contact', (t) =>
   t.prismaField({
     type: 'Contact',
-    args: { appModeId: t.arg.id({ required: true }), externalId: t.arg.string({ required: true }) },
+    description: 'One contact of the app-mode, by the customer’s id for them (`externalId`) or this service’s (`id`): one of the two.',
+    args: {
+      appModeId: t.arg.id({ required: true }),
+      externalId: t.arg.string(),
+      id: t.arg.id({ description: 'The contact’s id in this service (Contact.id).' }),
+    },
     authScopes: (_root, { appModeId }) => ({ read: { appModeId } }),
-    resolve: async (query, _root, { appModeId, externalId }, ctx) => {
-      // Not a person being erased (beingErased): as gone already.
-      const contact = await ctx.svc.db.contact.findUnique({
-        ...query,
-        where: { appModeId_externalId: { appModeId, externalId }, eraseRequestedAt: null },
-      });
+    resolve: async (query, _root, { appModeId, externalId, id }, ctx) => {
+      const contact = await ctx.svc.db.contact.findFirst({ ...query, where: staffContactWhere(appModeId, { id, externalId }) });
       if (!contact) throw notFound('No such contact.');
       return contact;
     },
+  }),
+);
+
+builder.mutationField('eraseContact', (t) =>
+  t.prismaField({
+    type: 'EraseRequest',
+    description:
+      'Erases the person from the app, in both modes, as the server API’s `DELETE /server/v1/contacts/{external_id}` does: queued, done within minutes (follow it in `eraseRequests`), Identify and events for their id refused for 30 days. Asking twice is safe: the request already made is the answer. Owners and admins (who may make the server keys that erase too).',
+    args: { appModeId: t.arg.id({ required: true }), id: t.arg.id({ required: true, description: 'The contact’s id (Contact.id).' }) },
+    authScopes: (_root, { appModeId }) => ({ manage_keys: { appModeId } }),
+    resolve: async (_query, _root, { appModeId, id }, ctx) => (await requestEraseByStaff(asStaff(ctx), appModeId, id)).request,
   }),
 );
 

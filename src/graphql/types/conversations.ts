@@ -141,7 +141,7 @@ export const ConversationRef = builder.prismaObject('Conversation', {
   }),
 });
 
-const ConversationConnection = connectionType(ConversationRef, 'Conversation');
+export const ConversationConnection = connectionType(ConversationRef, 'Conversation');
 
 builder.queryField('conversations', (t) =>
   t.prismaConnection(

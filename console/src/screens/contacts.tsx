@@ -1,0 +1,125 @@
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { Refusal, request } from '../api/request';
+import { ContactsDocument, type ContactRowFragment } from '../generated/graphql';
+import { appModeId, type Place } from '../place';
+import { contactPath, navigate } from '../router';
+import { useMoreWhenSeen, useRowKeys } from '../ui/row-keys';
+import { when } from '../ui/time';
+import { personName } from './person-panel';
+
+// Contacts: the app-mode's people, most recently updated first, narrowed by a search of their
+// email, name or user id (the service's `contacts(search)`), 30 to a page, the next page loaded as
+// the list is scrolled; j/k move, Enter opens their page.
+
+const TYPING_PAUSE_MS = 250;
+
+export function Contacts({ place }: { place: Place }) {
+  const modeId = appModeId(place);
+  const [search, setSearch] = useState('');
+  const [asked, setAsked] = useState('');
+  const [rows, setRows] = useState<ContactRowFragment[]>([]);
+  const [next, setNext] = useState<string | null>(null);
+  const [loading, setLoading] = useState(true);
+  const [error, setError] = useState<string | undefined>();
+  const reading = useRef(0);
+  const list = useRef<HTMLUListElement>(null);
+  const end = useRef<HTMLLIElement>(null);
+
+  // The search is asked once typing pauses; an answer to an older search is dropped.
+  useEffect(() => {
+    const timer = setTimeout(() => setAsked(search.trim()), TYPING_PAUSE_MS);
+    return () => clearTimeout(timer);
+  }, [search]);
+
+  const load = useCallback(
+    async (after: string | null) => {
+      const mine = ++reading.current;
+      try {
+        const { contacts } = await request(ContactsDocument, { appModeId: modeId, search: asked || null, after });
+        if (mine !== reading.current) return;
+        const page = contacts.edges.map((e) => e.node);
+        setRows((old) => (after ? [...old, ...page.filter((p) => !old.some((o) => o.id === p.id))] : page));
+        setNext(contacts.pageInfo.hasNextPage ? (contacts.pageInfo.endCursor ?? null) : null);
+        setError(undefined);
+      } catch (err) {
+        if (mine === reading.current) setError(err instanceof Refusal ? err.message : String(err));
+      } finally {
+        if (mine === reading.current) setLoading(false);
+      }
+    },
+    [modeId, asked],
+  );
+
+  useEffect(() => {
+    setLoading(true);
+    void load(null);
+  }, [load]);
+
+  const open = (id: string) => navigate(contactPath(id));
+  useMoreWhenSeen(end, () => next && !loading && void load(next), next !== null);
+  useRowKeys(list, open);
+
+  return (
+    <main class="contacts" id="main">
+      <header class="contacts-head">
+        <h1>Contacts</h1>
+        <label for="contact-search">Search by email, name or user id</label>
+        <input
+          id="contact-search"
+          type="search"
+          autocomplete="off"
+          value={search}
+          onInput={(e) => setSearch(e.currentTarget.value)}
+          onKeyDown={(e) => {
+            // Down from the search goes to the first row; Enter there opens the only match.
+            if (e.code === 'ArrowDown' || (e.code === 'Enter' && rows.length === 1)) {
+              e.preventDefault();
+              if (e.code === 'Enter') return open(rows[0]!.id);
+              list.current?.querySelector<HTMLElement>('a.row')?.focus();
+            }
+          }}
+        />
+      </header>
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
+      {loading && rows.length === 0 ? (
+        <p class="quiet-text">Loading…</p>
+      ) : rows.length === 0 ? (
+        <p class="quiet-text">{asked ? `No contact matches “${asked}”.` : 'No contact yet.'}</p>
+      ) : (
+        <ul class="contact-rows" ref={list} aria-label="Contacts">
+          {rows.map((c) => (
+            <li key={c.id}>
+              <a
+                class="row"
+                href={contactPath(c.id)}
+                data-id={c.id}
+                onClick={(e) => (e.preventDefault(), open(c.id))}
+                onKeyDown={(e) => {
+                  if (e.code === 'Enter' || e.code === 'NumpadEnter') (e.preventDefault(), open(c.id));
+                }}
+              >
+                <span class="row-top">
+                  <strong class="who">{personName(c)}</strong>
+                  <span class="updated">
+                    updated <time dateTime={c.updatedAt}>{when(c.updatedAt)}</time>
+                  </span>
+                </span>
+                <span class="preview">{[c.email, c.externalId].filter(Boolean).join(' · ')}</span>
+              </a>
+            </li>
+          ))}
+          {next && (
+            <li ref={end} class="quiet-text">
+              Loading more…
+            </li>
+          )}
+        </ul>
+      )}
+      <p class="hint">j and k move, Enter opens a person’s page.</p>
+    </main>
+  );
+}
