@@ -215,8 +215,10 @@ export const waitGuestConversation = defineRoute({
       answer,
     });
     if ('now' in outcome) return present(outcome.now);
-    // Held: the client going away ends the wait (and its watch) at once ('close' comes once; after the answer, cancel does nothing).
-    ctx.res.on('close', outcome.held.cancel);
+    // Held: the client going away ends the wait (and its watch) at once, also when it went during the first read
+    // ('close' comes once; after the answer, cancel does nothing).
+    if (ctx.req.socket.destroyed) outcome.held.cancel();
+    else ctx.res.on('close', outcome.held.cancel);
     return { status: 200, later: update.then(present) };
   },
 });

@@ -153,7 +153,7 @@ export function observe(log: Logger, metrics: Metrics): Koa.Middleware {
     } finally {
       // An answer written later (a held long poll: rest-facade/http/route.ts) is counted when it has gone.
       // ('close' comes once: `on` spares the wrapper `once` adds.)
-      if (ctx.respond === false && !ctx.res.writableEnded) ctx.res.on('close', record);
+      if (ctx.respond === false && !ctx.res.writableEnded && !ctx.req.socket.destroyed) ctx.res.on('close', record);
       else record();
     }
   };
