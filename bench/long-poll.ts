@@ -35,6 +35,12 @@ const STEP = 400;
 const REPLIERS = Number(process.env.BENCH_LONG_POLL_REPLIERS ?? 16);
 /** How long the held waits are watched with nothing happening (the cost of holding them). */
 const QUIET_MS = 5_000;
+/**
+ * BENCH_LONG_POLL_SNAPSHOTS=<dir>: both servers write a V8 heap snapshot into <dir> once half the waits
+ * are held and again once all are (diff them by constructor to see what one held wait keeps).
+ */
+const SNAPSHOTS = process.env.BENCH_LONG_POLL_SNAPSHOTS;
+const SNAPSHOT_ARGS = SNAPSHOTS ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${SNAPSHOTS}`] : [];
 const REPLY = 'mutation($id: ID!) { replyToConversation(id: $id, text: "It is on its way") { seq } }';
 
 export interface Side {
@@ -178,15 +184,21 @@ async function measureService(
   clients: ChildProcess[],
 ): Promise<{ side: LongPollResult['service']; sample: string }> {
   const port = await freePort();
-  const server = await serverProcess(url, secretKey, port, {
-    // Held until every reply is sent, however long opening them takes (the spec's 25 s would end the
-    // first waits before the last are open; a client then asks again at once, one read each).
-    CONVERSATION_WAIT_MS: '600000',
-    HTTP_IDLE_TIMEOUT_MS: '900000',
-    // One load generator on one address, far past what a person's devices meet: the limits are still taken, never reached.
-    RATE_GUEST_ADDRESS_PER_MINUTE: '100000000',
-    RATE_GUEST_APP_PER_MINUTE: '100000000',
-  });
+  const server = await serverProcess(
+    url,
+    secretKey,
+    port,
+    {
+      // Held until every reply is sent, however long opening them takes (the spec's 25 s would end the
+      // first waits before the last are open; a client then asks again at once, one read each).
+      CONVERSATION_WAIT_MS: '600000',
+      HTTP_IDLE_TIMEOUT_MS: '900000',
+      // One load generator on one address, far past what a person's devices meet: the limits are still taken, never reached.
+      RATE_GUEST_ADDRESS_PER_MINUTE: '100000000',
+      RATE_GUEST_APP_PER_MINUTE: '100000000',
+    },
+    SNAPSHOT_ARGS,
+  );
   try {
     const requests = await Promise.all(
       seeded.waiters.map(async (w) => ({
@@ -247,7 +259,7 @@ async function measureService(
 
 /** The floor: the same number of idle requests held by a bare node:http server, each answered with `sample` when told. */
 async function measureFloor(waiters: number, sample: string, clients: ChildProcess[]): Promise<Side> {
-  const server = spawn(process.execPath, ['--input-type=module', '-e', FLOOR_SERVER], {
+  const server = spawn(process.execPath, [...SNAPSHOT_ARGS, '--input-type=module', '-e', FLOOR_SERVER], {
     cwd: ROOT,
     env: { ...process.env, SAMPLE: sample },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -330,6 +342,8 @@ async function hold(
       ),
     );
     await quiet(server);
+    const half = Math.ceil(requests.length / STEP / 2) * STEP;
+    if (SNAPSHOTS && (at + STEP === half || at + STEP >= requests.length)) await snapshot(server);
   }
   const openSeconds = (performance.now() - started) / 1000;
   const cpuMsPerOpen = (cpuMsOf(server) - cpuAtStart) / requests.length;
@@ -367,6 +381,15 @@ function establishedOn(port: number): number {
       const [, address, , state] = line.trim().split(/\s+/);
       return address === local && state === '01';
     }).length;
+}
+
+/** Has the process write a heap snapshot (SNAPSHOTS), and waits until it has. */
+async function snapshot(child: ChildProcess): Promise<void> {
+  const rss = rssOf(child);
+  child.kill('SIGUSR2');
+  await sleep(1000);
+  await quiet(child);
+  console.log(`  heap snapshot of process ${child.pid} written (RSS ${(rss / 2 ** 20).toFixed(1)} MiB before it)`);
 }
 
 /** Waits until the process's CPU is quiet: the requests it was sent are taken and waiting. */

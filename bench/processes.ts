@@ -29,9 +29,15 @@ export function freePort(): Promise<number> {
  * The service as users run it (dist/src/main.js) in a process of its own on 127.0.0.1:port, with
  * `env` added to its environment; answers once /readyz does.
  */
-export async function serverProcess(url: string, secretKey: string, port: number, env: Record<string, string> = {}): Promise<ChildProcess> {
+export async function serverProcess(
+  url: string,
+  secretKey: string,
+  port: number,
+  env: Record<string, string> = {},
+  moreNodeArgs: string[] = [],
+): Promise<ChildProcess> {
   // BENCH_SERVER_ARGS: Node options for the server under test, such as `--cpu-prof --cpu-prof-dir=/tmp/prof`.
-  const nodeArgs = process.env.BENCH_SERVER_ARGS?.split(' ').filter(Boolean) ?? [];
+  const nodeArgs = [...(process.env.BENCH_SERVER_ARGS?.split(' ').filter(Boolean) ?? []), ...moreNodeArgs];
   const child = spawn(process.execPath, [...nodeArgs, fileURLToPath(new URL('../dist/src/main.js', import.meta.url))], {
     env: {
       ...process.env,

@@ -101,10 +101,14 @@ describe('the conversation long poll', () => {
     expect((await g.send('GET', `/guest/v1/conversations/${id}/wait?after=-1`)).json.errors[0].field).toBe('after');
   });
 
-  it('holds 50 waits with no database work until something changes', async () => {
+  it('holds 50 waits with no database work and no timer each until something changes', async () => {
     const held = await Promise.all(Array.from({ length: 50 }, () => started()));
+    const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+    const timersBefore = timers();
     const answers = held.map(({ g, id }) => g.wait(id, 1));
     await holding(50);
+    // The waits end by one timer for all of them (a timer each would add 50).
+    expect(timers() - timersBefore).toBeLessThan(10);
     // What the starts wrote to the outbox handed on first: the window below sees only the idle process.
     await t.svc.outbox.drain();
     // Every statement of the process goes through its pool: count them for a while.
@@ -128,6 +132,9 @@ describe('the conversation long poll', () => {
     expect(woken).toMatchObject({ last_seq: 2, parts: [{ seq: 2 }] });
     const rest = await Promise.all(answers);
     expect(rest.filter((r) => r.json.parts.length).length).toBe(1);
+    // The others ran out, each answered with nothing new, and none is held any more.
+    expect(rest.filter((r) => r.status === 200 && r.json.parts.length === 0 && r.json.last_seq === 1).length).toBe(49);
+    expect(waits().size).toBe(0);
   });
 
   it('wakes every wait on a conversation with one read of its own, on the connections kept for waits, and none on the pool', async () => {

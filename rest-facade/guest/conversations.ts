@@ -5,7 +5,7 @@ import { MAX_PARTS } from '../../src/domain/conversations/parts.js';
 import { markRead } from '../../src/domain/conversations/read.js';
 import { rateConversation } from '../../src/domain/conversations/rating.js';
 import { startConversation } from '../../src/domain/conversations/start.js';
-import { waitForUpdate } from '../../src/domain/conversations/updates.js';
+import { waitForUpdate, type ConversationUpdate as Update } from '../../src/domain/conversations/updates.js';
 import { defineRoute } from '../http/route.js';
 import { presentConversation, presentParts, presentSummary } from '../presenters/conversations.js';
 import {
@@ -201,21 +201,25 @@ export const waitGuestConversation = defineRoute({
   },
   errors: [400, 401, 403, 404, 429],
   async handle(ctx, { params, query }) {
-    // The client going away ends the wait (and its watch) at once.
-    const gone = new AbortController();
-    const onClose = () => {
-      if (!ctx.res.writableFinished) gone.abort();
-    };
-    ctx.res.once('close', onClose);
-    try {
-      const update = await waitForUpdate(ctx.state.context, params.conversation_id, query.after ?? 0, {
-        timeoutMs: ctx.state.context.svc.config.conversationWaitMs,
-        signal: gone.signal,
-      });
-      return { status: 200, body: { parts: await presentParts(ctx.state.context, update.parts), last_seq: update.lastSeq } };
-    } finally {
-      ctx.res.off('close', onClose);
-    }
+    const context = ctx.state.context;
+    let answer!: (update: Update | undefined, failed?: unknown) => void;
+    const update = new Promise<Update>((resolve, reject) => {
+      answer = (u, failed) => (u ? resolve(u) : reject(failed));
+    });
+    const present = async (u: Update) => ({
+      status: 200,
+      body: { parts: await presentParts(context, u.parts), last_seq: u.lastSeq },
+    });
+    const outcome = await waitForUpdate(context, params.conversation_id, query.after ?? 0, {
+      timeoutMs: context.svc.config.conversationWaitMs,
+      answer,
+    });
+    if ('now' in outcome) return present(outcome.now);
+    // Held: the client going away ends the wait (and its watch) at once, also when it went during the first read
+    // ('close' comes once; after the answer, cancel does nothing).
+    if (ctx.req.socket.destroyed) outcome.held.cancel();
+    else ctx.res.on('close', outcome.held.cancel);
+    return { status: 200, later: update.then(present) };
   },
 });
 

@@ -16,6 +16,12 @@ export function problemBody(err: DomainError, requestId: string) {
   };
 }
 
+/** What a thrown error is answered with: its status, its problem document and its headers. */
+export function problemOf(thrown: unknown, requestId: string) {
+  const err = asDomainError(thrown);
+  return { status: err.status, body: problemBody(err, requestId), headers: err.headers };
+}
+
 export function problems(): Koa.Middleware {
   return async (ctx, next) => {
     try {

@@ -5,6 +5,7 @@ import { isConnectionLost } from '../../src/db/lost-connection.js';
 import type { Ctx, GuestCaller, ServerCaller, VisitorCaller } from '../../src/domain/context.js';
 import { invalid, invalidField, type FieldError } from '../../src/domain/errors.js';
 import { parseJson } from './body.js';
+import { problemOf } from './problem.js';
 
 // One declaration per route: its zod schemas validate the request and are also the source of the
 // OpenAPI document, so the two cannot disagree.
@@ -28,6 +29,12 @@ export interface Answer {
   status: number;
   body?: unknown;
   headers?: Record<string, string>;
+  /**
+   * The answer comes later (a long poll): the request's middleware finish now, and what this
+   * resolves to is written then (a problem document when it rejects), so a request held for long
+   * keeps only what its answer needs. `status` is then only what the request log says until then.
+   */
+  later?: Promise<Answer>;
 }
 
 export interface RouteSpec<
@@ -106,12 +113,44 @@ export function mount(router: Router, route: AnyRoute, access: Koa.Middleware[])
     const body = route.body ? check(route.body, parseJson(ctx), 'body', errors) : undefined;
     if (errors.length) throw invalid(errors);
     const answer = await route.handle(ctx as RouteContext<Surface>, { params, query, headers, body } as never);
+    if (answer.later) return answerLater(ctx, answer.later);
     ctx.status = answer.status;
     for (const [k, v] of Object.entries(answer.headers ?? {})) ctx.set(k, v);
     if (answer.body !== undefined) ctx.body = answer.body;
   };
   const chain = [refuseNulInParams, ...access, handle];
   router[route.method](koaPath, (ctx) => surviveLostConnection(ctx, () => run(chain, ctx)));
+}
+
+/**
+ * Writes the answer `later` resolves to on the bare response, as Koa would have (JSON, its length,
+ * no body to HEAD), once the middleware are done; nothing when the client has gone meanwhile.
+ */
+function answerLater(ctx: Koa.Context, later: Promise<Answer>): void {
+  ctx.respond = false;
+  ctx.status = 200;
+  const { req, res } = ctx;
+  const { requestId, log } = ctx.state as {
+    requestId?: string;
+    log?: { error(o: object, m: string): void; warn(o: object, m: string): void };
+  };
+  const write = (status: number, type: string, body: unknown, headers: Record<string, string> = {}) => {
+    if (res.headersSent || res.destroyed) return;
+    const text = JSON.stringify(body);
+    res.statusCode = status;
+    for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
+    res.setHeader('Content-Type', type);
+    res.setHeader('Content-Length', Buffer.byteLength(text));
+    res.end(req.method === 'HEAD' ? undefined : text);
+  };
+  later.then(
+    (a) => write(a.status, 'application/json; charset=utf-8', a.body, a.headers),
+    (thrown: unknown) => {
+      const { status, body, headers } = problemOf(thrown, requestId ?? '');
+      if (status >= 500) log?.[status === 503 ? 'warn' : 'error']({ err: thrown }, 'request failed');
+      write(status, 'application/problem+json', body, headers);
+    },
+  );
 }
 
 /** A NUL in a path parameter, refused naming the parameter before any credential is read (src/http/request-target.ts refuses one elsewhere). */

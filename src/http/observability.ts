@@ -139,9 +139,7 @@ export function observe(log: Logger, metrics: Metrics): Koa.Middleware {
     ctx.state.log = log.child({ request_id: requestId });
     ctx.set('X-Request-Id', requestId);
     const started = process.hrtime.bigint();
-    try {
-      await next();
-    } finally {
+    const record = () => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       // The route template, never the raw path: paths of email links carry signed tokens.
       const route = (ctx as { _matchedRoute?: string })._matchedRoute ?? 'unmatched';
@@ -149,6 +147,14 @@ export function observe(log: Logger, metrics: Metrics): Koa.Middleware {
       metrics.requests.inc({ surface, route, method: ctx.method, status: String(ctx.status) });
       metrics.duration.observe({ surface, route, method: ctx.method }, seconds);
       ctx.state.log.info({ method: ctx.method, route, status: ctx.status, ms: Math.round(seconds * 1000) }, 'request');
+    };
+    try {
+      await next();
+    } finally {
+      // An answer written later (a held long poll: rest-facade/http/route.ts) is counted when it has gone.
+      // ('close' comes once: `on` spares the wrapper `once` adds.)
+      if (ctx.respond === false && !ctx.res.writableEnded && !ctx.req.socket.destroyed) ctx.res.on('close', record);
+      else record();
     }
   };
 }
