@@ -30,7 +30,15 @@ type Owner = { uid?: number; gid?: number };
 
 const SUPERUSER = 'postgres';
 
-export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedPostgres> {
+/**
+ * Starts (or reuses) the server on `dataDir`; resolves once it accepts connections. `starting` hears
+ * its address as soon as that is known, before the server accepts: a caller may load code or
+ * prepare meanwhile (the server's start takes a few hundred ms in a process of its own).
+ */
+export async function startEmbeddedPostgres(
+  dataDir: string,
+  opts: { starting?: (server: EmbeddedPostgres) => void } = {},
+): Promise<EmbeddedPostgres> {
   const root = path.resolve(dataDir);
   const stateFile = path.join(root, 'postgres.json');
   await mkdir(root, { recursive: true, mode: 0o755 });
@@ -50,7 +58,11 @@ export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedPo
     await initdb(bin.initdb, pgData, state.password, owner);
   }
   const running = await runningServer(pgData, state.password);
-  if (running) return handle(running, state.password, pgData, async () => {});
+  if (running) {
+    const reused = handle(running, state.password, pgData, async () => {});
+    opts.starting?.(reused);
+    return reused;
+  }
 
   state.port = await freePort(state.port);
   await writeFile(stateFile, JSON.stringify(state), { mode: 0o600 });
@@ -63,17 +75,19 @@ export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedPo
   child.unref();
   await log.close();
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const started = handle(state.port, state.password, pgData, async () => {
+    if (child.exitCode !== null) return;
+    child.kill('SIGINT'); // PostgreSQL's fast shutdown
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+  });
+  opts.starting?.(started);
   try {
     await waitUntilReady(state.port, state.password, exited);
   } catch (err) {
     child.kill('SIGKILL');
     throw err;
   }
-  return handle(state.port, state.password, pgData, async () => {
-    if (child.exitCode !== null) return;
-    child.kill('SIGINT'); // PostgreSQL's fast shutdown
-    await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
-  });
+  return started;
 }
 
 function handle(port: number, password: string, files: string, stop: () => Promise<void>): EmbeddedPostgres {
@@ -190,10 +204,11 @@ async function canConnect(port: number, password: string): Promise<boolean> {
 async function waitUntilReady(port: number, password: string, exited: Promise<void>) {
   let dead = false;
   void exited.then(() => (dead = true));
-  for (let i = 0; i < 300; i++) {
+  // Asked every 20 ms: a start takes a few hundred, and each asking is one refused connection.
+  for (const until = Date.now() + 30_000; Date.now() < until;) {
     if (dead) throw new Error('embedded PostgreSQL exited while starting; see postgres.log in the data folder');
     if (await canConnect(port, password)) return;
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, 20));
   }
   throw new Error('embedded PostgreSQL did not accept connections within 30 s');
 }
