@@ -89,14 +89,23 @@ inputs.forEach((file, i) =>
 const fingerprint = `${hash.digest('hex')}\n`;
 const stamp = path.join(dist, '.built-from');
 const consoleDist = path.join(dist, 'console');
+const consoleRoot = path.join(root, 'console');
 const consoleBuilding = path.join(dist, '.console-');
 const quiet = process.argv.includes('--quiet');
 const say = (line) => quiet || console.log(line);
 
-if ((await readFile(stamp, 'utf8').catch(() => '')) === fingerprint)
-  say(`build: dist/ is up to date (${entryPoints.length} files) in ${Math.round(performance.now() - started)} ms`);
-else await buildServer();
-await buildConsole();
+/** Whether dist/ and dist/console/ were built from the sources as they are (what `npm start` asks first, in its own process: scripts/start.mjs). */
+export async function upToDate() {
+  const [server, ui] = await Promise.all([readFile(stamp, 'utf8').catch(() => ''), consoleState()]);
+  return server === fingerprint && ui.built === ui.fingerprint;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  if ((await readFile(stamp, 'utf8').catch(() => '')) === fingerprint)
+    say(`build: dist/ is up to date (${entryPoints.length} files) in ${Math.round(performance.now() - started)} ms`);
+  else await buildServer();
+  await buildConsole();
+}
 
 async function buildServer() {
   const { build } = await import('esbuild');
@@ -186,9 +195,9 @@ async function buildServer() {
 // The staff console (console/): Vite builds it into dist/console/ when its sources, its packages'
 // versions or this script changed. Built beside it and swapped in by renames, so a running server
 // never serves half a build (the shell it answers names only assets of one build).
-async function buildConsole() {
-  const began = performance.now();
-  const consoleRoot = path.join(root, 'console');
+
+/** The console's sources hashed, and the hash its build in dist/console/ was made from. */
+async function consoleState() {
   const files = (await readdir(consoleRoot, { recursive: true, withFileTypes: true }))
     .filter((f) => f.isFile())
     .map((f) => path.join(f.parentPath ?? f.path, f.name))
@@ -200,9 +209,14 @@ async function buildConsole() {
     h.update(`${path.relative(root, sources[i])}\0`)
       .update(data)
       .update('\0');
-  const consoleFingerprint = `${h.digest('hex')}\n`;
-  const consoleStamp = path.join(consoleDist, '.built-from');
-  if ((await readFile(consoleStamp, 'utf8').catch(() => '')) === consoleFingerprint) {
+  const built = await readFile(path.join(consoleDist, '.built-from'), 'utf8').catch(() => '');
+  return { files, fingerprint: `${h.digest('hex')}\n`, built };
+}
+
+async function buildConsole() {
+  const began = performance.now();
+  const { files, fingerprint: consoleFingerprint, built } = await consoleState();
+  if (built === consoleFingerprint) {
     say(`build: dist/console/ is up to date (${files.length} files) in ${Math.round(performance.now() - began)} ms`);
     return;
   }
