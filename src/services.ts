@@ -26,7 +26,19 @@ export interface OpenServices extends Services {
   close(): Promise<void>;
 }
 
-/** The resolvers' dependencies on one database. `listen` starts reading the outbox (other processes' changes too). */
+/**
+ * The services' pools and Prisma client on `url`, connecting to nothing yet: the server opens it
+ * while the embedded PostgreSQL starts, and warms Prisma's query compiler meanwhile.
+ */
+export function openServiceDatabase(config: Config, url: string): Database {
+  const searchPoolSize = HelpSearchShares.poolSize(config.databasePoolSize);
+  return openDatabase(url, config.databasePoolSize, { max: searchPoolSize, statementTimeoutMs: SEARCH_TIMEOUT_MS });
+}
+
+/**
+ * The resolvers' dependencies on one database. `listen` starts reading the outbox (other processes'
+ * changes too). `database`: one openServiceDatabase made on the same url, used instead of a new one.
+ */
 export async function openServices(opts: {
   config: Config;
   url: string;
@@ -35,11 +47,12 @@ export async function openServices(opts: {
   listen?: boolean;
   log?: Logger;
   mail?: MailTransport;
+  database?: Database;
 }): Promise<OpenServices> {
   // First: a bad SMTP_URL or MAIL_FROM stops the start before anything connects.
   const mail = opts.mail ?? openMailTransport(opts.config);
   const searchPoolSize = HelpSearchShares.poolSize(opts.config.databasePoolSize);
-  const database = openDatabase(opts.url, opts.config.databasePoolSize, { max: searchPoolSize, statementTimeoutMs: SEARCH_TIMEOUT_MS });
+  const database = opts.database ?? openServiceDatabase(opts.config, opts.url);
   const log = opts.log ?? createLogger(opts.config.logLevel);
   const outbox = new OutboxDispatcher(database.pool, opts.url, (err) => log.error({ err }, 'outbox pass failed'));
   // A connection cut while in use can report its error again after its user let go of it (seen when

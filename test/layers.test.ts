@@ -78,6 +78,7 @@ export const LAYERS: Layer[] = [
       'src/demo/',
       'src/server.ts',
       'src/main.ts',
+      'src/serve.ts',
       'src/cli/',
       'workflows/temporal/worker.ts',
       'scripts/',

@@ -11,16 +11,26 @@ export interface DatabaseLocation {
 
 const EMBEDDED_DB = 'crm';
 
-/** DATABASE_URL when given; else the embedded PostgreSQL in the data folder, started or reused. */
-export async function locateDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>): Promise<DatabaseLocation> {
+/**
+ * DATABASE_URL when given; else the embedded PostgreSQL in the data folder, started or reused.
+ * `starting` hears the database's address as soon as it is known, before the embedded server
+ * accepts connections (nothing may connect to it until this resolves).
+ */
+export async function locateDatabase(
+  config: Pick<Config, 'databaseUrl' | 'dataDir'>,
+  opts: { starting?: (url: string) => void } = {},
+): Promise<DatabaseLocation> {
   if (config.databaseUrl) {
     const admin = new URL(config.databaseUrl);
     admin.pathname = '/postgres';
+    opts.starting?.(config.databaseUrl);
     return { url: config.databaseUrl, adminUrl: admin.toString() };
   }
   // Loaded only here: with DATABASE_URL (a `crm` command's usual case) the embedded server's code is not.
   const { startEmbeddedPostgres } = await import('./embedded-postgres.js');
-  const embedded = await startEmbeddedPostgres(path.join(config.dataDir));
+  const embedded = await startEmbeddedPostgres(path.join(config.dataDir), {
+    starting: (server) => opts.starting?.(server.urlFor(EMBEDDED_DB)),
+  });
   const pg = await import('pg');
   const client = new pg.default.Client({ connectionString: embedded.adminUrl });
   await client.connect();

