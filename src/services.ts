@@ -5,6 +5,7 @@ import { OutboxDispatcher } from './db/outbox-dispatcher.js';
 import { rows } from './db/sql.js';
 import { CredentialCache } from './domain/access/credential-cache.js';
 import { Presence } from './domain/inbox/presence.js';
+import { GuestEventGroups } from './domain/events/guest-events.js';
 import { ConversationWaits } from './domain/conversations/waits.js';
 import { HelpSearchShares, SEARCH_TIMEOUT_MS } from './domain/help/share.js';
 import { ViewCounts } from './domain/help/views.js';
@@ -93,6 +94,7 @@ export async function openServices(opts: {
     helpViews: new ViewCounts({ pool: database.pool }),
     helpSearches: HelpSearchShares.over(database.searchPool, searchPoolSize),
     checkinsInFlight: new Map(),
+    guestEventGroups: new GuestEventGroups(database.pool),
   };
   if (opts.listen) await outbox.start();
   return {

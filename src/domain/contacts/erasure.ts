@@ -22,23 +22,37 @@ export function checkEraseState(state: string | null | undefined, field = 'state
   if (state && !(ERASE_STATES as readonly string[]).includes(state)) throw invalidField(field, `must be one of ${ERASE_STATES.join(', ')}`);
 }
 
-/** What the block keeps of a person: a keyed hash of the app and id, never the id itself. */
-export function subjectHash(svc: Pick<Services, 'secrets'>, appId: string, externalId: string): string {
+declare module '../services.js' {
+  interface Caches {
+    /** Subject hashes by app and external id, oldest first (built by openServices). */
+    subjectHashes: Map<string, string>;
+  }
+}
+
+/** Subject hashes this process keeps: a keyed hash costs more than typing an event, every guest request hashes its person, and it never changes. */
+const KEPT_HASHES = 20_000;
+
+/**
+ * What the block keeps of a person: a keyed hash of the app and id, never the id itself. Kept in the
+ * process's cache when the services have one (a `crm` command's have none).
+ */
+export function subjectHash(
+  svc: Pick<Services, 'secrets'> & { caches?: Partial<Services['caches']> },
+  appId: string,
+  externalId: string,
+): string {
   const subject = `${appId}\u0000${externalId}`;
-  let kept = hashesBySecrets.get(svc.secrets);
-  if (!kept) hashesBySecrets.set(svc.secrets, (kept = new Map()));
-  let hash = kept.get(subject);
+  const kept = svc.caches?.subjectHashes;
+  let hash = kept?.get(subject);
   if (hash === undefined) {
     hash = svc.secrets.keyedHash('erase-subject', subject);
-    if (kept.size >= KEPT_HASHES) kept.delete(kept.keys().next().value!);
-    kept.set(subject, hash);
+    if (kept) {
+      if (kept.size >= KEPT_HASHES) kept.delete(kept.keys().next().value!);
+      kept.set(subject, hash);
+    }
   }
   return hash;
 }
-
-/** The hashes of the people this process served last (every guest request hashes its person), by the secrets that made them. */
-const hashesBySecrets = new WeakMap<object, Map<string, string>>();
-const KEPT_HASHES = 10_000;
 
 /**
  * The ids among these that are erased, or being erased, in this app now. Call it in the

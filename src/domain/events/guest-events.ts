@@ -102,9 +102,7 @@ async function writeGuestBatch(ctx: Ctx<GuestCaller>, platform: string, typed: T
     refused: refusedJson(rejected, sent),
   };
   if (ctx.db !== ctx.svc.db || ctx.sqlClient) return writeAlone(ctx, batch);
-  let groups = groupsByPool.get(ctx.svc.pool);
-  if (!groups) groupsByPool.set(ctx.svc.pool, (groups = new GuestEventGroups(ctx.svc.pool)));
-  return groups.write(batch);
+  return ctx.svc.caches.guestEventGroups.write(batch);
 }
 
 /** The arguments of crm_guest_events for one request, as crm_guest_events_group reads them. */
@@ -163,7 +161,7 @@ export const GROUPS_IN_FLIGHT = 2;
  * written alone, and answered or refused on its own. A group whose connection was cut may have
  * committed: each of its requests is refused as unavailable (503), as a batch written alone is.
  */
-class GuestEventGroups {
+export class GuestEventGroups {
   private waiting: { batch: GroupedBatch; resolve: (w: Written) => void; reject: (err: unknown) => void }[] = [];
   private inFlight = 0;
   constructor(private readonly pool: pg.Pool) {}
@@ -205,7 +203,12 @@ class GuestEventGroups {
   }
 }
 
-const groupsByPool = new WeakMap<pg.Pool, GuestEventGroups>();
+declare module '../services.js' {
+  interface Caches {
+    /** The guest event batches being written in groups on the pool (built by openServices). */
+    guestEventGroups: GuestEventGroups;
+  }
+}
 
 /** The batches as one JSON array, each batch's refusals (already JSON text) set in as they are. */
 function groupJson(batches: GroupedBatch[]): string {

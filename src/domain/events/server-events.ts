@@ -46,32 +46,11 @@ async function keepKnownEvents(ctx: Ctx<ServerCaller>, events: IncomingEvent[], 
   const { typed, refused, grown } = typeEvents(events, defs, SERVER_EVENTS);
   if (grown.size) return undefined;
   const subjects = [...new Set(events.map((e) => e.externalId))];
-  const held = { subjects, hashes: subjects.map((x) => knownSubjectHash(ctx.svc, ctx.caller.appId, x)) };
+  const held = { subjects, hashes: subjects.map((x) => subjectHash(ctx.svc, ctx.caller.appId, x)) };
   const { accepted, erased } = await writeEvents(ctx, SERVER_EVENTS, { typed, rejected: [...rejected, ...refused], sent: events, held });
   // An erased person's events are refused as erased, whatever else was wrong with them.
   const gone = erased.size ? events.filter((e) => erased.has(e.externalId)) : [];
   const hidden = new Set(gone.map((e) => e.index));
   const all = [...rejected, ...refused.filter((r) => !hidden.has(r.index)), ...gone.map(erasedRejection)];
   return { accepted, rejected: all.sort((a, b) => a.index - b.index), allErased: events.length > 0 && gone.length === events.length };
-}
-
-/** Subject hashes computed before (with the services' secret key): a keyed hash costs more than typing the event, and never changes. */
-const MAX_HASHES = 20_000;
-
-declare module '../services.js' {
-  interface Caches {
-    /** Subject hashes by app and external id, oldest first (built by openServices). */
-    subjectHashes: Map<string, string>;
-  }
-}
-
-function knownSubjectHash(svc: Services, appId: string, externalId: string): string {
-  const known = svc.caches.subjectHashes;
-  const key = `${appId}\u0000${externalId}`;
-  let hash = known.get(key);
-  if (hash === undefined) {
-    known.set(key, (hash = subjectHash(svc, appId, externalId)));
-    if (known.size > MAX_HASHES) known.delete(known.keys().next().value!);
-  }
-  return hash;
 }

@@ -199,7 +199,7 @@ export class Presence {
       const was = known.typingUntil > 0;
       known.until = Math.max(known.until, at + PRESENCE_TTL_MS);
       known.typingUntil = typingUntil;
-      if (was === (typingUntil > 0) && known.name === name) return;
+      if (was === typingUntil > 0 && known.name === name) return;
       known.name = name;
       return this.changed(notice.c);
     }
