@@ -7,7 +7,7 @@ import { rateConversation } from '../../src/domain/conversations/rating.js';
 import { startConversation } from '../../src/domain/conversations/start.js';
 import { waitForUpdate, type ConversationUpdate as Update } from '../../src/domain/conversations/updates.js';
 import { defineRoute } from '../http/route.js';
-import { presentConversation, presentParts, presentSummary } from '../presenters/conversations.js';
+import { presentConversation, presentParts, presentSummary, presentUpdate } from '../presenters/conversations.js';
 import {
   Conversation,
   ConversationListQuery,
@@ -206,20 +206,17 @@ export const waitGuestConversation = defineRoute({
     const update = new Promise<Update>((resolve, reject) => {
       answer = (u, failed) => (u ? resolve(u) : reject(failed));
     });
-    const present = async (u: Update) => ({
-      status: 200,
-      body: { parts: await presentParts(context, u.parts), last_seq: u.lastSeq },
-    });
+    const answerOf = async (u: Update) => ({ status: 200, body: await presentUpdate(context, u) });
     const outcome = await waitForUpdate(context, params.conversation_id, query.after ?? 0, {
       timeoutMs: context.svc.config.conversationWaitMs,
       answer,
     });
-    if ('now' in outcome) return present(outcome.now);
+    if ('now' in outcome) return answerOf(outcome.now);
     // Held: the client going away ends the wait (and its watch) at once, also when it went during the first read
     // ('close' comes once; after the answer, cancel does nothing).
     if (ctx.req.socket.destroyed) outcome.held.cancel();
     else ctx.res.on('close', outcome.held.cancel);
-    return { status: 200, later: update.then(present) };
+    return { status: 200, later: update.then(answerOf) };
   },
 });
 

@@ -83,3 +83,8 @@ export async function presentConversation(
     parts_before: partsBefore,
   };
 }
+
+/** A long poll's answer: what is new (parts empty when the wait ran out), and the seq to ask after next. */
+export async function presentUpdate(context: Ctx, update: { parts: ShownPart[]; lastSeq: number }) {
+  return { parts: await presentParts(context, update.parts), last_seq: update.lastSeq };
+}
