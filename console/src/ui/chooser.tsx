@@ -1,4 +1,4 @@
-import { useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 
 // A choice by keyboard, as the command menu makes one: type to filter, arrows move, Enter
 // chooses, Escape closes, and the focus goes back where it was. Assign (a) and snooze (s) use it.
@@ -24,11 +24,22 @@ export function Chooser(props: { title: string; choices: Choice[]; loading?: boo
   const words = filter.toLowerCase().split(/\s+/).filter(Boolean);
   const shown = props.choices.filter((c) => words.every((w) => `${c.label} ${c.hint ?? ''}`.toLowerCase().includes(w)));
   const choose = (c: Choice | undefined) => c && (props.onClose(), props.onChoose(c));
+  // Enter pressed before the choices came (a quick typist, a slow answer): chosen once they come.
+  const enterWaiting = useRef(false);
+  useEffect(() => {
+    if (!enterWaiting.current || props.loading) return;
+    enterWaiting.current = false;
+    choose(shown[active]);
+  });
   const onKey = (e: KeyboardEvent) => {
     if (e.code === 'Escape') return (e.preventDefault(), props.onClose());
     if (e.code === 'ArrowDown') return (e.preventDefault(), setActive((a) => Math.min(shown.length - 1, a + 1)));
     if (e.code === 'ArrowUp') return (e.preventDefault(), setActive((a) => Math.max(0, a - 1)));
-    if (e.code === 'Enter' || e.code === 'NumpadEnter') return (e.preventDefault(), choose(shown[active]));
+    if (e.code === 'Enter' || e.code === 'NumpadEnter') {
+      e.preventDefault();
+      if (props.loading && !shown.length) enterWaiting.current = true;
+      else choose(shown[active]);
+    }
   };
   return (
     <div class="overlay" onClick={(e) => e.target === e.currentTarget && props.onClose()}>
