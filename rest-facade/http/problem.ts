@@ -16,9 +16,16 @@ export function problemBody(err: DomainError, requestId: string) {
   };
 }
 
-/** What a thrown error is answered with: its status, its problem document and its headers. */
-export function problemOf(thrown: unknown, requestId: string) {
+/** Where a failed request is logged: the request's own logger. */
+export interface FailureLog {
+  error(o: object, m: string): void;
+  warn(o: object, m: string): void;
+}
+
+/** What a thrown error is answered with: its status, its problem document and its headers; a 5xx logged (503 as a warning). */
+export function problemOf(thrown: unknown, requestId: string, log?: FailureLog) {
   const err = asDomainError(thrown);
+  if (err.status >= 500) log?.[err.status === 503 ? 'warn' : 'error']({ err: thrown }, 'request failed');
   return { status: err.status, body: problemBody(err, requestId), headers: err.headers };
 }
 
@@ -37,12 +44,11 @@ export function problems(): Koa.Middleware {
           `This route answers ${ctx.response.get('Allow') || 'other methods'}.`,
         );
     } catch (thrown) {
-      const err = asDomainError(thrown);
-      if (err.status >= 500) ctx.state.log?.[err.status === 503 ? 'warn' : 'error']({ err: thrown }, 'request failed');
-      ctx.status = err.status;
-      for (const [name, value] of Object.entries(err.headers)) ctx.set(name, value);
+      const { status, body, headers } = problemOf(thrown, ctx.state.requestId ?? '', ctx.state.log);
+      ctx.status = status;
+      for (const [name, value] of Object.entries(headers)) ctx.set(name, value);
       ctx.type = 'application/problem+json';
-      ctx.body = problemBody(err, ctx.state.requestId ?? '');
+      ctx.body = body;
     }
   };
 }

@@ -5,7 +5,7 @@ import { isConnectionLost } from '../../src/db/lost-connection.js';
 import type { Ctx, GuestCaller, ServerCaller, VisitorCaller } from '../../src/domain/context.js';
 import { invalid, invalidField, type FieldError } from '../../src/domain/errors.js';
 import { parseJson } from './body.js';
-import { problemOf } from './problem.js';
+import { problemOf, type FailureLog } from './problem.js';
 
 // One declaration per route: its zod schemas validate the request and are also the source of the
 // OpenAPI document, so the two cannot disagree.
@@ -130,10 +130,7 @@ function answerLater(ctx: Koa.Context, later: Promise<Answer>): void {
   ctx.respond = false;
   ctx.status = 200;
   const { req, res } = ctx;
-  const { requestId, log } = ctx.state as {
-    requestId?: string;
-    log?: { error(o: object, m: string): void; warn(o: object, m: string): void };
-  };
+  const { requestId, log } = ctx.state as { requestId?: string; log?: FailureLog };
   const write = (status: number, type: string, body: unknown, headers: Record<string, string> = {}) => {
     if (res.headersSent || res.destroyed) return;
     const text = JSON.stringify(body);
@@ -146,8 +143,7 @@ function answerLater(ctx: Koa.Context, later: Promise<Answer>): void {
   later.then(
     (a) => write(a.status, 'application/json; charset=utf-8', a.body, a.headers),
     (thrown: unknown) => {
-      const { status, body, headers } = problemOf(thrown, requestId ?? '');
-      if (status >= 500) log?.[status === 503 ? 'warn' : 'error']({ err: thrown }, 'request failed');
+      const { status, body, headers } = problemOf(thrown, requestId ?? '', log);
       write(status, 'application/problem+json', body, headers);
     },
   );
