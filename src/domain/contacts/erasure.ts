@@ -96,10 +96,12 @@ export async function requestEraseByStaff(
   appModeId: string,
   contactId: string,
 ): Promise<{ request: EraseRequest; fresh: boolean }> {
-  const contact = await ctx.db.contact.findFirst({ where: { id: contactId, appModeId }, select: { externalId: true } });
+  const contact = await ctx.db.contact.findFirst({
+    where: { id: contactId, appModeId },
+    select: { externalId: true, appMode: { select: { appId: true } } },
+  });
   if (!contact) throw notFound('No such contact.');
-  const mode = await ctx.db.appMode.findUniqueOrThrow({ where: { id: appModeId }, select: { id: true, appId: true } });
-  return requestEraseIn(ctx, { appId: mode.appId, appModeId: mode.id }, contact.externalId);
+  return requestEraseIn(ctx, { appId: contact.appMode.appId, appModeId }, contact.externalId);
 }
 
 async function requestEraseIn(
