@@ -294,6 +294,11 @@ export type ConversationPresenceSubscription = {
 
 export type PastConversationFragment = { id: string; state: ConversationState; preview: string; lastActivityAt: string };
 
+export type PastConversationPageFragment = {
+  edges: Array<{ node: { id: string; state: ConversationState; preview: string; lastActivityAt: string } }>;
+  pageInfo: { hasNextPage: boolean; endCursor: string | null };
+};
+
 export type PersonFragment = {
   id: string;
   externalId: string;
@@ -512,6 +517,27 @@ export const PastConversationFragmentDoc = new TypedDocumentString(
     `,
   { fragmentName: 'PastConversation' },
 ) as unknown as TypedDocumentString<PastConversationFragment, unknown>;
+export const PastConversationPageFragmentDoc = new TypedDocumentString(
+  `
+    fragment PastConversationPage on ConversationConnection {
+  edges {
+    node {
+      ...PastConversation
+    }
+  }
+  pageInfo {
+    hasNextPage
+    endCursor
+  }
+}
+    fragment PastConversation on Conversation {
+  id
+  state
+  preview
+  lastActivityAt
+}`,
+  { fragmentName: 'PastConversationPage' },
+) as unknown as TypedDocumentString<PastConversationPageFragment, unknown>;
 export const PersonFragmentDoc = new TypedDocumentString(
   `
     fragment Person on Contact {
@@ -555,15 +581,7 @@ export const PersonFragmentDoc = new TypedDocumentString(
     }
   }
   conversations(first: 10) {
-    edges {
-      node {
-        ...PastConversation
-      }
-    }
-    pageInfo {
-      hasNextPage
-      endCursor
-    }
+    ...PastConversationPage
   }
 }
     fragment PastConversation on Conversation {
@@ -571,6 +589,17 @@ export const PersonFragmentDoc = new TypedDocumentString(
   state
   preview
   lastActivityAt
+}
+fragment PastConversationPage on ConversationConnection {
+  edges {
+    node {
+      ...PastConversation
+    }
+  }
+  pageInfo {
+    hasNextPage
+    endCursor
+  }
 }`,
   { fragmentName: 'Person' },
 ) as unknown as TypedDocumentString<PersonFragment, unknown>;
@@ -978,6 +1007,17 @@ export const ConversationPersonDocument = new TypedDocumentString(`
   preview
   lastActivityAt
 }
+fragment PastConversationPage on ConversationConnection {
+  edges {
+    node {
+      ...PastConversation
+    }
+  }
+  pageInfo {
+    hasNextPage
+    endCursor
+  }
+}
 fragment Person on Contact {
   id
   externalId
@@ -1019,15 +1059,7 @@ fragment Person on Contact {
     }
   }
   conversations(first: 10) {
-    edges {
-      node {
-        ...PastConversation
-      }
-    }
-    pageInfo {
-      hasNextPage
-      endCursor
-    }
+    ...PastConversationPage
   }
 }`) as unknown as TypedDocumentString<ConversationPersonQuery, ConversationPersonQueryVariables>;
 export const ContactPersonDocument = new TypedDocumentString(`
@@ -1042,6 +1074,17 @@ export const ContactPersonDocument = new TypedDocumentString(`
   preview
   lastActivityAt
 }
+fragment PastConversationPage on ConversationConnection {
+  edges {
+    node {
+      ...PastConversation
+    }
+  }
+  pageInfo {
+    hasNextPage
+    endCursor
+  }
+}
 fragment Person on Contact {
   id
   externalId
@@ -1083,15 +1126,7 @@ fragment Person on Contact {
     }
   }
   conversations(first: 10) {
-    edges {
-      node {
-        ...PastConversation
-      }
-    }
-    pageInfo {
-      hasNextPage
-      endCursor
-    }
+    ...PastConversationPage
   }
 }`) as unknown as TypedDocumentString<ContactPersonQuery, ContactPersonQueryVariables>;
 export const ContactConversationsDocument = new TypedDocumentString(`
@@ -1099,15 +1134,7 @@ export const ContactConversationsDocument = new TypedDocumentString(`
   contact(appModeId: $appModeId, id: $id) {
     id
     conversations(first: 10, after: $after) {
-      edges {
-        node {
-          ...PastConversation
-        }
-      }
-      pageInfo {
-        hasNextPage
-        endCursor
-      }
+      ...PastConversationPage
     }
   }
 }
@@ -1116,6 +1143,17 @@ export const ContactConversationsDocument = new TypedDocumentString(`
   state
   preview
   lastActivityAt
+}
+fragment PastConversationPage on ConversationConnection {
+  edges {
+    node {
+      ...PastConversation
+    }
+  }
+  pageInfo {
+    hasNextPage
+    endCursor
+  }
 }`) as unknown as TypedDocumentString<ContactConversationsQuery, ContactConversationsQueryVariables>;
 export const ContactsDocument = new TypedDocumentString(`
     query Contacts($appModeId: ID!, $search: String, $after: String) {
