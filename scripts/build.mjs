@@ -109,34 +109,28 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
 
 async function buildServer() {
   const { build } = await import('esbuild');
+  // What both builds share: ES modules for Node 20, into dist/, kept in memory until written below.
+  const common = {
+    outdir: dist,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    tsconfig: path.join(root, 'tsconfig.json'),
+    write: false,
+    logLevel: 'warning',
+  };
   const [files, server] = await Promise.all([
+    build({ ...common, entryPoints: entryPoints.filter((file) => file !== serverEntry), outbase: root }),
     build({
-      entryPoints: entryPoints.filter((file) => file !== serverEntry),
-      outbase: root,
-      outdir: dist,
-      format: 'esm',
-      platform: 'node',
-      target: 'node20',
-      tsconfig: path.join(root, 'tsconfig.json'),
-      write: false,
-      logLevel: 'warning',
-    }),
-    build({
+      ...common,
       entryPoints: { 'src/main': serverEntry },
-      outdir: dist,
       chunkNames: 'server/[name]-[hash]',
       bundle: true,
       splitting: true,
       external: serverExternal,
-      format: 'esm',
-      platform: 'node',
-      target: 'node20',
-      tsconfig: path.join(root, 'tsconfig.json'),
       plugins: [prismaWasmFromFile],
       // CommonJS packages inside an ES module still call require() for Node's own modules.
       banner: { js: "import { createRequire as __serverRequire } from 'node:module'; const require = __serverRequire(import.meta.url);" },
-      write: false,
-      logLevel: 'warning',
     }),
   ]);
   // The wasm beside the part that reads it.
