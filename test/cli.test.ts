@@ -394,6 +394,32 @@ describe('crm', () => {
     expect(await snapshot()).toEqual(before);
   });
 
+  it('makes one workspace of two asked at once for the same new owner, refusing the other as email_taken', async () => {
+    const { svc, run } = await fresh();
+    const before = await svc.db.workspace.count();
+    const ask = (name: string) =>
+      run([
+        'workspace',
+        'create',
+        '--name',
+        name,
+        '--owner-email',
+        'twice@owner.test',
+        '--owner-password',
+        'correct horse battery',
+        '--json',
+      ]);
+    const answers = await Promise.all([ask('First'), ask('Second')]);
+    expect(answers.map((a) => a.code).sort()).toEqual([0, 1]);
+    refused(
+      answers.find((a) => a.code === 1)!,
+      1,
+      'email_taken',
+    );
+    expect(await svc.db.workspace.count()).toBe(before + 1);
+    expect(await svc.db.staffUser.count({ where: { email: 'twice@owner.test' } })).toBe(1);
+  });
+
   it('makes a staff user of no workspace, and refuses a taken email', async () => {
     const { svc, run } = await fresh();
     const made = ok(

@@ -25,13 +25,17 @@ export async function createWorkspace(
   const workspaceId = randomUUID();
   const ownerId = randomUUID();
   const now = new Date();
-  // One statement (raw SQL, so `crm workspace create` runs without loading Prisma's client).
-  await exec(
+  // One statement (raw SQL, so `crm workspace create` runs without loading Prisma's client). Someone may
+  // have taken the email while the password was hashed: then nothing is made, the workspace neither.
+  const made = await exec(
     ctx,
-    sql`WITH workspace AS (INSERT INTO workspace (id, name, created_at) VALUES (${workspaceId}, ${input.name.trim()}, ${now})),
-        owner AS (INSERT INTO staff_user (id, email, name, password_hash, created_at)
-          VALUES (${ownerId}, ${email}, ${staffName(input.ownerName, email)}, ${passwordHash}, ${now}))
-        INSERT INTO membership (workspace_id, staff_user_id, role, created_at) VALUES (${workspaceId}, ${ownerId}, 'owner', ${now})`,
+    sql`WITH owner AS (INSERT INTO staff_user (id, email, name, password_hash, created_at)
+          VALUES (${ownerId}, ${email}, ${staffName(input.ownerName, email)}, ${passwordHash}, ${now})
+          ON CONFLICT DO NOTHING RETURNING id),
+        workspace AS (INSERT INTO workspace (id, name, created_at) SELECT ${workspaceId}, ${input.name.trim()}, ${now} FROM owner RETURNING id)
+        INSERT INTO membership (workspace_id, staff_user_id, role, created_at)
+        SELECT workspace.id, owner.id, 'owner', ${now} FROM workspace, owner`,
   );
+  if (!made) throw emailTaken();
   return { workspaceId, ownerId };
 }
