@@ -86,6 +86,27 @@ describe('replying', () => {
     expect((await guest.wait(id, 1)).json.parts).toEqual([]);
   });
 
+  it('reads the latest parts first, each next page older, without a gap or a repeat (what a long conversation opens at)', async () => {
+    const { id } = await started('one');
+    for (const text of ['two', 'three', 'four', 'five'])
+      await ok('mutation($id: ID!, $text: String!) { addConversationNote(id: $id, text: $text) { seq } }', { id, text });
+    const page = async (after: string | null) =>
+      (
+        await ok(
+          'query($id: ID!, $a: String) { conversation(id: $id) { latestParts(first: 2, after: $a) { edges { node { seq text } } pageInfo { hasNextPage endCursor } } } }',
+          { id, a: after },
+        )
+      ).conversation.latestParts;
+    const seen: string[] = [];
+    let after: string | null = null;
+    for (let more = true; more;) {
+      const p = await page(after);
+      seen.push(...p.edges.map((e: { node: { text: string } }) => e.node.text));
+      ({ hasNextPage: more, endCursor: after } = p.pageInfo);
+    }
+    expect(seen).toEqual(['five', 'four', 'three', 'two', 'one']);
+  });
+
   it('refuses a blank or huge reply naming text, and adds nothing', async () => {
     const { id } = await started();
     for (const text of ['   ', 'x'.repeat(10_001)]) {

@@ -114,7 +114,7 @@ export type ConversationQuery = {
     lastActivityAt: string;
     lastSeq: number;
     snoozedUntil: string | null;
-    parts: {
+    latestParts: {
       edges: Array<{
         node: {
           id: string;
@@ -731,7 +731,7 @@ export const ConversationDocument = new TypedDocumentString(`
     query Conversation($id: ID!, $after: String) {
   conversation(id: $id) {
     ...ConversationRow
-    parts(first: 100, after: $after) {
+    latestParts(first: 50, after: $after) {
       edges {
         node {
           ...Part

@@ -20,7 +20,8 @@ import { Parts } from './parts';
 import { PersonPanel } from './person-panel';
 import { PresenceLine, usePresence } from './presence';
 
-// One conversation: its parts (paged by `parts`, newer ones live from the inbox's stream), who else
+// One conversation: its parts (the latest page first, older pages as the reader scrolls up, newer
+// parts live from the inbox's stream), who else
 // has it open, the person beside it, and what a teammate does to it: reply, note, close (asking for
 // a rating), snooze, assign.
 
@@ -56,8 +57,8 @@ export function ConversationView(props: { id: string; modeId: string; workspaceI
       try {
         const { conversation: c } = await request(ConversationDocument, { id, after });
         setConversation(c);
-        addParts(c.parts.edges.map((e) => e.node));
-        setNext(c.parts.pageInfo.hasNextPage ? (c.parts.pageInfo.endCursor ?? null) : null);
+        addParts(c.latestParts.edges.map((e) => e.node));
+        setNext(c.latestParts.pageInfo.hasNextPage ? (c.latestParts.pageInfo.endCursor ?? null) : null);
       } catch (err) {
         setError(err instanceof Refusal ? err.message : String(err));
       } finally {
@@ -69,15 +70,13 @@ export function ConversationView(props: { id: string; modeId: string; workspaceI
 
   useEffect(() => void load(null), [load]);
 
-  // Live: what the inbox's stream says of this conversation. A part past the pages not read yet
-  // comes with them instead.
-  const nextRef = useRef(next);
-  nextRef.current = next;
+  // Live: what the inbox's stream says of this conversation (the pages read are the latest, so a
+  // new part always follows them; one the first page brings too is kept once, by its id).
   useEffect(
     () =>
       onInboxChange((change) => {
         if (change.conversation?.id === id) setConversation(change.conversation);
-        if (change.part?.conversationId === id && nextRef.current === null) addParts([change.part]);
+        if (change.part?.conversationId === id) addParts([change.part]);
       }),
     [id, addParts],
   );
@@ -210,7 +209,7 @@ export function ConversationView(props: { id: string; modeId: string; workspaceI
             {error}
           </p>
         )}
-        <Parts parts={parts} more={next !== null} onMore={() => next && void load(next)} authorName={authorName} />
+        <Parts parts={parts} older={next !== null} onOlder={() => next && void load(next)} authorName={authorName} />
         <Composer
           ref={composer}
           conversationId={id}

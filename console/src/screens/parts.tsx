@@ -3,8 +3,13 @@ import type { PartFragment } from '../generated/graphql';
 import { fullTime } from '../ui/time';
 
 // A conversation's parts, oldest first: the person's and the team's messages, notes (marked, never
-// shown to the person), and event lines. Newer pages load as their end comes into view; the view
-// keeps to the newest part while it is there.
+// shown to the person), and event lines. It opens at the latest page, scrolled to the newest part;
+// older pages load as their start comes into view. A long conversation stays light: only the pages
+// read are in the page, and the browser skips laying out and painting the parts off screen
+// (content-visibility in styles.css). The scroller's origin is its end (a reversed column in
+// styles.css): whatever changes the list's height (a page above, a new part, a part laid out for
+// the first time as it comes into view), the view keeps its distance from the end, at the end
+// while the reader is there, and what they read stays put.
 
 /**
  * An event line's words. A snooze's line names its time as the service wrote it (ISO, in UTC); the
@@ -19,69 +24,59 @@ export function eventText(p: PartFragment): string {
 
 export function Parts({
   parts,
-  more,
-  onMore,
+  older,
+  onOlder,
   authorName,
 }: {
   parts: PartFragment[];
-  more: boolean;
-  onMore(): void;
+  /** Whether older pages are left to read. */
+  older: boolean;
+  onOlder(): void;
   /** The name to show: the person's own for their parts (a guest's are stored as "User"). */
   authorName(p: PartFragment): string;
 }) {
-  const box = useRef<HTMLOListElement>(null);
-  const end = useRef<HTMLLIElement>(null);
-  const onMoreRef = useRef(onMore);
-  onMoreRef.current = onMore;
-  const atBottom = useRef(true);
+  const box = useRef<HTMLDivElement>(null);
+  const start = useRef<HTMLLIElement>(null);
+  const onOlderRef = useRef(onOlder);
+  onOlderRef.current = onOlder;
 
   useEffect(() => {
-    if (!end.current) return;
-    const seen = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && onMoreRef.current());
-    seen.observe(end.current);
+    if (!start.current) return;
+    const seen = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && onOlderRef.current(), {
+      root: box.current,
+      rootMargin: '400px 0px 0px 0px',
+    });
+    seen.observe(start.current);
     return () => seen.disconnect();
-  }, [more]);
-
-  useEffect(() => {
-    const el = box.current;
-    if (el && atBottom.current && !more) el.scrollTop = el.scrollHeight;
-  }, [parts.length, more]);
+  }, [older, parts[0]?.id]);
 
   return (
-    <ol
-      class="parts"
-      ref={box}
-      aria-label="Messages"
-      aria-live="polite"
-      tabIndex={0}
-      onScroll={(e) => {
-        const el = e.currentTarget;
-        atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
-      }}
-    >
-      {parts.map((p) => (
-        <li key={p.id} class={`part part-${p.kind} by-${p.author.kind}${p.internal ? ' internal' : ''}`} data-seq={p.seq}>
-          {p.kind === 'event' ? (
-            <p class="event-line">
-              {eventText(p)} · <time dateTime={p.createdAt}>{fullTime(p.createdAt)}</time>
-            </p>
-          ) : (
-            <article aria-label={`${p.kind === 'note' ? 'Note' : 'Message'} from ${authorName(p)}`}>
-              <p class="part-head">
-                <strong>{authorName(p)}</strong>
-                {p.kind === 'note' && <span class="badge">Internal note</span>}
-                <time dateTime={p.createdAt}>{fullTime(p.createdAt)}</time>
+    <div class="parts" ref={box} role="region" aria-label="Messages" tabIndex={0}>
+      <ol class="parts-list" aria-live="polite">
+        {older && (
+          <li ref={start} class="quiet-text">
+            Loading earlier messages…
+          </li>
+        )}
+        {parts.map((p) => (
+          <li key={p.id} class={`part part-${p.kind} by-${p.author.kind}${p.internal ? ' internal' : ''}`} data-seq={p.seq}>
+            {p.kind === 'event' ? (
+              <p class="event-line">
+                {eventText(p)} · <time dateTime={p.createdAt}>{fullTime(p.createdAt)}</time>
               </p>
-              <p class="part-text">{p.text}</p>
-            </article>
-          )}
-        </li>
-      ))}
-      {more && (
-        <li ref={end} class="quiet-text">
-          Loading more…
-        </li>
-      )}
-    </ol>
+            ) : (
+              <article aria-label={`${p.kind === 'note' ? 'Note' : 'Message'} from ${authorName(p)}`}>
+                <p class="part-head">
+                  <strong>{authorName(p)}</strong>
+                  {p.kind === 'note' && <span class="badge">Internal note</span>}
+                  <time dateTime={p.createdAt}>{fullTime(p.createdAt)}</time>
+                </p>
+                <p class="part-text">{p.text}</p>
+              </article>
+            )}
+          </li>
+        ))}
+      </ol>
+    </div>
   );
 }

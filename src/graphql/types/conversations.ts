@@ -136,6 +136,16 @@ export const ConversationRef = builder.prismaObject('Conversation', {
       { cursor: 'id', description: 'Every part, notes and internal lines too, oldest first.', query: { orderBy: { seq: 'asc' } } },
       PartConnection,
     ),
+    latestParts: t.relatedConnection(
+      'parts',
+      {
+        cursor: 'id',
+        description:
+          'Every part, notes and internal lines too, newest first: the first page is the latest, each next page older (what a long conversation opens at).',
+        query: { orderBy: { seq: 'desc' } },
+      },
+      PartConnection,
+    ),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     closedAt: t.expose('closedAt', { type: 'DateTime', nullable: true }),
   }),
