@@ -223,6 +223,29 @@ describe('the staff console', { timeout: 60_000 }, () => {
     ]);
     console.log(`a guest's message seen live in both consoles within ${Date.now() - since} ms`);
     await one.screenshot({ path: `${SHOTS}console-live.png` });
+    // Unread where the conversation is not on screen (in words too), read where it is; opening it reads it, on the service too.
+    await row(two, 'grace').and(two.locator('.unread')).waitFor();
+    expect(await row(two, 'grace').innerText()).toContain('Unread:');
+    expect(await row(one, 'grace').getAttribute('class')).not.toContain('unread');
+    await two.screenshot({ path: `${SHOTS}console-unread.png` });
+    await row(two, 'grace').click();
+    await two.locator('.part-text', { hasText: 'moved to Berlin' }).waitFor();
+    await expect.poll(() => row(two, 'grace').getAttribute('class')).not.toContain('unread');
+    // Henry's, never opened, stays unread.
+    expect(await row(two, 'henry').getAttribute('class')).toContain('unread');
+    const marks = async () => {
+      const r = await fetch(`${t.url}/graphql`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${app.owner}` },
+        body: JSON.stringify({
+          query: 'query($ids: [ID!]!) { conversationReadMarks(ids: $ids) { readSeq } }',
+          variables: { ids: [conversationId] },
+        }),
+      });
+      return ((await r.json()) as { data: { conversationReadMarks: { readSeq: number }[] } }).data.conversationReadMarks;
+    };
+    const { lastSeq } = await t.svc.db.conversation.findUniqueOrThrow({ where: { id: conversationId } });
+    await expect.poll(marks).toEqual([{ readSeq: lastSeq }]);
     expect(errors.get(one)).toEqual([]);
     expect(errors.get(two)).toEqual([]);
   });

@@ -130,6 +130,31 @@ describe('replying', () => {
   });
 });
 
+describe('read marks', () => {
+  const MARKS = 'query($ids: [ID!]!) { conversationReadMarks(ids: $ids) { conversationId readSeq } }';
+  const MARK = 'mutation($id: ID!, $seq: Int!) { markConversationRead(id: $id, seq: $seq) }';
+
+  it('keeps each member’s own mark: forward only, never past the last part, unseen by others and by strangers', async () => {
+    const { id } = await started();
+    await ok('mutation($id: ID!) { addConversationNote(id: $id, text: "checking") { seq } }', { id });
+    const agent = await memberOf(t, workspaceId, 'agent');
+    // Writing the note marked the owner's read to it; the agent has never read it: no mark.
+    expect((await ok(MARKS, { ids: [id] })).conversationReadMarks).toEqual([{ conversationId: id, readSeq: 2 }]);
+    expect((await ok(MARKS, { ids: [id] }, agent.token)).conversationReadMarks).toEqual([]);
+    const mark = async (seq: number) => (await ok(MARK, { id, seq }, agent.token)).markConversationRead;
+    expect([await mark(1), await mark(0), await mark(99)]).toEqual([1, 1, 2]);
+    expect((await ok(MARKS, { ids: [id] }, agent.token)).conversationReadMarks).toEqual([{ conversationId: id, readSeq: 2 }]);
+    // A stranger can neither mark it nor learn of it.
+    const stranger = await staffApp(t, 'Marks elsewhere');
+    expect((await refused(MARK, { id, seq: 1 }, stranger.owner)).code).toBe('not_found');
+    expect((await ok(MARKS, { ids: [id] }, stranger.owner)).conversationReadMarks).toEqual([]);
+    // Bad input names its field.
+    expect(await refused(MARK, { id, seq: -1 })).toMatchObject({ code: 'invalid_request', errors: [{ field: 'seq' }] });
+    const many = Array.from({ length: 201 }, (_, i) => `c${i}`);
+    expect(await refused(MARKS, { ids: many })).toMatchObject({ code: 'invalid_request', errors: [{ field: 'ids' }] });
+  });
+});
+
 // The snooze's wake is a durable process: these run on both engines, the Temporal half on a server of its own.
 sayIfTemporalSkipped('test/inbox.test.ts (snoozing)');
 describe.each(ENGINES)('snoozing, on the $engine engine', ({ engine, skip }) => {

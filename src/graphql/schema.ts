@@ -14,6 +14,7 @@ import './types/help.js';
 import './types/teams.js';
 import './types/conversations.js';
 import './types/presence.js';
+import './types/read-marks.js';
 import './types/tickets.js';
 import './types/messenger-settings.js';
 import './types/bot.js';

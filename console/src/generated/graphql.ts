@@ -444,6 +444,19 @@ export type AssignChoicesQuery = {
   teams: { edges: Array<{ node: { id: string; name: string } }> };
 };
 
+export type ConversationReadMarksQueryVariables = Exact<{
+  ids: Array<string> | string;
+}>;
+
+export type ConversationReadMarksQuery = { conversationReadMarks: Array<{ conversationId: string; readSeq: number }> };
+
+export type MarkConversationReadMutationVariables = Exact<{
+  id: string;
+  seq: number;
+}>;
+
+export type MarkConversationReadMutation = { markConversationRead: number };
+
 export class TypedDocumentString<TResult, TVariables> extends String implements DocumentTypeDecoration<TResult, TVariables> {
   __apiType?: NonNullable<DocumentTypeDecoration<TResult, TVariables>['__apiType']>;
   private value: string;
@@ -1230,3 +1243,16 @@ export const AssignChoicesDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<AssignChoicesQuery, AssignChoicesQueryVariables>;
+export const ConversationReadMarksDocument = new TypedDocumentString(`
+    query ConversationReadMarks($ids: [ID!]!) {
+  conversationReadMarks(ids: $ids) {
+    conversationId
+    readSeq
+  }
+}
+    `) as unknown as TypedDocumentString<ConversationReadMarksQuery, ConversationReadMarksQueryVariables>;
+export const MarkConversationReadDocument = new TypedDocumentString(`
+    mutation MarkConversationRead($id: ID!, $seq: Int!) {
+  markConversationRead(id: $id, seq: $seq)
+}
+    `) as unknown as TypedDocumentString<MarkConversationReadMutation, MarkConversationReadMutationVariables>;

@@ -1,10 +1,13 @@
 import { useRef } from 'preact/hooks';
+import { useStore } from '../api/store';
 import type { ConversationRowFragment } from '../generated/graphql';
+import { isUnread, readMarks } from '../read-marks';
 import { useMoreWhenSeen, useRowKeys } from '../ui/row-keys';
 import { when } from '../ui/time';
 
 // The inbox's rows: j/k move the focus (by key position, any layout), Enter opens; the next page
-// loads when the end of the list comes into view.
+// loads when the end of the list comes into view. A row with a part the member has not had on
+// screen is marked unread (in words for a screen reader, a dot and bold for the eye).
 
 export function ConversationList(props: {
   rows: ConversationRowFragment[];
@@ -19,6 +22,7 @@ export function ConversationList(props: {
   const end = useRef<HTMLLIElement>(null);
   useMoreWhenSeen(end, props.onMore, props.more);
   useRowKeys(list, props.onOpen);
+  const marks = useStore(readMarks);
 
   if (props.loading && props.rows.length === 0) return <p class="quiet-text">Loading…</p>;
   if (props.rows.length === 0) return <p class="quiet-text">{props.emptyText}</p>;
@@ -27,10 +31,11 @@ export function ConversationList(props: {
       {props.rows.map((c) => {
         const who = c.contact.displayName || c.contact.email || c.contact.externalId;
         const selected = c.id === props.selectedId;
+        const unread = isUnread(marks, c);
         return (
           <li key={c.id}>
             <a
-              class={`row${selected ? ' selected' : ''}`}
+              class={`row${selected ? ' selected' : ''}${unread ? ' unread' : ''}`}
               href={`#${c.id}`}
               data-id={c.id}
               data-selected={selected ? 'yes' : undefined}
@@ -44,7 +49,11 @@ export function ConversationList(props: {
               }}
             >
               <span class="row-top">
-                <strong class="who">{who}</strong>
+                <strong class="who">
+                  {unread && <span class="unread-dot" aria-hidden="true" />}
+                  {unread && <span class="visually-hidden">Unread: </span>}
+                  {who}
+                </strong>
                 <time dateTime={c.lastActivityAt}>{when(c.lastActivityAt)}</time>
               </span>
               <span class="preview">{c.preview || '(no message yet)'}</span>

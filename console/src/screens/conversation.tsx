@@ -12,6 +12,7 @@ import {
 } from '../generated/graphql';
 import { onInboxChange } from '../inbox-events';
 import { plainKey } from '../keys';
+import { markRead } from '../read-marks';
 import { SNOOZES } from '../snoozes';
 import { Chooser } from '../ui/chooser';
 import { AssignChooser, type Assignment } from './assign-chooser';
@@ -80,6 +81,15 @@ export function ConversationView(props: { id: string; modeId: string; workspaceI
       }),
     [id, addParts],
   );
+
+  // Read up to the newest part on screen (it opens at the end), while the tab is seen.
+  const newestSeq = parts.at(-1)?.seq ?? 0;
+  useEffect(() => {
+    const seen = () => newestSeq > 0 && !document.hidden && markRead(id, newestSeq);
+    seen();
+    document.addEventListener('visibilitychange', seen);
+    return () => document.removeEventListener('visibilitychange', seen);
+  }, [id, newestSeq]);
 
   const act = async (work: () => Promise<ConversationRowFragment>) => {
     setError(undefined);

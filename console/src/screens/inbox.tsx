@@ -5,6 +5,7 @@ import { ConversationsDocument, InboxChangedDocument, type ConversationRowFragme
 import { tellInboxChange } from '../inbox-events';
 import { plainKey } from '../keys';
 import { appModeId, type Place } from '../place';
+import { learnReadMarks } from '../read-marks';
 import { inboxPath, navigate, type InboxState } from '../router';
 import { ConversationView } from './conversation';
 import { ConversationList } from './conversation-list';
@@ -35,6 +36,7 @@ export function Inbox({ place, state, conversationId }: { place: Place; state: I
       try {
         const { conversations } = await request(ConversationsDocument, { appModeId: modeId, state, after, first: PAGE });
         const page = conversations.edges.map((e) => e.node);
+        learnReadMarks(page.map((c) => c.id));
         setRows((old) => {
           const byId = new Map((after ? old : []).map((r) => [r.id, r]));
           for (const r of page) byId.set(r.id, r);
@@ -72,6 +74,7 @@ export function Inbox({ place, state, conversationId }: { place: Place; state: I
         tellInboxChange(change);
         const c = change.conversation;
         if (!c) return;
+        learnReadMarks([c.id]);
         setRows((old) => {
           const others = old.filter((r) => r.id !== c.id);
           return c.state === state ? [...others, c].sort(newestFirst) : others;
