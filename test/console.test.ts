@@ -231,8 +231,6 @@ describe('the staff console', { timeout: 60_000 }, () => {
     await row(two, 'grace').click();
     await two.locator('.part-text', { hasText: 'moved to Berlin' }).waitFor();
     await expect.poll(() => row(two, 'grace').getAttribute('class')).not.toContain('unread');
-    // Henry's, never opened, stays unread.
-    expect(await row(two, 'henry').getAttribute('class')).toContain('unread');
     const marks = async () => {
       const r = await fetch(`${t.url}/graphql`, {
         method: 'POST',
@@ -248,6 +246,50 @@ describe('the staff console', { timeout: 60_000 }, () => {
     await expect.poll(marks).toEqual([{ readSeq: lastSeq }]);
     expect(errors.get(one)).toEqual([]);
     expect(errors.get(two)).toEqual([]);
+  });
+
+  it('shows whose conversations the member chooses (theirs, nobody’s, a team’s), and a live change only when it is one of them', async () => {
+    const owner = await ownerSession();
+    const gql = (query: string, variables: Record<string, unknown>) =>
+      fetch(`${t.url}/graphql`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${app.owner}` },
+        body: JSON.stringify({ query, variables }),
+      }).then((r) => r.json() as Promise<{ data: Record<string, { id: string }> }>);
+    const { workspaceId } = await t.svc.db.app.findUniqueOrThrow({ where: { id: app.appId } });
+    const team = (await gql('mutation($w: ID!) { createTeam(workspaceId: $w, name: "Billing") { id } }', { w: workspaceId })).data
+      .createTeam!;
+    const ivy = (await guestOf(t, app.live, 'ivy').start({ text: 'Mine to answer' })).json.id as string;
+    await guestOf(t, app.live, 'kim').start({ text: 'Nobody’s yet' });
+    await gql('mutation($id: ID!, $a: ID) { assignConversation(id: $id, assigneeId: $a) { id } }', { id: ivy, a: owner.viewerId });
+    const page = await newPage({ signedIn: true });
+    await page.goto(`${t.url}/console/inbox/open`);
+    await row(page, 'ivy').waitFor();
+    const whose = page.getByLabel('Whose conversations');
+    await whose.selectOption({ label: 'Mine' });
+    await row(page, 'kim').waitFor({ state: 'detached' });
+    await row(page, 'ivy').waitFor();
+    expect(await row(page, 'kim').count()).toBe(0);
+    await whose.selectOption({ label: 'Unassigned' });
+    await row(page, 'kim').waitFor();
+    expect(await row(page, 'ivy').count()).toBe(0);
+    // A new conversation (nobody's) joins live; assigned to a team only, it stays; assigned to the member, it leaves.
+    const jack = (await guestOf(t, app.live, 'jack').start({ text: 'Anyone there?' })).json.id as string;
+    await row(page, 'jack').waitFor();
+    expect(await seriousFindings(page)).toEqual([]);
+    await page.screenshot({ path: `${SHOTS}console-filter.png` });
+    await gql('mutation($id: ID!, $t: ID) { assignConversation(id: $id, teamId: $t) { id } }', { id: jack, t: team.id });
+    await gql('mutation($id: ID!, $a: ID) { assignConversation(id: $id, assigneeId: $a) { id } }', { id: jack, a: owner.viewerId });
+    await row(page, 'jack').waitFor({ state: 'detached' });
+    // A team's, and the choice kept across a reload.
+    await whose.selectOption({ label: 'Team Billing' });
+    await row(page, 'jack').waitFor();
+    expect(await row(page, 'ivy').count()).toBe(0);
+    expect(await row(page, 'kim').count()).toBe(0);
+    await page.reload();
+    await row(page, 'jack').waitFor();
+    expect(await whose.inputValue()).toBe(`team:${team.id}`);
+    expect(errors.get(page)).toEqual([]);
   });
 
   it('says so when the connection is lost, and resumes from the last change seen: what came meanwhile shows', async () => {

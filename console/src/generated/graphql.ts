@@ -66,6 +66,9 @@ export type ConversationRowFragment = {
 export type ConversationsQueryVariables = Exact<{
   appModeId: string;
   state?: ConversationState | null | undefined;
+  assigneeId?: string | null | undefined;
+  teamId?: string | null | undefined;
+  unassigned?: boolean | null | undefined;
   after?: string | null | undefined;
   first?: number | null | undefined;
 }>;
@@ -457,6 +460,12 @@ export type MarkConversationReadMutationVariables = Exact<{
 
 export type MarkConversationReadMutation = { markConversationRead: number };
 
+export type InboxTeamsQueryVariables = Exact<{
+  workspaceId: string;
+}>;
+
+export type InboxTeamsQuery = { teams: { edges: Array<{ node: { id: string; name: string } }> } };
+
 export class TypedDocumentString<TResult, TVariables> extends String implements DocumentTypeDecoration<TResult, TVariables> {
   __apiType?: NonNullable<DocumentTypeDecoration<TResult, TVariables>['__apiType']>;
   private value: string;
@@ -700,10 +709,13 @@ export const WorkspacesDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<WorkspacesQuery, WorkspacesQueryVariables>;
 export const ConversationsDocument = new TypedDocumentString(`
-    query Conversations($appModeId: ID!, $state: ConversationState, $after: String, $first: Int) {
+    query Conversations($appModeId: ID!, $state: ConversationState, $assigneeId: ID, $teamId: ID, $unassigned: Boolean, $after: String, $first: Int) {
   conversations(
     appModeId: $appModeId
     state: $state
+    assigneeId: $assigneeId
+    teamId: $teamId
+    unassigned: $unassigned
     after: $after
     first: $first
   ) {
@@ -1256,3 +1268,15 @@ export const MarkConversationReadDocument = new TypedDocumentString(`
   markConversationRead(id: $id, seq: $seq)
 }
     `) as unknown as TypedDocumentString<MarkConversationReadMutation, MarkConversationReadMutationVariables>;
+export const InboxTeamsDocument = new TypedDocumentString(`
+    query InboxTeams($workspaceId: ID!) {
+  teams(workspaceId: $workspaceId, first: 100) {
+    edges {
+      node {
+        id
+        name
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<InboxTeamsQuery, InboxTeamsQueryVariables>;

@@ -1,7 +1,10 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { live } from '../api/live';
 import { Refusal, request } from '../api/request';
-import { ConversationsDocument, InboxChangedDocument, type ConversationRowFragment } from '../generated/graphql';
+import { readSession } from '../api/session';
+import { useStore } from '../api/store';
+import { ConversationsDocument, InboxChangedDocument, InboxTeamsDocument, type ConversationRowFragment } from '../generated/graphql';
+import { filterArgs, filterOf, filterValue, inboxFilter, setInboxFilter, shows } from '../inbox-filter';
 import { tellInboxChange } from '../inbox-events';
 import { plainKey } from '../keys';
 import { appModeId, type Place } from '../place';
@@ -10,9 +13,9 @@ import { inboxPath, navigate, type InboxState } from '../router';
 import { ConversationView } from './conversation';
 import { ConversationList } from './conversation-list';
 
-// The inbox: an app-mode's conversations in one state, the latest activity first, paged as the
-// list is scrolled, kept live by inboxChanged (resuming from the last version seen), beside the
-// open conversation.
+// The inbox: an app-mode's conversations in one state, everyone's or those of the member, of nobody
+// or of a team, the latest activity first, paged as the list is scrolled, kept live by
+// inboxChanged (resuming from the last version seen), beside the open conversation.
 
 const PAGE = 30;
 const TITLES = { open: 'Open conversations', snoozed: 'Snoozed conversations', closed: 'Closed conversations' } as const;
@@ -28,13 +31,28 @@ export function Inbox({ place, state, conversationId }: { place: Place; state: I
   const [error, setError] = useState<string | undefined>();
   const loadingMore = useRef(false);
   const version = useRef<string | null>(null);
+  const filter = useStore(inboxFilter);
+  const me = readSession()?.viewerId ?? null;
+  const [teams, setTeams] = useState<{ id: string; name: string }[]>([]);
+
+  useEffect(() => {
+    request(InboxTeamsDocument, { workspaceId: place.workspaceId })
+      .then(({ teams: found }) => setTeams(found.edges.map((e) => e.node)))
+      .catch(() => setTeams([]));
+  }, [place.workspaceId]);
 
   const load = useCallback(
     async (after: string | null) => {
       if (after && loadingMore.current) return;
       loadingMore.current = true;
       try {
-        const { conversations } = await request(ConversationsDocument, { appModeId: modeId, state, after, first: PAGE });
+        const { conversations } = await request(ConversationsDocument, {
+          appModeId: modeId,
+          state,
+          ...filterArgs(filter, me),
+          after,
+          first: PAGE,
+        });
         const page = conversations.edges.map((e) => e.node);
         learnReadMarks(page.map((c) => c.id));
         setRows((old) => {
@@ -51,7 +69,7 @@ export function Inbox({ place, state, conversationId }: { place: Place; state: I
         setLoading(false);
       }
     },
-    [modeId, state],
+    [modeId, state, filter, me],
   );
 
   useEffect(() => {
@@ -77,11 +95,11 @@ export function Inbox({ place, state, conversationId }: { place: Place; state: I
         learnReadMarks([c.id]);
         setRows((old) => {
           const others = old.filter((r) => r.id !== c.id);
-          return c.state === state ? [...others, c].sort(newestFirst) : others;
+          return c.state === state && shows(filter, me, c) ? [...others, c].sort(newestFirst) : others;
         });
       },
     );
-  }, [modeId, state, load]);
+  }, [modeId, state, load, filter, me]);
 
   const open = (id: string) => navigate(inboxPath(state, id));
 
@@ -96,7 +114,22 @@ export function Inbox({ place, state, conversationId }: { place: Place; state: I
   return (
     <main class="inbox" id="main">
       <section class="list-pane" aria-labelledby="inbox-title">
-        <h1 id="inbox-title">{TITLES[state]}</h1>
+        <div class="list-head">
+          <h1 id="inbox-title">{TITLES[state]}</h1>
+          <label class="inbox-filter">
+            <span class="visually-hidden">Whose conversations</span>
+            <select value={filterValue(filter)} onChange={(e) => setInboxFilter(filterOf(e.currentTarget.value))}>
+              <option value="all">Everyone's</option>
+              <option value="mine">Mine</option>
+              <option value="unassigned">Unassigned</option>
+              {teams.map((team) => (
+                <option key={team.id} value={`team:${team.id}`}>
+                  Team {team.name}
+                </option>
+              ))}
+            </select>
+          </label>
+        </div>
         {error && (
           <p class="error" role="alert">
             {error}
@@ -109,7 +142,7 @@ export function Inbox({ place, state, conversationId }: { place: Place; state: I
           loading={loading}
           more={next !== null}
           onMore={() => next && void load(next)}
-          emptyText={`No ${state} conversations.`}
+          emptyText={filter.kind === 'all' ? `No ${state} conversations.` : `No ${state} conversations of these.`}
         />
       </section>
       {conversationId ? (
