@@ -39,7 +39,7 @@ export async function seedDemo(svc: Services, baseUrl: string): Promise<string |
     `  staff console      ${baseUrl}/console/`,
     `  staff sign-in      owner@demo.test / ${password}   (the console, or GraphQL at ${baseUrl}/graphql)`,
     `  help site          ${baseUrl}${helpSitePath(app.live.app_key)}`,
-    `  demo contact       ${DEMO_CONTACT} (two conversations); grace has a ticket; the demo has three contacts, a live banner, articles in en and fr`,
+    `  demo contact       ${DEMO_CONTACT} (two conversations); grace has a ticket; the inbox has three open conversations to answer; a live banner, articles in en and fr`,
     ...(content ? [content] : []),
     '',
     'Try it:',

@@ -95,7 +95,7 @@ describe('npm start on the embedded PostgreSQL', () => {
     expect(JSON.parse(stdout)).toMatchObject({ key: liveKey, mode: 'live', name: 'Demo app' });
 
     // The demo content, through the real API: the help center in two languages, the demo
-    // person's two conversations (one with a staff reply), another's ticket, and the live banner.
+    // person's two conversations (one with a staff reply), another's ticket and conversation, and the live banner.
     const base = `http://127.0.0.1:${port}`;
     const get = async (path: string, headers: Record<string, string> = {}) => {
       const r = await fetch(`${base}${path}`, { headers });
@@ -116,6 +116,14 @@ describe('npm start on the embedded PostgreSQL', () => {
     expect(JSON.stringify(answered)).toContain('open Settings, then Team');
     const grace = { 'X-CRM-App-Key': liveKey, Authorization: `Bearer ${await userToken(identitySecret, { sub: 'grace' })}` };
     expect((await get('/guest/v1/tickets', grace)).items).toHaveLength(1);
+    // Grace's open conversation waiting in the inbox: the team's reply and her answer, never the team's note.
+    const graceTalks = await get('/guest/v1/conversations', grace);
+    const graceSeen = JSON.stringify(
+      await Promise.all(graceTalks.items.map((c: { id: string }) => get(`/guest/v1/conversations/${c.id}`, grace))),
+    );
+    expect(graceSeen).toContain('delivery log');
+    expect(graceSeen).toContain('We deployed then');
+    expect(graceSeen).not.toContain('probably their deploy');
     const checkin = await fetch(`${base}/guest/v1/checkin`, {
       method: 'POST',
       headers: { ...guest, 'Content-Type': 'application/json' },

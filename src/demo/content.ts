@@ -12,13 +12,14 @@ import {
   type StaffCaller,
 } from '../domain/context.js';
 import { closeConversation } from '../domain/conversations/close.js';
+import { sendMessage } from '../domain/conversations/messages.js';
 import { startConversation } from '../domain/conversations/start.js';
 import { ingestServerEvents } from '../domain/events/server-events.js';
 import { createHelpArticle } from '../domain/help/article-authoring.js';
 import { createHelpCollection } from '../domain/help/collection-authoring.js';
 import { publishHelpArticle, saveHelpDraft } from '../domain/help/drafts.js';
 import { conversationById } from '../domain/inbox/conversation.js';
-import { replyAsStaff } from '../domain/inbox/reply.js';
+import { addNote, replyAsStaff } from '../domain/inbox/reply.js';
 import { authorOf } from '../domain/inbox/staff-author.js';
 import { createMessage, setMessageState } from '../domain/inapp/messages.js';
 import { signIn, staffForToken } from '../domain/staff/sessions.js';
@@ -146,6 +147,17 @@ export async function seedDemoContent(svc: Services, input: { appId: string; own
   await replyAsStaff(staff, first.conversation.id, { text: 'Hello Ada, open Settings, then Team, and add their emails. Anything else?' });
   await closeConversation(staff, await conversationById(staff, first.conversation.id), authorOf(staff));
   await startConversation(ada, { text: 'Can I get an invoice for last month?', attachmentIds: [], button: null, opening: null });
+
+  // Conversations waiting in the console's inbox: Marie's in French, unanswered; Grace's with a
+  // reply, a note for the team and her answer to it.
+  const as = (externalId: string): Ctx<GuestCaller> => contextOf(svc, { ...scopeOf(settled), kind: 'guest', externalId, sdk: undefined });
+  const ask = (externalId: string, text: string) =>
+    startConversation(as(externalId), { text, attachmentIds: [], button: null, opening: null });
+  await ask('marie', 'Bonjour ! Puis-je payer par virement bancaire ?');
+  const grace = await ask('grace', 'Our webhook stopped receiving events this morning.');
+  await replyAsStaff(staff, grace.conversation.id, { text: 'Sorry about that, Grace. Do you see failed tries in the delivery log?' });
+  await addNote(staff, grace.conversation.id, { text: 'Her endpoint answered 500 since 8:02; probably their deploy.' });
+  await sendMessage(as('grace'), grace.conversation.id, { text: 'Yes, all 500s since 8:02. We deployed then.', attachmentIds: [] });
 
   // A ticket type and a ticket of Grace's (a ticket has a conversation of its own: Ada keeps two).
   const type = await addTicketType(staff, mode.id, {
