@@ -11,8 +11,9 @@ import { startTestServer, testConfig, type TestServer } from './support/server.j
 // The console's help center: collections made, reordered, renamed and removed; an article written
 // by keyboard with several kinds of block and a picture, its draft saved as typing pauses and kept
 // across a reload, previewed as the site shows it, published and read on the public help site,
-// changed again (published with unpublished changes), a second language begun; axe-core on the list
-// and the editor. Screenshots: test/screenshots/console-help-*.png.
+// given a new address, changed again (published with unpublished changes), a second language
+// begun, whose refused draft (no title) is kept across a reload until it can be saved; axe-core on
+// the list and the editor. Screenshots: test/screenshots/console-help-*.png.
 
 const SHOTS = fileURLToPath(new URL('./screenshots/', import.meta.url));
 
@@ -173,6 +174,14 @@ describe('the help center in the console', { timeout: 60_000 }, () => {
     await site.screenshot({ path: `${SHOTS}console-help-public.png`, fullPage: true });
     await site.close();
 
+    // A new address: the public link follows.
+    await page.getByText('Address, collection and readers').click();
+    await page.getByLabel(/^Address \(the same in every language/).fill('reset-password');
+    await page.getByRole('button', { name: 'Save these' }).click();
+    await expect
+      .poll(() => page.getByRole('link', { name: 'the public help site' }).getAttribute('href'))
+      .toMatch(/\/en\/articles\/reset-password$/);
+
     // A change a minute after publishing: "Published, with unpublished changes" until published again.
     t.clock.advance(60_000);
     await page.getByLabel('Paragraph 2').press('End');
@@ -186,6 +195,16 @@ describe('the help center in the console', { timeout: 60_000 }, () => {
     expect(await page.getByLabel('Title', { exact: true }).inputValue()).toBe('Reset your password');
     await page.getByLabel('Title', { exact: true }).fill('Passwort zurücksetzen');
     await page.locator('.help-language-tabs a', { hasText: 'German' }).locator('.state-draft').waitFor();
+    // What the service refuses (no title) is kept in the tab across a reload, then saved once it can be.
+    await page.getByLabel('Title', { exact: true }).fill('');
+    await page.locator('.save-state', { hasText: 'Not saved: Give the article a title to save it.' }).waitFor();
+    await page.getByLabel('Paragraph 2').fill('Sie brauchen die E-Mail-Adresse.');
+    await page.reload();
+    await page.locator('.help-restored', { hasText: 'What you typed before and was not saved yet is kept here.' }).waitFor();
+    await page.locator('.save-state', { hasText: 'Not saved: Give the article a title to save it.' }).waitFor();
+    expect(await page.getByLabel('Paragraph 2').inputValue()).toBe('Sie brauchen die E-Mail-Adresse.');
+    await page.getByLabel('Title', { exact: true }).fill('Passwort zurücksetzen');
+    await expect.poll(() => saveButton(page).isDisabled()).toBe(true);
 
     // The list shows each language's state.
     await page.getByRole('link', { name: 'Back to the help center' }).click();
@@ -196,10 +215,13 @@ describe('the help center in the console', { timeout: 60_000 }, () => {
     await page.screenshot({ path: `${SHOTS}console-help-list.png` });
 
     const { helpArticle } = await staff(
-      'query($id: ID!) { helpArticle(id: $id) { drafts { edges { node { language title } } } published { edges { node { language blocks } } } } }',
+      'query($id: ID!) { helpArticle(id: $id) { slug drafts { edges { node { language title blocks } } } published { edges { node { language blocks } } } } }',
       { id: articleId },
     );
-    expect(helpArticle.drafts.edges.map((e: any) => e.node.language).sort()).toEqual(['de', 'en']);
+    expect(helpArticle.slug).toBe('reset-password');
+    const german = helpArticle.drafts.edges.find((e: any) => e.node.language === 'de').node;
+    expect(german.title).toBe('Passwort zurücksetzen');
+    expect(german.blocks[1].spans[0].text).toBe('Sie brauchen die E-Mail-Adresse.');
     expect(helpArticle.published.edges.map((e: any) => e.node.blocks.map((b: any) => b.type))).toEqual([
       ['heading', 'paragraph', 'callout', 'paragraph', 'image', 'numbered_list'],
     ]);

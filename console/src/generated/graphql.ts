@@ -15,6 +15,15 @@ export type ConversationState = 'closed' | 'open' | 'snoozed';
 
 export type DevicePlatform = 'android' | 'ios' | 'web';
 
+/** Only the fields given change. */
+export type HelpArticleInput = {
+  /** Applies at once to every published language. */
+  audience?: HelpAudience | null | undefined;
+  /** The collection or section it is in; null: none. */
+  collectionId?: string | null | undefined;
+  slug?: string | null | undefined;
+};
+
 export type HelpAudience =
   /** Anyone: public routes and the help site too. */
   | 'everyone'
@@ -677,6 +686,13 @@ export type CreateHelpPictureMutationVariables = Exact<{
 export type CreateHelpPictureMutation = {
   createHelpPicture: { id: string; url: string; uploadUrl: string; uploadMethod: string; uploadHeaders: unknown };
 };
+
+export type ChangeHelpArticleMutationVariables = Exact<{
+  id: string;
+  input: HelpArticleInput;
+}>;
+
+export type ChangeHelpArticleMutation = { changeHelpArticle: { id: string } };
 
 export class TypedDocumentString<TResult, TVariables> extends String implements DocumentTypeDecoration<TResult, TVariables> {
   __apiType?: NonNullable<DocumentTypeDecoration<TResult, TVariables>['__apiType']>;
@@ -1779,3 +1795,10 @@ export const CreateHelpPictureDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<CreateHelpPictureMutation, CreateHelpPictureMutationVariables>;
+export const ChangeHelpArticleDocument = new TypedDocumentString(`
+    mutation ChangeHelpArticle($id: ID!, $input: HelpArticleInput!) {
+  changeHelpArticle(id: $id, input: $input) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<ChangeHelpArticleMutation, ChangeHelpArticleMutationVariables>;

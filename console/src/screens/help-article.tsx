@@ -11,6 +11,7 @@ import {
 } from '../generated/graphql';
 import type { Place } from '../place';
 import { HELP_PATH, helpArticlePath, helpCollectionPath, navigate } from '../router';
+import { ArticleSettings } from './help-article-settings';
 import { HelpBlocks } from './help-blocks';
 import {
   languageName,
@@ -122,6 +123,7 @@ export function HelpArticleEditor({ place, id, language }: { place: Place; id: s
           </label>
         )}
       </nav>
+      <ArticleSettings article={article} defaultLanguage={mode.defaultLanguage} onChanged={reload} />
       {!mode.languages.includes(lang) ? (
         <p class="error" role="alert">
           {languageName(lang)} is not one of this app’s languages.
@@ -302,10 +304,9 @@ function LanguageEditor(props: {
                   ? `Draft saved ${new Date(saving.at).toLocaleTimeString()}`
                   : saving.kind === 'refused'
                     ? `Not saved: ${saving.message}`
-                    : initial.restored
-                      ? 'Your unsaved changes from before were kept.'
-                      : ''}
+                    : ''}
           </p>
+          {initial.restored && dirty && <p class="help-restored">What you typed before and was not saved yet is kept here.</p>}
           <div class="help-actions">
             <button type="button" class="quiet" onClick={saveNow} disabled={!dirty || busy}>
               Save draft
