@@ -64,7 +64,7 @@ async function signedInConsole(): Promise<Page> {
 /** Disabled once the service has what is typed. */
 const saveButton = (page: Page) => page.getByRole('button', { name: 'Save draft' });
 
-describe('the help center in the console', { timeout: 60_000 }, () => {
+describe('the help center in the console', { timeout: 90_000 }, () => {
   it('makes collections, writes an article by keyboard, keeps its draft, previews and publishes it to the public site', async () => {
     const page = await signedInConsole();
     await page.goto(`${t.url}/console/inbox/open`);
@@ -110,13 +110,18 @@ describe('the help center in the console', { timeout: 60_000 }, () => {
     await page.getByLabel('Summary (shown under the title and in lists)').focus();
     await page.keyboard.type('When the old one is forgotten.');
     await add('Heading', 'Before you start');
-    await add('Paragraph', 'You need the email address you signed up with.');
+    await add('Paragraph', 'You need the [email address](https://example.com/account) you signed up with.');
     await add('Numbered list', 'Open Settings');
     await page.keyboard.press('Enter');
     await page.keyboard.type('Choose Security');
     await page.keyboard.press('Enter');
     await page.keyboard.type('Press Reset password');
-    await add('Callout', 'The link in the email works for one hour.');
+    // Ctrl+B puts the marks for bold in, the words typed go between them.
+    await add('Callout', 'The link in the email works for ');
+    await page.keyboard.press('Control+b');
+    await page.keyboard.type('one hour');
+    await page.keyboard.press('End');
+    await page.keyboard.type('.');
     // Alt+↑ moves the callout above the list; the focus stays in it.
     await page.keyboard.press('Alt+ArrowUp');
     // Alt+Enter: a paragraph after it.
@@ -143,6 +148,8 @@ describe('the help center in the console', { timeout: 60_000 }, () => {
     expect(await preview.locator('h1.page-title').textContent()).toBe('Reset your password');
     expect(await preview.locator('.article h2').textContent()).toBe('Before you start');
     expect(await preview.locator('.article aside.callout').textContent()).toBe('The link in the email works for one hour.');
+    expect(await preview.locator('.article aside.callout strong').textContent()).toBe('one hour');
+    expect(await preview.locator('.article p a').getAttribute('href')).toBe('https://example.com/account');
     expect(await preview.locator('.article ol li').count()).toBe(3);
     await expect.poll(() => preview.locator('.article img').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(40);
     expect(await page.locator('.help-editor .help-state.big').textContent()).toContain('Draft');
@@ -153,22 +160,26 @@ describe('the help center in the console', { timeout: 60_000 }, () => {
     await page.reload();
     await page.getByLabel('Title', { exact: true }).waitFor();
     await expect.poll(() => page.locator('.block-kind').count()).toBe(6);
-    expect(await page.getByLabel('Callout 3 (set apart, for a tip or a warning)').inputValue()).toBe(
-      'The link in the email works for one hour.',
+    expect(await page.getByLabel('Callout (block 3): set apart, for a tip or a warning').inputValue()).toBe(
+      'The link in the email works for **one hour**.',
     );
-    expect(await page.getByLabel('Numbered list 6: one item a line').inputValue()).toBe(
+    expect(await page.getByLabel('Numbered list (block 6): one item a line').inputValue()).toBe(
       'Open Settings\nChoose Security\nPress Reset password',
     );
 
     // Publish: the public help site shows it.
     await page.getByRole('button', { name: 'Publish', exact: true }).click();
     await page.locator('.help-editor .help-state.big', { hasText: 'Published' }).waitFor();
+    await page.locator('.help-article').evaluate((el) => el.scrollTo(0, 0));
+    await page.screenshot({ path: `${SHOTS}console-help-published.png` });
     const href = await page.getByRole('link', { name: 'the public help site' }).getAttribute('href');
     expect(href).toMatch(/^\/help\/app_[^/]+\/en\/articles\/reset-your-password$/);
     const site = await page.context().newPage();
     await site.goto(`${t.url}${href}`);
     expect(await site.locator('h1.page-title').textContent()).toBe('Reset your password');
     expect(await site.locator('.article aside.callout').textContent()).toBe('The link in the email works for one hour.');
+    expect(await site.locator('.article aside.callout strong').textContent()).toBe('one hour');
+    expect(await site.locator('.article p a', { hasText: 'email address' }).getAttribute('href')).toBe('https://example.com/account');
     expect(await site.locator('.article ol li').allTextContents()).toEqual(['Open Settings', 'Choose Security', 'Press Reset password']);
     await expect.poll(() => site.locator('.article img').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(40);
     await site.screenshot({ path: `${SHOTS}console-help-public.png`, fullPage: true });
@@ -184,7 +195,7 @@ describe('the help center in the console', { timeout: 60_000 }, () => {
 
     // A change a minute after publishing: "Published, with unpublished changes" until published again.
     t.clock.advance(60_000);
-    await page.getByLabel('Paragraph 2').press('End');
+    await page.getByLabel('Paragraph (block 2)').press('End');
     await page.keyboard.type(' Or your phone number.');
     await page.locator('.help-editor .help-state.big', { hasText: 'Published, with unpublished changes' }).waitFor();
     await expect.poll(() => saveButton(page).isDisabled()).toBe(true);
@@ -198,11 +209,11 @@ describe('the help center in the console', { timeout: 60_000 }, () => {
     // What the service refuses (no title) is kept in the tab across a reload, then saved once it can be.
     await page.getByLabel('Title', { exact: true }).fill('');
     await page.locator('.save-state', { hasText: 'Not saved: Give the article a title to save it.' }).waitFor();
-    await page.getByLabel('Paragraph 2').fill('Sie brauchen die E-Mail-Adresse.');
+    await page.getByLabel('Paragraph (block 2)').fill('Sie brauchen die E-Mail-Adresse.');
     await page.reload();
     await page.locator('.help-restored', { hasText: 'What you typed before and was not saved yet is kept here.' }).waitFor();
     await page.locator('.save-state', { hasText: 'Not saved: Give the article a title to save it.' }).waitFor();
-    expect(await page.getByLabel('Paragraph 2').inputValue()).toBe('Sie brauchen die E-Mail-Adresse.');
+    expect(await page.getByLabel('Paragraph (block 2)').inputValue()).toBe('Sie brauchen die E-Mail-Adresse.');
     await page.getByLabel('Title', { exact: true }).fill('Passwort zurücksetzen');
     await expect.poll(() => saveButton(page).isDisabled()).toBe(true);
 

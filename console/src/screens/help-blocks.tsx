@@ -6,6 +6,7 @@ import { BLOCK_KINDS, emptyBlock, KIND_NAMES, type BlockKind, type EditBlock } f
 // The block editor: each block a box with its fields and its buttons (move up, move down,
 // remove); "Add a block" puts a new one after the block last worked in. By keyboard, inside a
 // block: Alt+↑ / Alt+↓ move it, Alt+Enter adds a paragraph after it, Alt+Shift+Backspace removes it.
+// Words take marks (help-model.ts: **bold**, [words](https://…)…); Ctrl/⌘-B and -I put them in.
 // Pictures are uploaded to the service (createHelpPicture) and named by the address it gives.
 
 const PICTURE_TYPES: Record<string, HelpPictureType> = {
@@ -132,7 +133,9 @@ export function HelpBlocks(props: { blocks: EditBlock[]; language: string; appMo
       </div>
       <p class="hint">
         In a block: <kbd>Alt</kbd>+<kbd>↑</kbd>/<kbd>↓</kbd> move it, <kbd>Alt</kbd>+<kbd>Enter</kbd> adds a paragraph after it,{' '}
-        <kbd>Alt</kbd>+<kbd>Shift</kbd>+<kbd>Backspace</kbd> removes it. <kbd>Ctrl</kbd>+<kbd>S</kbd> saves at once.
+        <kbd>Alt</kbd>+<kbd>Shift</kbd>+<kbd>Backspace</kbd> removes it. <kbd>Ctrl</kbd>+<kbd>S</kbd> saves at once. In words:{' '}
+        <code>**bold**</code> (<kbd>Ctrl</kbd>+<kbd>B</kbd>), <code>*italic*</code> (<kbd>Ctrl</kbd>+<kbd>I</kbd>),{' '}
+        <code>__underline__</code>, <code>~~strike~~</code>, <code>==highlight==</code>, <code>[words](https://…)</code> for a link.
       </p>
       <p class="visually-hidden" role="status">
         {said}
@@ -142,6 +145,22 @@ export function HelpBlocks(props: { blocks: EditBlock[]; language: string; appMo
 }
 
 const fieldId = (key: string, field: string) => `block-${key}-${field}`;
+
+/** Ctrl/⌘-B and Ctrl/⌘-I put the marks for bold and italic around what is selected (or at the caret). */
+function markKeys(set: (text: string) => void) {
+  return (e: KeyboardEvent) => {
+    if (!(e.ctrlKey || e.metaKey) || e.altKey || e.shiftKey) return;
+    const mark = e.code === 'KeyB' ? '**' : e.code === 'KeyI' ? '*' : undefined;
+    const el = e.currentTarget;
+    if (!mark || !(el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement)) return;
+    e.preventDefault();
+    const from = el.selectionStart ?? el.value.length;
+    const to = el.selectionEnd ?? from;
+    el.value = `${el.value.slice(0, from)}${mark}${el.value.slice(from, to)}${mark}${el.value.slice(to)}`;
+    el.setSelectionRange(from + mark.length, to + mark.length);
+    set(el.value);
+  };
+}
 const firstField = (type: BlockKind) => (type === 'link' ? 'label' : type === 'image' ? 'file' : 'text');
 
 function BlockFields(props: {
@@ -157,8 +176,14 @@ function BlockFields(props: {
     case 'heading':
       return (
         <div class="block-fields heading-fields">
-          <label for={id('text')}>Heading {n}</label>
-          <input id={id('text')} lang={props.language} value={b.text} onInput={(e) => onChange({ text: e.currentTarget.value })} />
+          <label for={id('text')}>Heading (block {n})</label>
+          <input
+            id={id('text')}
+            lang={props.language}
+            value={b.text}
+            onInput={(e) => onChange({ text: e.currentTarget.value })}
+            onKeyDown={markKeys((text) => onChange({ text }))}
+          />
           <label for={id('level')}>Level</label>
           <select id={id('level')} value={String(b.level)} onChange={(e) => onChange({ level: Number(e.currentTarget.value) })}>
             <option value="1">1 (section)</option>
@@ -171,13 +196,16 @@ function BlockFields(props: {
     case 'callout':
       return (
         <div class="block-fields">
-          <label for={id('text')}>{b.type === 'callout' ? `Callout ${n} (set apart, for a tip or a warning)` : `Paragraph ${n}`}</label>
+          <label for={id('text')}>
+            {b.type === 'callout' ? `Callout (block ${n}): set apart, for a tip or a warning` : `Paragraph (block ${n})`}
+          </label>
           <textarea
             id={id('text')}
             lang={props.language}
             rows={Math.min(12, Math.max(2, Math.ceil(b.text.length / 90) + b.text.split('\n').length - 1))}
             value={b.text}
             onInput={(e) => onChange({ text: e.currentTarget.value })}
+            onKeyDown={markKeys((text) => onChange({ text }))}
           />
         </div>
       );
@@ -186,7 +214,7 @@ function BlockFields(props: {
       return (
         <div class="block-fields">
           <label for={id('text')}>
-            {b.type === 'list' ? 'Bulleted' : 'Numbered'} list {n}: one item a line
+            {b.type === 'list' ? 'Bulleted' : 'Numbered'} list (block {n}): one item a line
           </label>
           <textarea
             id={id('text')}
@@ -194,6 +222,7 @@ function BlockFields(props: {
             rows={Math.min(12, Math.max(3, b.text.split('\n').length + 1))}
             value={b.text}
             onInput={(e) => onChange({ text: e.currentTarget.value })}
+            onKeyDown={markKeys((text) => onChange({ text }))}
           />
         </div>
       );
@@ -202,7 +231,7 @@ function BlockFields(props: {
     case 'link':
       return (
         <div class="block-fields link-fields">
-          <label for={id('label')}>Button {n}: its words</label>
+          <label for={id('label')}>Button (block {n}): its words</label>
           <input id={id('label')} lang={props.language} value={b.label} onInput={(e) => onChange({ label: e.currentTarget.value })} />
           <label for={id('link')}>Its address (https://…)</label>
           <input id={id('link')} type="url" value={b.link} onInput={(e) => onChange({ link: e.currentTarget.value })} />
@@ -231,7 +260,7 @@ function PictureFields(props: { block: EditBlock; n: number; appModeId: string; 
   };
   return (
     <div class="block-fields picture-fields">
-      <label for={id('file')}>Picture {n}: upload one (PNG, JPEG, GIF or WebP, up to 10 MB)</label>
+      <label for={id('file')}>Picture (block {n}): upload one (PNG, JPEG, GIF or WebP, up to 10 MB)</label>
       <input
         id={id('file')}
         type="file"

@@ -1,6 +1,7 @@
 import type { HelpArticleRowFragment, HelpCollectionRowFragment, HelpModeFragment } from '../generated/graphql';
 
-// The help center as the console edits it: an article's blocks as fields (text a writer types),
+// The help center as the console edits it: an article's blocks as fields (text a writer types, with
+// marks for bold, links and the like),
 // turned back into the service's ContentBlocks (heading 1 to 3, paragraph, list, numbered_list,
 // image, callout, link; no formatting members), and the state of each language.
 
@@ -64,15 +65,13 @@ export const newKey = () => `b${++keys}-${Date.now().toString(36)}`;
 export const emptyBlock = (type: BlockKind): EditBlock => ({
   key: newKey(),
   type,
-  level: 2,
+  level: 1,
   text: '',
   imageUrl: '',
   alt: '',
   label: '',
   link: '',
 });
-
-const words = (spans: Span[] | undefined) => (spans ?? []).map((s) => s.text).join('');
 
 export function toEdit(draft: { title: string; summary: string; blocks: unknown } | undefined): Edit {
   const blocks = Array.isArray(draft?.blocks) ? (draft.blocks as Block[]) : [];
@@ -85,20 +84,20 @@ export function toEdit(draft: { title: string; summary: string; blocks: unknown 
       const block = emptyBlock(type);
       if (b.items) {
         block.items = b.items.map((i) => i.spans);
-        block.text = b.items.map((i) => words(i.spans).replace(/\n/g, ' ')).join('\n');
+        block.text = b.items.map((i) => marksOf(i.spans).replace(/\n/g, ' ')).join('\n');
       } else if (b.spans) {
         block.spans = b.spans;
-        block.text = words(b.spans);
+        block.text = marksOf(b.spans);
       }
-      return [{ ...block, level: b.level ?? 2, imageUrl: b.imageUrl ?? '', alt: b.alt ?? '', label: b.label ?? '', link: b.link ?? '' }];
+      return [{ ...block, level: b.level ?? 1, imageUrl: b.imageUrl ?? '', alt: b.alt ?? '', label: b.label ?? '', link: b.link ?? '' }];
     }),
   };
 }
 
-/** Words as spans: the spans read when the words are the same, else one plain span (one span's marks kept). */
+/** Marked-up words as spans: the spans read when the words are unchanged (so nothing of theirs is lost), else as marked. */
 function spansOf(text: string, read: Span[] | undefined): Span[] {
-  if (read && words(read) === text) return read;
-  return [read?.length === 1 ? { ...read[0]!, text } : { text }];
+  if (read && marksOf(read) === text) return read;
+  return parseMarks(text);
 }
 
 /** The blocks to save: empty ones (a paragraph not yet written, a picture not yet chosen) are left out until filled. */
@@ -189,3 +188,112 @@ export function slugOf(name: string): string {
 /** Where readers find the article on the public help site. */
 export const publicArticlePath = (mode: HelpModeFragment, language: string, slug: string) =>
   `/help/${mode.appKey}/${encodeURIComponent(language)}/articles/${encodeURIComponent(slug)}`;
+
+// Marks in a block's words, as the writer types them: **bold**, *italic*, __underline__,
+// ~~strike~~, ==highlight== and [words](https://address); a backslash keeps the next character as
+// it is. A mark without its pair is only a character.
+
+const MARKS = [
+  ['**', 'bold'],
+  ['__', 'underline'],
+  ['~~', 'strike'],
+  ['==', 'highlight'],
+  ['*', 'italic'],
+] as const;
+type Mark = (typeof MARKS)[number][1];
+type Token = { text: string } | { mark: Mark; raw: string } | { link: string; words: string };
+
+function tokens(source: string): Token[] {
+  const out: Token[] = [];
+  let text = '';
+  const flush = () => (text && out.push({ text }), (text = ''));
+  for (let i = 0; i < source.length;) {
+    const c = source[i]!;
+    if (c === '\\' && i + 1 < source.length) {
+      text += source[i + 1];
+      i += 2;
+      continue;
+    }
+    if (c === '[') {
+      const link = /^\[((?:\\.|[^\]\\])+)\]\(([^()\s]+)\)/.exec(source.slice(i));
+      if (link) {
+        flush();
+        out.push({ link: link[2]!, words: link[1]! });
+        i += link[0].length;
+        continue;
+      }
+    }
+    const mark = MARKS.find(([m]) => source.startsWith(m, i));
+    if (mark) {
+      flush();
+      out.push({ mark: mark[1], raw: mark[0] });
+      i += mark[0].length;
+      continue;
+    }
+    text += c;
+    i++;
+  }
+  flush();
+  return out;
+}
+
+/** The spans a marked-up line stands for (neighbours of the same look joined). */
+export function parseMarks(source: string, base: Omit<Span, 'text'> = {}): Span[] {
+  const list = tokens(source);
+  // A mark counts only with a pair: the first with the second, the third with the fourth…
+  const paired = new Set<number>();
+  for (const [, name] of MARKS) {
+    const at = list.flatMap((t, i) => ('mark' in t && t.mark === name ? [i] : []));
+    at.slice(0, at.length - (at.length % 2)).forEach((i) => paired.add(i));
+  }
+  const on: Partial<Record<Mark, boolean>> = {};
+  const spans: Span[] = [];
+  const push = (span: Span) => {
+    const last = spans.at(-1);
+    const same = (a: Span, b: Span) =>
+      (['bold', 'italic', 'underline', 'strike', 'highlight', 'link'] as const).every((k) => (a[k] ?? false) === (b[k] ?? false));
+    if (last && same(last, span)) last.text += span.text;
+    else if (span.text) spans.push(span);
+  };
+  const looks = () => Object.fromEntries(Object.entries(on).filter(([, v]) => v)) as Partial<Record<Mark, boolean>>;
+  list.forEach((t, i) => {
+    if ('mark' in t) {
+      if (paired.has(i)) on[t.mark] = !on[t.mark];
+      else push({ ...base, ...looks(), text: t.raw });
+    } else if ('link' in t) {
+      for (const s of parseMarks(t.words, { ...base, ...looks() })) push({ ...s, link: t.link });
+    } else push({ ...base, ...looks(), text: t.text });
+  });
+  return spans.length ? spans : [{ text: '' }];
+}
+
+const escape = (text: string) => text.replace(/[\\*[\]]/g, '\\$&').replace(/(__|~~|==)/g, (m) => `\\${m[0]}\\${m[1]}`);
+
+/** Spans as marked-up words (what parseMarks reads back), with backslashes only where they are needed. */
+export function marksOf(spans: Span[] | undefined): string {
+  const escaped = written(spans, escape);
+  const plain = written(spans, (text) => text);
+  return plain === escaped || JSON.stringify(parseMarks(plain)) !== JSON.stringify(parseMarks(escaped)) ? escaped : plain;
+}
+
+function written(spans: Span[] | undefined, escape: (text: string) => string): string {
+  let out = '';
+  const runs: Span[][] = [];
+  // Neighbouring spans with one link are one [words](link).
+  for (const s of spans ?? []) {
+    const last = runs.at(-1);
+    if (last && s.link && last[0]!.link === s.link) last.push(s);
+    else runs.push([s]);
+  }
+  for (const run of runs) {
+    const inner = run
+      .map((s) => {
+        let text = escape(s.text);
+        for (const [m, name] of MARKS) if (s[name] && text) text = `${m}${text}${m}`;
+        return text;
+      })
+      .join('');
+    out += run[0]!.link ? `[${inner}](${run[0]!.link})` : inner;
+  }
+  return out;
+}
