@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../bench/processes.js';
+import { marksOf, parseMarks, toBlocks, toEdit } from '../console/src/screens/help-content.js';
 import { staffApp, type StaffApp } from './support/factories.js';
 import { launchBrowser, seriousFindings } from './support/browser.js';
 import { png } from './support/pictures.js';
@@ -237,5 +238,30 @@ describe('the help center in the console', { timeout: 90_000 }, () => {
       ['heading', 'paragraph', 'callout', 'paragraph', 'image', 'numbered_list'],
     ]);
     expect(errors).toEqual([]);
+  });
+});
+
+describe('marks in an article’s words', () => {
+  it('reads bold, italic, links and the rest into spans and writes them back the same, a lone mark being only a character', () => {
+    expect(parseMarks('a **bold** and *italic* [the guide](https://example.com/g) ==lit==')).toEqual([
+      { text: 'a ' },
+      { text: 'bold', bold: true },
+      { text: ' and ' },
+      { text: 'italic', italic: true },
+      { text: ' ' },
+      { text: 'the guide', link: 'https://example.com/g' },
+      { text: ' ' },
+      { text: 'lit', highlight: true },
+    ]);
+    expect(parseMarks('2 * 3 and a lone ** star')).toEqual([{ text: '2 * 3 and a lone ** star' }]);
+    for (const words of ['***both*** ~~gone~~ __under__', 'escaped \\*not italic\\* and \\[x\\]', '[**bold link**](https://x.io) 2 * 3'])
+      expect(marksOf(parseMarks(words))).toBe(words);
+    // Spans the marks cannot say (a colour) are kept while their words are unchanged.
+    const coloured = { type: 'paragraph', spans: [{ text: 'red', color: '#ff0000' }, { text: ' words' }] };
+    const edit = toEdit({ title: 'T', summary: '', blocks: [coloured] });
+    expect(toBlocks(edit.blocks)).toEqual([coloured]);
+    expect(toBlocks([{ ...edit.blocks[0]!, text: 'new **words**' }])).toEqual([
+      { type: 'paragraph', spans: [{ text: 'new ' }, { text: 'words', bold: true }] },
+    ]);
   });
 });

@@ -13,17 +13,8 @@ import type { Place } from '../place';
 import { HELP_PATH, helpArticlePath, helpCollectionPath, navigate } from '../router';
 import { ArticleSettings } from './help-article-settings';
 import { HelpBlocks } from './help-blocks';
-import {
-  languageName,
-  languageState,
-  payloadOf,
-  publicArticlePath,
-  STATE_WORDS,
-  toBlocks,
-  toEdit,
-  type Edit,
-  type LanguageState,
-} from './help-model';
+import { payloadOf, toBlocks, toEdit, type Edit } from './help-content';
+import { languageName, languageState, publicArticlePath, STATE_WORDS, type LanguageState } from './help-model';
 import { HelpPreview } from './help-preview';
 import { useHelpMode } from './help';
 

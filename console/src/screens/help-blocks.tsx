@@ -1,7 +1,7 @@
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { Refusal, request } from '../api/request';
 import { CreateHelpPictureDocument, type HelpPictureType } from '../generated/graphql';
-import { BLOCK_KINDS, emptyBlock, KIND_NAMES, type BlockKind, type EditBlock } from './help-model';
+import { BLOCK_KINDS, emptyBlock, KIND_NAMES, type BlockKind, type EditBlock } from './help-content';
 
 // The block editor: each block a box with its fields and its buttons (move up, move down,
 // remove); "Add a block" puts a new one after the block last worked in. By keyboard, inside a

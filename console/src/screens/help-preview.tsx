@@ -4,7 +4,7 @@ import { outlined, renderBlocks } from '../../../src/lib/html/blocks';
 import { brandVariables, pageColor } from '../../../src/lib/html/colors';
 import { html } from '../../../src/lib/html/html';
 import { STYLES } from '../../../src/lib/html/styles';
-import type { Block } from './help-model';
+import type { Block } from './help-content';
 
 // The article as the public help site shows it: the site's own block renderer (escaping by
 // construction), its stylesheet and the app's brand colours, drawn in a shadow root so neither the
