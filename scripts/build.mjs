@@ -197,7 +197,12 @@ async function consoleState() {
     .map((f) => path.join(f.parentPath ?? f.path, f.name))
     .sort();
   const packages = ['vite', 'preact', 'graphql-ws'].map((name) => path.join(root, 'node_modules', name, 'package.json'));
-  const sources = [...files, ...packages, fileURLToPath(import.meta.url)];
+  // The help site's block renderer, stylesheet and words, which the help center's preview shares.
+  const shared = [
+    ...['blocks.ts', 'html.ts', 'styles.ts', 'colors.ts'].map((name) => path.join(root, 'src', 'lib', 'html', name)),
+    path.join(root, 'rest-facade', 'pages', 'help-words.ts'),
+  ];
+  const sources = [...files, ...shared, ...packages, fileURLToPath(import.meta.url)];
   const h = createHash('sha256');
   for (const [i, data] of (await Promise.all(sources.map((file) => readFile(file)))).entries())
     h.update(`${path.relative(root, sources[i])}\0`)

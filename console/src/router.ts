@@ -19,6 +19,8 @@ export type Route =
   | { screen: 'inbox'; state: InboxState; conversationId?: string | undefined }
   | { screen: 'contacts' }
   | { screen: 'contact'; id: string }
+  | { screen: 'help'; collectionId?: string | undefined }
+  | { screen: 'help-article'; id: string; language?: string | undefined }
   | { screen: 'not-found' };
 
 export type InboxState = 'open' | 'snoozed' | 'closed';
@@ -34,6 +36,10 @@ export function route(pathname: string): Route {
   }
   if (parts[0] === 'contacts' && parts.length === 1) return { screen: 'contacts' };
   if (parts[0] === 'contacts' && parts.length === 2) return { screen: 'contact', id: parts[1]! };
+  if (parts[0] === 'help' && parts.length === 1) return { screen: 'help' };
+  if (parts[0] === 'help' && parts[1] === 'collections' && parts.length === 3) return { screen: 'help', collectionId: parts[2] };
+  if (parts[0] === 'help' && parts[1] === 'articles' && (parts.length === 3 || parts.length === 4))
+    return { screen: 'help-article', id: parts[2]!, language: parts[3] };
   return { screen: 'not-found' };
 }
 
@@ -42,3 +48,8 @@ export const inboxPath = (state: InboxState, conversationId?: string) =>
 
 export const CONTACTS_PATH = `${BASE}/contacts`;
 export const contactPath = (id: string) => `${BASE}/contacts/${encodeURIComponent(id)}`;
+
+export const HELP_PATH = `${BASE}/help`;
+export const helpCollectionPath = (id: string) => `${BASE}/help/collections/${encodeURIComponent(id)}`;
+export const helpArticlePath = (id: string, language?: string) =>
+  `${BASE}/help/articles/${encodeURIComponent(id)}${language ? `/${encodeURIComponent(language)}` : ''}`;

@@ -1,10 +1,10 @@
 import type { Article } from '../../src/domain/help/article.js';
-import type { ContentBlock, Span } from '../../src/domain/help/blocks.js';
+import type { Span } from '../../src/domain/help/blocks.js';
 import type { CollectionArticles, CollectionEntry } from '../../src/domain/help/collections.js';
 import type { HelpReader } from '../../src/domain/help/reader.js';
 import type { ArticleList } from '../../src/domain/help/search.js';
 import type { ArticleItem } from '../../src/domain/help/served.js';
-import { html, renderBlocks, renderPage, renderSpans, trusted, type Html, type RenderedPage } from '../../src/lib/html/index.js';
+import { html, outlined, renderBlocks, renderPage, renderSpans, trusted, type Html, type RenderedPage } from '../../src/lib/html/index.js';
 import { helpSitePath } from './help-paths.js';
 import { languageName, wordsFor } from './help-words.js';
 
@@ -105,23 +105,6 @@ const THUMB_DOWN = trusted(
 );
 
 const everyLanguage = (site: Site, to: (language: string) => string) => site.reader.app.languages.map((l) => ({ lang: l, path: to(l) }));
-
-/**
- * The author's heading levels (1 to 3) as the page's outline under its h1: the levels the article
- * uses, in their order, from h2 on, and never more than one below the heading before (an article
- * whose first heading is a level 2 gets an h2, not an h3 after the page's h1). renderBlocks makes
- * level 1 the h2 (firstHeading 2), so the level given it is the outline's level less one.
- */
-export function outlined(blocks: ContentBlock[]): ContentBlock[] {
-  const used = [...new Set(blocks.flatMap((b) => (b.type === 'heading' ? [b.level ?? 1] : [])))].sort((a, b) => a - b);
-  let previous = 1;
-  return blocks.map((b) => {
-    if (b.type !== 'heading') return b;
-    const level = Math.min(2 + used.indexOf(b.level ?? 1), previous + 1);
-    previous = level;
-    return { ...b, level: level - 1 };
-  });
-}
 
 export function homePage(site: Site, collections: CollectionEntry[], popular: ArticleList): RenderedPage {
   const words = wordsFor(site.reader.language);

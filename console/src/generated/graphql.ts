@@ -15,6 +15,37 @@ export type ConversationState = 'closed' | 'open' | 'snoozed';
 
 export type DevicePlatform = 'android' | 'ios' | 'web';
 
+/** Only the fields given change. */
+export type HelpArticleInput = {
+  /** Applies at once to every published language. */
+  audience?: HelpAudience | null | undefined;
+  /** The collection or section it is in; null: none. */
+  collectionId?: string | null | undefined;
+  slug?: string | null | undefined;
+};
+
+export type HelpAudience =
+  /** Anyone: public routes and the help site too. */
+  | 'everyone'
+  /** Signed-in users only (guest routes). */
+  | 'signed_in';
+
+/** Only the fields given change; texts set the languages they name. */
+export type HelpCollectionInput = {
+  /** Make it a section of this collection; null: a collection of its own. */
+  parentId?: string | null | undefined;
+  slug?: string | null | undefined;
+  texts?: Array<HelpCollectionTextInput> | null | undefined;
+};
+
+export type HelpCollectionTextInput = {
+  description?: string | null | undefined;
+  language: string;
+  name: string;
+};
+
+export type HelpPictureType = 'gif' | 'jpeg' | 'png' | 'webp';
+
 export type Mode = 'live' | 'test';
 
 export type StaffRole = 'admin' | 'agent' | 'owner';
@@ -466,6 +497,225 @@ export type InboxTeamsQueryVariables = Exact<{
 
 export type InboxTeamsQuery = { teams: { edges: Array<{ node: { id: string; name: string } }> } };
 
+export type HelpAppQueryVariables = Exact<{
+  appId: string;
+}>;
+
+export type HelpAppQuery = {
+  app: {
+    id: string;
+    live: {
+      id: string;
+      appKey: string;
+      languages: Array<string>;
+      defaultLanguage: string;
+      helpOn: boolean;
+      brandColor: string;
+      brandName: string;
+    };
+    test: {
+      id: string;
+      appKey: string;
+      languages: Array<string>;
+      defaultLanguage: string;
+      helpOn: boolean;
+      brandColor: string;
+      brandName: string;
+    };
+  };
+};
+
+export type HelpModeFragment = {
+  id: string;
+  appKey: string;
+  languages: Array<string>;
+  defaultLanguage: string;
+  helpOn: boolean;
+  brandColor: string;
+  brandName: string;
+};
+
+export type HelpCollectionRowFragment = {
+  id: string;
+  slug: string;
+  position: number;
+  texts: Array<{ language: string; name: string; description: string }>;
+};
+
+export type HelpCollectionsQueryVariables = Exact<{
+  appModeId: string;
+  after?: string | null | undefined;
+}>;
+
+export type HelpCollectionsQuery = {
+  helpCollections: {
+    edges: Array<{
+      node: { id: string; slug: string; position: number; texts: Array<{ language: string; name: string; description: string }> };
+    }>;
+    pageInfo: { hasNextPage: boolean; endCursor: string | null };
+  };
+};
+
+export type CreateHelpCollectionMutationVariables = Exact<{
+  appModeId: string;
+  slug: string;
+  texts: Array<HelpCollectionTextInput> | HelpCollectionTextInput;
+}>;
+
+export type CreateHelpCollectionMutation = {
+  createHelpCollection: {
+    id: string;
+    slug: string;
+    position: number;
+    texts: Array<{ language: string; name: string; description: string }>;
+  };
+};
+
+export type ChangeHelpCollectionMutationVariables = Exact<{
+  id: string;
+  input: HelpCollectionInput;
+}>;
+
+export type ChangeHelpCollectionMutation = {
+  changeHelpCollection: {
+    id: string;
+    slug: string;
+    position: number;
+    texts: Array<{ language: string; name: string; description: string }>;
+  };
+};
+
+export type OrderHelpCollectionsMutationVariables = Exact<{
+  appModeId: string;
+  ids: Array<string> | string;
+}>;
+
+export type OrderHelpCollectionsMutation = { orderHelpCollections: boolean };
+
+export type RemoveHelpCollectionMutationVariables = Exact<{
+  id: string;
+}>;
+
+export type RemoveHelpCollectionMutation = { removeHelpCollection: boolean };
+
+export type HelpArticleRowFragment = {
+  id: string;
+  slug: string;
+  audience: HelpAudience;
+  collectionId: string | null;
+  updatedAt: string;
+  drafts: { edges: Array<{ node: { language: string; title: string; updatedAt: string } }> };
+  published: { edges: Array<{ node: { language: string; title: string; publishedAt: string } }> };
+};
+
+export type HelpArticlesQueryVariables = Exact<{
+  appModeId: string;
+  collectionId?: string | null | undefined;
+  after?: string | null | undefined;
+}>;
+
+export type HelpArticlesQuery = {
+  helpArticles: {
+    edges: Array<{
+      node: {
+        id: string;
+        slug: string;
+        audience: HelpAudience;
+        collectionId: string | null;
+        updatedAt: string;
+        drafts: { edges: Array<{ node: { language: string; title: string; updatedAt: string } }> };
+        published: { edges: Array<{ node: { language: string; title: string; publishedAt: string } }> };
+      };
+    }>;
+    pageInfo: { hasNextPage: boolean; endCursor: string | null };
+  };
+};
+
+export type HelpDraftFieldsFragment = { language: string; title: string; summary: string; blocks: unknown; updatedAt: string };
+
+export type HelpPublishedFieldsFragment = { language: string; title: string; publishedAt: string };
+
+export type HelpArticleQueryVariables = Exact<{
+  id: string;
+}>;
+
+export type HelpArticleQuery = {
+  helpArticle: {
+    id: string;
+    appModeId: string;
+    slug: string;
+    audience: HelpAudience;
+    collectionId: string | null;
+    drafts: { edges: Array<{ node: { language: string; title: string; summary: string; blocks: unknown; updatedAt: string } }> };
+    published: { edges: Array<{ node: { language: string; title: string; publishedAt: string } }> };
+  };
+};
+
+export type CreateHelpArticleMutationVariables = Exact<{
+  appModeId: string;
+  collectionId?: string | null | undefined;
+  slug: string;
+}>;
+
+export type CreateHelpArticleMutation = { createHelpArticle: { id: string } };
+
+export type SaveHelpDraftMutationVariables = Exact<{
+  articleId: string;
+  language: string;
+  title: string;
+  summary?: string | null | undefined;
+  blocks: unknown;
+}>;
+
+export type SaveHelpDraftMutation = {
+  saveHelpDraft: { language: string; title: string; summary: string; blocks: unknown; updatedAt: string };
+};
+
+export type PublishHelpArticleMutationVariables = Exact<{
+  articleId: string;
+  language: string;
+}>;
+
+export type PublishHelpArticleMutation = { publishHelpArticle: { language: string; title: string; publishedAt: string } };
+
+export type UnpublishHelpArticleMutationVariables = Exact<{
+  articleId: string;
+  language: string;
+}>;
+
+export type UnpublishHelpArticleMutation = { unpublishHelpArticle: boolean };
+
+export type OrderHelpArticlesMutationVariables = Exact<{
+  appModeId: string;
+  collectionId?: string | null | undefined;
+  ids: Array<string> | string;
+}>;
+
+export type OrderHelpArticlesMutation = { orderHelpArticles: boolean };
+
+export type RemoveHelpArticleMutationVariables = Exact<{
+  id: string;
+}>;
+
+export type RemoveHelpArticleMutation = { removeHelpArticle: boolean };
+
+export type CreateHelpPictureMutationVariables = Exact<{
+  appModeId: string;
+  size: number;
+  type: HelpPictureType;
+}>;
+
+export type CreateHelpPictureMutation = {
+  createHelpPicture: { id: string; url: string; uploadUrl: string; uploadMethod: string; uploadHeaders: unknown };
+};
+
+export type ChangeHelpArticleMutationVariables = Exact<{
+  id: string;
+  input: HelpArticleInput;
+}>;
+
+export type ChangeHelpArticleMutation = { changeHelpArticle: { id: string } };
+
 export class TypedDocumentString<TResult, TVariables> extends String implements DocumentTypeDecoration<TResult, TVariables> {
   __apiType?: NonNullable<DocumentTypeDecoration<TResult, TVariables>['__apiType']>;
   private value: string;
@@ -649,6 +899,87 @@ export const EraseProgressFragmentDoc = new TypedDocumentString(
     `,
   { fragmentName: 'EraseProgress' },
 ) as unknown as TypedDocumentString<EraseProgressFragment, unknown>;
+export const HelpModeFragmentDoc = new TypedDocumentString(
+  `
+    fragment HelpMode on AppMode {
+  id
+  appKey
+  languages
+  defaultLanguage
+  helpOn
+  brandColor
+  brandName
+}
+    `,
+  { fragmentName: 'HelpMode' },
+) as unknown as TypedDocumentString<HelpModeFragment, unknown>;
+export const HelpCollectionRowFragmentDoc = new TypedDocumentString(
+  `
+    fragment HelpCollectionRow on HelpCollection {
+  id
+  slug
+  position
+  texts {
+    language
+    name
+    description
+  }
+}
+    `,
+  { fragmentName: 'HelpCollectionRow' },
+) as unknown as TypedDocumentString<HelpCollectionRowFragment, unknown>;
+export const HelpArticleRowFragmentDoc = new TypedDocumentString(
+  `
+    fragment HelpArticleRow on HelpArticle {
+  id
+  slug
+  audience
+  collectionId
+  updatedAt
+  drafts(first: 50) {
+    edges {
+      node {
+        language
+        title
+        updatedAt
+      }
+    }
+  }
+  published(first: 50) {
+    edges {
+      node {
+        language
+        title
+        publishedAt
+      }
+    }
+  }
+}
+    `,
+  { fragmentName: 'HelpArticleRow' },
+) as unknown as TypedDocumentString<HelpArticleRowFragment, unknown>;
+export const HelpDraftFieldsFragmentDoc = new TypedDocumentString(
+  `
+    fragment HelpDraftFields on HelpArticleDraft {
+  language
+  title
+  summary
+  blocks
+  updatedAt
+}
+    `,
+  { fragmentName: 'HelpDraftFields' },
+) as unknown as TypedDocumentString<HelpDraftFieldsFragment, unknown>;
+export const HelpPublishedFieldsFragmentDoc = new TypedDocumentString(
+  `
+    fragment HelpPublishedFields on HelpArticlePublished {
+  language
+  title
+  publishedAt
+}
+    `,
+  { fragmentName: 'HelpPublishedFields' },
+) as unknown as TypedDocumentString<HelpPublishedFieldsFragment, unknown>;
 export const SignInDocument = new TypedDocumentString(`
     mutation SignIn($email: String!, $password: String!) {
   signIn(email: $email, password: $password) {
@@ -1280,3 +1611,244 @@ export const InboxTeamsDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<InboxTeamsQuery, InboxTeamsQueryVariables>;
+export const HelpAppDocument = new TypedDocumentString(`
+    query HelpApp($appId: ID!) {
+  app(id: $appId) {
+    id
+    live {
+      ...HelpMode
+    }
+    test {
+      ...HelpMode
+    }
+  }
+}
+    fragment HelpMode on AppMode {
+  id
+  appKey
+  languages
+  defaultLanguage
+  helpOn
+  brandColor
+  brandName
+}`) as unknown as TypedDocumentString<HelpAppQuery, HelpAppQueryVariables>;
+export const HelpCollectionsDocument = new TypedDocumentString(`
+    query HelpCollections($appModeId: ID!, $after: String) {
+  helpCollections(appModeId: $appModeId, first: 50, after: $after) {
+    edges {
+      node {
+        ...HelpCollectionRow
+      }
+    }
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+  }
+}
+    fragment HelpCollectionRow on HelpCollection {
+  id
+  slug
+  position
+  texts {
+    language
+    name
+    description
+  }
+}`) as unknown as TypedDocumentString<HelpCollectionsQuery, HelpCollectionsQueryVariables>;
+export const CreateHelpCollectionDocument = new TypedDocumentString(`
+    mutation CreateHelpCollection($appModeId: ID!, $slug: String!, $texts: [HelpCollectionTextInput!]!) {
+  createHelpCollection(appModeId: $appModeId, slug: $slug, texts: $texts) {
+    ...HelpCollectionRow
+  }
+}
+    fragment HelpCollectionRow on HelpCollection {
+  id
+  slug
+  position
+  texts {
+    language
+    name
+    description
+  }
+}`) as unknown as TypedDocumentString<CreateHelpCollectionMutation, CreateHelpCollectionMutationVariables>;
+export const ChangeHelpCollectionDocument = new TypedDocumentString(`
+    mutation ChangeHelpCollection($id: ID!, $input: HelpCollectionInput!) {
+  changeHelpCollection(id: $id, input: $input) {
+    ...HelpCollectionRow
+  }
+}
+    fragment HelpCollectionRow on HelpCollection {
+  id
+  slug
+  position
+  texts {
+    language
+    name
+    description
+  }
+}`) as unknown as TypedDocumentString<ChangeHelpCollectionMutation, ChangeHelpCollectionMutationVariables>;
+export const OrderHelpCollectionsDocument = new TypedDocumentString(`
+    mutation OrderHelpCollections($appModeId: ID!, $ids: [ID!]!) {
+  orderHelpCollections(appModeId: $appModeId, ids: $ids)
+}
+    `) as unknown as TypedDocumentString<OrderHelpCollectionsMutation, OrderHelpCollectionsMutationVariables>;
+export const RemoveHelpCollectionDocument = new TypedDocumentString(`
+    mutation RemoveHelpCollection($id: ID!) {
+  removeHelpCollection(id: $id)
+}
+    `) as unknown as TypedDocumentString<RemoveHelpCollectionMutation, RemoveHelpCollectionMutationVariables>;
+export const HelpArticlesDocument = new TypedDocumentString(`
+    query HelpArticles($appModeId: ID!, $collectionId: ID, $after: String) {
+  helpArticles(
+    appModeId: $appModeId
+    collectionId: $collectionId
+    first: 50
+    after: $after
+  ) {
+    edges {
+      node {
+        ...HelpArticleRow
+      }
+    }
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+  }
+}
+    fragment HelpArticleRow on HelpArticle {
+  id
+  slug
+  audience
+  collectionId
+  updatedAt
+  drafts(first: 50) {
+    edges {
+      node {
+        language
+        title
+        updatedAt
+      }
+    }
+  }
+  published(first: 50) {
+    edges {
+      node {
+        language
+        title
+        publishedAt
+      }
+    }
+  }
+}`) as unknown as TypedDocumentString<HelpArticlesQuery, HelpArticlesQueryVariables>;
+export const HelpArticleDocument = new TypedDocumentString(`
+    query HelpArticle($id: ID!) {
+  helpArticle(id: $id) {
+    id
+    appModeId
+    slug
+    audience
+    collectionId
+    drafts(first: 50) {
+      edges {
+        node {
+          ...HelpDraftFields
+        }
+      }
+    }
+    published(first: 50) {
+      edges {
+        node {
+          ...HelpPublishedFields
+        }
+      }
+    }
+  }
+}
+    fragment HelpDraftFields on HelpArticleDraft {
+  language
+  title
+  summary
+  blocks
+  updatedAt
+}
+fragment HelpPublishedFields on HelpArticlePublished {
+  language
+  title
+  publishedAt
+}`) as unknown as TypedDocumentString<HelpArticleQuery, HelpArticleQueryVariables>;
+export const CreateHelpArticleDocument = new TypedDocumentString(`
+    mutation CreateHelpArticle($appModeId: ID!, $collectionId: ID, $slug: String!) {
+  createHelpArticle(
+    appModeId: $appModeId
+    collectionId: $collectionId
+    slug: $slug
+  ) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<CreateHelpArticleMutation, CreateHelpArticleMutationVariables>;
+export const SaveHelpDraftDocument = new TypedDocumentString(`
+    mutation SaveHelpDraft($articleId: ID!, $language: String!, $title: String!, $summary: String, $blocks: JSON!) {
+  saveHelpDraft(
+    articleId: $articleId
+    language: $language
+    title: $title
+    summary: $summary
+    blocks: $blocks
+  ) {
+    ...HelpDraftFields
+  }
+}
+    fragment HelpDraftFields on HelpArticleDraft {
+  language
+  title
+  summary
+  blocks
+  updatedAt
+}`) as unknown as TypedDocumentString<SaveHelpDraftMutation, SaveHelpDraftMutationVariables>;
+export const PublishHelpArticleDocument = new TypedDocumentString(`
+    mutation PublishHelpArticle($articleId: ID!, $language: String!) {
+  publishHelpArticle(articleId: $articleId, language: $language) {
+    ...HelpPublishedFields
+  }
+}
+    fragment HelpPublishedFields on HelpArticlePublished {
+  language
+  title
+  publishedAt
+}`) as unknown as TypedDocumentString<PublishHelpArticleMutation, PublishHelpArticleMutationVariables>;
+export const UnpublishHelpArticleDocument = new TypedDocumentString(`
+    mutation UnpublishHelpArticle($articleId: ID!, $language: String!) {
+  unpublishHelpArticle(articleId: $articleId, language: $language)
+}
+    `) as unknown as TypedDocumentString<UnpublishHelpArticleMutation, UnpublishHelpArticleMutationVariables>;
+export const OrderHelpArticlesDocument = new TypedDocumentString(`
+    mutation OrderHelpArticles($appModeId: ID!, $collectionId: ID, $ids: [ID!]!) {
+  orderHelpArticles(appModeId: $appModeId, collectionId: $collectionId, ids: $ids)
+}
+    `) as unknown as TypedDocumentString<OrderHelpArticlesMutation, OrderHelpArticlesMutationVariables>;
+export const RemoveHelpArticleDocument = new TypedDocumentString(`
+    mutation RemoveHelpArticle($id: ID!) {
+  removeHelpArticle(id: $id)
+}
+    `) as unknown as TypedDocumentString<RemoveHelpArticleMutation, RemoveHelpArticleMutationVariables>;
+export const CreateHelpPictureDocument = new TypedDocumentString(`
+    mutation CreateHelpPicture($appModeId: ID!, $size: Int!, $type: HelpPictureType!) {
+  createHelpPicture(appModeId: $appModeId, size: $size, type: $type) {
+    id
+    url
+    uploadUrl
+    uploadMethod
+    uploadHeaders
+  }
+}
+    `) as unknown as TypedDocumentString<CreateHelpPictureMutation, CreateHelpPictureMutationVariables>;
+export const ChangeHelpArticleDocument = new TypedDocumentString(`
+    mutation ChangeHelpArticle($id: ID!, $input: HelpArticleInput!) {
+  changeHelpArticle(id: $id, input: $input) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<ChangeHelpArticleMutation, ChangeHelpArticleMutationVariables>;

@@ -8,9 +8,10 @@ import { commandMenuOpen, screenCommands } from '../commands';
 import { WorkspacesDocument } from '../generated/graphql';
 import { commandMenuKey } from '../keys';
 import { choosePlace, place, setPlace, switchMode } from '../place';
-import { CONTACTS_PATH, INBOX_STATES, inboxPath, navigate, type Route } from '../router';
+import { CONTACTS_PATH, HELP_PATH, INBOX_STATES, inboxPath, navigate, type Route } from '../router';
 import { ContactPage } from '../screens/contact-page';
 import { Contacts } from '../screens/contacts';
+import { HelpArticleEditor, HelpCenter } from '../screens/help-lazy';
 import { Inbox } from '../screens/inbox';
 import { CommandMenu } from './command-menu';
 import { Switcher } from './switcher';
@@ -40,6 +41,7 @@ export function Shell({ route }: { route: Exclude<Route, { screen: 'sign-in' }> 
     screenCommands.set([
       ...INBOX_STATES.map((s) => ({ id: `inbox-${s}`, label: `Go to ${STATE_NAMES[s]} conversations`, run: () => navigate(inboxPath(s)) })),
       { id: 'contacts', label: 'Go to contacts', run: () => navigate(CONTACTS_PATH) },
+      { id: 'help', label: 'Go to help center', run: () => navigate(HELP_PATH) },
       { id: 'mode-live', label: 'Switch to live mode', run: () => switchMode('live') },
       { id: 'mode-test', label: 'Switch to test mode', run: () => switchMode('test') },
       { id: 'sign-out', label: 'Sign out', run: () => void signOut() },
@@ -103,6 +105,18 @@ export function Shell({ route }: { route: Exclude<Route, { screen: 'sign-in' }> 
             </a>
           </li>
         </ul>
+        <h2 class="side-title">Content</h2>
+        <ul>
+          <li>
+            <a
+              href={HELP_PATH}
+              aria-current={route.screen === 'help' || route.screen === 'help-article' ? 'page' : undefined}
+              onClick={(e) => (e.preventDefault(), navigate(HELP_PATH))}
+            >
+              Help center
+            </a>
+          </li>
+        </ul>
         <p class="hint">
           <kbd>Ctrl</kbd>+<kbd>K</kbd> for every command
         </p>
@@ -129,6 +143,10 @@ export function Shell({ route }: { route: Exclude<Route, { screen: 'sign-in' }> 
           <Contacts key={`${here.app.id}-${here.mode}`} place={here} />
         ) : here && route.screen === 'contact' ? (
           <ContactPage key={`${here.app.id}-${here.mode}-${route.id}`} place={here} id={route.id} />
+        ) : here && route.screen === 'help' ? (
+          <HelpCenter key={`${here.app.id}-${here.mode}`} place={here} collectionId={route.collectionId} />
+        ) : here && route.screen === 'help-article' ? (
+          <HelpArticleEditor key={`${here.app.id}-${here.mode}-${route.id}`} place={here} id={route.id} language={route.language} />
         ) : here && route.screen === 'inbox' ? (
           <Inbox key={`${here.app.id}-${here.mode}`} place={here} state={route.state} conversationId={route.conversationId} />
         ) : (

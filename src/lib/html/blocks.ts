@@ -73,3 +73,20 @@ export function renderBlocks(blocks: BlockLike[], opts: BlockOptions = {}): Html
     }
   })}`;
 }
+
+/**
+ * The author's heading levels (1 to 3) as the page's outline under its h1: the levels the article
+ * uses, in their order, from h2 on, and never more than one below the heading before (an article
+ * whose first heading is a level 2 gets an h2, not an h3 after the page's h1). renderBlocks makes
+ * level 1 the h2 (firstHeading 2), so the level given it is the outline's level less one.
+ */
+export function outlined<B extends BlockLike>(blocks: B[]): B[] {
+  const used = [...new Set(blocks.flatMap((b) => (b.type === 'heading' ? [b.level ?? 1] : [])))].sort((a, b) => a - b);
+  let previous = 1;
+  return blocks.map((b) => {
+    if (b.type !== 'heading') return b;
+    const level = Math.min(2 + used.indexOf(b.level ?? 1), previous + 1);
+    previous = level;
+    return { ...b, level: level - 1 };
+  });
+}

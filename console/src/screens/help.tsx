@@ -1,0 +1,509 @@
+import type { ComponentChildren } from 'preact';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { Refusal, request } from '../api/request';
+import {
+  ChangeHelpCollectionDocument,
+  CreateHelpArticleDocument,
+  CreateHelpCollectionDocument,
+  HelpAppDocument,
+  HelpArticlesDocument,
+  HelpCollectionsDocument,
+  OrderHelpArticlesDocument,
+  OrderHelpCollectionsDocument,
+  RemoveHelpArticleDocument,
+  RemoveHelpCollectionDocument,
+  SaveHelpDraftDocument,
+  type HelpArticleRowFragment,
+  type HelpCollectionRowFragment,
+  type HelpModeFragment,
+} from '../generated/graphql';
+import { appModeId, type Place } from '../place';
+import { HELP_PATH, helpArticlePath, helpCollectionPath, navigate } from '../router';
+import { useRowKeys } from '../ui/row-keys';
+import { articleLanguages, articleTitle, collectionName, languageName, slugOf, STATE_WORDS } from './help-model';
+
+// The help center: the app-mode's collections (make, rename, reorder, remove) and the articles of
+// the one chosen (or all of them), each with its languages and their state; reorder and remove;
+// a new article opens in the editor. Lists are read 50 at a time, "Show more" reads the next.
+
+const message = (err: unknown) => (err instanceof Refusal ? err.message : String(err));
+
+/** The app-mode's languages, app key, brand and whether its help center is on. */
+export function useHelpMode(place: Place): HelpModeFragment | undefined {
+  const [mode, setMode] = useState<HelpModeFragment | undefined>();
+  useEffect(() => {
+    request(HelpAppDocument, { appId: place.app.id })
+      .then(({ app }) => setMode(place.mode === 'test' ? app.test : app.live))
+      .catch(() => setMode(undefined));
+  }, [place.app.id, place.mode]);
+  return mode;
+}
+
+/** Reads a paged list: the first page, "more" for the next, and a way to change rows in place. */
+function usePaged<T extends { id: string }>(read: (after: string | null) => Promise<{ rows: T[]; next: string | null }>, deps: unknown[]) {
+  const [rows, setRows] = useState<T[]>([]);
+  const [next, setNext] = useState<string | null>(null);
+  const [loading, setLoading] = useState(true);
+  const [error, setError] = useState<string | undefined>();
+  const reading = useRef(0);
+  const load = useCallback(async (after: string | null) => {
+    const mine = ++reading.current;
+    try {
+      const page = await read(after);
+      if (mine !== reading.current) return;
+      setRows((old) => (after ? [...old, ...page.rows.filter((r) => !old.some((o) => o.id === r.id))] : page.rows));
+      setNext(page.next);
+      setError(undefined);
+    } catch (err) {
+      if (mine === reading.current) setError(message(err));
+    } finally {
+      if (mine === reading.current) setLoading(false);
+    }
+  }, deps);
+  useEffect(() => {
+    setLoading(true);
+    void load(null);
+  }, [load]);
+  return { rows, setRows, next, loading, error, setError, more: () => next && load(next), reload: () => load(null) };
+}
+
+/** Moves the row at `from` one place up or down; the new order of ids. */
+const moved = <T extends { id: string }>(rows: T[], from: number, by: -1 | 1): T[] | undefined => {
+  const to = from + by;
+  if (to < 0 || to >= rows.length) return undefined;
+  const copy = [...rows];
+  [copy[from], copy[to]] = [copy[to]!, copy[from]!];
+  return copy;
+};
+
+export function HelpCenter({ place, collectionId }: { place: Place; collectionId?: string | undefined }) {
+  const modeId = appModeId(place);
+  const mode = useHelpMode(place);
+  const language = mode?.defaultLanguage ?? 'en';
+  const [removing, setRemoving] = useState<{ kind: 'collection' | 'article'; id: string; name: string } | undefined>();
+
+  const collections = usePaged<HelpCollectionRowFragment>(
+    async (after) => {
+      const { helpCollections } = await request(HelpCollectionsDocument, { appModeId: modeId, after });
+      const p = helpCollections.pageInfo;
+      return { rows: helpCollections.edges.map((e) => e.node), next: p.hasNextPage ? (p.endCursor ?? null) : null };
+    },
+    [modeId],
+  );
+  const articles = usePaged<HelpArticleRowFragment>(
+    async (after) => {
+      const { helpArticles } = await request(HelpArticlesDocument, { appModeId: modeId, collectionId: collectionId ?? null, after });
+      const p = helpArticles.pageInfo;
+      return { rows: helpArticles.edges.map((e) => e.node), next: p.hasNextPage ? (p.endCursor ?? null) : null };
+    },
+    [modeId, collectionId],
+  );
+  const chosen = collections.rows.find((c) => c.id === collectionId);
+  const articleList = useRef<HTMLUListElement>(null);
+  useRowKeys(articleList, (id) => navigate(helpArticlePath(id)));
+
+  const reorderCollections = async (from: number, by: -1 | 1) => {
+    const next = moved(collections.rows, from, by);
+    if (!next) return;
+    collections.setRows(next);
+    try {
+      await request(OrderHelpCollectionsDocument, { appModeId: modeId, ids: next.map((c) => c.id) });
+    } catch (err) {
+      collections.setError(message(err));
+      void collections.reload();
+    }
+  };
+  const reorderArticles = async (from: number, by: -1 | 1) => {
+    const next = moved(articles.rows, from, by);
+    if (!next || !collectionId) return;
+    articles.setRows(next);
+    try {
+      await request(OrderHelpArticlesDocument, { appModeId: modeId, collectionId, ids: next.map((a) => a.id) });
+    } catch (err) {
+      articles.setError(message(err));
+      void articles.reload();
+    }
+  };
+
+  return (
+    <main class="help" id="main">
+      <header class="help-head">
+        <h1>Help center</h1>
+        {mode && !mode.helpOn && <p class="help-off">The help center is switched off for this app: readers see nothing of it yet.</p>}
+        {mode?.helpOn && (
+          <a href={`/help/${mode.appKey}/${language}`} target="_blank" rel="noopener">
+            Open the public help site
+          </a>
+        )}
+      </header>
+      <div class="help-columns">
+        <section class="help-collections" aria-labelledby="help-collections-title">
+          <h2 id="help-collections-title">Collections</h2>
+          {collections.error && (
+            <p class="error" role="alert">
+              {collections.error}
+            </p>
+          )}
+          <ul class="help-list">
+            <li class={collectionId ? '' : 'chosen'}>
+              <a
+                href={HELP_PATH}
+                aria-current={collectionId ? undefined : 'page'}
+                onClick={(e) => (e.preventDefault(), navigate(HELP_PATH))}
+              >
+                All articles
+              </a>
+            </li>
+            {collections.rows.map((c, i) => (
+              <CollectionRow
+                key={c.id}
+                collection={c}
+                name={collectionName(c, language)}
+                chosen={c.id === collectionId}
+                first={i === 0}
+                last={i === collections.rows.length - 1}
+                onMove={(by) => reorderCollections(i, by)}
+                onRemove={() => setRemoving({ kind: 'collection', id: c.id, name: collectionName(c, language) })}
+                onRename={async (name) => {
+                  const { changeHelpCollection } = await request(ChangeHelpCollectionDocument, {
+                    id: c.id,
+                    input: { texts: [{ language, name, description: c.texts.find((t) => t.language === language)?.description ?? '' }] },
+                  });
+                  collections.setRows(collections.rows.map((r) => (r.id === c.id ? changeHelpCollection : r)));
+                }}
+              />
+            ))}
+          </ul>
+          {collections.next && (
+            <button type="button" class="quiet" onClick={() => void collections.more()}>
+              Show more collections
+            </button>
+          )}
+          <NameForm
+            id="new-collection"
+            label="New collection"
+            button="Make collection"
+            onSubmit={async (name) => {
+              const { createHelpCollection } = await request(CreateHelpCollectionDocument, {
+                appModeId: modeId,
+                slug: slugOf(name),
+                texts: [{ language, name, description: '' }],
+              });
+              collections.setRows([...collections.rows, createHelpCollection]);
+              navigate(helpCollectionPath(createHelpCollection.id));
+            }}
+          />
+        </section>
+        <section class="help-articles" aria-labelledby="help-articles-title">
+          <h2 id="help-articles-title">{chosen ? `Articles in ${collectionName(chosen, language)}` : 'All articles'}</h2>
+          <NameForm
+            id="new-article"
+            label={chosen ? `New article in ${collectionName(chosen, language)}` : 'New article (in no collection)'}
+            button="Write article"
+            onSubmit={async (title) => {
+              const id = await createArticle(modeId, collectionId, title, language);
+              navigate(helpArticlePath(id, language));
+            }}
+          />
+          {articles.error && (
+            <p class="error" role="alert">
+              {articles.error}
+            </p>
+          )}
+          {articles.loading && articles.rows.length === 0 ? (
+            <p class="quiet-text">Loading…</p>
+          ) : articles.rows.length === 0 ? (
+            <p class="quiet-text">No article here yet.</p>
+          ) : (
+            <ul class="help-list help-article-rows" ref={articleList} aria-label="Articles">
+              {articles.rows.map((a, i) => {
+                const title = articleTitle(a, language);
+                return (
+                  <li key={a.id}>
+                    <a
+                      class="row"
+                      href={helpArticlePath(a.id)}
+                      data-id={a.id}
+                      onClick={(e) => (e.preventDefault(), navigate(helpArticlePath(a.id)))}
+                      onKeyDown={(e) => e.code === 'Enter' && (e.preventDefault(), navigate(helpArticlePath(a.id)))}
+                    >
+                      <strong>{title}</strong>
+                      <span class="help-languages">
+                        {articleLanguages(a, language).map((l) => (
+                          <span key={l.language} class={`help-state state-${l.state}`}>
+                            {languageName(l.language)}: {STATE_WORDS[l.state]}
+                          </span>
+                        ))}
+                        {a.audience === 'signed_in' && <span class="help-state">Signed-in users only</span>}
+                      </span>
+                    </a>
+                    <RowButtons
+                      name={title}
+                      canMove={!!collectionId}
+                      first={i === 0}
+                      last={i === articles.rows.length - 1}
+                      onMove={(by) => reorderArticles(i, by)}
+                      onRemove={() => setRemoving({ kind: 'article', id: a.id, name: title })}
+                    />
+                  </li>
+                );
+              })}
+            </ul>
+          )}
+          {articles.next && (
+            <button type="button" class="quiet" onClick={() => void articles.more()}>
+              Show more articles
+            </button>
+          )}
+          <p class="hint">j and k move among the articles, Enter opens one.</p>
+        </section>
+      </div>
+      {removing && (
+        <Confirm
+          title={`Remove ${removing.name}?`}
+          action="Remove"
+          onCancel={() => setRemoving(undefined)}
+          onConfirm={async () => {
+            if (removing.kind === 'collection') {
+              await request(RemoveHelpCollectionDocument, { id: removing.id });
+              collections.setRows(collections.rows.filter((c) => c.id !== removing.id));
+              if (removing.id === collectionId) navigate(HELP_PATH);
+              else void articles.reload();
+            } else {
+              await request(RemoveHelpArticleDocument, { id: removing.id });
+              articles.setRows(articles.rows.filter((a) => a.id !== removing.id));
+            }
+            setRemoving(undefined);
+          }}
+        >
+          {removing.kind === 'collection' ? (
+            <p>The collection and its sections go; their articles stay, in no collection.</p>
+          ) : (
+            <p>The article goes in every language, with its views and votes. This cannot be undone.</p>
+          )}
+        </Confirm>
+      )}
+    </main>
+  );
+}
+
+/** A new article: its slug from the title (a number added when taken), then its first draft. */
+async function createArticle(appModeId: string, collectionId: string | undefined, title: string, language: string): Promise<string> {
+  const base = slugOf(title);
+  for (let n = 1; ; n++) {
+    try {
+      const { createHelpArticle } = await request(CreateHelpArticleDocument, {
+        appModeId,
+        collectionId: collectionId ?? null,
+        slug: n === 1 ? base : `${base}-${n}`,
+      });
+      await request(SaveHelpDraftDocument, { articleId: createHelpArticle.id, language, title, blocks: [] });
+      return createHelpArticle.id;
+    } catch (err) {
+      if (!(err instanceof Refusal && err.code === 'slug_taken') || n >= 5) throw err;
+    }
+  }
+}
+
+function CollectionRow(props: {
+  collection: HelpCollectionRowFragment;
+  name: string;
+  chosen: boolean;
+  first: boolean;
+  last: boolean;
+  onMove(by: -1 | 1): void;
+  onRemove(): void;
+  onRename(name: string): Promise<void>;
+}) {
+  const [renaming, setRenaming] = useState(false);
+  const { collection: c, name } = props;
+  if (renaming)
+    return (
+      <li class="renaming">
+        <NameForm
+          id={`rename-${c.id}`}
+          label={`New name for ${name}`}
+          button="Rename"
+          initial={name}
+          autoFocus
+          onCancel={() => setRenaming(false)}
+          onSubmit={async (next) => {
+            await props.onRename(next);
+            setRenaming(false);
+          }}
+        />
+      </li>
+    );
+  return (
+    <li class={props.chosen ? 'chosen' : ''}>
+      <a
+        href={helpCollectionPath(c.id)}
+        aria-current={props.chosen ? 'page' : undefined}
+        onClick={(e) => (e.preventDefault(), navigate(helpCollectionPath(c.id)))}
+      >
+        {name}
+      </a>
+      <RowButtons name={name} canMove first={props.first} last={props.last} onMove={props.onMove} onRemove={props.onRemove}>
+        <button type="button" class="quiet small" aria-label={`Rename ${name}`} onClick={() => setRenaming(true)}>
+          Rename
+        </button>
+      </RowButtons>
+    </li>
+  );
+}
+
+function RowButtons(props: {
+  name: string;
+  canMove: boolean;
+  first: boolean;
+  last: boolean;
+  onMove(by: -1 | 1): void;
+  onRemove(): void;
+  children?: ComponentChildren;
+}) {
+  return (
+    <span class="row-buttons">
+      {props.children}
+      {props.canMove && (
+        <>
+          <button
+            type="button"
+            class="quiet small"
+            aria-label={`Move ${props.name} up`}
+            disabled={props.first}
+            onClick={() => props.onMove(-1)}
+          >
+            ↑
+          </button>
+          <button
+            type="button"
+            class="quiet small"
+            aria-label={`Move ${props.name} down`}
+            disabled={props.last}
+            onClick={() => props.onMove(1)}
+          >
+            ↓
+          </button>
+        </>
+      )}
+      <button type="button" class="quiet small" aria-label={`Remove ${props.name}`} onClick={props.onRemove}>
+        Remove
+      </button>
+    </span>
+  );
+}
+
+/** A one-field form (a name, a title): refusals shown in the service's words under it. */
+export function NameForm(props: {
+  id: string;
+  label: string;
+  button: string;
+  initial?: string;
+  autoFocus?: boolean;
+  onSubmit(value: string): Promise<void>;
+  onCancel?(): void;
+}) {
+  const [value, setValue] = useState(props.initial ?? '');
+  const [error, setError] = useState<string | undefined>();
+  const [busy, setBusy] = useState(false);
+  const input = useRef<HTMLInputElement>(null);
+  useEffect(() => void (props.autoFocus && input.current?.select()), []);
+  return (
+    <form
+      class="name-form"
+      onSubmit={async (e) => {
+        e.preventDefault();
+        if (!value.trim() || busy) return;
+        setBusy(true);
+        try {
+          await props.onSubmit(value.trim());
+          setValue('');
+          setError(undefined);
+        } catch (err) {
+          setError(message(err));
+        } finally {
+          setBusy(false);
+        }
+      }}
+    >
+      <label for={props.id}>{props.label}</label>
+      <span class="name-form-row">
+        <input
+          id={props.id}
+          ref={input}
+          autocomplete="off"
+          value={value}
+          aria-invalid={error ? 'true' : undefined}
+          onInput={(e) => setValue(e.currentTarget.value)}
+          onKeyDown={(e) => e.code === 'Escape' && props.onCancel?.()}
+        />
+        <button type="submit" disabled={busy || !value.trim()}>
+          {props.button}
+        </button>
+        {props.onCancel && (
+          <button type="button" class="quiet" onClick={props.onCancel}>
+            Cancel
+          </button>
+        )}
+      </span>
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
+    </form>
+  );
+}
+
+export function Confirm(props: {
+  title: string;
+  action: string;
+  children: ComponentChildren;
+  onCancel(): void;
+  onConfirm(): Promise<void>;
+}) {
+  const [error, setError] = useState<string | undefined>();
+  const [busy, setBusy] = useState(false);
+  const cancel = useRef<HTMLButtonElement>(null);
+  useEffect(() => cancel.current?.focus(), []);
+  return (
+    <div class="overlay" onClick={(e) => e.target === e.currentTarget && props.onCancel()}>
+      <div
+        class="confirm"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby="help-confirm-title"
+        onKeyDown={(e) => e.code === 'Escape' && (e.preventDefault(), props.onCancel())}
+      >
+        <h2 id="help-confirm-title">{props.title}</h2>
+        {props.children}
+        {error && (
+          <p class="error" role="alert">
+            {error}
+          </p>
+        )}
+        <div class="confirm-actions">
+          <button type="button" class="quiet" ref={cancel} onClick={props.onCancel}>
+            Cancel
+          </button>
+          <button
+            type="button"
+            class="danger"
+            disabled={busy}
+            onClick={async () => {
+              setBusy(true);
+              try {
+                await props.onConfirm();
+              } catch (err) {
+                setError(message(err));
+                setBusy(false);
+              }
+            }}
+          >
+            {props.action}
+          </button>
+        </div>
+      </div>
+    </div>
+  );
+}
