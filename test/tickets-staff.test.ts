@@ -111,7 +111,12 @@ describe('the staff list', () => {
     const type = await addType();
     const g = guestOf(t, app.live, unique('user'));
     const c = await startedBy(g, 'Where is it?');
+    // The conversation names its ticket once it has one.
+    const itsTicket = async () =>
+      (await ok('query($id: ID!) { conversation(id: $id) { ticket { id number } } }', { id: c })).conversation.ticket;
+    expect(await itsTicket()).toBeNull();
     const ticket = await fromConversation(c, type);
+    expect(await itsTicket()).toEqual({ id: ticket.id, number: ticket.number });
     await ok('mutation($id: ID!) { addConversationNote(id: $id, text: "Check the courier") { seq } }', { id: c });
     await move(ticket.id, 'waiting_on_you');
     const owner = await t.svc.db.staffUser.findUniqueOrThrow({ where: { email: app.ownerEmail } });

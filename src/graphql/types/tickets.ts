@@ -96,6 +96,11 @@ export const TicketRef = builder.prismaObject('Ticket', {
   }),
 });
 
+// A conversation's ticket, if one is worked in it: read with the conversation (its read permission).
+builder.prismaObjectField('Conversation', 'ticket', (t) =>
+  t.relation('ticket', { nullable: true, description: 'The ticket worked in this conversation, if any (one at most).' }),
+);
+
 const TicketTypeConnection = connectionType(TicketTypeRef, 'TicketType');
 const TicketConnection = connectionType(TicketRef, 'Ticket');
 
