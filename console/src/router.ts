@@ -19,6 +19,8 @@ export type Route =
   | { screen: 'inbox'; state: InboxState; conversationId?: string | undefined }
   | { screen: 'contacts' }
   | { screen: 'contact'; id: string }
+  | { screen: 'tickets'; state: string; ticketId?: string | undefined }
+  | { screen: 'ticket-types' }
   | { screen: 'not-found' };
 
 export type InboxState = 'open' | 'snoozed' | 'closed';
@@ -34,6 +36,8 @@ export function route(pathname: string): Route {
   }
   if (parts[0] === 'contacts' && parts.length === 1) return { screen: 'contacts' };
   if (parts[0] === 'contacts' && parts.length === 2) return { screen: 'contact', id: parts[1]! };
+  if (parts[0] === 'tickets' && parts.length <= 3) return { screen: 'tickets', state: parts[1] ?? 'all', ticketId: parts[2] };
+  if (parts[0] === 'ticket-types' && parts.length === 1) return { screen: 'ticket-types' };
   return { screen: 'not-found' };
 }
 
@@ -42,3 +46,8 @@ export const inboxPath = (state: InboxState, conversationId?: string) =>
 
 export const CONTACTS_PATH = `${BASE}/contacts`;
 export const contactPath = (id: string) => `${BASE}/contacts/${encodeURIComponent(id)}`;
+
+/** Tickets in one state (a state key, or `all`), and the one open beside the list. */
+export const ticketsPath = (state = 'all', ticketId?: string) =>
+  `${BASE}/tickets/${encodeURIComponent(state)}${ticketId ? `/${encodeURIComponent(ticketId)}` : ''}`;
+export const TICKET_TYPES_PATH = `${BASE}/ticket-types`;
