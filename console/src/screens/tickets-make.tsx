@@ -159,6 +159,12 @@ function MakeTicketDialog(props: { modeId: string; onMake(input: NewTicket): Pro
   useEffect(() => {
     if (types?.length) setTypeId((t) => t || types[0]!.id);
   }, [types]);
+  // Enter pressed before the types came (a quick typist): the ticket is made once they come.
+  const form = useRef<HTMLFormElement>(null);
+  const waiting = useRef(false);
+  useEffect(() => {
+    if (typeId && waiting.current) ((waiting.current = false), form.current?.requestSubmit());
+  }, [typeId]);
 
   const fieldError = (field: string) => error?.fields.find((f) => f.field === field);
   const described = (field: string) => (fieldError(field) ? `make-ticket-${field}-error` : undefined);
@@ -181,9 +187,11 @@ function MakeTicketDialog(props: { modeId: string; onMake(input: NewTicket): Pro
         onKeyDown={(e) => e.code === 'Escape' && (e.preventDefault(), e.stopPropagation(), props.onClose())}
       >
         <form
+          ref={form}
           onSubmit={async (e) => {
             e.preventDefault();
-            if (busy || !typeId) return;
+            if (!typeId) return void (waiting.current = !types);
+            if (busy) return;
             setBusy(true);
             setError(undefined);
             try {
@@ -266,7 +274,7 @@ function MakeTicketDialog(props: { modeId: string; onMake(input: NewTicket): Pro
             <button type="button" class="quiet" onClick={props.onClose}>
               Cancel
             </button>
-            <button type="submit" disabled={busy || !typeId || !title.trim()}>
+            <button type="submit" disabled={busy || !title.trim() || types?.length === 0}>
               Make the ticket
             </button>
           </div>
