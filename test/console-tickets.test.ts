@@ -138,6 +138,12 @@ describe('tickets in the console', { timeout: 60_000 }, () => {
     await rows.filter({ hasText: 'Resolved' }).waitFor();
     expect(await seriousFindings(watcher)).toEqual([]);
     await watcher.screenshot({ path: `${SHOTS}console-tickets-ticket.png` });
+    // On a phone, the ticket alone with a way back to the list.
+    await watcher.setViewportSize({ width: 390, height: 800 });
+    expect(await watcher.locator('.list-pane').isVisible()).toBe(false);
+    await watcher.getByRole('button', { name: 'Back to the list' }).waitFor();
+    await watcher.screenshot({ path: `${SHOTS}console-tickets-phone.png` });
+    await watcher.setViewportSize({ width: 1360, height: 820 });
     const stored = await t.svc.db.ticket.findFirstOrThrow({ where: { conversationId } });
     expect(stored.state).toBe('resolved');
     // The conversation's link follows the moves.
@@ -179,6 +185,9 @@ describe('tickets in the console', { timeout: 60_000 }, () => {
     await watcher.screenshot({ path: `${SHOTS}console-tickets-types.png` });
     const added = await t.svc.db.ticketType.findFirstOrThrow({ where: { name: 'Bug report' } });
     expect(added.appModeId).toBe(app.modes.test);
+    await watcher.getByRole('button', { name: 'Archive' }).click();
+    await watcher.getByRole('button', { name: 'Bring back' }).waitFor();
+    expect((await t.svc.db.ticketType.findUniqueOrThrow({ where: { id: added.id } })).archivedAt).not.toBeNull();
     expect(errors).toEqual([]);
   });
 });
