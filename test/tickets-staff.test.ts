@@ -67,6 +67,11 @@ describe('the staff list', () => {
     ).tickets;
     expect([...first.edges, ...rest.edges].map((e: any) => e.node.number)).toEqual([1, 3, 2]);
     expect(rest.pageInfo.hasNextPage).toBe(false);
+    // By person (Contact.id): only theirs.
+    const other = await api.fromConversation(await startedBy(guestOf(t, own.live, unique('user'))), refunds);
+    const contactOf = async (id: string) => (await t.svc.db.ticket.findUniqueOrThrow({ where: { id } })).contactId;
+    expect(await list(`, contactId: "${await contactOf(other.id)}"`)).toEqual([4]);
+    expect(await list(`, contactId: "${await contactOf(made[0].id)}"`)).toEqual([1, 3, 2]);
   });
 
   it('reads a page of 50 tickets with their type, state, contact, conversation and history in a handful of statements', async () => {
