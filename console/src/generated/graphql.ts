@@ -511,6 +511,7 @@ export type TicketsQueryVariables = Exact<{
   appModeId: string;
   typeId?: string | null | undefined;
   state?: string | null | undefined;
+  contactId?: string | null | undefined;
   after?: string | null | undefined;
   first?: number | null | undefined;
 }>;
@@ -1636,11 +1637,12 @@ fragment TicketTypeRow on TicketType {
   }
 }`) as unknown as TypedDocumentString<TicketTypesQuery, TicketTypesQueryVariables>;
 export const TicketsDocument = new TypedDocumentString(`
-    query Tickets($appModeId: ID!, $typeId: ID, $state: String, $after: String, $first: Int) {
+    query Tickets($appModeId: ID!, $typeId: ID, $state: String, $contactId: ID, $after: String, $first: Int) {
   tickets(
     appModeId: $appModeId
     typeId: $typeId
     state: $state
+    contactId: $contactId
     after: $after
     first: $first
   ) {

@@ -5,6 +5,7 @@ import {
   ConversationTicketDocument,
   CreateTicketDocument,
   CreateTicketFromConversationDocument,
+  TicketsDocument,
   TicketTypesDocument,
   type TicketRowFragment,
   type TicketTypeRowFragment,
@@ -19,6 +20,7 @@ import { navigate, TICKET_TYPES_PATH, ticketsPath } from '../router';
 
 const MAX_TITLE = 200;
 const MAX_DESCRIPTION = 10_000;
+const CONTACT_TICKETS = 10;
 
 /** The app-mode's ticket types (archived ones too when asked), read once. */
 export function useTicketTypes(modeId: string, includeArchived: boolean) {
@@ -107,21 +109,31 @@ export function ConversationTicket({ conversationId, modeId }: { conversationId:
   );
 }
 
-/** On a person's page: make a ticket for them (with a conversation of its own); the ones made here are linked. */
+/** On a person's page: their tickets (the latest step first, 10 of them), and making one for them (with a conversation of its own). */
 export function ContactTicket({ contactId, modeId }: { contactId: string; modeId: string }) {
   const [open, setOpen] = useState(false);
-  const [made, setMade] = useState<TicketRowFragment[]>([]);
+  const [tickets, setTickets] = useState<TicketRowFragment[] | undefined>();
+  const [more, setMore] = useState(false);
+  useEffect(() => {
+    request(TicketsDocument, { appModeId: modeId, contactId, first: CONTACT_TICKETS })
+      .then(({ tickets: page }) => (setTickets(page.edges.map((e) => e.node)), setMore(page.pageInfo.hasNextPage)))
+      .catch(() => setTickets([]));
+  }, [modeId, contactId]);
   return (
     <section aria-labelledby="contact-tickets-title" class="contact-tickets">
       <h2 id="contact-tickets-title">Tickets</h2>
-      <p>A ticket tracks a request through its type’s states; the person follows it in the messenger.</p>
-      {made.length > 0 && (
-        <ul class="plain">
-          {made.map((t) => (
+      {tickets === undefined ? (
+        <p class="quiet-text">Loading…</p>
+      ) : tickets.length === 0 ? (
+        <p>None yet. A ticket tracks a request through its type’s states; the person follows it in the messenger.</p>
+      ) : (
+        <ul class="plain contact-ticket-rows">
+          {tickets.map((t) => (
             <li key={t.id}>
-              <TicketLink ticket={t} /> ({t.title})
+              <TicketLink ticket={t} /> {t.title}
             </li>
           ))}
+          {more && <li class="hint-text">Only the {CONTACT_TICKETS} latest are shown.</li>}
         </ul>
       )}
       <button type="button" onClick={() => setOpen(true)}>
@@ -133,7 +145,7 @@ export function ContactTicket({ contactId, modeId }: { contactId: string; modeId
           onClose={() => setOpen(false)}
           onMake={async (input) => {
             const ticket = (await request(CreateTicketDocument, { contactId, ...input })).createTicket;
-            setMade((old) => [ticket, ...old]);
+            setTickets((old) => [ticket, ...(old ?? [])]);
           }}
         />
       )}
