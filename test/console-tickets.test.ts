@@ -153,6 +153,7 @@ describe('tickets in the console', { timeout: 60_000 }, () => {
     // A ticket for the person from their page (a conversation of its own).
     await watcher.getByRole('link', { name: 'Grace Hopper', exact: true }).click();
     await watcher.getByRole('heading', { level: 1, name: 'Grace Hopper' }).waitFor();
+    await watcher.getByRole('link', { name: 'Ticket #1: Resolved' }).waitFor();
     await watcher.getByRole('button', { name: 'Make a ticket…' }).click();
     await watcher.getByText('Starts in Submitted.').waitFor();
     await watcher.getByLabel('Title (required)').fill('Send a corrected invoice');
