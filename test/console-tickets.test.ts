@@ -120,17 +120,23 @@ describe('tickets in the console', { timeout: 60_000 }, () => {
       `/console/inbox/open/${conversationId}`,
     );
     const state = watcher.locator('.ticket-page .meta .ticket-state');
-    for (const [typed, label] of [
-      ['progress', 'In progress'],
-      ['resolved', 'Resolved'],
-    ]) {
+    const moveTo = async (typed: string, label: string) => {
       await watcher.keyboard.press('m');
       await watcher.getByRole('dialog', { name: 'Move the ticket to' }).waitFor();
       if (label === 'Resolved') expect(await seriousFindings(watcher)).toEqual([]);
-      await watcher.keyboard.type(typed!);
+      await watcher.keyboard.type(typed);
       await watcher.keyboard.press('Enter');
-      await state.filter({ hasText: label! }).waitFor();
-    }
+      await state.filter({ hasText: label }).waitFor();
+    };
+    await moveTo('progress', 'In progress');
+    // The conversation's link follows the move live; then its console shows the tickets in progress.
+    await agent.getByRole('link', { name: 'Ticket #1: In progress' }).waitFor();
+    await agent.screenshot({ path: `${SHOTS}console-tickets-conversation.png` });
+    await agent.goto(`${t.url}/console/tickets/in_progress`);
+    await agent.locator('.ticket-rows a.row', { hasText: '#1 Refund the second charge' }).waitFor();
+    await moveTo('resolved', 'Resolved');
+    // Moved out of that state elsewhere, it leaves the list there.
+    await agent.getByText('No tickets here yet.').waitFor();
     const steps = watcher.locator('.ticket-history li');
     await expect.poll(() => steps.count()).toBe(3);
     expect(await steps.last().textContent()).toContain('Moved from In progress to Resolved');
@@ -146,9 +152,6 @@ describe('tickets in the console', { timeout: 60_000 }, () => {
     await watcher.setViewportSize({ width: 1360, height: 820 });
     const stored = await t.svc.db.ticket.findFirstOrThrow({ where: { conversationId } });
     expect(stored.state).toBe('resolved');
-    // The conversation's link follows the moves.
-    await agent.getByRole('link', { name: 'Ticket #1: Resolved' }).waitFor();
-    await agent.screenshot({ path: `${SHOTS}console-tickets-conversation.png` });
 
     // A ticket for the person from their page (a conversation of its own).
     await watcher.getByRole('link', { name: 'Grace Hopper', exact: true }).click();
