@@ -67,6 +67,11 @@ describe('the staff list', () => {
     ).tickets;
     expect([...first.edges, ...rest.edges].map((e: any) => e.node.number)).toEqual([1, 3, 2]);
     expect(rest.pageInfo.hasNextPage).toBe(false);
+    // By person (Contact.id): only theirs.
+    const other = await api.fromConversation(await startedBy(guestOf(t, own.live, unique('user'))), refunds);
+    const contactOf = async (id: string) => (await t.svc.db.ticket.findUniqueOrThrow({ where: { id } })).contactId;
+    expect(await list(`, contactId: "${await contactOf(other.id)}"`)).toEqual([4]);
+    expect(await list(`, contactId: "${await contactOf(made[0].id)}"`)).toEqual([1, 3, 2]);
   });
 
   it('reads a page of 50 tickets with their type, state, contact, conversation and history in a handful of statements', async () => {
@@ -111,7 +116,12 @@ describe('the staff list', () => {
     const type = await addType();
     const g = guestOf(t, app.live, unique('user'));
     const c = await startedBy(g, 'Where is it?');
+    // The conversation names its ticket once it has one.
+    const itsTicket = async () =>
+      (await ok('query($id: ID!) { conversation(id: $id) { ticket { id number } } }', { id: c })).conversation.ticket;
+    expect(await itsTicket()).toBeNull();
     const ticket = await fromConversation(c, type);
+    expect(await itsTicket()).toEqual({ id: ticket.id, number: ticket.number });
     await ok('mutation($id: ID!) { addConversationNote(id: $id, text: "Check the courier") { seq } }', { id: c });
     await move(ticket.id, 'waiting_on_you');
     const owner = await t.svc.db.staffUser.findUniqueOrThrow({ where: { email: app.ownerEmail } });

@@ -21,6 +21,8 @@ export type Route =
   | { screen: 'contact'; id: string }
   | { screen: 'help'; collectionId?: string | undefined }
   | { screen: 'help-article'; id: string; language?: string | undefined }
+  | { screen: 'tickets'; state: string; ticketId?: string | undefined }
+  | { screen: 'ticket-types' }
   | { screen: 'not-found' };
 
 export type InboxState = 'open' | 'snoozed' | 'closed';
@@ -40,6 +42,8 @@ export function route(pathname: string): Route {
   if (parts[0] === 'help' && parts[1] === 'collections' && parts.length === 3) return { screen: 'help', collectionId: parts[2] };
   if (parts[0] === 'help' && parts[1] === 'articles' && (parts.length === 3 || parts.length === 4))
     return { screen: 'help-article', id: parts[2]!, language: parts[3] };
+  if (parts[0] === 'tickets' && parts.length <= 3) return { screen: 'tickets', state: parts[1] ?? 'all', ticketId: parts[2] };
+  if (parts[0] === 'ticket-types' && parts.length === 1) return { screen: 'ticket-types' };
   return { screen: 'not-found' };
 }
 
@@ -53,3 +57,7 @@ export const HELP_PATH = `${BASE}/help`;
 export const helpCollectionPath = (id: string) => `${BASE}/help/collections/${encodeURIComponent(id)}`;
 export const helpArticlePath = (id: string, language?: string) =>
   `${BASE}/help/articles/${encodeURIComponent(id)}${language ? `/${encodeURIComponent(language)}` : ''}`;
+/** Tickets in one state (a state key, or `all`), and the one open beside the list. */
+export const ticketsPath = (state = 'all', ticketId?: string) =>
+  `${BASE}/tickets/${encodeURIComponent(state)}${ticketId ? `/${encodeURIComponent(ticketId)}` : ''}`;
+export const TICKET_TYPES_PATH = `${BASE}/ticket-types`;

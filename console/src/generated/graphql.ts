@@ -50,6 +50,14 @@ export type Mode = 'live' | 'test';
 
 export type StaffRole = 'admin' | 'agent' | 'owner';
 
+export type TicketStateInput = {
+  final?: boolean | null | undefined;
+  /** 1 to 40 lowercase letters, digits or _, starting with a letter; unique in the list. */
+  key: string;
+  /** What the person sees: 1 to 60 characters, unique in the list. */
+  label: string;
+};
+
 export type SignInMutationVariables = Exact<{
   email: string;
   password: string;
@@ -716,6 +724,264 @@ export type ChangeHelpArticleMutationVariables = Exact<{
 
 export type ChangeHelpArticleMutation = { changeHelpArticle: { id: string } };
 
+export type TicketStateWordsFragment = { key: string; label: string; final: boolean };
+
+export type TicketTypeRowFragment = {
+  id: string;
+  name: string;
+  description: string;
+  archived: boolean;
+  states: Array<{ key: string; label: string; final: boolean }>;
+};
+
+export type TicketRowFragment = {
+  id: string;
+  number: number;
+  title: string;
+  state: string;
+  updatedAt: string;
+  currentState: { key: string; label: string; final: boolean };
+  type: { id: string; name: string };
+  contact: { id: string; displayName: string | null; email: string | null; externalId: string };
+};
+
+export type TicketPageFragment = {
+  description: string;
+  createdAt: string;
+  id: string;
+  number: number;
+  title: string;
+  state: string;
+  updatedAt: string;
+  type: { id: string; name: string; archived: boolean; states: Array<{ key: string; label: string; final: boolean }> };
+  conversation: { id: string; state: ConversationState; preview: string };
+  history: { edges: Array<{ node: { id: string; seq: number; from: string | null; to: string; byName: string; at: string } }> };
+  currentState: { key: string; label: string; final: boolean };
+  contact: { id: string; displayName: string | null; email: string | null; externalId: string };
+};
+
+export type TicketTypesQueryVariables = Exact<{
+  appModeId: string;
+  includeArchived?: boolean | null | undefined;
+}>;
+
+export type TicketTypesQuery = {
+  ticketTypes: {
+    edges: Array<{
+      node: {
+        id: string;
+        name: string;
+        description: string;
+        archived: boolean;
+        states: Array<{ key: string; label: string; final: boolean }>;
+      };
+    }>;
+  };
+};
+
+export type TicketsQueryVariables = Exact<{
+  appModeId: string;
+  typeId?: string | null | undefined;
+  state?: string | null | undefined;
+  contactId?: string | null | undefined;
+  after?: string | null | undefined;
+  first?: number | null | undefined;
+}>;
+
+export type TicketsQuery = {
+  tickets: {
+    edges: Array<{
+      node: {
+        id: string;
+        number: number;
+        title: string;
+        state: string;
+        updatedAt: string;
+        currentState: { key: string; label: string; final: boolean };
+        type: { id: string; name: string };
+        contact: { id: string; displayName: string | null; email: string | null; externalId: string };
+      };
+    }>;
+    pageInfo: { hasNextPage: boolean; endCursor: string | null };
+  };
+};
+
+export type TicketQueryVariables = Exact<{
+  id: string;
+}>;
+
+export type TicketQuery = {
+  ticket: {
+    description: string;
+    createdAt: string;
+    id: string;
+    number: number;
+    title: string;
+    state: string;
+    updatedAt: string;
+    type: { id: string; name: string; archived: boolean; states: Array<{ key: string; label: string; final: boolean }> };
+    conversation: { id: string; state: ConversationState; preview: string };
+    history: { edges: Array<{ node: { id: string; seq: number; from: string | null; to: string; byName: string; at: string } }> };
+    currentState: { key: string; label: string; final: boolean };
+    contact: { id: string; displayName: string | null; email: string | null; externalId: string };
+  };
+};
+
+export type TicketsChangedSubscriptionVariables = Exact<{
+  appModeId: string;
+  typeId?: string | null | undefined;
+  after?: string | null | undefined;
+}>;
+
+export type TicketsChangedSubscription = {
+  ticketsChanged: {
+    version: string;
+    reload: boolean;
+    ticket: {
+      id: string;
+      number: number;
+      title: string;
+      state: string;
+      updatedAt: string;
+      currentState: { key: string; label: string; final: boolean };
+      type: { id: string; name: string };
+      contact: { id: string; displayName: string | null; email: string | null; externalId: string };
+    } | null;
+  };
+};
+
+export type MoveTicketMutationVariables = Exact<{
+  ticketId: string;
+  state: string;
+}>;
+
+export type MoveTicketMutation = {
+  moveTicket: {
+    description: string;
+    createdAt: string;
+    id: string;
+    number: number;
+    title: string;
+    state: string;
+    updatedAt: string;
+    type: { id: string; name: string; archived: boolean; states: Array<{ key: string; label: string; final: boolean }> };
+    conversation: { id: string; state: ConversationState; preview: string };
+    history: { edges: Array<{ node: { id: string; seq: number; from: string | null; to: string; byName: string; at: string } }> };
+    currentState: { key: string; label: string; final: boolean };
+    contact: { id: string; displayName: string | null; email: string | null; externalId: string };
+  };
+};
+
+export type ConversationTicketQueryVariables = Exact<{
+  id: string;
+}>;
+
+export type ConversationTicketQuery = {
+  conversation: {
+    id: string;
+    appModeId: string;
+    ticket: {
+      id: string;
+      number: number;
+      title: string;
+      state: string;
+      updatedAt: string;
+      currentState: { key: string; label: string; final: boolean };
+      type: { id: string; name: string };
+      contact: { id: string; displayName: string | null; email: string | null; externalId: string };
+    } | null;
+  };
+};
+
+export type CreateTicketFromConversationMutationVariables = Exact<{
+  conversationId: string;
+  typeId: string;
+  title: string;
+  description?: string | null | undefined;
+}>;
+
+export type CreateTicketFromConversationMutation = {
+  createTicketFromConversation: {
+    id: string;
+    number: number;
+    title: string;
+    state: string;
+    updatedAt: string;
+    currentState: { key: string; label: string; final: boolean };
+    type: { id: string; name: string };
+    contact: { id: string; displayName: string | null; email: string | null; externalId: string };
+  };
+};
+
+export type CreateTicketMutationVariables = Exact<{
+  contactId: string;
+  typeId: string;
+  title: string;
+  description?: string | null | undefined;
+}>;
+
+export type CreateTicketMutation = {
+  createTicket: {
+    id: string;
+    number: number;
+    title: string;
+    state: string;
+    updatedAt: string;
+    currentState: { key: string; label: string; final: boolean };
+    type: { id: string; name: string };
+    contact: { id: string; displayName: string | null; email: string | null; externalId: string };
+  };
+};
+
+export type AddTicketTypeMutationVariables = Exact<{
+  appModeId: string;
+  name: string;
+  description?: string | null | undefined;
+  states: Array<TicketStateInput> | TicketStateInput;
+}>;
+
+export type AddTicketTypeMutation = {
+  addTicketType: {
+    id: string;
+    name: string;
+    description: string;
+    archived: boolean;
+    states: Array<{ key: string; label: string; final: boolean }>;
+  };
+};
+
+export type ChangeTicketTypeMutationVariables = Exact<{
+  id: string;
+  name?: string | null | undefined;
+  description?: string | null | undefined;
+  states?: Array<TicketStateInput> | TicketStateInput | null | undefined;
+}>;
+
+export type ChangeTicketTypeMutation = {
+  changeTicketType: {
+    id: string;
+    name: string;
+    description: string;
+    archived: boolean;
+    states: Array<{ key: string; label: string; final: boolean }>;
+  };
+};
+
+export type ArchiveTicketTypeMutationVariables = Exact<{
+  id: string;
+  archived?: boolean | null | undefined;
+}>;
+
+export type ArchiveTicketTypeMutation = {
+  archiveTicketType: {
+    id: string;
+    name: string;
+    description: string;
+    archived: boolean;
+    states: Array<{ key: string; label: string; final: boolean }>;
+  };
+};
+
 export class TypedDocumentString<TResult, TVariables> extends String implements DocumentTypeDecoration<TResult, TVariables> {
   __apiType?: NonNullable<DocumentTypeDecoration<TResult, TVariables>['__apiType']>;
   private value: string;
@@ -980,6 +1246,122 @@ export const HelpPublishedFieldsFragmentDoc = new TypedDocumentString(
     `,
   { fragmentName: 'HelpPublishedFields' },
 ) as unknown as TypedDocumentString<HelpPublishedFieldsFragment, unknown>;
+export const TicketStateWordsFragmentDoc = new TypedDocumentString(
+  `
+    fragment TicketStateWords on TicketState {
+  key
+  label
+  final
+}
+    `,
+  { fragmentName: 'TicketStateWords' },
+) as unknown as TypedDocumentString<TicketStateWordsFragment, unknown>;
+export const TicketTypeRowFragmentDoc = new TypedDocumentString(
+  `
+    fragment TicketTypeRow on TicketType {
+  id
+  name
+  description
+  archived
+  states {
+    ...TicketStateWords
+  }
+}
+    fragment TicketStateWords on TicketState {
+  key
+  label
+  final
+}`,
+  { fragmentName: 'TicketTypeRow' },
+) as unknown as TypedDocumentString<TicketTypeRowFragment, unknown>;
+export const TicketRowFragmentDoc = new TypedDocumentString(
+  `
+    fragment TicketRow on Ticket {
+  id
+  number
+  title
+  state
+  updatedAt
+  currentState {
+    ...TicketStateWords
+  }
+  type {
+    id
+    name
+  }
+  contact {
+    id
+    displayName
+    email
+    externalId
+  }
+}
+    fragment TicketStateWords on TicketState {
+  key
+  label
+  final
+}`,
+  { fragmentName: 'TicketRow' },
+) as unknown as TypedDocumentString<TicketRowFragment, unknown>;
+export const TicketPageFragmentDoc = new TypedDocumentString(
+  `
+    fragment TicketPage on Ticket {
+  ...TicketRow
+  description
+  createdAt
+  type {
+    id
+    name
+    archived
+    states {
+      ...TicketStateWords
+    }
+  }
+  conversation {
+    id
+    state
+    preview
+  }
+  history(first: 100) {
+    edges {
+      node {
+        id
+        seq
+        from
+        to
+        byName
+        at
+      }
+    }
+  }
+}
+    fragment TicketStateWords on TicketState {
+  key
+  label
+  final
+}
+fragment TicketRow on Ticket {
+  id
+  number
+  title
+  state
+  updatedAt
+  currentState {
+    ...TicketStateWords
+  }
+  type {
+    id
+    name
+  }
+  contact {
+    id
+    displayName
+    email
+    externalId
+  }
+}`,
+  { fragmentName: 'TicketPage' },
+) as unknown as TypedDocumentString<TicketPageFragment, unknown>;
 export const SignInDocument = new TypedDocumentString(`
     mutation SignIn($email: String!, $password: String!) {
   signIn(email: $email, password: $password) {
@@ -1852,3 +2234,407 @@ export const ChangeHelpArticleDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ChangeHelpArticleMutation, ChangeHelpArticleMutationVariables>;
+export const TicketTypesDocument = new TypedDocumentString(`
+    query TicketTypes($appModeId: ID!, $includeArchived: Boolean) {
+  ticketTypes(appModeId: $appModeId, first: 50, includeArchived: $includeArchived) {
+    edges {
+      node {
+        ...TicketTypeRow
+      }
+    }
+  }
+}
+    fragment TicketStateWords on TicketState {
+  key
+  label
+  final
+}
+fragment TicketTypeRow on TicketType {
+  id
+  name
+  description
+  archived
+  states {
+    ...TicketStateWords
+  }
+}`) as unknown as TypedDocumentString<TicketTypesQuery, TicketTypesQueryVariables>;
+export const TicketsDocument = new TypedDocumentString(`
+    query Tickets($appModeId: ID!, $typeId: ID, $state: String, $contactId: ID, $after: String, $first: Int) {
+  tickets(
+    appModeId: $appModeId
+    typeId: $typeId
+    state: $state
+    contactId: $contactId
+    after: $after
+    first: $first
+  ) {
+    edges {
+      node {
+        ...TicketRow
+      }
+    }
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+  }
+}
+    fragment TicketStateWords on TicketState {
+  key
+  label
+  final
+}
+fragment TicketRow on Ticket {
+  id
+  number
+  title
+  state
+  updatedAt
+  currentState {
+    ...TicketStateWords
+  }
+  type {
+    id
+    name
+  }
+  contact {
+    id
+    displayName
+    email
+    externalId
+  }
+}`) as unknown as TypedDocumentString<TicketsQuery, TicketsQueryVariables>;
+export const TicketDocument = new TypedDocumentString(`
+    query Ticket($id: ID!) {
+  ticket(id: $id) {
+    ...TicketPage
+  }
+}
+    fragment TicketStateWords on TicketState {
+  key
+  label
+  final
+}
+fragment TicketRow on Ticket {
+  id
+  number
+  title
+  state
+  updatedAt
+  currentState {
+    ...TicketStateWords
+  }
+  type {
+    id
+    name
+  }
+  contact {
+    id
+    displayName
+    email
+    externalId
+  }
+}
+fragment TicketPage on Ticket {
+  ...TicketRow
+  description
+  createdAt
+  type {
+    id
+    name
+    archived
+    states {
+      ...TicketStateWords
+    }
+  }
+  conversation {
+    id
+    state
+    preview
+  }
+  history(first: 100) {
+    edges {
+      node {
+        id
+        seq
+        from
+        to
+        byName
+        at
+      }
+    }
+  }
+}`) as unknown as TypedDocumentString<TicketQuery, TicketQueryVariables>;
+export const TicketsChangedDocument = new TypedDocumentString(`
+    subscription TicketsChanged($appModeId: ID!, $typeId: ID, $after: String) {
+  ticketsChanged(appModeId: $appModeId, typeId: $typeId, after: $after) {
+    version
+    reload
+    ticket {
+      ...TicketRow
+    }
+  }
+}
+    fragment TicketStateWords on TicketState {
+  key
+  label
+  final
+}
+fragment TicketRow on Ticket {
+  id
+  number
+  title
+  state
+  updatedAt
+  currentState {
+    ...TicketStateWords
+  }
+  type {
+    id
+    name
+  }
+  contact {
+    id
+    displayName
+    email
+    externalId
+  }
+}`) as unknown as TypedDocumentString<TicketsChangedSubscription, TicketsChangedSubscriptionVariables>;
+export const MoveTicketDocument = new TypedDocumentString(`
+    mutation MoveTicket($ticketId: ID!, $state: String!) {
+  moveTicket(ticketId: $ticketId, state: $state) {
+    ...TicketPage
+  }
+}
+    fragment TicketStateWords on TicketState {
+  key
+  label
+  final
+}
+fragment TicketRow on Ticket {
+  id
+  number
+  title
+  state
+  updatedAt
+  currentState {
+    ...TicketStateWords
+  }
+  type {
+    id
+    name
+  }
+  contact {
+    id
+    displayName
+    email
+    externalId
+  }
+}
+fragment TicketPage on Ticket {
+  ...TicketRow
+  description
+  createdAt
+  type {
+    id
+    name
+    archived
+    states {
+      ...TicketStateWords
+    }
+  }
+  conversation {
+    id
+    state
+    preview
+  }
+  history(first: 100) {
+    edges {
+      node {
+        id
+        seq
+        from
+        to
+        byName
+        at
+      }
+    }
+  }
+}`) as unknown as TypedDocumentString<MoveTicketMutation, MoveTicketMutationVariables>;
+export const ConversationTicketDocument = new TypedDocumentString(`
+    query ConversationTicket($id: ID!) {
+  conversation(id: $id) {
+    id
+    appModeId
+    ticket {
+      ...TicketRow
+    }
+  }
+}
+    fragment TicketStateWords on TicketState {
+  key
+  label
+  final
+}
+fragment TicketRow on Ticket {
+  id
+  number
+  title
+  state
+  updatedAt
+  currentState {
+    ...TicketStateWords
+  }
+  type {
+    id
+    name
+  }
+  contact {
+    id
+    displayName
+    email
+    externalId
+  }
+}`) as unknown as TypedDocumentString<ConversationTicketQuery, ConversationTicketQueryVariables>;
+export const CreateTicketFromConversationDocument = new TypedDocumentString(`
+    mutation CreateTicketFromConversation($conversationId: ID!, $typeId: ID!, $title: String!, $description: String) {
+  createTicketFromConversation(
+    conversationId: $conversationId
+    typeId: $typeId
+    title: $title
+    description: $description
+  ) {
+    ...TicketRow
+  }
+}
+    fragment TicketStateWords on TicketState {
+  key
+  label
+  final
+}
+fragment TicketRow on Ticket {
+  id
+  number
+  title
+  state
+  updatedAt
+  currentState {
+    ...TicketStateWords
+  }
+  type {
+    id
+    name
+  }
+  contact {
+    id
+    displayName
+    email
+    externalId
+  }
+}`) as unknown as TypedDocumentString<CreateTicketFromConversationMutation, CreateTicketFromConversationMutationVariables>;
+export const CreateTicketDocument = new TypedDocumentString(`
+    mutation CreateTicket($contactId: ID!, $typeId: ID!, $title: String!, $description: String) {
+  createTicket(
+    contactId: $contactId
+    typeId: $typeId
+    title: $title
+    description: $description
+  ) {
+    ...TicketRow
+  }
+}
+    fragment TicketStateWords on TicketState {
+  key
+  label
+  final
+}
+fragment TicketRow on Ticket {
+  id
+  number
+  title
+  state
+  updatedAt
+  currentState {
+    ...TicketStateWords
+  }
+  type {
+    id
+    name
+  }
+  contact {
+    id
+    displayName
+    email
+    externalId
+  }
+}`) as unknown as TypedDocumentString<CreateTicketMutation, CreateTicketMutationVariables>;
+export const AddTicketTypeDocument = new TypedDocumentString(`
+    mutation AddTicketType($appModeId: ID!, $name: String!, $description: String, $states: [TicketStateInput!]!) {
+  addTicketType(
+    appModeId: $appModeId
+    name: $name
+    description: $description
+    states: $states
+  ) {
+    ...TicketTypeRow
+  }
+}
+    fragment TicketStateWords on TicketState {
+  key
+  label
+  final
+}
+fragment TicketTypeRow on TicketType {
+  id
+  name
+  description
+  archived
+  states {
+    ...TicketStateWords
+  }
+}`) as unknown as TypedDocumentString<AddTicketTypeMutation, AddTicketTypeMutationVariables>;
+export const ChangeTicketTypeDocument = new TypedDocumentString(`
+    mutation ChangeTicketType($id: ID!, $name: String, $description: String, $states: [TicketStateInput!]) {
+  changeTicketType(
+    id: $id
+    name: $name
+    description: $description
+    states: $states
+  ) {
+    ...TicketTypeRow
+  }
+}
+    fragment TicketStateWords on TicketState {
+  key
+  label
+  final
+}
+fragment TicketTypeRow on TicketType {
+  id
+  name
+  description
+  archived
+  states {
+    ...TicketStateWords
+  }
+}`) as unknown as TypedDocumentString<ChangeTicketTypeMutation, ChangeTicketTypeMutationVariables>;
+export const ArchiveTicketTypeDocument = new TypedDocumentString(`
+    mutation ArchiveTicketType($id: ID!, $archived: Boolean) {
+  archiveTicketType(id: $id, archived: $archived) {
+    ...TicketTypeRow
+  }
+}
+    fragment TicketStateWords on TicketState {
+  key
+  label
+  final
+}
+fragment TicketTypeRow on TicketType {
+  id
+  name
+  description
+  archived
+  states {
+    ...TicketStateWords
+  }
+}`) as unknown as TypedDocumentString<ArchiveTicketTypeMutation, ArchiveTicketTypeMutationVariables>;

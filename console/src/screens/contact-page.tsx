@@ -11,6 +11,7 @@ import { appModeId, type Place } from '../place';
 import { CONTACTS_PATH, navigate } from '../router';
 import { fullTime } from '../ui/time';
 import { PersonDetails, personName } from './person-panel';
+import { ContactTicket } from './tickets-make';
 
 // A person's page: who they are (the panel's details, their past conversations linked), and
 // erasing them: asked after typing their email or user id, then followed until done (the service
@@ -81,6 +82,7 @@ export function ContactPage({ place, id }: { place: Place; id: string }) {
             <PersonDetails person={person} modeId={modeId} level={2} />
           )}
         </section>
+        {!erase && <ContactTicket contactId={person.id} modeId={modeId} />}
         <section aria-labelledby="erase-title" class="erase">
           <h2 id="erase-title">Erase</h2>
           {erase ? (

@@ -20,6 +20,7 @@ import { Composer, type ComposerHandle } from './composer';
 import { Parts } from './parts';
 import { PersonPanel } from './person-panel';
 import { PresenceLine, usePresence } from './presence';
+import { ConversationTicket, makingTicket } from './tickets-make';
 
 // One conversation: its parts (the latest page first, older pages as the reader scrolls up, newer
 // parts live from the inbox's stream), who else
@@ -124,6 +125,7 @@ export function ConversationView(props: { id: string; modeId: string; workspaceI
       })),
       { id: 'assign-me', label: 'Assign to me', run: () => void actions.current.assign({ assigneeId: me }) },
       { id: 'unassign', label: 'Unassign', run: () => void actions.current.assign({ assigneeId: null }) },
+      { id: 'ticket', label: 'Make a ticket (or open its ticket)', key: 'T', run: () => makingTicket.set(true) },
       { id: 'back', label: 'Back to the list', key: 'Esc', run: onGone },
     ]);
     const onKey = (e: KeyboardEvent) => {
@@ -133,6 +135,7 @@ export function ConversationView(props: { id: string; modeId: string; workspaceI
       else if (plainKey(e, 'KeyE')) (e.preventDefault(), void actions.current.close());
       else if (plainKey(e, 'KeyA')) (e.preventDefault(), setChoosing('assign'));
       else if (plainKey(e, 'KeyS')) (e.preventDefault(), setChoosing('snooze'));
+      else if (plainKey(e, 'KeyT')) (e.preventDefault(), makingTicket.set(true));
     };
     addEventListener('keydown', onKey);
     return () => {
@@ -203,6 +206,7 @@ export function ConversationView(props: { id: string; modeId: string; workspaceI
             <button type="button" onClick={() => setChoosing('assign')} aria-keyshortcuts="A">
               Assign…
             </button>
+            <ConversationTicket conversationId={id} modeId={props.modeId} />
             <button
               type="button"
               class="person-toggle"

@@ -8,11 +8,13 @@ import { commandMenuOpen, screenCommands } from '../commands';
 import { WorkspacesDocument } from '../generated/graphql';
 import { commandMenuKey } from '../keys';
 import { choosePlace, place, setPlace, switchMode } from '../place';
-import { CONTACTS_PATH, HELP_PATH, INBOX_STATES, inboxPath, navigate, type Route } from '../router';
+import { CONTACTS_PATH, HELP_PATH, INBOX_STATES, inboxPath, navigate, TICKET_TYPES_PATH, ticketsPath, type Route } from '../router';
 import { ContactPage } from '../screens/contact-page';
 import { Contacts } from '../screens/contacts';
 import { HelpArticleEditor, HelpCenter } from '../screens/help-lazy';
 import { Inbox } from '../screens/inbox';
+import { Tickets } from '../screens/tickets';
+import { TicketTypes } from '../screens/tickets-types';
 import { CommandMenu } from './command-menu';
 import { Switcher } from './switcher';
 
@@ -42,6 +44,8 @@ export function Shell({ route }: { route: Exclude<Route, { screen: 'sign-in' }> 
       ...INBOX_STATES.map((s) => ({ id: `inbox-${s}`, label: `Go to ${STATE_NAMES[s]} conversations`, run: () => navigate(inboxPath(s)) })),
       { id: 'contacts', label: 'Go to contacts', run: () => navigate(CONTACTS_PATH) },
       { id: 'help', label: 'Go to help center', run: () => navigate(HELP_PATH) },
+      { id: 'tickets', label: 'Go to tickets', run: () => navigate(ticketsPath()) },
+      { id: 'ticket-types', label: 'Go to ticket types', run: () => navigate(TICKET_TYPES_PATH) },
       { id: 'mode-live', label: 'Switch to live mode', run: () => switchMode('live') },
       { id: 'mode-test', label: 'Switch to test mode', run: () => switchMode('test') },
       { id: 'sign-out', label: 'Sign out', run: () => void signOut() },
@@ -117,6 +121,27 @@ export function Shell({ route }: { route: Exclude<Route, { screen: 'sign-in' }> 
             </a>
           </li>
         </ul>
+        <h2 class="side-title">Support</h2>
+        <ul>
+          <li>
+            <a
+              href={ticketsPath()}
+              aria-current={route.screen === 'tickets' ? 'page' : undefined}
+              onClick={(e) => (e.preventDefault(), navigate(ticketsPath()))}
+            >
+              Tickets
+            </a>
+          </li>
+          <li>
+            <a
+              href={TICKET_TYPES_PATH}
+              aria-current={route.screen === 'ticket-types' ? 'page' : undefined}
+              onClick={(e) => (e.preventDefault(), navigate(TICKET_TYPES_PATH))}
+            >
+              Ticket types
+            </a>
+          </li>
+        </ul>
         <p class="hint">
           <kbd>Ctrl</kbd>+<kbd>K</kbd> for every command
         </p>
@@ -147,6 +172,10 @@ export function Shell({ route }: { route: Exclude<Route, { screen: 'sign-in' }> 
           <HelpCenter key={`${here.app.id}-${here.mode}`} place={here} collectionId={route.collectionId} />
         ) : here && route.screen === 'help-article' ? (
           <HelpArticleEditor key={`${here.app.id}-${here.mode}-${route.id}`} place={here} id={route.id} language={route.language} />
+        ) : here && route.screen === 'tickets' ? (
+          <Tickets key={`${here.app.id}-${here.mode}`} place={here} state={route.state} ticketId={route.ticketId} />
+        ) : here && route.screen === 'ticket-types' ? (
+          <TicketTypes key={`${here.app.id}-${here.mode}`} place={here} />
         ) : here && route.screen === 'inbox' ? (
           <Inbox key={`${here.app.id}-${here.mode}`} place={here} state={route.state} conversationId={route.conversationId} />
         ) : (

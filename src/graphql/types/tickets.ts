@@ -96,6 +96,11 @@ export const TicketRef = builder.prismaObject('Ticket', {
   }),
 });
 
+// A conversation's ticket, if one is worked in it: read with the conversation (its read permission).
+builder.prismaObjectField('Conversation', 'ticket', (t) =>
+  t.relation('ticket', { nullable: true, description: 'The ticket worked in this conversation, if any (one at most).' }),
+);
+
 const TicketTypeConnection = connectionType(TicketTypeRef, 'TicketType');
 const TicketConnection = connectionType(TicketRef, 'Ticket');
 
@@ -173,18 +178,25 @@ builder.queryField('tickets', (t) =>
     {
       type: 'Ticket',
       cursor: 'id',
-      description: 'An app-mode’s tickets, the latest step first, by type and state.',
+      description: 'An app-mode’s tickets, the latest step first, by type, state and person.',
       args: {
         appModeId: t.arg.id({ required: true }),
         typeId: t.arg.id({ description: 'Only those of this type.' }),
         state: t.arg.string({ description: 'Only those in this state (a key).' }),
+        contactId: t.arg.id({ description: 'Only those of this person (Contact.id).' }),
       },
       authScopes: (_root, { appModeId }) => ({ read: { appModeId } }),
-      resolve: (query, _root, { appModeId, typeId, state }, ctx) =>
+      resolve: (query, _root, { appModeId, typeId, state, contactId }, ctx) =>
         ctx.svc.db.ticket.findMany({
           ...query,
           // Not of a person being erased (beingErased): as gone already.
-          where: { appModeId, contact: { eraseRequestedAt: null }, typeId: typeId ?? undefined, state: state ?? undefined },
+          where: {
+            appModeId,
+            contact: { eraseRequestedAt: null },
+            typeId: typeId ?? undefined,
+            state: state ?? undefined,
+            contactId: contactId ?? undefined,
+          },
           orderBy: [{ updatedAt: 'desc' }, { id: 'desc' }],
         }),
     },

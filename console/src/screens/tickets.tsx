@@ -1,0 +1,222 @@
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { live } from '../api/live';
+import { Refusal, request } from '../api/request';
+import { actionCommands } from '../commands';
+import { TicketsChangedDocument, TicketsDocument, type TicketRowFragment, type TicketTypeRowFragment } from '../generated/graphql';
+import { plainKey } from '../keys';
+import { appModeId, type Place } from '../place';
+import { navigate, ticketsPath } from '../router';
+import { useMoreWhenSeen, useRowKeys } from '../ui/row-keys';
+import { when } from '../ui/time';
+import { personName } from './person-panel';
+import { useTicketTypes } from './tickets-make';
+import { TicketPage } from './tickets-page';
+
+// Tickets: the app-mode's tickets, the latest step first, of one type or all and in one state or
+// all, 30 to a page, the next page loaded as the list is scrolled; kept live by ticketsChanged
+// (resuming from the last version seen). j/k move, Enter opens the ticket beside the list.
+
+const PAGE = 30;
+const ALL = 'all';
+const typeKey = (modeId: string) => `crm.console.ticketType.${modeId}`;
+
+const newestFirst = (a: TicketRowFragment, b: TicketRowFragment) => b.updatedAt.localeCompare(a.updatedAt) || b.id.localeCompare(a.id);
+
+/** Every state of the types given, once per key, in the types' order (the label of the first type that has it). */
+function statesOf(types: TicketTypeRowFragment[]) {
+  const byKey = new Map<string, string>();
+  for (const t of types) for (const s of t.states) if (!byKey.has(s.key)) byKey.set(s.key, s.label);
+  return [...byKey].map(([key, label]) => ({ key, label }));
+}
+
+export function Tickets({ place, state, ticketId }: { place: Place; state: string; ticketId?: string | undefined }) {
+  const modeId = appModeId(place);
+  const { types } = useTicketTypes(modeId, true);
+  const [typeId, setTypeId] = useState(() => localStorage.getItem(typeKey(modeId)) ?? ALL);
+  const [rows, setRows] = useState<TicketRowFragment[]>([]);
+  const [next, setNext] = useState<string | null>(null);
+  const [loading, setLoading] = useState(true);
+  const [error, setError] = useState<string | undefined>();
+  const reading = useRef(0);
+  const version = useRef<string | null>(null);
+  const list = useRef<HTMLUListElement>(null);
+  const end = useRef<HTMLLIElement>(null);
+  const type = typeId === ALL ? null : typeId;
+  const stateKey = state === ALL ? null : state;
+
+  // A type kept from before that is gone is forgotten.
+  useEffect(() => {
+    if (types && type && !types.some((t) => t.id === type)) chooseType(ALL);
+  }, [types]);
+  const chooseType = (id: string) => {
+    localStorage.setItem(typeKey(modeId), id);
+    setTypeId(id);
+  };
+
+  const load = useCallback(
+    async (after: string | null) => {
+      const mine = ++reading.current;
+      try {
+        const { tickets } = await request(TicketsDocument, { appModeId: modeId, typeId: type, state: stateKey, after, first: PAGE });
+        if (mine !== reading.current) return;
+        const page = tickets.edges.map((e) => e.node);
+        setRows((old) => {
+          const byId = new Map((after ? old : []).map((r) => [r.id, r]));
+          for (const r of page) byId.set(r.id, r);
+          return [...byId.values()].sort(newestFirst);
+        });
+        setNext(tickets.pageInfo.hasNextPage ? (tickets.pageInfo.endCursor ?? null) : null);
+        setError(undefined);
+      } catch (err) {
+        if (mine === reading.current) setError(err instanceof Refusal ? err.message : String(err));
+      } finally {
+        if (mine === reading.current) setLoading(false);
+      }
+    },
+    [modeId, type, stateKey],
+  );
+
+  useEffect(() => {
+    setLoading(true);
+    setRows([]);
+    void load(null);
+  }, [load]);
+
+  // Live: a ticket made or moved goes to its place when it is of this type and state, away otherwise.
+  useEffect(() => {
+    version.current = null;
+    return live(
+      TicketsChangedDocument,
+      () => ({ appModeId: modeId, typeId: type, after: version.current }),
+      ({ ticketsChanged: change }) => {
+        version.current = change.version;
+        if (change.reload) return void load(null);
+        const t = change.ticket;
+        if (!t) return;
+        setRows((old) => {
+          const others = old.filter((r) => r.id !== t.id);
+          return stateKey === null || t.state === stateKey ? [...others, t].sort(newestFirst) : others;
+        });
+      },
+    );
+  }, [modeId, type, stateKey, load]);
+
+  const open = (id: string) => navigate(ticketsPath(state, id));
+  useMoreWhenSeen(end, () => next && void load(next), next !== null);
+  useRowKeys(list, open);
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (plainKey(e, 'Escape') && ticketId && !document.querySelector('.overlay')) navigate(ticketsPath(state));
+    };
+    addEventListener('keydown', onKey);
+    return () => removeEventListener('keydown', onKey);
+  }, [state, ticketId]);
+
+  const shownTypes = (types ?? []).filter((t) => t.id === type || type === null);
+  const states = statesOf(type ? shownTypes : (types ?? []));
+
+  // The command menu: a state's tickets (the open ticket adds its own moves).
+  useEffect(() => {
+    if (ticketId) return;
+    actionCommands.set([
+      { id: 'tickets-all', label: 'Show tickets in every state', run: () => navigate(ticketsPath(ALL)) },
+      ...states.map((s) => ({ id: `tickets-${s.key}`, label: `Show tickets: ${s.label}`, run: () => navigate(ticketsPath(s.key)) })),
+    ]);
+    return () => actionCommands.set([]);
+  }, [ticketId, types, typeId]);
+
+  const title = stateKey ? `Tickets: ${states.find((s) => s.key === stateKey)?.label ?? stateKey}` : 'Tickets';
+  return (
+    <main class="inbox tickets" id="main">
+      <section class="list-pane" aria-labelledby="tickets-title">
+        <h1 id="tickets-title">{title}</h1>
+        <div class="ticket-filters">
+          <label>
+            Type
+            <select value={typeId} onChange={(e) => chooseType(e.currentTarget.value)}>
+              <option value={ALL}>All types</option>
+              {(types ?? []).map((t) => (
+                <option key={t.id} value={t.id}>
+                  {t.name}
+                  {t.archived ? ' (archived)' : ''}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            State
+            <select value={stateKey ?? ALL} onChange={(e) => navigate(ticketsPath(e.currentTarget.value))}>
+              <option value={ALL}>All states</option>
+              {states.map((s) => (
+                <option key={s.key} value={s.key}>
+                  {s.label}
+                </option>
+              ))}
+              {stateKey && !states.some((s) => s.key === stateKey) && <option value={stateKey}>{stateKey}</option>}
+            </select>
+          </label>
+        </div>
+        {error && (
+          <p class="error" role="alert">
+            {error}
+          </p>
+        )}
+        {loading && rows.length === 0 ? (
+          <p class="quiet-text">Loading…</p>
+        ) : rows.length === 0 ? (
+          <p class="quiet-text">No tickets here yet.</p>
+        ) : (
+          <ul class="conversations ticket-rows" ref={list} aria-label="Tickets">
+            {rows.map((t) => {
+              const selected = t.id === ticketId;
+              return (
+                <li key={t.id}>
+                  <a
+                    class={`row${selected ? ' selected' : ''}`}
+                    href={ticketsPath(state, t.id)}
+                    data-id={t.id}
+                    data-selected={selected ? 'yes' : undefined}
+                    aria-current={selected ? 'true' : undefined}
+                    onClick={(e) => (e.preventDefault(), open(t.id))}
+                    onKeyDown={(e) => {
+                      if (e.code === 'Enter' || e.code === 'NumpadEnter') (e.preventDefault(), open(t.id));
+                    }}
+                  >
+                    <span class="row-top">
+                      <strong class="who">
+                        #{t.number} {t.title}
+                      </strong>
+                      <time dateTime={t.updatedAt}>{when(t.updatedAt)}</time>
+                    </span>
+                    <span class="preview">
+                      <span class={`ticket-state${t.currentState.final ? ' final' : ''}`}>{t.currentState.label}</span> · {t.type.name} ·{' '}
+                      {personName(t.contact)}
+                    </span>
+                  </a>
+                </li>
+              );
+            })}
+            {next && (
+              <li ref={end} class="quiet-text">
+                Loading more…
+              </li>
+            )}
+          </ul>
+        )}
+      </section>
+      {ticketId ? (
+        <TicketPage
+          key={ticketId}
+          id={ticketId}
+          seen={rows.find((r) => r.id === ticketId)?.updatedAt}
+          onGone={() => navigate(ticketsPath(state))}
+        />
+      ) : (
+        <section class="conversation-pane empty" aria-label="Ticket">
+          <p>Choose a ticket: j and k move, Enter opens.</p>
+        </section>
+      )}
+    </main>
+  );
+}
