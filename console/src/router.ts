@@ -19,6 +19,7 @@ export type Route =
   | { screen: 'inbox'; state: InboxState; conversationId?: string | undefined }
   | { screen: 'contacts' }
   | { screen: 'contact'; id: string }
+  | { screen: 'settings'; page: string }
   | { screen: 'not-found' };
 
 export type InboxState = 'open' | 'snoozed' | 'closed';
@@ -34,6 +35,7 @@ export function route(pathname: string): Route {
   }
   if (parts[0] === 'contacts' && parts.length === 1) return { screen: 'contacts' };
   if (parts[0] === 'contacts' && parts.length === 2) return { screen: 'contact', id: parts[1]! };
+  if (parts[0] === 'settings' && parts.length <= 2) return { screen: 'settings', page: parts[1] ?? 'app' };
   return { screen: 'not-found' };
 }
 

@@ -12,6 +12,7 @@ import { CONTACTS_PATH, INBOX_STATES, inboxPath, navigate, type Route } from '..
 import { ContactPage } from '../screens/contact-page';
 import { Contacts } from '../screens/contacts';
 import { Inbox } from '../screens/inbox';
+import { Settings, settingsCommands, SettingsNav } from '../screens/settings';
 import { CommandMenu } from './command-menu';
 import { Switcher } from './switcher';
 
@@ -40,6 +41,7 @@ export function Shell({ route }: { route: Exclude<Route, { screen: 'sign-in' }> 
     screenCommands.set([
       ...INBOX_STATES.map((s) => ({ id: `inbox-${s}`, label: `Go to ${STATE_NAMES[s]} conversations`, run: () => navigate(inboxPath(s)) })),
       { id: 'contacts', label: 'Go to contacts', run: () => navigate(CONTACTS_PATH) },
+      ...settingsCommands(),
       { id: 'mode-live', label: 'Switch to live mode', run: () => switchMode('live') },
       { id: 'mode-test', label: 'Switch to test mode', run: () => switchMode('test') },
       { id: 'sign-out', label: 'Sign out', run: () => void signOut() },
@@ -103,6 +105,7 @@ export function Shell({ route }: { route: Exclude<Route, { screen: 'sign-in' }> 
             </a>
           </li>
         </ul>
+        <SettingsNav route={route} />
         <p class="hint">
           <kbd>Ctrl</kbd>+<kbd>K</kbd> for every command
         </p>
@@ -129,6 +132,8 @@ export function Shell({ route }: { route: Exclude<Route, { screen: 'sign-in' }> 
           <Contacts key={`${here.app.id}-${here.mode}`} place={here} />
         ) : here && route.screen === 'contact' ? (
           <ContactPage key={`${here.app.id}-${here.mode}-${route.id}`} place={here} id={route.id} />
+        ) : here && route.screen === 'settings' ? (
+          <Settings key={`${here.app.id}-${here.mode}-${route.page}`} place={here} page={route.page} />
         ) : here && route.screen === 'inbox' ? (
           <Inbox key={`${here.app.id}-${here.mode}`} place={here} state={route.state} conversationId={route.conversationId} />
         ) : (
