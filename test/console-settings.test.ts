@@ -8,7 +8,7 @@ import { launchBrowser, seriousFindings } from './support/browser.js';
 import { makeTestCertificate, startReceiver, type Receiver } from './support/https-receiver.js';
 import { startTestServer, testConfig, type TestServer } from './support/server.js';
 
-// The console's Settings, walked as an owner would: a web origin refused beside its field as the
+// The console's Settings, walked as an owner would: the app renamed; a web origin refused beside its field as the
 // service refuses it, then added; a refusal from the service beside the field it names; a server
 // key made and its secret shown once (gone after leaving the page), then revoked; a webhook
 // endpoint pointing at a local receiver, "Send test" and its try appearing live in the delivery
@@ -78,6 +78,16 @@ describe('settings in the console', { timeout: 90_000 }, () => {
     const page = await signedInConsole(app.owner);
     await page.goto(`${t.url}/console/settings/app`);
     await page.getByRole('heading', { level: 1, name: 'App settings' }).waitFor();
+
+    // The app renamed (a refusal first, beside the name); the switcher names it at once.
+    const appName = page.getByLabel('App name (both modes)');
+    await appName.fill(' ');
+    await page.getByRole('button', { name: 'Rename' }).click();
+    await page.locator('#app-name-error', { hasText: 'must be 1 to 100 characters' }).waitFor();
+    await appName.fill('Acme Cloud EU');
+    await appName.press('Enter');
+    await page.locator('#app-switch option:checked', { hasText: 'Acme Cloud EU' }).waitFor({ state: 'attached' });
+    expect((await t.svc.db.app.findUniqueOrThrow({ where: { id: app.appId } })).name).toBe('Acme Cloud EU');
 
     // A web origin refused beside its field, as the service words it; then one added.
     const origin = page.getByLabel('Add an origin');

@@ -703,6 +703,13 @@ export type AppSettingsQuery = {
   };
 };
 
+export type RenameAppMutationVariables = Exact<{
+  id: string;
+  name: string;
+}>;
+
+export type RenameAppMutation = { renameApp: { id: string; name: string } };
+
 export type UpdateAppSettingsMutationVariables = Exact<{
   appModeId: string;
   input: AppSettingsInput;
@@ -2328,6 +2335,14 @@ fragment MessengerSettingsForm on MessengerSettings {
   startRule
   updatedAt
 }`) as unknown as TypedDocumentString<AppSettingsQuery, AppSettingsQueryVariables>;
+export const RenameAppDocument = new TypedDocumentString(`
+    mutation RenameApp($id: ID!, $name: String!) {
+  renameApp(id: $id, name: $name) {
+    id
+    name
+  }
+}
+    `) as unknown as TypedDocumentString<RenameAppMutation, RenameAppMutationVariables>;
 export const UpdateAppSettingsDocument = new TypedDocumentString(`
     mutation UpdateAppSettings($appModeId: ID!, $input: AppSettingsInput!) {
   updateAppSettings(appModeId: $appModeId, input: $input) {

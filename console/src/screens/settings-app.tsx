@@ -3,6 +3,7 @@ import { request } from '../api/request';
 import {
   AppSettingsDocument,
   ChangeMessengerSettingsDocument,
+  RenameAppDocument,
   UpdateAppSettingsDocument,
   type AppModeSettingsFragment,
   type AppSettingsInput,
@@ -10,7 +11,7 @@ import {
   type ReplyTime,
   type StartRule,
 } from '../generated/graphql';
-import { appModeId, type Place } from '../place';
+import { appModeId, place as placeStore, setPlace, workspaces, type Place } from '../place';
 import { fullTime } from '../ui/time';
 import {
   fieldError,
@@ -73,11 +74,13 @@ export function SettingsApp({ place }: { place: Place }) {
       ) : (
         <>
           <Reason why={role && refused} />
+          <NameForm
+            appId={data.app.id}
+            name={data.app.name}
+            refused={refused}
+            onSaved={(name) => setData({ ...data, app: { ...data.app, name } })}
+          />
           <dl class="facts app-facts">
-            <div>
-              <dt>App name</dt>
-              <dd>{data.app.name}</dd>
-            </div>
             <div>
               <dt>App key (public, sent by the SDKs)</dt>
               <dd>
@@ -102,6 +105,60 @@ export function SettingsApp({ place }: { place: Place }) {
         </>
       )}
     </SettingsPage>
+  );
+}
+
+/** The app's name (both modes'), as the switcher lists it. */
+function NameForm(props: { appId: string; name: string; refused: string | undefined; onSaved(name: string): void }) {
+  const [name, setName] = useState(props.name);
+  const [problem, setProblem] = useState<Problem | undefined>();
+  const [saved, setSaved] = useState('');
+  return (
+    <form
+      class="inline-form app-name"
+      aria-label="App name"
+      onSubmit={async (e) => {
+        e.preventDefault();
+        setSaved('');
+        try {
+          const { renameApp } = await request(RenameAppDocument, { id: props.appId, name });
+          setName(renameApp.name);
+          setProblem(undefined);
+          setSaved('Renamed.');
+          props.onSaved(renameApp.name);
+          // The switcher and every screen name it at once.
+          workspaces.set(
+            workspaces.get().map((w) => ({
+              ...w,
+              apps: {
+                ...w.apps,
+                edges: w.apps.edges.map((a) => (a.node.id === renameApp.id ? { node: { ...a.node, name: renameApp.name } } : a)),
+              },
+            })),
+          );
+          const here = placeStore.get();
+          if (here?.app.id === renameApp.id) setPlace({ ...here, app: { ...here.app, name: renameApp.name } });
+        } catch (err) {
+          setProblem(problemOf(err));
+        }
+      }}
+    >
+      <fieldset disabled={!!props.refused} class="plain-fieldset">
+        <legend class="visually-hidden">App name</legend>
+        <label for="app-name">App name (both modes)</label>
+        <input {...invalid(problem, 'name', 'app-name')} value={name} onInput={(e) => setName(e.currentTarget.value)} />
+        <button type="submit" class="quiet" disabled={name.trim() === props.name}>
+          Rename
+        </button>
+        <span role="status">{saved}</span>
+        <FieldError problem={problem} field="name" id="app-name" />
+        {problem && !fieldError(problem, 'name') && (
+          <p class="error" role="alert">
+            {problem.message}
+          </p>
+        )}
+      </fieldset>
+    </form>
   );
 }
 
