@@ -8,7 +8,8 @@ import { launchBrowser, seriousFindings } from './support/browser.js';
 import { makeTestCertificate, startReceiver, type Receiver } from './support/https-receiver.js';
 import { startTestServer, testConfig, type TestServer } from './support/server.js';
 
-// The console's Settings, walked as an owner would: the app renamed; a web origin refused beside its field as the
+// The console's Settings, walked as an owner would: the app renamed; the messenger's home given a
+// face and a card; a web origin refused beside its field as the
 // service refuses it, then added; a refusal from the service beside the field it names; a server
 // key made and its secret shown once (gone after leaving the page), then revoked; a webhook
 // endpoint pointing at a local receiver, "Send test" and its try appearing live in the delivery
@@ -71,6 +72,8 @@ async function judge(page: Page, name: string, at?: Locator) {
   if (at) await at.evaluate((el) => el.scrollIntoView({ block: 'start' }));
   else await page.locator('main').evaluate((main) => main.scrollTo(0, 0));
   await page.screenshot({ path: `${SHOTS}console-settings-${name}.png` });
+  // The page scrolls inside its own pane: the shell (header, navigation) never scrolls away.
+  expect(await page.evaluate(() => document.documentElement.scrollHeight - innerHeight)).toBe(0);
 }
 
 describe('settings in the console', { timeout: 90_000 }, () => {
@@ -109,6 +112,29 @@ describe('settings in the console', { timeout: 90_000 }, () => {
     await color.fill('#0f766e');
     await page.getByRole('button', { name: 'Save settings' }).click();
     await page.getByText('Saved.').waitFor();
+    // The messenger's home: a face and a card, its link refused beside it first.
+    const messenger = page.getByRole('form', { name: 'Messenger' });
+    await messenger.getByLabel('Show a member').selectOption({ index: 1 });
+    await messenger.getByRole('button', { name: 'Add face' }).click();
+    await messenger.getByRole('button', { name: 'Add a card' }).click();
+    await messenger.getByLabel('Card 1 opens').selectOption('link');
+    await messenger.getByLabel('Title').fill('Pricing');
+    await messenger.getByLabel(/^Link/).fill('ftp://example.com/pricing');
+    await messenger.getByRole('button', { name: 'Save messenger' }).click();
+    await page.locator('#card-0-link-error').waitFor();
+    await messenger.getByLabel(/^Link/).fill('https://example.com/pricing');
+    await messenger.getByRole('button', { name: 'Save messenger' }).click();
+    await messenger.getByText('Saved.').waitFor();
+    const { messengerSettings } = await staff(
+      'query($m: ID!) { messengerSettings(appModeId: $m) { faces { staffUserId } cards { link } } }',
+      {
+        m: app.modes.live,
+      },
+    );
+    expect(messengerSettings).toMatchObject({
+      faces: [{ staffUserId: expect.any(String) }],
+      cards: [{ link: 'https://example.com/pricing' }],
+    });
     const mode = await t.svc.db.appMode.findUniqueOrThrow({ where: { id: app.modes.live } });
     expect([mode.webOrigins, mode.brandColor]).toEqual([['https://shop.example.com'], '#0f766e']);
     await judge(page, 'app', page.getByRole('heading', { name: 'Web origins' }));

@@ -643,14 +643,26 @@ export type MessengerSettingsFormFragment = {
   replyTimeText: string;
   startRule: StartRule;
   updatedAt: string | null;
+  faces: Array<{ staffUserId: string; avatarUrl: string | null }>;
+  cards: Array<{
+    id: string;
+    kind: MessengerCardKind;
+    title: string;
+    text: string;
+    link: string | null;
+    articleSlug: string | null;
+    published: boolean;
+  }>;
 };
 
 export type AppSettingsQueryVariables = Exact<{
   appId: string;
   appModeId: string;
+  workspaceId: string;
 }>;
 
 export type AppSettingsQuery = {
+  members: { edges: Array<{ node: { staffUser: { id: string; name: string } } }> };
   app: {
     id: string;
     name: string;
@@ -700,6 +712,16 @@ export type AppSettingsQuery = {
     replyTimeText: string;
     startRule: StartRule;
     updatedAt: string | null;
+    faces: Array<{ staffUserId: string; avatarUrl: string | null }>;
+    cards: Array<{
+      id: string;
+      kind: MessengerCardKind;
+      title: string;
+      text: string;
+      link: string | null;
+      articleSlug: string | null;
+      published: boolean;
+    }>;
   };
 };
 
@@ -750,6 +772,16 @@ export type ChangeMessengerSettingsMutation = {
     replyTimeText: string;
     startRule: StartRule;
     updatedAt: string | null;
+    faces: Array<{ staffUserId: string; avatarUrl: string | null }>;
+    cards: Array<{
+      id: string;
+      kind: MessengerCardKind;
+      title: string;
+      text: string;
+      link: string | null;
+      articleSlug: string | null;
+      published: boolean;
+    }>;
   };
 };
 
@@ -1507,6 +1539,19 @@ export const MessengerSettingsFormFragmentDoc = new TypedDocumentString(
   replyTimeText
   startRule
   updatedAt
+  faces {
+    staffUserId
+    avatarUrl
+  }
+  cards {
+    id
+    kind
+    title
+    text
+    link
+    articleSlug
+    published
+  }
 }
     `,
   { fragmentName: 'MessengerSettingsForm' },
@@ -2293,7 +2338,17 @@ export const SettingsRoleDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<SettingsRoleQuery, SettingsRoleQueryVariables>;
 export const AppSettingsDocument = new TypedDocumentString(`
-    query AppSettings($appId: ID!, $appModeId: ID!) {
+    query AppSettings($appId: ID!, $appModeId: ID!, $workspaceId: ID!) {
+  members(workspaceId: $workspaceId, first: 100) {
+    edges {
+      node {
+        staffUser {
+          id
+          name
+        }
+      }
+    }
+  }
   app(id: $appId) {
     id
     name
@@ -2334,6 +2389,19 @@ fragment MessengerSettingsForm on MessengerSettings {
   replyTimeText
   startRule
   updatedAt
+  faces {
+    staffUserId
+    avatarUrl
+  }
+  cards {
+    id
+    kind
+    title
+    text
+    link
+    articleSlug
+    published
+  }
 }`) as unknown as TypedDocumentString<AppSettingsQuery, AppSettingsQueryVariables>;
 export const RenameAppDocument = new TypedDocumentString(`
     mutation RenameApp($id: ID!, $name: String!) {
@@ -2381,6 +2449,19 @@ export const ChangeMessengerSettingsDocument = new TypedDocumentString(`
   replyTimeText
   startRule
   updatedAt
+  faces {
+    staffUserId
+    avatarUrl
+  }
+  cards {
+    id
+    kind
+    title
+    text
+    link
+    articleSlug
+    published
+  }
 }`) as unknown as TypedDocumentString<ChangeMessengerSettingsMutation, ChangeMessengerSettingsMutationVariables>;
 export const ServerKeysDocument = new TypedDocumentString(`
     query ServerKeys($appId: ID!) {

@@ -7,6 +7,7 @@ import {
   UpdateAppSettingsDocument,
   type AppModeSettingsFragment,
   type AppSettingsInput,
+  type MessengerCardKind,
   type MessengerSettingsFormFragment,
   type ReplyTime,
   type StartRule,
@@ -14,6 +15,7 @@ import {
 import { appModeId, place as placeStore, setPlace, workspaces, type Place } from '../place';
 import { fullTime } from '../ui/time';
 import {
+  Exact,
   fieldError,
   FieldError,
   FormProblem,
@@ -54,7 +56,10 @@ export function checkOrigin(text: string): { origin: string } | { problem: strin
 export function SettingsApp({ place }: { place: Place }) {
   const modeId = appModeId(place);
   const role = useRole(place);
-  const { data, setData, problem } = useRead(() => request(AppSettingsDocument, { appId: place.app.id, appModeId: modeId }), [modeId]);
+  const { data, setData, problem } = useRead(
+    () => request(AppSettingsDocument, { appId: place.app.id, appModeId: modeId, workspaceId: place.workspaceId }),
+    [modeId],
+  );
   const refused = refusedFor(role, 'manage_settings');
   const mode = data ? (place.mode === 'test' ? data.app.test : data.app.live) : undefined;
   const setMode = (m: AppModeSettingsFragment) => data && setData({ ...data, app: { ...data.app, [place.mode]: m } as typeof data.app });
@@ -99,6 +104,7 @@ export function SettingsApp({ place }: { place: Place }) {
           <MessengerForm
             key={`m-${mode.id}`}
             settings={data.messengerSettings}
+            people={data.members.edges.map((e) => e.node.staffUser)}
             refused={refused}
             onSaved={(m) => setData({ ...data, messengerSettings: m })}
           />
@@ -365,11 +371,29 @@ const START_RULES: [StartRule, string][] = [
   ['never', 'Never: only the team starts conversations'],
 ];
 
+type Card = Omit<MessengerSettingsFormFragment['cards'][number], 'id'> & { id: string | null };
+type Face = { staffUserId: string; avatarUrl: string };
+const CARD_KINDS: [MessengerCardKind, string][] = [
+  ['message', 'Send us a message'],
+  ['article', 'A help center article'],
+  ['link', 'A link'],
+];
+const MAX_FACES = 5;
+const MAX_CARDS = 10;
+
 function MessengerForm(props: {
   settings: MessengerSettingsFormFragment;
+  people: { id: string; name: string }[];
   refused: string | undefined;
   onSaved(m: MessengerSettingsFormFragment): void;
 }) {
+  const [faces, setFaces] = useState<Face[]>(() =>
+    props.settings.faces.map((f) => ({ staffUserId: f.staffUserId, avatarUrl: f.avatarUrl ?? '' })),
+  );
+  const [cards, setCards] = useState<Card[]>(() => props.settings.cards.map((c) => ({ ...c })));
+  const [addingFace, setAddingFace] = useState('');
+  const setCard = (i: number, c: Partial<Card>) => setCards(cards.map((x, k) => (k === i ? { ...x, ...c } : x)));
+  const nameOf = (id: string) => props.people.find((p) => p.id === id)?.name ?? 'A former member';
   const [greeting, setGreeting] = useState(props.settings.greeting);
   const [replyTime, setReplyTime] = useState<ReplyTime | ''>(props.settings.replyTime ?? '');
   const [replyTimeText, setReplyTimeText] = useState(props.settings.replyTimeText);
@@ -382,9 +406,25 @@ function MessengerForm(props: {
     try {
       const { changeMessengerSettings } = await request(ChangeMessengerSettingsDocument, {
         appModeId: props.settings.appModeId,
-        input: { greeting, replyTime: replyTime || null, replyTimeText, startRule },
+        input: {
+          greeting,
+          replyTime: replyTime || null,
+          replyTimeText,
+          startRule,
+          faces: faces.map((f) => ({ staffUserId: f.staffUserId, avatarUrl: f.avatarUrl.trim() || null })),
+          cards: cards.map((c) => ({
+            ...(c.id ? { id: c.id } : {}),
+            kind: c.kind,
+            title: c.title,
+            text: c.text,
+            published: c.published,
+            link: c.kind === 'link' ? c.link?.trim() || null : null,
+            articleSlug: c.kind === 'article' ? c.articleSlug?.trim() || null : null,
+          })),
+        },
       });
       props.onSaved(changeMessengerSettings);
+      setCards(changeMessengerSettings.cards.map((c) => ({ ...c })));
       setProblem(undefined);
       setSaved('Saved.');
     } catch (err) {
@@ -394,7 +434,7 @@ function MessengerForm(props: {
   return (
     <form class="settings-form" onSubmit={save} aria-labelledby="messenger-title">
       <h2 id="messenger-title">Messenger</h2>
-      <FormProblem problem={problem} fields={['greeting', 'replyTime', 'replyTimeText', 'startRule']} />
+      <FormProblem problem={problem} fields={['greeting', 'replyTime', 'replyTimeText', 'startRule', 'faces', 'cards']} />
       <fieldset disabled={!!props.refused} class="plain-fieldset">
         <legend class="visually-hidden">Messenger settings</legend>
         <div class="field">
@@ -441,6 +481,154 @@ function MessengerForm(props: {
             ))}
           </select>
         </div>
+        <fieldset class="bot-part">
+          <legend>Faces on the home (at most {MAX_FACES})</legend>
+          {faces.length === 0 && <p class="field-hint">No face shown.</p>}
+          {faces.map((f, i) => (
+            <div class="field-row bot-button" key={f.staffUserId} role="group" aria-label={nameOf(f.staffUserId)}>
+              <p class="face-name">{nameOf(f.staffUserId)}</p>
+              <div class="field">
+                <label for={`face-${i}-avatar`}>Picture address (empty: their initials)</label>
+                <input
+                  {...invalid(problem, `faces.${i}`, `face-${i}-avatar`)}
+                  value={f.avatarUrl}
+                  onInput={(e) => setFaces(faces.map((x, k) => (k === i ? { ...x, avatarUrl: e.currentTarget.value } : x)))}
+                />
+                <FieldError problem={problem} field={`faces.${i}`} id={`face-${i}-avatar`} />
+              </div>
+              <button
+                type="button"
+                class="quiet"
+                aria-label={`Remove ${nameOf(f.staffUserId)} from the faces`}
+                onClick={() => setFaces(faces.filter((_, k) => k !== i))}
+              >
+                Remove
+              </button>
+            </div>
+          ))}
+          {faces.length < MAX_FACES && (
+            <div class="inline-form">
+              <label for="face-add">Show a member</label>
+              <select id="face-add" value={addingFace} onChange={(e) => setAddingFace(e.currentTarget.value)}>
+                <option value="">Choose…</option>
+                {props.people
+                  .filter((p) => !faces.some((f) => f.staffUserId === p.id))
+                  .map((p) => (
+                    <option key={p.id} value={p.id}>
+                      {p.name}
+                    </option>
+                  ))}
+              </select>
+              <button
+                type="button"
+                class="quiet"
+                disabled={!addingFace}
+                onClick={() => (setFaces([...faces, { staffUserId: addingFace, avatarUrl: '' }]), setAddingFace(''))}
+              >
+                Add face
+              </button>
+            </div>
+          )}
+        </fieldset>
+        <fieldset class="bot-part">
+          <legend>Cards on the home (at most {MAX_CARDS}, in order)</legend>
+          {cards.length === 0 && <p class="field-hint">No card.</p>}
+          {cards.map((c, i) => (
+            <div class="card-editor" key={c.id ?? `new-${i}`} role="group" aria-label={`Card ${i + 1}`}>
+              <div class="field-row">
+                <div class="field">
+                  <label for={`card-${i}-kind`}>Card {i + 1} opens</label>
+                  <select
+                    id={`card-${i}-kind`}
+                    value={c.kind}
+                    onChange={(e) => setCard(i, { kind: e.currentTarget.value as MessengerCardKind })}
+                  >
+                    {CARD_KINDS.map(([k, words]) => (
+                      <option key={k} value={k}>
+                        {words}
+                      </option>
+                    ))}
+                  </select>
+                </div>
+                <div class="field">
+                  <label for={`card-${i}-title`}>Title</label>
+                  <input
+                    {...invalid(problem, `cards.${i}.title`, `card-${i}-title`)}
+                    value={c.title}
+                    onInput={(e) => setCard(i, { title: e.currentTarget.value })}
+                  />
+                  <FieldError problem={problem} field={`cards.${i}.title`} id={`card-${i}-title`} />
+                </div>
+              </div>
+              <div class="field">
+                <label for={`card-${i}-text`}>Text</label>
+                <input
+                  {...invalid(problem, `cards.${i}.text`, `card-${i}-text`)}
+                  value={c.text}
+                  onInput={(e) => setCard(i, { text: e.currentTarget.value })}
+                />
+                <FieldError problem={problem} field={`cards.${i}.text`} id={`card-${i}-text`} />
+              </div>
+              {c.kind === 'link' && (
+                <div class="field">
+                  <label for={`card-${i}-link`}>Link (https, or a path in the product beginning with /)</label>
+                  <input
+                    {...invalid(problem, `cards.${i}.link`, `card-${i}-link`)}
+                    value={c.link ?? ''}
+                    onInput={(e) => setCard(i, { link: e.currentTarget.value })}
+                  />
+                  <FieldError problem={problem} field={`cards.${i}.link`} id={`card-${i}-link`} />
+                </div>
+              )}
+              {c.kind === 'article' && (
+                <div class="field">
+                  <label for={`card-${i}-article`}>Article slug</label>
+                  <input
+                    {...invalid(problem, `cards.${i}.articleSlug`, `card-${i}-article`)}
+                    value={c.articleSlug ?? ''}
+                    onInput={(e) => setCard(i, { articleSlug: e.currentTarget.value })}
+                  />
+                  <FieldError problem={problem} field={`cards.${i}.articleSlug`} id={`card-${i}-article`} />
+                </div>
+              )}
+              <div class="endpoint-actions">
+                <label class="check-label">
+                  <input type="checkbox" checked={c.published} onChange={(e) => setCard(i, { published: e.currentTarget.checked })} />
+                  Published
+                </label>
+                <button
+                  type="button"
+                  class="quiet"
+                  disabled={i === 0}
+                  aria-label={`Move up card ${i + 1}`}
+                  onClick={() => setCards([...cards.slice(0, i - 1), c, cards[i - 1]!, ...cards.slice(i + 1)])}
+                >
+                  Move up
+                </button>
+                <button
+                  type="button"
+                  class="quiet"
+                  aria-label={`Remove card ${i + 1}`}
+                  onClick={() => setCards(cards.filter((_, k) => k !== i))}
+                >
+                  Remove
+                </button>
+              </div>
+              <Exact problem={problem} field={`cards.${i}`} />
+            </div>
+          ))}
+          {cards.length < MAX_CARDS && (
+            <button
+              type="button"
+              class="quiet"
+              onClick={() =>
+                setCards([...cards, { id: null, kind: 'message', title: '', text: '', link: null, articleSlug: null, published: true }])
+              }
+            >
+              Add a card
+            </button>
+          )}
+        </fieldset>
         <div class="form-actions">
           <button type="submit">Save messenger</button>
           <span role="status">{saved}</span>

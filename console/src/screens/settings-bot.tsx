@@ -11,6 +11,7 @@ import {
 import { appModeId, type Place } from '../place';
 import { fullTime } from '../ui/time';
 import {
+  Exact,
   fieldError,
   FieldError,
   FormProblem,
@@ -382,12 +383,6 @@ function BotForm(props: { bot: HelpBotFormFragment; teams: { id: string; name: s
       </fieldset>
     </form>
   );
-}
-
-/** A refusal naming exactly this member (not one inside it). */
-function Exact({ problem, field }: { problem: Problem | undefined; field: string }) {
-  const words = problem?.fields[field];
-  return words ? <p class="field-error">{words}</p> : null;
 }
 
 function Text(props: {

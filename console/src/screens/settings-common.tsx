@@ -75,6 +75,12 @@ export function FieldError({ problem, field, id }: { problem: Problem | undefine
   );
 }
 
+/** A refusal naming exactly this member (not one inside it), such as an opening's own `openings.2`. */
+export function Exact({ problem, field }: { problem: Problem | undefined; field: string }) {
+  const words = problem?.fields[field];
+  return words ? <p class="field-error">{words}</p> : null;
+}
+
 /** The refusal above the form when it names none of the form's fields (or names no field at all). */
 export function FormProblem({ problem, fields }: { problem: Problem | undefined; fields: string[] }) {
   const said = useRef<HTMLParagraphElement>(null);
@@ -114,7 +120,12 @@ export function Confirm(props: {
   const [problem, setProblem] = useState<Problem | undefined>();
   const [busy, setBusy] = useState(false);
   const cancel = useRef<HTMLButtonElement>(null);
-  useEffect(() => cancel.current?.focus(), []);
+  // Cancel takes the focus (the safe choice); closed, the dialog gives it back where it was.
+  useEffect(() => {
+    const before = document.activeElement;
+    cancel.current?.focus();
+    return () => before instanceof HTMLElement && before.isConnected && before.focus();
+  }, []);
   return (
     <div class="overlay" onClick={(e) => e.target === e.currentTarget && props.onCancel()}>
       <div

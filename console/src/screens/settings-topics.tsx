@@ -56,9 +56,10 @@ export function SettingsTopics({ place }: { place: Place }) {
           {problem.message}
         </p>
       )}
-      {!refused && (
+      {role && (
         <TopicForm
           title="Add a topic"
+          disabled={!!refused}
           onSave={async (v) => {
             await request(AddPreferenceTopicDocument, { appModeId: modeId, ...v });
             reload();
@@ -177,7 +178,13 @@ interface TopicValues {
   subscribedByDefault: boolean;
 }
 
-function TopicForm(props: { title: string; initial?: TopicRowFragment; onCancel?(): void; onSave(v: TopicValues): Promise<void> }) {
+function TopicForm(props: {
+  title: string;
+  initial?: TopicRowFragment;
+  disabled?: boolean;
+  onCancel?(): void;
+  onSave(v: TopicValues): Promise<void>;
+}) {
   const empty: TopicValues = { key: '', name: '', description: '', channels: ['email'], offers: false, subscribedByDefault: true };
   const i = props.initial;
   const [v, setV] = useState<TopicValues>(
@@ -216,71 +223,78 @@ function TopicForm(props: { title: string; initial?: TopicRowFragment; onCancel?
     >
       <h2 class="form-title">{props.title}</h2>
       <FormProblem problem={problem} fields={['key', 'name', 'description', 'channels']} />
-      <div class="field-row">
-        <div class="field">
-          <label for={`${id}-key`}>Key</label>
-          <input
-            {...invalid(problem, 'key', `${id}-key`)}
-            value={v.key}
-            disabled={!!props.initial}
-            aria-describedby={`${id}-key-hint`}
-            onInput={(e) => setV({ ...v, key: e.currentTarget.value })}
-          />
-          <p class="field-hint" id={`${id}-key-hint`}>
-            What senders name it by; fixed for ever.
-          </p>
-          <FieldError problem={problem} field="key" id={`${id}-key`} />
-        </div>
-        <div class="field">
-          <label for={`${id}-name`}>Name</label>
-          <input {...invalid(problem, 'name', `${id}-name`)} value={v.name} onInput={(e) => setV({ ...v, name: e.currentTarget.value })} />
-          <FieldError problem={problem} field="name" id={`${id}-name`} />
-        </div>
-      </div>
-      <div class="field">
-        <label for={`${id}-description`}>Description (people see it)</label>
-        <input
-          {...invalid(problem, 'description', `${id}-description`)}
-          value={v.description}
-          onInput={(e) => setV({ ...v, description: e.currentTarget.value })}
-        />
-        <FieldError problem={problem} field="description" id={`${id}-description`} />
-      </div>
-      <fieldset class="channels">
-        <legend>Channels</legend>
-        {CHANNELS.map(([c, words]) => (
-          <label key={c} class="check-label">
+      <fieldset class="plain-fieldset" disabled={props.disabled}>
+        <legend class="visually-hidden">{props.title}</legend>
+        <div class="field-row">
+          <div class="field">
+            <label for={`${id}-key`}>Key</label>
             <input
-              type="checkbox"
-              checked={v.channels.includes(c)}
-              onChange={(e) => setV({ ...v, channels: e.currentTarget.checked ? [...v.channels, c] : v.channels.filter((x) => x !== c) })}
+              {...invalid(problem, 'key', `${id}-key`)}
+              value={v.key}
+              disabled={!!props.initial}
+              aria-describedby={`${id}-key-hint`}
+              onInput={(e) => setV({ ...v, key: e.currentTarget.value })}
             />
-            {words}
-          </label>
-        ))}
-        <FieldError problem={problem} field="channels" id={`${id}-channels`} />
+            <p class="field-hint" id={`${id}-key-hint`}>
+              What senders name it by; fixed for ever.
+            </p>
+            <FieldError problem={problem} field="key" id={`${id}-key`} />
+          </div>
+          <div class="field">
+            <label for={`${id}-name`}>Name</label>
+            <input
+              {...invalid(problem, 'name', `${id}-name`)}
+              value={v.name}
+              onInput={(e) => setV({ ...v, name: e.currentTarget.value })}
+            />
+            <FieldError problem={problem} field="name" id={`${id}-name`} />
+          </div>
+        </div>
+        <div class="field">
+          <label for={`${id}-description`}>Description (people see it)</label>
+          <input
+            {...invalid(problem, 'description', `${id}-description`)}
+            value={v.description}
+            onInput={(e) => setV({ ...v, description: e.currentTarget.value })}
+          />
+          <FieldError problem={problem} field="description" id={`${id}-description`} />
+        </div>
+        <fieldset class="channels">
+          <legend>Channels</legend>
+          {CHANNELS.map(([c, words]) => (
+            <label key={c} class="check-label">
+              <input
+                type="checkbox"
+                checked={v.channels.includes(c)}
+                onChange={(e) => setV({ ...v, channels: e.currentTarget.checked ? [...v.channels, c] : v.channels.filter((x) => x !== c) })}
+              />
+              {words}
+            </label>
+          ))}
+          <FieldError problem={problem} field="channels" id={`${id}-channels`} />
+        </fieldset>
+        <label class="check-label">
+          <input
+            type="checkbox"
+            checked={v.subscribedByDefault}
+            onChange={(e) => setV({ ...v, subscribedByDefault: e.currentTarget.checked })}
+          />
+          On for people who never chose
+        </label>
+        <label class="check-label">
+          <input type="checkbox" checked={v.offers} onChange={(e) => setV({ ...v, offers: e.currentTarget.checked })} />
+          Offers (by email or push it also needs the person’s consent to offers)
+        </label>
+        <div class="form-actions">
+          <button type="submit">{props.initial ? 'Save topic' : 'Add topic'}</button>
+          {props.onCancel && (
+            <button type="button" class="quiet" onClick={props.onCancel}>
+              Cancel
+            </button>
+          )}
+          <span role="status">{said}</span>
+        </div>
       </fieldset>
-      <label class="check-label">
-        <input
-          type="checkbox"
-          checked={v.subscribedByDefault}
-          onChange={(e) => setV({ ...v, subscribedByDefault: e.currentTarget.checked })}
-        />
-        On for people who never chose
-      </label>
-      <label class="check-label">
-        <input type="checkbox" checked={v.offers} onChange={(e) => setV({ ...v, offers: e.currentTarget.checked })} />
-        Offers (by email or push it also needs the person’s consent to offers)
-      </label>
-      <div class="form-actions">
-        <button type="submit">{props.initial ? 'Save topic' : 'Add topic'}</button>
-        {props.onCancel && (
-          <button type="button" class="quiet" onClick={props.onCancel}>
-            Cancel
-          </button>
-        )}
-        <span role="status">{said}</span>
-      </div>
     </form>
   );
 }
