@@ -66,6 +66,13 @@ async function signedInConsole(token: string): Promise<Page> {
   return page;
 }
 
+/** Runs a command from the command menu (Ctrl-K), by typing its words. */
+async function command(page: Page, words: string) {
+  await page.keyboard.press('Control+k');
+  await page.keyboard.type(words);
+  await page.keyboard.press('Enter');
+}
+
 /** No serious or critical axe-core finding, and the page as it looks (scrolled to `at`, else its top). */
 async function judge(page: Page, name: string, at?: Locator) {
   expect(await seriousFindings(page)).toEqual([]);
@@ -140,13 +147,12 @@ describe('settings in the console', { timeout: 90_000 }, () => {
     await judge(page, 'app', page.getByRole('heading', { name: 'Web origins' }));
 
     // Server keys, by the command menu: the new key shown once, gone after leaving, then revoked.
-    await page.keyboard.press('Control+k');
-    await page.keyboard.type('server keys');
-    await page.keyboard.press('Enter');
+    await command(page, 'server keys');
     await page.waitForURL(/\/console\/settings\/keys$/);
     const keys = page.getByRole('table', { name: 'Server keys' }).locator('tbody tr');
     await expect.poll(() => keys.count()).toBe(1);
-    await page.getByRole('button', { name: 'Make a server key' }).click();
+    // The page's own actions are in the command menu too.
+    await command(page, 'make a server key');
     const secret = await page.getByRole('textbox', { name: /New server key/ }).inputValue();
     expect(secret).toMatch(/^crm_sk_/);
     await expect.poll(() => keys.count()).toBe(2);
@@ -166,10 +172,9 @@ describe('settings in the console', { timeout: 90_000 }, () => {
     await keys.filter({ hasText: made.hint }).filter({ hasText: 'Revoked' }).waitFor();
 
     // A webhook endpoint at the local receiver; "Send test" and its try live in the log.
-    await page.keyboard.press('Control+k');
-    await page.keyboard.type('webhooks');
-    await page.keyboard.press('Enter');
-    await page.getByRole('button', { name: 'Add an endpoint' }).click();
+    await command(page, 'webhooks');
+    await page.getByRole('heading', { level: 1, name: 'Webhooks' }).waitFor();
+    await command(page, 'add a webhook endpoint');
     await page.getByLabel('Address').fill(`${receiver.origin}/hook`);
     await page.getByLabel('contact.created').check();
     await page.getByRole('button', { name: 'Add endpoint' }).click();
@@ -192,8 +197,13 @@ describe('settings in the console', { timeout: 90_000 }, () => {
 
     // Members: an invitation by email and role.
     await page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name: 'Members' }).click();
-    await page.getByLabel('Email').fill('new.agent@example.com');
-    await page.getByLabel('Role', { exact: true }).selectOption('admin');
+    await page.getByLabel('Email').waitFor();
+    await command(page, 'invite a member');
+    await page.keyboard.type('new.agent@example.com');
+    await page.keyboard.press('Tab');
+    const role = page.getByLabel('Role', { exact: true });
+    expect(await role.evaluate((field) => field === document.activeElement)).toBe(true);
+    await role.selectOption('admin');
     await page.getByRole('button', { name: 'Invite' }).click();
     await page.getByRole('table', { name: 'Pending invitations' }).getByText('new.agent@example.com').waitFor();
     await judge(page, 'members');

@@ -25,6 +25,7 @@ import {
   refusedFor,
   SettingsPage,
   useRead,
+  usePageActions,
   useRole,
   type Problem,
 } from './settings-common';
@@ -61,6 +62,11 @@ export function SettingsApp({ place }: { place: Place }) {
     [modeId],
   );
   const refused = refusedFor(role, 'manage_settings');
+  usePageActions([
+    { id: 'rename', label: 'Rename the app', focus: 'app-name' },
+    { id: 'origin', label: 'Add a web origin', focus: 'origin-new' },
+    { id: 'greeting', label: "Change the messenger's greeting", focus: 'messenger-greeting' },
+  ]);
   const mode = data ? (place.mode === 'test' ? data.app.test : data.app.live) : undefined;
   const setMode = (m: AppModeSettingsFragment) => data && setData({ ...data, app: { ...data.app, [place.mode]: m } as typeof data.app });
   return (

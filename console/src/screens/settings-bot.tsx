@@ -21,6 +21,7 @@ import {
   refusedFor,
   SettingsPage,
   useRead,
+  usePageActions,
   useRole,
   type Problem,
 } from './settings-common';
@@ -108,6 +109,11 @@ export function SettingsBot({ place }: { place: Place }) {
   const modeId = appModeId(place);
   const role = useRole(place);
   const refused = refusedFor(role, 'manage_settings');
+  usePageActions([
+    { id: 'bot-opening', label: 'Add a bot opening', press: 'add-opening' },
+    { id: 'bot-step', label: 'Add a bot step', press: 'add-step' },
+    { id: 'bot-save', label: 'Save the help bot', press: 'save-bot' },
+  ]);
   const { data, problem } = useRead(async () => {
     const [bot, teams] = await Promise.all([
       request(HelpBotDocument, { appModeId: modeId }),
@@ -264,6 +270,7 @@ function BotForm(props: { bot: HelpBotFormFragment; teams: { id: string; name: s
         <button
           type="button"
           class="quiet"
+          id="add-opening"
           onClick={() =>
             setV({
               ...v,
@@ -367,6 +374,7 @@ function BotForm(props: { bot: HelpBotFormFragment; teams: { id: string; name: s
         })}
         <button
           type="button"
+          id="add-step"
           class="quiet"
           onClick={() =>
             setV({ ...v, steps: [...v.steps, { key: '', text: '', buttons: [], question: null, handover: false, teamId: '' }] })
@@ -375,7 +383,7 @@ function BotForm(props: { bot: HelpBotFormFragment; teams: { id: string; name: s
           Add a step
         </button>
         <div class="form-actions">
-          <button type="submit" disabled={busy}>
+          <button type="submit" id="save-bot" disabled={busy}>
             Save the bot
           </button>
           <span role="status">{said}</span>

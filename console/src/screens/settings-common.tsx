@@ -1,6 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { Refusal, request } from '../api/request';
+import { actionCommands, type Command } from '../commands';
 import { SettingsRoleDocument, type StaffRole } from '../generated/graphql';
 import type { Place } from '../place';
 import './settings.css';
@@ -234,4 +235,23 @@ export function useRead<T>(read: () => Promise<T>, deps: unknown[]) {
     };
   }, [...deps, round]);
   return { data, setData, problem, reload: () => setRound((r) => r + 1) };
+}
+
+/**
+ * The page's actions in the command menu while it is open (Ctrl/⌘-K), each by the control it
+ * focuses or presses: a control disabled for the viewer's role stays as inert from the menu.
+ */
+export function usePageActions(list: { id: string; label: string; focus?: string; press?: string }[]) {
+  useEffect(() => {
+    const commands: Command[] = list.map(({ id, label, focus, press }) => ({
+      id: `settings-action-${id}`,
+      label,
+      run: () => {
+        if (focus) document.getElementById(focus)?.focus();
+        if (press) document.getElementById(press)?.click();
+      },
+    }));
+    actionCommands.set(commands);
+    return () => actionCommands.set([]);
+  }, []);
 }

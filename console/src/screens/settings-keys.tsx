@@ -3,7 +3,18 @@ import { request } from '../api/request';
 import { CreateServerKeyDocument, RevokeServerKeyDocument, ServerKeysDocument, type ServerKeyRowFragment } from '../generated/graphql';
 import { appModeId, type Place } from '../place';
 import { fullTime } from '../ui/time';
-import { Confirm, OnceSecret, problemOf, Reason, refusedFor, SettingsPage, useRead, useRole, type Problem } from './settings-common';
+import {
+  Confirm,
+  OnceSecret,
+  problemOf,
+  Reason,
+  refusedFor,
+  SettingsPage,
+  useRead,
+  usePageActions,
+  useRole,
+  type Problem,
+} from './settings-common';
 
 // Server keys of the mode the console is in: listed by their hint (the key itself is never read
 // back), made (the key shown this once, then gone: it lives only in this page's state), revoked
@@ -15,6 +26,7 @@ export function SettingsKeys({ place }: { place: Place }) {
   const modeId = appModeId(place);
   const role = useRole(place);
   const refused = refusedFor(role, 'manage_keys');
+  usePageActions([{ id: 'make-key', label: 'Make a server key', press: 'make-key' }]);
   const { data, problem, reload } = useRead(async () => {
     const { app } = await request(ServerKeysDocument, { appId: place.app.id });
     return (place.mode === 'test' ? app.test : app.live).serverKeys.edges.map((e) => e.node);
@@ -48,7 +60,7 @@ export function SettingsKeys({ place }: { place: Place }) {
       )}
       {made && <OnceSecret label={`New server key ${made.hint}`} secret={made.serverKey} onDone={() => setMade(undefined)} />}
       <div class="form-actions">
-        <button type="button" disabled={!!refused || active.length >= MAX_KEYS} onClick={make}>
+        <button type="button" id="make-key" disabled={!!refused || active.length >= MAX_KEYS} onClick={make}>
           Make a server key
         </button>
         <Reason

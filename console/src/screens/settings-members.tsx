@@ -24,6 +24,7 @@ import {
   refusedFor,
   SettingsPage,
   useRead,
+  usePageActions,
   useRole,
   type Problem,
 } from './settings-common';
@@ -42,6 +43,7 @@ const ROLE_NAMES: Record<StaffRole, string> = { agent: 'Agent', admin: 'Admin', 
 export function SettingsMembers({ place }: { place: Place }) {
   const role = useRole(place);
   const refused = refusedFor(role, 'manage_members');
+  usePageActions([{ id: 'invite', label: 'Invite a member', focus: 'invite-email' }]);
   const members = useRead(() => request(MembersDocument, { workspaceId: place.workspaceId }), [place.workspaceId]);
   const rows = members.data?.members.edges.map((e) => e.node) ?? [];
   const [removing, setRemoving] = useState<MemberRowFragment | undefined>();

@@ -19,6 +19,7 @@ import {
   refusedFor,
   SettingsPage,
   useRead,
+  usePageActions,
   useRole,
   type Problem,
 } from './settings-common';
@@ -34,6 +35,7 @@ interface Person {
 export function SettingsTeams({ place }: { place: Place }) {
   const role = useRole(place);
   const refused = refusedFor(role, 'manage_settings');
+  usePageActions([{ id: 'make-team', label: 'Make a team', focus: 'team-name' }]);
   const { data, problem, reload } = useRead(() => request(TeamsDocument, { workspaceId: place.workspaceId }), [place.workspaceId]);
   const teams = data?.teams.edges.map((e) => e.node) ?? [];
   const people: Person[] = data?.members.edges.map((e) => e.node.staffUser) ?? [];

@@ -20,6 +20,7 @@ import {
   refusedFor,
   SettingsPage,
   useRead,
+  usePageActions,
   useRole,
   type Problem,
 } from './settings-common';
@@ -39,6 +40,7 @@ export function SettingsTopics({ place }: { place: Place }) {
   const modeId = appModeId(place);
   const role = useRole(place);
   const refused = refusedFor(role, 'manage_settings');
+  usePageActions([{ id: 'add-topic', label: 'Add a topic', focus: 'topic-new-key' }]);
   const { data, problem, reload } = useRead(() => request(PreferenceTopicsDocument, { appModeId: modeId }), [modeId]);
   const [changing, setChanging] = useState<string | undefined>();
   const [archiving, setArchiving] = useState<TopicRowFragment | undefined>();

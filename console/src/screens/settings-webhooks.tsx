@@ -26,6 +26,7 @@ import {
   refusedFor,
   SettingsPage,
   useRead,
+  usePageActions,
   useRole,
   type Problem,
 } from './settings-common';
@@ -44,6 +45,7 @@ export function SettingsWebhooks({ place }: { place: Place }) {
   const modeId = appModeId(place);
   const role = useRole(place);
   const refused = refusedFor(role, 'manage_settings');
+  usePageActions([{ id: 'add-endpoint', label: 'Add a webhook endpoint', press: 'add-endpoint' }]);
   const { data, setData, problem } = useRead(() => request(WebhookEndpointsDocument, { appModeId: modeId }), [modeId]);
   const [secret, setSecret] = useState<{ label: string; secret: string } | undefined>();
   const [adding, setAdding] = useState(false);
@@ -75,7 +77,7 @@ export function SettingsWebhooks({ place }: { place: Place }) {
       )}
       {secret && <OnceSecret label={secret.label} secret={secret.secret} onDone={() => setSecret(undefined)} />}
       <div class="form-actions">
-        <button type="button" disabled={!!refused || adding} onClick={() => setAdding(true)}>
+        <button type="button" id="add-endpoint" disabled={!!refused || adding} onClick={() => setAdding(true)}>
           Add an endpoint
         </button>
         <Reason why={role && refused} />
