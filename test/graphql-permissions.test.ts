@@ -64,6 +64,7 @@ describe('roles', () => {
         { m: app.modes.live },
       ],
       ['manage_settings', 'mutation($w: ID!) { createApp(workspaceId: $w, name: "Another") { app { id } } }', { w: app.workspaceId }],
+      ['manage_settings', 'mutation($a: ID!) { renameApp(id: $a, name: "Renamed") { id } }', { a: app.appId }],
       ['manage_keys', 'mutation($m: ID!) { createServerKey(appModeId: $m) { id } }', { m: app.modes.test }],
       ['manage_keys', 'mutation($k: ID!) { revokeServerKey(id: $k) { id } }', { k: keyId }],
       ['manage_members', 'query($w: ID!) { invitations(workspaceId: $w) { edges { node { id } } } }', { w: app.workspaceId }],

@@ -23,6 +23,7 @@ export type Route =
   | { screen: 'help-article'; id: string; language?: string | undefined }
   | { screen: 'tickets'; state: string; ticketId?: string | undefined }
   | { screen: 'ticket-types' }
+  | { screen: 'settings'; page: string }
   | { screen: 'not-found' };
 
 export type InboxState = 'open' | 'snoozed' | 'closed';
@@ -44,6 +45,7 @@ export function route(pathname: string): Route {
     return { screen: 'help-article', id: parts[2]!, language: parts[3] };
   if (parts[0] === 'tickets' && parts.length <= 3) return { screen: 'tickets', state: parts[1] ?? 'all', ticketId: parts[2] };
   if (parts[0] === 'ticket-types' && parts.length === 1) return { screen: 'ticket-types' };
+  if (parts[0] === 'settings' && parts.length <= 2) return { screen: 'settings', page: parts[1] ?? 'app' };
   return { screen: 'not-found' };
 }
 

@@ -5,7 +5,87 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
+/** Only the fields given change. Null clears the nullable addresses and the home origin. */
+export type AppSettingsInput = {
+  appStoreUrl?: string | null | undefined;
+  archived?: boolean | null | undefined;
+  brandColor?: string | null | undefined;
+  brandLogoUrl?: string | null | undefined;
+  brandName?: string | null | undefined;
+  currency?: string | null | undefined;
+  defaultLanguage?: string | null | undefined;
+  helpOn?: boolean | null | undefined;
+  homeOrigin?: string | null | undefined;
+  inappOn?: boolean | null | undefined;
+  languages?: Array<string> | null | undefined;
+  linkBase?: string | null | undefined;
+  messengerOn?: boolean | null | undefined;
+  playStoreUrl?: string | null | undefined;
+  strictData?: boolean | null | undefined;
+  switchedOff?: boolean | null | undefined;
+  unverifiedSignin?: boolean | null | undefined;
+  /** Browser origins allowed to call the guest API, such as https://example.com. */
+  webOrigins?: Array<string> | null | undefined;
+};
+
 export type AttributeType = 'boolean' | 'date' | 'list' | 'number' | 'string' | 'time';
+
+export type BotButtonInput = {
+  /** Unique among the buttons of its step or opening: 1 to 40 lowercase letters, digits or _. */
+  id: string;
+  /** 1 to 60 characters. */
+  label: string;
+  /** A step’s key, or handover to hand the conversation to the team. */
+  next: string;
+};
+
+export type BotHandoverInput = {
+  /** A team of the workspace; left out: no team. */
+  teamId?: string | null | undefined;
+};
+
+export type BotOpeningInput = {
+  /** At most one active opening per language (and one for every language). */
+  active: boolean;
+  /** 1 to 3 paragraph content blocks. */
+  blocks: unknown;
+  /** At most 5. */
+  buttons: Array<BotButtonInput>;
+  /** An opening saved before; left out: a new one. */
+  id?: string | null | undefined;
+  /** One of the app’s languages; left out: every language without an active opening of its own. */
+  language?: string | null | undefined;
+  /** For staff: 1 to 100 characters. */
+  name: string;
+};
+
+export type BotQuestionInput = {
+  /** The key the answer is collected under. */
+  key: string;
+  kind: BotValueKind;
+  /** A step’s key, or handover to hand the conversation to the team. */
+  next: string;
+};
+
+/** Exactly one of buttons, question and handover. */
+export type BotStepInput = {
+  /** At most 10 content blocks; may be empty only for a hand-over. */
+  blocks: unknown;
+  /** At most 5. */
+  buttons?: Array<BotButtonInput> | null | undefined;
+  handover?: BotHandoverInput | null | undefined;
+  /** 1 to 40 lowercase letters, digits or _; not handover. */
+  key: string;
+  question?: BotQuestionInput | null | undefined;
+};
+
+export type BotValueKind =
+  /** An email address. */
+  | 'email'
+  /** A number, such as 42 or 3.5. */
+  | 'number'
+  /** Up to 1,000 characters of text. */
+  | 'text';
 
 export type ConversationAuthorKind = 'bot' | 'contact' | 'staff' | 'system';
 
@@ -46,9 +126,86 @@ export type HelpCollectionTextInput = {
 
 export type HelpPictureType = 'gif' | 'jpeg' | 'png' | 'webp';
 
+export type MessengerCardInput = {
+  /** article cards: the article's slug. */
+  articleSlug?: string | null | undefined;
+  /** A card saved before keeps its id; left out: a new one. */
+  id?: string | null | undefined;
+  kind: MessengerCardKind;
+  /** link cards: an https address, or a path in the product beginning with /. */
+  link?: string | null | undefined;
+  published: boolean;
+  /** At most 200 characters. */
+  text?: string | null | undefined;
+  /** 1 to 80 characters. */
+  title: string;
+};
+
+export type MessengerCardKind =
+  /** Opens a help center article (not shown while the help center is off). */
+  | 'article'
+  /** Opens its link. */
+  | 'link'
+  /** Send us a message: the messenger starts a conversation. */
+  | 'message';
+
+export type MessengerFaceInput = {
+  /** An https address of their picture; left out: their initials. */
+  avatarUrl?: string | null | undefined;
+  /** A member of the workspace. */
+  staffUserId: string;
+};
+
+/** Only the fields given change. */
+export type MessengerSettingsInput = {
+  /** At most 10, in order; replaces the list. */
+  cards?: Array<MessengerCardInput> | null | undefined;
+  /** At most 5 members of the workspace, in the order shown; replaces the list. */
+  faces?: Array<MessengerFaceInput> | null | undefined;
+  /** At most 200 characters; empty for none. */
+  greeting?: string | null | undefined;
+  /** Null: not shown. */
+  replyTime?: ReplyTime | null | undefined;
+  /** At most 100 characters; needed for stated. */
+  replyTimeText?: string | null | undefined;
+  startRule?: StartRule | null | undefined;
+};
+
 export type Mode = 'live' | 'test';
 
+export type PreferenceChannel = 'email' | 'in_app' | 'push';
+
+/** Only the fields given change; the key never does. */
+export type PreferenceTopicInput = {
+  /** At least one. */
+  channels?: Array<PreferenceChannel> | null | undefined;
+  /** At most 500 characters. */
+  description?: string | null | undefined;
+  /** 1 to 100 characters. */
+  name?: string | null | undefined;
+  offers?: boolean | null | undefined;
+  subscribedByDefault?: boolean | null | undefined;
+};
+
+export type ReplyTime =
+  /** Within a day. */
+  | 'day'
+  /** Within an hour. */
+  | 'hour'
+  /** In a few minutes. */
+  | 'minutes'
+  /** In the team’s own words (replyTimeText). */
+  | 'stated';
+
 export type StaffRole = 'admin' | 'agent' | 'owner';
+
+export type StartRule =
+  /** People start conversations whenever they like. */
+  | 'always'
+  /** Only the team starts conversations (a start is 409 start_refused). */
+  | 'never'
+  /** A person starts one only while none of theirs is open (409 conversation_open). */
+  | 'when_none_open';
 
 export type TicketStateInput = {
   final?: boolean | null | undefined;
@@ -56,6 +213,15 @@ export type TicketStateInput = {
   key: string;
   /** What the person sees: 1 to 60 characters, unique in the list. */
   label: string;
+};
+
+/** Only the fields given change. */
+export type WebhookEndpointInput = {
+  description?: string | null | undefined;
+  /** Topics from webhookTopics. */
+  topics?: Array<string> | null | undefined;
+  /** An https address; where it resolves is checked at each post (public addresses only). */
+  url?: string | null | undefined;
 };
 
 export type SignInMutationVariables = Exact<{
@@ -724,6 +890,719 @@ export type ChangeHelpArticleMutationVariables = Exact<{
 
 export type ChangeHelpArticleMutation = { changeHelpArticle: { id: string } };
 
+export type SettingsRoleQueryVariables = Exact<{ [key: string]: never }>;
+
+export type SettingsRoleQuery = {
+  viewer: { id: string; memberships: { edges: Array<{ node: { role: StaffRole; workspace: { id: string } } }> } };
+};
+
+export type AppModeSettingsFragment = {
+  id: string;
+  mode: Mode;
+  appKey: string;
+  webOrigins: Array<string>;
+  unverifiedSignin: boolean;
+  strictData: boolean;
+  messengerOn: boolean;
+  helpOn: boolean;
+  inappOn: boolean;
+  languages: Array<string>;
+  defaultLanguage: string;
+  currency: string;
+  brandName: string;
+  brandColor: string;
+  brandLogoUrl: string | null;
+  homeOrigin: string | null;
+  updatedAt: string;
+};
+
+export type MessengerSettingsFormFragment = {
+  appModeId: string;
+  greeting: string;
+  replyTime: ReplyTime | null;
+  replyTimeText: string;
+  startRule: StartRule;
+  updatedAt: string | null;
+  faces: Array<{ staffUserId: string; avatarUrl: string | null }>;
+  cards: Array<{
+    id: string;
+    kind: MessengerCardKind;
+    title: string;
+    text: string;
+    link: string | null;
+    articleSlug: string | null;
+    published: boolean;
+  }>;
+};
+
+export type AppSettingsQueryVariables = Exact<{
+  appId: string;
+  appModeId: string;
+  workspaceId: string;
+}>;
+
+export type AppSettingsQuery = {
+  members: { edges: Array<{ node: { staffUser: { id: string; name: string } } }> };
+  app: {
+    id: string;
+    name: string;
+    live: {
+      id: string;
+      mode: Mode;
+      appKey: string;
+      webOrigins: Array<string>;
+      unverifiedSignin: boolean;
+      strictData: boolean;
+      messengerOn: boolean;
+      helpOn: boolean;
+      inappOn: boolean;
+      languages: Array<string>;
+      defaultLanguage: string;
+      currency: string;
+      brandName: string;
+      brandColor: string;
+      brandLogoUrl: string | null;
+      homeOrigin: string | null;
+      updatedAt: string;
+    };
+    test: {
+      id: string;
+      mode: Mode;
+      appKey: string;
+      webOrigins: Array<string>;
+      unverifiedSignin: boolean;
+      strictData: boolean;
+      messengerOn: boolean;
+      helpOn: boolean;
+      inappOn: boolean;
+      languages: Array<string>;
+      defaultLanguage: string;
+      currency: string;
+      brandName: string;
+      brandColor: string;
+      brandLogoUrl: string | null;
+      homeOrigin: string | null;
+      updatedAt: string;
+    };
+  };
+  messengerSettings: {
+    appModeId: string;
+    greeting: string;
+    replyTime: ReplyTime | null;
+    replyTimeText: string;
+    startRule: StartRule;
+    updatedAt: string | null;
+    faces: Array<{ staffUserId: string; avatarUrl: string | null }>;
+    cards: Array<{
+      id: string;
+      kind: MessengerCardKind;
+      title: string;
+      text: string;
+      link: string | null;
+      articleSlug: string | null;
+      published: boolean;
+    }>;
+  };
+};
+
+export type RenameAppMutationVariables = Exact<{
+  id: string;
+  name: string;
+}>;
+
+export type RenameAppMutation = { renameApp: { id: string; name: string } };
+
+export type UpdateAppSettingsMutationVariables = Exact<{
+  appModeId: string;
+  input: AppSettingsInput;
+}>;
+
+export type UpdateAppSettingsMutation = {
+  updateAppSettings: {
+    id: string;
+    mode: Mode;
+    appKey: string;
+    webOrigins: Array<string>;
+    unverifiedSignin: boolean;
+    strictData: boolean;
+    messengerOn: boolean;
+    helpOn: boolean;
+    inappOn: boolean;
+    languages: Array<string>;
+    defaultLanguage: string;
+    currency: string;
+    brandName: string;
+    brandColor: string;
+    brandLogoUrl: string | null;
+    homeOrigin: string | null;
+    updatedAt: string;
+  };
+};
+
+export type ChangeMessengerSettingsMutationVariables = Exact<{
+  appModeId: string;
+  input: MessengerSettingsInput;
+}>;
+
+export type ChangeMessengerSettingsMutation = {
+  changeMessengerSettings: {
+    appModeId: string;
+    greeting: string;
+    replyTime: ReplyTime | null;
+    replyTimeText: string;
+    startRule: StartRule;
+    updatedAt: string | null;
+    faces: Array<{ staffUserId: string; avatarUrl: string | null }>;
+    cards: Array<{
+      id: string;
+      kind: MessengerCardKind;
+      title: string;
+      text: string;
+      link: string | null;
+      articleSlug: string | null;
+      published: boolean;
+    }>;
+  };
+};
+
+export type ServerKeyRowFragment = { id: string; hint: string; createdAt: string; revokedAt: string | null };
+
+export type ServerKeysQueryVariables = Exact<{
+  appId: string;
+}>;
+
+export type ServerKeysQuery = {
+  app: {
+    id: string;
+    live: { id: string; serverKeys: { edges: Array<{ node: { id: string; hint: string; createdAt: string; revokedAt: string | null } }> } };
+    test: { id: string; serverKeys: { edges: Array<{ node: { id: string; hint: string; createdAt: string; revokedAt: string | null } }> } };
+  };
+};
+
+export type CreateServerKeyMutationVariables = Exact<{
+  appModeId: string;
+}>;
+
+export type CreateServerKeyMutation = { createServerKey: { id: string; hint: string; serverKey: string } };
+
+export type RevokeServerKeyMutationVariables = Exact<{
+  id: string;
+}>;
+
+export type RevokeServerKeyMutation = { revokeServerKey: { id: string; hint: string; createdAt: string; revokedAt: string | null } };
+
+export type WebhookEndpointRowFragment = {
+  id: string;
+  url: string;
+  description: string | null;
+  topics: Array<string>;
+  enabled: boolean;
+  failures: number;
+  failingSince: string | null;
+  switchedOffAt: string | null;
+  secretHint: string;
+  createdAt: string;
+};
+
+export type WebhookTryRowFragment = {
+  id: string;
+  at: string;
+  attempt: number;
+  delivered: boolean;
+  deliveryId: string;
+  durationMs: number;
+  failure: string | null;
+  statusCode: number | null;
+  topic: string;
+};
+
+export type WebhookEndpointsQueryVariables = Exact<{
+  appModeId: string;
+}>;
+
+export type WebhookEndpointsQuery = {
+  webhookTopics: Array<{ name: string; emitted: boolean }>;
+  webhookEndpoints: {
+    edges: Array<{
+      node: {
+        id: string;
+        url: string;
+        description: string | null;
+        topics: Array<string>;
+        enabled: boolean;
+        failures: number;
+        failingSince: string | null;
+        switchedOffAt: string | null;
+        secretHint: string;
+        createdAt: string;
+      };
+    }>;
+  };
+};
+
+export type AddWebhookEndpointMutationVariables = Exact<{
+  appModeId: string;
+  url: string;
+  topics: Array<string> | string;
+  description?: string | null | undefined;
+}>;
+
+export type AddWebhookEndpointMutation = {
+  addWebhookEndpoint: {
+    secret: string;
+    endpoint: {
+      id: string;
+      url: string;
+      description: string | null;
+      topics: Array<string>;
+      enabled: boolean;
+      failures: number;
+      failingSince: string | null;
+      switchedOffAt: string | null;
+      secretHint: string;
+      createdAt: string;
+    };
+  };
+};
+
+export type ChangeWebhookEndpointMutationVariables = Exact<{
+  id: string;
+  input: WebhookEndpointInput;
+}>;
+
+export type ChangeWebhookEndpointMutation = {
+  changeWebhookEndpoint: {
+    id: string;
+    url: string;
+    description: string | null;
+    topics: Array<string>;
+    enabled: boolean;
+    failures: number;
+    failingSince: string | null;
+    switchedOffAt: string | null;
+    secretHint: string;
+    createdAt: string;
+  };
+};
+
+export type SwitchWebhookEndpointMutationVariables = Exact<{
+  id: string;
+  on: boolean;
+}>;
+
+export type SwitchWebhookEndpointMutation = {
+  switchWebhookEndpoint: {
+    id: string;
+    url: string;
+    description: string | null;
+    topics: Array<string>;
+    enabled: boolean;
+    failures: number;
+    failingSince: string | null;
+    switchedOffAt: string | null;
+    secretHint: string;
+    createdAt: string;
+  };
+};
+
+export type RemoveWebhookEndpointMutationVariables = Exact<{
+  id: string;
+}>;
+
+export type RemoveWebhookEndpointMutation = { removeWebhookEndpoint: boolean };
+
+export type RenewWebhookSecretMutationVariables = Exact<{
+  id: string;
+}>;
+
+export type RenewWebhookSecretMutation = {
+  renewWebhookSecret: {
+    secret: string;
+    endpoint: {
+      id: string;
+      url: string;
+      description: string | null;
+      topics: Array<string>;
+      enabled: boolean;
+      failures: number;
+      failingSince: string | null;
+      switchedOffAt: string | null;
+      secretHint: string;
+      createdAt: string;
+    };
+  };
+};
+
+export type SendWebhookTestMutationVariables = Exact<{
+  id: string;
+}>;
+
+export type SendWebhookTestMutation = {
+  sendWebhookTest: {
+    id: string;
+    at: string;
+    attempt: number;
+    delivered: boolean;
+    deliveryId: string;
+    durationMs: number;
+    failure: string | null;
+    statusCode: number | null;
+    topic: string;
+  };
+};
+
+export type WebhookTriesSubscriptionVariables = Exact<{
+  endpointId: string;
+  after?: string | null | undefined;
+}>;
+
+export type WebhookTriesSubscription = {
+  webhookTries: {
+    version: string;
+    reload: boolean;
+    try: {
+      id: string;
+      at: string;
+      attempt: number;
+      delivered: boolean;
+      deliveryId: string;
+      durationMs: number;
+      failure: string | null;
+      statusCode: number | null;
+      topic: string;
+    } | null;
+    log: {
+      edges: Array<{
+        node: {
+          id: string;
+          at: string;
+          attempt: number;
+          delivered: boolean;
+          deliveryId: string;
+          durationMs: number;
+          failure: string | null;
+          statusCode: number | null;
+          topic: string;
+        };
+      }>;
+    } | null;
+  };
+};
+
+export type MemberRowFragment = { role: StaffRole; createdAt: string; staffUser: { id: string; name: string; email: string } };
+
+export type InvitationRowFragment = { id: string; email: string; role: StaffRole; createdAt: string; expiresAt: string };
+
+export type MembersQueryVariables = Exact<{
+  workspaceId: string;
+}>;
+
+export type MembersQuery = {
+  members: { edges: Array<{ node: { role: StaffRole; createdAt: string; staffUser: { id: string; name: string; email: string } } }> };
+};
+
+export type InvitationsQueryVariables = Exact<{
+  workspaceId: string;
+}>;
+
+export type InvitationsQuery = {
+  invitations: { edges: Array<{ node: { id: string; email: string; role: StaffRole; createdAt: string; expiresAt: string } }> };
+};
+
+export type InviteMemberMutationVariables = Exact<{
+  workspaceId: string;
+  email: string;
+  role: StaffRole;
+}>;
+
+export type InviteMemberMutation = { inviteMember: { id: string; email: string; role: StaffRole; createdAt: string; expiresAt: string } };
+
+export type CancelInvitationMutationVariables = Exact<{
+  id: string;
+}>;
+
+export type CancelInvitationMutation = { cancelInvitation: boolean };
+
+export type SetMemberRoleMutationVariables = Exact<{
+  workspaceId: string;
+  staffUserId: string;
+  role: StaffRole;
+}>;
+
+export type SetMemberRoleMutation = {
+  setMemberRole: { role: StaffRole; createdAt: string; staffUser: { id: string; name: string; email: string } };
+};
+
+export type RemoveMemberMutationVariables = Exact<{
+  workspaceId: string;
+  staffUserId: string;
+}>;
+
+export type RemoveMemberMutation = { removeMember: boolean };
+
+export type TeamRowFragment = {
+  id: string;
+  name: string;
+  members: { edges: Array<{ node: { staffUser: { id: string; name: string } | null } }> };
+};
+
+export type TeamsQueryVariables = Exact<{
+  workspaceId: string;
+}>;
+
+export type TeamsQuery = {
+  teams: {
+    edges: Array<{
+      node: { id: string; name: string; members: { edges: Array<{ node: { staffUser: { id: string; name: string } | null } }> } };
+    }>;
+  };
+  members: { edges: Array<{ node: { staffUser: { id: string; name: string } } }> };
+};
+
+export type CreateTeamMutationVariables = Exact<{
+  workspaceId: string;
+  name: string;
+  memberIds?: Array<string> | string | null | undefined;
+}>;
+
+export type CreateTeamMutation = { createTeam: { id: string; name: string } };
+
+export type RenameTeamMutationVariables = Exact<{
+  workspaceId: string;
+  teamId: string;
+  name: string;
+}>;
+
+export type RenameTeamMutation = {
+  renameTeam: { id: string; name: string; members: { edges: Array<{ node: { staffUser: { id: string; name: string } | null } }> } };
+};
+
+export type ChangeTeamMembersMutationVariables = Exact<{
+  workspaceId: string;
+  teamId: string;
+  add?: Array<string> | string | null | undefined;
+  remove?: Array<string> | string | null | undefined;
+}>;
+
+export type ChangeTeamMembersMutation = {
+  changeTeamMembers: { id: string; name: string; members: { edges: Array<{ node: { staffUser: { id: string; name: string } | null } }> } };
+};
+
+export type RemoveTeamMutationVariables = Exact<{
+  workspaceId: string;
+  teamId: string;
+}>;
+
+export type RemoveTeamMutation = { removeTeam: boolean };
+
+export type TopicRowFragment = {
+  id: string;
+  key: string;
+  name: string;
+  description: string;
+  channels: Array<PreferenceChannel>;
+  offers: boolean;
+  subscribedByDefault: boolean;
+  archivedAt: string | null;
+};
+
+export type PreferenceTopicsQueryVariables = Exact<{
+  appModeId: string;
+}>;
+
+export type PreferenceTopicsQuery = {
+  inUse: {
+    edges: Array<{
+      node: {
+        id: string;
+        key: string;
+        name: string;
+        description: string;
+        channels: Array<PreferenceChannel>;
+        offers: boolean;
+        subscribedByDefault: boolean;
+        archivedAt: string | null;
+      };
+    }>;
+  };
+  archived: {
+    edges: Array<{
+      node: {
+        id: string;
+        key: string;
+        name: string;
+        description: string;
+        channels: Array<PreferenceChannel>;
+        offers: boolean;
+        subscribedByDefault: boolean;
+        archivedAt: string | null;
+      };
+    }>;
+  };
+};
+
+export type AddPreferenceTopicMutationVariables = Exact<{
+  appModeId: string;
+  key: string;
+  name: string;
+  description?: string | null | undefined;
+  channels: Array<PreferenceChannel> | PreferenceChannel;
+  offers?: boolean | null | undefined;
+  subscribedByDefault?: boolean | null | undefined;
+}>;
+
+export type AddPreferenceTopicMutation = {
+  addPreferenceTopic: {
+    id: string;
+    key: string;
+    name: string;
+    description: string;
+    channels: Array<PreferenceChannel>;
+    offers: boolean;
+    subscribedByDefault: boolean;
+    archivedAt: string | null;
+  };
+};
+
+export type ChangePreferenceTopicMutationVariables = Exact<{
+  id: string;
+  input: PreferenceTopicInput;
+}>;
+
+export type ChangePreferenceTopicMutation = {
+  changePreferenceTopic: {
+    id: string;
+    key: string;
+    name: string;
+    description: string;
+    channels: Array<PreferenceChannel>;
+    offers: boolean;
+    subscribedByDefault: boolean;
+    archivedAt: string | null;
+  };
+};
+
+export type ArchivePreferenceTopicMutationVariables = Exact<{
+  id: string;
+}>;
+
+export type ArchivePreferenceTopicMutation = {
+  archivePreferenceTopic: {
+    id: string;
+    key: string;
+    name: string;
+    description: string;
+    channels: Array<PreferenceChannel>;
+    offers: boolean;
+    subscribedByDefault: boolean;
+    archivedAt: string | null;
+  };
+};
+
+export type BotButtonFieldsFragment = { id: string; label: string; next: string };
+
+export type HelpBotFormFragment = {
+  appModeId: string;
+  name: string | null;
+  updatedAt: string | null;
+  openings: {
+    edges: Array<{
+      node: {
+        id: string;
+        name: string;
+        language: string | null;
+        active: boolean;
+        blocks: unknown;
+        buttons: Array<{ id: string; label: string; next: string }>;
+      };
+    }>;
+  };
+  steps: {
+    edges: Array<{
+      node: {
+        key: string;
+        blocks: unknown;
+        buttons: Array<{ id: string; label: string; next: string }>;
+        handover: { teamId: string | null } | null;
+        question: { key: string; kind: BotValueKind; next: string } | null;
+      };
+    }>;
+  };
+};
+
+export type HelpBotQueryVariables = Exact<{
+  appModeId: string;
+}>;
+
+export type HelpBotQuery = {
+  helpBot: {
+    appModeId: string;
+    name: string | null;
+    updatedAt: string | null;
+    openings: {
+      edges: Array<{
+        node: {
+          id: string;
+          name: string;
+          language: string | null;
+          active: boolean;
+          blocks: unknown;
+          buttons: Array<{ id: string; label: string; next: string }>;
+        };
+      }>;
+    };
+    steps: {
+      edges: Array<{
+        node: {
+          key: string;
+          blocks: unknown;
+          buttons: Array<{ id: string; label: string; next: string }>;
+          handover: { teamId: string | null } | null;
+          question: { key: string; kind: BotValueKind; next: string } | null;
+        };
+      }>;
+    };
+  };
+};
+
+export type SaveHelpBotMutationVariables = Exact<{
+  appModeId: string;
+  name: string;
+  openings: Array<BotOpeningInput> | BotOpeningInput;
+  steps: Array<BotStepInput> | BotStepInput;
+}>;
+
+export type SaveHelpBotMutation = {
+  saveHelpBot: {
+    appModeId: string;
+    name: string | null;
+    updatedAt: string | null;
+    openings: {
+      edges: Array<{
+        node: {
+          id: string;
+          name: string;
+          language: string | null;
+          active: boolean;
+          blocks: unknown;
+          buttons: Array<{ id: string; label: string; next: string }>;
+        };
+      }>;
+    };
+    steps: {
+      edges: Array<{
+        node: {
+          key: string;
+          blocks: unknown;
+          buttons: Array<{ id: string; label: string; next: string }>;
+          handover: { teamId: string | null } | null;
+          question: { key: string; kind: BotValueKind; next: string } | null;
+        };
+      }>;
+    };
+  };
+};
+
 export type TicketStateWordsFragment = { key: string; label: string; final: boolean };
 
 export type TicketTypeRowFragment = {
@@ -1246,6 +2125,217 @@ export const HelpPublishedFieldsFragmentDoc = new TypedDocumentString(
     `,
   { fragmentName: 'HelpPublishedFields' },
 ) as unknown as TypedDocumentString<HelpPublishedFieldsFragment, unknown>;
+export const AppModeSettingsFragmentDoc = new TypedDocumentString(
+  `
+    fragment AppModeSettings on AppMode {
+  id
+  mode
+  appKey
+  webOrigins
+  unverifiedSignin
+  strictData
+  messengerOn
+  helpOn
+  inappOn
+  languages
+  defaultLanguage
+  currency
+  brandName
+  brandColor
+  brandLogoUrl
+  homeOrigin
+  updatedAt
+}
+    `,
+  { fragmentName: 'AppModeSettings' },
+) as unknown as TypedDocumentString<AppModeSettingsFragment, unknown>;
+export const MessengerSettingsFormFragmentDoc = new TypedDocumentString(
+  `
+    fragment MessengerSettingsForm on MessengerSettings {
+  appModeId
+  greeting
+  replyTime
+  replyTimeText
+  startRule
+  updatedAt
+  faces {
+    staffUserId
+    avatarUrl
+  }
+  cards {
+    id
+    kind
+    title
+    text
+    link
+    articleSlug
+    published
+  }
+}
+    `,
+  { fragmentName: 'MessengerSettingsForm' },
+) as unknown as TypedDocumentString<MessengerSettingsFormFragment, unknown>;
+export const ServerKeyRowFragmentDoc = new TypedDocumentString(
+  `
+    fragment ServerKeyRow on ServerKey {
+  id
+  hint
+  createdAt
+  revokedAt
+}
+    `,
+  { fragmentName: 'ServerKeyRow' },
+) as unknown as TypedDocumentString<ServerKeyRowFragment, unknown>;
+export const WebhookEndpointRowFragmentDoc = new TypedDocumentString(
+  `
+    fragment WebhookEndpointRow on WebhookEndpoint {
+  id
+  url
+  description
+  topics
+  enabled
+  failures
+  failingSince
+  switchedOffAt
+  secretHint
+  createdAt
+}
+    `,
+  { fragmentName: 'WebhookEndpointRow' },
+) as unknown as TypedDocumentString<WebhookEndpointRowFragment, unknown>;
+export const WebhookTryRowFragmentDoc = new TypedDocumentString(
+  `
+    fragment WebhookTryRow on WebhookTry {
+  id
+  at
+  attempt
+  delivered
+  deliveryId
+  durationMs
+  failure
+  statusCode
+  topic
+}
+    `,
+  { fragmentName: 'WebhookTryRow' },
+) as unknown as TypedDocumentString<WebhookTryRowFragment, unknown>;
+export const MemberRowFragmentDoc = new TypedDocumentString(
+  `
+    fragment MemberRow on Membership {
+  role
+  createdAt
+  staffUser {
+    id
+    name
+    email
+  }
+}
+    `,
+  { fragmentName: 'MemberRow' },
+) as unknown as TypedDocumentString<MemberRowFragment, unknown>;
+export const InvitationRowFragmentDoc = new TypedDocumentString(
+  `
+    fragment InvitationRow on Invitation {
+  id
+  email
+  role
+  createdAt
+  expiresAt
+}
+    `,
+  { fragmentName: 'InvitationRow' },
+) as unknown as TypedDocumentString<InvitationRowFragment, unknown>;
+export const TeamRowFragmentDoc = new TypedDocumentString(
+  `
+    fragment TeamRow on Team {
+  id
+  name
+  members(first: 50) {
+    edges {
+      node {
+        staffUser {
+          id
+          name
+        }
+      }
+    }
+  }
+}
+    `,
+  { fragmentName: 'TeamRow' },
+) as unknown as TypedDocumentString<TeamRowFragment, unknown>;
+export const TopicRowFragmentDoc = new TypedDocumentString(
+  `
+    fragment TopicRow on PreferenceTopic {
+  id
+  key
+  name
+  description
+  channels
+  offers
+  subscribedByDefault
+  archivedAt
+}
+    `,
+  { fragmentName: 'TopicRow' },
+) as unknown as TypedDocumentString<TopicRowFragment, unknown>;
+export const BotButtonFieldsFragmentDoc = new TypedDocumentString(
+  `
+    fragment BotButtonFields on BotButton {
+  id
+  label
+  next
+}
+    `,
+  { fragmentName: 'BotButtonFields' },
+) as unknown as TypedDocumentString<BotButtonFieldsFragment, unknown>;
+export const HelpBotFormFragmentDoc = new TypedDocumentString(
+  `
+    fragment HelpBotForm on HelpBot {
+  appModeId
+  name
+  updatedAt
+  openings(first: 20) {
+    edges {
+      node {
+        id
+        name
+        language
+        active
+        blocks
+        buttons {
+          ...BotButtonFields
+        }
+      }
+    }
+  }
+  steps(first: 100) {
+    edges {
+      node {
+        key
+        blocks
+        buttons {
+          ...BotButtonFields
+        }
+        handover {
+          teamId
+        }
+        question {
+          key
+          kind
+          next
+        }
+      }
+    }
+  }
+}
+    fragment BotButtonFields on BotButton {
+  id
+  label
+  next
+}`,
+  { fragmentName: 'HelpBotForm' },
+) as unknown as TypedDocumentString<HelpBotFormFragment, unknown>;
 export const TicketStateWordsFragmentDoc = new TypedDocumentString(
   `
     fragment TicketStateWords on TicketState {
@@ -2234,6 +3324,713 @@ export const ChangeHelpArticleDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ChangeHelpArticleMutation, ChangeHelpArticleMutationVariables>;
+export const SettingsRoleDocument = new TypedDocumentString(`
+    query SettingsRole {
+  viewer {
+    id
+    memberships(first: 100) {
+      edges {
+        node {
+          role
+          workspace {
+            id
+          }
+        }
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<SettingsRoleQuery, SettingsRoleQueryVariables>;
+export const AppSettingsDocument = new TypedDocumentString(`
+    query AppSettings($appId: ID!, $appModeId: ID!, $workspaceId: ID!) {
+  members(workspaceId: $workspaceId, first: 100) {
+    edges {
+      node {
+        staffUser {
+          id
+          name
+        }
+      }
+    }
+  }
+  app(id: $appId) {
+    id
+    name
+    live {
+      ...AppModeSettings
+    }
+    test {
+      ...AppModeSettings
+    }
+  }
+  messengerSettings(appModeId: $appModeId) {
+    ...MessengerSettingsForm
+  }
+}
+    fragment AppModeSettings on AppMode {
+  id
+  mode
+  appKey
+  webOrigins
+  unverifiedSignin
+  strictData
+  messengerOn
+  helpOn
+  inappOn
+  languages
+  defaultLanguage
+  currency
+  brandName
+  brandColor
+  brandLogoUrl
+  homeOrigin
+  updatedAt
+}
+fragment MessengerSettingsForm on MessengerSettings {
+  appModeId
+  greeting
+  replyTime
+  replyTimeText
+  startRule
+  updatedAt
+  faces {
+    staffUserId
+    avatarUrl
+  }
+  cards {
+    id
+    kind
+    title
+    text
+    link
+    articleSlug
+    published
+  }
+}`) as unknown as TypedDocumentString<AppSettingsQuery, AppSettingsQueryVariables>;
+export const RenameAppDocument = new TypedDocumentString(`
+    mutation RenameApp($id: ID!, $name: String!) {
+  renameApp(id: $id, name: $name) {
+    id
+    name
+  }
+}
+    `) as unknown as TypedDocumentString<RenameAppMutation, RenameAppMutationVariables>;
+export const UpdateAppSettingsDocument = new TypedDocumentString(`
+    mutation UpdateAppSettings($appModeId: ID!, $input: AppSettingsInput!) {
+  updateAppSettings(appModeId: $appModeId, input: $input) {
+    ...AppModeSettings
+  }
+}
+    fragment AppModeSettings on AppMode {
+  id
+  mode
+  appKey
+  webOrigins
+  unverifiedSignin
+  strictData
+  messengerOn
+  helpOn
+  inappOn
+  languages
+  defaultLanguage
+  currency
+  brandName
+  brandColor
+  brandLogoUrl
+  homeOrigin
+  updatedAt
+}`) as unknown as TypedDocumentString<UpdateAppSettingsMutation, UpdateAppSettingsMutationVariables>;
+export const ChangeMessengerSettingsDocument = new TypedDocumentString(`
+    mutation ChangeMessengerSettings($appModeId: ID!, $input: MessengerSettingsInput!) {
+  changeMessengerSettings(appModeId: $appModeId, input: $input) {
+    ...MessengerSettingsForm
+  }
+}
+    fragment MessengerSettingsForm on MessengerSettings {
+  appModeId
+  greeting
+  replyTime
+  replyTimeText
+  startRule
+  updatedAt
+  faces {
+    staffUserId
+    avatarUrl
+  }
+  cards {
+    id
+    kind
+    title
+    text
+    link
+    articleSlug
+    published
+  }
+}`) as unknown as TypedDocumentString<ChangeMessengerSettingsMutation, ChangeMessengerSettingsMutationVariables>;
+export const ServerKeysDocument = new TypedDocumentString(`
+    query ServerKeys($appId: ID!) {
+  app(id: $appId) {
+    id
+    live {
+      id
+      serverKeys(first: 50) {
+        edges {
+          node {
+            ...ServerKeyRow
+          }
+        }
+      }
+    }
+    test {
+      id
+      serverKeys(first: 50) {
+        edges {
+          node {
+            ...ServerKeyRow
+          }
+        }
+      }
+    }
+  }
+}
+    fragment ServerKeyRow on ServerKey {
+  id
+  hint
+  createdAt
+  revokedAt
+}`) as unknown as TypedDocumentString<ServerKeysQuery, ServerKeysQueryVariables>;
+export const CreateServerKeyDocument = new TypedDocumentString(`
+    mutation CreateServerKey($appModeId: ID!) {
+  createServerKey(appModeId: $appModeId) {
+    id
+    hint
+    serverKey
+  }
+}
+    `) as unknown as TypedDocumentString<CreateServerKeyMutation, CreateServerKeyMutationVariables>;
+export const RevokeServerKeyDocument = new TypedDocumentString(`
+    mutation RevokeServerKey($id: ID!) {
+  revokeServerKey(id: $id) {
+    ...ServerKeyRow
+  }
+}
+    fragment ServerKeyRow on ServerKey {
+  id
+  hint
+  createdAt
+  revokedAt
+}`) as unknown as TypedDocumentString<RevokeServerKeyMutation, RevokeServerKeyMutationVariables>;
+export const WebhookEndpointsDocument = new TypedDocumentString(`
+    query WebhookEndpoints($appModeId: ID!) {
+  webhookTopics {
+    name
+    emitted
+  }
+  webhookEndpoints(appModeId: $appModeId, first: 20) {
+    edges {
+      node {
+        ...WebhookEndpointRow
+      }
+    }
+  }
+}
+    fragment WebhookEndpointRow on WebhookEndpoint {
+  id
+  url
+  description
+  topics
+  enabled
+  failures
+  failingSince
+  switchedOffAt
+  secretHint
+  createdAt
+}`) as unknown as TypedDocumentString<WebhookEndpointsQuery, WebhookEndpointsQueryVariables>;
+export const AddWebhookEndpointDocument = new TypedDocumentString(`
+    mutation AddWebhookEndpoint($appModeId: ID!, $url: String!, $topics: [String!]!, $description: String) {
+  addWebhookEndpoint(
+    appModeId: $appModeId
+    url: $url
+    topics: $topics
+    description: $description
+  ) {
+    secret
+    endpoint {
+      ...WebhookEndpointRow
+    }
+  }
+}
+    fragment WebhookEndpointRow on WebhookEndpoint {
+  id
+  url
+  description
+  topics
+  enabled
+  failures
+  failingSince
+  switchedOffAt
+  secretHint
+  createdAt
+}`) as unknown as TypedDocumentString<AddWebhookEndpointMutation, AddWebhookEndpointMutationVariables>;
+export const ChangeWebhookEndpointDocument = new TypedDocumentString(`
+    mutation ChangeWebhookEndpoint($id: ID!, $input: WebhookEndpointInput!) {
+  changeWebhookEndpoint(id: $id, input: $input) {
+    ...WebhookEndpointRow
+  }
+}
+    fragment WebhookEndpointRow on WebhookEndpoint {
+  id
+  url
+  description
+  topics
+  enabled
+  failures
+  failingSince
+  switchedOffAt
+  secretHint
+  createdAt
+}`) as unknown as TypedDocumentString<ChangeWebhookEndpointMutation, ChangeWebhookEndpointMutationVariables>;
+export const SwitchWebhookEndpointDocument = new TypedDocumentString(`
+    mutation SwitchWebhookEndpoint($id: ID!, $on: Boolean!) {
+  switchWebhookEndpoint(id: $id, on: $on) {
+    ...WebhookEndpointRow
+  }
+}
+    fragment WebhookEndpointRow on WebhookEndpoint {
+  id
+  url
+  description
+  topics
+  enabled
+  failures
+  failingSince
+  switchedOffAt
+  secretHint
+  createdAt
+}`) as unknown as TypedDocumentString<SwitchWebhookEndpointMutation, SwitchWebhookEndpointMutationVariables>;
+export const RemoveWebhookEndpointDocument = new TypedDocumentString(`
+    mutation RemoveWebhookEndpoint($id: ID!) {
+  removeWebhookEndpoint(id: $id)
+}
+    `) as unknown as TypedDocumentString<RemoveWebhookEndpointMutation, RemoveWebhookEndpointMutationVariables>;
+export const RenewWebhookSecretDocument = new TypedDocumentString(`
+    mutation RenewWebhookSecret($id: ID!) {
+  renewWebhookSecret(id: $id) {
+    secret
+    endpoint {
+      ...WebhookEndpointRow
+    }
+  }
+}
+    fragment WebhookEndpointRow on WebhookEndpoint {
+  id
+  url
+  description
+  topics
+  enabled
+  failures
+  failingSince
+  switchedOffAt
+  secretHint
+  createdAt
+}`) as unknown as TypedDocumentString<RenewWebhookSecretMutation, RenewWebhookSecretMutationVariables>;
+export const SendWebhookTestDocument = new TypedDocumentString(`
+    mutation SendWebhookTest($id: ID!) {
+  sendWebhookTest(id: $id) {
+    ...WebhookTryRow
+  }
+}
+    fragment WebhookTryRow on WebhookTry {
+  id
+  at
+  attempt
+  delivered
+  deliveryId
+  durationMs
+  failure
+  statusCode
+  topic
+}`) as unknown as TypedDocumentString<SendWebhookTestMutation, SendWebhookTestMutationVariables>;
+export const WebhookTriesDocument = new TypedDocumentString(`
+    subscription WebhookTries($endpointId: ID!, $after: String) {
+  webhookTries(endpointId: $endpointId, after: $after) {
+    version
+    reload
+    try {
+      ...WebhookTryRow
+    }
+    log(first: 50) {
+      edges {
+        node {
+          ...WebhookTryRow
+        }
+      }
+    }
+  }
+}
+    fragment WebhookTryRow on WebhookTry {
+  id
+  at
+  attempt
+  delivered
+  deliveryId
+  durationMs
+  failure
+  statusCode
+  topic
+}`) as unknown as TypedDocumentString<WebhookTriesSubscription, WebhookTriesSubscriptionVariables>;
+export const MembersDocument = new TypedDocumentString(`
+    query Members($workspaceId: ID!) {
+  members(workspaceId: $workspaceId, first: 100) {
+    edges {
+      node {
+        ...MemberRow
+      }
+    }
+  }
+}
+    fragment MemberRow on Membership {
+  role
+  createdAt
+  staffUser {
+    id
+    name
+    email
+  }
+}`) as unknown as TypedDocumentString<MembersQuery, MembersQueryVariables>;
+export const InvitationsDocument = new TypedDocumentString(`
+    query Invitations($workspaceId: ID!) {
+  invitations(workspaceId: $workspaceId, first: 100) {
+    edges {
+      node {
+        ...InvitationRow
+      }
+    }
+  }
+}
+    fragment InvitationRow on Invitation {
+  id
+  email
+  role
+  createdAt
+  expiresAt
+}`) as unknown as TypedDocumentString<InvitationsQuery, InvitationsQueryVariables>;
+export const InviteMemberDocument = new TypedDocumentString(`
+    mutation InviteMember($workspaceId: ID!, $email: String!, $role: StaffRole!) {
+  inviteMember(workspaceId: $workspaceId, email: $email, role: $role) {
+    ...InvitationRow
+  }
+}
+    fragment InvitationRow on Invitation {
+  id
+  email
+  role
+  createdAt
+  expiresAt
+}`) as unknown as TypedDocumentString<InviteMemberMutation, InviteMemberMutationVariables>;
+export const CancelInvitationDocument = new TypedDocumentString(`
+    mutation CancelInvitation($id: ID!) {
+  cancelInvitation(id: $id)
+}
+    `) as unknown as TypedDocumentString<CancelInvitationMutation, CancelInvitationMutationVariables>;
+export const SetMemberRoleDocument = new TypedDocumentString(`
+    mutation SetMemberRole($workspaceId: ID!, $staffUserId: ID!, $role: StaffRole!) {
+  setMemberRole(workspaceId: $workspaceId, staffUserId: $staffUserId, role: $role) {
+    ...MemberRow
+  }
+}
+    fragment MemberRow on Membership {
+  role
+  createdAt
+  staffUser {
+    id
+    name
+    email
+  }
+}`) as unknown as TypedDocumentString<SetMemberRoleMutation, SetMemberRoleMutationVariables>;
+export const RemoveMemberDocument = new TypedDocumentString(`
+    mutation RemoveMember($workspaceId: ID!, $staffUserId: ID!) {
+  removeMember(workspaceId: $workspaceId, staffUserId: $staffUserId)
+}
+    `) as unknown as TypedDocumentString<RemoveMemberMutation, RemoveMemberMutationVariables>;
+export const TeamsDocument = new TypedDocumentString(`
+    query Teams($workspaceId: ID!) {
+  teams(workspaceId: $workspaceId, first: 100) {
+    edges {
+      node {
+        ...TeamRow
+      }
+    }
+  }
+  members(workspaceId: $workspaceId, first: 100) {
+    edges {
+      node {
+        staffUser {
+          id
+          name
+        }
+      }
+    }
+  }
+}
+    fragment TeamRow on Team {
+  id
+  name
+  members(first: 50) {
+    edges {
+      node {
+        staffUser {
+          id
+          name
+        }
+      }
+    }
+  }
+}`) as unknown as TypedDocumentString<TeamsQuery, TeamsQueryVariables>;
+export const CreateTeamDocument = new TypedDocumentString(`
+    mutation CreateTeam($workspaceId: ID!, $name: String!, $memberIds: [ID!]) {
+  createTeam(workspaceId: $workspaceId, name: $name, memberIds: $memberIds) {
+    id
+    name
+  }
+}
+    `) as unknown as TypedDocumentString<CreateTeamMutation, CreateTeamMutationVariables>;
+export const RenameTeamDocument = new TypedDocumentString(`
+    mutation RenameTeam($workspaceId: ID!, $teamId: ID!, $name: String!) {
+  renameTeam(workspaceId: $workspaceId, teamId: $teamId, name: $name) {
+    ...TeamRow
+  }
+}
+    fragment TeamRow on Team {
+  id
+  name
+  members(first: 50) {
+    edges {
+      node {
+        staffUser {
+          id
+          name
+        }
+      }
+    }
+  }
+}`) as unknown as TypedDocumentString<RenameTeamMutation, RenameTeamMutationVariables>;
+export const ChangeTeamMembersDocument = new TypedDocumentString(`
+    mutation ChangeTeamMembers($workspaceId: ID!, $teamId: ID!, $add: [ID!], $remove: [ID!]) {
+  changeTeamMembers(
+    workspaceId: $workspaceId
+    teamId: $teamId
+    add: $add
+    remove: $remove
+  ) {
+    ...TeamRow
+  }
+}
+    fragment TeamRow on Team {
+  id
+  name
+  members(first: 50) {
+    edges {
+      node {
+        staffUser {
+          id
+          name
+        }
+      }
+    }
+  }
+}`) as unknown as TypedDocumentString<ChangeTeamMembersMutation, ChangeTeamMembersMutationVariables>;
+export const RemoveTeamDocument = new TypedDocumentString(`
+    mutation RemoveTeam($workspaceId: ID!, $teamId: ID!) {
+  removeTeam(workspaceId: $workspaceId, teamId: $teamId)
+}
+    `) as unknown as TypedDocumentString<RemoveTeamMutation, RemoveTeamMutationVariables>;
+export const PreferenceTopicsDocument = new TypedDocumentString(`
+    query PreferenceTopics($appModeId: ID!) {
+  inUse: preferenceTopics(appModeId: $appModeId, first: 100) {
+    edges {
+      node {
+        ...TopicRow
+      }
+    }
+  }
+  archived: preferenceTopics(appModeId: $appModeId, archived: true, first: 100) {
+    edges {
+      node {
+        ...TopicRow
+      }
+    }
+  }
+}
+    fragment TopicRow on PreferenceTopic {
+  id
+  key
+  name
+  description
+  channels
+  offers
+  subscribedByDefault
+  archivedAt
+}`) as unknown as TypedDocumentString<PreferenceTopicsQuery, PreferenceTopicsQueryVariables>;
+export const AddPreferenceTopicDocument = new TypedDocumentString(`
+    mutation AddPreferenceTopic($appModeId: ID!, $key: String!, $name: String!, $description: String, $channels: [PreferenceChannel!]!, $offers: Boolean, $subscribedByDefault: Boolean) {
+  addPreferenceTopic(
+    appModeId: $appModeId
+    key: $key
+    name: $name
+    description: $description
+    channels: $channels
+    offers: $offers
+    subscribedByDefault: $subscribedByDefault
+  ) {
+    ...TopicRow
+  }
+}
+    fragment TopicRow on PreferenceTopic {
+  id
+  key
+  name
+  description
+  channels
+  offers
+  subscribedByDefault
+  archivedAt
+}`) as unknown as TypedDocumentString<AddPreferenceTopicMutation, AddPreferenceTopicMutationVariables>;
+export const ChangePreferenceTopicDocument = new TypedDocumentString(`
+    mutation ChangePreferenceTopic($id: ID!, $input: PreferenceTopicInput!) {
+  changePreferenceTopic(id: $id, input: $input) {
+    ...TopicRow
+  }
+}
+    fragment TopicRow on PreferenceTopic {
+  id
+  key
+  name
+  description
+  channels
+  offers
+  subscribedByDefault
+  archivedAt
+}`) as unknown as TypedDocumentString<ChangePreferenceTopicMutation, ChangePreferenceTopicMutationVariables>;
+export const ArchivePreferenceTopicDocument = new TypedDocumentString(`
+    mutation ArchivePreferenceTopic($id: ID!) {
+  archivePreferenceTopic(id: $id) {
+    ...TopicRow
+  }
+}
+    fragment TopicRow on PreferenceTopic {
+  id
+  key
+  name
+  description
+  channels
+  offers
+  subscribedByDefault
+  archivedAt
+}`) as unknown as TypedDocumentString<ArchivePreferenceTopicMutation, ArchivePreferenceTopicMutationVariables>;
+export const HelpBotDocument = new TypedDocumentString(`
+    query HelpBot($appModeId: ID!) {
+  helpBot(appModeId: $appModeId) {
+    ...HelpBotForm
+  }
+}
+    fragment BotButtonFields on BotButton {
+  id
+  label
+  next
+}
+fragment HelpBotForm on HelpBot {
+  appModeId
+  name
+  updatedAt
+  openings(first: 20) {
+    edges {
+      node {
+        id
+        name
+        language
+        active
+        blocks
+        buttons {
+          ...BotButtonFields
+        }
+      }
+    }
+  }
+  steps(first: 100) {
+    edges {
+      node {
+        key
+        blocks
+        buttons {
+          ...BotButtonFields
+        }
+        handover {
+          teamId
+        }
+        question {
+          key
+          kind
+          next
+        }
+      }
+    }
+  }
+}`) as unknown as TypedDocumentString<HelpBotQuery, HelpBotQueryVariables>;
+export const SaveHelpBotDocument = new TypedDocumentString(`
+    mutation SaveHelpBot($appModeId: ID!, $name: String!, $openings: [BotOpeningInput!]!, $steps: [BotStepInput!]!) {
+  saveHelpBot(
+    appModeId: $appModeId
+    name: $name
+    openings: $openings
+    steps: $steps
+  ) {
+    ...HelpBotForm
+  }
+}
+    fragment BotButtonFields on BotButton {
+  id
+  label
+  next
+}
+fragment HelpBotForm on HelpBot {
+  appModeId
+  name
+  updatedAt
+  openings(first: 20) {
+    edges {
+      node {
+        id
+        name
+        language
+        active
+        blocks
+        buttons {
+          ...BotButtonFields
+        }
+      }
+    }
+  }
+  steps(first: 100) {
+    edges {
+      node {
+        key
+        blocks
+        buttons {
+          ...BotButtonFields
+        }
+        handover {
+          teamId
+        }
+        question {
+          key
+          kind
+          next
+        }
+      }
+    }
+  }
+}`) as unknown as TypedDocumentString<SaveHelpBotMutation, SaveHelpBotMutationVariables>;
 export const TicketTypesDocument = new TypedDocumentString(`
     query TicketTypes($appModeId: ID!, $includeArchived: Boolean) {
   ticketTypes(appModeId: $appModeId, first: 50, includeArchived: $includeArchived) {

@@ -20,7 +20,9 @@ export function CommandMenu() {
       setFilter('');
       setActive(0);
       input.current?.focus();
-    } else if (before.current instanceof HTMLElement) before.current.focus();
+    } else if (before.current instanceof HTMLElement && (!document.activeElement || document.activeElement === document.body))
+      // Back where it was, unless the command run put it somewhere (a field it opened).
+      before.current.focus();
   }, [open]);
 
   if (!open) return null;

@@ -15,6 +15,7 @@ import { HelpArticleEditor, HelpCenter } from '../screens/help-lazy';
 import { Inbox } from '../screens/inbox';
 import { Tickets } from '../screens/tickets';
 import { TicketTypes } from '../screens/tickets-types';
+import { Settings, settingsCommands, SettingsNav } from '../screens/settings';
 import { CommandMenu } from './command-menu';
 import { Switcher } from './switcher';
 
@@ -46,6 +47,7 @@ export function Shell({ route }: { route: Exclude<Route, { screen: 'sign-in' }> 
       { id: 'help', label: 'Go to help center', run: () => navigate(HELP_PATH) },
       { id: 'tickets', label: 'Go to tickets', run: () => navigate(ticketsPath()) },
       { id: 'ticket-types', label: 'Go to ticket types', run: () => navigate(TICKET_TYPES_PATH) },
+      ...settingsCommands(),
       { id: 'mode-live', label: 'Switch to live mode', run: () => switchMode('live') },
       { id: 'mode-test', label: 'Switch to test mode', run: () => switchMode('test') },
       { id: 'sign-out', label: 'Sign out', run: () => void signOut() },
@@ -142,6 +144,7 @@ export function Shell({ route }: { route: Exclude<Route, { screen: 'sign-in' }> 
             </a>
           </li>
         </ul>
+        <SettingsNav route={route} />
         <p class="hint">
           <kbd>Ctrl</kbd>+<kbd>K</kbd> for every command
         </p>
@@ -176,6 +179,8 @@ export function Shell({ route }: { route: Exclude<Route, { screen: 'sign-in' }> 
           <Tickets key={`${here.app.id}-${here.mode}`} place={here} state={route.state} ticketId={route.ticketId} />
         ) : here && route.screen === 'ticket-types' ? (
           <TicketTypes key={`${here.app.id}-${here.mode}`} place={here} />
+        ) : here && route.screen === 'settings' ? (
+          <Settings key={`${here.app.id}-${here.mode}-${route.page}`} place={here} page={route.page} />
         ) : here && route.screen === 'inbox' ? (
           <Inbox key={`${here.app.id}-${here.mode}`} place={here} state={route.state} conversationId={route.conversationId} />
         ) : (

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { exec, sql } from '../../db/sql.js';
 import type { Ctx } from '../context.js';
-import { invalidField } from '../errors.js';
+import { invalidField, notFound } from '../errors.js';
 import {
   hashServerKey,
   newAppKey,
@@ -35,6 +35,12 @@ export function checkAppName(text: string): string {
   const name = text.trim();
   if (!name || name.length > MAX_APP_NAME) throw invalidField('name', `must be 1 to ${MAX_APP_NAME} characters`);
   return name;
+}
+
+/** Renames the app (its two modes share the name); the brand names people see stay as they are. */
+export async function renameApp(ctx: Ctx, appId: string, text: string): Promise<void> {
+  const name = checkAppName(text);
+  if (!(await exec(ctx, sql`UPDATE app SET name = ${name} WHERE id = ${appId}`))) throw notFound('No such app.');
 }
 
 /** An app with both modes, each with its app key, a server key and its secrets; in the context's transaction when it is in one. */

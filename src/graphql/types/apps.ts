@@ -1,5 +1,5 @@
 import { asStaff } from '../context.js';
-import { createApp, type ModeCredentials } from '../../domain/apps/create-app.js';
+import { createApp, renameApp, type ModeCredentials } from '../../domain/apps/create-app.js';
 import { builder, connectionType, Mode } from '../builder.js';
 import { ServerKeyConnection } from './server-keys.js';
 
@@ -98,5 +98,18 @@ builder.mutationField('createApp', (t) =>
     args: { workspaceId: t.arg.id({ required: true }), name: t.arg.string({ required: true }) },
     authScopes: (_root, { workspaceId }) => ({ manage_settings: { workspaceId } }),
     resolve: (_root, args, ctx) => createApp(asStaff(ctx), args),
+  }),
+);
+
+builder.mutationField('renameApp', (t) =>
+  t.prismaField({
+    type: 'App',
+    description: 'Renames the app, both modes (1 to 100 characters, refused naming `name`); the brand names people see stay as they are.',
+    args: { id: t.arg.id({ required: true }), name: t.arg.string({ required: true }) },
+    authScopes: (_root, { id }) => ({ manage_settings: { appId: id } }),
+    resolve: async (query, _root, { id, name }, ctx) => {
+      await renameApp(asStaff(ctx), id, name);
+      return ctx.svc.db.app.findUniqueOrThrow({ ...query, where: { id } });
+    },
   }),
 );
