@@ -197,10 +197,12 @@ async function consoleState() {
     .map((f) => path.join(f.parentPath ?? f.path, f.name))
     .sort();
   const packages = ['vite', 'preact', 'graphql-ws'].map((name) => path.join(root, 'node_modules', name, 'package.json'));
-  // The help site's block renderer, stylesheet and words, which the help center's preview shares.
+  // What the console shares with the service: the help site's block renderer, stylesheet and words
+  // (the help center's preview), and the rule of a web origin (the app settings' form).
   const shared = [
     ...['blocks.ts', 'html.ts', 'styles.ts', 'colors.ts'].map((name) => path.join(root, 'src', 'lib', 'html', name)),
     path.join(root, 'rest-facade', 'pages', 'help-words.ts'),
+    path.join(root, 'src', 'domain', 'apps', 'origins.ts'),
   ];
   const sources = [...files, ...shared, ...packages, fileURLToPath(import.meta.url)];
   const h = createHash('sha256');

@@ -7,6 +7,7 @@ import { serverApi, staffApp, type StaffApp } from './support/factories.js';
 import { launchBrowser, seriousFindings } from './support/browser.js';
 import { guestOf } from './support/messenger.js';
 import { startTestServer, testConfig, type TestServer } from './support/server.js';
+import { runCommand, signedInConsole } from './support/console.js';
 
 // The console's Contacts: a search finds a person by email, the keyboard opens their page (their
 // attributes and past conversations), a past conversation opens in the inbox (its snooze line in
@@ -66,27 +67,15 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function signedInConsole(): Promise<Page> {
-  const { viewer } = await staff('{ viewer { id name email } }', {});
-  const context = await browser.newContext({ locale: 'en-US', timezoneId: 'Europe/Berlin', viewport: { width: 1360, height: 820 } });
-  context.setDefaultTimeout(15_000);
-  const session = JSON.stringify({ token: app.owner, name: viewer.name, email: viewer.email, viewerId: viewer.id });
-  await context.addInitScript((value) => localStorage.setItem('crm.console.session', value), session);
-  const page = await context.newPage();
-  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-  page.on('pageerror', (e) => errors.push(String(e)));
-  return page;
-}
+const open = (): Promise<Page> => signedInConsole(browser, { url: t.url, token: app.owner, errors });
 
 describe('contacts in the console', { timeout: 60_000 }, () => {
   it('finds a person by email, opens their page by keys, opens a past conversation, and erases them after confirming', async () => {
-    const page = await signedInConsole();
+    const page = await open();
     await page.goto(`${t.url}/console/inbox/open`);
     // Contacts from the command menu.
     await page.locator('.conversations').waitFor();
-    await page.keyboard.press('Control+k');
-    await page.keyboard.type('contacts');
-    await page.keyboard.press('Enter');
+    await runCommand(page, 'contacts');
     await page.waitForURL(/\/console\/contacts$/);
     const rows = page.locator('.contact-rows a.row');
     await expect.poll(() => rows.count()).toBe(3);

@@ -8,6 +8,7 @@ import { staffApp, type StaffApp } from './support/factories.js';
 import { launchBrowser, seriousFindings } from './support/browser.js';
 import { png } from './support/pictures.js';
 import { startTestServer, testConfig, type TestServer } from './support/server.js';
+import { runCommand, signedInConsole } from './support/console.js';
 
 // The console's help center: collections made, reordered, renamed and removed; an article written
 // by keyboard with several kinds of block and a picture, its draft saved as typing pauses and kept
@@ -50,29 +51,18 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function signedInConsole(): Promise<Page> {
-  const { viewer } = await staff('{ viewer { id name email } }', {});
-  const context = await browser.newContext({ locale: 'en-US', timezoneId: 'Europe/Berlin', viewport: { width: 1440, height: 900 } });
-  context.setDefaultTimeout(15_000);
-  const session = JSON.stringify({ token: app.owner, name: viewer.name, email: viewer.email, viewerId: viewer.id });
-  await context.addInitScript((value) => localStorage.setItem('crm.console.session', value), session);
-  const page = await context.newPage();
-  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-  page.on('pageerror', (e) => errors.push(String(e)));
-  return page;
-}
+const open = (): Promise<Page> =>
+  signedInConsole(browser, { url: t.url, token: app.owner, errors, viewport: { width: 1440, height: 900 } });
 
 /** Disabled once the service has what is typed. */
 const saveButton = (page: Page) => page.getByRole('button', { name: 'Save draft' });
 
 describe('the help center in the console', { timeout: 90_000 }, () => {
   it('makes collections, writes an article by keyboard, keeps its draft, previews and publishes it to the public site', async () => {
-    const page = await signedInConsole();
+    const page = await open();
     await page.goto(`${t.url}/console/inbox/open`);
     await page.getByRole('link', { name: 'Help center' }).waitFor();
-    await page.keyboard.press('Control+k');
-    await page.keyboard.type('help center');
-    await page.keyboard.press('Enter');
+    await runCommand(page, 'help center');
     await page.waitForURL(/\/console\/help$/);
 
     // Collections: two made, the second moved up, renamed; a third made and removed.

@@ -7,6 +7,7 @@ import { memberOf, staffApp, type StaffApp } from './support/factories.js';
 import { launchBrowser, seriousFindings } from './support/browser.js';
 import { makeTestCertificate, startReceiver, type Receiver } from './support/https-receiver.js';
 import { startTestServer, testConfig, type TestServer } from './support/server.js';
+import { runCommand, signedInConsole } from './support/console.js';
 
 // The console's Settings, walked as an owner would: the app renamed; the messenger's home given a
 // face and a card; a web origin refused beside its field as the
@@ -54,24 +55,8 @@ afterAll(async () => {
   await receiver?.close();
 });
 
-async function signedInConsole(token: string): Promise<Page> {
-  const { viewer } = await staff('{ viewer { id name email } }', {}, token);
-  const context = await browser.newContext({ locale: 'en-US', timezoneId: 'Europe/Berlin', viewport: { width: 1360, height: 1000 } });
-  context.setDefaultTimeout(15_000);
-  const session = JSON.stringify({ token, name: viewer.name, email: viewer.email, viewerId: viewer.id });
-  await context.addInitScript((value) => localStorage.setItem('crm.console.session', value), session);
-  const page = await context.newPage();
-  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-  page.on('pageerror', (e) => errors.push(String(e)));
-  return page;
-}
-
-/** Runs a command from the command menu (Ctrl-K), by typing its words. */
-async function command(page: Page, words: string) {
-  await page.keyboard.press('Control+k');
-  await page.keyboard.type(words);
-  await page.keyboard.press('Enter');
-}
+const open = (token: string): Promise<Page> =>
+  signedInConsole(browser, { url: t.url, token: token, errors, viewport: { width: 1360, height: 1000 } });
 
 /** No serious or critical axe-core finding, and the page as it looks (scrolled to `at`, else its top). */
 async function judge(page: Page, name: string, at?: Locator) {
@@ -85,7 +70,7 @@ async function judge(page: Page, name: string, at?: Locator) {
 
 describe('settings in the console', { timeout: 90_000 }, () => {
   it('walks the app, keys, webhooks, members, teams, topics and the help bot as an owner, and as an agent', async () => {
-    const page = await signedInConsole(app.owner);
+    const page = await open(app.owner);
     await page.goto(`${t.url}/console/settings/app`);
     await page.getByRole('heading', { level: 1, name: 'App settings' }).waitFor();
 
@@ -147,12 +132,12 @@ describe('settings in the console', { timeout: 90_000 }, () => {
     await judge(page, 'app', page.getByRole('heading', { name: 'Web origins' }));
 
     // Server keys, by the command menu: the new key shown once, gone after leaving, then revoked.
-    await command(page, 'server keys');
+    await runCommand(page, 'server keys');
     await page.waitForURL(/\/console\/settings\/keys$/);
     const keys = page.getByRole('table', { name: 'Server keys' }).locator('tbody tr');
     await expect.poll(() => keys.count()).toBe(1);
     // The page's own actions are in the command menu too.
-    await command(page, 'make a server key');
+    await runCommand(page, 'make a server key');
     const secret = await page.getByRole('textbox', { name: /New server key/ }).inputValue();
     expect(secret).toMatch(/^crm_sk_/);
     await expect.poll(() => keys.count()).toBe(2);
@@ -172,9 +157,9 @@ describe('settings in the console', { timeout: 90_000 }, () => {
     await keys.filter({ hasText: made.hint }).filter({ hasText: 'Revoked' }).waitFor();
 
     // A webhook endpoint at the local receiver; "Send test" and its try live in the log.
-    await command(page, 'webhooks');
+    await runCommand(page, 'webhooks');
     await page.getByRole('heading', { level: 1, name: 'Webhooks' }).waitFor();
-    await command(page, 'add a webhook endpoint');
+    await runCommand(page, 'add a webhook endpoint');
     await page.getByLabel('Address').fill(`${receiver.origin}/hook`);
     await page.getByLabel('contact.created').check();
     await page.getByRole('button', { name: 'Add endpoint' }).click();
@@ -198,7 +183,7 @@ describe('settings in the console', { timeout: 90_000 }, () => {
     // Members: an invitation by email and role.
     await page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name: 'Members' }).click();
     await page.getByLabel('Email').waitFor();
-    await command(page, 'invite a member');
+    await runCommand(page, 'invite a member');
     await page.keyboard.type('new.agent@example.com');
     await page.keyboard.press('Tab');
     const role = page.getByLabel('Role', { exact: true });
@@ -243,7 +228,7 @@ describe('settings in the console', { timeout: 90_000 }, () => {
 
     // An agent: the members page with what they may not do disabled, and why.
     const agent = await memberOf(t, app.workspaceId, 'agent');
-    const agentPage = await signedInConsole(agent.token);
+    const agentPage = await open(agent.token);
     await agentPage.goto(`${t.url}/console/settings/members`);
     await agentPage.getByText('Only owners may invite, change or remove members.').waitFor();
     expect(

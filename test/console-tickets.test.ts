@@ -8,6 +8,7 @@ import { launchBrowser, seriousFindings } from './support/browser.js';
 import { guestOf } from './support/messenger.js';
 import { startTestServer, testConfig, type TestServer } from './support/server.js';
 import { STATES } from './support/tickets.js';
+import { runCommand, signedInConsole } from './support/console.js';
 
 // The console's tickets: a ticket made from an open conversation by its key appears live in a
 // second console's list, which opens it by keys and moves it through its states by keys (the
@@ -54,32 +55,20 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function signedInConsole(): Promise<Page> {
-  const { viewer } = await staff('{ viewer { id name email } }', {});
-  const context = await browser.newContext({ locale: 'en-US', timezoneId: 'Europe/Berlin', viewport: { width: 1360, height: 820 } });
-  context.setDefaultTimeout(15_000);
-  const session = JSON.stringify({ token: app.owner, name: viewer.name, email: viewer.email, viewerId: viewer.id });
-  await context.addInitScript((value) => localStorage.setItem('crm.console.session', value), session);
-  const page = await context.newPage();
-  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-  page.on('pageerror', (e) => errors.push(String(e)));
-  return page;
-}
+const open = (): Promise<Page> => signedInConsole(browser, { url: t.url, token: app.owner, errors });
 
 describe('tickets in the console', { timeout: 60_000 }, () => {
   it('makes a ticket from a conversation, sees it live in another console, moves it by keys, makes one for a person, adds a type', async () => {
     // The second console watches the tickets list (reached from the command menu).
-    const watcher = await signedInConsole();
+    const watcher = await open();
     await watcher.goto(`${t.url}/console/inbox/open`);
     await watcher.locator('.conversations').waitFor();
-    await watcher.keyboard.press('Control+k');
-    await watcher.keyboard.type('go to tickets');
-    await watcher.keyboard.press('Enter');
+    await runCommand(watcher, 'go to tickets');
     await watcher.waitForURL(/\/console\/tickets\/all$/);
     await watcher.getByText('No tickets here yet.').waitFor();
 
     // The first makes a ticket from the open conversation: t, the title, Enter.
-    const agent = await signedInConsole();
+    const agent = await open();
     await agent.goto(`${t.url}/console/inbox/open/${conversationId}`);
     await agent.getByRole('button', { name: 'Make a ticket…' }).waitFor();
     // The types are held back: the title and Enter typed before they come make the ticket once they do.
@@ -169,9 +158,7 @@ describe('tickets in the console', { timeout: 60_000 }, () => {
     expect(made.conversationId).not.toBe(conversationId);
 
     // Ticket types, in test mode: a type added with the states offered.
-    await watcher.keyboard.press('Control+k');
-    await watcher.keyboard.type('test mode');
-    await watcher.keyboard.press('Enter');
+    await runCommand(watcher, 'test mode');
     await watcher.getByRole('note', { name: 'Test mode' }).waitFor();
     await watcher.getByRole('link', { name: 'Ticket types' }).click();
     await watcher.getByText('No ticket type yet.').waitFor();

@@ -20,6 +20,9 @@ export class Refusal extends Error {
   }
 }
 
+/** What went wrong, in words to show: the service's refusal, or the error as it is. */
+export const messageOf = (err: unknown) => (err instanceof Refusal ? err.message : String(err));
+
 interface GraphQLResponse<T> {
   data?: T | null;
   errors?: { message: string; extensions?: { code?: string; errors?: FieldError[]; [more: string]: unknown } }[];

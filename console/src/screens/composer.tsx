@@ -1,6 +1,6 @@
 import { forwardRef } from 'preact/compat';
 import { useEffect, useImperativeHandle, useRef, useState } from 'preact/hooks';
-import { Refusal, request } from '../api/request';
+import { Refusal, request, messageOf } from '../api/request';
 import { keepDraft, readDraft, type Draft, type DraftKind } from '../draft';
 import { AddConversationNoteDocument, ReplyToConversationDocument, type PartFragment } from '../generated/graphql';
 import { HeldParts, newerPartsOf, type NewerParts } from './held-parts';
@@ -76,7 +76,7 @@ export const Composer = forwardRef<ComposerHandle, Props>(function Composer(prop
     } catch (err) {
       const newer = err instanceof Refusal && err.code === 'newer_parts' ? newerPartsOf(err.extensions) : undefined;
       if (newer) setHeld(newer);
-      else setError(err instanceof Refusal ? err.message : String(err));
+      else setError(messageOf(err));
     } finally {
       setBusy(false);
     }

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { Refusal, request } from '../api/request';
+import { request, messageOf } from '../api/request';
 import {
   ContactPersonDocument,
   EraseContactDocument,
@@ -30,7 +30,7 @@ export function ContactPage({ place, id }: { place: Place; id: string }) {
   useEffect(() => {
     request(ContactPersonDocument, { appModeId: modeId, id })
       .then((d) => setPerson(d.contact))
-      .catch((err) => setError(err instanceof Refusal ? err.message : String(err)));
+      .catch((err) => setError(messageOf(err)));
   }, [modeId, id]);
 
   // Until the erase is done, its request is read again each second.
@@ -171,7 +171,7 @@ function ConfirmErase(props: { person: PersonFragment; onCancel(): void; onErase
             try {
               await props.onErase();
             } catch (err) {
-              setError(err instanceof Refusal ? err.message : String(err));
+              setError(messageOf(err));
               setBusy(false);
             }
           }}

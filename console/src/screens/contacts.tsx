@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
-import { Refusal, request } from '../api/request';
+import { request, messageOf } from '../api/request';
 import { ContactsDocument, type ContactRowFragment } from '../generated/graphql';
 import { appModeId, type Place } from '../place';
 import { contactPath, navigate } from '../router';
@@ -42,7 +42,7 @@ export function Contacts({ place }: { place: Place }) {
         setNext(contacts.pageInfo.hasNextPage ? (contacts.pageInfo.endCursor ?? null) : null);
         setError(undefined);
       } catch (err) {
-        if (mine === reading.current) setError(err instanceof Refusal ? err.message : String(err));
+        if (mine === reading.current) setError(messageOf(err));
       } finally {
         if (mine === reading.current) setLoading(false);
       }

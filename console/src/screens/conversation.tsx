@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { Refusal, request } from '../api/request';
+import { request, messageOf } from '../api/request';
 import { readSession } from '../api/session';
 import { actionCommands } from '../commands';
 import {
@@ -62,7 +62,7 @@ export function ConversationView(props: { id: string; modeId: string; workspaceI
         addParts(c.latestParts.edges.map((e) => e.node));
         setNext(c.latestParts.pageInfo.hasNextPage ? (c.latestParts.pageInfo.endCursor ?? null) : null);
       } catch (err) {
-        setError(err instanceof Refusal ? err.message : String(err));
+        setError(messageOf(err));
       } finally {
         paging.current = false;
       }
@@ -97,7 +97,7 @@ export function ConversationView(props: { id: string; modeId: string; workspaceI
     try {
       setConversation(await work());
     } catch (err) {
-      setError(err instanceof Refusal ? err.message : String(err));
+      setError(messageOf(err));
     }
   };
   const close = () => act(async () => (await request(CloseConversationDocument, { id, askRating })).closeConversation);

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
-import { Refusal, request } from '../api/request';
+import { request, messageOf } from '../api/request';
 import { actionCommands } from '../commands';
 import {
   HelpArticleDocument,
@@ -26,7 +26,6 @@ import { useHelpMode } from './help';
 
 const PAUSE_MS = 800;
 type Article = HelpArticleQuery['helpArticle'];
-const message = (err: unknown) => (err instanceof Refusal ? err.message : String(err));
 const localKey = (id: string, language: string) => `crm.console.help.${id}.${language}`;
 
 export function HelpArticleEditor({ place, id, language }: { place: Place; id: string; language?: string | undefined }) {
@@ -38,7 +37,7 @@ export function HelpArticleEditor({ place, id, language }: { place: Place; id: s
     () =>
       request(HelpArticleDocument, { id })
         .then((d) => setArticle(d.helpArticle))
-        .catch((err) => setError(message(err))),
+        .catch((err) => setError(messageOf(err))),
     [id],
   );
   useEffect(() => void reload(), [reload]);
@@ -188,7 +187,7 @@ function LanguageEditor(props: {
         setSaving({ kind: 'saved', at: d.saveHelpDraft.updatedAt });
         return true;
       } catch (err) {
-        setSaving({ kind: 'refused', message: message(err) });
+        setSaving({ kind: 'refused', message: messageOf(err) });
         return false;
       }
     })();
@@ -226,7 +225,7 @@ function LanguageEditor(props: {
       await request(PublishHelpArticleDocument, { articleId: article.id, language });
       await props.onChanged();
     } catch (err) {
-      setProblem(message(err));
+      setProblem(messageOf(err));
     } finally {
       setBusy(false);
     }
@@ -238,7 +237,7 @@ function LanguageEditor(props: {
       await request(UnpublishHelpArticleDocument, { articleId: article.id, language });
       await props.onChanged();
     } catch (err) {
-      setProblem(message(err));
+      setProblem(messageOf(err));
     } finally {
       setBusy(false);
     }

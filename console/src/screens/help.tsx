@@ -1,6 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
-import { Refusal, request } from '../api/request';
+import { Refusal, request, messageOf } from '../api/request';
 import {
   ChangeHelpCollectionDocument,
   CreateHelpArticleDocument,
@@ -21,12 +21,11 @@ import { appModeId, type Place } from '../place';
 import { HELP_PATH, helpArticlePath, helpCollectionPath, navigate } from '../router';
 import { useRowKeys } from '../ui/row-keys';
 import { articleLanguages, articleTitle, collectionName, languageName, slugOf, STATE_WORDS } from './help-model';
+import { Confirm } from '../ui/confirm';
 
 // The help center: the app-mode's collections (make, rename, reorder, remove) and the articles of
 // the one chosen (or all of them), each with its languages and their state; reorder and remove;
 // a new article opens in the editor. Lists are read 50 at a time, "Show more" reads the next.
-
-const message = (err: unknown) => (err instanceof Refusal ? err.message : String(err));
 
 /** The app-mode's languages, app key, brand and whether its help center is on. */
 export function useHelpMode(place: Place): HelpModeFragment | undefined {
@@ -55,7 +54,7 @@ function usePaged<T extends { id: string }>(read: (after: string | null) => Prom
       setNext(page.next);
       setError(undefined);
     } catch (err) {
-      if (mine === reading.current) setError(message(err));
+      if (mine === reading.current) setError(messageOf(err));
     } finally {
       if (mine === reading.current) setLoading(false);
     }
@@ -109,7 +108,7 @@ export function HelpCenter({ place, collectionId }: { place: Place; collectionId
     try {
       await request(OrderHelpCollectionsDocument, { appModeId: modeId, ids: next.map((c) => c.id) });
     } catch (err) {
-      collections.setError(message(err));
+      collections.setError(messageOf(err));
       void collections.reload();
     }
   };
@@ -120,7 +119,7 @@ export function HelpCenter({ place, collectionId }: { place: Place; collectionId
     try {
       await request(OrderHelpArticlesDocument, { appModeId: modeId, collectionId, ids: next.map((a) => a.id) });
     } catch (err) {
-      articles.setError(message(err));
+      articles.setError(messageOf(err));
       void articles.reload();
     }
   };
@@ -420,7 +419,7 @@ export function NameForm(props: {
           setValue('');
           setError(undefined);
         } catch (err) {
-          setError(message(err));
+          setError(messageOf(err));
         } finally {
           setBusy(false);
         }
@@ -452,58 +451,5 @@ export function NameForm(props: {
         </p>
       )}
     </form>
-  );
-}
-
-export function Confirm(props: {
-  title: string;
-  action: string;
-  children: ComponentChildren;
-  onCancel(): void;
-  onConfirm(): Promise<void>;
-}) {
-  const [error, setError] = useState<string | undefined>();
-  const [busy, setBusy] = useState(false);
-  const cancel = useRef<HTMLButtonElement>(null);
-  useEffect(() => cancel.current?.focus(), []);
-  return (
-    <div class="overlay" onClick={(e) => e.target === e.currentTarget && props.onCancel()}>
-      <div
-        class="confirm"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby="help-confirm-title"
-        onKeyDown={(e) => e.code === 'Escape' && (e.preventDefault(), props.onCancel())}
-      >
-        <h2 id="help-confirm-title">{props.title}</h2>
-        {props.children}
-        {error && (
-          <p class="error" role="alert">
-            {error}
-          </p>
-        )}
-        <div class="confirm-actions">
-          <button type="button" class="quiet" ref={cancel} onClick={props.onCancel}>
-            Cancel
-          </button>
-          <button
-            type="button"
-            class="danger"
-            disabled={busy}
-            onClick={async () => {
-              setBusy(true);
-              try {
-                await props.onConfirm();
-              } catch (err) {
-                setError(message(err));
-                setBusy(false);
-              }
-            }}
-          >
-            {props.action}
-          </button>
-        </div>
-      </div>
-    </div>
   );
 }

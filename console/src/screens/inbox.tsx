@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { live } from '../api/live';
-import { Refusal, request } from '../api/request';
+import { request, messageOf } from '../api/request';
 import { readSession } from '../api/session';
 import { useStore } from '../api/store';
 import { ConversationsDocument, InboxChangedDocument, InboxTeamsDocument, type ConversationRowFragment } from '../generated/graphql';
@@ -63,7 +63,7 @@ export function Inbox({ place, state, conversationId }: { place: Place; state: I
         setNext(conversations.pageInfo.hasNextPage ? (conversations.pageInfo.endCursor ?? null) : null);
         setError(undefined);
       } catch (err) {
-        setError(err instanceof Refusal ? err.message : String(err));
+        setError(messageOf(err));
       } finally {
         loadingMore.current = false;
         setLoading(false);

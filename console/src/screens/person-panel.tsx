@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { Refusal, request } from '../api/request';
+import { request, messageOf } from '../api/request';
 import {
   ContactConversationsDocument,
   ConversationPersonDocument,
@@ -121,7 +121,7 @@ function PastConversations(props: { person: PersonFragment; modeId: string; curr
       setRows((old) => [...old, ...page.edges.map((e) => e.node).filter((n) => !old.some((o) => o.id === n.id))]);
       setNext(page.pageInfo.hasNextPage ? page.pageInfo.endCursor : null);
     } catch (err) {
-      setError(err instanceof Refusal ? err.message : String(err));
+      setError(messageOf(err));
     }
   };
   if (!rows.length) return <p class="quiet-text">No conversation yet.</p>;
@@ -165,7 +165,7 @@ export function PersonPanel({ conversationId, open, onClose }: { conversationId:
   useEffect(() => {
     request(ConversationPersonDocument, { id: conversationId })
       .then((d) => setFound({ person: d.conversation.contact, modeId: d.conversation.appModeId }))
-      .catch((err) => setError(err instanceof Refusal ? err.message : String(err)));
+      .catch((err) => setError(messageOf(err)));
   }, [conversationId]);
 
   if (!found)

@@ -29,30 +29,12 @@ import {
   useRole,
   type Problem,
 } from './settings-common';
+// The service's own rule, said the same way.
+import { checkOrigin, MAX_WEB_ORIGINS } from '../../../src/domain/apps/origins';
 
 // The app-mode's settings (updateAppSettings): brand, languages, parts on or off, sign-in; its web
 // origins (checked here as the service checks them, then by the service); the messenger's home
 // (changeMessengerSettings). Each mode has its own; the page edits the one the console is in.
-
-const MAX_WEB_ORIGINS = 20;
-
-/** The origin, or what is wrong with it: the service's own rule (src/domain/apps/origins.ts), said the same way. */
-export function checkOrigin(text: string): { origin: string } | { problem: string } {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    return { problem: `"${text}" is not an origin such as https://example.com` };
-  }
-  if (url.protocol === 'http:' && url.hostname !== 'localhost')
-    return { problem: `"${text}" must use https (http is allowed only for localhost)` };
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return { problem: `"${text}" must use https` };
-  if (url.username || url.password || url.search || url.hash || !['', '/'].includes(url.pathname) || text.endsWith('/'))
-    return { problem: `"${text}" must be an origin only, with no path, query or credentials` };
-  if (url.hostname.includes('*')) return { problem: `"${text}": wildcards are not allowed; list each origin` };
-  if (url.origin !== text) return { problem: `"${text}" must be written as the browser shows it: ${url.origin}` };
-  return { origin: url.origin };
-}
 
 export function SettingsApp({ place }: { place: Place }) {
   const modeId = appModeId(place);

@@ -104,71 +104,6 @@ export function FormProblem({ problem, fields }: { problem: Problem | undefined;
   );
 }
 
-/** Says why a control is disabled. */
-export function Reason({ why }: { why: string | undefined }) {
-  if (!why) return null;
-  return <p class="reason">{why}</p>;
-}
-
-/** A question before something that cannot be undone; Escape or Cancel leaves it. */
-export function Confirm(props: {
-  title: string;
-  children: ComponentChildren;
-  action: string;
-  onCancel(): void;
-  onConfirm(): Promise<void>;
-}) {
-  const [problem, setProblem] = useState<Problem | undefined>();
-  const [busy, setBusy] = useState(false);
-  const cancel = useRef<HTMLButtonElement>(null);
-  // Cancel takes the focus (the safe choice); closed, the dialog gives it back where it was.
-  useEffect(() => {
-    const before = document.activeElement;
-    cancel.current?.focus();
-    return () => before instanceof HTMLElement && before.isConnected && before.focus();
-  }, []);
-  return (
-    <div class="overlay" onClick={(e) => e.target === e.currentTarget && props.onCancel()}>
-      <div
-        class="confirm"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby="confirm-title"
-        onKeyDown={(e) => e.code === 'Escape' && (e.preventDefault(), props.onCancel())}
-      >
-        <h2 id="confirm-title">{props.title}</h2>
-        {props.children}
-        {problem && (
-          <p class="error" role="alert">
-            {problem.message}
-          </p>
-        )}
-        <div class="confirm-actions">
-          <button type="button" class="quiet" ref={cancel} onClick={props.onCancel}>
-            Cancel
-          </button>
-          <button
-            type="button"
-            class="danger"
-            disabled={busy}
-            onClick={async () => {
-              setBusy(true);
-              try {
-                await props.onConfirm();
-              } catch (err) {
-                setProblem(problemOf(err));
-                setBusy(false);
-              }
-            }}
-          >
-            {props.action}
-          </button>
-        </div>
-      </div>
-    </div>
-  );
-}
-
 /** A secret shown this once: a warning, the value to select or copy, and a button that puts it away for good. */
 export function OnceSecret({ label, secret, onDone }: { label: string; secret: string; onDone(): void }) {
   const [copied, setCopied] = useState<string | undefined>();
@@ -254,4 +189,10 @@ export function usePageActions(list: { id: string; label: string; focus?: string
     actionCommands.set(commands);
     return () => actionCommands.set([]);
   }, []);
+}
+
+/** Says why a control is disabled. */
+export function Reason({ why }: { why: string | undefined }) {
+  if (!why) return null;
+  return <p class="reason">{why}</p>;
 }

@@ -3,18 +3,8 @@ import { request } from '../api/request';
 import { CreateServerKeyDocument, RevokeServerKeyDocument, ServerKeysDocument, type ServerKeyRowFragment } from '../generated/graphql';
 import { appModeId, type Place } from '../place';
 import { fullTime } from '../ui/time';
-import {
-  Confirm,
-  OnceSecret,
-  problemOf,
-  Reason,
-  refusedFor,
-  SettingsPage,
-  useRead,
-  usePageActions,
-  useRole,
-  type Problem,
-} from './settings-common';
+import { OnceSecret, problemOf, Reason, refusedFor, SettingsPage, useRead, usePageActions, useRole, type Problem } from './settings-common';
+import { Confirm } from '../ui/confirm';
 
 // Server keys of the mode the console is in: listed by their hint (the key itself is never read
 // back), made (the key shown this once, then gone: it lives only in this page's state), revoked

@@ -15,7 +15,6 @@ import {
 import type { Place } from '../place';
 import { fullTime } from '../ui/time';
 import {
-  Confirm,
   FieldError,
   FormProblem,
   invalid,
@@ -28,6 +27,7 @@ import {
   useRole,
   type Problem,
 } from './settings-common';
+import { Confirm } from '../ui/confirm';
 
 // The workspace's members and its pending invitations: invite an email with a role, cancel an
 // invitation, change a member's role, remove a member. Only owners may; others see the members

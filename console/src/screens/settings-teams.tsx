@@ -10,7 +10,6 @@ import {
 } from '../generated/graphql';
 import type { Place } from '../place';
 import {
-  Confirm,
   FieldError,
   FormProblem,
   invalid,
@@ -23,6 +22,7 @@ import {
   useRole,
   type Problem,
 } from './settings-common';
+import { Confirm } from '../ui/confirm';
 
 // The workspace's teams (conversations are assigned to them): made with a name and members,
 // renamed, members added and taken out, removed. Owners and admins change them.

@@ -11,7 +11,6 @@ import {
 import { appModeId, type Place } from '../place';
 import { fullTime } from '../ui/time';
 import {
-  Confirm,
   FieldError,
   FormProblem,
   invalid,
@@ -24,6 +23,7 @@ import {
   useRole,
   type Problem,
 } from './settings-common';
+import { Confirm } from '../ui/confirm';
 
 // Preference topics of the mode the console is in: what people choose to hear of, and by which
 // channels. Added (the key is fixed for ever), changed, archived (shown to no one, its key never

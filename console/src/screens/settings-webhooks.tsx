@@ -16,7 +16,6 @@ import {
 import { appModeId, type Place } from '../place';
 import { fullTime } from '../ui/time';
 import {
-  Confirm,
   FieldError,
   FormProblem,
   invalid,
@@ -30,6 +29,7 @@ import {
   useRole,
   type Problem,
 } from './settings-common';
+import { Confirm } from '../ui/confirm';
 
 // Webhook endpoints of the mode the console is in: their topics, on or off, changed, removed, a
 // new signing secret (shown once), "Send test", and each one's delivery log (its last 50 tries:

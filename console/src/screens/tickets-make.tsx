@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
-import { Refusal, request } from '../api/request';
+import { Refusal, request, messageOf } from '../api/request';
 import { store, useStore } from '../api/store';
 import {
   ConversationTicketDocument,
@@ -30,7 +30,7 @@ export function useTicketTypes(modeId: string, includeArchived: boolean) {
     () =>
       request(TicketTypesDocument, { appModeId: modeId, includeArchived })
         .then((d) => (setTypes(d.ticketTypes.edges.map((e) => e.node)), setError(undefined)))
-        .catch((err) => setError(err instanceof Refusal ? err.message : String(err))),
+        .catch((err) => setError(messageOf(err))),
     [modeId, includeArchived],
   );
   useEffect(() => void read(), [read]);

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
-import { Refusal, request } from '../api/request';
+import { request, messageOf } from '../api/request';
 import { actionCommands } from '../commands';
 import { MoveTicketDocument, TicketDocument, type TicketPageFragment } from '../generated/graphql';
 import { plainKey } from '../keys';
@@ -25,7 +25,7 @@ export function TicketPage(props: { id: string; seen?: string | undefined; onGon
     try {
       setTicket((await request(TicketDocument, { id })).ticket);
     } catch (err) {
-      setError(err instanceof Refusal ? err.message : String(err));
+      setError(messageOf(err));
     }
   }, [id]);
   // Read as it opens, and again when the list's live row says it changed.
@@ -37,7 +37,7 @@ export function TicketPage(props: { id: string; seen?: string | undefined; onGon
     try {
       setTicket((await request(MoveTicketDocument, { ticketId: id, state })).moveTicket);
     } catch (err) {
-      setError(err instanceof Refusal ? err.message : String(err));
+      setError(messageOf(err));
     } finally {
       setBusy(false);
     }

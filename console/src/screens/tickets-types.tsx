@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { Refusal, request } from '../api/request';
+import { Refusal, request, messageOf } from '../api/request';
 import {
   AddTicketTypeDocument,
   ArchiveTicketTypeDocument,
@@ -44,7 +44,7 @@ export function TicketTypes({ place }: { place: Place }) {
       await request(ArchiveTicketTypeDocument, { id: t.id, archived: !t.archived });
       await read();
     } catch (err) {
-      setProblem(err instanceof Refusal ? err.message : String(err));
+      setProblem(messageOf(err));
     }
   };
 

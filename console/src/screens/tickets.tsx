@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { live } from '../api/live';
-import { Refusal, request } from '../api/request';
+import { request, messageOf } from '../api/request';
 import { actionCommands } from '../commands';
 import { TicketsChangedDocument, TicketsDocument, type TicketRowFragment, type TicketTypeRowFragment } from '../generated/graphql';
 import { plainKey } from '../keys';
@@ -68,7 +68,7 @@ export function Tickets({ place, state, ticketId }: { place: Place; state: strin
         setNext(tickets.pageInfo.hasNextPage ? (tickets.pageInfo.endCursor ?? null) : null);
         setError(undefined);
       } catch (err) {
-        if (mine === reading.current) setError(err instanceof Refusal ? err.message : String(err));
+        if (mine === reading.current) setError(messageOf(err));
       } finally {
         if (mine === reading.current) setLoading(false);
       }

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { connection } from '../api/live';
-import { Refusal, request } from '../api/request';
+import { request, messageOf } from '../api/request';
 import { readSession } from '../api/session';
 import { useStore } from '../api/store';
 import { signOut } from '../auth';
@@ -37,7 +37,7 @@ export function Shell({ route }: { route: Exclude<Route, { screen: 'sign-in' }> 
         setPlace(chosen);
         if (!chosen) setProblem('You have no app yet: a workspace owner can make one.');
       })
-      .catch((err) => setProblem(err instanceof Refusal ? err.message : String(err)));
+      .catch((err) => setProblem(messageOf(err)));
   }, []);
 
   useEffect(() => {

@@ -1,0 +1,53 @@
+import type { Browser, Page } from 'playwright-core';
+import { expect } from 'vitest';
+
+// What the console's browser tests share.
+
+/**
+ * Runs a command of the console's command menu (Ctrl/⌘-K) by its words, as a person would: the
+ * menu open and its filter focused before typing, and Enter once the chosen command shows every
+ * word (on a busy machine keys typed sooner would reach the page behind it, and an Enter pressed
+ * before the list is filtered would run its first command).
+ */
+export async function runCommand(page: Page, words: string) {
+  await page.keyboard.press('Control+k');
+  const filter = page.locator('#command-filter:focus');
+  await filter.waitFor();
+  await page.keyboard.type(words);
+  const chosen = page.locator('#command-list [role="option"][aria-selected="true"]');
+  await expect
+    .poll(async () => {
+      const label = ((await chosen.textContent().catch(() => '')) ?? '').toLowerCase();
+      return words
+        .toLowerCase()
+        .split(/\s+/)
+        .every((w) => label.includes(w));
+    })
+    .toBe(true);
+  await page.keyboard.press('Enter');
+}
+
+/**
+ * A console page signed in as the staff user of `token` (their session in its storage, as after
+ * signing in), in a browser context of its own; whatever the page logs as an error goes to `errors`.
+ */
+export async function signedInConsole(
+  browser: Browser,
+  opts: { url: string; token: string; errors: string[]; viewport?: { width: number; height: number } },
+): Promise<Page> {
+  const r = await fetch(`${opts.url}/graphql`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${opts.token}` },
+    body: JSON.stringify({ query: '{ viewer { id name email } }' }),
+  });
+  const { viewer } = ((await r.json()) as { data: { viewer: { id: string; name: string; email: string } } }).data;
+  const viewport = opts.viewport ?? { width: 1360, height: 820 };
+  const context = await browser.newContext({ locale: 'en-US', timezoneId: 'Europe/Berlin', viewport });
+  context.setDefaultTimeout(15_000);
+  const session = JSON.stringify({ token: opts.token, name: viewer.name, email: viewer.email, viewerId: viewer.id });
+  await context.addInitScript((value) => localStorage.setItem('crm.console.session', value), session);
+  const page = await context.newPage();
+  page.on('console', (m) => m.type() === 'error' && opts.errors.push(m.text()));
+  page.on('pageerror', (e) => opts.errors.push(String(e)));
+  return page;
+}
