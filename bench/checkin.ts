@@ -8,6 +8,12 @@
 // each person's first check-in (a new session: what the messages answer is written) and their next
 // one past the 20-second spacing (what steady state mostly is: nothing new to answer).
 // Alone: `npx tsx bench/checkin.ts`; with the others: `npm run bench`.
+//
+// Beside each run: PostgreSQL's CPU a request (all its processes, from /proc), its transactions,
+// rows written and WAL a request. BENCH_CHECKIN_PROFILE=<dir>: each server process also gets a
+// probe (checkin-probe.ts) that, for each timed run only, writes a CPU profile there and counts its
+// event-loop delay, garbage-collection pauses and requests in flight; and pg_stat_activity and
+// pg_locks are sampled every 20 ms through the run (what the server's connections were doing, lock waits).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -20,6 +26,7 @@ import { BENCH_SECRET_KEY, withBenchDatabase } from './database.js';
 import { httpClient, paced } from './paced.js';
 import { cpuMsOf, freePort, serverProcess, stop } from './processes.js';
 import { guestToken } from './apps.js';
+import { DbProbe, probeArgs, ProbeToggle, summarizeProfile, type ProbeSummary } from './checkin-probe.js';
 
 const CONTACTS = Number(process.env.BENCH_CHECKIN_CONTACTS ?? 100_000);
 const EVENTS_PER_CONTACT = 5;
@@ -28,6 +35,7 @@ const RATE = Number(process.env.BENCH_CHECKIN_RATE ?? 1000);
 const SECONDS = Number(process.env.BENCH_CHECKIN_SECONDS ?? 10);
 const CONNECTIONS = 32;
 const PLANS = ['free', 'pro', 'team'];
+const PROFILE = process.env.BENCH_CHECKIN_PROFILE;
 const EVENT_NAMES = Array.from({ length: 20 }, (_, i) => `feature_${i}_used`);
 
 export interface Run {
@@ -37,6 +45,14 @@ export interface Run {
   p50: number;
   p99: number;
   cpuMsPerRequest: number;
+  /** PostgreSQL's CPU (every process of the cluster) a request over the run. */
+  dbCpuMsPerRequest: number;
+  /** Transactions committed, rows inserted and updated, and WAL bytes, a request. */
+  commitsPerRequest: number;
+  rowsWrittenPerRequest: number;
+  walBytesPerRequest: number;
+  /** With BENCH_CHECKIN_PROFILE: the server's probe and the database's samples over the run. */
+  probe?: ProbeSummary;
 }
 
 export interface CheckinBenchResult {
@@ -158,9 +174,17 @@ process.on('SIGTERM', () => server.close(() => svc.close().then(() => process.ex
 
 async function startFloor(url: string, port: number): Promise<ChildProcess> {
   const dist = pathToFileURL(fileURLToPath(new URL('../dist', import.meta.url))).href;
-  const child = spawn(process.execPath, ['--input-type=module', '-e', FLOOR(dist)], {
+  const child = spawn(process.execPath, [...(PROFILE ? probeArgs(PROFILE) : []), '--input-type=module', '-e', FLOOR(dist)], {
     cwd: fileURLToPath(new URL('..', import.meta.url)),
-    env: { ...process.env, ...limits, DATABASE_URL: url, CRM_SECRET_KEY: BENCH_SECRET_KEY, PORT: String(port), LOG_LEVEL: 'warn' },
+    env: {
+      ...process.env,
+      ...limits,
+      DATABASE_URL: url,
+      CRM_SECRET_KEY: BENCH_SECRET_KEY,
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
+      CHECKIN_PROBE_LABEL: 'floor',
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   await new Promise<void>((resolve, reject) => {
@@ -175,6 +199,7 @@ const limits = { RATE_GUEST_ADDRESS_PER_MINUTE: '100000000', RATE_GUEST_APP_PER_
 
 /** Requests at a steady rate (open loop, bench/paced.ts), each from the next person (a token of their own), in a new session or not. */
 async function load(
+  url: string,
   name: string,
   port: number,
   server: ChildProcess,
@@ -188,19 +213,33 @@ async function load(
   try {
     // Every connection opened first, by people of the warm-up: the run meets no handshake.
     await Promise.all(warm.slice(0, CONNECTIONS).map((p) => client.request('POST', '/guest/v1/checkin', p.headers, body)));
+    const db = await DbProbe.open(url, !!PROFILE);
+    const toggle = PROFILE ? new ProbeToggle(server, PROFILE) : undefined;
+    await toggle?.start();
+    const dbBefore = await db.counters();
     const cpuBefore = cpuMsOf(server);
     const run = await paced(RATE, SECONDS, async (i) => {
       const status = await client.request('POST', '/guest/v1/checkin', people[i % people.length]!.headers, body);
       if (status !== 200) refused.set(status, (refused.get(status) ?? 0) + 1);
     });
+    const cpuMs = cpuMsOf(server) - cpuBefore;
+    const dbAfter = await db.counters();
+    const samples = await db.close();
+    const probe = toggle ? { ...(await toggle.stop()), db: samples } : undefined;
     if (refused.size) throw new Error(`${name}: answers that were not 200: ${JSON.stringify(Object.fromEntries(refused))}`);
+    const per = (k: keyof typeof dbBefore) => (dbAfter[k] - dbBefore[k]) / run.requests;
     return {
       name,
       requests: run.requests,
       requestsPerSecond: run.perSecond,
       p50: run.p50,
       p99: run.p99,
-      cpuMsPerRequest: (cpuMsOf(server) - cpuBefore) / run.requests,
+      cpuMsPerRequest: cpuMs / run.requests,
+      dbCpuMsPerRequest: per('cpuMs'),
+      commitsPerRequest: per('commits'),
+      rowsWrittenPerRequest: per('rows'),
+      walBytesPerRequest: per('wal'),
+      probe,
     };
   } finally {
     client.close();
@@ -231,7 +270,13 @@ export async function benchCheckin(url: string): Promise<CheckinBenchResult> {
   const warm = people.slice(0, 300).map((p, i) => ({ headers: people[(count - 1 - i) % count]!.headers }));
 
   const [port, floorPort] = [await freePort(), await freePort()];
-  const server = await serverProcess(url, BENCH_SECRET_KEY, port, limits);
+  const server = await serverProcess(
+    url,
+    BENCH_SECRET_KEY,
+    port,
+    { ...limits, CHECKIN_PROBE_LABEL: 'service' },
+    PROFILE ? probeArgs(PROFILE) : [],
+  );
   const floorServer = await startFloor(url, floorPort);
   try {
     // Warm up both (code compiled, pools filled, the live messages compiled) on people of their own.
@@ -246,12 +291,12 @@ export async function benchCheckin(url: string): Promise<CheckinBenchResult> {
       }
     }
     const measured = people.slice(0, RATE * SECONDS);
-    const floor = await load('floor', floorPort, floorServer, measured, 'one', warm);
-    const first = await load('first', port, server, measured, 'one', warm);
+    const floor = await load(url, 'floor', floorPort, floorServer, measured, 'one', warm);
+    const first = await load(url, 'first', port, server, measured, 'one', warm);
     const answered = await answeredShare(url, app.appModeId);
     // Past the 20-second spacing since each person's first check-in.
     await new Promise((r) => setTimeout(r, 21_000 - SECONDS * 1000 > 0 ? 21_000 - SECONDS * 1000 : 0));
-    const again = await load('again', port, server, measured, 'one', warm);
+    const again = await load(url, 'again', port, server, measured, 'one', warm);
     return {
       contacts: CONTACTS,
       events: CONTACTS * EVENTS_PER_CONTACT,
@@ -284,7 +329,26 @@ async function answeredShare(url: string, appModeId: string): Promise<number> {
 
 const ms = (n: number) => `${n.toFixed(1)} ms`;
 const line = (r: Run) =>
-  `${Math.round(r.requestsPerSecond).toLocaleString('en').padStart(6)} requests/s, p50 ${ms(r.p50).padStart(7)}, p99 ${ms(r.p99).padStart(8)}, server CPU ${r.cpuMsPerRequest.toFixed(2)} ms/request`;
+  `${Math.round(r.requestsPerSecond).toLocaleString('en').padStart(6)} requests/s, p50 ${ms(r.p50).padStart(7)}, p99 ${ms(r.p99).padStart(8)}, server CPU ${r.cpuMsPerRequest.toFixed(2)} ms/request` +
+  `, database CPU ${r.dbCpuMsPerRequest.toFixed(2)} ms, ${r.commitsPerRequest.toFixed(2)} commits, ${r.rowsWrittenPerRequest.toFixed(2)} rows written, ${Math.round(r.walBytesPerRequest)} B of WAL a request`;
+
+function printProbe(r: Run): void {
+  const p = r.probe;
+  if (!p) return;
+  const pct = (n: number) => `${(n * 100).toFixed(1)}%`;
+  console.log(
+    `    ${r.name}: event-loop delay p50 ${p.loopDelay.p50.toFixed(1)} ms, p99 ${p.loopDelay.p99.toFixed(1)} ms, max ${p.loopDelay.max.toFixed(1)} ms; ` +
+      `GC ${p.gc.count} pauses, ${p.gc.totalMs.toFixed(0)} ms in all (${p.gc.majorCount} major, longest ${p.gc.maxMs.toFixed(1)} ms); ` +
+      `requests in flight mean ${p.inFlight.mean.toFixed(1)}, max ${p.inFlight.max}`,
+  );
+  if (p.db)
+    console.log(
+      `    ${r.name}: database, mean a sample: ${p.db.active.toFixed(2)} statements running, ${p.db.idleInTransaction.toFixed(2)} idle in transaction, ` +
+        `${p.db.lockWaiting.toFixed(2)} waiting on a lock (max ${p.db.lockWaitingMax}), waits ${JSON.stringify(p.db.waits)}`,
+    );
+  console.log(`    ${r.name}: CPU profile ${p.profile} (self time, share of samples):`);
+  for (const f of summarizeProfile(p.profile, 14)) console.log(`      ${pct(f.share).padStart(6)}  ${f.name}`);
+}
 
 export function printCheckin(r: CheckinBenchResult): void {
   console.log(
@@ -295,6 +359,7 @@ export function printCheckin(r: CheckinBenchResult): void {
     `  first check-in of a session  ${line(r.first)}  (${Math.round(r.answeredShare * 100)}% answered a message: receipts and message.sent written)`,
   );
   console.log(`  the next, 20 s on            ${line(r.again)}`);
+  for (const run of [r.floor, r.first, r.again]) printProbe(run);
   console.log(`  aim: p99 within 5 ms (${r.again.p99 <= 5 ? 'met' : 'not met'} in steady state)`);
 }
 

@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exec, sql } from '../src/db/sql.js';
 import { peopleInFlight } from '../src/domain/inapp/beside.js';
@@ -434,6 +435,60 @@ describe('check-in', () => {
     const again = await u.checkedIn();
     expect(again).toMatchObject({ throttled: true });
     expect(ids(again)).toEqual([m.id]);
+  });
+
+  it('commits the writes of many people checking in at once together, each as alone: every message answered and counted once, every answer kept', async () => {
+    const { own, staff, user } = await ownApp();
+    const m = await staff.live(own.modes.live, 'banner', { content: banner('Grouped') });
+    const people = Array.from({ length: 24 }, () => user());
+    // Transactions that wrote a check-in's records, and statements that kept an answer, on any connection.
+    let recordTransactions = 0;
+    let keeps = 0;
+    const open = new WeakMap<object, boolean>();
+    const original = pg.Client.prototype.query;
+    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+      const text = typeof args[0] === 'string' ? args[0] : String((args[0] as { text?: string } | undefined)?.text ?? '');
+      if (text === 'BEGIN') open.set(this, false);
+      else if (text === 'COMMIT' || text === 'ROLLBACK') {
+        if (text === 'COMMIT' && open.get(this)) recordTransactions++;
+        open.delete(this);
+      } else if (text.includes('INSERT INTO inapp_receipt AS r')) {
+        if (open.has(this)) open.set(this, true);
+        else recordTransactions++;
+      } else if (/UPDATE inapp_checkin (k )?SET answer/.test(text)) keeps++;
+      return (original as (...a: unknown[]) => unknown).apply(this, args);
+    } as typeof original;
+    let answers;
+    try {
+      answers = await Promise.all(people.map((u) => u.checkedIn()));
+    } finally {
+      pg.Client.prototype.query = original;
+    }
+    expect(answers.map(ids)).toEqual(Array(24).fill([m.id]));
+    expect(await t.svc.db.inAppReceipt.count({ where: { messageId: m.id, sentCount: 1 } })).toBe(24);
+    expect(recordTransactions).toBeGreaterThan(0);
+    expect(recordTransactions).toBeLessThan(24);
+    // Each answer was kept with its records: a check-in within the spacing gets it, throttled.
+    expect(keeps).toBe(0);
+    for (const u of people.slice(0, 3)) expect(await u.checkedIn()).toMatchObject({ throttled: true, messages: [{ id: m.id }] });
+
+    // With nothing to answer, the answers are kept by fewer statements than people.
+    const quiet = await ownApp();
+    const others = Array.from({ length: 24 }, () => quiet.user());
+    keeps = 0;
+    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+      const text = typeof args[0] === 'string' ? args[0] : String((args[0] as { text?: string } | undefined)?.text ?? '');
+      if (/UPDATE inapp_checkin (k )?SET answer/.test(text)) keeps++;
+      return (original as (...a: unknown[]) => unknown).apply(this, args);
+    } as typeof original;
+    try {
+      expect((await Promise.all(others.map((u) => u.checkedIn()))).map(ids)).toEqual(Array(24).fill([]));
+    } finally {
+      pg.Client.prototype.query = original;
+    }
+    expect(keeps).toBeGreaterThan(0);
+    expect(keeps).toBeLessThan(24);
+    for (const u of others.slice(0, 3)) expect(await u.checkedIn()).toMatchObject({ throttled: true, messages: [] });
   });
 
   it('hears of a message changed by another server process within moments (LISTEN/NOTIFY)', async () => {

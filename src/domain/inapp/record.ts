@@ -1,7 +1,9 @@
+import type pg from 'pg';
 import { subjectHash } from '../contacts/erasure.js';
 import { inTransaction, type Ctx, type GuestCaller } from '../context.js';
 import { answerFirst, OUTBOX_CHANNEL } from '../outbox.js';
-import { exec, rows, sql } from '../../db/sql.js';
+import { WriteGroups } from '../../db/groups.js';
+import { exec, inSqlTransaction, rows, sql, type Sql } from '../../db/sql.js';
 import type { LiveMessage } from './live-messages.js';
 import { CONTROL } from './message-input.js';
 import { dayOf, INAPP_COUNTED } from './stats.js';
@@ -14,6 +16,12 @@ import { dayOf, INAPP_COUNTED } from './stats.js';
 // answer is kept only when everything chosen was written (else the caller keeps the one it gives).
 // The person is held against an erase for the statement (crm_erased): erased meanwhile, nothing
 // is written.
+//
+// Group commit (src/db/groups.ts), as the guest events do: while two groups are being written, the
+// check-ins' writes that come meanwhile wait and go together, each person's statement as alone but
+// all in one transaction (one commit: one flush to disk, and one hold of PostgreSQL's notify lock,
+// which every transaction that notifies holds through its commit), and the answers kept for
+// throttled check-ins in one UPDATE. A write with nothing waiting beside it goes alone, as before.
 
 export interface Answered {
   message: LiveMessage;
@@ -59,9 +67,7 @@ export async function recordCheckin(
   const tests = choice.tests.map((t) => t.id);
   const notErased = sql`NOT (SELECT gone FROM erased)`;
   answerFirst(ctx);
-  const [row] = await rows<Row>(
-    ctx,
-    sql`
+  const statement = sql`
       WITH erased AS (SELECT crm_erased(${appId}, ARRAY[${externalId}], ARRAY[${subjectHash(ctx.svc, appId, externalId)}], ${now}::timestamptz) <> '{}' AS gone),
       sent AS (
         INSERT INTO inapp_receipt AS r (message_id, contact_id, app_mode_id, variant, assigned_at, sent_at, last_sent_at, last_session, sent_count)
@@ -102,10 +108,80 @@ export async function recordCheckin(
         RETURNING 1)
       SELECT (SELECT gone FROM erased) AS erased, (SELECT json_agg(message_id) FROM sent) AS answered, (SELECT json_agg(id) FROM delivered) AS tests,
              EXISTS (SELECT 1 FROM kept) AS kept,
-             (SELECT count(*) FROM (SELECT pg_notify(${OUTBOX_CHANNEL}, '') FROM posted LIMIT 1) AS n) AS notified`,
-    { prepare: 'crm_inapp_record' },
-  );
-  return { erased: row!.erased, answered: row!.answered ?? [], tests: row!.tests ?? [], kept: row!.kept };
+             (SELECT count(*) FROM (SELECT pg_notify(${OUTBOX_CHANNEL}, '') FROM posted LIMIT 1) AS n) AS notified`;
+  const row = inTransaction(ctx) ? await recordOn(ctx, statement) : await groupsOf(ctx).records.write({ ctx, contactId, statement });
+  return { erased: row.erased, answered: row.answered ?? [], tests: row.tests ?? [], kept: row.kept };
+}
+
+const RECORD = 'crm_inapp_record';
+
+async function recordOn(on: Parameters<typeof rows>[0], statement: Sql): Promise<Row> {
+  const [row] = await rows<Row>(on, statement, { prepare: RECORD });
+  return row!;
+}
+
+/** Writes in one group at most: its transaction stays short. */
+const MAX_GROUP = 32;
+/** Groups in flight at once per process: one waits on its commit's flush while the next is written. */
+const GROUPS_IN_FLIGHT = 2;
+
+interface RecordWrite {
+  ctx: Ctx<GuestCaller>;
+  contactId: string;
+  statement: Sql;
+}
+
+interface StoreWrite {
+  ctx: Ctx<GuestCaller>;
+  contactId: string;
+  answer: string;
+  hash: string;
+}
+
+/** A process's groups, one pair per pool. */
+const groups = new WeakMap<pg.Pool, { records: WriteGroups<RecordWrite, Row>; stores: WriteGroups<StoreWrite, void> }>();
+
+function groupsOf(ctx: Ctx<GuestCaller>) {
+  let kept = groups.get(ctx.svc.pool);
+  if (!kept) {
+    kept = {
+      records: new WriteGroups<RecordWrite, Row>({
+        max: MAX_GROUP,
+        inFlight: GROUPS_IN_FLIGHT,
+        key: (w) => w.contactId,
+        alone: (w) => recordOn(w.ctx, w.statement),
+        // Each person's statement as alone, one after another in one transaction.
+        together: (ws) =>
+          inSqlTransaction(ws[0]!.ctx.svc.pool, async (sqlClient) => {
+            const out: Row[] = [];
+            for (const w of ws) out.push(await recordOn({ db: w.ctx.db, svc: w.ctx.svc, sqlClient }, w.statement));
+            return out;
+          }),
+      }),
+      stores: new WriteGroups<StoreWrite, void>({
+        max: MAX_GROUP * 2,
+        inFlight: GROUPS_IN_FLIGHT,
+        key: (w) => w.contactId,
+        alone: (w) => storeAlone(w.ctx, w.contactId, w.answer, w.hash),
+        together: async (ws) => {
+          await exec(
+            ws[0]!.ctx,
+            {
+              text: `WITH quick AS (SELECT set_config('synchronous_commit', 'off', true))
+     UPDATE inapp_checkin k SET answer = x.answer::jsonb, answer_hash = x.hash
+     FROM unnest($1::text[], $2::text[], $3::text[]) AS x(contact_id, answer, hash)
+     WHERE k.contact_id = x.contact_id AND EXISTS (SELECT 1 FROM quick)`,
+              values: [ws.map((w) => w.contactId), ws.map((w) => w.answer), ws.map((w) => w.hash)],
+            },
+            { prepare: 'crm_inapp_store_group' },
+          );
+          return ws.map(() => undefined);
+        },
+      }),
+    };
+    groups.set(ctx.svc.pool, kept);
+  }
+  return kept;
 }
 
 /** The answer a throttled check-in is answered with, kept without waiting for its disk flush (it is only timing). */
@@ -113,12 +189,15 @@ export async function storeAnswer(ctx: Ctx<GuestCaller>, contactId: string, answ
   // In a caller's transaction, written in it (and that transaction keeps its own durability).
   if (inTransaction(ctx))
     await exec(ctx, sql`UPDATE inapp_checkin SET answer = ${answer}::jsonb, answer_hash = ${hash} WHERE contact_id = ${contactId}`);
-  else
-    await exec(ctx, {
-      text: `WITH quick AS (SELECT set_config('synchronous_commit', 'off', true))
+  else await groupsOf(ctx).stores.write({ ctx, contactId, answer, hash });
+}
+
+async function storeAlone(ctx: Ctx<GuestCaller>, contactId: string, answer: string, hash: string): Promise<void> {
+  await exec(ctx, {
+    text: `WITH quick AS (SELECT set_config('synchronous_commit', 'off', true))
      UPDATE inapp_checkin SET answer = $1::jsonb, answer_hash = $2 WHERE contact_id = $3 AND EXISTS (SELECT 1 FROM quick)`,
-      values: [answer, hash, contactId],
-    });
+    values: [answer, hash, contactId],
+  });
 }
 
 /** The answer kept for the throttled check-ins (null until a first check-in keeps one); undefined once the person's row is gone (erased). */
