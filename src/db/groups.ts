@@ -32,6 +32,11 @@ export class WriteGroups<I, O> {
   private inFlight = 0;
   constructor(private readonly opts: GroupOptions<I, O>) {}
 
+  /** Writes waiting for a group (what a test or a gauge may read). */
+  get waitingCount(): number {
+    return this.waiting.length;
+  }
+
   write(item: I): Promise<O> {
     return new Promise<O>((resolve, reject) => {
       this.waiting.push({ item, resolve, reject });

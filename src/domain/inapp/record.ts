@@ -138,6 +138,9 @@ interface StoreWrite {
   hash: string;
 }
 
+/** Check-ins' record writes of this process waiting for a group. */
+export const recordWritesWaiting = (svc: { pool: pg.Pool }): number => groups.get(svc.pool)?.records.waitingCount ?? 0;
+
 /** A process's groups, one pair per pool. */
 const groups = new WeakMap<pg.Pool, { records: WriteGroups<RecordWrite, Row>; stores: WriteGroups<StoreWrite, void> }>();
 
