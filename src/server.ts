@@ -7,7 +7,7 @@ import { helpSitePath } from '../rest-facade/pages/help-paths.js';
 import { allRoutes, restRouter } from '../rest-facade/routes.js';
 import { guestCors, publicCors } from '../rest-facade/http/access.js';
 import { readBody } from '../rest-facade/http/body.js';
-import { under } from '../rest-facade/http/cors.js';
+import { under, underOr } from '../rest-facade/http/cors.js';
 import { problems } from '../rest-facade/http/problem.js';
 import { exec, sql } from './db/sql.js';
 import { sweepRateBuckets } from './domain/access/rate-limits.js';
@@ -28,6 +28,7 @@ import { drainable, DRAIN_BOUNDS, type DrainBounds } from './http/drain.js';
 import { apiReferencePage, frontPage, type OpenApiLike } from './http/front-page.js';
 import { createMetrics, observe } from './http/observability.js';
 import { readableTarget } from './http/request-target.js';
+import { sequence } from './http/sequence.js';
 import type { Logger } from './lib/logger.js';
 
 export interface RunningServer {
@@ -102,21 +103,39 @@ export async function startServer(
   app.use(observe(log, metrics));
   // Outermost too, for what fails in the CORS step itself (such as a database away).
   app.use(problems());
-  // CORS before the inner problem middleware, so refusals carry the headers a page needs to read them.
-  app.use(under('/guest/v1', guestCors(svc)));
-  app.use(under('/public/v1', publicCors(svc)));
-  app.use(under('/blobs', blobCors()));
-  app.use(problems());
-  app.use(readableTarget(['/guest/v1/', '/public/v1/', '/server/v1/']));
-  // Uploads are raw bytes up to their signed size: before the JSON body reader and its limit.
-  app.use(blobRouter(svc).routes());
-  app.use(readBody(svc.config.maxBodyBytes));
-  app.use(ops.routes()).use(ops.allowedMethods());
-  app.use(rest.routes()).use(rest.allowedMethods());
-  // The staff console: its shell for every path under /console/, its hashed assets.
-  app.use(consoleRouter().routes());
-  // The public help site: server-rendered pages (src/lib/html), refusals as pages too.
-  app.use(helpSiteRouter(svc).routes());
+  const opsMethods = ops.allowedMethods() as Koa.Middleware;
+  const restRoutes = rest.routes() as Koa.Middleware;
+  const restMethods = rest.allowedMethods() as Koa.Middleware;
+  const readable = readableTarget(['/guest/v1/', '/public/v1/', '/server/v1/']);
+  const body = readBody(svc.config.maxBodyBytes);
+  const guestCorsStep = guestCors(svc);
+  app.use(
+    underOr(
+      '/guest/v1',
+      // A guest request takes only the steps that can act on its path, in the same order: the
+      // other surfaces' CORS, the blob, operations, console and help-site routers answer none of
+      // its paths (operations' allowed methods still answers a method no router has, as before).
+      sequence([guestCorsStep, problems(), readable, body, opsMethods, restRoutes, restMethods]),
+      sequence([
+        // CORS before the inner problem middleware, so refusals carry the headers a page needs to read them.
+        under('/public/v1', publicCors(svc)),
+        under('/blobs', blobCors()),
+        problems(),
+        readable,
+        // Uploads are raw bytes up to their signed size: before the JSON body reader and its limit.
+        blobRouter(svc).routes() as Koa.Middleware,
+        body,
+        ops.routes() as Koa.Middleware,
+        opsMethods,
+        restRoutes,
+        restMethods,
+        // The staff console: its shell for every path under /console/, its hashed assets.
+        consoleRouter().routes() as Koa.Middleware,
+        // The public help site: server-rendered pages (src/lib/html), refusals as pages too.
+        helpSiteRouter(svc).routes() as Koa.Middleware,
+      ]),
+    ),
+  );
 
   server.on('request', drainer.handle(app.callback()));
 

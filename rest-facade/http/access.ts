@@ -1,6 +1,6 @@
 import type Koa from 'koa';
 import type { AppMode } from '../../src/generated/prisma/client.js';
-import type { Services } from '../../src/domain/context.js';
+import type { GuestCaller, Services } from '../../src/domain/context.js';
 import { findAppModeByKey, isAnyWebOrigin } from '../../src/domain/access/app-modes.js';
 import { authenticateGuest } from '../../src/domain/access/guest.js';
 import { beingErased, beingErasedRefusal } from '../../src/domain/contacts/erasure.js';
@@ -54,20 +54,24 @@ export function guestAccess(svc: Services, erasedStatus: 403 | 409 | 'checked by
     const { guestAppPerMinute, guestAddressPerMinute } = svc.config.limits;
     const appMode = await headerAppMode(svc, ctx);
     const address = { key: `guest:addr:${ctx.ip}`, perMinute: guestAddressPerMinute };
-    const caller = await countingRefusals(
-      () => takeShared(svc, [address]),
-      () =>
-        authenticateGuest(
-          svc,
-          {
-            appKey: ctx.get('X-CRM-App-Key') || undefined,
-            authorization: ctx.get('Authorization') || undefined,
-            userId: userIdHeader(ctx),
-            sdk: ctx.get('X-Crm-Sdk') || undefined,
-          },
-          appMode,
-        ),
-    );
+    let caller: GuestCaller;
+    try {
+      const { headers } = ctx.req;
+      caller = await authenticateGuest(
+        svc,
+        {
+          appKey: (headers['x-crm-app-key'] as string | undefined) || undefined,
+          authorization: headers.authorization || undefined,
+          userId: userIdHeader(ctx),
+          sdk: (headers['x-crm-sdk'] as string | undefined) || undefined,
+        },
+        appMode,
+      );
+    } catch (err) {
+      // A refused credential still counts against the caller's address (countingRefusals).
+      if (err instanceof DomainError && err.status === 401) await takeShared(svc, [address]);
+      throw err;
+    }
     // Approximate (src/domain/access/rate-limits.ts): mostly spent from this process's memory.
     await takeShared(svc, [{ key: `guest:app:${caller.appModeId}`, perMinute: guestAppPerMinute }, address]);
     if (erasedStatus !== 'checked by the route' && (await beingErased(svc, caller.appModeId, caller.externalId)))

@@ -19,8 +19,10 @@ export function crossOrigin(allow: (ctx: Koa.Context, origin: string) => Promise
     maxAge: 600,
     keepHeadersOnError: true,
   });
-  return async (ctx, next) => {
+  return (ctx, next) => {
     ctx.vary('Origin');
+    // No Origin (not a page's request): nothing to allow, as @koa/cors would find, without its steps.
+    if (!ctx.get('Origin')) return next();
     return handler(ctx, next);
   };
 }
@@ -30,3 +32,9 @@ export const under =
   (prefix: string, mw: Koa.Middleware): Koa.Middleware =>
   (ctx, next) =>
     ctx.path === prefix || ctx.path.startsWith(`${prefix}/`) ? mw(ctx, next) : next();
+
+/** `inside` for a path under the prefix, else `outside`. */
+export const underOr =
+  (prefix: string, inside: Koa.Middleware, outside: Koa.Middleware): Koa.Middleware =>
+  (ctx, next) =>
+    ctx.path === prefix || ctx.path.startsWith(`${prefix}/`) ? inside(ctx, next) : outside(ctx, next);

@@ -2,6 +2,7 @@ import type Koa from 'koa';
 import type Router from '@koa/router';
 import { z } from 'zod';
 import { isConnectionLost } from '../../src/db/lost-connection.js';
+import { sequence } from '../../src/http/sequence.js';
 import type { Ctx, GuestCaller, ServerCaller, VisitorCaller } from '../../src/domain/context.js';
 import { invalid, invalidField, type FieldError } from '../../src/domain/errors.js';
 import { parseJson } from './body.js';
@@ -106,20 +107,22 @@ export function mount(router: Router, route: AnyRoute, access: Koa.Middleware[])
   const koaPath = route.path.replace(/\{(\w+)\}/g, ':$1');
   const handle: Koa.Middleware = async (ctx) => {
     const errors: FieldError[] = [];
-    const params = check(route.params, ctx.params, 'path', errors);
-    const query = check(route.query, { ...ctx.query }, 'query', errors);
-    const headers = check(route.headers, headersOf(route, ctx), 'headers', errors);
+    // What a route declares nothing of is not read.
+    const params = route.params && check(route.params, ctx.params, 'path', errors);
+    const query = route.query && check(route.query, { ...ctx.query }, 'query', errors);
+    const headers = route.headers && check(route.headers, headersOf(route, ctx), 'headers', errors);
     // A route that takes no body ignores whatever came, as HTTP lets it.
     const body = route.body ? check(route.body, parseJson(ctx), 'body', errors) : undefined;
     if (errors.length) throw invalid(errors);
     const answer = await route.handle(ctx as RouteContext<Surface>, { params, query, headers, body } as never);
     if (answer.later) return answerLater(ctx, answer.later);
     ctx.status = answer.status;
-    for (const [k, v] of Object.entries(answer.headers ?? {})) ctx.set(k, v);
+    if (answer.headers) for (const [k, v] of Object.entries(answer.headers)) ctx.set(k, v);
     if (answer.body !== undefined) ctx.body = answer.body;
   };
-  const chain = [refuseNulInParams, ...access, handle];
-  router[route.method](koaPath, (ctx) => surviveLostConnection(ctx, () => run(chain, ctx)));
+  // Composed once, not step by step on each request.
+  const chain = sequence([refuseNulInParams, ...access, handle]);
+  router[route.method](koaPath, (ctx) => surviveLostConnection(ctx, chain));
 }
 
 /**
@@ -160,19 +163,14 @@ const refuseNulInParams: Koa.Middleware = (ctx, next) => {
  * A database connection cut mid-request: a read is tried once more on a fresh connection. A
  * write, whose transaction PostgreSQL rolled back, is answered 503 (problems()) to be sent again.
  */
-async function surviveLostConnection(ctx: Koa.Context, attempt: () => Promise<void>): Promise<void> {
+async function surviveLostConnection(ctx: Koa.Context, attempt: Koa.Middleware): Promise<void> {
   try {
-    return await attempt();
+    await attempt(ctx, nothingAfter);
   } catch (err) {
     if (ctx.method !== 'GET' || !isConnectionLost(err)) throw err;
-    return attempt();
+    await attempt(ctx, nothingAfter);
   }
 }
 
-/** The chain of middlewares in order, each one's `next` the following one. */
-function run(chain: Koa.Middleware[], ctx: Koa.Context): Promise<void> {
-  const step = async (i: number): Promise<void> => {
-    if (i < chain.length) await chain[i]!(ctx, () => step(i + 1));
-  };
-  return step(0);
-}
+/** The `next` of a route's last step: the route answers, nothing runs after it. */
+const nothingAfter = () => Promise.resolve();

@@ -99,7 +99,8 @@ export function drainable(server: http.Server, log: Logger, bounds: DrainBounds 
         }
         answering.add(res);
         if (closing) lastOnConnection(res);
-        res.once('close', () => {
+        // ('close' comes once: `on` spares the wrapper `once` adds.)
+        res.on('close', () => {
           answering.delete(res);
           if (!connection) return;
           connection.busy--;

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type Koa from 'koa';
+import type pino from 'pino';
 import client from 'prom-client';
 import { outboxBacklog, openRuns, type ConsumerBacklog } from '../domain/backlog.js';
 import { systemContext, type Services } from '../domain/context.js';
@@ -129,6 +130,44 @@ export function createMetrics(svc?: Services) {
 }
 export type Metrics = ReturnType<typeof createMetrics>;
 
+/**
+ * A request's logger: a child of the server's with the request id and what the access steps bind
+ * (app_mode, sdk), made when something is first written to it. Most requests write nothing below
+ * the server's level and so make no child logger; a line written is the same as the child's.
+ */
+export class RequestLog {
+  private logger: Logger | undefined;
+  private readonly bound: pino.Bindings[] = [];
+  constructor(
+    private readonly parent: Logger,
+    private readonly requestId: string,
+  ) {}
+
+  /** As pino's setBindings: added after the bindings already given. */
+  setBindings(bindings: pino.Bindings): void {
+    if (this.logger) this.logger.setBindings(bindings);
+    else this.bound.push(bindings);
+  }
+
+  info(o: object, m: string): void {
+    if (this.logger || this.parent.isLevelEnabled('info')) this.child().info(o, m);
+  }
+  warn(o: object, m: string): void {
+    if (this.logger || this.parent.isLevelEnabled('warn')) this.child().warn(o, m);
+  }
+  error(o: object, m: string): void {
+    if (this.logger || this.parent.isLevelEnabled('error')) this.child().error(o, m);
+  }
+
+  private child(): Logger {
+    if (!this.logger) {
+      this.logger = this.parent.child({ request_id: this.requestId });
+      for (const bindings of this.bound) this.logger.setBindings(bindings);
+    }
+    return this.logger;
+  }
+}
+
 const surfaceOf = (path: string) => /^\/(guest|server|public)\/v1\//.exec(path)?.[1] ?? (path.startsWith('/graphql') ? 'graphql' : 'other');
 
 export function observe(log: Logger, metrics: Metrics): Koa.Middleware {
@@ -136,7 +175,7 @@ export function observe(log: Logger, metrics: Metrics): Koa.Middleware {
     const incoming = ctx.get('X-Request-Id');
     const requestId = /^[\w.-]{1,64}$/.test(incoming) ? incoming : randomUUID();
     ctx.state.requestId = requestId;
-    ctx.state.log = log.child({ request_id: requestId });
+    ctx.state.log = new RequestLog(log, requestId);
     ctx.set('X-Request-Id', requestId);
     const started = process.hrtime.bigint();
     const record = () => {

@@ -7,6 +7,8 @@ import { invalidField } from '../domain/errors.js';
 // and before any credential is looked up: PostgreSQL cannot keep it (JSON bodies: rest-facade/http/json.ts).
 
 const decoded = (text: string) => {
+  // Without a percent sign there is nothing to decode (and nothing that can fail to decode).
+  if (!text.includes('%')) return text.includes('+') ? text.replaceAll('+', ' ') : text;
   try {
     return decodeURIComponent(text.replaceAll('+', ' '));
   } catch {
@@ -26,8 +28,10 @@ export function readableTarget(namedByRoutes: string[] = []): Koa.Middleware {
     if (path === undefined) throw invalidField('path', 'must be percent-encoded UTF-8');
     if (decoded(ctx.querystring) === undefined) throw invalidField('query', 'must be percent-encoded UTF-8');
     if (path.includes('\u0000') && !namedByRoutes.some((prefix) => ctx.path.startsWith(prefix))) throw invalidField('path', NUL);
-    for (const [name, value] of new URLSearchParams(ctx.querystring))
-      if (name.includes('\u0000') || value.includes('\u0000')) throw invalidField(`query.${name.replaceAll('\u0000', '')}`, NUL);
+    const query = ctx.querystring;
+    if (query)
+      for (const [name, value] of new URLSearchParams(query))
+        if (name.includes('\u0000') || value.includes('\u0000')) throw invalidField(`query.${name.replaceAll('\u0000', '')}`, NUL);
     // Node's parser refuses a NUL in a header already; kept for any other way a request arrives.
     const raw = ctx.req.rawHeaders;
     for (let i = 0; i + 1 < raw.length; i += 2)
