@@ -53,27 +53,47 @@ LANGUAGE sql VOLATILE AS $$
     AND (c.last_sdk IS DISTINCT FROM d.sdk OR d.sdk IS NOT DISTINCT FROM d.was)
 $$;
 
--- As before (see 20261128130000_guest_person_and_event_groups), set-wise.
+-- As before (see 20261128130000_guest_person_and_event_groups), set-wise. Its statements keep one
+-- plan each: the group's arrays are parameters whose sizes would otherwise have them planned
+-- afresh at every call (more than half its time).
 CREATE OR REPLACE FUNCTION crm_guest_events_group(p_batches json, p_erased_detail text)
 RETURNS TABLE (n int, erased boolean, events_off boolean, accepted int)
-LANGUAGE plpgsql VOLATILE AS $$
+LANGUAGE plpgsql VOLATILE SET plan_cache_mode = force_generic_plan AS $$
 #variable_conflict use_column
 DECLARE
+  -- The batches, read once: by batch (n from 0), and their events (each with its batch's n).
+  b_app text[]; b_mode text[]; b_who text[]; b_hash text[]; b_sdk text[]; b_now timestamptz[]; b_platform text[]; b_refused json[];
+  e_n int[]; e_i int[]; e_id text[]; e_name text[]; e_at bigint[]; e_props jsonb[];
   v_erased int[];
   v_missing text[];
   v_made text[];
 BEGIN
-  -- 1. The holds, in one order (the keys crm_erased takes).
-  PERFORM pg_advisory_xact_lock_shared(s.k) FROM (
-    SELECT DISTINCT hashtextextended('erase:' || b.app_id || ':' || b.external_id, 0) AS k
-    FROM crm_guest_batches(p_batches) b ORDER BY 1
-  ) AS s;
+  -- 1. The batches read, and every person held against an erase, in one order (the keys crm_erased takes).
+  WITH b AS (
+    SELECT * FROM crm_guest_batches(p_batches)
+  ), held AS (
+    SELECT count(pg_advisory_xact_lock_shared(s.k)) AS c
+    FROM (SELECT DISTINCT hashtextextended('erase:' || b.app_id || ':' || b.external_id, 0) AS k FROM b ORDER BY 1) AS s
+  )
+  SELECT bb.*, ee.*
+  INTO b_app, b_mode, b_who, b_hash, b_sdk, b_now, b_platform, b_refused, e_n, e_i, e_id, e_name, e_at, e_props
+  FROM (
+    SELECT array_agg(b.app_id ORDER BY b.n), array_agg(b.app_mode_id ORDER BY b.n), array_agg(b.external_id ORDER BY b.n),
+           array_agg(b.hash ORDER BY b.n), array_agg(b.sdk ORDER BY b.n), array_agg(b.now ORDER BY b.n),
+           array_agg(b.platform ORDER BY b.n), array_agg(b.refused ORDER BY b.n)
+    FROM b
+  ) AS bb, (
+    SELECT coalesce(array_agg(b.n), '{}'), coalesce(array_agg(e.i), '{}'), coalesce(array_agg(e.id), '{}'),
+           coalesce(array_agg(e.nm), '{}'), coalesce(array_agg(e.o), '{}'), coalesce(array_agg(e.p), '{}')
+    FROM b, unnest(b.idx, b.ids, b.names, b.occurred, b.props) AS e(i, id, nm, o, p)
+  ) AS ee, held;
 
   -- 2. The erased batches, each by its own clock; the people not yet contacts made, with the last
   -- SDK the group names (a concurrent first sight holding the key makes the insert wait for its
   -- end; then nothing is inserted here for them); the SDK of those already there.
   WITH b AS (
-    SELECT * FROM crm_guest_batches(p_batches)
+    SELECT (u.o - 1)::int AS n, u.app_id, u.app_mode_id, u.external_id, u.hash, u.sdk, u.now
+    FROM unnest(b_app, b_mode, b_who, b_hash, b_sdk, b_now) WITH ORDINALITY AS u(app_id, app_mode_id, external_id, hash, sdk, now, o)
   ), gone AS (
     SELECT b.n FROM b
     WHERE EXISTS (SELECT 1 FROM erase_request e WHERE e.app_id = b.app_id AND e.subject_hash = b.hash AND e.blocked_until > b.now)
@@ -131,16 +151,16 @@ BEGIN
   -- batch's, in a batch its last), each counter grown once, the refusals recorded; each batch
   -- answered with how many of its events were new.
   RETURN QUERY
-  WITH b AS (
-    SELECT * FROM crm_guest_batches(p_batches)
-  ), live AS (
-    SELECT b.*, c.product_events_off AS off
-    FROM b JOIN contact c ON c.app_mode_id = b.app_mode_id AND c.external_id = b.external_id
-    WHERE NOT (b.n = ANY(v_erased))
+  WITH live AS (
+    SELECT (u.o - 1)::int AS n, u.app_mode_id, u.now, u.platform, u.refused, c.product_events_off AS off
+    FROM unnest(b_mode, b_who, b_now, b_platform, b_refused) WITH ORDINALITY AS u(app_mode_id, external_id, now, platform, refused, o)
+    JOIN contact c ON c.app_mode_id = u.app_mode_id AND c.external_id = u.external_id
+    WHERE NOT ((u.o - 1)::int = ANY(v_erased))
   ), sent AS (
-    SELECT l.n, l.app_mode_id::uuid AS mode, e.i, e.id COLLATE "C" AS id, l.external_id AS x, e.nm,
+    SELECT e.n, l.app_mode_id::uuid AS mode, e.i, e.id COLLATE "C" AS id, b_who[e.n + 1] AS x, e.nm,
            to_timestamp(e.o / 1000.0) AS o, e.p, l.now, l.platform
-    FROM live l, unnest(l.idx, l.ids, l.names, l.occurred, l.props) AS e(i, id, nm, o, p)
+    FROM unnest(e_n, e_i, e_id, e_name, e_at, e_props) AS e(n, i, id, nm, o, p)
+    JOIN live l ON l.n = e.n
     WHERE NOT l.off
   ), kept AS (
     SELECT DISTINCT ON (s.mode, s.id) * FROM sent s ORDER BY s.mode, s.id, s.n, s.i DESC
@@ -163,11 +183,12 @@ BEGIN
            CASE WHEN r.reason = 'erased' THEN NULL ELSE r.external_id END, r.index, r.reason,
            CASE WHEN r.reason = 'erased' THEN p_erased_detail ELSE r.detail END, l.now AT TIME ZONE 'UTC'
     FROM live l, json_to_recordset(l.refused) AS r(index int, id text, external_id text, name text, reason text, detail text)
-    WHERE NOT l.off
+    WHERE NOT l.off AND json_array_length(l.refused) > 0
   ), per AS (
     SELECT k.n, count(*)::int AS c FROM ins i JOIN kept k ON k.mode = i.app_mode_id AND k.id = i.id GROUP BY k.n
   )
-  SELECT b.n, b.n = ANY(v_erased), coalesce(l.off, false), coalesce(per.c, 0)
-  FROM b LEFT JOIN live l ON l.n = b.n LEFT JOIN per ON per.n = b.n
-  ORDER BY b.n;
+  SELECT g.n::int, g.n::int = ANY(v_erased), coalesce(l.off, false), coalesce(per.c, 0)
+  FROM generate_series(0, cardinality(b_mode) - 1) AS g(n)
+  LEFT JOIN live l ON l.n = g.n LEFT JOIN per ON per.n = g.n
+  ORDER BY g.n;
 END $$;
