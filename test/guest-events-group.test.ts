@@ -45,12 +45,16 @@ async function seed(label: string): Promise<Side> {
   await contact('known', 'sdk/1');
   await contact('back', 'a');
   await contact('off', null, true);
-  await db.query(`INSERT INTO erase_request (id, app_id, subject_hash, requested_at, blocked_until) VALUES ($1, $2, 'hash-gone', $3, $4)`, [
-    randomUUID(),
-    appId,
-    new Date(T0 - 3_600_000),
-    new Date(T0 + 30 * 86_400_000),
-  ]);
+  // Erased, and being erased (the contact not yet removed).
+  await contact('erasing', 'sdk/1');
+  for (const who of ['gone', 'erasing'])
+    await db.query(`INSERT INTO erase_request (id, app_id, subject_hash, requested_at, blocked_until) VALUES ($1, $2, $3, $4, $5)`, [
+      randomUUID(),
+      appId,
+      `hash-${who}`,
+      new Date(T0 - 3_600_000),
+      new Date(T0 + 30 * 86_400_000),
+    ]);
   await db.query(
     `INSERT INTO event (app_mode_id, id, external_id, name, occurred_at, received_at, source, platform, props)
      VALUES ($1, 'stored', 'known', 'app_opened', $2, $2, 'guest', 'ios', '{}')`,
@@ -121,6 +125,7 @@ const GROUP: Batch[] = [
   { mode: 0, who: 'twice', sdk: 's', platform: 'ios', events: [{ id: 'e9' }] },
   { mode: 0, who: 'twice', sdk: null, platform: 'ios', events: [{ id: 'e9' }, { id: 'e10' }] },
   { mode: 0, who: 'twice', sdk: 's', platform: 'ios', events: [{ id: 'e11', day: -2 }] },
+  { mode: 0, who: 'erasing', sdk: 'sdk/3', platform: 'ios', events: [{ id: 'e12' }] },
   // A refusal alone, of a person seen first here.
   {
     mode: 0,
@@ -223,16 +228,18 @@ describe('a group of guest event batches written set-wise', () => {
       1,
       1,
       1,
+      'erased',
       0,
     ]);
     const [got, want] = [await written(grouped), await written(oneByOne)];
     expect(got).toEqual(want);
     expect(got.contacts.map((c) => [c.m, c.external_id, c.last_sdk, c.updated - T0])).toEqual([
       [0, 'back', 'a', 8000],
+      [0, 'erasing', 'sdk/1', -86_400_000],
       [0, 'known', 'sdk/2', 1000],
       [0, 'new', 'sdk/10', 6000],
       [0, 'off', null, -86_400_000],
-      [0, 'refused-only', null, 13_000],
+      [0, 'refused-only', null, 14_000],
       [0, 'twice', 's', 10_000],
       [1, 'new', 'other', 5000],
     ]);
