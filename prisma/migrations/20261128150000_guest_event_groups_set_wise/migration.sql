@@ -18,7 +18,7 @@ RETURNS TABLE (
   n int, app_id text, app_mode_id text, external_id text, hash text, sdk text, now timestamptz, platform text,
   idx int[], ids text[], names text[], occurred bigint[], props jsonb[], refused json
 )
-LANGUAGE sql IMMUTABLE AS $$
+LANGUAGE sql STABLE AS $$
   SELECT (b.o - 1)::int, b.app_id, b.app_mode_id, b.external_id, b.hash, b.sdk, b.now, b.platform,
          b.idx, b.ids, b.names, b.occurred, b.props, b.refused
   FROM ROWS FROM (json_to_recordset(p_batches) AS (
