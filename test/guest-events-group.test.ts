@@ -9,8 +9,10 @@ import { createTestDatabase } from './support/db.js';
 // group is written both ways, in two apps seeded alike, and everything they wrote is compared.
 
 let db: pg.Client;
+let url: string;
 beforeAll(async () => {
-  db = new pg.Client({ connectionString: await createTestDatabase() });
+  url = await createTestDatabase();
+  db = new pg.Client({ connectionString: url });
   await db.connect();
 });
 afterAll(() => db?.end());
@@ -138,8 +140,8 @@ const GROUP: Batch[] = [
 ];
 
 /** The group's batches as crm_guest_events_group reads them, for one side (each batch a second later than the one before). */
-function batches(side: Side) {
-  return GROUP.map((b, n) => ({
+function batches(side: Side, group: Batch[] = GROUP) {
+  return group.map((b, n) => ({
     app_id: side.appId,
     app_mode_id: side.modes[b.mode],
     external_id: b.who,
@@ -245,5 +247,41 @@ describe('a group of guest event batches written set-wise', () => {
     ]);
     expect(got.events.filter((e) => e.id === 'e2').map((e) => e.props)).toEqual([{ v: 2 }]);
     expect(got.refused.map((r) => r.event_id)).toEqual(['r1', null]);
+  });
+});
+
+describe('a group whose new person another transaction makes meanwhile', () => {
+  it('waits for it, then writes the SDK on the contact the other made, as a batch alone would', async () => {
+    const side = await seed('raced');
+    const other = new pg.Client({ connectionString: url });
+    await other.connect();
+    try {
+      // The other transaction's first sight of the person holds the key until it commits.
+      await other.query('BEGIN');
+      await other.query(
+        `INSERT INTO contact (id, app_mode_id, external_id, last_sdk, created_at, updated_at) VALUES ($1, $2, 'raced', 'sdk/other', $3, $3)`,
+        [randomUUID(), side.modes[0], new Date(T0 - 1000)],
+      );
+      const group = [
+        { mode: 0, who: 'raced', sdk: 'sdk/mine', platform: 'ios', events: [{ id: 'r1' }] },
+        { mode: 0, who: 'known', sdk: null, platform: 'ios', events: [{ id: 'r2' }] },
+      ] satisfies Batch[];
+      const pid = (await db.query('SELECT pg_backend_pid() AS pid')).rows[0].pid as number;
+      const answer = db.query('SELECT n, erased, events_off, accepted FROM crm_guest_events_group($1::json, $2)', [
+        JSON.stringify(batches(side, group)),
+        ERASED_DETAIL,
+      ]);
+      await expect
+        .poll(
+          async () => (await other.query(`SELECT wait_event_type FROM pg_stat_activity WHERE pid = $1`, [pid])).rows[0]?.wait_event_type,
+        )
+        .toBe('Lock');
+      await other.query('COMMIT');
+      expect((await answer).rows.map((r) => r.accepted)).toEqual([1, 1]);
+      const person = (await written(side)).contacts.find((c) => c.external_id === 'raced')!;
+      expect([person.last_sdk, person.created - T0, person.updated - T0]).toEqual(['sdk/mine', -1000, 0]);
+    } finally {
+      await other.end();
+    }
   });
 });
