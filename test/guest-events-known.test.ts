@@ -202,6 +202,8 @@ describe('a group of guest events whose connection is cut', () => {
       const pending = Array.from({ length: 12 }, (_, i) => send(`cut-${i + 1}`));
       // The first two written alone, waiting: cut. Then the group of the others, waiting: cut once, and the lock let go.
       await expect.poll(() => waitingOnLock(blocker)).toBe(2);
+      // The other ten in line for the next group before the two are cut (whatever the machine's speed).
+      await expect.poll(() => g.svc.caches.guestEventGroups.waitingCount, { timeout: 20_000 }).toBe(10);
       await cutWaiting(blocker, 'crm_guest_events(');
       await expect.poll(() => waitingOnLock(blocker, 'crm_guest_events_group')).toBe(1);
       await cutWaiting(blocker, 'crm_guest_events_group');

@@ -2,7 +2,7 @@ import { transaction, type Ctx, type GuestCaller } from '../context.js';
 import { touchContact } from '../contacts/contacts.js';
 import { cachedDefinitions, rememberDefinitions } from './definition-cache.js';
 import type pg from 'pg';
-import { isConnectionLost } from '../../db/lost-connection.js';
+import { WriteGroups } from '../../db/groups.js';
 import { rows, type SqlTarget } from '../../db/sql.js';
 import { erasedRefusal, subjectHash } from '../contacts/erasure.js';
 import { arrayLiteral } from '../sql.js';
@@ -161,45 +161,22 @@ export const GROUPS_IN_FLIGHT = 2;
  * written alone, and answered or refused on its own. A group whose connection was cut may have
  * committed: each of its requests is refused as unavailable (503), as a batch written alone is.
  */
-export class GuestEventGroups {
-  private waiting: { batch: GroupedBatch; resolve: (w: Written) => void; reject: (err: unknown) => void }[] = [];
-  private inFlight = 0;
-  constructor(private readonly pool: pg.Pool) {}
-
-  write(batch: GroupedBatch): Promise<Written> {
-    return new Promise<Written>((resolve, reject) => {
-      this.waiting.push({ batch, resolve, reject });
-      this.next();
+export class GuestEventGroups extends WriteGroups<GroupedBatch, Written> {
+  constructor(pool: pg.Pool) {
+    const on = { pool };
+    super({
+      max: MAX_GROUP,
+      inFlight: GROUPS_IN_FLIGHT,
+      alone: (batch) => writeAlone(on, batch),
+      together: async (batches) => {
+        const written = await rows<Written & { n: number }>(on, { text: WRITE_GROUP, values: [groupJson(batches), ERASED_DETAIL] });
+        // Each row names its batch; a group answered short is written again one batch at a time (WriteGroups).
+        if (written.length !== batches.length) return [];
+        const byBatch: Written[] = [];
+        for (const row of written) byBatch[row.n] = row;
+        return byBatch;
+      },
     });
-  }
-
-  private next(): void {
-    while (this.inFlight < GROUPS_IN_FLIGHT && this.waiting.length) {
-      const group = this.waiting.splice(0, MAX_GROUP);
-      this.inFlight++;
-      void this.writeGroup(group).finally(() => {
-        this.inFlight--;
-        this.next();
-      });
-    }
-  }
-
-  private async writeGroup(group: GuestEventGroups['waiting']): Promise<void> {
-    const on = { pool: this.pool };
-    if (group.length > 1) {
-      let lost: unknown;
-      const written = await rows<Written & { n: number }>(on, {
-        text: WRITE_GROUP,
-        values: [groupJson(group.map((g) => g.batch)), ERASED_DETAIL],
-      }).catch((err: unknown) => void (isConnectionLost(err) && (lost = err)));
-      // Cut before its answer came: it may have committed, so none is written again; each is refused as unavailable, as alone.
-      if (lost) return group.forEach((g) => g.reject(lost));
-      if (written && written.length === group.length) {
-        for (const row of written) group[row.n]!.resolve(row);
-        return;
-      }
-    }
-    await Promise.all(group.map((g) => writeAlone(on, g.batch).then(g.resolve, g.reject)));
   }
 }
 
