@@ -8,6 +8,7 @@ import { launchBrowser, seriousFindings } from './support/browser.js';
 import { guestOf } from './support/messenger.js';
 import { startTestServer, testConfig, type TestServer } from './support/server.js';
 import { runCommand, signedInConsole } from './support/console.js';
+import { staffApi } from './support/graphql.js';
 
 // The console's Contacts: a search finds a person by email, the keyboard opens their page (their
 // attributes and past conversations), a past conversation opens in the inbox (its snooze line in
@@ -22,16 +23,11 @@ let browser: Browser;
 const conversations: string[] = [];
 const errors: string[] = [];
 
-async function staff(query: string, variables: Record<string, unknown>) {
-  const r = await fetch(`${t.url}/graphql`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${app.owner}` },
-    body: JSON.stringify({ query, variables }),
-  });
-  const body = (await r.json()) as { data: any; errors?: unknown };
-  expect(body.errors).toBeUndefined();
-  return body.data;
-}
+/** A staff GraphQL operation that must succeed, as the owner (or the member of `token`); its data. */
+const { ok: staff } = staffApi(
+  () => t.url,
+  () => app.owner,
+);
 
 beforeAll(async () => {
   const port = await freePort();

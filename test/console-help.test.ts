@@ -9,6 +9,7 @@ import { launchBrowser, seriousFindings } from './support/browser.js';
 import { png } from './support/pictures.js';
 import { startTestServer, testConfig, type TestServer } from './support/server.js';
 import { runCommand, signedInConsole } from './support/console.js';
+import { staffApi } from './support/graphql.js';
 
 // The console's help center: collections made, reordered, renamed and removed; an article written
 // by keyboard with several kinds of block and a picture, its draft saved as typing pauses and kept
@@ -24,16 +25,11 @@ let app: StaffApp;
 let browser: Browser;
 const errors: string[] = [];
 
-async function staff(query: string, variables: Record<string, unknown>) {
-  const r = await fetch(`${t.url}/graphql`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${app.owner}` },
-    body: JSON.stringify({ query, variables }),
-  });
-  const body = (await r.json()) as { data: any; errors?: unknown };
-  expect(body.errors).toBeUndefined();
-  return body.data;
-}
+/** A staff GraphQL operation that must succeed, as the owner (or the member of `token`); its data. */
+const { ok: staff } = staffApi(
+  () => t.url,
+  () => app.owner,
+);
 
 beforeAll(async () => {
   const port = await freePort();

@@ -8,6 +8,7 @@ import { launchBrowser, seriousFindings } from './support/browser.js';
 import { makeTestCertificate, startReceiver, type Receiver } from './support/https-receiver.js';
 import { startTestServer, testConfig, type TestServer } from './support/server.js';
 import { runCommand, signedInConsole } from './support/console.js';
+import { staffApi } from './support/graphql.js';
 
 // The console's Settings, walked as an owner would: the app renamed; the messenger's home given a
 // face and a card; a web origin refused beside its field as the
@@ -26,16 +27,11 @@ let browser: Browser;
 let receiver: Receiver;
 const errors: string[] = [];
 
-async function staff(query: string, variables: Record<string, unknown>, token = app.owner) {
-  const r = await fetch(`${t.url}/graphql`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
-    body: JSON.stringify({ query, variables }),
-  });
-  const body = (await r.json()) as { data: any; errors?: unknown };
-  expect(body.errors).toBeUndefined();
-  return body.data;
-}
+/** A staff GraphQL operation that must succeed, as the owner (or the member of `token`); its data. */
+const { ok: staff } = staffApi(
+  () => t.url,
+  () => app.owner,
+);
 
 beforeAll(async () => {
   const cert = await makeTestCertificate();

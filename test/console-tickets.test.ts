@@ -9,6 +9,7 @@ import { guestOf } from './support/messenger.js';
 import { startTestServer, testConfig, type TestServer } from './support/server.js';
 import { STATES } from './support/tickets.js';
 import { runCommand, signedInConsole } from './support/console.js';
+import { staffApi } from './support/graphql.js';
 
 // The console's tickets: a ticket made from an open conversation by its key appears live in a
 // second console's list, which opens it by keys and moves it through its states by keys (the
@@ -24,16 +25,11 @@ let browser: Browser;
 let conversationId: string;
 const errors: string[] = [];
 
-async function staff(query: string, variables: Record<string, unknown>) {
-  const r = await fetch(`${t.url}/graphql`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${app.owner}` },
-    body: JSON.stringify({ query, variables }),
-  });
-  const body = (await r.json()) as { data: any; errors?: unknown };
-  expect(body.errors).toBeUndefined();
-  return body.data;
-}
+/** A staff GraphQL operation that must succeed, as the owner (or the member of `token`); its data. */
+const { ok: staff } = staffApi(
+  () => t.url,
+  () => app.owner,
+);
 
 beforeAll(async () => {
   const port = await freePort();
