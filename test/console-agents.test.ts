@@ -118,8 +118,9 @@ describe('two agents on one conversation in the console', { timeout: 60_000 }, (
     await b.locator('body').click({ position: { x: 700, y: 300 } });
     await b.keyboard.press('a');
     await b.getByRole('dialog', { name: 'Assign to' }).waitFor();
-    await b.getByRole('option', { name: /Bea Lund \(me\)/ }).waitFor();
-    expect(await b.getByRole('option', { name: /Billing/ }).textContent()).toContain('Team');
+    const assignTo = b.getByRole('dialog', { name: 'Assign to' });
+    await assignTo.getByRole('option', { name: /Bea Lund \(me\)/ }).waitFor();
+    expect(await assignTo.getByRole('option', { name: /Billing/ }).textContent()).toContain('Team');
     expect(await seriousFindings(b)).toEqual([]);
     await b.screenshot({ path: `${SHOTS}console-agents-assign.png` });
     await b.keyboard.type('bea');

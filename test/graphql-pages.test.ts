@@ -47,7 +47,8 @@ describe('the shape', () => {
       expect(args, `${f.on}.${f.name}`).not.toContain('last');
       expect(args, `${f.on}.${f.name}`).not.toContain('before');
     }
-    // The lists of rows are all connections; the lists left are values of one object.
+    // The lists of rows are all connections; the lists left are values of one object, or as long as
+    // the ids the asker names (conversationReadMarks: at most 200).
     const lists = fields
       .filter((f) => f.type.kind === 'LIST' || (f.type.kind === 'NON_NULL' && f.type.ofType?.name === null))
       .map((f) => `${f.on}.${f.name}`);
@@ -78,6 +79,7 @@ describe('the shape', () => {
       'OutgoingMail.headers',
       'OutgoingMail.to',
       'PreferenceTopic.channels',
+      'Query.conversationReadMarks',
       'Query.webhookTopics',
       'TicketType.states',
       'TopicPreference.channels',
