@@ -7,6 +7,7 @@ import { staffApp, type StaffApp } from './support/factories.js';
 import { guestOf } from './support/messenger.js';
 import { startTestServer, testConfig, type TestServer } from './support/server.js';
 import { launchBrowser, seriousFindings } from './support/browser.js';
+import { runCommand } from './support/console.js';
 
 // The staff console (console/, served at /console) in headless Chromium against a real server: the
 // shell's headers, signing in (and a refusal), the inbox with a guest's conversation, a reply, the
@@ -270,7 +271,9 @@ describe('the staff console', { timeout: 60_000 }, () => {
     await row(page, 'kim').waitFor({ state: 'detached' });
     await row(page, 'ivy').waitFor();
     expect(await row(page, 'kim').count()).toBe(0);
-    await whose.selectOption({ label: 'Unassigned' });
+    // By the command menu too.
+    await runCommand(page, 'show unassigned');
+    expect(await whose.inputValue()).toBe('unassigned');
     await row(page, 'kim').waitFor();
     expect(await row(page, 'ivy').count()).toBe(0);
     // A new conversation (nobody's) joins live; assigned to a team only, it stays; assigned to the member, it leaves.

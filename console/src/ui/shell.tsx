@@ -6,9 +6,10 @@ import { useStore } from '../api/store';
 import { signOut } from '../auth';
 import { commandMenuOpen, screenCommands } from '../commands';
 import { WorkspacesDocument } from '../generated/graphql';
+import { setInboxFilter } from '../inbox-filter';
 import { commandMenuKey } from '../keys';
 import { choosePlace, place, setPlace, switchMode } from '../place';
-import { CONTACTS_PATH, HELP_PATH, INBOX_STATES, inboxPath, navigate, TICKET_TYPES_PATH, ticketsPath, type Route } from '../router';
+import { BASE, CONTACTS_PATH, HELP_PATH, INBOX_STATES, inboxPath, navigate, TICKET_TYPES_PATH, ticketsPath, type Route } from '../router';
 import { ContactPage } from '../screens/contact-page';
 import { Contacts } from '../screens/contacts';
 import { HelpArticleEditor, HelpCenter } from '../screens/help-lazy';
@@ -23,6 +24,12 @@ import { Switcher } from './switcher';
 // navigation, the connection's state, the screen, and the command menu.
 
 const STATE_NAMES = { open: 'Open', snoozed: 'Snoozed', closed: 'Closed' } as const;
+/** Whose conversations the inbox shows, as the command menu offers them (a team's: in the inbox's own choice). */
+const WHOSE = [
+  ['mine', 'my'],
+  ['unassigned', 'unassigned'],
+  ['all', "everyone's"],
+] as const;
 
 export function Shell({ route }: { route: Exclude<Route, { screen: 'sign-in' }> }) {
   const here = useStore(place);
@@ -43,6 +50,11 @@ export function Shell({ route }: { route: Exclude<Route, { screen: 'sign-in' }> 
   useEffect(() => {
     screenCommands.set([
       ...INBOX_STATES.map((s) => ({ id: `inbox-${s}`, label: `Go to ${STATE_NAMES[s]} conversations`, run: () => navigate(inboxPath(s)) })),
+      ...WHOSE.map(([kind, words]) => ({
+        id: `whose-${kind}`,
+        label: `Show ${words} conversations`,
+        run: () => (setInboxFilter({ kind }), !location.pathname.startsWith(`${BASE}/inbox`) && navigate(inboxPath('open'))),
+      })),
       { id: 'contacts', label: 'Go to contacts', run: () => navigate(CONTACTS_PATH) },
       { id: 'help', label: 'Go to help center', run: () => navigate(HELP_PATH) },
       { id: 'tickets', label: 'Go to tickets', run: () => navigate(ticketsPath()) },
