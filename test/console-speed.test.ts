@@ -8,6 +8,7 @@ import { freePort } from '../bench/processes.js';
 import { exec, sql } from '../src/db/sql.js';
 import { staffApp, type StaffApp } from './support/factories.js';
 import { launchBrowser, seriousFindings } from './support/browser.js';
+import { signedInConsole } from './support/console.js';
 import { guestOf } from './support/messenger.js';
 import { startTestServer, testConfig, type TestServer } from './support/server.js';
 
@@ -59,7 +60,7 @@ afterAll(async () => {
 });
 
 /** A console signed in as the owner, with web-vitals and a long-task observer in the page before its own script. */
-async function signedInConsole(): Promise<Page> {
+async function consoleWithVitals(): Promise<Page> {
   const context = await browser.newContext({ locale: 'en-US', viewport: { width: 1360, height: 820 } });
   context.setDefaultTimeout(30_000);
   const r = await fetch(`${t.url}/graphql`, {
@@ -91,7 +92,7 @@ async function signedInConsole(): Promise<Page> {
 
 describe('the console on a 10,000-part conversation', () => {
   it('opens at the newest part with the latest page only, and keeps the reader’s place as older pages come in', async () => {
-    const page = await signedInConsole();
+    const page = await consoleWithVitals();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(String(e)));
     await page.goto(`${t.url}/console/inbox/open/${encodeURIComponent(conversationId)}`);
@@ -137,4 +138,37 @@ describe('the console on a 10,000-part conversation', () => {
     expect(errors).toEqual([]);
     await page.context().close();
   }, 90_000);
+});
+
+describe('the console on an inbox of 10,000 open conversations', () => {
+  it('shows the latest 30 and pages on as the list is scrolled, never reading the rest', async () => {
+    const busy = await staffApp(t, 'Busy inbox');
+    const mode = busy.modes.live;
+    await exec(
+      t.svc,
+      sql`INSERT INTO contact (id, app_mode_id, external_id) SELECT ${mode} || '-c' || i, ${mode}, 'person-' || i FROM generate_series(1, 10000) i`,
+    );
+    await exec(
+      t.svc,
+      sql`INSERT INTO conversation (id, app_mode_id, contact_id, preview, last_activity_at, visible_activity_at, created_at, updated_at)
+          SELECT ${mode} || '-v' || i, ${mode}, ${mode} || '-c' || i, 'Question ' || i,
+                 now() - (i || ' seconds')::interval, now() - (i || ' seconds')::interval, now(), now()
+          FROM generate_series(1, 10000) i`,
+    );
+    const errors: string[] = [];
+    const page = await signedInConsole(browser, { url: t.url, token: busy.owner, errors });
+    const since = Date.now();
+    await page.goto(`${t.url}/console/inbox/open`);
+    const rows = page.locator('a.row');
+    await rows.first().waitFor();
+    const shownIn = Date.now() - since;
+    expect(await rows.count()).toBe(30);
+    expect(await rows.first().innerText()).toContain('person-1\n');
+    await page.locator('.list-pane').evaluate((el) => el.scrollTo(0, el.scrollHeight));
+    await expect.poll(() => rows.count()).toBe(60);
+    expect(await rows.nth(59).innerText()).toContain('person-60');
+    console.log(`an inbox of 10,000: the first 30 shown ${shownIn} ms after the address was opened`);
+    expect(errors).toEqual([]);
+    await page.context().close();
+  }, 60_000);
 });
