@@ -9,10 +9,12 @@ import { WorkspacesDocument } from '../generated/graphql';
 import { commandMenuKey } from '../keys';
 import { choosePlace, place, setPlace, switchMode } from '../place';
 import { CONTACTS_PATH, HELP_PATH, INBOX_STATES, inboxPath, navigate, TICKET_TYPES_PATH, ticketsPath, type Route } from '../router';
+import { messagesPath } from '../router';
 import { ContactPage } from '../screens/contact-page';
 import { Contacts } from '../screens/contacts';
 import { HelpArticleEditor, HelpCenter } from '../screens/help-lazy';
 import { Inbox } from '../screens/inbox';
+import { Messages } from '../screens/messages';
 import { Tickets } from '../screens/tickets';
 import { TicketTypes } from '../screens/tickets-types';
 import { Settings, settingsCommands, SettingsNav } from '../screens/settings';
@@ -45,6 +47,7 @@ export function Shell({ route }: { route: Exclude<Route, { screen: 'sign-in' }> 
       ...INBOX_STATES.map((s) => ({ id: `inbox-${s}`, label: `Go to ${STATE_NAMES[s]} conversations`, run: () => navigate(inboxPath(s)) })),
       { id: 'contacts', label: 'Go to contacts', run: () => navigate(CONTACTS_PATH) },
       { id: 'help', label: 'Go to help center', run: () => navigate(HELP_PATH) },
+      { id: 'messages', label: 'Go to messages', run: () => navigate(messagesPath()) },
       { id: 'tickets', label: 'Go to tickets', run: () => navigate(ticketsPath()) },
       { id: 'ticket-types', label: 'Go to ticket types', run: () => navigate(TICKET_TYPES_PATH) },
       ...settingsCommands(),
@@ -122,6 +125,15 @@ export function Shell({ route }: { route: Exclude<Route, { screen: 'sign-in' }> 
               Help center
             </a>
           </li>
+          <li>
+            <a
+              href={messagesPath()}
+              aria-current={route.screen === 'messages' ? 'page' : undefined}
+              onClick={(e) => (e.preventDefault(), navigate(messagesPath()))}
+            >
+              Messages
+            </a>
+          </li>
         </ul>
         <h2 class="side-title">Support</h2>
         <ul>
@@ -177,6 +189,8 @@ export function Shell({ route }: { route: Exclude<Route, { screen: 'sign-in' }> 
           <HelpArticleEditor key={`${here.app.id}-${here.mode}-${route.id}`} place={here} id={route.id} language={route.language} />
         ) : here && route.screen === 'tickets' ? (
           <Tickets key={`${here.app.id}-${here.mode}`} place={here} state={route.state} ticketId={route.ticketId} />
+        ) : here && route.screen === 'messages' ? (
+          <Messages key={`${here.app.id}-${here.mode}`} place={here} messageId={route.messageId} />
         ) : here && route.screen === 'ticket-types' ? (
           <TicketTypes key={`${here.app.id}-${here.mode}`} place={here} />
         ) : here && route.screen === 'settings' ? (
