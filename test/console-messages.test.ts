@@ -12,7 +12,8 @@ import { runCommand, signedInConsole } from './support/console.js';
 // The console's messages: a banner made from a name and a paragraph, set live, shown in the list
 // with its kind and state; a person's app checks in and sees it, and the statistics follow live on
 // the message's page and in the list. axe-core on the list and the page.
-// Screenshot: test/screenshots/console-messages.png.
+// Pushes: the list, and a send refused while no provider has credentials, said in words.
+// Screenshots: test/screenshots/console-messages*.png.
 
 const SHOTS = fileURLToPath(new URL('./screenshots/', import.meta.url));
 
@@ -84,5 +85,26 @@ describe('messages in the console', { timeout: 60_000 }, () => {
     expect(await seriousFindings(page)).toEqual([]);
     await page.screenshot({ path: `${SHOTS}console-messages.png` });
     expect(errors).toEqual([]);
+  });
+
+  it('lists pushes and says in words why one is refused while no provider has credentials', async () => {
+    const page = await signedInConsole(browser, { url: t.url, token: app.owner, errors: [] });
+    await page.goto(`${t.url}/console/messages`);
+    await page
+      .getByText('No messages yet.')
+      .or(page.getByRole('list', { name: 'Messages' }))
+      .first()
+      .waitFor();
+    await runCommand(page, 'go to pushes');
+    await page.waitForURL(/\/console\/pushes$/);
+    await page.getByText('No pushes yet.').waitFor();
+    const form = page.getByRole('form', { name: 'Send a push' });
+    await form.getByLabel('Title').fill('Your order shipped');
+    await form.getByLabel('Body').fill('It arrives on Tuesday.');
+    await form.getByRole('textbox', { name: 'User id' }).fill('grace');
+    await form.getByRole('button', { name: 'Send the push' }).click();
+    await expect.poll(async () => (await form.getByRole('alert').textContent())?.toLowerCase() ?? '').toContain('credentials');
+    expect(await seriousFindings(page)).toEqual([]);
+    await page.screenshot({ path: `${SHOTS}console-messages-pushes.png` });
   });
 });

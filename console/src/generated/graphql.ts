@@ -256,6 +256,31 @@ export type PreferenceTopicInput = {
   subscribedByDefault?: boolean | null | undefined;
 };
 
+export type PushAttributeCondition = {
+  /** A custom attribute of the app. */
+  name: string;
+  /** A value of the attribute’s type; for a list attribute, one string the list holds. */
+  value: unknown;
+};
+
+/** Exactly one of these. */
+export type PushAudienceInput = {
+  /** The people whose attributes hold every condition (1 to 10). */
+  attributes?: Array<PushAttributeCondition> | null | undefined;
+  /** true: every person of the app-mode. */
+  everyone?: boolean | null | undefined;
+  /** One person. */
+  externalId?: string | null | undefined;
+};
+
+export type PushSendState =
+  /** Every device was tried. */
+  | 'done'
+  /** Going out, batch by batch. */
+  | 'sending'
+  /** Stopped before the end (stopReason says why). */
+  | 'stopped';
+
 export type ReplyTime =
   /** Within a day. */
   | 'day'
@@ -1185,6 +1210,79 @@ export type InAppStatsLiveSubscription = {
       }>;
     } | null;
     counts: Array<{ variant: string; control: boolean; counter: string }>;
+  };
+};
+
+export type PushSendRowFragment = {
+  id: string;
+  title: string;
+  body: string | null;
+  audience: unknown;
+  state: PushSendState;
+  stopReason: string | null;
+  devices: number;
+  people: number;
+  sent: number;
+  failed: number;
+  skipped: number;
+  gone: number;
+  createdAt: string;
+  finishedAt: string | null;
+};
+
+export type PushSendsQueryVariables = Exact<{
+  appModeId: string;
+  after?: string | null | undefined;
+  first?: number | null | undefined;
+}>;
+
+export type PushSendsQuery = {
+  pushSends: {
+    edges: Array<{
+      node: {
+        id: string;
+        title: string;
+        body: string | null;
+        audience: unknown;
+        state: PushSendState;
+        stopReason: string | null;
+        devices: number;
+        people: number;
+        sent: number;
+        failed: number;
+        skipped: number;
+        gone: number;
+        createdAt: string;
+        finishedAt: string | null;
+      };
+    }>;
+    pageInfo: { hasNextPage: boolean; endCursor: string | null };
+  };
+};
+
+export type SendPushMutationVariables = Exact<{
+  appModeId: string;
+  title: string;
+  body?: string | null | undefined;
+  audience: PushAudienceInput;
+}>;
+
+export type SendPushMutation = {
+  sendPush: {
+    id: string;
+    title: string;
+    body: string | null;
+    audience: unknown;
+    state: PushSendState;
+    stopReason: string | null;
+    devices: number;
+    people: number;
+    sent: number;
+    failed: number;
+    skipped: number;
+    gone: number;
+    createdAt: string;
+    finishedAt: string | null;
   };
 };
 
@@ -2504,6 +2602,27 @@ fragment InAppMessageRow on InAppMessage {
 }`,
   { fragmentName: 'InAppMessagePage' },
 ) as unknown as TypedDocumentString<InAppMessagePageFragment, unknown>;
+export const PushSendRowFragmentDoc = new TypedDocumentString(
+  `
+    fragment PushSendRow on PushSend {
+  id
+  title
+  body
+  audience
+  state
+  stopReason
+  devices
+  people
+  sent
+  failed
+  skipped
+  gone
+  createdAt
+  finishedAt
+}
+    `,
+  { fragmentName: 'PushSendRow' },
+) as unknown as TypedDocumentString<PushSendRowFragment, unknown>;
 export const AppModeSettingsFragmentDoc = new TypedDocumentString(
   `
     fragment AppModeSettings on AppMode {
@@ -3910,6 +4029,58 @@ export const InAppStatsLiveDocument = new TypedDocumentString(`
   completed
   goalReached
 }`) as unknown as TypedDocumentString<InAppStatsLiveSubscription, InAppStatsLiveSubscriptionVariables>;
+export const PushSendsDocument = new TypedDocumentString(`
+    query PushSends($appModeId: ID!, $after: String, $first: Int) {
+  pushSends(appModeId: $appModeId, after: $after, first: $first) {
+    edges {
+      node {
+        ...PushSendRow
+      }
+    }
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+  }
+}
+    fragment PushSendRow on PushSend {
+  id
+  title
+  body
+  audience
+  state
+  stopReason
+  devices
+  people
+  sent
+  failed
+  skipped
+  gone
+  createdAt
+  finishedAt
+}`) as unknown as TypedDocumentString<PushSendsQuery, PushSendsQueryVariables>;
+export const SendPushDocument = new TypedDocumentString(`
+    mutation SendPush($appModeId: ID!, $title: String!, $body: String, $audience: PushAudienceInput!) {
+  sendPush(appModeId: $appModeId, title: $title, body: $body, audience: $audience) {
+    ...PushSendRow
+  }
+}
+    fragment PushSendRow on PushSend {
+  id
+  title
+  body
+  audience
+  state
+  stopReason
+  devices
+  people
+  sent
+  failed
+  skipped
+  gone
+  createdAt
+  finishedAt
+}`) as unknown as TypedDocumentString<SendPushMutation, SendPushMutationVariables>;
 export const SettingsRoleDocument = new TypedDocumentString(`
     query SettingsRole {
   viewer {

@@ -9,12 +9,13 @@ import { WorkspacesDocument } from '../generated/graphql';
 import { commandMenuKey } from '../keys';
 import { choosePlace, place, setPlace, switchMode } from '../place';
 import { CONTACTS_PATH, HELP_PATH, INBOX_STATES, inboxPath, navigate, TICKET_TYPES_PATH, ticketsPath, type Route } from '../router';
-import { messagesPath } from '../router';
+import { messagesPath, PUSHES_PATH } from '../router';
 import { ContactPage } from '../screens/contact-page';
 import { Contacts } from '../screens/contacts';
 import { HelpArticleEditor, HelpCenter } from '../screens/help-lazy';
 import { Inbox } from '../screens/inbox';
 import { Messages } from '../screens/messages';
+import { Pushes } from '../screens/messages-pushes';
 import { Tickets } from '../screens/tickets';
 import { TicketTypes } from '../screens/tickets-types';
 import { Settings, settingsCommands, SettingsNav } from '../screens/settings';
@@ -48,6 +49,7 @@ export function Shell({ route }: { route: Exclude<Route, { screen: 'sign-in' }> 
       { id: 'contacts', label: 'Go to contacts', run: () => navigate(CONTACTS_PATH) },
       { id: 'help', label: 'Go to help center', run: () => navigate(HELP_PATH) },
       { id: 'messages', label: 'Go to messages', run: () => navigate(messagesPath()) },
+      { id: 'pushes', label: 'Go to pushes', run: () => navigate(PUSHES_PATH) },
       { id: 'tickets', label: 'Go to tickets', run: () => navigate(ticketsPath()) },
       { id: 'ticket-types', label: 'Go to ticket types', run: () => navigate(TICKET_TYPES_PATH) },
       ...settingsCommands(),
@@ -134,6 +136,15 @@ export function Shell({ route }: { route: Exclude<Route, { screen: 'sign-in' }> 
               Messages
             </a>
           </li>
+          <li>
+            <a
+              href={PUSHES_PATH}
+              aria-current={route.screen === 'pushes' ? 'page' : undefined}
+              onClick={(e) => (e.preventDefault(), navigate(PUSHES_PATH))}
+            >
+              Pushes
+            </a>
+          </li>
         </ul>
         <h2 class="side-title">Support</h2>
         <ul>
@@ -191,6 +202,8 @@ export function Shell({ route }: { route: Exclude<Route, { screen: 'sign-in' }> 
           <Tickets key={`${here.app.id}-${here.mode}`} place={here} state={route.state} ticketId={route.ticketId} />
         ) : here && route.screen === 'messages' ? (
           <Messages key={`${here.app.id}-${here.mode}`} place={here} messageId={route.messageId} />
+        ) : here && route.screen === 'pushes' ? (
+          <Pushes key={`${here.app.id}-${here.mode}`} place={here} />
         ) : here && route.screen === 'ticket-types' ? (
           <TicketTypes key={`${here.app.id}-${here.mode}`} place={here} />
         ) : here && route.screen === 'settings' ? (
