@@ -11,7 +11,7 @@ import { runCommand, signedInConsole } from './support/console.js';
 
 // The console's messages: a banner made from a name and a paragraph, set live, shown in the list
 // with its kind and state; a person's app checks in and sees it, and the statistics follow live on
-// the message's page and in the list. axe-core on the list and the page.
+// the message's page and in the list; a test copy sent to a test phone. axe-core on the list and the page.
 // Pushes: the list, and a send refused while no provider has credentials, said in words.
 // Screenshots: test/screenshots/console-messages*.png.
 
@@ -26,6 +26,16 @@ beforeAll(async () => {
   const port = await freePort();
   t = await startTestServer({ port, config: testConfig({ baseUrl: `http://127.0.0.1:${port}` }) });
   app = await staffApp(t, 'Acme Cloud');
+  await appUser(t, app.live, 'qa-phone').checkedIn(); // the person the test phone is
+  const r = await fetch(`${t.url}/graphql`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${app.owner}` },
+    body: JSON.stringify({
+      query: 'mutation($m: ID!) { markTestPhone(appModeId: $m, externalId: "qa-phone", label: "QA phone") { externalId } }',
+      variables: { m: app.modes.live },
+    }),
+  });
+  expect(((await r.json()) as { errors?: unknown }).errors).toBeUndefined();
   browser = await launchBrowser();
   mkdirSync(SHOTS, { recursive: true });
 });
@@ -81,6 +91,11 @@ describe('messages in the console', { timeout: 60_000 }, () => {
     await page.keyboard.press('Enter');
     await page.waitForURL(new RegExp(`/console/messages/${id}$`));
     await pane.locator('[data-stat="seen"]', { hasText: '1' }).waitFor();
+
+    // A test copy to the test phone.
+    await pane.getByRole('combobox', { name: 'Test phone' }).waitFor();
+    await pane.getByRole('button', { name: 'Send a test' }).click();
+    await pane.getByRole('status').filter({ hasText: 'Test copy sent: qa-phone' }).waitFor();
 
     expect(await seriousFindings(page)).toEqual([]);
     await page.screenshot({ path: `${SHOTS}console-messages.png` });
