@@ -23,6 +23,8 @@ export type Route =
   | { screen: 'help-article'; id: string; language?: string | undefined }
   | { screen: 'tickets'; state: string; ticketId?: string | undefined }
   | { screen: 'ticket-types' }
+  | { screen: 'messages'; messageId?: string | undefined }
+  | { screen: 'pushes' }
   | { screen: 'settings'; page: string }
   | { screen: 'not-found' };
 
@@ -45,6 +47,8 @@ export function route(pathname: string): Route {
     return { screen: 'help-article', id: parts[2]!, language: parts[3] };
   if (parts[0] === 'tickets' && parts.length <= 3) return { screen: 'tickets', state: parts[1] ?? 'all', ticketId: parts[2] };
   if (parts[0] === 'ticket-types' && parts.length === 1) return { screen: 'ticket-types' };
+  if (parts[0] === 'pushes' && parts.length === 1) return { screen: 'pushes' };
+  if (parts[0] === 'messages' && parts.length <= 2) return { screen: 'messages', messageId: parts[1] };
   if (parts[0] === 'settings' && parts.length <= 2) return { screen: 'settings', page: parts[1] ?? 'app' };
   return { screen: 'not-found' };
 }
@@ -63,3 +67,6 @@ export const helpArticlePath = (id: string, language?: string) =>
 export const ticketsPath = (state = 'all', ticketId?: string) =>
   `${BASE}/tickets/${encodeURIComponent(state)}${ticketId ? `/${encodeURIComponent(ticketId)}` : ''}`;
 export const TICKET_TYPES_PATH = `${BASE}/ticket-types`;
+/** In-app messages, and the one open beside the list. */
+export const messagesPath = (messageId?: string) => `${BASE}/messages${messageId ? `/${encodeURIComponent(messageId)}` : ''}`;
+export const PUSHES_PATH = `${BASE}/pushes`;

@@ -126,6 +126,75 @@ export type HelpCollectionTextInput = {
 
 export type HelpPictureType = 'gif' | 'jpeg' | 'png' | 'webp';
 
+/** An event, or an attribute condition ({ attribute, op, value }), within `days` of seeing the message. */
+export type InAppGoalInput = {
+  attribute?: unknown;
+  days: number;
+  event?: string | null | undefined;
+};
+
+export type InAppKind = 'banner' | 'carousel' | 'post';
+
+/** Only the fields given change; null clears audience, topic, schedule, window, quiet hours and goal. */
+export type InAppMessageInput = {
+  /** Rules over contact fields, attributes, events, language, platform, app version and the check-in’s screen in all/any groups (see README). */
+  audience?: unknown;
+  /** The content of a message with one variant (key a). */
+  content?: unknown;
+  controlWeight?: number | null | undefined;
+  goal?: InAppGoalInput | null | undefined;
+  name?: string | null | undefined;
+  /** -1000 to 1000; 0 when left out. */
+  priority?: number | null | undefined;
+  quietHours?: InAppQuietHoursInput | null | undefined;
+  screens?: Array<string> | null | undefined;
+  sendingWindow?: InAppSendingWindowInput | null | undefined;
+  show?: InAppShow | null | undefined;
+  startAt?: string | null | undefined;
+  stopAt?: string | null | undefined;
+  /** A topic's key (one that goes by in_app). */
+  topic?: string | null | undefined;
+  /** Several variants (1 to 5), each with its content. */
+  variants?: Array<InAppVariantInput> | null | undefined;
+};
+
+export type InAppQuietHoursInput = {
+  from: string;
+  to: string;
+};
+
+export type InAppSendingWindowInput = {
+  days: Array<number>;
+  from: string;
+  to: string;
+};
+
+export type InAppShow =
+  /** Answered (once a session) until the person has seen it. */
+  | 'once'
+  /** Answered again in each new session until the person completes it. */
+  | 'until_completed'
+  /** Answered again in each new session until the person dismisses or completes it. */
+  | 'until_dismissed';
+
+export type InAppState =
+  /** Being written: answered to no one. */
+  | 'draft'
+  /** Answered to no one, for good; its receipts and statistics stay. */
+  | 'ended'
+  /** Answered at check-in to its audience, within its schedule and window. */
+  | 'live'
+  /** Answered to no one for now; may go live again. */
+  | 'paused';
+
+export type InAppVariantInput = {
+  content: unknown;
+  /** 1 to 20 lower-case letters, digits, _ and -; not `control`. */
+  key: string;
+  /** 1 to 1000. */
+  weight: number;
+};
+
 export type MessengerCardInput = {
   /** article cards: the article's slug. */
   articleSlug?: string | null | undefined;
@@ -186,6 +255,31 @@ export type PreferenceTopicInput = {
   offers?: boolean | null | undefined;
   subscribedByDefault?: boolean | null | undefined;
 };
+
+export type PushAttributeCondition = {
+  /** A custom attribute of the app. */
+  name: string;
+  /** A value of the attribute’s type; for a list attribute, one string the list holds. */
+  value: unknown;
+};
+
+/** Exactly one of these. */
+export type PushAudienceInput = {
+  /** The people whose attributes hold every condition (1 to 10). */
+  attributes?: Array<PushAttributeCondition> | null | undefined;
+  /** true: every person of the app-mode. */
+  everyone?: boolean | null | undefined;
+  /** One person. */
+  externalId?: string | null | undefined;
+};
+
+export type PushSendState =
+  /** Every device was tried. */
+  | 'done'
+  /** Going out, batch by batch. */
+  | 'sending'
+  /** Stopped before the end (stopReason says why). */
+  | 'stopped';
 
 export type ReplyTime =
   /** Within a day. */
@@ -889,6 +983,308 @@ export type ChangeHelpArticleMutationVariables = Exact<{
 }>;
 
 export type ChangeHelpArticleMutation = { changeHelpArticle: { id: string } };
+
+export type InAppVariantCountsFragment = {
+  variant: string;
+  control: boolean;
+  sent: number;
+  seen: number;
+  clicked: number;
+  dismissed: number;
+  completed: number;
+  goalReached: number;
+};
+
+export type InAppMessageRowFragment = {
+  id: string;
+  name: string;
+  kind: InAppKind;
+  state: InAppState;
+  updatedAt: string;
+  liveAt: string | null;
+  stats: {
+    variants: Array<{
+      variant: string;
+      control: boolean;
+      sent: number;
+      seen: number;
+      clicked: number;
+      dismissed: number;
+      completed: number;
+      goalReached: number;
+    }>;
+  };
+};
+
+export type InAppMessagePageFragment = {
+  createdAt: string;
+  endedAt: string | null;
+  show: InAppShow;
+  audience: unknown;
+  id: string;
+  name: string;
+  kind: InAppKind;
+  state: InAppState;
+  updatedAt: string;
+  liveAt: string | null;
+  variants: Array<{ key: string; weight: number; content: unknown }>;
+  stats: {
+    variants: Array<{
+      variant: string;
+      control: boolean;
+      sent: number;
+      seen: number;
+      clicked: number;
+      dismissed: number;
+      completed: number;
+      goalReached: number;
+    }>;
+  };
+};
+
+export type InAppMessagesQueryVariables = Exact<{
+  appModeId: string;
+  after?: string | null | undefined;
+  first?: number | null | undefined;
+}>;
+
+export type InAppMessagesQuery = {
+  inAppMessages: {
+    edges: Array<{
+      node: {
+        id: string;
+        name: string;
+        kind: InAppKind;
+        state: InAppState;
+        updatedAt: string;
+        liveAt: string | null;
+        stats: {
+          variants: Array<{
+            variant: string;
+            control: boolean;
+            sent: number;
+            seen: number;
+            clicked: number;
+            dismissed: number;
+            completed: number;
+            goalReached: number;
+          }>;
+        };
+      };
+    }>;
+    pageInfo: { hasNextPage: boolean; endCursor: string | null };
+  };
+};
+
+export type InAppMessageQueryVariables = Exact<{
+  id: string;
+}>;
+
+export type InAppMessageQuery = {
+  inAppMessage: {
+    createdAt: string;
+    endedAt: string | null;
+    show: InAppShow;
+    audience: unknown;
+    id: string;
+    name: string;
+    kind: InAppKind;
+    state: InAppState;
+    updatedAt: string;
+    liveAt: string | null;
+    variants: Array<{ key: string; weight: number; content: unknown }>;
+    stats: {
+      variants: Array<{
+        variant: string;
+        control: boolean;
+        sent: number;
+        seen: number;
+        clicked: number;
+        dismissed: number;
+        completed: number;
+        goalReached: number;
+      }>;
+    };
+  };
+};
+
+export type InAppTestPhonesQueryVariables = Exact<{
+  appModeId: string;
+}>;
+
+export type InAppTestPhonesQuery = { inAppTestPhones: { edges: Array<{ node: { externalId: string; label: string } }> } };
+
+export type CreateInAppMessageMutationVariables = Exact<{
+  appModeId: string;
+  kind: InAppKind;
+  input: InAppMessageInput;
+}>;
+
+export type CreateInAppMessageMutation = {
+  createInAppMessage: {
+    createdAt: string;
+    endedAt: string | null;
+    show: InAppShow;
+    audience: unknown;
+    id: string;
+    name: string;
+    kind: InAppKind;
+    state: InAppState;
+    updatedAt: string;
+    liveAt: string | null;
+    variants: Array<{ key: string; weight: number; content: unknown }>;
+    stats: {
+      variants: Array<{
+        variant: string;
+        control: boolean;
+        sent: number;
+        seen: number;
+        clicked: number;
+        dismissed: number;
+        completed: number;
+        goalReached: number;
+      }>;
+    };
+  };
+};
+
+export type SetInAppMessageStateMutationVariables = Exact<{
+  id: string;
+  state: InAppState;
+}>;
+
+export type SetInAppMessageStateMutation = {
+  setInAppMessageState: {
+    createdAt: string;
+    endedAt: string | null;
+    show: InAppShow;
+    audience: unknown;
+    id: string;
+    name: string;
+    kind: InAppKind;
+    state: InAppState;
+    updatedAt: string;
+    liveAt: string | null;
+    variants: Array<{ key: string; weight: number; content: unknown }>;
+    stats: {
+      variants: Array<{
+        variant: string;
+        control: boolean;
+        sent: number;
+        seen: number;
+        clicked: number;
+        dismissed: number;
+        completed: number;
+        goalReached: number;
+      }>;
+    };
+  };
+};
+
+export type SendInAppTestMutationVariables = Exact<{
+  messageId: string;
+  externalId: string;
+}>;
+
+export type SendInAppTestMutation = { sendInAppTest: { id: string; createdAt: string } };
+
+export type InAppStatsLiveSubscriptionVariables = Exact<{
+  messageId: string;
+  after?: string | null | undefined;
+}>;
+
+export type InAppStatsLiveSubscription = {
+  inAppStats: {
+    version: string;
+    reload: boolean;
+    stats: {
+      variants: Array<{
+        variant: string;
+        control: boolean;
+        sent: number;
+        seen: number;
+        clicked: number;
+        dismissed: number;
+        completed: number;
+        goalReached: number;
+      }>;
+    } | null;
+    counts: Array<{ variant: string; control: boolean; counter: string }>;
+  };
+};
+
+export type PushSendRowFragment = {
+  id: string;
+  title: string;
+  body: string | null;
+  audience: unknown;
+  state: PushSendState;
+  stopReason: string | null;
+  devices: number;
+  people: number;
+  sent: number;
+  failed: number;
+  skipped: number;
+  gone: number;
+  createdAt: string;
+  finishedAt: string | null;
+};
+
+export type PushSendsQueryVariables = Exact<{
+  appModeId: string;
+  after?: string | null | undefined;
+  first?: number | null | undefined;
+}>;
+
+export type PushSendsQuery = {
+  pushSends: {
+    edges: Array<{
+      node: {
+        id: string;
+        title: string;
+        body: string | null;
+        audience: unknown;
+        state: PushSendState;
+        stopReason: string | null;
+        devices: number;
+        people: number;
+        sent: number;
+        failed: number;
+        skipped: number;
+        gone: number;
+        createdAt: string;
+        finishedAt: string | null;
+      };
+    }>;
+    pageInfo: { hasNextPage: boolean; endCursor: string | null };
+  };
+};
+
+export type SendPushMutationVariables = Exact<{
+  appModeId: string;
+  title: string;
+  body?: string | null | undefined;
+  audience: PushAudienceInput;
+}>;
+
+export type SendPushMutation = {
+  sendPush: {
+    id: string;
+    title: string;
+    body: string | null;
+    audience: unknown;
+    state: PushSendState;
+    stopReason: string | null;
+    devices: number;
+    people: number;
+    sent: number;
+    failed: number;
+    skipped: number;
+    gone: number;
+    createdAt: string;
+    finishedAt: string | null;
+  };
+};
 
 export type SettingsRoleQueryVariables = Exact<{ [key: string]: never }>;
 
@@ -2125,6 +2521,108 @@ export const HelpPublishedFieldsFragmentDoc = new TypedDocumentString(
     `,
   { fragmentName: 'HelpPublishedFields' },
 ) as unknown as TypedDocumentString<HelpPublishedFieldsFragment, unknown>;
+export const InAppVariantCountsFragmentDoc = new TypedDocumentString(
+  `
+    fragment InAppVariantCounts on InAppVariantStats {
+  variant
+  control
+  sent
+  seen
+  clicked
+  dismissed
+  completed
+  goalReached
+}
+    `,
+  { fragmentName: 'InAppVariantCounts' },
+) as unknown as TypedDocumentString<InAppVariantCountsFragment, unknown>;
+export const InAppMessageRowFragmentDoc = new TypedDocumentString(
+  `
+    fragment InAppMessageRow on InAppMessage {
+  id
+  name
+  kind
+  state
+  updatedAt
+  liveAt
+  stats {
+    variants {
+      ...InAppVariantCounts
+    }
+  }
+}
+    fragment InAppVariantCounts on InAppVariantStats {
+  variant
+  control
+  sent
+  seen
+  clicked
+  dismissed
+  completed
+  goalReached
+}`,
+  { fragmentName: 'InAppMessageRow' },
+) as unknown as TypedDocumentString<InAppMessageRowFragment, unknown>;
+export const InAppMessagePageFragmentDoc = new TypedDocumentString(
+  `
+    fragment InAppMessagePage on InAppMessage {
+  ...InAppMessageRow
+  createdAt
+  endedAt
+  show
+  audience
+  variants {
+    key
+    weight
+    content
+  }
+}
+    fragment InAppVariantCounts on InAppVariantStats {
+  variant
+  control
+  sent
+  seen
+  clicked
+  dismissed
+  completed
+  goalReached
+}
+fragment InAppMessageRow on InAppMessage {
+  id
+  name
+  kind
+  state
+  updatedAt
+  liveAt
+  stats {
+    variants {
+      ...InAppVariantCounts
+    }
+  }
+}`,
+  { fragmentName: 'InAppMessagePage' },
+) as unknown as TypedDocumentString<InAppMessagePageFragment, unknown>;
+export const PushSendRowFragmentDoc = new TypedDocumentString(
+  `
+    fragment PushSendRow on PushSend {
+  id
+  title
+  body
+  audience
+  state
+  stopReason
+  devices
+  people
+  sent
+  failed
+  skipped
+  gone
+  createdAt
+  finishedAt
+}
+    `,
+  { fragmentName: 'PushSendRow' },
+) as unknown as TypedDocumentString<PushSendRowFragment, unknown>;
 export const AppModeSettingsFragmentDoc = new TypedDocumentString(
   `
     fragment AppModeSettings on AppMode {
@@ -3324,6 +3822,265 @@ export const ChangeHelpArticleDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ChangeHelpArticleMutation, ChangeHelpArticleMutationVariables>;
+export const InAppMessagesDocument = new TypedDocumentString(`
+    query InAppMessages($appModeId: ID!, $after: String, $first: Int) {
+  inAppMessages(appModeId: $appModeId, after: $after, first: $first) {
+    edges {
+      node {
+        ...InAppMessageRow
+      }
+    }
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+  }
+}
+    fragment InAppVariantCounts on InAppVariantStats {
+  variant
+  control
+  sent
+  seen
+  clicked
+  dismissed
+  completed
+  goalReached
+}
+fragment InAppMessageRow on InAppMessage {
+  id
+  name
+  kind
+  state
+  updatedAt
+  liveAt
+  stats {
+    variants {
+      ...InAppVariantCounts
+    }
+  }
+}`) as unknown as TypedDocumentString<InAppMessagesQuery, InAppMessagesQueryVariables>;
+export const InAppMessageDocument = new TypedDocumentString(`
+    query InAppMessage($id: ID!) {
+  inAppMessage(id: $id) {
+    ...InAppMessagePage
+  }
+}
+    fragment InAppVariantCounts on InAppVariantStats {
+  variant
+  control
+  sent
+  seen
+  clicked
+  dismissed
+  completed
+  goalReached
+}
+fragment InAppMessageRow on InAppMessage {
+  id
+  name
+  kind
+  state
+  updatedAt
+  liveAt
+  stats {
+    variants {
+      ...InAppVariantCounts
+    }
+  }
+}
+fragment InAppMessagePage on InAppMessage {
+  ...InAppMessageRow
+  createdAt
+  endedAt
+  show
+  audience
+  variants {
+    key
+    weight
+    content
+  }
+}`) as unknown as TypedDocumentString<InAppMessageQuery, InAppMessageQueryVariables>;
+export const InAppTestPhonesDocument = new TypedDocumentString(`
+    query InAppTestPhones($appModeId: ID!) {
+  inAppTestPhones(appModeId: $appModeId, first: 50) {
+    edges {
+      node {
+        externalId
+        label
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<InAppTestPhonesQuery, InAppTestPhonesQueryVariables>;
+export const CreateInAppMessageDocument = new TypedDocumentString(`
+    mutation CreateInAppMessage($appModeId: ID!, $kind: InAppKind!, $input: InAppMessageInput!) {
+  createInAppMessage(appModeId: $appModeId, kind: $kind, input: $input) {
+    ...InAppMessagePage
+  }
+}
+    fragment InAppVariantCounts on InAppVariantStats {
+  variant
+  control
+  sent
+  seen
+  clicked
+  dismissed
+  completed
+  goalReached
+}
+fragment InAppMessageRow on InAppMessage {
+  id
+  name
+  kind
+  state
+  updatedAt
+  liveAt
+  stats {
+    variants {
+      ...InAppVariantCounts
+    }
+  }
+}
+fragment InAppMessagePage on InAppMessage {
+  ...InAppMessageRow
+  createdAt
+  endedAt
+  show
+  audience
+  variants {
+    key
+    weight
+    content
+  }
+}`) as unknown as TypedDocumentString<CreateInAppMessageMutation, CreateInAppMessageMutationVariables>;
+export const SetInAppMessageStateDocument = new TypedDocumentString(`
+    mutation SetInAppMessageState($id: ID!, $state: InAppState!) {
+  setInAppMessageState(id: $id, state: $state) {
+    ...InAppMessagePage
+  }
+}
+    fragment InAppVariantCounts on InAppVariantStats {
+  variant
+  control
+  sent
+  seen
+  clicked
+  dismissed
+  completed
+  goalReached
+}
+fragment InAppMessageRow on InAppMessage {
+  id
+  name
+  kind
+  state
+  updatedAt
+  liveAt
+  stats {
+    variants {
+      ...InAppVariantCounts
+    }
+  }
+}
+fragment InAppMessagePage on InAppMessage {
+  ...InAppMessageRow
+  createdAt
+  endedAt
+  show
+  audience
+  variants {
+    key
+    weight
+    content
+  }
+}`) as unknown as TypedDocumentString<SetInAppMessageStateMutation, SetInAppMessageStateMutationVariables>;
+export const SendInAppTestDocument = new TypedDocumentString(`
+    mutation SendInAppTest($messageId: ID!, $externalId: String!) {
+  sendInAppTest(messageId: $messageId, externalId: $externalId) {
+    id
+    createdAt
+  }
+}
+    `) as unknown as TypedDocumentString<SendInAppTestMutation, SendInAppTestMutationVariables>;
+export const InAppStatsLiveDocument = new TypedDocumentString(`
+    subscription InAppStatsLive($messageId: ID!, $after: String) {
+  inAppStats(messageId: $messageId, after: $after) {
+    version
+    reload
+    stats {
+      variants {
+        ...InAppVariantCounts
+      }
+    }
+    counts {
+      variant
+      control
+      counter
+    }
+  }
+}
+    fragment InAppVariantCounts on InAppVariantStats {
+  variant
+  control
+  sent
+  seen
+  clicked
+  dismissed
+  completed
+  goalReached
+}`) as unknown as TypedDocumentString<InAppStatsLiveSubscription, InAppStatsLiveSubscriptionVariables>;
+export const PushSendsDocument = new TypedDocumentString(`
+    query PushSends($appModeId: ID!, $after: String, $first: Int) {
+  pushSends(appModeId: $appModeId, after: $after, first: $first) {
+    edges {
+      node {
+        ...PushSendRow
+      }
+    }
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+  }
+}
+    fragment PushSendRow on PushSend {
+  id
+  title
+  body
+  audience
+  state
+  stopReason
+  devices
+  people
+  sent
+  failed
+  skipped
+  gone
+  createdAt
+  finishedAt
+}`) as unknown as TypedDocumentString<PushSendsQuery, PushSendsQueryVariables>;
+export const SendPushDocument = new TypedDocumentString(`
+    mutation SendPush($appModeId: ID!, $title: String!, $body: String, $audience: PushAudienceInput!) {
+  sendPush(appModeId: $appModeId, title: $title, body: $body, audience: $audience) {
+    ...PushSendRow
+  }
+}
+    fragment PushSendRow on PushSend {
+  id
+  title
+  body
+  audience
+  state
+  stopReason
+  devices
+  people
+  sent
+  failed
+  skipped
+  gone
+  createdAt
+  finishedAt
+}`) as unknown as TypedDocumentString<SendPushMutation, SendPushMutationVariables>;
 export const SettingsRoleDocument = new TypedDocumentString(`
     query SettingsRole {
   viewer {

@@ -9,11 +9,25 @@ import { WorkspacesDocument } from '../generated/graphql';
 import { setInboxFilter } from '../inbox-filter';
 import { commandMenuKey } from '../keys';
 import { choosePlace, place, setPlace, switchMode } from '../place';
-import { BASE, CONTACTS_PATH, HELP_PATH, INBOX_STATES, inboxPath, navigate, TICKET_TYPES_PATH, ticketsPath, type Route } from '../router';
+import {
+  BASE,
+  CONTACTS_PATH,
+  HELP_PATH,
+  INBOX_STATES,
+  inboxPath,
+  messagesPath,
+  navigate,
+  PUSHES_PATH,
+  TICKET_TYPES_PATH,
+  ticketsPath,
+  type Route,
+} from '../router';
 import { ContactPage } from '../screens/contact-page';
 import { Contacts } from '../screens/contacts';
 import { HelpArticleEditor, HelpCenter } from '../screens/help-lazy';
 import { Inbox } from '../screens/inbox';
+import { Messages } from '../screens/messages';
+import { Pushes } from '../screens/messages-pushes';
 import { Tickets } from '../screens/tickets';
 import { TicketTypes } from '../screens/tickets-types';
 import { Settings, settingsCommands, SettingsNav } from '../screens/settings';
@@ -57,6 +71,8 @@ export function Shell({ route }: { route: Exclude<Route, { screen: 'sign-in' }> 
       })),
       { id: 'contacts', label: 'Go to contacts', run: () => navigate(CONTACTS_PATH) },
       { id: 'help', label: 'Go to help center', run: () => navigate(HELP_PATH) },
+      { id: 'messages', label: 'Go to messages', run: () => navigate(messagesPath()) },
+      { id: 'pushes', label: 'Go to pushes', run: () => navigate(PUSHES_PATH) },
       { id: 'tickets', label: 'Go to tickets', run: () => navigate(ticketsPath()) },
       { id: 'ticket-types', label: 'Go to ticket types', run: () => navigate(TICKET_TYPES_PATH) },
       ...settingsCommands(),
@@ -134,6 +150,24 @@ export function Shell({ route }: { route: Exclude<Route, { screen: 'sign-in' }> 
               Help center
             </a>
           </li>
+          <li>
+            <a
+              href={messagesPath()}
+              aria-current={route.screen === 'messages' ? 'page' : undefined}
+              onClick={(e) => (e.preventDefault(), navigate(messagesPath()))}
+            >
+              Messages
+            </a>
+          </li>
+          <li>
+            <a
+              href={PUSHES_PATH}
+              aria-current={route.screen === 'pushes' ? 'page' : undefined}
+              onClick={(e) => (e.preventDefault(), navigate(PUSHES_PATH))}
+            >
+              Pushes
+            </a>
+          </li>
         </ul>
         <h2 class="side-title">Support</h2>
         <ul>
@@ -189,6 +223,10 @@ export function Shell({ route }: { route: Exclude<Route, { screen: 'sign-in' }> 
           <HelpArticleEditor key={`${here.app.id}-${here.mode}-${route.id}`} place={here} id={route.id} language={route.language} />
         ) : here && route.screen === 'tickets' ? (
           <Tickets key={`${here.app.id}-${here.mode}`} place={here} state={route.state} ticketId={route.ticketId} />
+        ) : here && route.screen === 'messages' ? (
+          <Messages key={`${here.app.id}-${here.mode}`} place={here} messageId={route.messageId} />
+        ) : here && route.screen === 'pushes' ? (
+          <Pushes key={`${here.app.id}-${here.mode}`} place={here} />
         ) : here && route.screen === 'ticket-types' ? (
           <TicketTypes key={`${here.app.id}-${here.mode}`} place={here} />
         ) : here && route.screen === 'settings' ? (

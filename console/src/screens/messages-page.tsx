@@ -1,0 +1,259 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { live } from '../api/live';
+import { request, messageOf } from '../api/request';
+import { actionCommands } from '../commands';
+import {
+  InAppMessageDocument,
+  InAppStatsLiveDocument,
+  InAppTestPhonesDocument,
+  SendInAppTestDocument,
+  SetInAppMessageStateDocument,
+  type InAppMessagePageFragment,
+  type InAppState,
+  type InAppVariantCountsFragment,
+} from '../generated/graphql';
+import { Confirm } from '../ui/confirm';
+import { fullTime } from '../ui/time';
+
+// A message's page: its kind, name, state with the moves the service allows, its statistics live
+// (inAppStats: counts added as they come, `reload` takes the statistics given), its content blocks
+// as text in a card as the person would see a banner or post, and a test copy to a test phone.
+
+export const KIND_NAMES = { banner: 'Banner', post: 'Post', carousel: 'Carousel' } as const;
+export const STATE_NAMES = { draft: 'Draft', live: 'Live', paused: 'Paused', ended: 'Ended' } as const;
+
+export type Totals = { sent: number; seen: number; clicked: number; dismissed: number; completed: number };
+/** The variants' counts added up, the control group (never shown) left out. */
+export function totals(variants: InAppVariantCountsFragment[]): Totals {
+  const t = { sent: 0, seen: 0, clicked: 0, dismissed: 0, completed: 0 };
+  for (const v of variants) {
+    if (v.control) continue;
+    t.sent += v.sent;
+    t.seen += v.seen;
+    t.clicked += v.clicked;
+    t.dismissed += v.dismissed;
+    t.completed += v.completed;
+  }
+  return t;
+}
+
+/** The moves from each state (ended is for good). */
+const MOVES: Record<InAppState, { to: InAppState; label: string }[]> = {
+  draft: [{ to: 'live', label: 'Go live' }],
+  live: [
+    { to: 'paused', label: 'Pause' },
+    { to: 'ended', label: 'End…' },
+  ],
+  paused: [
+    { to: 'live', label: 'Go live again' },
+    { to: 'ended', label: 'End…' },
+  ],
+  ended: [],
+};
+
+type Block = { type?: string; spans?: { text?: string }[]; items?: { spans?: { text?: string }[] }[]; text?: string; alt?: string };
+const spansText = (spans?: { text?: string }[]) => (spans ?? []).map((s) => s.text ?? '').join('');
+/** A content block's words (a list's items a line each; a picture by what it shows). */
+function blockText(b: Block): string {
+  if (b.items) return b.items.map((i) => `• ${spansText(i.spans)}`).join('\n');
+  if (b.spans) return spansText(b.spans);
+  return b.text ?? b.alt ?? '';
+}
+/** The blocks of a variant's content: a banner's or post's own, a carousel's screens' in turn. */
+function blocksOf(content: unknown): Block[] {
+  const c = (content ?? {}) as { blocks?: Block[]; screens?: { blocks?: Block[] }[] };
+  return c.blocks ?? (c.screens ?? []).flatMap((s) => s.blocks ?? []);
+}
+
+function addCount(variants: InAppVariantCountsFragment[], c: { variant: string; control: boolean; counter: string }) {
+  const key = c.counter as keyof InAppVariantCountsFragment;
+  let found = false;
+  const out = variants.map((v) => {
+    if (v.variant !== c.variant || v.control !== c.control) return v;
+    found = true;
+    return typeof v[key] === 'number' ? { ...v, [key]: (v[key] as number) + 1 } : v;
+  });
+  if (found) return out;
+  const fresh = { variant: c.variant, control: c.control, sent: 0, seen: 0, clicked: 0, dismissed: 0, completed: 0, goalReached: 0 };
+  return [...out, typeof fresh[key as 'sent'] === 'number' ? { ...fresh, [key]: 1 } : fresh];
+}
+
+export function MessagePage(props: { id: string; modeId: string; onChanged(m: InAppMessagePageFragment): void }) {
+  const [m, setM] = useState<InAppMessagePageFragment | undefined>();
+  const [error, setError] = useState<string | undefined>();
+  const [busy, setBusy] = useState(false);
+  const [ending, setEnding] = useState(false);
+  const version = useRef<string | null>(null);
+
+  useEffect(() => {
+    request(InAppMessageDocument, { id: props.id })
+      .then(({ inAppMessage }) => setM(inAppMessage))
+      .catch((err) => setError(messageOf(err)));
+  }, [props.id]);
+
+  // The statistics live.
+  useEffect(() => {
+    version.current = null;
+    return live(
+      InAppStatsLiveDocument,
+      () => ({ messageId: props.id, after: version.current }),
+      ({ inAppStats: e }) => {
+        version.current = e.version;
+        setM((old) => {
+          if (!old) return old;
+          let variants = e.reload && e.stats ? e.stats.variants : old.stats.variants;
+          for (const c of e.counts) variants = addCount(variants, c);
+          const next = { ...old, stats: { ...old.stats, variants } };
+          props.onChanged(next);
+          return next;
+        });
+      },
+    );
+  }, [props.id]);
+
+  const move = async (to: InAppState) => {
+    setBusy(true);
+    try {
+      const { setInAppMessageState } = await request(SetInAppMessageStateDocument, { id: props.id, state: to });
+      setM(setInAppMessageState);
+      props.onChanged(setInAppMessageState);
+      setError(undefined);
+    } catch (err) {
+      setError(messageOf(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const moves = m ? MOVES[m.state] : [];
+  useEffect(() => {
+    actionCommands.set(
+      moves.map((mv) => ({
+        id: `message-${mv.to}`,
+        label: `Message: ${mv.label.replace('…', '')}`,
+        run: () => (mv.to === 'ended' ? setEnding(true) : void move(mv.to)),
+      })),
+    );
+    return () => actionCommands.set([]);
+  }, [m?.state]);
+
+  if (!m)
+    return (
+      <section class="conversation-pane message-page" aria-label="Message">
+        {error ? (
+          <p class="error" role="alert">
+            {error}
+          </p>
+        ) : (
+          <p class="quiet-text">Loading…</p>
+        )}
+      </section>
+    );
+
+  const t = totals(m.stats.variants);
+  const first = m.variants[0];
+  const blocks = blocksOf(first?.content);
+  return (
+    <section class="conversation-pane message-page" aria-labelledby="message-title">
+      <header class="message-head">
+        <h2 id="message-title">{m.name}</h2>
+        <p>
+          {KIND_NAMES[m.kind]} · <span class={`message-state state-${m.state}`}>{STATE_NAMES[m.state]}</span>
+          {m.liveAt && <> · live since {fullTime(m.liveAt)}</>}
+          {m.endedAt && <> · ended {fullTime(m.endedAt)}</>}
+        </p>
+        <div class="actions">
+          {moves.map((mv) => (
+            <button key={mv.to} type="button" disabled={busy} onClick={() => (mv.to === 'ended' ? setEnding(true) : void move(mv.to))}>
+              {mv.label}
+            </button>
+          ))}
+        </div>
+        {error && (
+          <p class="error" role="alert">
+            {error}
+          </p>
+        )}
+      </header>
+      <h3>Statistics</h3>
+      <dl class="message-stats" aria-label="Statistics">
+        {(['sent', 'seen', 'clicked', 'dismissed', 'completed'] as const).map((k) => (
+          <div key={k}>
+            <dt>{k[0]!.toUpperCase() + k.slice(1)}</dt>
+            <dd data-stat={k}>{t[k]}</dd>
+          </div>
+        ))}
+      </dl>
+      <h3>Preview</h3>
+      <div class={`message-preview preview-${m.kind}`} role="group" aria-label="Preview">
+        {blocks.map((b, i) => (b.type === 'heading' ? <strong key={i}>{blockText(b)}</strong> : <p key={i}>{blockText(b)}</p>))}
+      </div>
+      {m.variants.length > 1 && (
+        <p class="quiet-text">
+          The preview shows variant {first?.key}; the message has {m.variants.length}.
+        </p>
+      )}
+      <TestSend modeId={props.modeId} messageId={m.id} />
+      {ending && (
+        <Confirm
+          title="End this message?"
+          action="End"
+          onCancel={() => setEnding(false)}
+          onConfirm={async () => (await move('ended'), setEnding(false))}
+        >
+          <p>An ended message is answered to no one, for good; its statistics stay.</p>
+        </Confirm>
+      )}
+    </section>
+  );
+}
+
+/** A test copy to one of the app-mode's test phones (answered at its next check-in, never counted). */
+function TestSend({ modeId, messageId }: { modeId: string; messageId: string }) {
+  const [phones, setPhones] = useState<{ externalId: string; label: string }[] | undefined>();
+  const [phone, setPhone] = useState('');
+  const [said, setSaid] = useState<string | undefined>();
+  useEffect(() => {
+    request(InAppTestPhonesDocument, { appModeId: modeId })
+      .then(({ inAppTestPhones }) => {
+        const list = inAppTestPhones.edges.map((e) => e.node);
+        setPhones(list);
+        setPhone(list[0]?.externalId ?? '');
+      })
+      .catch((err) => setSaid(messageOf(err)));
+  }, [modeId]);
+  const send = async (e: Event) => {
+    e.preventDefault();
+    try {
+      await request(SendInAppTestDocument, { messageId, externalId: phone });
+      setSaid(`Test copy sent: ${phone} sees it at its next check-in.`);
+    } catch (err) {
+      setSaid(messageOf(err));
+    }
+  };
+  return (
+    <form class="message-test" onSubmit={send} aria-labelledby="message-test-title">
+      <h3 id="message-test-title">Send a test</h3>
+      {phones && phones.length === 0 ? (
+        <p class="quiet-text">No test phones yet: a person's app is marked as one by markTestPhone.</p>
+      ) : (
+        <>
+          <label>
+            Test phone
+            <select value={phone} onChange={(e) => setPhone(e.currentTarget.value)}>
+              {(phones ?? []).map((p) => (
+                <option key={p.externalId} value={p.externalId}>
+                  {p.label || p.externalId}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button type="submit" disabled={!phone}>
+            Send a test
+          </button>
+        </>
+      )}
+      {said && <p role="status">{said}</p>}
+    </form>
+  );
+}

@@ -1,0 +1,209 @@
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { request, messageOf } from '../api/request';
+import { actionCommands } from '../commands';
+import {
+  CreateInAppMessageDocument,
+  InAppMessagesDocument,
+  type InAppMessageRowFragment,
+  type InAppVariantCountsFragment,
+} from '../generated/graphql';
+import { plainKey } from '../keys';
+import { appModeId, type Place } from '../place';
+import { messagesPath, navigate } from '../router';
+import { useMoreWhenSeen, useRowKeys } from '../ui/row-keys';
+import { when } from '../ui/time';
+import { KIND_NAMES, MessagePage, STATE_NAMES, totals } from './messages-page';
+
+// Messages: the app-mode's in-app messages, newest first, 30 to a page (the next page loaded as the
+// list is scrolled), each with its kind, state and statistics (people counted once each, the
+// control group left out). j/k move, Enter opens the message beside the list, Esc goes back.
+// "Make a banner" makes a draft banner from a name and one paragraph.
+
+const PAGE = 30;
+
+export function Messages({ place, messageId }: { place: Place; messageId?: string | undefined }) {
+  const modeId = appModeId(place);
+  const [rows, setRows] = useState<InAppMessageRowFragment[]>([]);
+  const [next, setNext] = useState<string | null>(null);
+  const [loading, setLoading] = useState(true);
+  const [error, setError] = useState<string | undefined>();
+  const [making, setMaking] = useState(false);
+  const reading = useRef(0);
+  const list = useRef<HTMLUListElement>(null);
+  const end = useRef<HTMLLIElement>(null);
+
+  const load = useCallback(
+    async (after: string | null) => {
+      const mine = ++reading.current;
+      try {
+        const { inAppMessages } = await request(InAppMessagesDocument, { appModeId: modeId, after, first: PAGE });
+        if (mine !== reading.current) return;
+        const page = inAppMessages.edges.map((e) => e.node);
+        setRows((old) => (after ? [...old.filter((r) => !page.some((p) => p.id === r.id)), ...page] : page));
+        setNext(inAppMessages.pageInfo.hasNextPage ? (inAppMessages.pageInfo.endCursor ?? null) : null);
+        setError(undefined);
+      } catch (err) {
+        if (mine === reading.current) setError(messageOf(err));
+      } finally {
+        if (mine === reading.current) setLoading(false);
+      }
+    },
+    [modeId],
+  );
+  useEffect(() => void load(null), [load]);
+
+  const open = (id: string) => navigate(messagesPath(id));
+  useMoreWhenSeen(end, () => next && void load(next), next !== null);
+  useRowKeys(list, open);
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (plainKey(e, 'Escape') && messageId && !document.querySelector('.overlay')) navigate(messagesPath());
+    };
+    addEventListener('keydown', onKey);
+    return () => removeEventListener('keydown', onKey);
+  }, [messageId]);
+
+  useEffect(() => {
+    actionCommands.set([{ id: 'messages-banner', label: 'Make a banner', run: () => setMaking(true) }]);
+    return () => actionCommands.set([]);
+  }, []);
+
+  /** A message changed on its page takes its place in the list. */
+  const changed = (m: InAppMessageRowFragment) =>
+    setRows((old) => (old.some((r) => r.id === m.id) ? old.map((r) => (r.id === m.id ? m : r)) : [m, ...old]));
+
+  return (
+    <main class="inbox messages" id="main">
+      <section class="list-pane" aria-labelledby="messages-title">
+        <div class="messages-head">
+          <h1 id="messages-title">Messages</h1>
+          <button type="button" onClick={() => setMaking(true)}>
+            Make a banner
+          </button>
+        </div>
+        {making && (
+          <MakeBanner
+            modeId={modeId}
+            onCancel={() => setMaking(false)}
+            onMade={(m) => {
+              setMaking(false);
+              changed(m);
+              open(m.id);
+            }}
+          />
+        )}
+        {error && (
+          <p class="error" role="alert">
+            {error}
+          </p>
+        )}
+        {loading && rows.length === 0 ? (
+          <p class="quiet-text">Loading…</p>
+        ) : rows.length === 0 ? (
+          <p class="quiet-text">No messages yet.</p>
+        ) : (
+          <ul class="conversations message-rows" ref={list} aria-label="Messages">
+            {rows.map((m) => {
+              const selected = m.id === messageId;
+              const t = totals(m.stats.variants);
+              return (
+                <li key={m.id}>
+                  <a
+                    class={`row${selected ? ' selected' : ''}`}
+                    href={messagesPath(m.id)}
+                    data-id={m.id}
+                    data-selected={selected ? 'yes' : undefined}
+                    aria-current={selected ? 'true' : undefined}
+                    onClick={(e) => (e.preventDefault(), open(m.id))}
+                    onKeyDown={(e) => {
+                      if (e.code === 'Enter' || e.code === 'NumpadEnter') (e.preventDefault(), open(m.id));
+                    }}
+                  >
+                    <span class="row-top">
+                      <strong class="who">{m.name}</strong>
+                      <time dateTime={m.updatedAt}>{when(m.updatedAt)}</time>
+                    </span>
+                    <span class="preview">
+                      <span class={`message-state state-${m.state}`}>{STATE_NAMES[m.state]}</span> · {KIND_NAMES[m.kind]} · {t.sent} sent ·{' '}
+                      {t.seen} seen · {t.clicked} clicked
+                    </span>
+                  </a>
+                </li>
+              );
+            })}
+            {next && (
+              <li ref={end} class="quiet-text">
+                Loading more…
+              </li>
+            )}
+          </ul>
+        )}
+      </section>
+      {messageId ? (
+        <MessagePage key={messageId} id={messageId} modeId={modeId} onChanged={changed} />
+      ) : (
+        <section class="conversation-pane empty" aria-label="Message">
+          <p>Choose a message: j and k move, Enter opens.</p>
+        </section>
+      )}
+    </main>
+  );
+}
+
+/** A banner from a name and one paragraph, made as a draft. */
+function MakeBanner(props: { modeId: string; onCancel(): void; onMade(m: InAppMessageRowFragment): void }) {
+  const [name, setName] = useState('');
+  const [text, setText] = useState('');
+  const [error, setError] = useState<string | undefined>();
+  const [busy, setBusy] = useState(false);
+  const first = useRef<HTMLInputElement>(null);
+  useEffect(() => first.current?.focus(), []);
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    setBusy(true);
+    try {
+      const content = { blocks: [{ type: 'paragraph', spans: [{ text }] }] };
+      const { createInAppMessage } = await request(CreateInAppMessageDocument, {
+        appModeId: props.modeId,
+        kind: 'banner',
+        input: { name, content },
+      });
+      props.onMade(createInAppMessage);
+    } catch (err) {
+      setError(messageOf(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <form
+      class="make-banner"
+      aria-label="Make a banner"
+      onSubmit={submit}
+      onKeyDown={(e) => e.code === 'Escape' && (e.stopPropagation(), props.onCancel())}
+    >
+      <label>
+        Name
+        <input ref={first} required maxLength={200} value={name} onInput={(e) => setName(e.currentTarget.value)} />
+      </label>
+      <label>
+        Text
+        <textarea required rows={3} value={text} onInput={(e) => setText(e.currentTarget.value)} />
+      </label>
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
+      <div class="actions">
+        <button type="submit" disabled={busy}>
+          Make the banner
+        </button>
+        <button type="button" class="quiet" onClick={props.onCancel}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,125 @@
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { type Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../bench/processes.js';
+import { staffApp, type StaffApp } from './support/factories.js';
+import { launchBrowser, seriousFindings } from './support/browser.js';
+import { appUser } from './support/inapp.js';
+import { startTestServer, testConfig, type TestServer } from './support/server.js';
+import { runCommand, signedInConsole } from './support/console.js';
+
+// The console's messages: a banner made from a name and a paragraph, set live, shown in the list
+// with its kind and state; a person's app checks in and sees it, and the statistics follow live on
+// the message's page and in the list; a test copy sent to a test phone. axe-core on the list and the page.
+// Pushes: the list, and a send refused while no provider has credentials, said in words.
+// Screenshots: test/screenshots/console-messages*.png.
+
+const SHOTS = fileURLToPath(new URL('./screenshots/', import.meta.url));
+
+let t: TestServer;
+let app: StaffApp;
+let browser: Browser;
+const errors: string[] = [];
+
+beforeAll(async () => {
+  const port = await freePort();
+  t = await startTestServer({ port, config: testConfig({ baseUrl: `http://127.0.0.1:${port}` }) });
+  app = await staffApp(t, 'Acme Cloud');
+  await appUser(t, app.live, 'qa-phone').checkedIn(); // the person the test phone is
+  const r = await fetch(`${t.url}/graphql`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${app.owner}` },
+    body: JSON.stringify({
+      query: 'mutation($m: ID!) { markTestPhone(appModeId: $m, externalId: "qa-phone", label: "QA phone") { externalId } }',
+      variables: { m: app.modes.live },
+    }),
+  });
+  expect(((await r.json()) as { errors?: unknown }).errors).toBeUndefined();
+  browser = await launchBrowser();
+  mkdirSync(SHOTS, { recursive: true });
+});
+afterAll(async () => {
+  await browser?.close();
+  await t?.close();
+});
+
+describe('messages in the console', { timeout: 60_000 }, () => {
+  it('makes a banner, sets it live, and shows its state and live statistics', async () => {
+    const page = await signedInConsole(browser, { url: t.url, token: app.owner, errors });
+    await page.goto(`${t.url}/console/inbox/open`);
+    await page.locator('.conversations, .quiet-text').first().waitFor();
+    await runCommand(page, 'go to messages');
+    await page.waitForURL(/\/console\/messages$/);
+    await page.getByText('No messages yet.').waitFor();
+
+    // Make a banner: a name and one paragraph.
+    await page.getByRole('button', { name: 'Make a banner' }).click();
+    const form = page.getByRole('form', { name: 'Make a banner' });
+    await form.getByLabel('Name').fill('Spring sale');
+    await form.getByLabel('Text').fill('Everything is 20% off until Sunday.');
+    await form.getByRole('button', { name: 'Make the banner' }).click();
+    await page.waitForURL(/\/console\/messages\/[^/]+$/);
+    const pane = page.locator('.message-page');
+    await pane.getByRole('heading', { name: 'Spring sale' }).waitFor();
+    await pane.locator('.message-state', { hasText: 'Draft' }).waitFor();
+    expect(await pane.getByRole('group', { name: 'Preview' }).textContent()).toBe('Everything is 20% off until Sunday.');
+
+    // Go live: the page and the list say so.
+    await pane.getByRole('button', { name: 'Go live' }).click();
+    await pane.locator('.message-state', { hasText: 'Live' }).waitFor();
+    await pane.getByRole('button', { name: 'Pause' }).waitFor();
+    const row = page.getByRole('list', { name: 'Messages' }).locator('a.row', { hasText: 'Spring sale' });
+    await row.locator('.message-state', { hasText: 'Live' }).waitFor();
+    expect(await row.textContent()).toContain('Banner');
+    await expect.poll(() => pane.locator('[data-stat="sent"]').textContent()).toBe('0');
+
+    // A person's app checks in and sees it: the counts come live.
+    const id = page.url().split('/').pop()!;
+    const user = appUser(t, app.live, 'grace');
+    const answer = await user.checkedIn();
+    expect(JSON.stringify(answer)).toContain(id);
+    expect((await user.receipt({ message_id: id, variant: 'a', action: 'seen' })).status).toBe(204);
+    await expect.poll(() => pane.locator('[data-stat="sent"]').textContent()).toBe('1');
+    await expect.poll(() => pane.locator('[data-stat="seen"]').textContent()).toBe('1');
+    await expect.poll(() => row.textContent()).toContain('1 sent · 1 seen · 0 clicked');
+
+    // j/k and Enter in the list; Esc back.
+    await page.keyboard.press('Escape');
+    await page.waitForURL(/\/console\/messages$/);
+    await page.keyboard.press('j');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(new RegExp(`/console/messages/${id}$`));
+    await pane.locator('[data-stat="seen"]', { hasText: '1' }).waitFor();
+
+    // A test copy to the test phone.
+    await pane.getByRole('combobox', { name: 'Test phone' }).waitFor();
+    await pane.getByRole('button', { name: 'Send a test' }).click();
+    await pane.getByRole('status').filter({ hasText: 'Test copy sent: qa-phone' }).waitFor();
+
+    expect(await seriousFindings(page)).toEqual([]);
+    await page.screenshot({ path: `${SHOTS}console-messages.png` });
+    expect(errors).toEqual([]);
+  });
+
+  it('lists pushes and says in words why one is refused while no provider has credentials', async () => {
+    const page = await signedInConsole(browser, { url: t.url, token: app.owner, errors: [] });
+    await page.goto(`${t.url}/console/messages`);
+    await page
+      .getByText('No messages yet.')
+      .or(page.getByRole('list', { name: 'Messages' }))
+      .first()
+      .waitFor();
+    await runCommand(page, 'go to pushes');
+    await page.waitForURL(/\/console\/pushes$/);
+    await page.getByText('No pushes yet.').waitFor();
+    const form = page.getByRole('form', { name: 'Send a push' });
+    await form.getByLabel('Title').fill('Your order shipped');
+    await form.getByLabel('Body').fill('It arrives on Tuesday.');
+    await form.getByRole('textbox', { name: 'User id' }).fill('grace');
+    await form.getByRole('button', { name: 'Send the push' }).click();
+    await expect.poll(async () => (await form.getByRole('alert').textContent())?.toLowerCase() ?? '').toContain('credentials');
+    expect(await seriousFindings(page)).toEqual([]);
+    await page.screenshot({ path: `${SHOTS}console-messages-pushes.png` });
+  });
+});
