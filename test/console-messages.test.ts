@@ -65,6 +65,18 @@ describe('messages in the console', { timeout: 60_000 }, () => {
     await pane.locator('.message-state', { hasText: 'Draft' }).waitFor();
     expect(await pane.getByRole('group', { name: 'Preview' }).textContent()).toBe('Everything is 20% off until Sunday.');
 
+    // Its name and words changed in place: two paragraphs, the preview and the heading follow.
+    await pane.getByRole('button', { name: 'Change the name and words' }).click();
+    const words = pane.getByRole('form', { name: 'Change the name and words' });
+    await words.getByLabel('Name').fill('Spring sale, last days');
+    await words.getByLabel('Words').fill('Everything is 20% off until Sunday.\n\nFree shipping too.');
+    await words.getByRole('button', { name: 'Save' }).click();
+    await pane.getByRole('heading', { name: 'Spring sale, last days' }).waitFor();
+    expect(await pane.getByRole('group', { name: 'Preview' }).locator('p').allTextContents()).toEqual([
+      'Everything is 20% off until Sunday.',
+      'Free shipping too.',
+    ]);
+
     // Go live: the page and the list say so.
     await pane.getByRole('button', { name: 'Go live' }).click();
     await pane.locator('.message-state', { hasText: 'Live' }).waitFor();

@@ -1286,6 +1286,39 @@ export type SendPushMutation = {
   };
 };
 
+export type ChangeInAppMessageMutationVariables = Exact<{
+  id: string;
+  input: InAppMessageInput;
+}>;
+
+export type ChangeInAppMessageMutation = {
+  changeInAppMessage: {
+    createdAt: string;
+    endedAt: string | null;
+    show: InAppShow;
+    audience: unknown;
+    id: string;
+    name: string;
+    kind: InAppKind;
+    state: InAppState;
+    updatedAt: string;
+    liveAt: string | null;
+    variants: Array<{ key: string; weight: number; content: unknown }>;
+    stats: {
+      variants: Array<{
+        variant: string;
+        control: boolean;
+        sent: number;
+        seen: number;
+        clicked: number;
+        dismissed: number;
+        completed: number;
+        goalReached: number;
+      }>;
+    };
+  };
+};
+
 export type SettingsRoleQueryVariables = Exact<{ [key: string]: never }>;
 
 export type SettingsRoleQuery = {
@@ -4081,6 +4114,47 @@ export const SendPushDocument = new TypedDocumentString(`
   createdAt
   finishedAt
 }`) as unknown as TypedDocumentString<SendPushMutation, SendPushMutationVariables>;
+export const ChangeInAppMessageDocument = new TypedDocumentString(`
+    mutation ChangeInAppMessage($id: ID!, $input: InAppMessageInput!) {
+  changeInAppMessage(id: $id, input: $input) {
+    ...InAppMessagePage
+  }
+}
+    fragment InAppVariantCounts on InAppVariantStats {
+  variant
+  control
+  sent
+  seen
+  clicked
+  dismissed
+  completed
+  goalReached
+}
+fragment InAppMessageRow on InAppMessage {
+  id
+  name
+  kind
+  state
+  updatedAt
+  liveAt
+  stats {
+    variants {
+      ...InAppVariantCounts
+    }
+  }
+}
+fragment InAppMessagePage on InAppMessage {
+  ...InAppMessageRow
+  createdAt
+  endedAt
+  show
+  audience
+  variants {
+    key
+    weight
+    content
+  }
+}`) as unknown as TypedDocumentString<ChangeInAppMessageMutation, ChangeInAppMessageMutationVariables>;
 export const SettingsRoleDocument = new TypedDocumentString(`
     query SettingsRole {
   viewer {

@@ -14,6 +14,7 @@ import {
 } from '../generated/graphql';
 import { Confirm } from '../ui/confirm';
 import { fullTime } from '../ui/time';
+import { MessageWords } from './messages-words';
 
 // A message's page: its kind, name, state with the moves the service allows, its statistics live
 // (inAppStats: counts added as they come, `reload` takes the statistics given), its content blocks
@@ -193,6 +194,7 @@ export function MessagePage(props: { id: string; modeId: string; onChanged(m: In
           The preview shows variant {first?.key}; the message has {m.variants.length}.
         </p>
       )}
+      <MessageWords key={`${m.id}-${m.updatedAt ?? ''}`} m={m} onSaved={(next) => (setM(next), props.onChanged(next))} />
       <TestSend modeId={props.modeId} messageId={m.id} />
       {ending && (
         <Confirm
