@@ -111,6 +111,19 @@ describe('messages in the console', { timeout: 60_000 }, () => {
 
     expect(await seriousFindings(page)).toEqual([]);
     await page.screenshot({ path: `${SHOTS}console-messages.png` });
+
+    // A draft deleted after asking: gone from the list and from the service; a live one offers no delete.
+    expect(await pane.getByRole('button', { name: 'Delete…' }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Make a banner' }).click();
+    await form.getByLabel('Name').fill('Draft to drop');
+    await form.getByLabel('Text').fill('Never shown.');
+    await form.getByRole('button', { name: 'Make the banner' }).click();
+    await pane.getByRole('heading', { name: 'Draft to drop' }).waitFor();
+    await pane.getByRole('button', { name: 'Delete…' }).click();
+    await page.getByRole('dialog', { name: 'Delete this draft?' }).getByRole('button', { name: 'Delete', exact: true }).click();
+    await page.waitForURL(/\/console\/messages$/);
+    await page.getByRole('list', { name: 'Messages' }).locator('a.row', { hasText: 'Draft to drop' }).waitFor({ state: 'detached' });
+    expect(await t.svc.db.inAppMessage.count({ where: { name: 'Draft to drop' } })).toBe(0);
     expect(errors).toEqual([]);
   });
 

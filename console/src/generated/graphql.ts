@@ -1319,6 +1319,12 @@ export type ChangeInAppMessageMutation = {
   };
 };
 
+export type DeleteInAppMessageMutationVariables = Exact<{
+  id: string;
+}>;
+
+export type DeleteInAppMessageMutation = { deleteInAppMessage: boolean };
+
 export type SettingsRoleQueryVariables = Exact<{ [key: string]: never }>;
 
 export type SettingsRoleQuery = {
@@ -4155,6 +4161,11 @@ fragment InAppMessagePage on InAppMessage {
     content
   }
 }`) as unknown as TypedDocumentString<ChangeInAppMessageMutation, ChangeInAppMessageMutationVariables>;
+export const DeleteInAppMessageDocument = new TypedDocumentString(`
+    mutation DeleteInAppMessage($id: ID!) {
+  deleteInAppMessage(id: $id)
+}
+    `) as unknown as TypedDocumentString<DeleteInAppMessageMutation, DeleteInAppMessageMutationVariables>;
 export const SettingsRoleDocument = new TypedDocumentString(`
     query SettingsRole {
   viewer {

@@ -3,6 +3,7 @@ import { live } from '../api/live';
 import { request, messageOf } from '../api/request';
 import { actionCommands } from '../commands';
 import {
+  DeleteInAppMessageDocument,
   InAppMessageDocument,
   InAppStatsLiveDocument,
   InAppTestPhonesDocument,
@@ -79,11 +80,17 @@ function addCount(variants: InAppVariantCountsFragment[], c: { variant: string; 
   return [...out, typeof fresh[key as 'sent'] === 'number' ? { ...fresh, [key]: 1 } : fresh];
 }
 
-export function MessagePage(props: { id: string; modeId: string; onChanged(m: InAppMessagePageFragment): void }) {
+export function MessagePage(props: {
+  id: string;
+  modeId: string;
+  onChanged(m: InAppMessagePageFragment): void;
+  onDeleted(id: string): void;
+}) {
   const [m, setM] = useState<InAppMessagePageFragment | undefined>();
   const [error, setError] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
   const [ending, setEnding] = useState(false);
+  const [deleting, setDeleting] = useState(false);
   const version = useRef<string | null>(null);
 
   useEffect(() => {
@@ -169,6 +176,11 @@ export function MessagePage(props: { id: string; modeId: string; onChanged(m: In
               {mv.label}
             </button>
           ))}
+          {m.state === 'draft' && (
+            <button type="button" class="danger" disabled={busy} onClick={() => setDeleting(true)}>
+              Delete…
+            </button>
+          )}
         </div>
         {error && (
           <p class="error" role="alert">
@@ -196,6 +208,19 @@ export function MessagePage(props: { id: string; modeId: string; onChanged(m: In
       )}
       <MessageWords key={`${m.id}-${m.updatedAt ?? ''}`} m={m} onSaved={(next) => (setM(next), props.onChanged(next))} />
       <TestSend modeId={props.modeId} messageId={m.id} />
+      {deleting && (
+        <Confirm
+          title="Delete this draft?"
+          action="Delete"
+          onCancel={() => setDeleting(false)}
+          onConfirm={async () => {
+            await request(DeleteInAppMessageDocument, { id: m.id });
+            props.onDeleted(m.id);
+          }}
+        >
+          <p>The draft and its words are gone for good; no one has been shown it.</p>
+        </Confirm>
+      )}
       {ending && (
         <Confirm
           title="End this message?"

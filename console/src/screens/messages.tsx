@@ -69,6 +69,9 @@ export function Messages({ place, messageId }: { place: Place; messageId?: strin
     return () => actionCommands.set([]);
   }, []);
 
+  /** A draft deleted on its page leaves the list. */
+  const deleted = (id: string) => (setRows((old) => old.filter((r) => r.id !== id)), navigate(messagesPath()));
+
   /** A message changed on its page takes its place in the list. */
   const changed = (m: InAppMessageRowFragment) =>
     setRows((old) => (old.some((r) => r.id === m.id) ? old.map((r) => (r.id === m.id ? m : r)) : [m, ...old]));
@@ -141,7 +144,7 @@ export function Messages({ place, messageId }: { place: Place; messageId?: strin
         )}
       </section>
       {messageId ? (
-        <MessagePage key={messageId} id={messageId} modeId={modeId} onChanged={changed} />
+        <MessagePage key={messageId} id={messageId} modeId={modeId} onChanged={changed} onDeleted={deleted} />
       ) : (
         <section class="conversation-pane empty" aria-label="Message">
           <p>Choose a message: j and k move, Enter opens.</p>
