@@ -36,9 +36,11 @@ export function MessageWords({ m, onSaved }: { m: InAppMessagePageFragment; onSa
   if (!paragraphs) return <p class="quiet-text">Its words have blocks or variants the console cannot change yet.</p>;
   if (!editing)
     return (
-      <button type="button" onClick={() => (setName(m.name), setWords(paragraphs.join('\n\n')), setEditing(true))}>
-        Change the name and words
-      </button>
+      <p>
+        <button type="button" onClick={() => (setName(m.name), setWords(paragraphs.join('\n\n')), setEditing(true))}>
+          Change the name and words
+        </button>
+      </p>
     );
   return (
     <form
