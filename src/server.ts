@@ -28,7 +28,7 @@ import { drainable, DRAIN_BOUNDS, type DrainBounds } from './http/drain.js';
 import { apiReferencePage, frontPage, type OpenApiLike } from './http/front-page.js';
 import { createMetrics, observe } from './http/observability.js';
 import { readableTarget } from './http/request-target.js';
-import { sequence } from './http/sequence.js';
+import compose from 'koa-compose';
 import type { Logger } from './lib/logger.js';
 
 export interface RunningServer {
@@ -115,8 +115,8 @@ export async function startServer(
       // A guest request takes only the steps that can act on its path, in the same order: the
       // other surfaces' CORS, the blob, operations, console and help-site routers answer none of
       // its paths (operations' allowed methods still answers a method no router has, as before).
-      sequence([guestCorsStep, problems(), readable, body, opsMethods, restRoutes, restMethods]),
-      sequence([
+      compose([guestCorsStep, problems(), readable, body, opsMethods, restRoutes, restMethods]),
+      compose([
         // CORS before the inner problem middleware, so refusals carry the headers a page needs to read them.
         under('/public/v1', publicCors(svc)),
         under('/blobs', blobCors()),

@@ -2,7 +2,7 @@ import type Koa from 'koa';
 import type Router from '@koa/router';
 import { z } from 'zod';
 import { isConnectionLost } from '../../src/db/lost-connection.js';
-import { sequence } from '../../src/http/sequence.js';
+import compose from 'koa-compose';
 import type { Ctx, GuestCaller, ServerCaller, VisitorCaller } from '../../src/domain/context.js';
 import { invalid, invalidField, type FieldError } from '../../src/domain/errors.js';
 import { parseJson } from './body.js';
@@ -121,7 +121,7 @@ export function mount(router: Router, route: AnyRoute, access: Koa.Middleware[])
     if (answer.body !== undefined) ctx.body = answer.body;
   };
   // Composed once, not step by step on each request.
-  const chain = sequence([refuseNulInParams, ...access, handle]);
+  const chain = compose([refuseNulInParams, ...access, handle]);
   router[route.method](koaPath, (ctx) => surviveLostConnection(ctx, chain));
 }
 

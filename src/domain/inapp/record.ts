@@ -1,9 +1,9 @@
 import type pg from 'pg';
 import { subjectHash } from '../contacts/erasure.js';
-import { inTransaction, type Ctx, type GuestCaller } from '../context.js';
+import { inTransaction, sqlTransaction, type Ctx, type GuestCaller } from '../context.js';
 import { answerFirst, OUTBOX_CHANNEL } from '../outbox.js';
 import { WriteGroups } from '../../db/groups.js';
-import { exec, inSqlTransaction, rows, sql, type Sql } from '../../db/sql.js';
+import { exec, rows, sql, type Sql } from '../../db/sql.js';
 import type { LiveMessage } from './live-messages.js';
 import { CONTROL } from './message-input.js';
 import { dayOf, INAPP_COUNTED } from './stats.js';
@@ -155,9 +155,9 @@ function groupsOf(ctx: Ctx<GuestCaller>) {
         alone: (w) => recordOn(w.ctx, w.statement),
         // Each person's statement as alone, one after another in one transaction.
         together: (ws) =>
-          inSqlTransaction(ws[0]!.ctx.svc.pool, async (sqlClient) => {
+          sqlTransaction(ws[0]!.ctx, async (tx) => {
             const out: Row[] = [];
-            for (const w of ws) out.push(await recordOn({ db: w.ctx.db, svc: w.ctx.svc, sqlClient }, w.statement));
+            for (const w of ws) out.push(await recordOn(tx, w.statement));
             return out;
           }),
       }),
@@ -165,21 +165,8 @@ function groupsOf(ctx: Ctx<GuestCaller>) {
         max: MAX_GROUP * 2,
         inFlight: GROUPS_IN_FLIGHT,
         key: (w) => w.contactId,
-        alone: (w) => storeAlone(w.ctx, w.contactId, w.answer, w.hash),
-        together: async (ws) => {
-          await exec(
-            ws[0]!.ctx,
-            {
-              text: `WITH quick AS (SELECT set_config('synchronous_commit', 'off', true))
-     UPDATE inapp_checkin k SET answer = x.answer::jsonb, answer_hash = x.hash
-     FROM unnest($1::text[], $2::text[], $3::text[]) AS x(contact_id, answer, hash)
-     WHERE k.contact_id = x.contact_id AND EXISTS (SELECT 1 FROM quick)`,
-              values: [ws.map((w) => w.contactId), ws.map((w) => w.answer), ws.map((w) => w.hash)],
-            },
-            { prepare: 'crm_inapp_store_group' },
-          );
-          return ws.map(() => undefined);
-        },
+        alone: (w) => storeAnswers([w]),
+        together: async (ws) => (await storeAnswers(ws), ws.map(() => undefined)),
       }),
     };
     groups.set(ctx.svc.pool, kept);
@@ -195,12 +182,19 @@ export async function storeAnswer(ctx: Ctx<GuestCaller>, contactId: string, answ
   else await groupsOf(ctx).stores.write({ ctx, contactId, answer, hash });
 }
 
-async function storeAlone(ctx: Ctx<GuestCaller>, contactId: string, answer: string, hash: string): Promise<void> {
-  await exec(ctx, {
-    text: `WITH quick AS (SELECT set_config('synchronous_commit', 'off', true))
-     UPDATE inapp_checkin SET answer = $1::jsonb, answer_hash = $2 WHERE contact_id = $3 AND EXISTS (SELECT 1 FROM quick)`,
-    values: [answer, hash, contactId],
-  });
+/** Answers kept without waiting for their disk flush (it is only timing): one statement for one or many. */
+async function storeAnswers(ws: StoreWrite[]): Promise<void> {
+  await exec(
+    ws[0]!.ctx,
+    {
+      text: `WITH quick AS (SELECT set_config('synchronous_commit', 'off', true))
+     UPDATE inapp_checkin k SET answer = x.answer::jsonb, answer_hash = x.hash
+     FROM unnest($1::text[], $2::text[], $3::text[]) AS x(contact_id, answer, hash)
+     WHERE k.contact_id = x.contact_id AND EXISTS (SELECT 1 FROM quick)`,
+      values: [ws.map((w) => w.contactId), ws.map((w) => w.answer), ws.map((w) => w.hash)],
+    },
+    { prepare: 'crm_inapp_store_group' },
+  );
 }
 
 /** The answer kept for the throttled check-ins (null until a first check-in keeps one); undefined once the person's row is gone (erased). */
