@@ -12,6 +12,7 @@ import { learnReadMarks } from '../read-marks';
 import { inboxPath, navigate, type InboxState } from '../router';
 import { ConversationView } from './conversation';
 import { ConversationList } from './conversation-list';
+import { withChange, withPage } from '../ui/live-list';
 
 // The inbox: an app-mode's conversations in one state, everyone's or those of the member, of nobody
 // or of a team, the latest activity first, paged as the list is scrolled, kept live by
@@ -55,11 +56,7 @@ export function Inbox({ place, state, conversationId }: { place: Place; state: I
         });
         const page = conversations.edges.map((e) => e.node);
         learnReadMarks(page.map((c) => c.id));
-        setRows((old) => {
-          const byId = new Map((after ? old : []).map((r) => [r.id, r]));
-          for (const r of page) byId.set(r.id, r);
-          return [...byId.values()].sort(newestFirst);
-        });
+        setRows((old) => withPage(old, page, !!after, newestFirst));
         setNext(conversations.pageInfo.hasNextPage ? (conversations.pageInfo.endCursor ?? null) : null);
         setError(undefined);
       } catch (err) {
@@ -93,10 +90,7 @@ export function Inbox({ place, state, conversationId }: { place: Place; state: I
         const c = change.conversation;
         if (!c) return;
         learnReadMarks([c.id]);
-        setRows((old) => {
-          const others = old.filter((r) => r.id !== c.id);
-          return c.state === state && shows(filter, me, c) ? [...others, c].sort(newestFirst) : others;
-        });
+        setRows((old) => withChange(old, c, c.state === state && shows(filter, me, c), newestFirst));
       },
     );
   }, [modeId, state, load, filter, me]);

@@ -11,6 +11,7 @@ import { when } from '../ui/time';
 import { personName } from './person-panel';
 import { useTicketTypes } from './tickets-make';
 import { TicketPage } from './tickets-page';
+import { withChange, withPage } from '../ui/live-list';
 
 // Tickets: the app-mode's tickets, the latest step first, of one type or all and in one state or
 // all, 30 to a page, the next page loaded as the list is scrolled; kept live by ticketsChanged
@@ -60,11 +61,7 @@ export function Tickets({ place, state, ticketId }: { place: Place; state: strin
         const { tickets } = await request(TicketsDocument, { appModeId: modeId, typeId: type, state: stateKey, after, first: PAGE });
         if (mine !== reading.current) return;
         const page = tickets.edges.map((e) => e.node);
-        setRows((old) => {
-          const byId = new Map((after ? old : []).map((r) => [r.id, r]));
-          for (const r of page) byId.set(r.id, r);
-          return [...byId.values()].sort(newestFirst);
-        });
+        setRows((old) => withPage(old, page, !!after, newestFirst));
         setNext(tickets.pageInfo.hasNextPage ? (tickets.pageInfo.endCursor ?? null) : null);
         setError(undefined);
       } catch (err) {
@@ -93,10 +90,7 @@ export function Tickets({ place, state, ticketId }: { place: Place; state: strin
         if (change.reload) return void load(null);
         const t = change.ticket;
         if (!t) return;
-        setRows((old) => {
-          const others = old.filter((r) => r.id !== t.id);
-          return stateKey === null || t.state === stateKey ? [...others, t].sort(newestFirst) : others;
-        });
+        setRows((old) => withChange(old, t, stateKey === null || t.state === stateKey, newestFirst));
       },
     );
   }, [modeId, type, stateKey, load]);
