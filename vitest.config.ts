@@ -38,7 +38,7 @@ export default defineConfig({
         test: {
           ...options,
           name: 'shared',
-          include: ['test/**/*.test.ts', 'src/**/*.test.ts', 'workflows/**/*.test.ts', 'rest-facade/**/*.test.ts'],
+          include: ['test/**/*.test.ts', 'src/**/*.test.ts', 'workflows/**/*.test.ts', 'rest-facade/**/*.test.ts', 'sdk/**/*.test.ts'],
           exclude: OWN_PROCESS,
           isolate: false,
         },

@@ -1,0 +1,167 @@
+import createFetchClient from 'openapi-fetch';
+import { browserLanguage } from './browser.js';
+import { CheckinSchedule, DEFAULT_CHECKIN_SECONDS } from './checkin.js';
+import { EventQueue, type BatchOutcome, type GuestEvent } from './events.js';
+import type { components, paths } from './generated/guest-api.js';
+import { GuestApiError, must } from './errors.js';
+import { pageLife, type PageLife } from './page.js';
+import { TokenKeeper, type TokenSource } from './token.js';
+import { guestFetch } from './transport.js';
+import { SDK_VERSION } from './version.js';
+import { watchConversation } from './watch.js';
+
+type Schemas = components['schemas'];
+export type Checkin = Schemas['Checkin'];
+export type Part = Schemas['Part'];
+export type StartBody = Schemas['StartBody'];
+export type MessageBody = Schemas['MessageBody'];
+type PictureType = Schemas['AttachmentBody']['content_type'];
+
+export interface ClientOptions {
+  /** The service's address, such as `https://crm.example.com`. */
+  baseUrl: string;
+  /** The app's public key (`app_…`, or `app_test_…` for the test app). */
+  appKey: string;
+  /** The user's token from the customer's own route (verified sign-in): fetched once, kept while it lasts. */
+  token?: TokenSource;
+  /** The user's id, for an app with unverified sign-in (instead of `token`). */
+  userId?: string;
+  /** The user's language (BCP 47), sent as `Accept-Language`; the browser's when left out. */
+  language?: string;
+  /** The website's version, sent with check-ins and events. */
+  appVersion?: string;
+  /** The named screen on view, sent with check-ins (messages meant for some screens wait for theirs). */
+  screen?: () => string | undefined;
+  /** Each check-in's answer (its in-app messages, unread counts). */
+  onCheckin?: (answer: Checkin) => void;
+  /** Who made the requests, after the SDK's own name in `X-Crm-Sdk` (such as `messenger/1.0.0`). */
+  sdkName?: string;
+  fetch?: (request: Request) => Promise<Response>;
+}
+
+/** A page hidden at least this long starts a new session when it comes back (one large message a session). */
+const SESSION_GAP_MS = 30 * 60_000;
+
+/**
+ * A client of the guest API for one signed-in user. It checks in at once (the sign-in), again when the page
+ * comes to the front and after events are sent, never sooner than the answer allows; it batches events and
+ * sends what is held when the page is hidden. `api` reaches every guest route with the document's types.
+ */
+export function createClient(options: ClientOptions) {
+  if (!options.token === (options.userId === undefined))
+    throw new TypeError('Give exactly one of token (a function giving the user’s token) and userId.');
+  const tokens = options.token ? new TokenKeeper(options.token) : undefined;
+  const sdk = `crm-web/${SDK_VERSION}${options.sdkName ? ` ${options.sdkName}` : ''}`;
+  const language = options.language ?? browserLanguage();
+  const send = guestFetch({ appKey: options.appKey, token: tokens, userId: options.userId, sdk, language, fetch: options.fetch });
+  const api = createFetchClient<paths>({ baseUrl: options.baseUrl.replace(/\/+$/, ''), fetch: send });
+  const appVersion = options.appVersion ?? 'web';
+  let sessionId: string = crypto.randomUUID();
+
+  const checkins = new CheckinSchedule(async () => {
+    const { data, error, response } = await api.POST('/guest/v1/checkin', {
+      body: { app_version: appVersion, platform: 'web', session_id: sessionId, screen: options.screen?.(), time_zone: timeZone() },
+    });
+    if (data) {
+      options.onCheckin?.(data);
+      return data.nextCheckinSeconds;
+    }
+    // A refusal that asking again soon cannot change (a bad token, the part switched off) waits as long as a check-in.
+    return error && response.status < 500 ? DEFAULT_CHECKIN_SECONDS : undefined;
+  });
+
+  const events = new EventQueue({
+    post: async (batch: GuestEvent[], keepalive: boolean): Promise<BatchOutcome> => {
+      const body = { events: batch, app_version: appVersion, platform: 'web' as const, time_zone: timeZone() };
+      const { response } = await api.POST('/guest/v1/events', { body, keepalive });
+      if (response.ok) return 'sent';
+      return response.status >= 500 || response.status === 429 ? 'again' : 'refused';
+    },
+    sent: () => checkins.request(),
+  });
+
+  const life: PageLife = pageLife({
+    shown: (hiddenFor) => {
+      if (hiddenFor >= SESSION_GAP_MS) sessionId = crypto.randomUUID();
+      checkins.request();
+    },
+    hidden: () => events.flushOnHide(),
+  });
+  checkins.request();
+
+  return {
+    /** Every guest route, typed by the published document (openapi-fetch). */
+    api,
+    /** The id of this time in front, sent with check-ins. */
+    get sessionId() {
+      return sessionId;
+    },
+    /** Checks in as soon as the last answer allows. */
+    checkin: () => checkins.request(),
+    /** A product event, sent in the next batch. */
+    track: (name: string, props?: Record<string, string>) => events.track(name, props),
+    /** Sends the held events now. */
+    flush: () => events.flush(),
+    /** Starts a conversation; its `Idempotency-Key` is made once, so however often it is sent it starts once. */
+    startConversation: async (body: StartBody) =>
+      must(await api.POST('/guest/v1/conversations', { body, params: { header: { 'Idempotency-Key': crypto.randomUUID() } } })),
+    /** Sends a message; made once with its own `Idempotency-Key`, kept across tries (sent once when back online). */
+    sendMessage: async (conversationId: string, body: MessageBody) =>
+      must(
+        await api.POST('/guest/v1/conversations/{conversation_id}/messages', {
+          body,
+          params: { path: { conversation_id: conversationId }, header: { 'Idempotency-Key': crypto.randomUUID() } },
+        }),
+      ),
+    /** Replies on a ticket, kept once like a message. */
+    replyToTicket: async (ticketId: string, body: MessageBody) =>
+      must(
+        await api.POST('/guest/v1/tickets/{ticket_id}/messages', {
+          body,
+          params: { path: { ticket_id: ticketId }, header: { 'Idempotency-Key': crypto.randomUUID() } },
+        }),
+      ),
+    /** Uploads a picture (the upload flow): its id, to name in `attachment_ids`. */
+    uploadPicture: async (picture: Blob, fetchUpload: typeof fetch = fetch): Promise<string> => {
+      const upload = must(
+        await api.POST('/guest/v1/attachments', { body: { bytes: picture.size, content_type: picture.type as PictureType } }),
+      );
+      // The upload address is signed and may be another host's: no credential of the user's goes there.
+      const put = await fetchUpload(upload.upload_url, { method: upload.upload_method, headers: upload.upload_headers, body: picture });
+      if (!put.ok) throw await GuestApiError.of(put);
+      return upload.id;
+    },
+    /** Follows a conversation while it is on screen: call `stop()` when it is not. */
+    watch: (conversationId: string, after: number, onParts: (parts: Part[], lastSeq: number) => void, onEnd?: (status: number) => void) =>
+      watchConversation<Part>({
+        after,
+        onParts,
+        onEnd,
+        wait: async (since, signal) =>
+          must(
+            await api.GET('/guest/v1/conversations/{conversation_id}/wait', {
+              params: { path: { conversation_id: conversationId }, query: { after: String(since) } },
+              signal,
+            }),
+          ),
+      }),
+    /** Stops checking in and the page's listeners; held events are sent first (as far as they can be). */
+    close: async () => {
+      life.stop();
+      checkins.stop();
+      events.stop();
+      await events.flush();
+      tokens?.clear();
+    },
+  };
+}
+
+export type GuestClient = ReturnType<typeof createClient>;
+
+function timeZone(): string | undefined {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone || undefined;
+  } catch {
+    return undefined;
+  }
+}

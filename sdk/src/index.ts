@@ -1,0 +1,7 @@
+// The guest API's client for websites: `import { createClient } from` this module.
+export { createClient, type ClientOptions, type GuestClient, type Checkin, type Part, type StartBody, type MessageBody } from './client.js';
+export { GuestApiError } from './errors.js';
+export { word, optional, readable } from './words.js';
+export { MAX_BATCH, type GuestEvent } from './events.js';
+export { SDK_VERSION } from './version.js';
+export type { components, paths } from './generated/guest-api.js';

@@ -1,0 +1,147 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClient, GuestApiError, type GuestClient } from '../sdk/src/index.js';
+import { staffApp, unique, type StaffApp } from './support/factories.js';
+import { staffApi } from './support/graphql.js';
+import { userToken } from './support/http.js';
+import { png, reachable } from './support/pictures.js';
+import { startTestServer, type TestServer } from './support/server.js';
+
+// The SDK (sdk/) against the running service over real HTTP: the client rules the guest API asks of
+// it, shown on the wire. Its pure logic (batching, spacing, retries) is unit-tested beside it.
+
+let t: TestServer;
+let app: StaffApp;
+beforeAll(async () => {
+  t = await startTestServer();
+  app = await staffApp(t);
+});
+afterAll(() => t?.close());
+
+const { ok } = staffApi(
+  () => t.url,
+  () => app.owner,
+);
+
+/** The words of parts, as the person reads them. */
+const wordsOf = (parts: { blocks: { spans?: { text: string }[] }[] }[]) =>
+  parts.flatMap((p) => p.blocks.map((b) => (b.spans ?? []).map((s) => s.text).join('')));
+
+/** The requests a client made, as the service saw their method, path and headers. */
+type Sent = { method: string; path: string; headers: Headers; body: string };
+
+/** A client for a new user whose tokens the service's clock dates; `fail` may throw instead of answering one request. */
+function client(opts: { fail?: (sent: Sent, answer: Response) => void } = {}) {
+  const userId = unique('sdk');
+  const sent: Sent[] = [];
+  let tokens = 0;
+  const c: GuestClient = createClient({
+    baseUrl: t.url,
+    appKey: app.live.app_key,
+    token: () => {
+      tokens++;
+      return userToken(app.live.identity_secret, { sub: userId, exp: Math.floor(t.clock.now().getTime() / 1000) + 120 });
+    },
+    fetch: async (request) => {
+      const s = {
+        method: request.method,
+        path: new URL(request.url).pathname,
+        headers: request.headers,
+        body: await request.clone().text(),
+      };
+      sent.push(s);
+      const answer = await fetch(request);
+      opts.fail?.(s, answer);
+      return answer;
+    },
+  });
+  return { c, sent, userId, tokens: () => tokens };
+}
+
+describe('the SDK on the guest API', () => {
+  it('checks in at sign-in with its own name in X-Crm-Sdk, and renews the token once after token_expired', async () => {
+    const { c, sent, tokens } = client();
+    await expect.poll(() => sent.filter((s) => s.path === '/guest/v1/checkin').length).toBe(1);
+    expect(sent[0]!.headers.get('x-crm-sdk')).toMatch(/^crm-web\/\d+\.\d+\.\d+$/);
+    expect(sent[0]!.headers.get('x-crm-app-key')).toBe(app.live.app_key);
+    expect((await c.api.GET('/guest/v1/consent')).response.status).toBe(200);
+    expect(tokens()).toBe(1);
+
+    t.clock.advance(10 * 60_000); // the token's two minutes are over, on the service's clock
+    const consent = await c.api.GET('/guest/v1/consent');
+    expect(consent.response.status).toBe(200);
+    expect(tokens()).toBe(2);
+    const tries = sent.filter((s) => s.path === '/guest/v1/consent').map((s) => s.headers.get('authorization'));
+    expect(tries).toHaveLength(3);
+    expect(tries[1]).toBe(tries[0]);
+    expect(tries[2]).not.toBe(tries[1]);
+    await c.close();
+  });
+
+  it('sends a message whose answer was lost again with the same Idempotency-Key, and it is kept once', async () => {
+    let lost = false;
+    const { c, sent } = client({
+      fail: (s) => {
+        if (s.path.endsWith('/messages') && !lost) {
+          lost = true;
+          throw new TypeError('fetch failed: the network went away after the service answered');
+        }
+      },
+    });
+    const started = await c.startConversation({ text: 'Hello' });
+    const part = await c.sendMessage(started.id, { text: 'Typed while the train was in a tunnel' });
+    const tries = sent.filter((s) => s.path.endsWith('/messages'));
+    expect(tries).toHaveLength(2);
+    expect(tries[0]!.headers.get('idempotency-key')).toMatch(/^[0-9a-f-]{36}$/);
+    expect(tries[1]!.headers.get('idempotency-key')).toBe(tries[0]!.headers.get('idempotency-key'));
+    const conversation = await c.api.GET('/guest/v1/conversations/{conversation_id}', {
+      params: { path: { conversation_id: started.id } },
+    });
+    expect(wordsOf(conversation.data!.parts).filter((x) => x === 'Typed while the train was in a tunnel')).toHaveLength(1);
+    expect(part.id).toBe(conversation.data!.parts.at(-1)!.id);
+    await c.close();
+  });
+
+  it('uploads a picture by the upload flow and starts a conversation with it', async () => {
+    const { c } = client();
+    // The service writes its BASE_URL into the upload address; the test server listens elsewhere.
+    const id = await c.uploadPicture(new Blob([new Uint8Array(png())], { type: 'image/png' }), (address, init) =>
+      fetch(reachable(t, String(address)), init),
+    );
+    const started = await c.startConversation({ text: 'This is broken', attachment_ids: [id] });
+    const conversation = await c.api.GET('/guest/v1/conversations/{conversation_id}', {
+      params: { path: { conversation_id: started.id } },
+    });
+    expect(JSON.stringify(conversation.data)).toContain(id);
+    await expect(c.startConversation({ text: 'again', attachment_ids: [id] })).rejects.toMatchObject({ status: 422 });
+    await expect(c.startConversation({ text: 'again', attachment_ids: [id] })).rejects.toBeInstanceOf(GuestApiError);
+    await c.close();
+  });
+
+  it('sends events in batches of at most 50, oldest first, and does not check in sooner than the answer allows', async () => {
+    const { c, sent } = client();
+    await expect.poll(() => sent.filter((s) => s.path === '/guest/v1/checkin').length).toBe(1);
+    for (let i = 0; i < 120; i++) c.track('app_opened', { n: String(i) });
+    await c.flush();
+    const batches = sent.filter((s) => s.path === '/guest/v1/events').map((s) => JSON.parse(s.body).events as { props: { n: string } }[]);
+    expect(batches.map((b) => b.length)).toEqual([50, 50, 20]);
+    expect(batches.flat().map((e) => Number(e.props.n))).toEqual(Array.from({ length: 120 }, (_, i) => i));
+    // After the events a check-in is due, but the first answer asked for 20 seconds: none yet.
+    expect(sent.filter((s) => s.path === '/guest/v1/checkin')).toHaveLength(1);
+    await c.close();
+  });
+
+  it('follows a conversation by long poll while watched: a staff reply arrives, and stop() ends the wait', async () => {
+    const { c, sent } = client();
+    const started = await c.startConversation({ text: 'Anyone there?' });
+    const arrived: string[] = [];
+    const watching = c.watch(started.id, started.last_seq, (parts) => arrived.push(...wordsOf(parts)));
+    await expect.poll(() => sent.filter((s) => s.path.endsWith('/wait')).length).toBe(1);
+    await ok('mutation($id: ID!) { replyToConversation(id: $id, text: "Yes, here") { seq } }', { id: started.id });
+    await expect.poll(() => arrived).toContain('Yes, here');
+    watching.stop();
+    const waits = sent.filter((s) => s.path.endsWith('/wait')).length;
+    await new Promise((r) => setTimeout(r, 300));
+    expect(sent.filter((s) => s.path.endsWith('/wait')).length).toBe(waits);
+    await c.close();
+  });
+});
