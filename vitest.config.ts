@@ -38,7 +38,14 @@ export default defineConfig({
         test: {
           ...options,
           name: 'shared',
-          include: ['test/**/*.test.ts', 'src/**/*.test.ts', 'workflows/**/*.test.ts', 'rest-facade/**/*.test.ts', 'sdk/**/*.test.ts'],
+          include: [
+            'test/**/*.test.ts',
+            'src/**/*.test.ts',
+            'workflows/**/*.test.ts',
+            'rest-facade/**/*.test.ts',
+            'sdk/**/*.test.ts',
+            'messenger/**/*.test.ts',
+          ],
           exclude: OWN_PROCESS,
           isolate: false,
         },

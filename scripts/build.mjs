@@ -91,13 +91,18 @@ const stamp = path.join(dist, '.built-from');
 const consoleDist = path.join(dist, 'console');
 const consoleRoot = path.join(root, 'console');
 const consoleBuilding = path.join(dist, '.console-');
+const messengerDist = path.join(dist, 'messenger');
+const messengerBuilding = path.join(dist, '.messenger-');
+/** The messenger's version, sent in X-Crm-Sdk after the SDK's. */
+const MESSENGER_VERSION = '0.1.0';
 const quiet = process.argv.includes('--quiet');
 const say = (line) => quiet || console.log(line);
 
 /** Whether dist/ and dist/console/ were built from the sources as they are (what `npm start` asks first, in its own process: scripts/start.mjs). */
 export async function upToDate() {
   const [server, ui] = await Promise.all([readFile(stamp, 'utf8').catch(() => ''), consoleState()]);
-  return server === fingerprint && ui.built === ui.fingerprint;
+  const messenger = await messengerState();
+  return server === fingerprint && ui.built === ui.fingerprint && messenger.built === messenger.fingerprint;
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
@@ -105,6 +110,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     say(`build: dist/ is up to date (${entryPoints.length} files) in ${Math.round(performance.now() - started)} ms`);
   else await buildServer();
   await buildConsole();
+  await buildMessenger();
 }
 
 async function buildServer() {
@@ -170,7 +176,9 @@ async function buildServer() {
         !full.endsWith('.tmp') &&
         full !== stamp &&
         !full.startsWith(`${consoleDist}${path.sep}`) &&
-        !full.startsWith(consoleBuilding)
+        !full.startsWith(consoleBuilding) &&
+        !full.startsWith(`${messengerDist}${path.sep}`) &&
+        !full.startsWith(messengerBuilding)
       ) {
         await rm(full, { force: true });
         removed++;
@@ -235,4 +243,86 @@ async function buildConsole() {
   await rename(out, consoleDist);
   await rm(old, { recursive: true, force: true });
   say(`build: the console to dist/console/ in ${Math.round(performance.now() - began)} ms`);
+}
+
+// The web messenger (messenger/, on the SDK in sdk/): esbuild makes its first script, a classic script
+// the snippet loads (dist/messenger/messenger.js), and its screens, a module named by its hash that the
+// first script imports when the launcher is first opened. Built beside and swapped in like the console.
+
+async function messengerState() {
+  const files = [];
+  for (const dir of ['messenger', 'sdk'])
+    for (const f of await readdir(path.join(root, dir), { recursive: true, withFileTypes: true }))
+      if (f.isFile() && !f.name.endsWith('.test.ts')) files.push(path.join(f.parentPath ?? f.path, f.name));
+  files.sort();
+  const packages = ['esbuild', 'preact', 'openapi-fetch'].map((name) => path.join(root, 'node_modules', name, 'package.json'));
+  const sources = [...files, ...packages, fileURLToPath(import.meta.url)];
+  const h = createHash('sha256');
+  for (const [i, data] of (await Promise.all(sources.map((file) => readFile(file)))).entries())
+    h.update(`${path.relative(root, sources[i])}\0`)
+      .update(data)
+      .update('\0');
+  const built = await readFile(path.join(messengerDist, '.built-from'), 'utf8').catch(() => '');
+  return { files, fingerprint: `${h.digest('hex')}\n`, built };
+}
+
+async function buildMessenger() {
+  const began = performance.now();
+  const { files, fingerprint: messengerFingerprint, built } = await messengerState();
+  if (built === messengerFingerprint) {
+    say(`build: dist/messenger/ is up to date (${files.length} files) in ${Math.round(performance.now() - began)} ms`);
+    return;
+  }
+  const { build } = await import('esbuild');
+  const { gzipSync } = await import('node:zlib');
+  const common = {
+    bundle: true,
+    minify: true,
+    target: 'es2020',
+    jsx: 'automatic',
+    jsxImportSource: 'preact',
+    tsconfig: path.join(root, 'messenger', 'tsconfig.json'),
+    write: false,
+    logLevel: 'warning',
+    legalComments: 'none',
+  };
+  const screens = await build({
+    ...common,
+    entryPoints: { screens: path.join(root, 'messenger/src/app/mount.tsx') },
+    format: 'esm',
+    outdir: path.join(messengerDist, 'assets'),
+    entryNames: '[name]-[hash]',
+  });
+  const screensFile = screens.outputFiles[0];
+  const first = await build({
+    ...common,
+    entryPoints: [path.join(root, 'messenger/src/loader.ts')],
+    format: 'iife',
+    outfile: path.join(messengerDist, 'messenger.js'),
+    define: {
+      __MESSENGER_SCREENS__: JSON.stringify(path.basename(screensFile.path)),
+      __MESSENGER_VERSION__: JSON.stringify(MESSENGER_VERSION),
+    },
+  });
+  const out = `${messengerBuilding}${process.pid}`;
+  await rm(out, { recursive: true, force: true });
+  const sizes = [];
+  for (const file of [first.outputFiles[0], screensFile]) {
+    const target = path.join(out, path.relative(messengerDist, file.path));
+    await mkdir(path.dirname(target), { recursive: true });
+    await writeFile(target, file.contents);
+    sizes.push(
+      `${path.relative(messengerDist, file.path)} ${(file.contents.length / 1024).toFixed(1)} KB (${(gzipSync(file.contents).length / 1024).toFixed(1)} KB gzipped)`,
+    );
+  }
+  // A page may hold the last build's first script for minutes (its cache time) and open the screens it names then: they stay one build longer.
+  const previous = /screens-[A-Z0-9]+\.js/.exec(await readFile(path.join(messengerDist, 'messenger.js'), 'utf8').catch(() => ''))?.[0];
+  if (previous && previous !== path.basename(screensFile.path))
+    await writeFile(path.join(out, 'assets', previous), await readFile(path.join(messengerDist, 'assets', previous)).catch(() => ''));
+  await writeFile(path.join(out, '.built-from'), messengerFingerprint);
+  const old = `${messengerBuilding}old-${process.pid}`;
+  await rename(messengerDist, old).catch(() => {});
+  await rename(out, messengerDist);
+  await rm(old, { recursive: true, force: true });
+  say(`build: the messenger to dist/messenger/ in ${Math.round(performance.now() - began)} ms: ${sizes.join(', ')}`);
 }

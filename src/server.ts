@@ -24,6 +24,7 @@ import { mountGraphQL } from './graphql/mount.js';
 import { demoHelpAppKey } from './demo/names.js';
 import { createHttpServer } from './http/connections.js';
 import { CONSOLE_PATH, consoleRouter } from './http/console.js';
+import { messengerRouter } from './http/messenger.js';
 import { drainable, DRAIN_BOUNDS, type DrainBounds } from './http/drain.js';
 import { apiReferencePage, frontPage, type OpenApiLike } from './http/front-page.js';
 import { createMetrics, observe } from './http/observability.js';
@@ -131,6 +132,8 @@ export async function startServer(
         restMethods,
         // The staff console: its shell for every path under /console/, its hashed assets.
         consoleRouter().routes() as Koa.Middleware,
+        // The web messenger: its first script at /messenger.js, its screens' hashed module.
+        messengerRouter().routes() as Koa.Middleware,
         // The public help site: server-rendered pages (src/lib/html), refusals as pages too.
         helpSiteRouter(svc).routes() as Koa.Middleware,
       ]),

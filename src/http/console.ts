@@ -1,9 +1,8 @@
-import { existsSync } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import Router from '@koa/router';
 import type Koa from 'koa';
+import { checkoutRoot, IMMUTABLE, serveFile } from './static-files.js';
 
 // The staff console (console/, built into dist/console/ at install): the HTML shell for /console/
 // and every path under it (the console's own routes), and its hashed assets. Same origin as
@@ -11,22 +10,6 @@ import type Koa from 'koa';
 // bytes), so a rebuild beside a running server is served at once.
 
 export const CONSOLE_PATH = '/console/';
-
-/** The checkout's root: the folder with package.json above this file, whether it runs from src/ or dist/src/. */
-function checkoutRoot(): string {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(path.join(dir, 'package.json')) && path.dirname(dir) !== dir) dir = path.dirname(dir);
-  return dir;
-}
-
-const TYPES: Record<string, string> = {
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.woff2': 'font/woff2',
-  '.map': 'application/json; charset=utf-8',
-};
 
 /** A Host header as a policy may name it (a name or address and a port): anything else is left out of the policy. */
 const HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
@@ -47,8 +30,6 @@ export function consolePolicy(host: string): string {
     "frame-ancestors 'none'",
   ].join('; ');
 }
-
-const ASSET = /^[A-Za-z0-9._-]+$/;
 
 export function consoleRouter(opts: { dir?: string } = {}): Router {
   const dir = opts.dir ?? path.join(checkoutRoot(), 'dist', 'console');
@@ -77,22 +58,8 @@ export function consoleRouter(opts: { dir?: string } = {}): Router {
     ctx.redirect(CONSOLE_PATH + (ctx.querystring ? `?${ctx.querystring}` : ''));
   });
   router.get('/console/assets/:name', async (ctx) => {
-    const name = ctx.params.name ?? '';
-    const file = path.join(dir, 'assets', name);
-    const found = ASSET.test(name) ? await stat(file).catch(() => undefined) : undefined;
-    if (!found?.isFile()) {
-      ctx.status = 404;
-      ctx.set('Cache-Control', 'no-cache');
-      ctx.type = 'text/plain; charset=utf-8';
-      ctx.body = 'Not found';
-      return;
-    }
     // The name carries the content's hash: the same name is the same bytes for ever.
-    ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
-    ctx.set('X-Content-Type-Options', 'nosniff');
-    ctx.type = TYPES[path.extname(name)] ?? 'application/octet-stream';
-    ctx.length = found.size;
-    ctx.body = await readFile(file);
+    await serveFile(ctx, path.join(dir, 'assets'), ctx.params.name ?? '', IMMUTABLE);
   });
   router.get(['/console/', '/console/{*rest}'], shell);
   return router;

@@ -1,0 +1,81 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { components } from '../../../sdk/src/index.js';
+import type { MessengerContext } from '../context.js';
+import { focusFirst } from './focus.js';
+import { Head } from './head.js';
+
+type Home = components['schemas']['MessengerHome'];
+
+const initials = (name: string) =>
+  name
+    .split(/\s+/)
+    .filter(Boolean)
+    .slice(0, 2)
+    .map((w) => w[0]!.toUpperCase())
+    .join('');
+
+/** The messenger's home: the greeting, the team and its reply time, the open conversations, a way to write. */
+export function HomeScreen({ context, open }: { context: MessengerContext; open: (id?: string) => void }) {
+  const [home, setHome] = useState<Home | undefined>();
+  const [failed, setFailed] = useState('');
+  const body = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    void context.client.api.GET('/guest/v1/messenger').then(({ data, error }) => {
+      if (data) setHome(data);
+      else setFailed((error as { detail?: string } | undefined)?.detail ?? 'The messenger could not be reached. Try again later.');
+    });
+  }, []);
+  useEffect(() => focusFirst(body.current?.parentElement ?? null), [home]);
+  return (
+    <>
+      <Head title={context.brand.name} close={context.close} />
+      <div class="body" ref={body}>
+        {failed && (
+          <p class="error" role="alert">
+            {failed}
+          </p>
+        )}
+        {home && (
+          <>
+            {home.faces.length > 0 && (
+              <ul class="faces" aria-label="The team">
+                {home.faces.map((f) => (
+                  <li class="face" title={f.name} key={f.name}>
+                    {f.avatar_url ? <img src={f.avatar_url} alt={f.name} /> : <span aria-label={f.name}>{initials(f.name)}</span>}
+                  </li>
+                ))}
+              </ul>
+            )}
+            {home.layout.greeting && <p class="greeting">{home.layout.greeting}</p>}
+            {home.reply_time && <p class="reply-time">{home.reply_time.text}</p>}
+            {home.open.length > 0 && (
+              <section class="card" aria-labelledby="crm-open">
+                <h3 id="crm-open">Your conversations</h3>
+                <ul class="list">
+                  {home.open.map((c) => (
+                    <li key={c.id}>
+                      <button type="button" onClick={() => open(c.id)}>
+                        <span class="preview">{c.preview || 'Conversation'}</span>
+                        {c.unread > 0 && (
+                          <span class="unread">
+                            {c.unread}
+                            <span class="visually-hidden"> unread</span>
+                          </span>
+                        )}
+                      </button>
+                    </li>
+                  ))}
+                </ul>
+              </section>
+            )}
+            <div>
+              <button type="button" class="primary" onClick={() => open()}>
+                Send us a message
+              </button>
+            </div>
+          </>
+        )}
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,37 @@
+import { render } from 'preact';
+import { useState } from 'preact/hooks';
+import type { MessengerContext, MessengerScreens } from '../context.js';
+import { ConversationScreen } from './conversation.js';
+import { HomeScreen } from './home.js';
+import { SCREENS_CSS } from './styles.js';
+import { trapFocus } from './focus.js';
+
+type Place = { screen: 'home' } | { screen: 'conversation'; id?: string };
+
+function Messenger({ context }: { context: MessengerContext }) {
+  const [place, setPlace] = useState<Place>({ screen: 'home' });
+  const home = () => setPlace({ screen: 'home' });
+  if (place.screen === 'conversation')
+    return <ConversationScreen context={context} id={place.id} back={home} started={(id) => setPlace({ screen: 'conversation', id })} />;
+  return <HomeScreen context={context} open={(id) => setPlace({ screen: 'conversation', id })} />;
+}
+
+/** Draws the messenger's screens into the panel (a dialog), with their style in the shadow root. */
+export const mount: MessengerScreens['mount'] = (into, context) => {
+  const root = into.getRootNode() as ShadowRoot;
+  const style = document.createElement('style');
+  style.textContent = SCREENS_CSS;
+  root.prepend(style);
+  into.setAttribute('role', 'dialog');
+  into.setAttribute('aria-modal', 'true');
+  into.setAttribute('aria-label', `Messages from ${context.brand.name}`);
+  const untrap = trapFocus(into, context.close);
+  render(<Messenger context={context} />, into);
+  return {
+    unmount() {
+      untrap();
+      render(null, into);
+      style.remove();
+    },
+  };
+};

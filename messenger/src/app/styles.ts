@@ -1,0 +1,36 @@
+/** The screens' style, added to the messenger's shadow root when they are first opened. */
+export const SCREENS_CSS = `
+* { box-sizing: border-box; }
+.head { background: var(--brand); color: var(--on-brand); padding: 16px 20px; display: flex; align-items: center; gap: 12px; }
+.head h2 { margin: 0; font-size: 17px; font-weight: 650; flex: 1; }
+.head button { background: transparent; border: 0; color: inherit; font: inherit; cursor: pointer; padding: 6px 8px; border-radius: 8px; }
+.head button:focus-visible, .body button:focus-visible, textarea:focus-visible, a:focus-visible { outline: 3px solid #1a1a1a; outline-offset: 2px; }
+.body { flex: 1; overflow: auto; padding: 16px 20px; display: flex; flex-direction: column; gap: 12px; }
+.greeting { font-size: 22px; font-weight: 650; margin: 4px 0 0; white-space: pre-line; }
+.reply-time { color: #4a4a4a; margin: 0; }
+.faces { display: flex; gap: 4px; margin: 0; padding: 0; list-style: none; }
+.face { width: 32px; height: 32px; border-radius: 50%; background: #e8e8e8; color: #1a1a1a; display: grid; place-items: center;
+  font-size: 12px; font-weight: 650; overflow: hidden; }
+.face img { width: 100%; height: 100%; object-fit: cover; }
+.card { border: 1px solid #d0d0d0; border-radius: 12px; padding: 12px 14px; background: #fff; }
+.card h3 { margin: 0 0 6px; font-size: 15px; }
+.list { list-style: none; margin: 0; padding: 0; display: flex; flex-direction: column; gap: 6px; }
+.list button { width: 100%; text-align: start; background: #f4f4f4; border: 0; border-radius: 10px; padding: 10px 12px; font: inherit;
+  color: inherit; cursor: pointer; display: flex; gap: 8px; align-items: center; }
+.list .preview { flex: 1; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.unread { background: #c5221f; color: #fff; border-radius: 10px; min-width: 20px; padding: 0 6px; font-size: 12px; font-weight: 700; text-align: center; }
+.primary { background: var(--brand); color: var(--on-brand); border: 0; border-radius: 10px; padding: 10px 16px; font: inherit;
+  font-weight: 600; cursor: pointer; }
+.parts { list-style: none; margin: 0; padding: 0; display: flex; flex-direction: column; gap: 8px; }
+.part { max-width: 80%; padding: 8px 12px; border-radius: 14px; background: #f0f0f0; align-self: flex-start; }
+.part.mine { align-self: flex-end; background: var(--brand); color: var(--on-brand); }
+.part.event { align-self: center; background: transparent; color: #4a4a4a; font-size: 13px; }
+.part .who { display: block; font-size: 12px; font-weight: 600; margin-bottom: 2px; }
+.part p { margin: 0; white-space: pre-wrap; overflow-wrap: anywhere; }
+.part a { color: inherit; }
+.composer { display: flex; gap: 8px; padding: 12px; border-top: 1px solid #d0d0d0; align-items: flex-end; }
+.composer textarea { flex: 1; resize: none; border: 1px solid #8a8a8a; border-radius: 10px; padding: 8px 10px; font: inherit; min-height: 40px;
+  max-height: 120px; }
+.error { color: #a3160f; margin: 0; }
+.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+`;

@@ -1,0 +1,20 @@
+import type { GuestClient } from '../../sdk/src/index.js';
+
+/** The app's brand as the public app details give it. */
+export interface Brand {
+  name: string;
+  color: string;
+}
+
+/** What the first script hands the messenger's screens when it is first opened. */
+export interface MessengerContext {
+  client: GuestClient;
+  brand: Brand;
+  /** Closes the messenger (the launcher takes the focus back). */
+  close(): void;
+}
+
+/** The screens' module (loaded when the messenger is first opened). */
+export interface MessengerScreens {
+  mount(into: HTMLElement, context: MessengerContext): { unmount(): void };
+}

@@ -1,0 +1,141 @@
+import { mkdirSync } from 'node:fs';
+import http from 'node:http';
+import { fileURLToPath } from 'node:url';
+import { type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { updateSettings } from '../src/domain/apps/settings.js';
+import { launchBrowser, seriousFindings } from './support/browser.js';
+import { staffApp, type StaffApp } from './support/factories.js';
+import { staffApi } from './support/graphql.js';
+import { userToken } from './support/http.js';
+import { startTestServer, type TestServer } from './support/server.js';
+
+// The web messenger as a customer's website loads it: one script tag and Messenger.boot, on a page
+// served from an origin the app allows (and one it does not, which gets nothing), against the running
+// service, in headless Chromium. Screenshots: test/screenshots/messenger-*.png.
+
+const SHOTS = fileURLToPath(new URL('./screenshots/', import.meta.url));
+
+let t: TestServer;
+let app: StaffApp;
+let browser: Browser;
+const sites: http.Server[] = [];
+
+/** A customer's website: the snippet, and its own route giving the signed-in user's token. */
+async function website(user: string): Promise<string> {
+  const site = http.createServer(async (req, res) => {
+    if (req.url === '/my-token') {
+      const token = await userToken(app.live.identity_secret, { sub: user });
+      return res.writeHead(200, { 'Content-Type': 'text/plain' }).end(token);
+    }
+    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Acme shop</title>
+<style>body { font: 16px serif; margin: 2rem; } button { all: unset; }</style></head>
+<body><main><h1>Acme shop</h1><p>Everything for your garden.</p></main>
+<script>window.Messenger = { q: [['boot', [{ token: () => fetch('/my-token').then((r) => r.text()) }]]] };</script>
+<script src="${t.url}/messenger.js" data-app-key="${app.live.app_key}" async></script>
+</body></html>`);
+  });
+  await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
+  sites.push(site);
+  return `http://localhost:${(site.address() as { port: number }).port}`;
+}
+
+const { ok: staff } = staffApi(
+  () => t.url,
+  () => app.owner,
+);
+
+let allowed: string;
+let other: string;
+beforeAll(async () => {
+  t = await startTestServer();
+  app = await staffApp(t, 'Acme');
+  allowed = await website('web-user-1');
+  other = await website('web-user-2');
+  await updateSettings(t.ctx, app.modes.live, { webOrigins: [allowed] });
+  browser = await launchBrowser();
+  mkdirSync(SHOTS, { recursive: true });
+});
+afterAll(async () => {
+  await browser?.close();
+  for (const site of sites) site.close();
+  await t?.close();
+});
+
+/** The paths a page asked the service for. */
+function serviceRequests(page: Page): string[] {
+  const paths: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().startsWith(t.url)) paths.push(`${r.method()} ${new URL(r.url()).pathname}`);
+  });
+  return paths;
+}
+
+const launcher = (page: Page) => page.locator('[data-crm-messenger] button.launcher');
+
+describe('the web messenger on a customer’s page', { timeout: 60_000 }, () => {
+  it('loads closed with only the check-in and the app’s details, opens, starts a conversation and gets a staff reply live', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const asked = serviceRequests(page);
+    await page.goto(allowed);
+    await launcher(page).waitFor();
+    await expect.poll(() => asked.includes('POST /guest/v1/checkin')).toBe(true);
+    // Closed: the first script, the app's details and the check-in; the screens are not loaded.
+    expect(new Set(asked)).toEqual(new Set(['GET /messenger.js', `GET /public/v1/apps/${app.live.app_key}`, 'POST /guest/v1/checkin']));
+
+    await launcher(page).click();
+    const panel = page.locator('[data-crm-messenger] [role="dialog"]');
+    await panel.getByRole('button', { name: 'Send us a message' }).waitFor();
+    expect(asked.some((p) => /^GET \/messenger\/assets\/screens-[A-Z0-9]+\.js$/.test(p))).toBe(true);
+    expect(await seriousFindings(page)).toEqual([]);
+    await page.screenshot({ path: `${SHOTS}messenger-home.png` });
+
+    await panel.getByRole('button', { name: 'Send us a message' }).click();
+    await panel.getByLabel('Your message').fill('Where is my parcel?');
+    await page.keyboard.press('Enter');
+    await panel.locator('.part.mine', { hasText: 'Where is my parcel?' }).waitFor();
+    const conversation = await t.svc.db.conversation.findFirstOrThrow({
+      where: { appModeId: app.modes.live },
+      orderBy: { createdAt: 'desc' },
+    });
+    await staff('mutation($id: ID!) { replyToConversation(id: $id, text: "It left our shop this morning.") { seq } }', {
+      id: conversation.id,
+    });
+    await panel.locator('.part:not(.mine)', { hasText: 'It left our shop this morning.' }).waitFor({ timeout: 5_000 });
+    expect(await seriousFindings(page)).toEqual([]);
+    await page.screenshot({ path: `${SHOTS}messenger-conversation.png` });
+
+    // Escape closes it and gives the focus back to the launcher.
+    await page.keyboard.press('Escape');
+    await expect.poll(() => panel.isVisible()).toBe(false);
+    expect(await launcher(page).evaluate((b) => (b.getRootNode() as ShadowRoot).activeElement === b)).toBe(true);
+
+    // Every request carried the SDK's name and the messenger's.
+    await page.close();
+  });
+
+  it('fits a phone 360 px wide', async () => {
+    const page = await browser.newPage({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
+    await page.goto(allowed);
+    await launcher(page).click();
+    const panel = page.locator('[data-crm-messenger] [role="dialog"]');
+    await panel.getByRole('button', { name: 'Send us a message' }).waitFor();
+    const box = await panel.boundingBox();
+    expect(box).toMatchObject({ x: 0, y: 0, width: 360 });
+    expect(await seriousFindings(page)).toEqual([]);
+    await page.screenshot({ path: `${SHOTS}messenger-phone.png` });
+    await page.close();
+  });
+
+  it('gives a page on an origin the app does not allow nothing: no launcher, no guest request', async () => {
+    const page = await browser.newPage();
+    const asked = serviceRequests(page);
+    await page.goto(other);
+    await expect.poll(() => asked.includes(`GET /public/v1/apps/${app.live.app_key}`)).toBe(true);
+    await page.waitForTimeout(300);
+    expect(await page.locator('[data-crm-messenger]').count()).toBe(0);
+    expect(asked.filter((p) => p.includes('/guest/v1/'))).toEqual([]);
+    await page.close();
+  });
+});
