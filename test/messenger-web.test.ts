@@ -4,11 +4,14 @@ import { fileURLToPath } from 'node:url';
 import { type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { updateSettings } from '../src/domain/apps/settings.js';
+import { billingBot, botOf } from './support/bot.js';
 import { launchBrowser, seriousFindings } from './support/browser.js';
 import { staffApp, type StaffApp } from './support/factories.js';
 import { staffApi } from './support/graphql.js';
 import { userToken } from './support/http.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { png } from './support/pictures.js';
+import { startTestServer, testConfig, type TestServer } from './support/server.js';
+import { freePort } from '../bench/processes.js';
 
 // The web messenger as a customer's website loads it: one script tag and Messenger.boot, on a page
 // served from an origin the app allows (and one it does not, which gets nothing), against the running
@@ -48,12 +51,16 @@ const { ok: staff } = staffApi(
 
 let allowed: string;
 let other: string;
+let withBot: string;
 beforeAll(async () => {
-  t = await startTestServer();
+  // Its own address as BASE_URL: the upload and picture addresses the service writes are reached by the page.
+  const port = await freePort();
+  t = await startTestServer({ port, config: testConfig({ baseUrl: `http://127.0.0.1:${port}` }) });
   app = await staffApp(t, 'Acme');
   allowed = await website('web-user-1');
   other = await website('web-user-2');
-  await updateSettings(t.ctx, app.modes.live, { webOrigins: [allowed] });
+  withBot = await website('web-user-3');
+  await updateSettings(t.ctx, app.modes.live, { webOrigins: [allowed, withBot] });
   browser = await launchBrowser();
   mkdirSync(SHOTS, { recursive: true });
 });
@@ -62,6 +69,12 @@ afterAll(async () => {
   for (const site of sites) site.close();
   await t?.close();
 });
+
+/** The latest conversation of a website's user. */
+async function conversationOf(externalId: string) {
+  const contact = await t.svc.db.contact.findFirstOrThrow({ where: { appModeId: app.modes.live, externalId } });
+  return t.svc.db.conversation.findFirstOrThrow({ where: { contactId: contact.id }, orderBy: { lastSeq: 'desc' } });
+}
 
 /** The paths a page asked the service for. */
 function serviceRequests(page: Page): string[] {
@@ -95,10 +108,7 @@ describe('the web messenger on a customer’s page', { timeout: 60_000 }, () => 
     await panel.getByLabel('Your message').fill('Where is my parcel?');
     await page.keyboard.press('Enter');
     await panel.locator('.part.mine', { hasText: 'Where is my parcel?' }).waitFor();
-    const conversation = await t.svc.db.conversation.findFirstOrThrow({
-      where: { appModeId: app.modes.live },
-      orderBy: { createdAt: 'desc' },
-    });
+    const conversation = await conversationOf('web-user-1');
     await staff('mutation($id: ID!) { replyToConversation(id: $id, text: "It left our shop this morning.") { seq } }', {
       id: conversation.id,
     });
@@ -112,6 +122,45 @@ describe('the web messenger on a customer’s page', { timeout: 60_000 }, () => 
     expect(await launcher(page).evaluate((b) => (b.getRootNode() as ShadowRoot).activeElement === b)).toBe(true);
 
     // Every request carried the SDK's name and the messenger's.
+    await page.close();
+  });
+
+  it('answers the help bot from its opening, sends a picture, and rates the conversation the team closed', async () => {
+    await botOf(
+      () => t,
+      () => app,
+    ).saved(billingBot());
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.goto(withBot);
+    await launcher(page).click();
+    const panel = page.locator('[data-crm-messenger] [role="dialog"]');
+    await panel.getByText('Hi! How can we help?').waitFor();
+    await panel.getByRole('button', { name: 'Billing' }).click();
+    await panel.getByText('Is it about an invoice or a refund?').waitFor();
+    await panel.getByRole('button', { name: 'An invoice' }).click();
+    await panel.getByText('What email is the invoice sent to?').waitFor();
+    await panel.getByLabel('Your answer').fill('ada@example.com');
+    await page.keyboard.press('Enter');
+    await panel.getByText('And the order number?').waitFor();
+    await panel.getByLabel('Your answer').fill('42');
+    await page.keyboard.press('Enter');
+    await panel.getByText('Passing you to our billing people.').waitFor();
+
+    await panel.locator('input[type="file"]').setInputFiles({ name: 'receipt.png', mimeType: 'image/png', buffer: png(40, 30) });
+    await panel.locator('.chosen li.ready').waitFor();
+    await panel.getByLabel('Your message').fill('Here is the receipt');
+    await page.keyboard.press('Enter');
+    await panel.locator('.part.mine', { hasText: 'Here is the receipt' }).locator('img').waitFor();
+    expect(await panel.locator('.chosen li').count()).toBe(0);
+
+    const conversation = await conversationOf('web-user-3');
+    await staff('mutation($id: ID!) { closeConversation(id: $id, askRating: true) { id } }', { id: conversation.id });
+    await panel.getByRole('button', { name: 'Great' }).click();
+    await panel.getByText('Rated 5 of 5').waitFor();
+    await expect.poll(() => panel.getByRole('button', { name: 'Great' }).count()).toBe(0);
+    expect((await t.svc.db.conversation.findUniqueOrThrow({ where: { id: conversation.id } })).rating).toBe(5);
+    expect(await seriousFindings(page)).toEqual([]);
+    await page.screenshot({ path: `${SHOTS}messenger-bot-picture-rating.png` });
     await page.close();
   });
 

@@ -1,8 +1,10 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Part } from '../../../sdk/src/index.js';
 import type { MessengerContext } from '../context.js';
+import { askingBotPart, BotButtons, ratingAsked, RateConversation } from './ending.js';
 import { Head } from './head.js';
 import { Parts } from './parts.js';
+import { AddPicture, ChosenPictures, usePictures } from './pictures.js';
 
 /** Parts by id, in seq order: the long poll and the sender's own answer may bring the same part. */
 function merged(held: Part[], more: Part[]): Part[] {
@@ -18,8 +20,10 @@ export function ConversationScreen(props: { context: MessengerContext; id?: stri
   const [text, setText] = useState('');
   const [sending, setSending] = useState(false);
   const [failed, setFailed] = useState('');
+  const pictures = usePictures(client);
   const end = useRef<HTMLDivElement>(null);
   const input = useRef<HTMLTextAreaElement>(null);
+  const path = { params: { path: { conversation_id: props.id ?? '' } } };
 
   useEffect(() => {
     input.current?.focus();
@@ -46,34 +50,60 @@ export function ConversationScreen(props: { context: MessengerContext; id?: stri
 
   useEffect(() => end.current?.scrollIntoView({ block: 'end' }), [parts.length]);
 
-  const send = async (event: Event) => {
-    event.preventDefault();
-    const words = text.trim();
-    if (!words || sending) return;
+  /** Does `act`, showing a refusal in the service's words. */
+  const attempt = async (act: () => Promise<void>) => {
     setSending(true);
     setFailed('');
     try {
-      if (props.id) {
-        const part = await client.sendMessage(props.id, { text: words });
-        setParts((held) => merged(held, [part]));
-      } else {
-        const conversation = await client.startConversation({ text: words });
-        props.started(conversation.id);
-      }
-      setText('');
+      await act();
     } catch (error) {
-      setFailed(error instanceof Error ? error.message : 'Your message could not be sent.');
+      setFailed(error instanceof Error ? error.message : 'That could not be sent.');
     } finally {
       setSending(false);
     }
   };
 
+  const asking = askingBotPart(parts);
+  const answerBot = (answer: { button?: string; value?: string }) =>
+    attempt(async () => {
+      const { data, error, response } = await client.api.POST('/guest/v1/conversations/{conversation_id}/bot', {
+        ...path,
+        body: { part_id: asking!.id, ...answer },
+      });
+      if (!data) throw new Error((error as { detail?: string } | undefined)?.detail ?? `The service answered ${response.status}.`);
+      setParts((held) => merged(held, [data]));
+      setText('');
+    });
+
+  const send = async (event: Event) => {
+    event.preventDefault();
+    const words = text.trim();
+    if (sending || pictures.uploading || (!words && !pictures.ids.length)) return;
+    if (asking?.question && words) return answerBot({ value: words });
+    await attempt(async () => {
+      const body = { text: words, attachment_ids: pictures.ids };
+      if (props.id) setParts(merged(parts, [await client.sendMessage(props.id, body)]));
+      else props.started((await client.startConversation(body)).id);
+      setText('');
+      pictures.clear();
+    });
+  };
+
+  const rate = (rating: number) =>
+    attempt(async () => {
+      const { data, error } = await client.api.POST('/guest/v1/conversations/{conversation_id}/rating', { ...path, body: { rating } });
+      if (!data) throw new Error((error as { detail?: string } | undefined)?.detail ?? 'The rating could not be sent.');
+      setParts((held) => merged(held, [data]));
+    });
+
   return (
     <>
       <Head title={props.context.brand.name} back={props.back} close={props.context.close} />
-      <div class="body" aria-live="polite">
+      <div class="body" role="log" aria-label="Conversation" tabIndex={0}>
         {!props.id && <p class="reply-time">Ask us anything: we will answer here.</p>}
         <Parts parts={parts} />
+        {asking && <BotButtons part={asking} tap={(button) => void answerBot({ button })} />}
+        {ratingAsked(parts) && <RateConversation rate={rate} />}
         <div ref={end} />
       </div>
       {failed && (
@@ -81,25 +111,33 @@ export function ConversationScreen(props: { context: MessengerContext; id?: stri
           {failed}
         </p>
       )}
-      <form class="composer" onSubmit={send}>
-        <label class="visually-hidden" for="crm-text">
-          Your message
-        </label>
-        <textarea
-          id="crm-text"
-          ref={input}
-          rows={1}
-          value={text}
-          onInput={(e) => setText((e.target as HTMLTextAreaElement).value)}
-          onKeyDown={(e) => {
-            if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) void send(e);
-          }}
-          placeholder="Write a message…"
-        />
-        <button type="submit" class="primary" disabled={sending}>
-          Send
-        </button>
-      </form>
+      <div class="composer-wrap">
+        <ChosenPictures pictures={pictures} />
+        <form class="composer" onSubmit={send}>
+          <AddPicture pictures={pictures} />
+          <label class="visually-hidden" for="crm-text">
+            {asking?.question ? 'Your answer' : 'Your message'}
+          </label>
+          <textarea
+            id="crm-text"
+            ref={input}
+            rows={1}
+            value={text}
+            onInput={(e) => setText((e.target as HTMLTextAreaElement).value)}
+            onPaste={(e) => {
+              const files = [...(e.clipboardData?.files ?? [])].filter((f) => f.type.startsWith('image/'));
+              if (files.length) pictures.add(files);
+            }}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) void send(e);
+            }}
+            placeholder={asking?.question ? 'Your answer…' : 'Write a message…'}
+          />
+          <button type="submit" class="primary" disabled={sending || pictures.uploading}>
+            Send
+          </button>
+        </form>
+      </div>
     </>
   );
 }

@@ -3,6 +3,7 @@ import type { components } from '../../../sdk/src/index.js';
 import type { MessengerContext } from '../context.js';
 import { focusFirst } from './focus.js';
 import { Head } from './head.js';
+import { Blocks } from './parts.js';
 
 type Home = components['schemas']['MessengerHome'];
 
@@ -66,6 +67,28 @@ export function HomeScreen({ context, open }: { context: MessengerContext; open:
                     </li>
                   ))}
                 </ul>
+              </section>
+            )}
+            {home.opening && (
+              <section class="card opening" aria-label="The help bot">
+                <Blocks blocks={home.opening.blocks} />
+                <div class="bot-buttons" role="group" aria-label="Choose what it is about">
+                  {home.opening.buttons.map((b) => (
+                    <button
+                      key={b.id}
+                      type="button"
+                      onClick={() => {
+                        const opening = { id: home.opening!.id, version: home.opening!.version };
+                        void context.client.startConversation({ text: '', button: b.id, opening }).then(
+                          (started) => open(started.id),
+                          (error: Error) => setFailed(error.message),
+                        );
+                      }}
+                    >
+                      {b.label}
+                    </button>
+                  ))}
+                </div>
               </section>
             )}
             <div>

@@ -3,7 +3,7 @@ import { useState } from 'preact/hooks';
 import type { MessengerContext, MessengerScreens } from '../context.js';
 import { ConversationScreen } from './conversation.js';
 import { HomeScreen } from './home.js';
-import { SCREENS_CSS } from './styles.js';
+import { COMPOSER_CSS, SCREENS_CSS } from './styles.js';
 import { trapFocus } from './focus.js';
 
 type Place = { screen: 'home' } | { screen: 'conversation'; id?: string };
@@ -20,7 +20,7 @@ function Messenger({ context }: { context: MessengerContext }) {
 export const mount: MessengerScreens['mount'] = (into, context) => {
   const root = into.getRootNode() as ShadowRoot;
   const style = document.createElement('style');
-  style.textContent = SCREENS_CSS;
+  style.textContent = SCREENS_CSS + COMPOSER_CSS;
   root.prepend(style);
   into.setAttribute('role', 'dialog');
   into.setAttribute('aria-modal', 'true');

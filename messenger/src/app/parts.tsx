@@ -22,7 +22,7 @@ function SpanText({ span }: { span: Span }) {
 }
 
 /** A part's blocks: paragraphs drawn; a block type this messenger does not know is left out. */
-function Blocks({ blocks }: { blocks: Block[] }) {
+export function Blocks({ blocks }: { blocks: Block[] }) {
   return (
     <>
       {blocks.map((b, i) =>
@@ -50,6 +50,21 @@ export function Parts({ parts }: { parts: Part[] }) {
             {!mine && kind !== 'event' && <span class="who">{p.author.name}</span>}
             {mine && <span class="visually-hidden">You: </span>}
             <Blocks blocks={p.blocks} />
+            {p.attachments.length > 0 && (
+              <span class="pictures">
+                {p.attachments.map((a, i) => (
+                  <img
+                    key={a.id}
+                    src={a.url}
+                    width={a.width ?? undefined}
+                    height={a.height ?? undefined}
+                    alt={`Picture ${i + 1}`}
+                    loading="lazy"
+                  />
+                ))}
+              </span>
+            )}
+            {p.rating && <p>{`Rated ${p.rating.value} of 5`}</p>}
           </li>
         );
       })}

@@ -24,7 +24,7 @@ export const SCREENS_CSS = `
 .parts { list-style: none; margin: 0; padding: 0; display: flex; flex-direction: column; gap: 8px; }
 .part { max-width: 80%; padding: 8px 12px; border-radius: 14px; background: #f0f0f0; align-self: flex-start; }
 .part.mine { align-self: flex-end; background: var(--brand); color: var(--on-brand); }
-.part.event { align-self: center; background: transparent; color: #4a4a4a; font-size: 13px; }
+.part.event { align-self: center; background: transparent; color: #4a4a4a; font-size: 13px; text-align: center; }
 .part .who { display: block; font-size: 12px; font-weight: 600; margin-bottom: 2px; }
 .part p { margin: 0; white-space: pre-wrap; overflow-wrap: anywhere; }
 .part a { color: inherit; }
@@ -33,4 +33,30 @@ export const SCREENS_CSS = `
   max-height: 120px; }
 .error { color: #a3160f; margin: 0; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+`;
+
+export const COMPOSER_CSS = `
+.composer-wrap { border-top: 1px solid #d0d0d0; }
+.composer-wrap .composer { border-top: 0; }
+.add-picture { display: grid; place-items: center; width: 40px; height: 40px; border-radius: 10px; border: 1px solid #8a8a8a; cursor: pointer;
+  font-size: 20px; color: #1a1a1a; }
+.add-picture:focus-within { outline: 3px solid #1a1a1a; outline-offset: 2px; }
+.add-picture.full { opacity: 0.5; cursor: not-allowed; }
+.add-picture input { position: absolute; width: 1px; height: 1px; opacity: 0; }
+.chosen { list-style: none; margin: 0; padding: 8px 12px 0; display: flex; gap: 8px; flex-wrap: wrap; }
+.chosen li { position: relative; width: 64px; }
+.chosen img { width: 64px; height: 64px; object-fit: cover; border-radius: 8px; display: block; }
+.chosen .uploading img { opacity: 0.5; }
+.chosen .failed img { outline: 2px solid #a3160f; }
+.chosen .why { display: block; font-size: 11px; color: #a3160f; }
+.chosen button { position: absolute; inset: -6px -6px auto auto; width: 24px; height: 24px; border-radius: 50%; border: 0; background: #1a1a1a;
+  color: #fff; cursor: pointer; font-size: 12px; }
+.part .pictures { display: flex; gap: 4px; flex-wrap: wrap; margin-top: 4px; }
+.part .pictures img { max-width: 100%; max-height: 200px; height: auto; border-radius: 8px; }
+.bot-buttons { display: flex; flex-wrap: wrap; gap: 6px; align-self: flex-start; }
+.bot-buttons button { border: 1px solid var(--brand); color: #1a1a1a; background: #fff; border-radius: 16px; padding: 6px 12px; font: inherit;
+  cursor: pointer; }
+.rating { border: 1px solid #d0d0d0; border-radius: 12px; padding: 10px 12px; display: flex; gap: 6px; justify-content: center; }
+.rating legend { padding: 0 4px; font-weight: 600; }
+.rating button { font-size: 26px; background: transparent; border: 0; cursor: pointer; border-radius: 8px; padding: 2px 6px; }
 `;
