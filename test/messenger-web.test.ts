@@ -23,12 +23,16 @@ let t: TestServer;
 let app: StaffApp;
 let browser: Browser;
 const sites: http.Server[] = [];
+/** Tokens each website's user was given. */
+const tokensGiven = new Map<string, number>();
 
-/** A customer's website: the snippet, and its own route giving the signed-in user's token. */
+/** A customer's website: the snippet, and its own route giving the signed-in user's token (for an hour, on the service's clock). */
 async function website(user: string): Promise<string> {
   const site = http.createServer(async (req, res) => {
     if (req.url === '/my-token') {
-      const token = await userToken(app.live.identity_secret, { sub: user });
+      tokensGiven.set(user, (tokensGiven.get(user) ?? 0) + 1);
+      const now = Math.floor(t.clock.now().getTime() / 1000);
+      const token = await userToken(app.live.identity_secret, { sub: user, iat: now, exp: now + 3600 });
       return res.writeHead(200, { 'Content-Type': 'text/plain' }).end(token);
     }
     res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(`<!doctype html>
@@ -52,6 +56,7 @@ const { ok: staff } = staffApi(
 let allowed: string;
 let other: string;
 let withBot: string;
+let travelling: string;
 beforeAll(async () => {
   // Its own address as BASE_URL: the upload and picture addresses the service writes are reached by the page.
   const port = await freePort();
@@ -60,7 +65,8 @@ beforeAll(async () => {
   allowed = await website('web-user-1');
   other = await website('web-user-2');
   withBot = await website('web-user-3');
-  await updateSettings(t.ctx, app.modes.live, { webOrigins: [allowed, withBot] });
+  travelling = await website('web-user-4');
+  await updateSettings(t.ctx, app.modes.live, { webOrigins: [allowed, withBot, travelling] });
   browser = await launchBrowser();
   mkdirSync(SHOTS, { recursive: true });
 });
@@ -161,6 +167,32 @@ describe('the web messenger on a customer’s page', { timeout: 60_000 }, () => 
     expect((await t.svc.db.conversation.findUniqueOrThrow({ where: { id: conversation.id } })).rating).toBe(5);
     expect(await seriousFindings(page)).toEqual([]);
     await page.screenshot({ path: `${SHOTS}messenger-bot-picture-rating.png` });
+    await page.close();
+  });
+
+  it('sends a message typed offline once when the page is back online, and renews an expired token on its own', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.goto(travelling);
+    await launcher(page).click();
+    const panel = page.locator('[data-crm-messenger] [role="dialog"]');
+    await panel.getByRole('button', { name: 'Send us a message' }).click();
+    await panel.getByLabel('Your message').fill('Hello from the train');
+    await page.keyboard.press('Enter');
+    await panel.locator('.part.mine', { hasText: 'Hello from the train' }).waitFor();
+    expect(tokensGiven.get('web-user-4')).toBe(1);
+
+    await page.context().setOffline(true);
+    await panel.getByLabel('Your message').fill('Typed in the tunnel');
+    await page.keyboard.press('Enter');
+    await panel.getByText('Waiting for the connection').waitFor();
+    // Meanwhile the token's hour is over, on the service's clock.
+    t.clock.advance(2 * 3_600_000);
+    await page.context().setOffline(false);
+    await panel.locator('.part.mine', { hasText: 'Typed in the tunnel' }).waitFor({ timeout: 15_000 });
+    const conversation = await conversationOf('web-user-4');
+    expect(await t.svc.db.conversationPart.count({ where: { conversationId: conversation.id, text: 'Typed in the tunnel' } })).toBe(1);
+    // Refused as expired once, the token was fetched again from the website's route.
+    expect(tokensGiven.get('web-user-4')).toBe(2);
     await page.close();
   });
 

@@ -4,6 +4,7 @@ import type { MessengerContext } from '../context.js';
 import { askingBotPart, BotButtons, ratingAsked, RateConversation } from './ending.js';
 import { Head } from './head.js';
 import { Parts } from './parts.js';
+import { useOnline } from './online.js';
 import { AddPicture, ChosenPictures, usePictures } from './pictures.js';
 
 /** Parts by id, in seq order: the long poll and the sender's own answer may bring the same part. */
@@ -21,6 +22,7 @@ export function ConversationScreen(props: { context: MessengerContext; id?: stri
   const [sending, setSending] = useState(false);
   const [failed, setFailed] = useState('');
   const pictures = usePictures(client);
+  const online = useOnline();
   const end = useRef<HTMLDivElement>(null);
   const input = useRef<HTMLTextAreaElement>(null);
   const path = { params: { path: { conversation_id: props.id ?? '' } } };
@@ -109,6 +111,11 @@ export function ConversationScreen(props: { context: MessengerContext; id?: stri
       {failed && (
         <p class="error" role="alert">
           {failed}
+        </p>
+      )}
+      {sending && !online && (
+        <p class="status" role="status">
+          Waiting for the connection: your message goes as soon as you are back online.
         </p>
       )}
       <div class="composer-wrap">

@@ -31,7 +31,8 @@ export const SCREENS_CSS = `
 .composer { display: flex; gap: 8px; padding: 12px; border-top: 1px solid #d0d0d0; align-items: flex-end; }
 .composer textarea { flex: 1; resize: none; border: 1px solid #8a8a8a; border-radius: 10px; padding: 8px 10px; font: inherit; min-height: 40px;
   max-height: 120px; }
-.error { color: #a3160f; margin: 0; }
+.error { color: #a3160f; margin: 0; padding: 0 12px; }
+.status { color: #4a4a4a; margin: 0; padding: 0 12px; font-size: 13px; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 `;
 
