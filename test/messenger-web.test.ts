@@ -9,6 +9,7 @@ import { launchBrowser, seriousFindings } from './support/browser.js';
 import { staffApp, type StaffApp } from './support/factories.js';
 import { staffApi } from './support/graphql.js';
 import { userToken } from './support/http.js';
+import { helpAuthor } from './support/help.js';
 import { png } from './support/pictures.js';
 import { startTestServer, testConfig, type TestServer } from './support/server.js';
 import { freePort } from '../bench/processes.js';
@@ -193,6 +194,39 @@ describe('the web messenger on a customer’s page', { timeout: 60_000 }, () => 
     expect(await t.svc.db.conversationPart.count({ where: { conversationId: conversation.id, text: 'Typed in the tunnel' } })).toBe(1);
     // Refused as expired once, the token was fetched again from the website's route.
     expect(tokensGiven.get('web-user-4')).toBe(2);
+    await page.close();
+  });
+
+  it('finds a help article as the person types, shows its blocks and takes their vote', async () => {
+    const author = helpAuthor(t, app);
+    const { slug } = await author.article({
+      versions: {
+        en: {
+          title: 'Returning a parcel',
+          body: [
+            { type: 'heading', level: 1, spans: [{ text: 'Before you send it' }] },
+            { type: 'paragraph', spans: [{ text: 'Pack the parcel in its ' }, { text: 'original box', bold: true }, { text: '.' }] },
+            { type: 'list', items: [{ spans: [{ text: 'Print the label' }] }, { spans: [{ text: 'Drop it at a post office' }] }] },
+            { type: 'callout', spans: [{ text: 'Refunds take five working days.' }] },
+          ],
+        },
+      },
+    });
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.goto(allowed);
+    await launcher(page).click();
+    const panel = page.locator('[data-crm-messenger] [role="dialog"]');
+    await panel.getByLabel('Search for help').fill('return parcel');
+    await panel.getByRole('list', { name: 'Articles found' }).getByRole('button', { name: 'Returning a parcel' }).click();
+    await panel.getByRole('heading', { name: 'Before you send it' }).waitFor();
+    expect(await panel.locator('.article strong').textContent()).toBe('original box');
+    expect(await panel.locator('.article li').allTextContents()).toEqual(['Print the label', 'Drop it at a post office']);
+    expect(await seriousFindings(page)).toEqual([]);
+    await page.screenshot({ path: `${SHOTS}messenger-article.png` });
+    await panel.getByRole('button', { name: 'Yes' }).click();
+    await panel.getByText('Thanks for telling us.').waitFor();
+    const article = await t.svc.db.helpArticle.findFirstOrThrow({ where: { slug } });
+    expect(await t.svc.db.helpArticleRating.count({ where: { articleId: article.id, helpful: true } })).toBe(1);
     await page.close();
   });
 

@@ -10,6 +10,8 @@ export interface Brand {
 export interface MessengerContext {
   client: GuestClient;
   brand: Brand;
+  /** The help center is switched on for the app (the public app details' features). */
+  helpCenter: boolean;
   /** Closes the messenger (the launcher takes the focus back). */
   close(): void;
 }

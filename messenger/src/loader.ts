@@ -40,6 +40,7 @@ interface Booted {
   badge: HTMLElement;
   panel: HTMLElement;
   brand: Brand;
+  helpCenter: boolean;
   screens?: { unmount(): void };
   unread: number;
 }
@@ -66,12 +67,12 @@ async function boot(options: BootOptions): Promise<void> {
       sdkName: `messenger/${__MESSENGER_VERSION__}`,
       onCheckin: (answer) => setUnread(answer.unread),
     });
-    booted = draw(client, brand);
+    booted = draw(client, brand, details.features.helpCenter === true);
   })();
   await booting;
 }
 
-function draw(client: GuestClient, brand: Brand): Booted {
+function draw(client: GuestClient, brand: Brand, helpCenter: boolean): Booted {
   const host = document.createElement('div');
   host.setAttribute('data-crm-messenger', '');
   const root = host.attachShadow({ mode: 'open' });
@@ -96,7 +97,7 @@ function draw(client: GuestClient, brand: Brand): Booted {
   root.append(panel, launcher);
   launcher.addEventListener('click', () => (panel.hidden ? open() : close()));
   document.body.append(host);
-  return { client, host, launcher, badge, panel, brand, unread: 0 };
+  return { client, host, launcher, badge, panel, brand, helpCenter, unread: 0 };
 }
 
 function setUnread(unread: number): void {
@@ -119,7 +120,7 @@ async function open(): Promise<void> {
   if (!b.screens) {
     const screens = (await import(/* @vite-ignore */ `${baseUrl}/messenger/assets/${__MESSENGER_SCREENS__}`)) as MessengerScreens;
     if (booted !== b) return;
-    b.screens = screens.mount(b.panel, { client: b.client, brand: b.brand, close });
+    b.screens = screens.mount(b.panel, { client: b.client, brand: b.brand, helpCenter: b.helpCenter, close });
   }
 }
 

@@ -3,7 +3,8 @@ import type { components } from '../../../sdk/src/index.js';
 import type { MessengerContext } from '../context.js';
 import { focusFirst } from './focus.js';
 import { Head } from './head.js';
-import { Blocks } from './parts.js';
+import { Blocks } from './blocks.js';
+import { HelpSearch } from './help.js';
 
 type Home = components['schemas']['MessengerHome'];
 
@@ -16,7 +17,8 @@ const initials = (name: string) =>
     .join('');
 
 /** The messenger's home: the greeting, the team and its reply time, the open conversations, a way to write. */
-export function HomeScreen({ context, open }: { context: MessengerContext; open: (id?: string) => void }) {
+export function HomeScreen(props: { context: MessengerContext; open: (id?: string) => void; read: (slug: string) => void }) {
+  const { context, open } = props;
   const [home, setHome] = useState<Home | undefined>();
   const [failed, setFailed] = useState('');
   const body = useRef<HTMLDivElement>(null);
@@ -96,6 +98,9 @@ export function HomeScreen({ context, open }: { context: MessengerContext; open:
                 Send us a message
               </button>
             </div>
+            {(home.featured_articles.length > 0 || context.helpCenter) && (
+              <HelpSearch context={context} open={props.read} featured={home.featured_articles} />
+            )}
           </>
         )}
       </div>

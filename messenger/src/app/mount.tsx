@@ -2,25 +2,33 @@ import { render } from 'preact';
 import { useState } from 'preact/hooks';
 import type { MessengerContext, MessengerScreens } from '../context.js';
 import { ConversationScreen } from './conversation.js';
+import { ArticleScreen } from './help.js';
 import { HomeScreen } from './home.js';
-import { COMPOSER_CSS, SCREENS_CSS } from './styles.js';
+import { COMPOSER_CSS, HELP_CSS, SCREENS_CSS } from './styles.js';
 import { trapFocus } from './focus.js';
 
-type Place = { screen: 'home' } | { screen: 'conversation'; id?: string };
+type Place = { screen: 'home' } | { screen: 'conversation'; id?: string } | { screen: 'article'; slug: string };
 
 function Messenger({ context }: { context: MessengerContext }) {
   const [place, setPlace] = useState<Place>({ screen: 'home' });
   const home = () => setPlace({ screen: 'home' });
   if (place.screen === 'conversation')
     return <ConversationScreen context={context} id={place.id} back={home} started={(id) => setPlace({ screen: 'conversation', id })} />;
-  return <HomeScreen context={context} open={(id) => setPlace({ screen: 'conversation', id })} />;
+  if (place.screen === 'article') return <ArticleScreen context={context} slug={place.slug} back={home} />;
+  return (
+    <HomeScreen
+      context={context}
+      open={(id) => setPlace({ screen: 'conversation', id })}
+      read={(slug) => setPlace({ screen: 'article', slug })}
+    />
+  );
 }
 
 /** Draws the messenger's screens into the panel (a dialog), with their style in the shadow root. */
 export const mount: MessengerScreens['mount'] = (into, context) => {
   const root = into.getRootNode() as ShadowRoot;
   const style = document.createElement('style');
-  style.textContent = SCREENS_CSS + COMPOSER_CSS;
+  style.textContent = SCREENS_CSS + COMPOSER_CSS + HELP_CSS;
   root.prepend(style);
   into.setAttribute('role', 'dialog');
   into.setAttribute('aria-modal', 'true');

@@ -1,42 +1,6 @@
-import type { ComponentChild } from 'preact';
 import type { Part } from '../../../sdk/src/index.js';
 import { word } from '../../../sdk/src/index.js';
-
-type Block = Part['blocks'][number];
-type Span = NonNullable<Block['spans']>[number];
-
-const safeLink = (link: string | undefined) => (link && /^https:\/\//i.test(link) ? link : undefined);
-
-function SpanText({ span }: { span: Span }) {
-  let out: ComponentChild = span.text;
-  if (span.bold) out = <strong>{out}</strong>;
-  if (span.italic) out = <em>{out}</em>;
-  const href = safeLink(span.link);
-  return href ? (
-    <a href={href} target="_blank" rel="noopener noreferrer">
-      {out}
-    </a>
-  ) : (
-    <>{out}</>
-  );
-}
-
-/** A part's blocks: paragraphs drawn; a block type this messenger does not know is left out. */
-export function Blocks({ blocks }: { blocks: Block[] }) {
-  return (
-    <>
-      {blocks.map((b, i) =>
-        word(b.type, ['paragraph'], 'unknown') === 'paragraph' ? (
-          <p key={i}>
-            {(b.spans ?? []).map((s, j) => (
-              <SpanText key={j} span={s} />
-            ))}
-          </p>
-        ) : null,
-      )}
-    </>
-  );
-}
+import { Blocks } from './blocks.js';
 
 export function Parts({ parts }: { parts: Part[] }) {
   return (

@@ -61,3 +61,17 @@ export const COMPOSER_CSS = `
 .rating legend { padding: 0 4px; font-weight: 600; }
 .rating button { font-size: 26px; background: transparent; border: 0; cursor: pointer; border-radius: 8px; padding: 2px 6px; }
 `;
+
+export const HELP_CSS = `
+.search { width: 100%; border: 1px solid #8a8a8a; border-radius: 10px; padding: 8px 10px; font: inherit; margin-bottom: 8px; }
+.search:focus-visible { outline: 3px solid #1a1a1a; outline-offset: 2px; }
+.article h3, .article h4, .article h5 { margin: 8px 0 0; }
+.article .article-title { font-size: 20px; }
+.article p, .article ul, .article ol { margin: 0; }
+.block-image { max-width: 100%; height: auto; border-radius: 8px; }
+.callout { background: #eef3fd; border-left: 4px solid var(--brand); padding: 8px 12px; border-radius: 6px; }
+.helpful { display: flex; gap: 8px; align-items: center; border-top: 1px solid #d0d0d0; padding-top: 12px; }
+.helpful button { border: 1px solid #8a8a8a; background: #fff; border-radius: 8px; padding: 4px 12px; font: inherit; cursor: pointer; color: #1a1a1a; }
+.helpful p { margin: 0; }
+mark { background: #fff3a3; color: inherit; }
+`;

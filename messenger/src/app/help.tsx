@@ -1,0 +1,124 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { components } from '../../../sdk/src/index.js';
+import type { MessengerContext } from '../context.js';
+import { Blocks } from './blocks.js';
+import { focusFirst } from './focus.js';
+import { Head } from './head.js';
+
+type ArticleItem = components['schemas']['ArticleItem'];
+type Article = components['schemas']['Article'];
+
+/** Asked this long after typing stops. */
+const SEARCH_PAUSE_MS = 200;
+
+/** Articles as a list of buttons, each opening its article. */
+export function ArticleList({ items, open, label }: { items: ArticleItem[]; open: (slug: string) => void; label: string }) {
+  return (
+    <ul class="list" aria-label={label}>
+      {items.map((a) => (
+        <li key={a.slug}>
+          <button type="button" onClick={() => open(a.slug)}>
+            <span class="preview">{a.title}</span>
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** Search as you type: the best matches of the help center, in the person's language. */
+export function HelpSearch({
+  context,
+  open,
+  featured,
+}: {
+  context: MessengerContext;
+  open: (slug: string) => void;
+  featured: ArticleItem[];
+}) {
+  const [q, setQ] = useState('');
+  const [found, setFound] = useState<ArticleItem[] | undefined>();
+  useEffect(() => {
+    const words = q.trim();
+    if (!words) return setFound(undefined);
+    const asking = new AbortController();
+    const timer = setTimeout(() => {
+      void context.client.api.GET('/guest/v1/articles', { params: { query: { q: words, limit: '8' } }, signal: asking.signal }).then(
+        ({ data }) => data && setFound(data.items),
+        () => undefined,
+      );
+    }, SEARCH_PAUSE_MS);
+    return () => {
+      clearTimeout(timer);
+      asking.abort();
+    };
+  }, [q]);
+  const items = found ?? featured;
+  return (
+    <section class="card" aria-labelledby="crm-help">
+      <h3 id="crm-help">Find an answer</h3>
+      <input
+        type="search"
+        class="search"
+        aria-label="Search for help"
+        placeholder="Search for help"
+        value={q}
+        onInput={(e) => setQ((e.target as HTMLInputElement).value)}
+      />
+      {found && !found.length && <p class="reply-time">No article matches those words.</p>}
+      {items.length > 0 && <ArticleList items={items} open={open} label={found ? 'Articles found' : 'Popular articles'} />}
+    </section>
+  );
+}
+
+/** One article, with "Was this helpful?". */
+export function ArticleScreen({ context, slug, back }: { context: MessengerContext; slug: string; back: () => void }) {
+  const [article, setArticle] = useState<Article | undefined>();
+  const [failed, setFailed] = useState('');
+  const [voted, setVoted] = useState(false);
+  const body = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    void context.client.api.GET('/guest/v1/articles/{slug}', { params: { path: { slug } } }).then(({ data, error }) => {
+      if (data) setArticle(data);
+      else setFailed((error as { detail?: string } | undefined)?.detail ?? 'The article could not be read.');
+    });
+  }, [slug]);
+  useEffect(() => focusFirst(body.current?.parentElement ?? null), []);
+  const vote = (helpful: boolean) =>
+    void context.client.api
+      .POST('/guest/v1/articles/{slug}/rating', { params: { path: { slug } }, body: { helpful } })
+      .then(() => setVoted(true));
+  return (
+    <>
+      <Head title="Help" back={back} close={context.close} />
+      <div class="body article" ref={body} tabIndex={0} aria-label="Article">
+        {failed && (
+          <p class="error" role="alert">
+            {failed}
+          </p>
+        )}
+        {article && (
+          <>
+            <h3 class="article-title">{article.title}</h3>
+            <Blocks blocks={article.blocks} />
+            <div class="helpful" role="group" aria-label="Was this helpful?">
+              {voted ? (
+                <p role="status">Thanks for telling us.</p>
+              ) : (
+                <>
+                  <span>Was this helpful?</span>
+                  <button type="button" onClick={() => vote(true)}>
+                    Yes
+                  </button>
+                  <button type="button" onClick={() => vote(false)}>
+                    No
+                  </button>
+                </>
+              )}
+            </div>
+          </>
+        )}
+      </div>
+    </>
+  );
+}
