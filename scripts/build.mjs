@@ -286,43 +286,59 @@ async function buildMessenger() {
     logLevel: 'warning',
     legalComments: 'none',
   };
-  const screens = await build({
+  // The screens and the in-app layer are modules the first script imports when needed; what they share is a chunk of its own.
+  const parts = await build({
     ...common,
-    entryPoints: { screens: path.join(root, 'messenger/src/app/mount.tsx') },
+    entryPoints: { screens: path.join(root, 'messenger/src/app/mount.tsx'), inapp: path.join(root, 'messenger/src/inapp/show.tsx') },
     format: 'esm',
+    splitting: true,
     outdir: path.join(messengerDist, 'assets'),
     entryNames: '[name]-[hash]',
+    chunkNames: 'chunk-[hash]',
   });
-  const screensFile = screens.outputFiles[0];
+  const entry = (name) => path.basename(parts.outputFiles.find((o) => path.basename(o.path).startsWith(`${name}-`)).path);
   const first = await build({
     ...common,
     entryPoints: [path.join(root, 'messenger/src/loader.ts')],
     format: 'iife',
     outfile: path.join(messengerDist, 'messenger.js'),
     define: {
-      __MESSENGER_SCREENS__: JSON.stringify(path.basename(screensFile.path)),
+      __MESSENGER_SCREENS__: JSON.stringify(entry('screens')),
+      __MESSENGER_INAPP__: JSON.stringify(entry('inapp')),
       __MESSENGER_VERSION__: JSON.stringify(MESSENGER_VERSION),
     },
   });
   const out = `${messengerBuilding}${process.pid}`;
   await rm(out, { recursive: true, force: true });
   const sizes = [];
-  for (const file of [first.outputFiles[0], screensFile]) {
+  for (const file of [first.outputFiles[0], ...parts.outputFiles]) {
     const target = path.join(out, path.relative(messengerDist, file.path));
     await mkdir(path.dirname(target), { recursive: true });
     await writeFile(target, file.contents);
-    sizes.push(
-      `${path.relative(messengerDist, file.path)} ${(file.contents.length / 1024).toFixed(1)} KB (${(gzipSync(file.contents).length / 1024).toFixed(1)} KB gzipped)`,
-    );
+    sizes.push(`${path.relative(messengerDist, file.path)} ${(gzipSync(file.contents).length / 1024).toFixed(1)} KB`);
   }
-  // A page may hold the last build's first script for minutes (its cache time) and open the screens it names then: they stay one build longer.
-  const previous = /screens-[A-Z0-9]+\.js/.exec(await readFile(path.join(messengerDist, 'messenger.js'), 'utf8').catch(() => ''))?.[0];
-  if (previous && previous !== path.basename(screensFile.path))
-    await writeFile(path.join(out, 'assets', previous), await readFile(path.join(messengerDist, 'assets', previous)).catch(() => ''));
+  // A page may hold the last build's first script for minutes (its cache time) and import what it names then: those files stay one build longer.
+  for (const name of await messengerAssets(messengerDist).catch(() => []))
+    if (!parts.outputFiles.some((o) => path.basename(o.path) === name))
+      await writeFile(path.join(out, 'assets', name), await readFile(path.join(messengerDist, 'assets', name)));
   await writeFile(path.join(out, '.built-from'), messengerFingerprint);
   const old = `${messengerBuilding}old-${process.pid}`;
   await rename(messengerDist, old).catch(() => {});
   await rename(out, messengerDist);
   await rm(old, { recursive: true, force: true });
-  say(`build: the messenger to dist/messenger/ in ${Math.round(performance.now() - began)} ms: ${sizes.join(', ')}`);
+  say(`build: the messenger to dist/messenger/ in ${Math.round(performance.now() - began)} ms (gzipped: ${sizes.join(', ')})`);
+}
+
+/** The assets a build's first script loads: the modules it names and the chunks they import. */
+export async function messengerAssets(dir) {
+  const names = new Set();
+  const read = async (file) => {
+    for (const [name] of (await readFile(file, 'utf8')).matchAll(/(?:screens|inapp|chunk)-[A-Z0-9]+\.js/g))
+      if (!names.has(name)) {
+        names.add(name);
+        await read(path.join(dir, 'assets', name));
+      }
+  };
+  await read(path.join(dir, 'messenger.js'));
+  return [...names];
 }

@@ -10,6 +10,7 @@ import { staffApp, type StaffApp } from './support/factories.js';
 import { staffApi } from './support/graphql.js';
 import { userToken } from './support/http.js';
 import { helpAuthor } from './support/help.js';
+import { inAppStaff } from './support/inapp.js';
 import { png } from './support/pictures.js';
 import { startTestServer, testConfig, type TestServer } from './support/server.js';
 import { freePort } from '../bench/processes.js';
@@ -251,6 +252,66 @@ describe('the web messenger on a customer’s page', { timeout: 60_000 }, () => 
     await page.waitForTimeout(300);
     expect(await page.locator('[data-crm-messenger]').count()).toBe(0);
     expect(asked.filter((p) => p.includes('/guest/v1/'))).toEqual([]);
+    await page.close();
+  });
+
+  // Last: the live messages it makes would show on every page of the app after it.
+  it('shows a banner and a post from the check-in, each receipt sent once, and draws neither again', async () => {
+    const inApp = inAppStaff(
+      () => t,
+      () => app.owner,
+    );
+    const shownBanner = await inApp.live(app.modes.live, 'banner', {
+      content: { blocks: [{ type: 'paragraph', spans: [{ text: 'Free delivery all week.' }] }], link: 'https://shop.example/delivery' },
+    });
+    const shownPost = await inApp.live(app.modes.live, 'post', {
+      content: {
+        blocks: [
+          { type: 'heading', level: 1, spans: [{ text: 'Our spring catalogue' }] },
+          { type: 'paragraph', spans: [{ text: 'Two hundred new plants.' }] },
+        ],
+        buttons: [
+          { id: 'later', label: 'Maybe later' },
+          { id: 'look', label: 'Have a look', link: 'https://shop.example/spring' },
+        ],
+      },
+    });
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const asked = serviceRequests(page);
+    const receipts: { message_id: string; action: string }[] = [];
+    page.on('request', (r) => r.method() === 'POST' && r.url().endsWith('/guest/v1/receipts') && receipts.push(r.postDataJSON()));
+    await page.goto(travelling);
+    const post = page.locator('[data-crm-messenger] [role="dialog"][aria-label^="Message from"]');
+    await post.getByRole('heading', { name: 'Our spring catalogue' }).waitFor();
+    const bannerRegion = page.locator('[data-crm-messenger] [role="region"]');
+    await bannerRegion.getByText('Free delivery all week.').waitFor();
+    expect(asked.filter((p) => /^GET \/messenger\/assets\/inapp-/.test(p))).toHaveLength(1);
+    expect(asked.some((p) => /screens-/.test(p))).toBe(false);
+    // The focus is in the post, and stays there.
+    expect(await post.evaluate((d) => d.contains((d.getRootNode() as ShadowRoot).activeElement))).toBe(true);
+    expect(await seriousFindings(page)).toEqual([]);
+    await page.screenshot({ path: `${SHOTS}messenger-inapp.png` });
+
+    await post.getByRole('button', { name: 'Maybe later' }).click();
+    await expect.poll(() => post.count()).toBe(0);
+    await bannerRegion.getByRole('button', { name: 'Dismiss the announcement' }).click();
+    await expect.poll(() => bannerRegion.count()).toBe(0);
+    // Another check-in answering them again (a visit to another screen of the page) draws nothing again.
+    await page.evaluate(() => (window as unknown as { Messenger: { checkin(): void } }).Messenger.checkin());
+    await page.waitForTimeout(300);
+    expect(await post.count()).toBe(0);
+
+    const of = (id: string) => receipts.filter((r) => r.message_id === id).map((r) => r.action);
+    await expect.poll(() => of(shownPost.id).length).toBe(2);
+    expect(of(shownPost.id)).toEqual(['seen', 'clicked']);
+    await expect.poll(() => of(shownBanner.id).length).toBe(2);
+    expect(of(shownBanner.id)).toEqual(['seen', 'dismissed']);
+    const stats = (id: string) =>
+      staff('query($id: ID!) { inAppMessage(id: $id) { stats { variants { variant seen clicked dismissed } } } }', { id }).then((d) =>
+        d.inAppMessage.stats.variants.filter((v: { seen: number }) => v.seen > 0),
+      );
+    expect(await stats(shownPost.id)).toEqual([{ variant: expect.any(String), seen: 1, clicked: 1, dismissed: 0 }]);
+    expect(await stats(shownBanner.id)).toEqual([{ variant: expect.any(String), seen: 1, clicked: 0, dismissed: 1 }]);
     await page.close();
   });
 });

@@ -1,4 +1,4 @@
-import type { GuestClient } from '../../sdk/src/index.js';
+import type { Checkin, GuestClient } from '../../sdk/src/index.js';
 
 /** The app's brand as the public app details give it. */
 export interface Brand {
@@ -19,4 +19,15 @@ export interface MessengerContext {
 /** The screens' module (loaded when the messenger is first opened). */
 export interface MessengerScreens {
   mount(into: HTMLElement, context: MessengerContext): { unmount(): void };
+}
+
+/** What the first script hands the in-app layer. */
+export interface InAppContext {
+  client: GuestClient;
+  brand: Brand;
+}
+
+/** The in-app layer's module (loaded when a check-in first answers a message). */
+export interface InAppLayer {
+  show(root: ShadowRoot, context: InAppContext): { add(messages: Checkin['messages']): void };
 }

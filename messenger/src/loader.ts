@@ -1,13 +1,15 @@
 // The snippet's first script (`{base_url}/messenger.js`): the `Messenger` global, the check-in and the
 // launcher. The screens load only when the launcher is first opened; until then a page with the
 // messenger makes no request beyond the check-in and the app's details.
-import { createClient, type ClientOptions, type GuestClient } from '../../sdk/src/index.js';
-import type { Brand, MessengerScreens } from './context.js';
+import { createClient, type Checkin, type ClientOptions, type GuestClient } from '../../sdk/src/index.js';
+import type { Brand, InAppLayer, MessengerScreens } from './context.js';
 import { LAUNCHER_CSS, PANEL_CSS, PHONE_CSS } from './styles.js';
 import { readableOn } from './colors.js';
 
 /** The screens' file under `/messenger/assets/`, named by its content's hash (set by the build). */
 declare const __MESSENGER_SCREENS__: string;
+/** The in-app layer's file under `/messenger/assets/` (set by the build). */
+declare const __MESSENGER_INAPP__: string;
 /** The messenger's version, sent after the SDK's in `X-Crm-Sdk`. */
 declare const __MESSENGER_VERSION__: string;
 
@@ -42,6 +44,7 @@ interface Booted {
   brand: Brand;
   helpCenter: boolean;
   screens?: { unmount(): void };
+  inApp?: Promise<ReturnType<InAppLayer['show']> | undefined>;
   unread: number;
 }
 
@@ -65,7 +68,7 @@ async function boot(options: BootOptions): Promise<void> {
       appVersion: options.appVersion,
       screen: options.screen,
       sdkName: `messenger/${__MESSENGER_VERSION__}`,
-      onCheckin: (answer) => setUnread(answer.unread),
+      onCheckin: (answer) => checkedIn(answer),
     });
     booted = draw(client, brand, details.features.helpCenter === true);
   })();
@@ -98,6 +101,18 @@ function draw(client: GuestClient, brand: Brand, helpCenter: boolean): Booted {
   launcher.addEventListener('click', () => (panel.hidden ? open() : close()));
   document.body.append(host);
   return { client, host, launcher, badge, panel, brand, helpCenter, unread: 0 };
+}
+
+function checkedIn(answer: Checkin): void {
+  setUnread(answer.unread);
+  const b = booted;
+  if (!b || !answer.messages.length) return;
+  // The in-app layer loads with the first message to show: a page with none never fetches it.
+  b.inApp ??= import(/* @vite-ignore */ `${baseUrl}/messenger/assets/${__MESSENGER_INAPP__}`).then(
+    (layer: InAppLayer) => (booted === b ? layer.show(b.host.shadowRoot!, { client: b.client, brand: b.brand }) : undefined),
+    () => (b.inApp = undefined), // tried again at the next check-in
+  );
+  void b.inApp.then((shown) => shown?.add(answer.messages));
 }
 
 function setUnread(unread: number): void {
@@ -152,6 +167,8 @@ const api = {
   shutdown,
   open,
   close,
+  /** Checks in as soon as the last answer allows (after a single-page app moved to another screen). */
+  checkin: () => booted?.client.checkin(),
   /** A product event of the user's. */
   track: (name: string, props?: Record<string, string>) => booted?.client.track(name, props),
 };

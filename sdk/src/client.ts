@@ -5,6 +5,7 @@ import { EventQueue, type BatchOutcome, type GuestEvent } from './events.js';
 import type { components, paths } from './generated/guest-api.js';
 import { GuestApiError, must } from './errors.js';
 import { pageLife, type PageLife } from './page.js';
+import { ReceiptLedger, type ReceiptAction, type ReceiptDetails, type ReceiptMessage } from './receipts.js';
 import { TokenKeeper, type TokenSource } from './token.js';
 import { guestFetch } from './transport.js';
 import { SDK_VERSION } from './version.js';
@@ -60,7 +61,15 @@ export function createClient(options: ClientOptions) {
 
   const checkins = new CheckinSchedule(async () => {
     const { data, error, response } = await api.POST('/guest/v1/checkin', {
-      body: { app_version: appVersion, platform: 'web', session_id: sessionId, screen: options.screen?.(), time_zone: timeZone() },
+      body: {
+        app_version: appVersion,
+        platform: 'web',
+        session_id: sessionId,
+        screen: options.screen?.(),
+        // A page that says which screen it is on holds a message meant for some screens until one is on.
+        holds_for_screens: options.screen !== undefined,
+        time_zone: timeZone(),
+      },
     });
     if (data) {
       options.onCheckin?.(data);
@@ -78,6 +87,11 @@ export function createClient(options: ClientOptions) {
       return response.status >= 500 || response.status === 429 ? 'again' : 'refused';
     },
     sent: () => checkins.request(),
+  });
+
+  const receipts = new ReceiptLedger(async (message: ReceiptMessage, action: ReceiptAction, details: ReceiptDetails) => {
+    const body = { message_id: message.id, variant: message.variant, action, session_id: sessionId, test: message.test, ...details };
+    return (await api.POST('/guest/v1/receipts', { body })).response.ok;
   });
 
   const life: PageLife = pageLife({
@@ -98,6 +112,8 @@ export function createClient(options: ClientOptions) {
     },
     /** Checks in as soon as the last answer allows. */
     checkin: () => checkins.request(),
+    /** A receipt of an in-app message (seen, clicked, dismissed, completed, answered), sent once; whether this call sent it. */
+    receipt: (message: ReceiptMessage, action: ReceiptAction, details?: ReceiptDetails) => receipts.send(message, action, details),
     /** A product event, sent in the next batch. */
     track: (name: string, props?: Record<string, string>) => events.track(name, props),
     /** Sends the held events now. */

@@ -3,5 +3,6 @@ export { createClient, type ClientOptions, type GuestClient, type Checkin, type 
 export { GuestApiError } from './errors.js';
 export { word, optional, readable } from './words.js';
 export { MAX_BATCH, type GuestEvent } from './events.js';
+export type { ReceiptAction, ReceiptDetails, ReceiptMessage } from './receipts.js';
 export { SDK_VERSION } from './version.js';
 export type { components, paths } from './generated/guest-api.js';

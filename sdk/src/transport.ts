@@ -37,6 +37,20 @@ const KEYED_FOR_MS = 23 * 3600_000;
 export function guestFetch(options: TransportOptions): (request: Request) => Promise<Response> {
   const send = options.fetch ?? ((request: Request) => globalThis.fetch(request));
   return async (request) => {
+    // The body read once and given to each try as bytes: a copied stream would make a streamed upload,
+    // which a keepalive request (events sent as the page is hidden) may not carry.
+    const body = request.method === 'GET' || request.method === 'HEAD' ? undefined : await request.arrayBuffer();
+    const attemptOf = () =>
+      new Request(request.url, {
+        method: request.method,
+        headers: request.headers,
+        body,
+        signal: request.signal,
+        keepalive: request.keepalive,
+        // The guest API never takes cookies; the user's token travels in Authorization.
+        credentials: 'omit',
+        redirect: request.redirect,
+      });
     const resendable = isResendable(request);
     const keyed = request.headers.has('Idempotency-Key');
     const started = Date.now();
@@ -44,7 +58,7 @@ export function guestFetch(options: TransportOptions): (request: Request) => Pro
     let waits = 0;
     let failures = 0;
     for (;;) {
-      const attempt = request.clone();
+      const attempt = attemptOf();
       const token = await credentials(attempt, options);
       let response: Response;
       try {

@@ -1,0 +1,26 @@
+/** In-app messages' style, in the messenger's shadow root. */
+export const INAPP_CSS = `
+.inapp-banner { position: fixed; left: 0; right: 0; z-index: 2147482999; display: flex; gap: 12px; align-items: center; padding: 10px 16px;
+  background: var(--brand); color: var(--on-brand); font: 15px/1.4 system-ui, sans-serif; box-shadow: 0 2px 12px rgb(0 0 0 / 20%); }
+.inapp-banner.top { top: 0; }
+.inapp-banner.bottom { bottom: 0; }
+.inapp-banner .inapp-words { flex: 1; }
+.inapp-banner p { margin: 0; }
+.inapp-banner a { color: inherit; font-weight: 600; }
+.inapp-banner .inapp-close { background: transparent; border: 0; color: inherit; font: inherit; cursor: pointer; padding: 4px 8px; border-radius: 6px; }
+.inapp-scrim { position: fixed; inset: 0; z-index: 2147483001; background: rgb(0 0 0 / 45%); display: grid; place-items: center; padding: 16px;
+  font: 15px/1.45 system-ui, sans-serif; }
+.inapp-post { position: relative; background: #fff; color: #1a1a1a; border-radius: 16px; width: min(440px, 100%); max-height: calc(100vh - 32px);
+  overflow: auto; padding: 24px; display: flex; flex-direction: column; gap: 12px; }
+.inapp-post h3, .inapp-post h4, .inapp-post h5 { margin: 0; }
+.inapp-post p, .inapp-post ul, .inapp-post ol { margin: 0; }
+.inapp-post .inapp-close { position: absolute; inset: 8px 8px auto auto; background: #f0f0f0; border: 0; border-radius: 50%; width: 32px; height: 32px;
+  cursor: pointer; font: inherit; color: #1a1a1a; }
+.inapp-image { width: 100%; border-radius: 10px; object-fit: cover; }
+.inapp-buttons { display: flex; flex-direction: column; gap: 8px; }
+.inapp-buttons button { border-radius: 10px; padding: 10px 16px; font: inherit; font-weight: 600; cursor: pointer; }
+.inapp-buttons .main { background: var(--brand); color: var(--on-brand); border: 0; }
+.inapp-buttons .other { background: #fff; color: #1a1a1a; border: 1px solid #8a8a8a; }
+.inapp-banner :focus-visible, .inapp-post :focus-visible { outline: 3px solid #1a1a1a; outline-offset: 2px; }
+.inapp-banner :focus-visible { outline-color: var(--on-brand); }
+`;
