@@ -231,6 +231,29 @@ describe('the web messenger on a customer’s page', { timeout: 60_000 }, () => 
     await page.close();
   });
 
+  it('shows the person’s notices, newest first, and reads them', async () => {
+    for (const title of ['Your order shipped', 'Your parcel arrives today']) {
+      t.clock.advance(1000);
+      await staff('mutation($m: ID!, $x: String!, $t: String!) { postNotice(appModeId: $m, externalId: $x, title: $t) { id } }', {
+        m: app.modes.live,
+        x: 'web-user-1',
+        t: title,
+      });
+    }
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.goto(allowed);
+    await launcher(page).click();
+    const panel = page.locator('[data-crm-messenger] [role="dialog"]');
+    await panel.getByText('2 unread').waitFor();
+    await panel.getByRole('button', { name: 'Notices' }).click();
+    const titles = panel.locator('.notices strong');
+    await expect.poll(() => titles.allTextContents()).toEqual(['Your parcel arrives today', 'Your order shipped']);
+    const contact = await t.svc.db.contact.findFirstOrThrow({ where: { appModeId: app.modes.live, externalId: 'web-user-1' } });
+    await expect.poll(() => t.svc.db.notice.count({ where: { contactId: contact.id, readAt: null } })).toBe(0);
+    expect(await seriousFindings(page)).toEqual([]);
+    await page.close();
+  });
+
   it('fits a phone 360 px wide', async () => {
     const page = await browser.newPage({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
     await page.goto(allowed);

@@ -46,6 +46,7 @@ interface Booted {
   screens?: { unmount(): void };
   inApp?: Promise<ReturnType<InAppLayer['show']> | undefined>;
   unread: number;
+  unreadNotices: number;
 }
 
 let booted: Booted | undefined;
@@ -100,11 +101,11 @@ function draw(client: GuestClient, brand: Brand, helpCenter: boolean): Booted {
   root.append(panel, launcher);
   launcher.addEventListener('click', () => (panel.hidden ? open() : close()));
   document.body.append(host);
-  return { client, host, launcher, badge, panel, brand, helpCenter, unread: 0 };
+  return { client, host, launcher, badge, panel, brand, helpCenter, unread: 0, unreadNotices: 0 };
 }
 
 function checkedIn(answer: Checkin): void {
-  setUnread(answer.unread);
+  setUnread(answer.unread + answer.unreadNotices, answer.unreadNotices);
   const b = booted;
   if (!b || !answer.messages.length) return;
   // The in-app layer loads with the first message to show: a page with none never fetches it.
@@ -115,9 +116,10 @@ function checkedIn(answer: Checkin): void {
   void b.inApp.then((shown) => shown?.add(answer.messages));
 }
 
-function setUnread(unread: number): void {
+function setUnread(unread: number, notices = booted?.unreadNotices ?? 0): void {
   if (!booted) return;
   booted.unread = unread;
+  booted.unreadNotices = notices;
   booted.badge.hidden = unread <= 0;
   booted.badge.textContent = unread > 99 ? '99+' : String(unread);
   booted.launcher.setAttribute('aria-label', unread > 0 ? `Open messages, ${unread} unread` : 'Open messages');
@@ -135,7 +137,12 @@ async function open(): Promise<void> {
   if (!b.screens) {
     const screens = (await import(/* @vite-ignore */ `${baseUrl}/messenger/assets/${__MESSENGER_SCREENS__}`)) as MessengerScreens;
     if (booted !== b) return;
-    b.screens = screens.mount(b.panel, { client: b.client, brand: b.brand, helpCenter: b.helpCenter, close });
+    b.screens = screens.mount(b.panel, {
+      client: b.client,
+      brand: b.brand,
+      helpCenter: b.helpCenter,
+      close,
+    });
   }
 }
 

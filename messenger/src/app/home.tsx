@@ -17,12 +17,22 @@ const initials = (name: string) =>
     .join('');
 
 /** The messenger's home: the greeting, the team and its reply time, the open conversations, a way to write. */
-export function HomeScreen(props: { context: MessengerContext; open: (id?: string) => void; read: (slug: string) => void }) {
+export function HomeScreen(props: {
+  context: MessengerContext;
+  open: (id?: string) => void;
+  read: (slug: string) => void;
+  notices: () => void;
+}) {
   const { context, open } = props;
   const [home, setHome] = useState<Home | undefined>();
   const [failed, setFailed] = useState('');
+  const [unreadNotices, setUnreadNotices] = useState(0);
   const body = useRef<HTMLDivElement>(null);
   useEffect(() => {
+    // The notices' unread count as it is now (a check-in's may be older).
+    void context.client.api
+      .GET('/guest/v1/notices', { params: { query: { limit: '1' } } })
+      .then(({ data }) => data && setUnreadNotices(data.unread));
     void context.client.api.GET('/guest/v1/messenger').then(({ data, error }) => {
       if (data) setHome(data);
       else setFailed((error as { detail?: string } | undefined)?.detail ?? 'The messenger could not be reached. Try again later.');
@@ -98,6 +108,17 @@ export function HomeScreen(props: { context: MessengerContext; open: (id?: strin
                 Send us a message
               </button>
             </div>
+            <section class="card home-notices" aria-label="Notices">
+              <button type="button" class="link-button" onClick={props.notices}>
+                Notices
+              </button>
+              {unreadNotices > 0 && (
+                <span class="unread">
+                  {unreadNotices}
+                  <span class="visually-hidden"> unread</span>
+                </span>
+              )}
+            </section>
             {(home.featured_articles.length > 0 || context.helpCenter) && (
               <HelpSearch context={context} open={props.read} featured={home.featured_articles} />
             )}

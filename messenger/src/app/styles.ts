@@ -75,3 +75,17 @@ export const HELP_CSS = `
 .helpful p { margin: 0; }
 mark { background: #fff3a3; color: inherit; }
 `;
+
+export const NOTICES_CSS = `
+.notices { list-style: none; margin: 0; padding: 0; display: flex; flex-direction: column; gap: 8px; }
+.notices li { border: 1px solid #d0d0d0; border-radius: 10px; padding: 10px 12px; display: flex; flex-direction: column; gap: 4px; }
+.notices li.unread-notice { border-color: var(--brand); box-shadow: inset 4px 0 0 var(--brand); }
+.notices p { margin: 0; }
+.notices time { color: #4a4a4a; font-size: 12px; }
+.home-notices { display: flex; align-items: center; gap: 8px; }
+`;
+
+export const LINK_BUTTON_CSS = `
+.link-button { background: transparent; border: 0; padding: 0; font: inherit; font-weight: 600; color: #1a1a1a; cursor: pointer; text-decoration: underline; }
+.link-button:focus-visible { outline: 3px solid #1a1a1a; outline-offset: 2px; }
+`;
