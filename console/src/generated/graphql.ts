@@ -984,6 +984,29 @@ export type ChangeHelpArticleMutationVariables = Exact<{
 
 export type ChangeHelpArticleMutation = { changeHelpArticle: { id: string } };
 
+export type ViewerInvitationRowFragment = { id: string; role: StaffRole; expiresAt: string; workspace: { id: string; name: string } };
+
+export type ViewerInvitationsQueryVariables = Exact<{ [key: string]: never }>;
+
+export type ViewerInvitationsQuery = {
+  viewer: {
+    id: string;
+    invitations: { edges: Array<{ node: { id: string; role: StaffRole; expiresAt: string; workspace: { id: string; name: string } } }> };
+  };
+};
+
+export type AcceptInvitationMutationVariables = Exact<{
+  id: string;
+}>;
+
+export type AcceptInvitationMutation = { acceptInvitation: { role: StaffRole; workspace: { id: string; name: string } } };
+
+export type DeclineInvitationMutationVariables = Exact<{
+  id: string;
+}>;
+
+export type DeclineInvitationMutation = { declineInvitation: boolean };
+
 export type InAppVariantCountsFragment = {
   variant: string;
   control: boolean;
@@ -2560,6 +2583,20 @@ export const HelpPublishedFieldsFragmentDoc = new TypedDocumentString(
     `,
   { fragmentName: 'HelpPublishedFields' },
 ) as unknown as TypedDocumentString<HelpPublishedFieldsFragment, unknown>;
+export const ViewerInvitationRowFragmentDoc = new TypedDocumentString(
+  `
+    fragment ViewerInvitationRow on Invitation {
+  id
+  role
+  expiresAt
+  workspace {
+    id
+    name
+  }
+}
+    `,
+  { fragmentName: 'ViewerInvitationRow' },
+) as unknown as TypedDocumentString<ViewerInvitationRowFragment, unknown>;
 export const InAppVariantCountsFragmentDoc = new TypedDocumentString(
   `
     fragment InAppVariantCounts on InAppVariantStats {
@@ -3861,6 +3898,44 @@ export const ChangeHelpArticleDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ChangeHelpArticleMutation, ChangeHelpArticleMutationVariables>;
+export const ViewerInvitationsDocument = new TypedDocumentString(`
+    query ViewerInvitations {
+  viewer {
+    id
+    invitations(first: 20) {
+      edges {
+        node {
+          ...ViewerInvitationRow
+        }
+      }
+    }
+  }
+}
+    fragment ViewerInvitationRow on Invitation {
+  id
+  role
+  expiresAt
+  workspace {
+    id
+    name
+  }
+}`) as unknown as TypedDocumentString<ViewerInvitationsQuery, ViewerInvitationsQueryVariables>;
+export const AcceptInvitationDocument = new TypedDocumentString(`
+    mutation AcceptInvitation($id: ID!) {
+  acceptInvitation(id: $id) {
+    role
+    workspace {
+      id
+      name
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<AcceptInvitationMutation, AcceptInvitationMutationVariables>;
+export const DeclineInvitationDocument = new TypedDocumentString(`
+    mutation DeclineInvitation($id: ID!) {
+  declineInvitation(id: $id)
+}
+    `) as unknown as TypedDocumentString<DeclineInvitationMutation, DeclineInvitationMutationVariables>;
 export const InAppMessagesDocument = new TypedDocumentString(`
     query InAppMessages($appModeId: ID!, $after: String, $first: Int) {
   inAppMessages(appModeId: $appModeId, after: $after, first: $first) {

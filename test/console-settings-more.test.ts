@@ -1,0 +1,91 @@
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { staffApp, type StaffApp } from './support/factories.js';
+import { launchBrowser, seriousFindings } from './support/browser.js';
+import { startTestServer, testConfig, type TestServer } from './support/server.js';
+import { freePort } from '../bench/processes.js';
+import { runCommand, signedInConsole } from './support/console.js';
+import { staffApi } from './support/graphql.js';
+
+// The console's last settings, help center and push pieces: a member invited to two workspaces
+// declines one from the command menu and accepts the other, whose app then shows in the switcher
+// without a reload. axe-core on each; screenshots: test/screenshots/console-settings-more-*.png.
+
+const SHOTS = fileURLToPath(new URL('./screenshots/', import.meta.url));
+
+let t: TestServer;
+let app: StaffApp;
+let browser: Browser;
+const errors: string[] = [];
+
+const { ok: staff } = staffApi(
+  () => t.url,
+  () => app.owner,
+);
+
+beforeAll(async () => {
+  const port = await freePort();
+  t = await startTestServer({ port, config: testConfig({ baseUrl: `http://127.0.0.1:${port}` }) });
+  app = await staffApp(t, 'Acme Cloud');
+  browser = await launchBrowser();
+  mkdirSync(SHOTS, { recursive: true });
+});
+afterAll(async () => {
+  await browser?.close();
+  await t?.close();
+});
+
+const open = (token: string): Promise<Page> => signedInConsole(browser, { url: t.url, token, errors });
+
+/** No serious or critical axe-core finding, and the page as it looks. */
+async function judge(page: Page, name: string) {
+  expect(await seriousFindings(page)).toEqual([]);
+  await page.screenshot({ path: `${SHOTS}console-settings-more-${name}.png` });
+}
+
+const INVITE = 'mutation($w: ID!, $e: String!) { inviteMember(workspaceId: $w, email: $e, role: admin) { id } }';
+
+describe('the console’s invitations, workflow secret, help sections and push audience', { timeout: 90_000 }, () => {
+  it('shows a member their invitations: one declined from the command menu, one accepted, its app in the switcher at once', async () => {
+    // Bea owns a workspace of her own and is invited to Acme Cloud's and to another.
+    const bea = await staffApp(t, 'Bea Shop');
+    const other = await staffApp(t, 'Other Co');
+    await staff(INVITE, { w: app.workspaceId, e: bea.ownerEmail });
+    await staff(INVITE, { w: other.workspaceId, e: bea.ownerEmail }, other.owner);
+
+    const page = await open(bea.owner);
+    await page.goto(`${t.url}/console/inbox/open`);
+    const notices = page.getByRole('region', { name: 'Invitations' });
+    await notices.getByText('You are invited to join Acme Cloud workspace as an admin').waitFor();
+    await notices.getByText('You are invited to join Other Co workspace as an admin').waitFor();
+    await judge(page, 'invitations');
+
+    // Declined from the command menu, asked first.
+    await runCommand(page, 'decline the invitation to other co');
+    await page
+      .getByRole('dialog', { name: 'Decline the invitation to Other Co workspace?' })
+      .getByRole('button', { name: 'Decline' })
+      .click();
+    await notices.getByText('Other Co workspace').waitFor({ state: 'detached' });
+
+    // Accepted: the workspace's app is in the switcher without a reload.
+    const options = page.locator('#app-switch option');
+    expect(await options.allTextContents()).toEqual(['Bea Shop']);
+    await notices.getByRole('button', { name: 'Accept the invitation to Acme Cloud workspace' }).click();
+    await notices.getByText('You joined Acme Cloud workspace as an admin').waitFor();
+    await expect.poll(async () => (await options.allTextContents()).sort()).toEqual(['Acme Cloud', 'Bea Shop']);
+    await notices.getByRole('button', { name: 'Open Acme Cloud' }).click();
+    await page.locator('#app-switch option:checked', { hasText: 'Acme Cloud' }).waitFor({ state: 'attached' });
+    await notices.waitFor({ state: 'detached' });
+    const { viewer } = await staff(
+      '{ viewer { invitations { edges { node { id } } } memberships { edges { node { role workspace { id } } } } } }',
+      {},
+      bea.owner,
+    );
+    expect(viewer.invitations.edges).toEqual([]);
+    expect(viewer.memberships.edges).toContainEqual({ node: { role: 'admin', workspace: { id: app.workspaceId } } });
+    expect(errors).toEqual([]);
+  });
+});
