@@ -68,7 +68,7 @@ describe('the console’s invitations, workflow secret, help sections and push a
       .getByRole('dialog', { name: 'Decline the invitation to Other Co workspace?' })
       .getByRole('button', { name: 'Decline' })
       .click();
-    await notices.getByText('Other Co workspace').waitFor({ state: 'detached' });
+    await expect.poll(() => notices.getByRole('button', { name: /Other Co/ }).count()).toBe(0);
 
     // Accepted: the workspace's app is in the switcher without a reload.
     const options = page.locator('#app-switch option');
@@ -86,6 +86,43 @@ describe('the console’s invitations, workflow secret, help sections and push a
     );
     expect(viewer.invitations.edges).toEqual([]);
     expect(viewer.memberships.edges).toContainEqual({ node: { role: 'admin', workspace: { id: app.workspaceId } } });
+    expect(errors).toEqual([]);
+  });
+
+  it('makes the workflow webhook secret, renews it after asking and shows each new one once', async () => {
+    const page = await open(app.owner);
+    await page.goto(`${t.url}/console/settings/webhooks`);
+    const section = page.getByRole('region', { name: 'Workflow webhook secret', exact: true });
+    await section.getByText('Not set: a workflow’s webhook step is refused until a secret is made.').waitFor();
+    await section.getByRole('button', { name: 'Make a secret' }).click();
+    const shown = section.getByRole('textbox', { name: /New workflow webhook secret/ });
+    const first = await shown.inputValue();
+    expect(first).toMatch(/^whsec_/);
+    await section.getByRole('button', { name: 'I have kept it' }).click();
+    await shown.waitFor({ state: 'detached' });
+
+    // Renewed from the command menu, asked first; the new one shown once, the state beside it.
+    await runCommand(page, 'renew the workflow webhook secret');
+    await page.getByRole('dialog', { name: 'Renew the workflow webhook secret?' }).getByRole('button', { name: 'Renew' }).click();
+    const second = await shown.inputValue();
+    expect(second).toMatch(/^whsec_/);
+    expect(second).not.toBe(first);
+    expect(await section.getByText('Copy it now: it is shown this once.').isVisible()).toBe(true);
+    const { appWebhookSecret } = await staff('query($m: ID!) { appWebhookSecret(appModeId: $m) { set secretHint } }', {
+      m: app.modes.live,
+    });
+    expect(appWebhookSecret.set).toBe(true);
+    expect(second.endsWith(appWebhookSecret.secretHint.slice(-4))).toBe(true);
+    await section.getByText(`Set: ${appWebhookSecret.secretHint}, made`).waitFor();
+    await section.evaluate((el) => el.scrollIntoView({ block: 'start' }));
+    await judge(page, 'workflow-secret');
+
+    // Gone once the page is left: it is never read back.
+    await page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name: 'Members' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Members' }).waitFor();
+    await page.goBack();
+    await section.getByText(`Set: ${appWebhookSecret.secretHint}, made`).waitFor();
+    expect(await page.content()).not.toContain(second);
     expect(errors).toEqual([]);
   });
 });

@@ -2061,6 +2061,22 @@ export type SaveHelpBotMutation = {
   };
 };
 
+export type AppWebhookSecretQueryVariables = Exact<{
+  appModeId: string;
+}>;
+
+export type AppWebhookSecretQuery = {
+  appWebhookSecret: { appModeId: string; set: boolean; secretHint: string | null; createdAt: string | null };
+};
+
+export type RenewAppWebhookSecretMutationVariables = Exact<{
+  appModeId: string;
+}>;
+
+export type RenewAppWebhookSecretMutation = {
+  renewAppWebhookSecret: { appModeId: string; secret: string; secretHint: string; createdAt: string };
+};
+
 export type TicketStateWordsFragment = { key: string; label: string; final: boolean };
 
 export type TicketTypeRowFragment = {
@@ -4948,6 +4964,26 @@ fragment HelpBotForm on HelpBot {
     }
   }
 }`) as unknown as TypedDocumentString<SaveHelpBotMutation, SaveHelpBotMutationVariables>;
+export const AppWebhookSecretDocument = new TypedDocumentString(`
+    query AppWebhookSecret($appModeId: ID!) {
+  appWebhookSecret(appModeId: $appModeId) {
+    appModeId
+    set
+    secretHint
+    createdAt
+  }
+}
+    `) as unknown as TypedDocumentString<AppWebhookSecretQuery, AppWebhookSecretQueryVariables>;
+export const RenewAppWebhookSecretDocument = new TypedDocumentString(`
+    mutation RenewAppWebhookSecret($appModeId: ID!) {
+  renewAppWebhookSecret(appModeId: $appModeId) {
+    appModeId
+    secret
+    secretHint
+    createdAt
+  }
+}
+    `) as unknown as TypedDocumentString<RenewAppWebhookSecretMutation, RenewAppWebhookSecretMutationVariables>;
 export const TicketTypesDocument = new TypedDocumentString(`
     query TicketTypes($appModeId: ID!, $includeArchived: Boolean) {
   ticketTypes(appModeId: $appModeId, first: 50, includeArchived: $includeArchived) {
