@@ -125,4 +125,68 @@ describe('the console’s invitations, workflow secret, help sections and push a
     expect(await page.content()).not.toContain(second);
     expect(errors).toEqual([]);
   });
+
+  it('makes sections in a help collection: an article written in one, one renamed, reordered, moved and removed', async () => {
+    const page = await open(app.owner);
+    await page.goto(`${t.url}/console/help`);
+    for (const name of ['Billing', 'Account']) {
+      await page.getByLabel('New collection', { exact: true }).fill(name);
+      await page.getByRole('button', { name: 'Make collection' }).click();
+      await page.getByRole('heading', { name: `Articles in ${name}` }).waitFor();
+    }
+    await page.getByRole('link', { name: 'Billing', exact: true }).click();
+    for (const name of ['Invoices', 'Refunds']) {
+      await page.getByLabel('New section in Billing').fill(name);
+      await page.getByRole('button', { name: 'Make section' }).click();
+      await page.getByRole('heading', { name: `Articles in Billing › ${name}` }).waitFor();
+    }
+    const sections = page.getByRole('list', { name: 'Sections of Billing' }).getByRole('link');
+    expect(await sections.allTextContents()).toEqual(['Invoices', 'Refunds']);
+
+    // An article written in a section is in it.
+    await page.getByRole('link', { name: 'Invoices', exact: true }).click();
+    await page.getByLabel('New article in Billing › Invoices').fill('Pay an invoice');
+    await page.getByRole('button', { name: 'Write article' }).click();
+    await page.waitForURL(/\/console\/help\/articles\//);
+    const { helpCollections } = await staff(
+      'query($m: ID!) { helpCollections(appModeId: $m) { edges { node { slug sections { edges { node { id slug } } } } } } }',
+      { m: app.modes.live },
+    );
+    const billing = helpCollections.edges.find((e: any) => e.node.slug === 'billing').node;
+    const invoices = billing.sections.edges.find((e: any) => e.node.slug === 'invoices').node;
+    const { helpArticles } = await staff(
+      'query($m: ID!, $c: ID) { helpArticles(appModeId: $m, collectionId: $c) { edges { node { slug } } } }',
+      {
+        m: app.modes.live,
+        c: invoices.id,
+      },
+    );
+    expect(helpArticles.edges).toEqual([{ node: { slug: 'pay-an-invoice' } }]);
+
+    // Reordered, renamed, judged; one moved to another collection, one removed after asking.
+    await page.goBack();
+    await page.getByRole('button', { name: 'Move Refunds up' }).click();
+    await expect.poll(() => sections.allTextContents()).toEqual(['Refunds', 'Invoices']);
+    await page.getByRole('button', { name: 'Rename Invoices' }).click();
+    await page.getByLabel('New name for Invoices').fill('Invoices and receipts');
+    await page.getByLabel('New name for Invoices').press('Enter');
+    await expect.poll(() => sections.allTextContents()).toEqual(['Refunds', 'Invoices and receipts']);
+    await judge(page, 'sections');
+    await page.getByLabel('Move Refunds to another collection').selectOption({ label: 'Account' });
+    await page.getByRole('list', { name: 'Sections of Account' }).getByRole('link', { name: 'Refunds' }).waitFor();
+    await page.getByRole('button', { name: 'Remove Refunds' }).click();
+    await page.getByRole('dialog', { name: 'Remove Refunds?' }).getByRole('button', { name: 'Remove' }).click();
+    await page.getByRole('list', { name: 'Sections of Account' }).waitFor({ state: 'detached' });
+    const after = await staff(
+      'query($m: ID!) { helpCollections(appModeId: $m) { edges { node { slug sections { edges { node { slug texts { name } } } } } } } }',
+      { m: app.modes.live },
+    );
+    expect(after.helpCollections.edges.map((e: any) => [e.node.slug, e.node.sections.edges.map((x: any) => x.node.texts[0].name)])).toEqual(
+      [
+        ['billing', ['Invoices and receipts']],
+        ['account', []],
+      ],
+    );
+    expect(errors).toEqual([]);
+  });
 });

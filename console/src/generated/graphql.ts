@@ -807,6 +807,27 @@ export type HelpCollectionRowFragment = {
   id: string;
   slug: string;
   position: number;
+  parentId: string | null;
+  texts: Array<{ language: string; name: string; description: string }>;
+};
+
+export type HelpCollectionTreeFragment = {
+  id: string;
+  slug: string;
+  position: number;
+  parentId: string | null;
+  sections: {
+    edges: Array<{
+      node: {
+        id: string;
+        slug: string;
+        position: number;
+        parentId: string | null;
+        texts: Array<{ language: string; name: string; description: string }>;
+      };
+    }>;
+    pageInfo: { hasNextPage: boolean };
+  };
   texts: Array<{ language: string; name: string; description: string }>;
 };
 
@@ -818,7 +839,25 @@ export type HelpCollectionsQueryVariables = Exact<{
 export type HelpCollectionsQuery = {
   helpCollections: {
     edges: Array<{
-      node: { id: string; slug: string; position: number; texts: Array<{ language: string; name: string; description: string }> };
+      node: {
+        id: string;
+        slug: string;
+        position: number;
+        parentId: string | null;
+        sections: {
+          edges: Array<{
+            node: {
+              id: string;
+              slug: string;
+              position: number;
+              parentId: string | null;
+              texts: Array<{ language: string; name: string; description: string }>;
+            };
+          }>;
+          pageInfo: { hasNextPage: boolean };
+        };
+        texts: Array<{ language: string; name: string; description: string }>;
+      };
     }>;
     pageInfo: { hasNextPage: boolean; endCursor: string | null };
   };
@@ -826,6 +865,7 @@ export type HelpCollectionsQuery = {
 
 export type CreateHelpCollectionMutationVariables = Exact<{
   appModeId: string;
+  parentId?: string | null | undefined;
   slug: string;
   texts: Array<HelpCollectionTextInput> | HelpCollectionTextInput;
 }>;
@@ -835,6 +875,7 @@ export type CreateHelpCollectionMutation = {
     id: string;
     slug: string;
     position: number;
+    parentId: string | null;
     texts: Array<{ language: string; name: string; description: string }>;
   };
 };
@@ -849,6 +890,7 @@ export type ChangeHelpCollectionMutation = {
     id: string;
     slug: string;
     position: number;
+    parentId: string | null;
     texts: Array<{ language: string; name: string; description: string }>;
   };
 };
@@ -856,6 +898,7 @@ export type ChangeHelpCollectionMutation = {
 export type OrderHelpCollectionsMutationVariables = Exact<{
   appModeId: string;
   ids: Array<string> | string;
+  parentId?: string | null | undefined;
 }>;
 
 export type OrderHelpCollectionsMutation = { orderHelpCollections: boolean };
@@ -2538,6 +2581,7 @@ export const HelpCollectionRowFragmentDoc = new TypedDocumentString(
   id
   slug
   position
+  parentId
   texts {
     language
     name
@@ -2547,6 +2591,34 @@ export const HelpCollectionRowFragmentDoc = new TypedDocumentString(
     `,
   { fragmentName: 'HelpCollectionRow' },
 ) as unknown as TypedDocumentString<HelpCollectionRowFragment, unknown>;
+export const HelpCollectionTreeFragmentDoc = new TypedDocumentString(
+  `
+    fragment HelpCollectionTree on HelpCollection {
+  ...HelpCollectionRow
+  sections(first: 20) {
+    edges {
+      node {
+        ...HelpCollectionRow
+      }
+    }
+    pageInfo {
+      hasNextPage
+    }
+  }
+}
+    fragment HelpCollectionRow on HelpCollection {
+  id
+  slug
+  position
+  parentId
+  texts {
+    language
+    name
+    description
+  }
+}`,
+  { fragmentName: 'HelpCollectionTree' },
+) as unknown as TypedDocumentString<HelpCollectionTreeFragment, unknown>;
 export const HelpArticleRowFragmentDoc = new TypedDocumentString(
   `
     fragment HelpArticleRow on HelpArticle {
@@ -3699,7 +3771,7 @@ export const HelpCollectionsDocument = new TypedDocumentString(`
   helpCollections(appModeId: $appModeId, first: 50, after: $after) {
     edges {
       node {
-        ...HelpCollectionRow
+        ...HelpCollectionTree
       }
     }
     pageInfo {
@@ -3712,15 +3784,34 @@ export const HelpCollectionsDocument = new TypedDocumentString(`
   id
   slug
   position
+  parentId
   texts {
     language
     name
     description
   }
+}
+fragment HelpCollectionTree on HelpCollection {
+  ...HelpCollectionRow
+  sections(first: 20) {
+    edges {
+      node {
+        ...HelpCollectionRow
+      }
+    }
+    pageInfo {
+      hasNextPage
+    }
+  }
 }`) as unknown as TypedDocumentString<HelpCollectionsQuery, HelpCollectionsQueryVariables>;
 export const CreateHelpCollectionDocument = new TypedDocumentString(`
-    mutation CreateHelpCollection($appModeId: ID!, $slug: String!, $texts: [HelpCollectionTextInput!]!) {
-  createHelpCollection(appModeId: $appModeId, slug: $slug, texts: $texts) {
+    mutation CreateHelpCollection($appModeId: ID!, $parentId: ID, $slug: String!, $texts: [HelpCollectionTextInput!]!) {
+  createHelpCollection(
+    appModeId: $appModeId
+    parentId: $parentId
+    slug: $slug
+    texts: $texts
+  ) {
     ...HelpCollectionRow
   }
 }
@@ -3728,6 +3819,7 @@ export const CreateHelpCollectionDocument = new TypedDocumentString(`
   id
   slug
   position
+  parentId
   texts {
     language
     name
@@ -3744,6 +3836,7 @@ export const ChangeHelpCollectionDocument = new TypedDocumentString(`
   id
   slug
   position
+  parentId
   texts {
     language
     name
@@ -3751,8 +3844,8 @@ export const ChangeHelpCollectionDocument = new TypedDocumentString(`
   }
 }`) as unknown as TypedDocumentString<ChangeHelpCollectionMutation, ChangeHelpCollectionMutationVariables>;
 export const OrderHelpCollectionsDocument = new TypedDocumentString(`
-    mutation OrderHelpCollections($appModeId: ID!, $ids: [ID!]!) {
-  orderHelpCollections(appModeId: $appModeId, ids: $ids)
+    mutation OrderHelpCollections($appModeId: ID!, $ids: [ID!]!, $parentId: ID) {
+  orderHelpCollections(appModeId: $appModeId, ids: $ids, parentId: $parentId)
 }
     `) as unknown as TypedDocumentString<OrderHelpCollectionsMutation, OrderHelpCollectionsMutationVariables>;
 export const RemoveHelpCollectionDocument = new TypedDocumentString(`
