@@ -1391,6 +1391,45 @@ export type DeleteInAppMessageMutationVariables = Exact<{
 
 export type DeleteInAppMessageMutation = { deleteInAppMessage: boolean };
 
+export type PushAudienceChoicesQueryVariables = Exact<{
+  appModeId: string;
+}>;
+
+export type PushAudienceChoicesQuery = {
+  attributeDefinitions: { edges: Array<{ node: { name: string; type: AttributeType } }> };
+  preferenceTopics: { edges: Array<{ node: { key: string; name: string; channels: Array<PreferenceChannel> } }> };
+};
+
+export type SendPushToMutationVariables = Exact<{
+  appModeId: string;
+  title: string;
+  body?: string | null | undefined;
+  link?: string | null | undefined;
+  topic?: string | null | undefined;
+  audience: PushAudienceInput;
+}>;
+
+export type SendPushToMutation = {
+  sendPush: {
+    link: string | null;
+    topic: string | null;
+    id: string;
+    title: string;
+    body: string | null;
+    audience: unknown;
+    state: PushSendState;
+    stopReason: string | null;
+    devices: number;
+    people: number;
+    sent: number;
+    failed: number;
+    skipped: number;
+    gone: number;
+    createdAt: string;
+    finishedAt: string | null;
+  };
+};
+
 export type SettingsRoleQueryVariables = Exact<{ [key: string]: never }>;
 
 export type SettingsRoleQuery = {
@@ -4350,6 +4389,58 @@ export const DeleteInAppMessageDocument = new TypedDocumentString(`
   deleteInAppMessage(id: $id)
 }
     `) as unknown as TypedDocumentString<DeleteInAppMessageMutation, DeleteInAppMessageMutationVariables>;
+export const PushAudienceChoicesDocument = new TypedDocumentString(`
+    query PushAudienceChoices($appModeId: ID!) {
+  attributeDefinitions(appModeId: $appModeId, first: 100) {
+    edges {
+      node {
+        name
+        type
+      }
+    }
+  }
+  preferenceTopics(appModeId: $appModeId, archived: false, first: 100) {
+    edges {
+      node {
+        key
+        name
+        channels
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<PushAudienceChoicesQuery, PushAudienceChoicesQueryVariables>;
+export const SendPushToDocument = new TypedDocumentString(`
+    mutation SendPushTo($appModeId: ID!, $title: String!, $body: String, $link: String, $topic: String, $audience: PushAudienceInput!) {
+  sendPush(
+    appModeId: $appModeId
+    title: $title
+    body: $body
+    link: $link
+    topic: $topic
+    audience: $audience
+  ) {
+    ...PushSendRow
+    link
+    topic
+  }
+}
+    fragment PushSendRow on PushSend {
+  id
+  title
+  body
+  audience
+  state
+  stopReason
+  devices
+  people
+  sent
+  failed
+  skipped
+  gone
+  createdAt
+  finishedAt
+}`) as unknown as TypedDocumentString<SendPushToMutation, SendPushToMutationVariables>;
 export const SettingsRoleDocument = new TypedDocumentString(`
     query SettingsRole {
   viewer {
