@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { messageOf, request } from '../api/request';
+import { messageOf, Refusal, request } from '../api/request';
 import { useStore } from '../api/store';
 import { noticeCommands } from '../commands';
 import {
@@ -59,6 +59,8 @@ export function Invitations() {
       setError(undefined);
     } catch (err) {
       setError(messageOf(err));
+      // Answered elsewhere (another tab) or expired: it is no longer pending.
+      if (err instanceof Refusal && err.code === 'not_found') setPending((old) => old.filter((i) => i.id !== inv.id));
     }
   };
 
