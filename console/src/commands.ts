@@ -14,3 +14,5 @@ export interface Command {
 export const screenCommands = store<Command[]>([]);
 export const actionCommands = store<Command[]>([]);
 export const commandMenuOpen = store(false);
+/** Commands of the notices above every screen while they show (accept or decline an invitation). */
+export const noticeCommands = store<Command[]>([]);

@@ -807,6 +807,27 @@ export type HelpCollectionRowFragment = {
   id: string;
   slug: string;
   position: number;
+  parentId: string | null;
+  texts: Array<{ language: string; name: string; description: string }>;
+};
+
+export type HelpCollectionTreeFragment = {
+  id: string;
+  slug: string;
+  position: number;
+  parentId: string | null;
+  sections: {
+    edges: Array<{
+      node: {
+        id: string;
+        slug: string;
+        position: number;
+        parentId: string | null;
+        texts: Array<{ language: string; name: string; description: string }>;
+      };
+    }>;
+    pageInfo: { hasNextPage: boolean };
+  };
   texts: Array<{ language: string; name: string; description: string }>;
 };
 
@@ -818,7 +839,25 @@ export type HelpCollectionsQueryVariables = Exact<{
 export type HelpCollectionsQuery = {
   helpCollections: {
     edges: Array<{
-      node: { id: string; slug: string; position: number; texts: Array<{ language: string; name: string; description: string }> };
+      node: {
+        id: string;
+        slug: string;
+        position: number;
+        parentId: string | null;
+        sections: {
+          edges: Array<{
+            node: {
+              id: string;
+              slug: string;
+              position: number;
+              parentId: string | null;
+              texts: Array<{ language: string; name: string; description: string }>;
+            };
+          }>;
+          pageInfo: { hasNextPage: boolean };
+        };
+        texts: Array<{ language: string; name: string; description: string }>;
+      };
     }>;
     pageInfo: { hasNextPage: boolean; endCursor: string | null };
   };
@@ -826,6 +865,7 @@ export type HelpCollectionsQuery = {
 
 export type CreateHelpCollectionMutationVariables = Exact<{
   appModeId: string;
+  parentId?: string | null | undefined;
   slug: string;
   texts: Array<HelpCollectionTextInput> | HelpCollectionTextInput;
 }>;
@@ -835,6 +875,7 @@ export type CreateHelpCollectionMutation = {
     id: string;
     slug: string;
     position: number;
+    parentId: string | null;
     texts: Array<{ language: string; name: string; description: string }>;
   };
 };
@@ -849,6 +890,7 @@ export type ChangeHelpCollectionMutation = {
     id: string;
     slug: string;
     position: number;
+    parentId: string | null;
     texts: Array<{ language: string; name: string; description: string }>;
   };
 };
@@ -856,6 +898,7 @@ export type ChangeHelpCollectionMutation = {
 export type OrderHelpCollectionsMutationVariables = Exact<{
   appModeId: string;
   ids: Array<string> | string;
+  parentId?: string | null | undefined;
 }>;
 
 export type OrderHelpCollectionsMutation = { orderHelpCollections: boolean };
@@ -983,6 +1026,29 @@ export type ChangeHelpArticleMutationVariables = Exact<{
 }>;
 
 export type ChangeHelpArticleMutation = { changeHelpArticle: { id: string } };
+
+export type ViewerInvitationRowFragment = { id: string; role: StaffRole; expiresAt: string; workspace: { id: string; name: string } };
+
+export type ViewerInvitationsQueryVariables = Exact<{ [key: string]: never }>;
+
+export type ViewerInvitationsQuery = {
+  viewer: {
+    id: string;
+    invitations: { edges: Array<{ node: { id: string; role: StaffRole; expiresAt: string; workspace: { id: string; name: string } } }> };
+  };
+};
+
+export type AcceptInvitationMutationVariables = Exact<{
+  id: string;
+}>;
+
+export type AcceptInvitationMutation = { acceptInvitation: { role: StaffRole; workspace: { id: string; name: string } } };
+
+export type DeclineInvitationMutationVariables = Exact<{
+  id: string;
+}>;
+
+export type DeclineInvitationMutation = { declineInvitation: boolean };
 
 export type InAppVariantCountsFragment = {
   variant: string;
@@ -1324,6 +1390,45 @@ export type DeleteInAppMessageMutationVariables = Exact<{
 }>;
 
 export type DeleteInAppMessageMutation = { deleteInAppMessage: boolean };
+
+export type PushAudienceChoicesQueryVariables = Exact<{
+  appModeId: string;
+}>;
+
+export type PushAudienceChoicesQuery = {
+  attributeDefinitions: { edges: Array<{ node: { name: string; type: AttributeType } }> };
+  preferenceTopics: { edges: Array<{ node: { key: string; name: string; channels: Array<PreferenceChannel> } }> };
+};
+
+export type SendPushToMutationVariables = Exact<{
+  appModeId: string;
+  title: string;
+  body?: string | null | undefined;
+  link?: string | null | undefined;
+  topic?: string | null | undefined;
+  audience: PushAudienceInput;
+}>;
+
+export type SendPushToMutation = {
+  sendPush: {
+    link: string | null;
+    topic: string | null;
+    id: string;
+    title: string;
+    body: string | null;
+    audience: unknown;
+    state: PushSendState;
+    stopReason: string | null;
+    devices: number;
+    people: number;
+    sent: number;
+    failed: number;
+    skipped: number;
+    gone: number;
+    createdAt: string;
+    finishedAt: string | null;
+  };
+};
 
 export type SettingsRoleQueryVariables = Exact<{ [key: string]: never }>;
 
@@ -2038,6 +2143,22 @@ export type SaveHelpBotMutation = {
   };
 };
 
+export type AppWebhookSecretQueryVariables = Exact<{
+  appModeId: string;
+}>;
+
+export type AppWebhookSecretQuery = {
+  appWebhookSecret: { appModeId: string; set: boolean; secretHint: string | null; createdAt: string | null };
+};
+
+export type RenewAppWebhookSecretMutationVariables = Exact<{
+  appModeId: string;
+}>;
+
+export type RenewAppWebhookSecretMutation = {
+  renewAppWebhookSecret: { appModeId: string; secret: string; secretHint: string; createdAt: string };
+};
+
 export type TicketStateWordsFragment = { key: string; label: string; final: boolean };
 
 export type TicketTypeRowFragment = {
@@ -2499,6 +2620,7 @@ export const HelpCollectionRowFragmentDoc = new TypedDocumentString(
   id
   slug
   position
+  parentId
   texts {
     language
     name
@@ -2508,6 +2630,34 @@ export const HelpCollectionRowFragmentDoc = new TypedDocumentString(
     `,
   { fragmentName: 'HelpCollectionRow' },
 ) as unknown as TypedDocumentString<HelpCollectionRowFragment, unknown>;
+export const HelpCollectionTreeFragmentDoc = new TypedDocumentString(
+  `
+    fragment HelpCollectionTree on HelpCollection {
+  ...HelpCollectionRow
+  sections(first: 20) {
+    edges {
+      node {
+        ...HelpCollectionRow
+      }
+    }
+    pageInfo {
+      hasNextPage
+    }
+  }
+}
+    fragment HelpCollectionRow on HelpCollection {
+  id
+  slug
+  position
+  parentId
+  texts {
+    language
+    name
+    description
+  }
+}`,
+  { fragmentName: 'HelpCollectionTree' },
+) as unknown as TypedDocumentString<HelpCollectionTreeFragment, unknown>;
 export const HelpArticleRowFragmentDoc = new TypedDocumentString(
   `
     fragment HelpArticleRow on HelpArticle {
@@ -2560,6 +2710,20 @@ export const HelpPublishedFieldsFragmentDoc = new TypedDocumentString(
     `,
   { fragmentName: 'HelpPublishedFields' },
 ) as unknown as TypedDocumentString<HelpPublishedFieldsFragment, unknown>;
+export const ViewerInvitationRowFragmentDoc = new TypedDocumentString(
+  `
+    fragment ViewerInvitationRow on Invitation {
+  id
+  role
+  expiresAt
+  workspace {
+    id
+    name
+  }
+}
+    `,
+  { fragmentName: 'ViewerInvitationRow' },
+) as unknown as TypedDocumentString<ViewerInvitationRowFragment, unknown>;
 export const InAppVariantCountsFragmentDoc = new TypedDocumentString(
   `
     fragment InAppVariantCounts on InAppVariantStats {
@@ -3646,7 +3810,7 @@ export const HelpCollectionsDocument = new TypedDocumentString(`
   helpCollections(appModeId: $appModeId, first: 50, after: $after) {
     edges {
       node {
-        ...HelpCollectionRow
+        ...HelpCollectionTree
       }
     }
     pageInfo {
@@ -3659,15 +3823,34 @@ export const HelpCollectionsDocument = new TypedDocumentString(`
   id
   slug
   position
+  parentId
   texts {
     language
     name
     description
   }
+}
+fragment HelpCollectionTree on HelpCollection {
+  ...HelpCollectionRow
+  sections(first: 20) {
+    edges {
+      node {
+        ...HelpCollectionRow
+      }
+    }
+    pageInfo {
+      hasNextPage
+    }
+  }
 }`) as unknown as TypedDocumentString<HelpCollectionsQuery, HelpCollectionsQueryVariables>;
 export const CreateHelpCollectionDocument = new TypedDocumentString(`
-    mutation CreateHelpCollection($appModeId: ID!, $slug: String!, $texts: [HelpCollectionTextInput!]!) {
-  createHelpCollection(appModeId: $appModeId, slug: $slug, texts: $texts) {
+    mutation CreateHelpCollection($appModeId: ID!, $parentId: ID, $slug: String!, $texts: [HelpCollectionTextInput!]!) {
+  createHelpCollection(
+    appModeId: $appModeId
+    parentId: $parentId
+    slug: $slug
+    texts: $texts
+  ) {
     ...HelpCollectionRow
   }
 }
@@ -3675,6 +3858,7 @@ export const CreateHelpCollectionDocument = new TypedDocumentString(`
   id
   slug
   position
+  parentId
   texts {
     language
     name
@@ -3691,6 +3875,7 @@ export const ChangeHelpCollectionDocument = new TypedDocumentString(`
   id
   slug
   position
+  parentId
   texts {
     language
     name
@@ -3698,8 +3883,8 @@ export const ChangeHelpCollectionDocument = new TypedDocumentString(`
   }
 }`) as unknown as TypedDocumentString<ChangeHelpCollectionMutation, ChangeHelpCollectionMutationVariables>;
 export const OrderHelpCollectionsDocument = new TypedDocumentString(`
-    mutation OrderHelpCollections($appModeId: ID!, $ids: [ID!]!) {
-  orderHelpCollections(appModeId: $appModeId, ids: $ids)
+    mutation OrderHelpCollections($appModeId: ID!, $ids: [ID!]!, $parentId: ID) {
+  orderHelpCollections(appModeId: $appModeId, ids: $ids, parentId: $parentId)
 }
     `) as unknown as TypedDocumentString<OrderHelpCollectionsMutation, OrderHelpCollectionsMutationVariables>;
 export const RemoveHelpCollectionDocument = new TypedDocumentString(`
@@ -3861,6 +4046,44 @@ export const ChangeHelpArticleDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ChangeHelpArticleMutation, ChangeHelpArticleMutationVariables>;
+export const ViewerInvitationsDocument = new TypedDocumentString(`
+    query ViewerInvitations {
+  viewer {
+    id
+    invitations(first: 20) {
+      edges {
+        node {
+          ...ViewerInvitationRow
+        }
+      }
+    }
+  }
+}
+    fragment ViewerInvitationRow on Invitation {
+  id
+  role
+  expiresAt
+  workspace {
+    id
+    name
+  }
+}`) as unknown as TypedDocumentString<ViewerInvitationsQuery, ViewerInvitationsQueryVariables>;
+export const AcceptInvitationDocument = new TypedDocumentString(`
+    mutation AcceptInvitation($id: ID!) {
+  acceptInvitation(id: $id) {
+    role
+    workspace {
+      id
+      name
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<AcceptInvitationMutation, AcceptInvitationMutationVariables>;
+export const DeclineInvitationDocument = new TypedDocumentString(`
+    mutation DeclineInvitation($id: ID!) {
+  declineInvitation(id: $id)
+}
+    `) as unknown as TypedDocumentString<DeclineInvitationMutation, DeclineInvitationMutationVariables>;
 export const InAppMessagesDocument = new TypedDocumentString(`
     query InAppMessages($appModeId: ID!, $after: String, $first: Int) {
   inAppMessages(appModeId: $appModeId, after: $after, first: $first) {
@@ -4166,6 +4389,58 @@ export const DeleteInAppMessageDocument = new TypedDocumentString(`
   deleteInAppMessage(id: $id)
 }
     `) as unknown as TypedDocumentString<DeleteInAppMessageMutation, DeleteInAppMessageMutationVariables>;
+export const PushAudienceChoicesDocument = new TypedDocumentString(`
+    query PushAudienceChoices($appModeId: ID!) {
+  attributeDefinitions(appModeId: $appModeId, first: 100) {
+    edges {
+      node {
+        name
+        type
+      }
+    }
+  }
+  preferenceTopics(appModeId: $appModeId, archived: false, first: 100) {
+    edges {
+      node {
+        key
+        name
+        channels
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<PushAudienceChoicesQuery, PushAudienceChoicesQueryVariables>;
+export const SendPushToDocument = new TypedDocumentString(`
+    mutation SendPushTo($appModeId: ID!, $title: String!, $body: String, $link: String, $topic: String, $audience: PushAudienceInput!) {
+  sendPush(
+    appModeId: $appModeId
+    title: $title
+    body: $body
+    link: $link
+    topic: $topic
+    audience: $audience
+  ) {
+    ...PushSendRow
+    link
+    topic
+  }
+}
+    fragment PushSendRow on PushSend {
+  id
+  title
+  body
+  audience
+  state
+  stopReason
+  devices
+  people
+  sent
+  failed
+  skipped
+  gone
+  createdAt
+  finishedAt
+}`) as unknown as TypedDocumentString<SendPushToMutation, SendPushToMutationVariables>;
 export const SettingsRoleDocument = new TypedDocumentString(`
     query SettingsRole {
   viewer {
@@ -4873,6 +5148,26 @@ fragment HelpBotForm on HelpBot {
     }
   }
 }`) as unknown as TypedDocumentString<SaveHelpBotMutation, SaveHelpBotMutationVariables>;
+export const AppWebhookSecretDocument = new TypedDocumentString(`
+    query AppWebhookSecret($appModeId: ID!) {
+  appWebhookSecret(appModeId: $appModeId) {
+    appModeId
+    set
+    secretHint
+    createdAt
+  }
+}
+    `) as unknown as TypedDocumentString<AppWebhookSecretQuery, AppWebhookSecretQueryVariables>;
+export const RenewAppWebhookSecretDocument = new TypedDocumentString(`
+    mutation RenewAppWebhookSecret($appModeId: ID!) {
+  renewAppWebhookSecret(appModeId: $appModeId) {
+    appModeId
+    secret
+    secretHint
+    createdAt
+  }
+}
+    `) as unknown as TypedDocumentString<RenewAppWebhookSecretMutation, RenewAppWebhookSecretMutationVariables>;
 export const TicketTypesDocument = new TypedDocumentString(`
     query TicketTypes($appModeId: ID!, $includeArchived: Boolean) {
   ticketTypes(appModeId: $appModeId, first: 50, includeArchived: $includeArchived) {

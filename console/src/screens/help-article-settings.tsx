@@ -4,11 +4,11 @@ import {
   ChangeHelpArticleDocument,
   HelpCollectionsDocument,
   type HelpAudience,
-  type HelpCollectionRowFragment,
+  type HelpCollectionTreeFragment,
 } from '../generated/graphql';
 import { collectionName } from './help-model';
 
-// An article's address (its slug, the same in every language), its collection and who may read
+// An article's address (its slug, the same in every language), its collection or section and who may read
 // it (everyone, the public site too, or signed-in users only), changed with changeHelpArticle.
 
 export function ArticleSettings(props: {
@@ -17,7 +17,7 @@ export function ArticleSettings(props: {
   onChanged(): Promise<void>;
 }) {
   const { article } = props;
-  const [collections, setCollections] = useState<HelpCollectionRowFragment[]>([]);
+  const [collections, setCollections] = useState<HelpCollectionTreeFragment[]>([]);
   const [slug, setSlug] = useState(article.slug);
   const [collectionId, setCollectionId] = useState(article.collectionId ?? '');
   const [audience, setAudience] = useState<HelpAudience>(article.audience);
@@ -65,14 +65,19 @@ export function ArticleSettings(props: {
           aria-invalid={said.fields?.includes('slug') ? 'true' : undefined}
           onInput={(e) => (setSlug(e.currentTarget.value), setSaid({}))}
         />
-        <label for="article-collection">Collection</label>
+        <label for="article-collection">Collection or section</label>
         <select id="article-collection" value={collectionId} onChange={(e) => (setCollectionId(e.currentTarget.value), setSaid({}))}>
           <option value="">None</option>
-          {collections.map((c) => (
+          {collections.flatMap((c) => [
             <option key={c.id} value={c.id}>
               {collectionName(c, props.defaultLanguage)}
-            </option>
-          ))}
+            </option>,
+            ...c.sections.edges.map(({ node: x }) => (
+              <option key={x.id} value={x.id}>
+                {collectionName(c, props.defaultLanguage)} › {collectionName(x, props.defaultLanguage)}
+              </option>
+            )),
+          ])}
         </select>
         <label for="article-audience">Readers</label>
         <select id="article-audience" value={audience} onChange={(e) => (setAudience(e.currentTarget.value as HelpAudience), setSaid({}))}>

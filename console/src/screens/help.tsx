@@ -15,6 +15,7 @@ import {
   SaveHelpDraftDocument,
   type HelpArticleRowFragment,
   type HelpCollectionRowFragment,
+  type HelpCollectionTreeFragment,
   type HelpModeFragment,
 } from '../generated/graphql';
 import { appModeId, type Place } from '../place';
@@ -23,9 +24,11 @@ import { useRowKeys } from '../ui/row-keys';
 import { articleLanguages, articleTitle, collectionName, languageName, slugOf, STATE_WORDS } from './help-model';
 import { Confirm } from '../ui/confirm';
 
-// The help center: the app-mode's collections (make, rename, reorder, remove) and the articles of
-// the one chosen (or all of them), each with its languages and their state; reorder and remove;
-// a new article opens in the editor. Lists are read 50 at a time, "Show more" reads the next.
+// The help center: the app-mode's collections (make, rename, reorder, remove), each with its
+// sections under it (made in the chosen collection, renamed, reordered, moved to another
+// collection, removed), and the articles of the one chosen (or all of them), each with its
+// languages and their state; reorder and remove; a new article opens in the editor. Lists are read
+// 50 at a time, "Show more" reads the next.
 
 /** The app-mode's languages, app key, brand and whether its help center is on. */
 export function useHelpMode(place: Place): HelpModeFragment | undefined {
@@ -79,9 +82,9 @@ export function HelpCenter({ place, collectionId }: { place: Place; collectionId
   const modeId = appModeId(place);
   const mode = useHelpMode(place);
   const language = mode?.defaultLanguage ?? 'en';
-  const [removing, setRemoving] = useState<{ kind: 'collection' | 'article'; id: string; name: string } | undefined>();
+  const [removing, setRemoving] = useState<{ kind: 'collection' | 'section' | 'article'; id: string; name: string } | undefined>();
 
-  const collections = usePaged<HelpCollectionRowFragment>(
+  const collections = usePaged<HelpCollectionTreeFragment>(
     async (after) => {
       const { helpCollections } = await request(HelpCollectionsDocument, { appModeId: modeId, after });
       const p = helpCollections.pageInfo;
@@ -97,7 +100,41 @@ export function HelpCenter({ place, collectionId }: { place: Place; collectionId
     },
     [modeId, collectionId],
   );
-  const chosen = collections.rows.find((c) => c.id === collectionId);
+  const sectionsOf = (c: HelpCollectionTreeFragment) => c.sections.edges.map((e) => e.node);
+  const chosen: HelpCollectionRowFragment | undefined =
+    collections.rows.find((c) => c.id === collectionId) ?? collections.rows.flatMap(sectionsOf).find((s) => s.id === collectionId);
+  /** The collection new sections go in: the one chosen, or the one whose section is chosen. */
+  const home = chosen && collections.rows.find((c) => c.id === (chosen.parentId ?? chosen.id));
+  const chosenName =
+    chosen && (home && home.id !== chosen.id ? `${collectionName(home, language)} › ` : '') + collectionName(chosen, language);
+  const rename = async (c: HelpCollectionRowFragment, name: string) => {
+    await request(ChangeHelpCollectionDocument, {
+      id: c.id,
+      input: { texts: [{ language, name, description: c.texts.find((t) => t.language === language)?.description ?? '' }] },
+    });
+    await collections.reload();
+  };
+  const reorderSections = async (parent: HelpCollectionTreeFragment, from: number, by: -1 | 1) => {
+    const next = moved(sectionsOf(parent), from, by);
+    if (!next) return;
+    collections.setRows(
+      collections.rows.map((c) => (c.id === parent.id ? { ...c, sections: { ...c.sections, edges: next.map((node) => ({ node })) } } : c)),
+    );
+    try {
+      await request(OrderHelpCollectionsDocument, { appModeId: modeId, parentId: parent.id, ids: next.map((x) => x.id) });
+    } catch (err) {
+      collections.setError(messageOf(err));
+      void collections.reload();
+    }
+  };
+  const moveSection = async (section: HelpCollectionRowFragment, parentId: string) => {
+    try {
+      await request(ChangeHelpCollectionDocument, { id: section.id, input: { parentId } });
+    } catch (err) {
+      collections.setError(messageOf(err));
+    }
+    void collections.reload();
+  };
   const articleList = useRef<HTMLUListElement>(null);
   useRowKeys(articleList, (id) => navigate(helpArticlePath(id)));
 
@@ -153,25 +190,47 @@ export function HelpCenter({ place, collectionId }: { place: Place; collectionId
                 All articles
               </a>
             </li>
-            {collections.rows.map((c, i) => (
-              <CollectionRow
-                key={c.id}
-                collection={c}
-                name={collectionName(c, language)}
-                chosen={c.id === collectionId}
-                first={i === 0}
-                last={i === collections.rows.length - 1}
-                onMove={(by) => reorderCollections(i, by)}
-                onRemove={() => setRemoving({ kind: 'collection', id: c.id, name: collectionName(c, language) })}
-                onRename={async (name) => {
-                  const { changeHelpCollection } = await request(ChangeHelpCollectionDocument, {
-                    id: c.id,
-                    input: { texts: [{ language, name, description: c.texts.find((t) => t.language === language)?.description ?? '' }] },
-                  });
-                  collections.setRows(collections.rows.map((r) => (r.id === c.id ? changeHelpCollection : r)));
-                }}
-              />
-            ))}
+            {collections.rows.map((c, i) => {
+              const sections = sectionsOf(c);
+              return (
+                <CollectionRow
+                  key={c.id}
+                  collection={c}
+                  name={collectionName(c, language)}
+                  chosen={c.id === collectionId}
+                  first={i === 0}
+                  last={i === collections.rows.length - 1}
+                  onMove={(by) => reorderCollections(i, by)}
+                  onRemove={() => setRemoving({ kind: 'collection', id: c.id, name: collectionName(c, language) })}
+                  onRename={(name) => rename(c, name)}
+                >
+                  {sections.length > 0 && (
+                    <ul class="help-list help-sections" aria-label={`Sections of ${collectionName(c, language)}`}>
+                      {sections.map((x, j) => (
+                        <CollectionRow
+                          key={x.id}
+                          collection={x}
+                          name={collectionName(x, language)}
+                          chosen={x.id === collectionId}
+                          first={j === 0}
+                          last={j === sections.length - 1}
+                          onMove={(by) => reorderSections(c, j, by)}
+                          onRemove={() => setRemoving({ kind: 'section', id: x.id, name: collectionName(x, language) })}
+                          onRename={(name) => rename(x, name)}
+                          moveTo={{
+                            choices: collections.rows
+                              .filter((o) => o.id !== c.id)
+                              .map((o) => ({ id: o.id, name: collectionName(o, language) })),
+                            onMove: (parentId) => moveSection(x, parentId),
+                          }}
+                        />
+                      ))}
+                      {c.sections.pageInfo.hasNextPage && <li class="quiet-text">The first 20 sections are shown.</li>}
+                    </ul>
+                  )}
+                </CollectionRow>
+              );
+            })}
           </ul>
           {collections.next && (
             <button type="button" class="quiet" onClick={() => void collections.more()}>
@@ -188,16 +247,32 @@ export function HelpCenter({ place, collectionId }: { place: Place; collectionId
                 slug: slugOf(name),
                 texts: [{ language, name, description: '' }],
               });
-              collections.setRows([...collections.rows, createHelpCollection]);
+              collections.setRows([
+                ...collections.rows,
+                { ...createHelpCollection, sections: { edges: [], pageInfo: { hasNextPage: false } } },
+              ]);
               navigate(helpCollectionPath(createHelpCollection.id));
             }}
           />
+          {home && (
+            <NameForm
+              key={home.id}
+              id="new-section"
+              label={`New section in ${collectionName(home, language)}`}
+              button="Make section"
+              onSubmit={async (name) => {
+                const id = await createSection(modeId, home.id, name, language);
+                await collections.reload();
+                navigate(helpCollectionPath(id));
+              }}
+            />
+          )}
         </section>
         <section class="help-articles" aria-labelledby="help-articles-title">
-          <h2 id="help-articles-title">{chosen ? `Articles in ${collectionName(chosen, language)}` : 'All articles'}</h2>
+          <h2 id="help-articles-title">{chosen ? `Articles in ${chosenName}` : 'All articles'}</h2>
           <NameForm
             id="new-article"
-            label={chosen ? `New article in ${collectionName(chosen, language)}` : 'New article (in no collection)'}
+            label={chosen ? `New article in ${chosenName}` : 'New article (in no collection)'}
             button="Write article"
             onSubmit={async (title) => {
               const id = await createArticle(modeId, collectionId, title, language);
@@ -263,10 +338,11 @@ export function HelpCenter({ place, collectionId }: { place: Place; collectionId
           action="Remove"
           onCancel={() => setRemoving(undefined)}
           onConfirm={async () => {
-            if (removing.kind === 'collection') {
+            if (removing.kind === 'collection' || removing.kind === 'section') {
               await request(RemoveHelpCollectionDocument, { id: removing.id });
-              collections.setRows(collections.rows.filter((c) => c.id !== removing.id));
-              if (removing.id === collectionId) navigate(HELP_PATH);
+              const wasChosen = removing.id === collectionId || (removing.kind === 'collection' && home?.id === removing.id);
+              await collections.reload();
+              if (wasChosen) navigate(HELP_PATH);
               else void articles.reload();
             } else {
               await request(RemoveHelpArticleDocument, { id: removing.id });
@@ -277,6 +353,8 @@ export function HelpCenter({ place, collectionId }: { place: Place; collectionId
         >
           {removing.kind === 'collection' ? (
             <p>The collection and its sections go; their articles stay, in no collection.</p>
+          ) : removing.kind === 'section' ? (
+            <p>The section goes; its articles stay, in no collection.</p>
           ) : (
             <p>The article goes in every language, with its views and votes. This cannot be undone.</p>
           )}
@@ -304,6 +382,24 @@ async function createArticle(appModeId: string, collectionId: string | undefined
   }
 }
 
+/** A new section of a collection: its slug from the name (a number added when taken). */
+async function createSection(appModeId: string, parentId: string, name: string, language: string): Promise<string> {
+  const base = slugOf(name);
+  for (let n = 1; ; n++) {
+    try {
+      const { createHelpCollection } = await request(CreateHelpCollectionDocument, {
+        appModeId,
+        parentId,
+        slug: n === 1 ? base : `${base}-${n}`,
+        texts: [{ language, name, description: '' }],
+      });
+      return createHelpCollection.id;
+    } catch (err) {
+      if (!(err instanceof Refusal && err.code === 'slug_taken') || n >= 5) throw err;
+    }
+  }
+}
+
 function CollectionRow(props: {
   collection: HelpCollectionRowFragment;
   name: string;
@@ -313,6 +409,10 @@ function CollectionRow(props: {
   onMove(by: -1 | 1): void;
   onRemove(): void;
   onRename(name: string): Promise<void>;
+  /** A section's other collections, to move it to. */
+  moveTo?: { choices: { id: string; name: string }[]; onMove(parentId: string): void };
+  /** Its sections, under it. */
+  children?: ComponentChildren;
 }) {
   const [renaming, setRenaming] = useState(false);
   const { collection: c, name } = props;
@@ -346,7 +446,23 @@ function CollectionRow(props: {
         <button type="button" class="quiet small" aria-label={`Rename ${name}`} onClick={() => setRenaming(true)}>
           Rename
         </button>
+        {props.moveTo && props.moveTo.choices.length > 0 && (
+          <select
+            class="small"
+            aria-label={`Move ${name} to another collection`}
+            value=""
+            onChange={(e) => e.currentTarget.value && props.moveTo!.onMove(e.currentTarget.value)}
+          >
+            <option value="">Move to…</option>
+            {props.moveTo.choices.map((o) => (
+              <option key={o.id} value={o.id}>
+                {o.name}
+              </option>
+            ))}
+          </select>
+        )}
       </RowButtons>
+      {props.children}
     </li>
   );
 }

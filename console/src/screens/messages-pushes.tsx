@@ -1,15 +1,16 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { request, messageOf } from '../api/request';
-import { PushSendsDocument, SendPushDocument, type PushSendRowFragment } from '../generated/graphql';
+import { PushSendsDocument, SendPushToDocument, type PushSendRowFragment } from '../generated/graphql';
 import { appModeId, type Place } from '../place';
 import { Confirm } from '../ui/confirm';
 import { when } from '../ui/time';
-import { FieldError, FormProblem, invalid, problemOf, type Problem } from './settings-common';
+import { Exact, FieldError, FormProblem, invalid, problemOf, type Problem } from './settings-common';
+import { AttributeConditions, attributesWords, conditionsInput, useAudienceChoices, type Condition } from './messages-push-audience';
 
 // Pushes: the app-mode's sends, the latest first (30, "Show more" reads on), each with its state
-// and counts, read again every 2 s while one is sending; "Send a push" to everyone or one person
-// (by user id) with a title and body. A refusal is said in the service's words, beside the field
-// it names.
+// and counts, read again every 2 s while one is sending; "Send a push" to one person (by user id),
+// the people whose attributes hold every condition, or everyone (asked first), with a title, body,
+// a link it opens and a topic. A refusal is said in the service's words, beside the field it names.
 
 const PAGE = 30;
 const STATES = { sending: 'Sending', done: 'Done', stopped: 'Stopped' } as Record<string, string>;
@@ -19,6 +20,7 @@ function audienceWords(a: unknown): string {
   if (x.everyone) return 'Everyone';
   if (x.externalId) return `User ${x.externalId}`;
   if (x.erased) return 'An erased person';
+  if (x.attributes && typeof x.attributes === 'object') return `People with ${attributesWords(x.attributes as Record<string, unknown>)}`;
   return 'People by attributes';
 }
 
@@ -115,8 +117,12 @@ export function Pushes({ place }: { place: Place }) {
 function SendPush({ modeId, onSent }: { modeId: string; onSent(p: PushSendRowFragment): void }) {
   const [title, setTitle] = useState('');
   const [body, setBody] = useState('');
-  const [to, setTo] = useState<'everyone' | 'one'>('one');
+  const [to, setTo] = useState<'everyone' | 'one' | 'attributes'>('one');
   const [externalId, setExternalId] = useState('');
+  const [conditions, setConditions] = useState<Condition[]>([{ name: '', value: '' }]);
+  const [link, setLink] = useState('');
+  const [topic, setTopic] = useState('');
+  const choices = useAudienceChoices(modeId);
   const [problem, setProblem] = useState<Problem | undefined>();
   const [said, setSaid] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
@@ -130,12 +136,25 @@ function SendPush({ modeId, onSent }: { modeId: string; onSent(p: PushSendRowFra
     setAsking(false);
     setBusy(true);
     try {
-      const audience = to === 'everyone' ? { everyone: true } : { externalId };
-      const { sendPush } = await request(SendPushDocument, { appModeId: modeId, title, body: body || null, audience });
+      const audience =
+        to === 'everyone'
+          ? { everyone: true }
+          : to === 'attributes'
+            ? { attributes: conditionsInput(conditions, choices) }
+            : { externalId };
+      const { sendPush } = await request(SendPushToDocument, {
+        appModeId: modeId,
+        title,
+        body: body || null,
+        link: link.trim() || null,
+        topic: topic || null,
+        audience,
+      });
       setProblem(undefined);
       setSaid('Push sent: it goes out in batches.');
       setTitle('');
       setBody('');
+      setLink('');
       onSent(sendPush);
     } catch (err) {
       setSaid(undefined);
@@ -147,7 +166,7 @@ function SendPush({ modeId, onSent }: { modeId: string; onSent(p: PushSendRowFra
   return (
     <form class="send-push" aria-labelledby="send-push-title" onSubmit={submit}>
       <h2 id="send-push-title">Send a push</h2>
-      <FormProblem problem={problem} fields={['title', 'body', 'audience']} />
+      <FormProblem problem={problem} fields={['title', 'body', 'link', 'topic', 'audience']} />
       <label>
         Title
         <input
@@ -170,10 +189,30 @@ function SendPush({ modeId, onSent }: { modeId: string; onSent(p: PushSendRowFra
         />
       </label>
       <FieldError problem={problem} field="body" id="push-body" />
+      <label>
+        Link it opens (optional: a path in the app, /orders/12, or an https address)
+        <input value={link} onInput={(e) => setLink(e.currentTarget.value)} {...invalid(problem, 'link', 'push-link')} />
+      </label>
+      <FieldError problem={problem} field="link" id="push-link" />
+      <label>
+        Topic (optional: people who turned it off by push get nothing)
+        <select value={topic} onChange={(e) => setTopic(e.currentTarget.value)} {...invalid(problem, 'topic', 'push-topic')}>
+          <option value="">None</option>
+          {choices?.topics.map((t) => (
+            <option key={t.key} value={t.key}>
+              {t.name}
+            </option>
+          ))}
+        </select>
+      </label>
+      <FieldError problem={problem} field="topic" id="push-topic" />
       <fieldset>
         <legend>To</legend>
         <label class="inline">
           <input type="radio" name="push-to" checked={to === 'one'} onChange={() => setTo('one')} /> One person, by user id
+        </label>
+        <label class="inline">
+          <input type="radio" name="push-to" checked={to === 'attributes'} onChange={() => setTo('attributes')} /> People by attributes
         </label>
         <label class="inline">
           <input type="radio" name="push-to" checked={to === 'everyone'} onChange={() => setTo('everyone')} /> Everyone
@@ -190,7 +229,12 @@ function SendPush({ modeId, onSent }: { modeId: string; onSent(p: PushSendRowFra
           />
         </label>
       )}
-      <FieldError problem={problem} field="audience" id="push-user" />
+      {to === 'attributes' && <AttributeConditions conditions={conditions} choices={choices} problem={problem} onChange={setConditions} />}
+      {to === 'attributes' ? (
+        <Exact problem={problem} field="audience" />
+      ) : (
+        <FieldError problem={problem} field="audience" id="push-user" />
+      )}
       <button type="submit" disabled={busy}>
         Send the push
       </button>

@@ -105,7 +105,7 @@ export function FormProblem({ problem, fields }: { problem: Problem | undefined;
 }
 
 /** A secret shown this once: a warning, the value to select or copy, and a button that puts it away for good. */
-export function OnceSecret({ label, secret, onDone }: { label: string; secret: string; onDone(): void }) {
+export function OnceSecret({ label, secret, onDone, id = 'once-secret' }: { label: string; secret: string; onDone(): void; id?: string }) {
   const [copied, setCopied] = useState<string | undefined>();
   const field = useRef<HTMLInputElement>(null);
   useEffect(() => field.current?.focus(), []);
@@ -119,17 +119,17 @@ export function OnceSecret({ label, secret, onDone }: { label: string; secret: s
     }
   };
   return (
-    <section class="once-secret" role="region" aria-labelledby="once-secret-title">
-      <h2 id="once-secret-title">{label}</h2>
+    <section class="once-secret" role="region" aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`}>{label}</h2>
       <p class="warning">
         <strong>Copy it now: it is shown this once.</strong> Only a sealed copy or a hash is kept; leaving this page forgets it, and it
         cannot be shown again (make a new one instead).
       </p>
       <div class="secret-line">
-        <label for="once-secret-value" class="visually-hidden">
+        <label for={`${id}-value`} class="visually-hidden">
           {label}
         </label>
-        <input id="once-secret-value" ref={field} readOnly value={secret} onFocus={(e) => e.currentTarget.select()} />
+        <input id={`${id}-value`} ref={field} readOnly value={secret} onFocus={(e) => e.currentTarget.select()} />
         <button type="button" onClick={copy}>
           Copy
         </button>

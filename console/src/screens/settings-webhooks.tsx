@@ -30,6 +30,7 @@ import {
   type Problem,
 } from './settings-common';
 import { Confirm } from '../ui/confirm';
+import { RENEW_WORKFLOW_SECRET, WorkflowSecret } from './settings-workflow-secret';
 
 // Webhook endpoints of the mode the console is in: their topics, on or off, changed, removed, a
 // new signing secret (shown once), "Send test", and each one's delivery log (its last 50 tries:
@@ -45,7 +46,10 @@ export function SettingsWebhooks({ place }: { place: Place }) {
   const modeId = appModeId(place);
   const role = useRole(place);
   const refused = refusedFor(role, 'manage_settings');
-  usePageActions([{ id: 'add-endpoint', label: 'Add a webhook endpoint', press: 'add-endpoint' }]);
+  usePageActions([
+    { id: 'add-endpoint', label: 'Add a webhook endpoint', press: 'add-endpoint' },
+    { id: RENEW_WORKFLOW_SECRET, label: 'Renew the workflow webhook secret', press: RENEW_WORKFLOW_SECRET },
+  ]);
   const { data, setData, problem } = useRead(() => request(WebhookEndpointsDocument, { appModeId: modeId }), [modeId]);
   const [secret, setSecret] = useState<{ label: string; secret: string } | undefined>();
   const [adding, setAdding] = useState(false);
@@ -117,6 +121,7 @@ export function SettingsWebhooks({ place }: { place: Place }) {
           ))}
         </ul>
       )}
+      <WorkflowSecret modeId={modeId} refused={refused} reason={role && refused} />
     </SettingsPage>
   );
 }

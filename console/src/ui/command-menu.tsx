@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { useStore } from '../api/store';
-import { actionCommands, commandMenuOpen, screenCommands, type Command } from '../commands';
+import { actionCommands, commandMenuOpen, noticeCommands, screenCommands, type Command } from '../commands';
 
 // Ctrl/⌘-K: every screen and the open screen's actions, filtered as you type; arrows move, Enter
 // runs, Escape closes (focus goes back where it was).
@@ -9,6 +9,7 @@ export function CommandMenu() {
   const open = useStore(commandMenuOpen);
   const screens = useStore(screenCommands);
   const actions = useStore(actionCommands);
+  const notices = useStore(noticeCommands);
   const [filter, setFilter] = useState('');
   const [active, setActive] = useState(0);
   const input = useRef<HTMLInputElement>(null);
@@ -27,7 +28,7 @@ export function CommandMenu() {
 
   if (!open) return null;
   const words = filter.toLowerCase().split(/\s+/).filter(Boolean);
-  const shown = [...actions, ...screens].filter((c) => words.every((w) => c.label.toLowerCase().includes(w)));
+  const shown = [...actions, ...notices, ...screens].filter((c) => words.every((w) => c.label.toLowerCase().includes(w)));
   const close = () => commandMenuOpen.set(false);
   const run = (c: Command | undefined) => {
     if (!c) return;

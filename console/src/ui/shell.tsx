@@ -32,6 +32,7 @@ import { Tickets } from '../screens/tickets';
 import { TicketTypes } from '../screens/tickets-types';
 import { Settings, settingsCommands, SettingsNav } from '../screens/settings';
 import { CommandMenu } from './command-menu';
+import { Invitations } from './invitations';
 import { Switcher } from './switcher';
 
 // Every signed-in screen: the test-mode bar, the header (app switcher, mode, who, sign out), the
@@ -201,7 +202,8 @@ export function Shell({ route }: { route: Exclude<Route, { screen: 'sign-in' }> 
             Connection lost: reconnecting. New messages will show once it is back.
           </p>
         )}
-        {problem && (
+        <Invitations />
+        {problem && !here && (
           <p class="error" role="alert">
             {problem}
           </p>
