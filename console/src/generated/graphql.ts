@@ -1017,6 +1017,7 @@ export type InAppMessageRowFragment = {
 };
 
 export type InAppMessagePageFragment = {
+  appModeId: string;
   createdAt: string;
   endedAt: string | null;
   show: InAppShow;
@@ -1082,6 +1083,7 @@ export type InAppMessageQueryVariables = Exact<{
 
 export type InAppMessageQuery = {
   inAppMessage: {
+    appModeId: string;
     createdAt: string;
     endedAt: string | null;
     show: InAppShow;
@@ -1122,6 +1124,7 @@ export type CreateInAppMessageMutationVariables = Exact<{
 
 export type CreateInAppMessageMutation = {
   createInAppMessage: {
+    appModeId: string;
     createdAt: string;
     endedAt: string | null;
     show: InAppShow;
@@ -1155,6 +1158,7 @@ export type SetInAppMessageStateMutationVariables = Exact<{
 
 export type SetInAppMessageStateMutation = {
   setInAppMessageState: {
+    appModeId: string;
     createdAt: string;
     endedAt: string | null;
     show: InAppShow;
@@ -1293,6 +1297,7 @@ export type ChangeInAppMessageMutationVariables = Exact<{
 
 export type ChangeInAppMessageMutation = {
   changeInAppMessage: {
+    appModeId: string;
     createdAt: string;
     endedAt: string | null;
     show: InAppShow;
@@ -2606,6 +2611,7 @@ export const InAppMessagePageFragmentDoc = new TypedDocumentString(
   `
     fragment InAppMessagePage on InAppMessage {
   ...InAppMessageRow
+  appModeId
   createdAt
   endedAt
   show
@@ -3929,6 +3935,7 @@ fragment InAppMessageRow on InAppMessage {
 }
 fragment InAppMessagePage on InAppMessage {
   ...InAppMessageRow
+  appModeId
   createdAt
   endedAt
   show
@@ -3982,6 +3989,7 @@ fragment InAppMessageRow on InAppMessage {
 }
 fragment InAppMessagePage on InAppMessage {
   ...InAppMessageRow
+  appModeId
   createdAt
   endedAt
   show
@@ -4023,6 +4031,7 @@ fragment InAppMessageRow on InAppMessage {
 }
 fragment InAppMessagePage on InAppMessage {
   ...InAppMessageRow
+  appModeId
   createdAt
   endedAt
   show
@@ -4151,6 +4160,7 @@ fragment InAppMessageRow on InAppMessage {
 }
 fragment InAppMessagePage on InAppMessage {
   ...InAppMessageRow
+  appModeId
   createdAt
   endedAt
   show

@@ -16,6 +16,11 @@ import {
 import { Confirm } from '../ui/confirm';
 import { fullTime } from '../ui/time';
 import { MessageWords } from './messages-words';
+import { MessagePreview } from './messages-preview';
+
+type Editor = typeof import('./messages-editor').MessageEditor;
+/** The editor's code, fetched when first opened (it brings the block editor). */
+let editorLoaded: Editor | undefined;
 
 // A message's page: its kind, name, state with the moves the service allows, its statistics live
 // (inAppStats: counts added as they come, `reload` takes the statistics given), its content blocks
@@ -53,20 +58,6 @@ const MOVES: Record<InAppState, { to: InAppState; label: string }[]> = {
   ended: [],
 };
 
-type Block = { type?: string; spans?: { text?: string }[]; items?: { spans?: { text?: string }[] }[]; text?: string; alt?: string };
-const spansText = (spans?: { text?: string }[]) => (spans ?? []).map((s) => s.text ?? '').join('');
-/** A content block's words (a list's items a line each; a picture by what it shows). */
-function blockText(b: Block): string {
-  if (b.items) return b.items.map((i) => `• ${spansText(i.spans)}`).join('\n');
-  if (b.spans) return spansText(b.spans);
-  return b.text ?? b.alt ?? '';
-}
-/** The blocks of a variant's content: a banner's or post's own, a carousel's screens' in turn. */
-function blocksOf(content: unknown): Block[] {
-  const c = (content ?? {}) as { blocks?: Block[]; screens?: { blocks?: Block[] }[] };
-  return c.blocks ?? (c.screens ?? []).flatMap((s) => s.blocks ?? []);
-}
-
 function addCount(variants: InAppVariantCountsFragment[], c: { variant: string; control: boolean; counter: string }) {
   const key = c.counter as keyof InAppVariantCountsFragment;
   let found = false;
@@ -92,6 +83,20 @@ export function MessagePage(props: {
   const [ending, setEnding] = useState(false);
   const [deleting, setDeleting] = useState(false);
   const version = useRef<string | null>(null);
+  const [Editor, setEditor] = useState<Editor | undefined>();
+  const [editing, setEditing] = useState(false);
+  /** The content being edited, previewed as it is typed. */
+  const [draft, setDraft] = useState<unknown>(undefined);
+  const edit = async () => {
+    try {
+      editorLoaded ??= (await import('./messages-editor')).MessageEditor;
+      setEditor(() => editorLoaded);
+      setEditing(true);
+    } catch (err) {
+      setError(messageOf(err));
+    }
+  };
+  const stopEditing = () => (setEditing(false), setDraft(undefined));
 
   useEffect(() => {
     request(InAppMessageDocument, { id: props.id })
@@ -160,7 +165,7 @@ export function MessagePage(props: {
 
   const t = totals(m.stats.variants);
   const first = m.variants[0];
-  const blocks = blocksOf(first?.content);
+  const editable = m.state !== 'ended' && m.variants.length === 1;
   return (
     <section class="conversation-pane message-page" aria-labelledby="message-title">
       <header class="message-head">
@@ -176,6 +181,11 @@ export function MessagePage(props: {
               {mv.label}
             </button>
           ))}
+          {editable && !editing && (
+            <button type="button" onClick={() => void edit()}>
+              Edit the message
+            </button>
+          )}
           {m.state === 'draft' && (
             <button type="button" class="danger" disabled={busy} onClick={() => setDeleting(true)}>
               Delete…
@@ -198,15 +208,17 @@ export function MessagePage(props: {
         ))}
       </dl>
       <h3>Preview</h3>
-      <div class={`message-preview preview-${m.kind}`} role="group" aria-label="Preview">
-        {blocks.map((b, i) => (b.type === 'heading' ? <strong key={i}>{blockText(b)}</strong> : <p key={i}>{blockText(b)}</p>))}
-      </div>
+      <MessagePreview kind={m.kind} content={draft ?? first?.content} />
       {m.variants.length > 1 && (
         <p class="quiet-text">
           The preview shows variant {first?.key}; the message has {m.variants.length}.
         </p>
       )}
-      <MessageWords key={`${m.id}-${m.updatedAt ?? ''}`} m={m} onSaved={(next) => (setM(next), props.onChanged(next))} />
+      {editing && Editor ? (
+        <Editor m={m} onContent={setDraft} onCancel={stopEditing} onSaved={(next) => (setM(next), props.onChanged(next), stopEditing())} />
+      ) : (
+        <MessageWords key={`${m.id}-${m.updatedAt ?? ''}`} m={m} onSaved={(next) => (setM(next), props.onChanged(next))} />
+      )}
       <TestSend modeId={props.modeId} messageId={m.id} />
       {deleting && (
         <Confirm

@@ -17,7 +17,8 @@ import { KIND_NAMES, MessagePage, STATE_NAMES, totals } from './messages-page';
 // Messages: the app-mode's in-app messages, newest first, 30 to a page (the next page loaded as the
 // list is scrolled), each with its kind, state and statistics (people counted once each, the
 // control group left out). j/k move, Enter opens the message beside the list, Esc goes back.
-// "Make a banner" makes a draft banner from a name and one paragraph.
+// "Make a banner", "Make a post" and "Make a carousel" make a draft from a name and one paragraph
+// (a carousel's first screen); its page's editor does the rest.
 
 const PAGE = 30;
 
@@ -27,7 +28,7 @@ export function Messages({ place, messageId }: { place: Place; messageId?: strin
   const [next, setNext] = useState<string | null>(null);
   const [loading, setLoading] = useState(true);
   const [error, setError] = useState<string | undefined>();
-  const [making, setMaking] = useState(false);
+  const [making, setMaking] = useState<MakeKind | undefined>();
   const reading = useRef(0);
   const list = useRef<HTMLUListElement>(null);
   const end = useRef<HTMLLIElement>(null);
@@ -65,7 +66,9 @@ export function Messages({ place, messageId }: { place: Place; messageId?: strin
   }, [messageId]);
 
   useEffect(() => {
-    actionCommands.set([{ id: 'messages-banner', label: 'Make a banner', run: () => setMaking(true) }]);
+    actionCommands.set(
+      (Object.keys(MAKE) as MakeKind[]).map((kind) => ({ id: `messages-${kind}`, label: `Make a ${kind}`, run: () => setMaking(kind) })),
+    );
     return () => actionCommands.set([]);
   }, []);
 
@@ -81,16 +84,22 @@ export function Messages({ place, messageId }: { place: Place; messageId?: strin
       <section class="list-pane" aria-labelledby="messages-title">
         <div class="messages-head">
           <h1 id="messages-title">Messages</h1>
-          <button type="button" onClick={() => setMaking(true)}>
-            Make a banner
-          </button>
+          <span class="row-buttons">
+            {(Object.keys(MAKE) as MakeKind[]).map((kind) => (
+              <button key={kind} type="button" class="small" onClick={() => setMaking(kind)}>
+                Make a {kind}
+              </button>
+            ))}
+          </span>
         </div>
         {making && (
-          <MakeBanner
+          <MakeMessage
+            key={making}
+            kind={making}
             modeId={modeId}
-            onCancel={() => setMaking(false)}
+            onCancel={() => setMaking(undefined)}
             onMade={(m) => {
-              setMaking(false);
+              setMaking(undefined);
               changed(m);
               open(m.id);
             }}
@@ -154,8 +163,17 @@ export function Messages({ place, messageId }: { place: Place; messageId?: strin
   );
 }
 
-/** A banner from a name and one paragraph, made as a draft. */
-function MakeBanner(props: { modeId: string; onCancel(): void; onMade(m: InAppMessageRowFragment): void }) {
+type MakeKind = 'banner' | 'post' | 'carousel';
+const paragraph = (text: string) => [{ type: 'paragraph', spans: [{ text }] }];
+/** The content each kind is made with: one paragraph (a carousel's on its first screen). */
+const MAKE: Record<MakeKind, (text: string) => unknown> = {
+  banner: (text) => ({ blocks: paragraph(text) }),
+  post: (text) => ({ blocks: paragraph(text) }),
+  carousel: (text) => ({ screens: [{ id: 'screen-1', blocks: paragraph(text) }] }),
+};
+
+/** A message of a kind from a name and one paragraph, made as a draft. */
+function MakeMessage(props: { kind: MakeKind; modeId: string; onCancel(): void; onMade(m: InAppMessageRowFragment): void }) {
   const [name, setName] = useState('');
   const [text, setText] = useState('');
   const [error, setError] = useState<string | undefined>();
@@ -166,10 +184,10 @@ function MakeBanner(props: { modeId: string; onCancel(): void; onMade(m: InAppMe
     e.preventDefault();
     setBusy(true);
     try {
-      const content = { blocks: [{ type: 'paragraph', spans: [{ text }] }] };
+      const content = MAKE[props.kind](text);
       const { createInAppMessage } = await request(CreateInAppMessageDocument, {
         appModeId: props.modeId,
-        kind: 'banner',
+        kind: props.kind,
         input: { name, content },
       });
       props.onMade(createInAppMessage);
@@ -182,7 +200,7 @@ function MakeBanner(props: { modeId: string; onCancel(): void; onMade(m: InAppMe
   return (
     <form
       class="make-banner"
-      aria-label="Make a banner"
+      aria-label={`Make a ${props.kind}`}
       onSubmit={submit}
       onKeyDown={(e) => e.code === 'Escape' && (e.stopPropagation(), props.onCancel())}
     >
@@ -191,7 +209,7 @@ function MakeBanner(props: { modeId: string; onCancel(): void; onMade(m: InAppMe
         <input ref={first} required maxLength={200} value={name} onInput={(e) => setName(e.currentTarget.value)} />
       </label>
       <label>
-        Text
+        {props.kind === 'carousel' ? 'Text of its first screen' : 'Text'}
         <textarea required rows={3} value={text} onInput={(e) => setText(e.currentTarget.value)} />
       </label>
       {error && (
@@ -201,7 +219,7 @@ function MakeBanner(props: { modeId: string; onCancel(): void; onMade(m: InAppMe
       )}
       <div class="actions">
         <button type="submit" disabled={busy}>
-          Make the banner
+          Make the {props.kind}
         </button>
         <button type="button" class="quiet" onClick={props.onCancel}>
           Cancel

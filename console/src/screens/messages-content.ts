@@ -1,0 +1,163 @@
+import { newKey, toBlocks, toEdit, type Block, type EditBlock } from './help-content';
+
+// A message's content as the console edits it, and back: a banner's or post's blocks (the help
+// center's block editor's fields), a post's buttons, a carousel's screens with their blocks,
+// layout, buttons (up to 3), choice and `next`. Whatever the editor has no field for (a screen's
+// image, background and style, a carousel's progress, a block's formatting members…) is kept as
+// read and given back unchanged. Branch targets: '' is the default (a screen's following one; a
+// button's or option's: where its screen's next goes), `end` ends the carousel, else a screen id.
+
+export const CAROUSEL_END = 'end';
+export const MAX_BUTTONS = 3;
+export const MAX_SCREENS = 50;
+export const LAYOUTS = ['centred', 'image_top', 'image_full'] as const;
+export const ACTIONS = ['next', 'link', 'close', 'permission'] as const;
+
+type Json = Record<string, unknown>;
+
+export interface EditButton {
+  key: string;
+  id: string;
+  label: string;
+  /** The action (`do`): '' for the default (next). */
+  do: string;
+  screen: string;
+  link: string;
+  rest: Json;
+}
+
+export interface EditOption {
+  key: string;
+  id: string;
+  label: string;
+  next: string;
+  rest: Json;
+}
+
+export interface EditScreen {
+  key: string;
+  id: string;
+  layout: string;
+  blocks: EditBlock[];
+  buttons: EditButton[];
+  next: string;
+  /** Single or multiple choice, when the screen asks one. */
+  choice?: { multiple: boolean; options: EditOption[]; rest: Json } | undefined;
+  rest: Json;
+}
+
+export interface EditContent {
+  blocks: EditBlock[];
+  buttons: EditButton[];
+  /** A banner's link. */
+  link: string;
+  screens: EditScreen[];
+  rest: Json;
+}
+
+const str = (v: unknown) => (typeof v === 'string' ? v : '');
+const obj = (v: unknown): Json => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : {});
+const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+const without = (o: Json, ...keys: string[]) => Object.fromEntries(Object.entries(o).filter(([k]) => !keys.includes(k)));
+const editBlocks = (v: unknown) => toEdit({ title: '', summary: '', blocks: list(v) as Block[] }).blocks;
+
+function editButton(raw: unknown): EditButton {
+  const b = obj(raw);
+  return {
+    key: newKey(),
+    id: str(b.id),
+    label: str(b.label),
+    do: str(b.do),
+    screen: str(b.screen),
+    link: str(b.link),
+    rest: without(b, 'id', 'label', 'do', 'screen', 'link'),
+  };
+}
+
+export const newButton = (n: number): EditButton => ({ key: newKey(), id: `b${n}`, label: '', do: '', screen: '', link: '', rest: {} });
+
+export function newScreen(taken: string[]): EditScreen {
+  let n = taken.length + 1;
+  while (taken.includes(`screen-${n}`)) n++;
+  return { key: newKey(), id: `screen-${n}`, layout: '', blocks: [], buttons: [], next: '', rest: {} };
+}
+
+export function toEditContent(content: unknown): EditContent {
+  const c = obj(content);
+  return {
+    blocks: editBlocks(c.blocks),
+    buttons: list(c.buttons).map(editButton),
+    link: str(c.link),
+    screens: list(c.screens).map((raw) => {
+      const s = obj(raw);
+      const choice = s.choice === undefined || s.choice === null ? undefined : obj(s.choice);
+      return {
+        key: newKey(),
+        id: str(s.id),
+        layout: str(s.layout),
+        blocks: editBlocks(s.blocks),
+        buttons: list(s.buttons).map(editButton),
+        next: str(s.next),
+        choice: choice && {
+          multiple: choice.multiple === true,
+          options: list(choice.options).map((o) => {
+            const op = obj(o);
+            return { key: newKey(), id: str(op.id), label: str(op.label), next: str(op.next), rest: without(op, 'id', 'label', 'next') };
+          }),
+          rest: without(choice, 'options', 'multiple'),
+        },
+        rest: without(s, 'id', 'layout', 'blocks', 'buttons', 'next', 'choice'),
+      };
+    }),
+    rest: without(c, 'blocks', 'buttons', 'link', 'screens'),
+  };
+}
+
+/** Members with a value only: an empty field is left out (the default), never sent as ''. */
+const given = (o: Json) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== '' && v !== undefined));
+
+const buttonOf = (b: EditButton, inCarousel: boolean) =>
+  given({
+    ...b.rest,
+    id: b.id,
+    label: b.label,
+    do: b.do,
+    screen: inCarousel ? b.screen : '',
+    link: b.do === 'link' || b.link ? b.link : '',
+  });
+
+/** The content to save, by the message's kind. */
+export function fromEditContent(kind: 'banner' | 'post' | 'carousel', e: EditContent): Json {
+  if (kind === 'banner') return given({ ...e.rest, blocks: toBlocks(e.blocks), link: e.link });
+  if (kind === 'post') {
+    const buttons = e.buttons.map((b) => buttonOf(b, false));
+    return { ...e.rest, blocks: toBlocks(e.blocks), ...(buttons.length ? { buttons } : {}) };
+  }
+  return {
+    ...e.rest,
+    screens: e.screens.map((s) => {
+      const buttons = s.buttons.map((b) => buttonOf(b, true));
+      return given({
+        ...s.rest,
+        id: s.id,
+        layout: s.layout,
+        blocks: toBlocks(s.blocks),
+        buttons: buttons.length ? buttons : undefined,
+        next: s.next,
+        choice: s.choice && {
+          ...s.choice.rest,
+          ...(s.choice.multiple ? { multiple: true } : {}),
+          options: s.choice.options.map((o) => given({ ...o.rest, id: o.id, label: o.label, next: s.choice!.multiple ? '' : o.next })),
+        },
+      });
+    }),
+  };
+}
+
+/** Where a branch goes, in words: the default, the end, or a screen by its number and id. */
+export function targetName(target: string, screens: { id: string }[], fallback: string): string {
+  if (!target) return fallback;
+  if (target === CAROUSEL_END) return 'The end';
+  const i = screens.findIndex((s) => s.id === target);
+  return i < 0 ? `${target} (no such screen)` : `Screen ${i + 1} (${target})`;
+}

