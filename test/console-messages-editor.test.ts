@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../bench/processes.js';
-import { staffApp, type StaffApp } from './support/factories.js';
+import { serverApi, staffApp, type StaffApp } from './support/factories.js';
 import { launchBrowser, seriousFindings } from './support/browser.js';
 import { appUser } from './support/inapp.js';
 import { startTestServer, testConfig, type TestServer } from './support/server.js';
@@ -26,6 +26,11 @@ beforeAll(async () => {
   const port = await freePort();
   t = await startTestServer({ port, config: testConfig({ baseUrl: `http://127.0.0.1:${port}` }) });
   app = await staffApp(t, 'Acme Cloud');
+  // Three people: two on the pro plan, and the phone the team tests on.
+  const server = serverApi(t, app.live.server_key);
+  await server.identify('ada', { attributes: { plan: 'pro' } });
+  await server.identify('bob', { attributes: { plan: 'free' } });
+  await appUser(t, app.live, 'qa-phone').checkedIn();
   browser = await launchBrowser();
   mkdirSync(SHOTS, { recursive: true });
 });
@@ -98,6 +103,27 @@ describe('the message editor in the console', { timeout: 90_000 }, () => {
     await editor.getByRole('group', { name: 'Screen 2 (screen-2)' }).scrollIntoViewIfNeeded();
     await page.screenshot({ path: `${SHOTS}console-messages-editor.png` });
     await editor.getByRole('button', { name: 'Cancel' }).click();
+
+    // The audience: everyone at first, then the pro plan, counted as the condition is written.
+    const reach = pane.locator('.audience-reach');
+    await reach.getByText('Reaches 3 people now (of 3 people).').waitFor();
+    await pane.getByRole('button', { name: 'Change the audience' }).click();
+    const audience = pane.getByRole('form', { name: 'Change the audience' });
+    await audience.getByRole('button', { name: 'Add a condition' }).click();
+    await audience.getByRole('combobox', { name: 'Condition 1' }).selectOption({ label: 'plan' });
+    await audience.getByLabel('Operator').selectOption({ label: 'is' });
+    await audience.getByLabel('Value').fill('pro');
+    await reach.getByText('Reaches 1 person now (of 3 people).').waitFor();
+    expect(await seriousFindings(page)).toEqual([]);
+    await audience.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${SHOTS}console-messages-editor-audience.png` });
+    await audience.getByRole('button', { name: 'Save the audience' }).click();
+    await audience.waitFor({ state: 'detached' });
+    await pane.getByText('People who match all of 1 condition.').waitFor();
+    await reach.getByText('Reaches 1 person now (of 3 people).').waitFor();
+    expect((await t.svc.db.inAppMessage.findUniqueOrThrow({ where: { id } })).audience).toEqual({
+      all: [{ attribute: 'plan', op: 'is', value: 'pro', type: 'string' }],
+    });
 
     expect(errors).toEqual([]);
   });

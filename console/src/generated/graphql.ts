@@ -1330,6 +1330,66 @@ export type DeleteInAppMessageMutationVariables = Exact<{
 
 export type DeleteInAppMessageMutation = { deleteInAppMessage: boolean };
 
+export type AudienceAttributesQueryVariables = Exact<{
+  appModeId: string;
+}>;
+
+export type AudienceAttributesQuery = { attributeDefinitions: { edges: Array<{ node: { name: string; type: AttributeType } }> } };
+
+export type AudienceCountQueryVariables = Exact<{
+  appModeId: string;
+  audience?: unknown;
+}>;
+
+export type AudienceCountQuery = { audienceCount: { count: number; exact: boolean; examined: number; people: number } };
+
+export type InAppTestPhoneRowFragment = { externalId: string; label: string; createdAt: string };
+
+export type InAppTestPhoneListQueryVariables = Exact<{
+  appModeId: string;
+}>;
+
+export type InAppTestPhoneListQuery = {
+  inAppTestPhones: { edges: Array<{ node: { externalId: string; label: string; createdAt: string } }> };
+};
+
+export type MarkTestPhoneMutationVariables = Exact<{
+  appModeId: string;
+  externalId: string;
+  label?: string | null | undefined;
+}>;
+
+export type MarkTestPhoneMutation = { markTestPhone: { externalId: string; label: string; createdAt: string } };
+
+export type UnmarkTestPhoneMutationVariables = Exact<{
+  appModeId: string;
+  externalId: string;
+}>;
+
+export type UnmarkTestPhoneMutation = { unmarkTestPhone: boolean };
+
+export type InAppTestSendsQueryVariables = Exact<{
+  messageId: string;
+}>;
+
+export type InAppTestSendsQuery = {
+  inAppTestSends: {
+    edges: Array<{
+      node: {
+        id: string;
+        externalId: string;
+        variant: string;
+        createdAt: string;
+        deliveredAt: string | null;
+        seenAt: string | null;
+        clickedAt: string | null;
+        dismissedAt: string | null;
+        completedAt: string | null;
+      };
+    }>;
+  };
+};
+
 export type SettingsRoleQueryVariables = Exact<{ [key: string]: never }>;
 
 export type SettingsRoleQuery = {
@@ -2668,6 +2728,16 @@ export const PushSendRowFragmentDoc = new TypedDocumentString(
     `,
   { fragmentName: 'PushSendRow' },
 ) as unknown as TypedDocumentString<PushSendRowFragment, unknown>;
+export const InAppTestPhoneRowFragmentDoc = new TypedDocumentString(
+  `
+    fragment InAppTestPhoneRow on InAppTestPhone {
+  externalId
+  label
+  createdAt
+}
+    `,
+  { fragmentName: 'InAppTestPhoneRow' },
+) as unknown as TypedDocumentString<InAppTestPhoneRowFragment, unknown>;
 export const AppModeSettingsFragmentDoc = new TypedDocumentString(
   `
     fragment AppModeSettings on AppMode {
@@ -4176,6 +4246,78 @@ export const DeleteInAppMessageDocument = new TypedDocumentString(`
   deleteInAppMessage(id: $id)
 }
     `) as unknown as TypedDocumentString<DeleteInAppMessageMutation, DeleteInAppMessageMutationVariables>;
+export const AudienceAttributesDocument = new TypedDocumentString(`
+    query AudienceAttributes($appModeId: ID!) {
+  attributeDefinitions(appModeId: $appModeId, first: 100) {
+    edges {
+      node {
+        name
+        type
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<AudienceAttributesQuery, AudienceAttributesQueryVariables>;
+export const AudienceCountDocument = new TypedDocumentString(`
+    query AudienceCount($appModeId: ID!, $audience: JSON) {
+  audienceCount(appModeId: $appModeId, audience: $audience) {
+    count
+    exact
+    examined
+    people
+  }
+}
+    `) as unknown as TypedDocumentString<AudienceCountQuery, AudienceCountQueryVariables>;
+export const InAppTestPhoneListDocument = new TypedDocumentString(`
+    query InAppTestPhoneList($appModeId: ID!) {
+  inAppTestPhones(appModeId: $appModeId, first: 50) {
+    edges {
+      node {
+        ...InAppTestPhoneRow
+      }
+    }
+  }
+}
+    fragment InAppTestPhoneRow on InAppTestPhone {
+  externalId
+  label
+  createdAt
+}`) as unknown as TypedDocumentString<InAppTestPhoneListQuery, InAppTestPhoneListQueryVariables>;
+export const MarkTestPhoneDocument = new TypedDocumentString(`
+    mutation MarkTestPhone($appModeId: ID!, $externalId: String!, $label: String) {
+  markTestPhone(appModeId: $appModeId, externalId: $externalId, label: $label) {
+    ...InAppTestPhoneRow
+  }
+}
+    fragment InAppTestPhoneRow on InAppTestPhone {
+  externalId
+  label
+  createdAt
+}`) as unknown as TypedDocumentString<MarkTestPhoneMutation, MarkTestPhoneMutationVariables>;
+export const UnmarkTestPhoneDocument = new TypedDocumentString(`
+    mutation UnmarkTestPhone($appModeId: ID!, $externalId: String!) {
+  unmarkTestPhone(appModeId: $appModeId, externalId: $externalId)
+}
+    `) as unknown as TypedDocumentString<UnmarkTestPhoneMutation, UnmarkTestPhoneMutationVariables>;
+export const InAppTestSendsDocument = new TypedDocumentString(`
+    query InAppTestSends($messageId: ID!) {
+  inAppTestSends(messageId: $messageId, first: 10) {
+    edges {
+      node {
+        id
+        externalId
+        variant
+        createdAt
+        deliveredAt
+        seenAt
+        clickedAt
+        dismissedAt
+        completedAt
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<InAppTestSendsQuery, InAppTestSendsQueryVariables>;
 export const SettingsRoleDocument = new TypedDocumentString(`
     query SettingsRole {
   viewer {

@@ -17,10 +17,22 @@ import { Confirm } from '../ui/confirm';
 import { fullTime } from '../ui/time';
 import { MessageWords } from './messages-words';
 import { MessagePreview } from './messages-preview';
+import { AudienceReach } from './messages-reach';
 
 type Editor = typeof import('./messages-editor').MessageEditor;
-/** The editor's code, fetched when first opened (it brings the block editor). */
+type Audience = typeof import('./messages-audience').AudienceEditor;
+/** The editors' code, fetched when first opened (they bring the block editor and the forms' refusals). */
 let editorLoaded: Editor | undefined;
+let audienceLoaded: Audience | undefined;
+
+/** A rule in a few words: everyone, or how many conditions, all or any of them. */
+function audienceWords(audience: unknown): string {
+  if (audience === null || audience === undefined) return 'Everyone.';
+  const a = audience as { all?: unknown[]; any?: unknown[] };
+  const list = a.all ?? a.any;
+  if (!list) return 'People who match one condition.';
+  return `People who match ${a.all ? 'all' : 'any'} of ${list.length} condition${list.length === 1 ? '' : 's'}.`;
+}
 
 // A message's page: its kind, name, state with the moves the service allows, its statistics live
 // (inAppStats: counts added as they come, `reload` takes the statistics given), its content blocks
@@ -97,6 +109,15 @@ export function MessagePage(props: {
     }
   };
   const stopEditing = () => (setEditing(false), setDraft(undefined));
+  const [AudienceForm, setAudienceForm] = useState<Audience | undefined>();
+  const changeAudience = async () => {
+    try {
+      audienceLoaded ??= (await import('./messages-audience')).AudienceEditor;
+      setAudienceForm(() => audienceLoaded);
+    } catch (err) {
+      setError(messageOf(err));
+    }
+  };
 
   useEffect(() => {
     request(InAppMessageDocument, { id: props.id })
@@ -218,6 +239,24 @@ export function MessagePage(props: {
         <Editor m={m} onContent={setDraft} onCancel={stopEditing} onSaved={(next) => (setM(next), props.onChanged(next), stopEditing())} />
       ) : (
         <MessageWords key={`${m.id}-${m.updatedAt ?? ''}`} m={m} onSaved={(next) => (setM(next), props.onChanged(next))} />
+      )}
+      <h3 id="message-audience-title">Audience</h3>
+      {AudienceForm ? (
+        <AudienceForm
+          m={m}
+          onCancel={() => setAudienceForm(undefined)}
+          onSaved={(next) => (setM(next), props.onChanged(next), setAudienceForm(undefined))}
+        />
+      ) : (
+        <div class="message-audience" aria-labelledby="message-audience-title" role="group">
+          <p>{audienceWords(m.audience)}</p>
+          <AudienceReach appModeId={m.appModeId} audience={m.audience} />
+          {m.state !== 'ended' && (
+            <button type="button" onClick={() => void changeAudience()}>
+              Change the audience
+            </button>
+          )}
+        </div>
       )}
       <TestSend modeId={props.modeId} messageId={m.id} />
       {deleting && (

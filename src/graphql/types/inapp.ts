@@ -1,3 +1,4 @@
+import { COUNT_EXAMINED, countAudience, PEOPLE_COUNTED, type AudienceCount } from '../../domain/audiences/count.js';
 import { CONTENT_KINDS } from '../../domain/inapp/content.js';
 import { MAX_DECLARED_LINKS, MAX_LINK_SETS } from '../../domain/inapp/links.js';
 import type { MessageInput, Variant } from '../../domain/inapp/message-input.js';
@@ -280,6 +281,31 @@ builder.mutationField('deleteInAppMessage', (t) =>
       await deleteMessage(asStaff(ctx), id);
       return true;
     },
+  }),
+);
+
+// --- The audience's count ------------------------------------------------------------------
+
+const AudienceCountRef = builder.objectRef<AudienceCount>('AudienceCount').implement({
+  description: `How many people an audience reaches now. At most ${COUNT_EXAMINED.toLocaleString('en')} people are examined (in the order of their user ids); beyond them \`exact\` is false and \`count\` is a lower bound.`,
+  fields: (t) => ({
+    count: t.exposeInt('count', { description: 'People reached among those examined.' }),
+    exact: t.exposeBoolean('exact', { description: 'Whether every person of the app-mode was examined.' }),
+    examined: t.exposeInt('examined'),
+    people: t.exposeInt('people', {
+      description: `The app-mode's people (those being erased left out), counted up to ${PEOPLE_COUNTED.toLocaleString('en')}.`,
+    }),
+  }),
+});
+
+builder.queryField('audienceCount', (t) =>
+  t.field({
+    type: AudienceCountRef,
+    description:
+      "The people of the app-mode an audience rule (as InAppMessageInput.audience; null: everyone) reaches now, by the check-in's own test of it. Conditions on what only a check-in says (platform, app_version, screen) are counted as met. A bad rule is refused naming its member (`audience.all.1.attribute`).",
+    args: { appModeId: t.arg.id({ required: true }), audience: t.arg({ type: JSONValue }) },
+    authScopes: (_root, { appModeId }) => ({ read: { appModeId } }),
+    resolve: (_root, { appModeId, audience }, ctx) => countAudience(asStaff(ctx), appModeId, audience ?? null),
   }),
 );
 

@@ -1,0 +1,296 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { request } from '../api/request';
+import { AudienceAttributesDocument, ChangeInAppMessageDocument, type InAppMessagePageFragment } from '../generated/graphql';
+import { AudienceReach } from './messages-reach';
+import { FieldError, FormProblem, invalid, problemOf, type Problem } from './settings-common';
+
+// A message's audience (src/domain/audiences: { all | any: [rules] }, a condition being
+// { attribute | field, op, value } or { event, … }), edited as a list of conditions on the
+// person's attributes and own fields, all or any of them; a rule the editor has no row for (an
+// event condition, a nested group) is kept as written, shown as JSON, and sent back unchanged. The
+// people it reaches are counted as the conditions change (AudienceReach).
+
+type Json = Record<string, unknown>;
+type Row = { key: number; subject: string; op: string; value: string; type: string };
+type Model = { group: 'all' | 'any'; rows: Row[]; kept: unknown[] };
+
+/** The person's own fields a condition may name (the check-in-only ones: platform, app_version, screen). */
+const FIELD_TYPES: Record<string, string> = {
+  email: 'string',
+  display_name: 'string',
+  external_id: 'string',
+  language: 'language',
+  time_zone: 'string',
+  signed_up_at: 'time',
+  first_seen_at: 'time',
+  tags: 'list',
+  platform: 'platform',
+  app_version: 'version',
+  screen: 'string',
+};
+const OPS: Record<string, string[]> = {
+  string: ['is', 'is_not', 'contains', 'not_contains', 'starts_with', 'ends_with', 'in', 'not_in', 'exists', 'not_exists'],
+  number: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'exists', 'not_exists'],
+  boolean: ['is', 'exists', 'not_exists'],
+  date: ['before', 'after', 'within_last_days', 'more_than_days_ago', 'exists', 'not_exists'],
+  time: ['before', 'after', 'within_last_days', 'more_than_days_ago', 'exists', 'not_exists'],
+  list: ['contains', 'not_contains', 'exists', 'not_exists'],
+  language: ['in', 'not_in', 'exists', 'not_exists'],
+  platform: ['in', 'not_in'],
+  version: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte'],
+};
+const OP_WORDS: Record<string, string> = {
+  is: 'is',
+  is_not: 'is not',
+  contains: 'contains',
+  not_contains: 'does not contain',
+  starts_with: 'starts with',
+  ends_with: 'ends with',
+  in: 'is one of (a, b)',
+  not_in: 'is none of (a, b)',
+  exists: 'is set',
+  not_exists: 'is not set',
+  eq: '=',
+  ne: '≠',
+  gt: '>',
+  gte: '≥',
+  lt: '<',
+  lte: '≤',
+  before: 'is before',
+  after: 'is after',
+  within_last_days: 'within the last N days',
+  more_than_days_ago: 'more than N days ago',
+};
+
+let keys = 0;
+const obj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** A condition the rows can hold: an attribute's or a field's, with a value the row writes back the same. */
+function rowOf(c: unknown): Row | undefined {
+  if (!obj(c) || typeof c.op !== 'string') return undefined;
+  const value = c.value === undefined ? '' : Array.isArray(c.value) ? c.value.join(', ') : String(c.value);
+  if (typeof c.attribute === 'string')
+    return { key: ++keys, subject: `attribute:${c.attribute}`, op: c.op, value, type: String(c.type ?? '') };
+  if (typeof c.field === 'string' && c.field in FIELD_TYPES)
+    return { key: ++keys, subject: `field:${c.field}`, op: c.op, value, type: FIELD_TYPES[c.field]! };
+  return undefined;
+}
+
+export function modelOf(audience: unknown): Model {
+  if (audience === null || audience === undefined) return { group: 'all', rows: [], kept: [] };
+  const group = obj(audience) && Array.isArray(audience.any) ? 'any' : 'all';
+  const list = obj(audience) && Array.isArray(audience[group]) ? (audience[group] as unknown[]) : [audience];
+  const rows: Row[] = [];
+  const kept: unknown[] = [];
+  for (const c of list) {
+    const row = rowOf(c);
+    if (row) rows.push(row);
+    else kept.push(c);
+  }
+  return { group, rows, kept };
+}
+
+function valueOf(row: Row): unknown {
+  if (row.op === 'exists' || row.op === 'not_exists') return undefined;
+  if (row.op === 'in' || row.op === 'not_in')
+    return row.value
+      .split(',')
+      .map((v) => v.trim())
+      .filter(Boolean);
+  if (row.op === 'within_last_days' || row.op === 'more_than_days_ago' || row.type === 'number') {
+    const n = Number(row.value);
+    return row.value.trim() && Number.isFinite(n) ? n : row.value;
+  }
+  if (row.type === 'boolean') return row.value === 'true' ? true : row.value === 'false' ? false : row.value;
+  return row.value;
+}
+
+/** The rule to send: null for everyone; the kept rules as they were read. */
+export function audienceOf(m: Model): unknown {
+  const conditions = [
+    ...m.rows.map((r) => {
+      const [kind, name] = [r.subject.slice(0, r.subject.indexOf(':')), r.subject.slice(r.subject.indexOf(':') + 1)];
+      const value = valueOf(r);
+      return { [kind]: name, op: r.op, ...(value === undefined ? {} : { value }) };
+    }),
+    ...m.kept,
+  ];
+  return conditions.length ? { [m.group]: conditions } : null;
+}
+
+export function AudienceEditor(props: { m: InAppMessagePageFragment; onSaved(m: InAppMessagePageFragment): void; onCancel(): void }) {
+  const [model, setModel] = useState<Model>(() => modelOf(props.m.audience));
+  const [attributes, setAttributes] = useState<{ name: string; type: string }[]>([]);
+  const [problem, setProblem] = useState<Problem | undefined>();
+  const [busy, setBusy] = useState(false);
+  const first = useRef<HTMLSelectElement>(null);
+  useEffect(() => {
+    first.current?.focus();
+    request(AudienceAttributesDocument, { appModeId: props.m.appModeId })
+      .then(({ attributeDefinitions }) => setAttributes(attributeDefinitions.edges.map((e) => e.node)))
+      .catch(() => setAttributes([]));
+  }, []);
+  const typeOf = (subject: string) =>
+    subject.startsWith('field:')
+      ? FIELD_TYPES[subject.slice(6)]!
+      : (attributes.find((a) => `attribute:${a.name}` === subject)?.type ??
+        model.rows.find((r) => r.subject === subject)?.type ??
+        'string');
+  const setRow = (key: number, patch: Partial<Row>) =>
+    setModel({ ...model, rows: model.rows.map((r) => (r.key === key ? { ...r, ...patch } : r)) });
+  const audience = audienceOf(model);
+  const base = (i: number) => `audience.${model.group}.${i}`;
+
+  return (
+    <form
+      class="message-audience-form"
+      aria-label="Change the audience"
+      noValidate
+      onSubmit={async (e) => {
+        e.preventDefault();
+        setBusy(true);
+        try {
+          const { changeInAppMessage } = await request(ChangeInAppMessageDocument, { id: props.m.id, input: { audience } });
+          setProblem(undefined);
+          props.onSaved(changeInAppMessage);
+        } catch (err) {
+          setProblem(problemOf(err));
+        } finally {
+          setBusy(false);
+        }
+      }}
+    >
+      <FormProblem problem={problem} fields={['audience']} />
+      <label for="aud-group">Who sees it</label>
+      <select
+        id="aud-group"
+        ref={first}
+        value={model.group}
+        onChange={(e) => setModel({ ...model, group: e.currentTarget.value as 'all' | 'any' })}
+      >
+        <option value="all">People who match all of these</option>
+        <option value="any">People who match any of these</option>
+      </select>
+      {model.rows.length === 0 && model.kept.length === 0 && <p class="quiet-text">No condition: everyone.</p>}
+      <ol class="audience-rows">
+        {model.rows.map((r, i) => {
+          const id = (f: string) => `aud-${r.key}-${f}`;
+          const ops = OPS[r.type] ?? OPS.string!;
+          return (
+            <li key={r.key}>
+              <span>
+                <label for={id('subject')}>Condition {i + 1}</label>
+                <select
+                  {...invalid(problem, `${base(i)}.attribute`, id('subject'))}
+                  value={r.subject}
+                  onChange={(e) => {
+                    const subject = e.currentTarget.value;
+                    const type = typeOf(subject);
+                    setRow(r.key, { subject, type, op: (OPS[type] ?? OPS.string!).includes(r.op) ? r.op : OPS[type]![0]! });
+                  }}
+                >
+                  <optgroup label="Attributes">
+                    {attributes.map((a) => (
+                      <option key={a.name} value={`attribute:${a.name}`}>
+                        {a.name}
+                      </option>
+                    ))}
+                    {r.subject.startsWith('attribute:') && !attributes.some((a) => `attribute:${a.name}` === r.subject) && (
+                      <option value={r.subject}>{r.subject.slice(10)}</option>
+                    )}
+                  </optgroup>
+                  <optgroup label="The person">
+                    {Object.keys(FIELD_TYPES).map((f) => (
+                      <option key={f} value={`field:${f}`}>
+                        {f.replace(/_/g, ' ')}
+                      </option>
+                    ))}
+                  </optgroup>
+                </select>
+                <FieldError problem={problem} field={`${base(i)}.attribute`} id={id('subject')} />
+              </span>
+              <span>
+                <label for={id('op')}>Operator</label>
+                <select
+                  {...invalid(problem, `${base(i)}.op`, id('op'))}
+                  value={r.op}
+                  onChange={(e) => setRow(r.key, { op: e.currentTarget.value })}
+                >
+                  {ops.map((op) => (
+                    <option key={op} value={op}>
+                      {OP_WORDS[op] ?? op}
+                    </option>
+                  ))}
+                  {!ops.includes(r.op) && <option value={r.op}>{r.op}</option>}
+                </select>
+                <FieldError problem={problem} field={`${base(i)}.op`} id={id('op')} />
+              </span>
+              {r.op !== 'exists' && r.op !== 'not_exists' && (
+                <span>
+                  <label for={id('value')}>Value</label>
+                  <input
+                    {...invalid(problem, `${base(i)}.value`, id('value'))}
+                    value={r.value}
+                    onInput={(e) => setRow(r.key, { value: e.currentTarget.value })}
+                  />
+                  <FieldError problem={problem} field={`${base(i)}.value`} id={id('value')} />
+                </span>
+              )}
+              <button
+                type="button"
+                class="quiet small"
+                aria-label={`Remove condition ${i + 1}`}
+                onClick={() => setModel({ ...model, rows: model.rows.filter((x) => x.key !== r.key) })}
+              >
+                Remove
+              </button>
+            </li>
+          );
+        })}
+      </ol>
+      {model.kept.length > 0 && (
+        <div class="audience-kept">
+          <p>Kept as written (events, nested groups: changed through the API):</p>
+          <ul>
+            {model.kept.map((k, i) => (
+              <li key={i}>
+                <code>{JSON.stringify(k)}</code>{' '}
+                <button
+                  type="button"
+                  class="quiet small"
+                  aria-label={`Remove kept rule ${i + 1}`}
+                  onClick={() => setModel({ ...model, kept: model.kept.filter((_, j) => j !== i) })}
+                >
+                  Remove
+                </button>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+      <p>
+        <button
+          type="button"
+          class="quiet small"
+          onClick={() => {
+            const a = attributes[0];
+            const subject = a ? `attribute:${a.name}` : 'field:email';
+            const type = a ? a.type : 'string';
+            setModel({ ...model, rows: [...model.rows, { key: ++keys, subject, op: OPS[type]![0]!, value: '', type }] });
+          }}
+        >
+          Add a condition
+        </button>
+      </p>
+      <AudienceReach appModeId={props.m.appModeId} audience={audience} />
+      <div class="actions">
+        <button type="submit" disabled={busy}>
+          Save the audience
+        </button>
+        <button type="button" class="quiet" onClick={props.onCancel}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
