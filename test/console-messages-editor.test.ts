@@ -125,6 +125,48 @@ describe('the message editor in the console', { timeout: 90_000 }, () => {
       all: [{ attribute: 'plan', op: 'is', value: 'pro', type: 'string' }],
     });
 
+    // Test phones, from the messages area: one marked with a label, another marked and unmarked.
+    await page.getByRole('button', { name: 'Test phones' }).click();
+    const phones = page.locator('.test-phones');
+    const mark = phones.getByRole('form', { name: 'Mark a test phone' });
+    await mark.getByLabel('User id').fill('qa-phone');
+    await mark.getByLabel('Label (optional)').fill('QA phone');
+    await mark.getByRole('button', { name: 'Mark as a test phone' }).click();
+    await phones.getByRole('list', { name: 'Test phones' }).getByText('QA phone').waitFor();
+    await mark.getByLabel('User id').fill('bob');
+    await mark.getByRole('button', { name: 'Mark as a test phone' }).click();
+    await phones.getByRole('button', { name: 'Unmark bob' }).click();
+    await page.getByRole('dialog', { name: 'Unmark bob?' }).getByRole('button', { name: 'Unmark', exact: true }).click();
+    await phones.getByRole('status').filter({ hasText: 'bob is no longer a test phone.' }).waitFor();
+    expect((await t.svc.db.inAppTestPhone.findMany({ select: { externalId: true, label: true } })).map((p) => p.externalId)).toEqual([
+      'qa-phone',
+    ]);
+    expect(await seriousFindings(page)).toEqual([]);
+    await page.screenshot({ path: `${SHOTS}console-messages-editor-phones.png` });
+
+    // A test copy to it, in the message's log of test sends: waiting, then delivered at its next check-in.
+    await pane.getByRole('combobox', { name: 'Test phone' }).selectOption({ label: 'QA phone' });
+    await pane.getByRole('button', { name: 'Send a test' }).click();
+    const sends = pane.locator('.test-sends');
+    await sends.getByText(/To qa-phone .*waiting for its next check-in/).waitFor();
+    t.clock.advance(21_000); // past the check-in spacing of the phone's first check-in
+    const answer = await appUser(t, app.live, 'qa-phone').checkedIn();
+    expect(JSON.stringify(answer)).toContain('Welcome aboard.');
+    await sends.getByRole('button', { name: 'Read the test copies again' }).click();
+    await sends.getByText(/To qa-phone .*delivered/).waitFor();
+
+    // Live, then a statistic changes in the list without a reload (the message closed: the list follows it alone).
+    await pane.getByRole('button', { name: 'Go live' }).click();
+    await pane.locator('.message-state', { hasText: 'Live' }).waitFor();
+    await page.keyboard.press('Escape');
+    await page.waitForURL(/\/console\/messages$/);
+    const row = page.getByRole('list', { name: 'Messages' }).locator('a.row', { hasText: 'Welcome tour' });
+    await row.getByText('0 sent').waitFor();
+    const started = Date.now();
+    expect(JSON.stringify(await appUser(t, app.live, 'ada').checkedIn())).toContain(id);
+    await row.getByText('1 sent · 0 seen').waitFor();
+    console.log(`a count shown in the list ${Date.now() - started} ms after the check-in began`);
+
     expect(errors).toEqual([]);
   });
 });

@@ -1390,6 +1390,19 @@ export type InAppTestSendsQuery = {
   };
 };
 
+export type InAppCountsLiveSubscriptionVariables = Exact<{
+  appModeId: string;
+  after?: string | null | undefined;
+}>;
+
+export type InAppCountsLiveSubscription = {
+  inAppCounts: {
+    version: string;
+    reload: boolean;
+    counts: Array<{ messageId: string; variant: string; control: boolean; counter: string }>;
+  };
+};
+
 export type SettingsRoleQueryVariables = Exact<{ [key: string]: never }>;
 
 export type SettingsRoleQuery = {
@@ -4318,6 +4331,20 @@ export const InAppTestSendsDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<InAppTestSendsQuery, InAppTestSendsQueryVariables>;
+export const InAppCountsLiveDocument = new TypedDocumentString(`
+    subscription InAppCountsLive($appModeId: ID!, $after: String) {
+  inAppCounts(appModeId: $appModeId, after: $after) {
+    version
+    reload
+    counts {
+      messageId
+      variant
+      control
+      counter
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<InAppCountsLiveSubscription, InAppCountsLiveSubscriptionVariables>;
 export const SettingsRoleDocument = new TypedDocumentString(`
     query SettingsRole {
   viewer {

@@ -7,6 +7,8 @@ import {
   InAppMessageDocument,
   InAppStatsLiveDocument,
   InAppTestPhonesDocument,
+  InAppTestSendsDocument,
+  type InAppTestSendsQuery,
   SendInAppTestDocument,
   SetInAppMessageStateDocument,
   type InAppMessagePageFragment,
@@ -14,7 +16,7 @@ import {
   type InAppVariantCountsFragment,
 } from '../generated/graphql';
 import { Confirm } from '../ui/confirm';
-import { fullTime } from '../ui/time';
+import { fullTime, when } from '../ui/time';
 import { MessageWords } from './messages-words';
 import { MessagePreview } from './messages-preview';
 import { AudienceReach } from './messages-reach';
@@ -70,7 +72,7 @@ const MOVES: Record<InAppState, { to: InAppState; label: string }[]> = {
   ended: [],
 };
 
-function addCount(variants: InAppVariantCountsFragment[], c: { variant: string; control: boolean; counter: string }) {
+export function addCount(variants: InAppVariantCountsFragment[], c: { variant: string; control: boolean; counter: string }) {
   const key = c.counter as keyof InAppVariantCountsFragment;
   let found = false;
   const out = variants.map((v) => {
@@ -88,6 +90,8 @@ export function MessagePage(props: {
   modeId: string;
   onChanged(m: InAppMessagePageFragment): void;
   onDeleted(id: string): void;
+  /** Grows when test phones are marked or unmarked: "Send a test" lists them anew. */
+  phonesVersion: number;
 }) {
   const [m, setM] = useState<InAppMessagePageFragment | undefined>();
   const [error, setError] = useState<string | undefined>();
@@ -258,7 +262,7 @@ export function MessagePage(props: {
           )}
         </div>
       )}
-      <TestSend modeId={props.modeId} messageId={m.id} />
+      <TestSend modeId={props.modeId} messageId={m.id} phonesVersion={props.phonesVersion} />
       {deleting && (
         <Confirm
           title="Delete this draft?"
@@ -286,11 +290,32 @@ export function MessagePage(props: {
   );
 }
 
+type TestSendRow = InAppTestSendsQuery['inAppTestSends']['edges'][number]['node'];
+/** What became of a test copy: waiting, or delivered and what the person did with it. */
+function testSendWords(s: TestSendRow): string {
+  if (!s.deliveredAt) return 'waiting for its next check-in';
+  const did = (
+    [
+      ['seen', s.seenAt],
+      ['clicked', s.clickedAt],
+      ['dismissed', s.dismissedAt],
+      ['completed', s.completedAt],
+    ] as const
+  ).flatMap(([w, at]) => (at ? [`${w} ${when(at)}`] : []));
+  return [`delivered ${when(s.deliveredAt)}`, ...did].join(' · ');
+}
+
 /** A test copy to one of the app-mode's test phones (answered at its next check-in, never counted). */
-function TestSend({ modeId, messageId }: { modeId: string; messageId: string }) {
+function TestSend({ modeId, messageId, phonesVersion }: { modeId: string; messageId: string; phonesVersion: number }) {
   const [phones, setPhones] = useState<{ externalId: string; label: string }[] | undefined>();
   const [phone, setPhone] = useState('');
   const [said, setSaid] = useState<string | undefined>();
+  const [sends, setSends] = useState<TestSendRow[]>([]);
+  const readSends = () =>
+    request(InAppTestSendsDocument, { messageId })
+      .then(({ inAppTestSends }) => setSends(inAppTestSends.edges.map((e) => e.node)))
+      .catch((err) => setSaid(messageOf(err)));
+  useEffect(() => void readSends(), [messageId]);
   useEffect(() => {
     request(InAppTestPhonesDocument, { appModeId: modeId })
       .then(({ inAppTestPhones }) => {
@@ -299,12 +324,13 @@ function TestSend({ modeId, messageId }: { modeId: string; messageId: string }) 
         setPhone(list[0]?.externalId ?? '');
       })
       .catch((err) => setSaid(messageOf(err)));
-  }, [modeId]);
+  }, [modeId, phonesVersion]);
   const send = async (e: Event) => {
     e.preventDefault();
     try {
       await request(SendInAppTestDocument, { messageId, externalId: phone });
       setSaid(`Test copy sent: ${phone} sees it at its next check-in.`);
+      void readSends();
     } catch (err) {
       setSaid(messageOf(err));
     }
@@ -313,7 +339,7 @@ function TestSend({ modeId, messageId }: { modeId: string; messageId: string }) 
     <form class="message-test" onSubmit={send} aria-labelledby="message-test-title">
       <h3 id="message-test-title">Send a test</h3>
       {phones && phones.length === 0 ? (
-        <p class="quiet-text">No test phones yet: a person's app is marked as one by markTestPhone.</p>
+        <p class="quiet-text">No test phones yet: mark one under "Test phones" beside the list.</p>
       ) : (
         <>
           <label>
@@ -332,6 +358,22 @@ function TestSend({ modeId, messageId }: { modeId: string; messageId: string }) 
         </>
       )}
       {said && <p role="status">{said}</p>}
+      {sends.length > 0 && (
+        <div class="test-sends">
+          <h4 id="test-sends-title">Test copies sent</h4>
+          <ul aria-labelledby="test-sends-title">
+            {sends.map((s) => (
+              <li key={s.id}>
+                To <strong>{s.externalId}</strong> <time dateTime={s.createdAt}>{when(s.createdAt)}</time> (variant {s.variant}):{' '}
+                {testSendWords(s)}
+              </li>
+            ))}
+          </ul>
+          <button type="button" class="quiet small" onClick={() => void readSends()}>
+            Read the test copies again
+          </button>
+        </div>
+      )}
     </form>
   );
 }

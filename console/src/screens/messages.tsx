@@ -1,8 +1,10 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { live } from '../api/live';
 import { request, messageOf } from '../api/request';
 import { actionCommands } from '../commands';
 import {
   CreateInAppMessageDocument,
+  InAppCountsLiveDocument,
   InAppMessagesDocument,
   type InAppMessageRowFragment,
   type InAppVariantCountsFragment,
@@ -12,7 +14,8 @@ import { appModeId, type Place } from '../place';
 import { messagesPath, navigate } from '../router';
 import { useMoreWhenSeen, useRowKeys } from '../ui/row-keys';
 import { when } from '../ui/time';
-import { KIND_NAMES, MessagePage, STATE_NAMES, totals } from './messages-page';
+import { addCount, KIND_NAMES, MessagePage, STATE_NAMES, totals } from './messages-page';
+import { TestPhones } from './messages-phones';
 
 // Messages: the app-mode's in-app messages, newest first, 30 to a page (the next page loaded as the
 // list is scrolled), each with its kind, state and statistics (people counted once each, the
@@ -21,6 +24,8 @@ import { KIND_NAMES, MessagePage, STATE_NAMES, totals } from './messages-page';
 // (a carousel's first screen); its page's editor does the rest.
 
 const PAGE = 30;
+/** The most rows read again at once when the live statistics ask for a reload. */
+const MAX_REREAD = 200;
 
 export function Messages({ place, messageId }: { place: Place; messageId?: string | undefined }) {
   const modeId = appModeId(place);
@@ -29,15 +34,17 @@ export function Messages({ place, messageId }: { place: Place; messageId?: strin
   const [loading, setLoading] = useState(true);
   const [error, setError] = useState<string | undefined>();
   const [making, setMaking] = useState<MakeKind | undefined>();
+  const [phonesOpen, setPhonesOpen] = useState(false);
+  const [phonesVersion, setPhonesVersion] = useState(0);
   const reading = useRef(0);
   const list = useRef<HTMLUListElement>(null);
   const end = useRef<HTMLLIElement>(null);
 
   const load = useCallback(
-    async (after: string | null) => {
+    async (after: string | null, first = PAGE) => {
       const mine = ++reading.current;
       try {
-        const { inAppMessages } = await request(InAppMessagesDocument, { appModeId: modeId, after, first: PAGE });
+        const { inAppMessages } = await request(InAppMessagesDocument, { appModeId: modeId, after, first });
         if (mine !== reading.current) return;
         const page = inAppMessages.edges.map((e) => e.node);
         setRows((old) => (after ? [...old.filter((r) => !page.some((p) => p.id === r.id)), ...page] : page));
@@ -53,6 +60,35 @@ export function Messages({ place, messageId }: { place: Place; messageId?: strin
   );
   useEffect(() => void load(null), [load]);
 
+  // The list's statistics live, by one subscription for the app-mode (each count names its
+  // message). The open message's row follows its page, which counts it itself. When the service
+  // says reload (the first answer too), the rows held are read again.
+  const held = useRef(rows);
+  held.current = rows;
+  const opened = useRef(messageId);
+  opened.current = messageId;
+  const version = useRef<string | null>(null);
+  useEffect(() => {
+    version.current = null;
+    return live(
+      InAppCountsLiveDocument,
+      () => ({ appModeId: modeId, after: version.current }),
+      ({ inAppCounts: e }) => {
+        version.current = e.version;
+        if (e.reload) return void load(null, Math.min(MAX_REREAD, Math.max(PAGE, held.current.length)));
+        setRows((old) =>
+          old.map((r) => {
+            const mine = e.counts.filter((c) => c.messageId === r.id && r.id !== opened.current);
+            if (!mine.length) return r;
+            let variants = r.stats.variants;
+            for (const c of mine) variants = addCount(variants, c);
+            return { ...r, stats: { ...r.stats, variants } };
+          }),
+        );
+      },
+    );
+  }, [modeId, load]);
+
   const open = (id: string) => navigate(messagesPath(id));
   useMoreWhenSeen(end, () => next && void load(next), next !== null);
   useRowKeys(list, open);
@@ -66,9 +102,10 @@ export function Messages({ place, messageId }: { place: Place; messageId?: strin
   }, [messageId]);
 
   useEffect(() => {
-    actionCommands.set(
-      (Object.keys(MAKE) as MakeKind[]).map((kind) => ({ id: `messages-${kind}`, label: `Make a ${kind}`, run: () => setMaking(kind) })),
-    );
+    actionCommands.set([
+      ...(Object.keys(MAKE) as MakeKind[]).map((kind) => ({ id: `messages-${kind}`, label: `Make a ${kind}`, run: () => setMaking(kind) })),
+      { id: 'messages-phones', label: 'Test phones', run: () => setPhonesOpen(true) },
+    ]);
     return () => actionCommands.set([]);
   }, []);
 
@@ -90,8 +127,12 @@ export function Messages({ place, messageId }: { place: Place; messageId?: strin
                 Make a {kind}
               </button>
             ))}
+            <button type="button" class="small quiet" aria-expanded={phonesOpen} onClick={() => setPhonesOpen(!phonesOpen)}>
+              Test phones
+            </button>
           </span>
         </div>
+        {phonesOpen && <TestPhones modeId={modeId} onChanged={() => setPhonesVersion((v) => v + 1)} onClose={() => setPhonesOpen(false)} />}
         {making && (
           <MakeMessage
             key={making}
@@ -153,7 +194,7 @@ export function Messages({ place, messageId }: { place: Place; messageId?: strin
         )}
       </section>
       {messageId ? (
-        <MessagePage key={messageId} id={messageId} modeId={modeId} onChanged={changed} onDeleted={deleted} />
+        <MessagePage key={messageId} id={messageId} modeId={modeId} onChanged={changed} onDeleted={deleted} phonesVersion={phonesVersion} />
       ) : (
         <section class="conversation-pane empty" aria-label="Message">
           <p>Choose a message: j and k move, Enter opens.</p>
