@@ -125,6 +125,21 @@ describe('the message editor in the console', { timeout: 90_000 }, () => {
       all: [{ attribute: 'plan', op: 'is', value: 'pro', type: 'string' }],
     });
 
+    // When: a sending window, refused beside its field while it ends before it starts, then every day all day.
+    await pane.getByRole('button', { name: 'Change when' }).click();
+    const when = pane.getByRole('form', { name: 'Change when it is shown' });
+    await when.getByLabel('Only on some days and hours').check();
+    await when.getByRole('checkbox', { name: 'Sun' }).check();
+    await when.getByRole('checkbox', { name: 'Sat' }).check();
+    await when.getByLabel('From', { exact: true }).fill('00:00');
+    await when.getByLabel('Until', { exact: true }).fill('00:00');
+    await when.getByRole('button', { name: 'Save when' }).click();
+    await expect.poll(() => when.getByLabel('Until', { exact: true }).getAttribute('aria-invalid')).toBe('true');
+    expect(await when.locator('#when-to-error').textContent()).toBe('must be after from');
+    await when.getByLabel('Until', { exact: true }).fill('24:00');
+    await when.getByRole('button', { name: 'Save when' }).click();
+    await pane.getByText("Shown on Sun, Mon, Tue, Wed, Thu, Fri, Sat, 00:00 to 24:00 in the person's time zone.").waitFor();
+
     // Test phones, from the messages area: one marked with a label, another marked and unmarked.
     await page.getByRole('button', { name: 'Test phones' }).click();
     const phones = page.locator('.test-phones');
@@ -166,6 +181,18 @@ describe('the message editor in the console', { timeout: 90_000 }, () => {
     expect(JSON.stringify(await appUser(t, app.live, 'ada').checkedIn())).toContain(id);
     await row.getByText('1 sent · 0 seen').waitFor();
     console.log(`a count shown in the list ${Date.now() - started} ms after the check-in began`);
+
+    // The list by state: live ones, and the archive of ended ones.
+    const shown = page.getByRole('combobox', { name: 'Show' });
+    await shown.selectOption({ label: 'Ended (the archive)' });
+    await page.getByText('No ended messages.').waitFor();
+    await shown.selectOption({ label: 'Live' });
+    await row.getByText('1 sent · 0 seen').waitFor();
+    await row.click();
+    await pane.getByText("Shown on Sun, Mon, Tue, Wed, Thu, Fri, Sat, 00:00 to 24:00 in the person's time zone.").waitFor();
+    await pane.locator('.test-sends').scrollIntoViewIfNeeded();
+    expect(await seriousFindings(page)).toEqual([]);
+    await page.screenshot({ path: `${SHOTS}console-messages-editor-live.png` });
 
     expect(errors).toEqual([]);
   });

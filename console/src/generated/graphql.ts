@@ -1018,6 +1018,8 @@ export type InAppMessageRowFragment = {
 
 export type InAppMessagePageFragment = {
   appModeId: string;
+  startAt: string | null;
+  stopAt: string | null;
   createdAt: string;
   endedAt: string | null;
   show: InAppShow;
@@ -1028,6 +1030,7 @@ export type InAppMessagePageFragment = {
   state: InAppState;
   updatedAt: string;
   liveAt: string | null;
+  sendingWindow: { days: Array<number>; from: string; to: string } | null;
   variants: Array<{ key: string; weight: number; content: unknown }>;
   stats: {
     variants: Array<{
@@ -1047,6 +1050,7 @@ export type InAppMessagesQueryVariables = Exact<{
   appModeId: string;
   after?: string | null | undefined;
   first?: number | null | undefined;
+  state?: InAppState | null | undefined;
 }>;
 
 export type InAppMessagesQuery = {
@@ -1084,6 +1088,8 @@ export type InAppMessageQueryVariables = Exact<{
 export type InAppMessageQuery = {
   inAppMessage: {
     appModeId: string;
+    startAt: string | null;
+    stopAt: string | null;
     createdAt: string;
     endedAt: string | null;
     show: InAppShow;
@@ -1094,6 +1100,7 @@ export type InAppMessageQuery = {
     state: InAppState;
     updatedAt: string;
     liveAt: string | null;
+    sendingWindow: { days: Array<number>; from: string; to: string } | null;
     variants: Array<{ key: string; weight: number; content: unknown }>;
     stats: {
       variants: Array<{
@@ -1125,6 +1132,8 @@ export type CreateInAppMessageMutationVariables = Exact<{
 export type CreateInAppMessageMutation = {
   createInAppMessage: {
     appModeId: string;
+    startAt: string | null;
+    stopAt: string | null;
     createdAt: string;
     endedAt: string | null;
     show: InAppShow;
@@ -1135,6 +1144,7 @@ export type CreateInAppMessageMutation = {
     state: InAppState;
     updatedAt: string;
     liveAt: string | null;
+    sendingWindow: { days: Array<number>; from: string; to: string } | null;
     variants: Array<{ key: string; weight: number; content: unknown }>;
     stats: {
       variants: Array<{
@@ -1159,6 +1169,8 @@ export type SetInAppMessageStateMutationVariables = Exact<{
 export type SetInAppMessageStateMutation = {
   setInAppMessageState: {
     appModeId: string;
+    startAt: string | null;
+    stopAt: string | null;
     createdAt: string;
     endedAt: string | null;
     show: InAppShow;
@@ -1169,6 +1181,7 @@ export type SetInAppMessageStateMutation = {
     state: InAppState;
     updatedAt: string;
     liveAt: string | null;
+    sendingWindow: { days: Array<number>; from: string; to: string } | null;
     variants: Array<{ key: string; weight: number; content: unknown }>;
     stats: {
       variants: Array<{
@@ -1298,6 +1311,8 @@ export type ChangeInAppMessageMutationVariables = Exact<{
 export type ChangeInAppMessageMutation = {
   changeInAppMessage: {
     appModeId: string;
+    startAt: string | null;
+    stopAt: string | null;
     createdAt: string;
     endedAt: string | null;
     show: InAppShow;
@@ -1308,6 +1323,7 @@ export type ChangeInAppMessageMutation = {
     state: InAppState;
     updatedAt: string;
     liveAt: string | null;
+    sendingWindow: { days: Array<number>; from: string; to: string } | null;
     variants: Array<{ key: string; weight: number; content: unknown }>;
     stats: {
       variants: Array<{
@@ -2685,6 +2701,13 @@ export const InAppMessagePageFragmentDoc = new TypedDocumentString(
     fragment InAppMessagePage on InAppMessage {
   ...InAppMessageRow
   appModeId
+  startAt
+  stopAt
+  sendingWindow {
+    days
+    from
+    to
+  }
   createdAt
   endedAt
   show
@@ -3951,8 +3974,13 @@ export const ChangeHelpArticleDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<ChangeHelpArticleMutation, ChangeHelpArticleMutationVariables>;
 export const InAppMessagesDocument = new TypedDocumentString(`
-    query InAppMessages($appModeId: ID!, $after: String, $first: Int) {
-  inAppMessages(appModeId: $appModeId, after: $after, first: $first) {
+    query InAppMessages($appModeId: ID!, $after: String, $first: Int, $state: InAppState) {
+  inAppMessages(
+    appModeId: $appModeId
+    after: $after
+    first: $first
+    state: $state
+  ) {
     edges {
       node {
         ...InAppMessageRow
@@ -4019,6 +4047,13 @@ fragment InAppMessageRow on InAppMessage {
 fragment InAppMessagePage on InAppMessage {
   ...InAppMessageRow
   appModeId
+  startAt
+  stopAt
+  sendingWindow {
+    days
+    from
+    to
+  }
   createdAt
   endedAt
   show
@@ -4073,6 +4108,13 @@ fragment InAppMessageRow on InAppMessage {
 fragment InAppMessagePage on InAppMessage {
   ...InAppMessageRow
   appModeId
+  startAt
+  stopAt
+  sendingWindow {
+    days
+    from
+    to
+  }
   createdAt
   endedAt
   show
@@ -4115,6 +4157,13 @@ fragment InAppMessageRow on InAppMessage {
 fragment InAppMessagePage on InAppMessage {
   ...InAppMessageRow
   appModeId
+  startAt
+  stopAt
+  sendingWindow {
+    days
+    from
+    to
+  }
   createdAt
   endedAt
   show
@@ -4244,6 +4293,13 @@ fragment InAppMessageRow on InAppMessage {
 fragment InAppMessagePage on InAppMessage {
   ...InAppMessageRow
   appModeId
+  startAt
+  stopAt
+  sendingWindow {
+    days
+    from
+    to
+  }
   createdAt
   endedAt
   show

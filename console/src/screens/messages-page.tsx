@@ -23,6 +23,20 @@ import { AudienceReach } from './messages-reach';
 
 type Editor = typeof import('./messages-editor').MessageEditor;
 type Audience = typeof import('./messages-audience').AudienceEditor;
+type Schedule = typeof import('./messages-audience').ScheduleEditor;
+let scheduleLoaded: Schedule | undefined;
+
+const DAY_NAMES = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+/** When a message is answered, in a few words. */
+function whenWords(m: InAppMessagePageFragment): string {
+  const parts = [
+    m.startAt && `from ${fullTime(m.startAt)}`,
+    m.stopAt && `until ${fullTime(m.stopAt)}`,
+    m.sendingWindow &&
+      `on ${m.sendingWindow.days.map((d) => DAY_NAMES[d]).join(', ')}, ${m.sendingWindow.from} to ${m.sendingWindow.to} in the person's time zone`,
+  ].filter(Boolean);
+  return parts.length ? `Shown ${parts.join(', ')}.` : 'Shown whenever it is live.';
+}
 /** The editors' code, fetched when first opened (they bring the block editor and the forms' refusals). */
 let editorLoaded: Editor | undefined;
 let audienceLoaded: Audience | undefined;
@@ -114,6 +128,15 @@ export function MessagePage(props: {
   };
   const stopEditing = () => (setEditing(false), setDraft(undefined));
   const [AudienceForm, setAudienceForm] = useState<Audience | undefined>();
+  const [ScheduleForm, setScheduleForm] = useState<Schedule | undefined>();
+  const changeSchedule = async () => {
+    try {
+      scheduleLoaded ??= (await import('./messages-audience')).ScheduleEditor;
+      setScheduleForm(() => scheduleLoaded);
+    } catch (err) {
+      setError(messageOf(err));
+    }
+  };
   const changeAudience = async () => {
     try {
       audienceLoaded ??= (await import('./messages-audience')).AudienceEditor;
@@ -258,6 +281,23 @@ export function MessagePage(props: {
           {m.state !== 'ended' && (
             <button type="button" onClick={() => void changeAudience()}>
               Change the audience
+            </button>
+          )}
+        </div>
+      )}
+      <h3 id="message-when-title">When</h3>
+      {ScheduleForm ? (
+        <ScheduleForm
+          m={m}
+          onCancel={() => setScheduleForm(undefined)}
+          onSaved={(next) => (setM(next), props.onChanged(next), setScheduleForm(undefined))}
+        />
+      ) : (
+        <div class="message-audience" aria-labelledby="message-when-title" role="group">
+          <p>{whenWords(m)}</p>
+          {m.state !== 'ended' && (
+            <button type="button" onClick={() => void changeSchedule()}>
+              Change when
             </button>
           )}
         </div>

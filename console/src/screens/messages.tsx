@@ -7,6 +7,7 @@ import {
   InAppCountsLiveDocument,
   InAppMessagesDocument,
   type InAppMessageRowFragment,
+  type InAppState,
   type InAppVariantCountsFragment,
 } from '../generated/graphql';
 import { plainKey } from '../keys';
@@ -35,6 +36,8 @@ export function Messages({ place, messageId }: { place: Place; messageId?: strin
   const [error, setError] = useState<string | undefined>();
   const [making, setMaking] = useState<MakeKind | undefined>();
   const [phonesOpen, setPhonesOpen] = useState(false);
+  /** The state shown ('' for every one): ended messages are the archive. */
+  const [shown, setShown] = useState<InAppState | ''>('');
   const [phonesVersion, setPhonesVersion] = useState(0);
   const reading = useRef(0);
   const list = useRef<HTMLUListElement>(null);
@@ -44,7 +47,7 @@ export function Messages({ place, messageId }: { place: Place; messageId?: strin
     async (after: string | null, first = PAGE) => {
       const mine = ++reading.current;
       try {
-        const { inAppMessages } = await request(InAppMessagesDocument, { appModeId: modeId, after, first });
+        const { inAppMessages } = await request(InAppMessagesDocument, { appModeId: modeId, after, first, state: shown || null });
         if (mine !== reading.current) return;
         const page = inAppMessages.edges.map((e) => e.node);
         setRows((old) => (after ? [...old.filter((r) => !page.some((p) => p.id === r.id)), ...page] : page));
@@ -56,7 +59,7 @@ export function Messages({ place, messageId }: { place: Place; messageId?: strin
         if (mine === reading.current) setLoading(false);
       }
     },
-    [modeId],
+    [modeId, shown],
   );
   useEffect(() => void load(null), [load]);
 
@@ -114,7 +117,9 @@ export function Messages({ place, messageId }: { place: Place; messageId?: strin
 
   /** A message changed on its page takes its place in the list. */
   const changed = (m: InAppMessageRowFragment) =>
-    setRows((old) => (old.some((r) => r.id === m.id) ? old.map((r) => (r.id === m.id ? m : r)) : [m, ...old]));
+    setRows((old) =>
+      old.some((r) => r.id === m.id) ? old.map((r) => (r.id === m.id ? m : r)) : !shown || m.state === shown ? [m, ...old] : old,
+    );
 
   return (
     <main class="inbox messages" id="main">
@@ -131,6 +136,17 @@ export function Messages({ place, messageId }: { place: Place; messageId?: strin
               Test phones
             </button>
           </span>
+          <label class="messages-shown">
+            Show{' '}
+            <select value={shown} onChange={(e) => (setLoading(true), setShown(e.currentTarget.value as InAppState | ''))}>
+              <option value="">Every message</option>
+              {(Object.keys(STATE_NAMES) as InAppState[]).map((st) => (
+                <option key={st} value={st}>
+                  {st === 'ended' ? 'Ended (the archive)' : STATE_NAMES[st]}
+                </option>
+              ))}
+            </select>
+          </label>
         </div>
         {phonesOpen && <TestPhones modeId={modeId} onChanged={() => setPhonesVersion((v) => v + 1)} onClose={() => setPhonesOpen(false)} />}
         {making && (
@@ -154,7 +170,7 @@ export function Messages({ place, messageId }: { place: Place; messageId?: strin
         {loading && rows.length === 0 ? (
           <p class="quiet-text">Loading…</p>
         ) : rows.length === 0 ? (
-          <p class="quiet-text">No messages yet.</p>
+          <p class="quiet-text">{shown ? `No ${STATE_NAMES[shown].toLowerCase()} messages.` : 'No messages yet.'}</p>
         ) : (
           <ul class="conversations message-rows" ref={list} aria-label="Messages">
             {rows.map((m) => {
