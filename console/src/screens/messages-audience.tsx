@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { request } from '../api/request';
 import { AudienceAttributesDocument, ChangeInAppMessageDocument, type InAppMessagePageFragment } from '../generated/graphql';
 import { AudienceReach } from './messages-reach';
+import { audienceOf, FIELD_TYPES, modelOf, nextRowKey, OPS, OP_WORDS, type Model, type Row } from './messages-content';
 import { FieldError, FormProblem, invalid, problemOf, type Problem } from './settings-common';
 
 // A message's audience (src/domain/audiences: { all | any: [rules] }, a condition being
@@ -9,114 +10,6 @@ import { FieldError, FormProblem, invalid, problemOf, type Problem } from './set
 // person's attributes and own fields, all or any of them; a rule the editor has no row for (an
 // event condition, a nested group) is kept as written, shown as JSON, and sent back unchanged. The
 // people it reaches are counted as the conditions change (AudienceReach).
-
-type Json = Record<string, unknown>;
-type Row = { key: number; subject: string; op: string; value: string; type: string };
-type Model = { group: 'all' | 'any'; rows: Row[]; kept: unknown[] };
-
-/** The person's own fields a condition may name (the check-in-only ones: platform, app_version, screen). */
-const FIELD_TYPES: Record<string, string> = {
-  email: 'string',
-  display_name: 'string',
-  external_id: 'string',
-  language: 'language',
-  time_zone: 'string',
-  signed_up_at: 'time',
-  first_seen_at: 'time',
-  tags: 'list',
-  platform: 'platform',
-  app_version: 'version',
-  screen: 'string',
-};
-const OPS: Record<string, string[]> = {
-  string: ['is', 'is_not', 'contains', 'not_contains', 'starts_with', 'ends_with', 'in', 'not_in', 'exists', 'not_exists'],
-  number: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'exists', 'not_exists'],
-  boolean: ['is', 'exists', 'not_exists'],
-  date: ['before', 'after', 'within_last_days', 'more_than_days_ago', 'exists', 'not_exists'],
-  time: ['before', 'after', 'within_last_days', 'more_than_days_ago', 'exists', 'not_exists'],
-  list: ['contains', 'not_contains', 'exists', 'not_exists'],
-  language: ['in', 'not_in', 'exists', 'not_exists'],
-  platform: ['in', 'not_in'],
-  version: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte'],
-};
-const OP_WORDS: Record<string, string> = {
-  is: 'is',
-  is_not: 'is not',
-  contains: 'contains',
-  not_contains: 'does not contain',
-  starts_with: 'starts with',
-  ends_with: 'ends with',
-  in: 'is one of (a, b)',
-  not_in: 'is none of (a, b)',
-  exists: 'is set',
-  not_exists: 'is not set',
-  eq: '=',
-  ne: '≠',
-  gt: '>',
-  gte: '≥',
-  lt: '<',
-  lte: '≤',
-  before: 'is before',
-  after: 'is after',
-  within_last_days: 'within the last N days',
-  more_than_days_ago: 'more than N days ago',
-};
-
-let keys = 0;
-const obj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** A condition the rows can hold: an attribute's or a field's, with a value the row writes back the same. */
-function rowOf(c: unknown): Row | undefined {
-  if (!obj(c) || typeof c.op !== 'string') return undefined;
-  const value = c.value === undefined ? '' : Array.isArray(c.value) ? c.value.join(', ') : String(c.value);
-  if (typeof c.attribute === 'string')
-    return { key: ++keys, subject: `attribute:${c.attribute}`, op: c.op, value, type: String(c.type ?? '') };
-  if (typeof c.field === 'string' && c.field in FIELD_TYPES)
-    return { key: ++keys, subject: `field:${c.field}`, op: c.op, value, type: FIELD_TYPES[c.field]! };
-  return undefined;
-}
-
-export function modelOf(audience: unknown): Model {
-  if (audience === null || audience === undefined) return { group: 'all', rows: [], kept: [] };
-  const group = obj(audience) && Array.isArray(audience.any) ? 'any' : 'all';
-  const list = obj(audience) && Array.isArray(audience[group]) ? (audience[group] as unknown[]) : [audience];
-  const rows: Row[] = [];
-  const kept: unknown[] = [];
-  for (const c of list) {
-    const row = rowOf(c);
-    if (row) rows.push(row);
-    else kept.push(c);
-  }
-  return { group, rows, kept };
-}
-
-function valueOf(row: Row): unknown {
-  if (row.op === 'exists' || row.op === 'not_exists') return undefined;
-  if (row.op === 'in' || row.op === 'not_in')
-    return row.value
-      .split(',')
-      .map((v) => v.trim())
-      .filter(Boolean);
-  if (row.op === 'within_last_days' || row.op === 'more_than_days_ago' || row.type === 'number') {
-    const n = Number(row.value);
-    return row.value.trim() && Number.isFinite(n) ? n : row.value;
-  }
-  if (row.type === 'boolean') return row.value === 'true' ? true : row.value === 'false' ? false : row.value;
-  return row.value;
-}
-
-/** The rule to send: null for everyone; the kept rules as they were read. */
-export function audienceOf(m: Model): unknown {
-  const conditions = [
-    ...m.rows.map((r) => {
-      const [kind, name] = [r.subject.slice(0, r.subject.indexOf(':')), r.subject.slice(r.subject.indexOf(':') + 1)];
-      const value = valueOf(r);
-      return { [kind]: name, op: r.op, ...(value === undefined ? {} : { value }) };
-    }),
-    ...m.kept,
-  ];
-  return conditions.length ? { [m.group]: conditions } : null;
-}
 
 export function AudienceEditor(props: { m: InAppMessagePageFragment; onSaved(m: InAppMessagePageFragment): void; onCancel(): void }) {
   const [model, setModel] = useState<Model>(() => modelOf(props.m.audience));
@@ -276,7 +169,7 @@ export function AudienceEditor(props: { m: InAppMessagePageFragment; onSaved(m: 
             const a = attributes[0];
             const subject = a ? `attribute:${a.name}` : 'field:email';
             const type = a ? a.type : 'string';
-            setModel({ ...model, rows: [...model.rows, { key: ++keys, subject, op: OPS[type]![0]!, value: '', type }] });
+            setModel({ ...model, rows: [...model.rows, { key: nextRowKey(), subject, op: OPS[type]![0]!, value: '', type }] });
           }}
         >
           Add a condition

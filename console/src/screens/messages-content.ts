@@ -1,4 +1,4 @@
-import { newKey, toBlocks, toEdit, type Block, type EditBlock } from './help-content';
+import { newKey, toBlocks, toEdit, type Block, type EditBlock } from './help-content.js';
 
 // A message's content as the console edits it, and back: a banner's or post's blocks (the help
 // center's block editor's fields), a post's buttons, a carousel's screens with their blocks,
@@ -160,4 +160,116 @@ export function targetName(target: string, screens: { id: string }[], fallback: 
   if (target === CAROUSEL_END) return 'The end';
   const i = screens.findIndex((s) => s.id === target);
   return i < 0 ? `${target} (no such screen)` : `Screen ${i + 1} (${target})`;
+}
+
+// A message's audience as rows of conditions (messages-audience.tsx): { all | any: [rules] } where
+// a condition on an attribute or the person's own field is a row, and any other rule (an event
+// condition, a nested group) is kept as read and sent back unchanged.
+
+export type Row = { key: number; subject: string; op: string; value: string; type: string };
+export type Model = { group: 'all' | 'any'; rows: Row[]; kept: unknown[] };
+
+/** The person's own fields a condition may name (the check-in-only ones: platform, app_version, screen). */
+export const FIELD_TYPES: Record<string, string> = {
+  email: 'string',
+  display_name: 'string',
+  external_id: 'string',
+  language: 'language',
+  time_zone: 'string',
+  signed_up_at: 'time',
+  first_seen_at: 'time',
+  tags: 'list',
+  platform: 'platform',
+  app_version: 'version',
+  screen: 'string',
+};
+export const OPS: Record<string, string[]> = {
+  string: ['is', 'is_not', 'contains', 'not_contains', 'starts_with', 'ends_with', 'in', 'not_in', 'exists', 'not_exists'],
+  number: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'exists', 'not_exists'],
+  boolean: ['is', 'exists', 'not_exists'],
+  date: ['before', 'after', 'within_last_days', 'more_than_days_ago', 'exists', 'not_exists'],
+  time: ['before', 'after', 'within_last_days', 'more_than_days_ago', 'exists', 'not_exists'],
+  list: ['contains', 'not_contains', 'exists', 'not_exists'],
+  language: ['in', 'not_in', 'exists', 'not_exists'],
+  platform: ['in', 'not_in'],
+  version: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte'],
+};
+export const OP_WORDS: Record<string, string> = {
+  is: 'is',
+  is_not: 'is not',
+  contains: 'contains',
+  not_contains: 'does not contain',
+  starts_with: 'starts with',
+  ends_with: 'ends with',
+  in: 'is one of (a, b)',
+  not_in: 'is none of (a, b)',
+  exists: 'is set',
+  not_exists: 'is not set',
+  eq: '=',
+  ne: '≠',
+  gt: '>',
+  gte: '≥',
+  lt: '<',
+  lte: '≤',
+  before: 'is before',
+  after: 'is after',
+  within_last_days: 'within the last N days',
+  more_than_days_ago: 'more than N days ago',
+};
+
+let keys = 0;
+export const nextRowKey = () => ++keys;
+const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** A condition the rows can hold: an attribute's or a field's, with a value the row writes back the same. */
+function rowOf(c: unknown): Row | undefined {
+  if (!isObj(c) || typeof c.op !== 'string') return undefined;
+  const value = c.value === undefined ? '' : Array.isArray(c.value) ? c.value.join(', ') : String(c.value);
+  if (typeof c.attribute === 'string')
+    return { key: ++keys, subject: `attribute:${c.attribute}`, op: c.op, value, type: String(c.type ?? '') };
+  if (typeof c.field === 'string' && c.field in FIELD_TYPES)
+    return { key: ++keys, subject: `field:${c.field}`, op: c.op, value, type: FIELD_TYPES[c.field]! };
+  return undefined;
+}
+
+export function modelOf(audience: unknown): Model {
+  if (audience === null || audience === undefined) return { group: 'all', rows: [], kept: [] };
+  const group = isObj(audience) && Array.isArray(audience.any) ? 'any' : 'all';
+  const list = isObj(audience) && Array.isArray(audience[group]) ? (audience[group] as unknown[]) : [audience];
+  const rows: Row[] = [];
+  const kept: unknown[] = [];
+  for (const c of list) {
+    const row = rowOf(c);
+    if (row) rows.push(row);
+    else kept.push(c);
+  }
+  return { group, rows, kept };
+}
+
+function valueOf(row: Row): unknown {
+  if (row.op === 'exists' || row.op === 'not_exists') return undefined;
+  if (row.op === 'in' || row.op === 'not_in')
+    return row.value
+      .split(',')
+      .map((v) => v.trim())
+      .filter(Boolean);
+  if (row.op === 'within_last_days' || row.op === 'more_than_days_ago' || row.type === 'number') {
+    const n = Number(row.value);
+    return row.value.trim() && Number.isFinite(n) ? n : row.value;
+  }
+  if (row.type === 'boolean') return row.value === 'true' ? true : row.value === 'false' ? false : row.value;
+  return row.value;
+}
+
+/** The rule to send: null for everyone; the kept rules as they were read. */
+export function audienceOf(m: Model): unknown {
+  const conditions = [
+    ...m.rows.map((r) => {
+      const [kind, name] = [r.subject.slice(0, r.subject.indexOf(':')), r.subject.slice(r.subject.indexOf(':') + 1)];
+      const value = valueOf(r);
+      return { [kind]: name, op: r.op, ...(value === undefined ? {} : { value }) };
+    }),
+    ...m.kept,
+  ];
+  return conditions.length ? { [m.group]: conditions } : null;
 }
