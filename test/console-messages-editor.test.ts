@@ -7,7 +7,7 @@ import { serverApi, staffApp, type StaffApp } from './support/factories.js';
 import { launchBrowser, seriousFindings } from './support/browser.js';
 import { appUser } from './support/inapp.js';
 import { startTestServer, testConfig, type TestServer } from './support/server.js';
-import { signedInConsole } from './support/console.js';
+import { runCommand, signedInConsole } from './support/console.js';
 
 // The console's message editor: a carousel of two screens made and edited (a button that branches
 // to the end, a refusal shown beside the field it names), stepped through in the preview; its
@@ -126,7 +126,7 @@ describe('the message editor in the console', { timeout: 90_000 }, () => {
     });
 
     // When: a sending window, refused beside its field while it ends before it starts, then every day all day.
-    await pane.getByRole('button', { name: 'Change when' }).click();
+    await runCommand(page, 'message change when');
     const when = pane.getByRole('form', { name: 'Change when it is shown' });
     await when.getByLabel('Only on some days and hours').check();
     await when.getByRole('checkbox', { name: 'Sun' }).check();

@@ -188,13 +188,21 @@ export function MessagePage(props: {
 
   const moves = m ? MOVES[m.state] : [];
   useEffect(() => {
-    actionCommands.set(
-      moves.map((mv) => ({
+    const changing = m && m.state !== 'ended';
+    actionCommands.set([
+      ...moves.map((mv) => ({
         id: `message-${mv.to}`,
         label: `Message: ${mv.label.replace('…', '')}`,
         run: () => (mv.to === 'ended' ? setEnding(true) : void move(mv.to)),
       })),
-    );
+      ...(changing && m.variants.length === 1 ? [{ id: 'message-edit', label: 'Message: Edit', run: () => void edit() }] : []),
+      ...(changing
+        ? [
+            { id: 'message-audience', label: 'Message: Change the audience', run: () => void changeAudience() },
+            { id: 'message-when', label: 'Message: Change when', run: () => void changeSchedule() },
+          ]
+        : []),
+    ]);
     return () => actionCommands.set([]);
   }, [m?.state]);
 
