@@ -360,4 +360,54 @@ describe('statistics', () => {
     ]);
     stop();
   });
+  it("of every message of an app-mode are live in one subscription, each count naming its message, read by the app-mode's members only", async () => {
+    const { own, staff, user } = await ownApp();
+    const one = await staff.live(own.modes.live, 'banner', { content: banner() });
+    const two = await staff.live(own.modes.live, 'banner', { content: banner('Another') });
+    const client = createClient({
+      url: `${t.url.replace('http', 'ws')}/graphql`,
+      webSocketImpl: WebSocket,
+      connectionParams: { authorization: `Bearer ${own.owner}` },
+      retryAttempts: 0,
+    });
+    clients.push(client);
+    const seen: any[] = [];
+    const query = `subscription($m: ID!) { inAppCounts(appModeId: $m) { reload counts { messageId variant counter } } }`;
+    const stop = client.subscribe<any>(
+      { query, variables: { m: own.modes.live } },
+      { next: ({ data }) => data && seen.push(data.inAppCounts), error: () => {}, complete: () => {} },
+    );
+    await expect.poll(() => seen.length).toBe(1);
+    expect(seen[0]).toEqual({ reload: true, counts: [] });
+    const u = user();
+    await u.checkedIn();
+    await u.receipt({ message_id: two.id, variant: 'a', action: 'seen' });
+    await expect.poll(() => seen.flatMap((e) => e.counts).length).toBe(3);
+    const told = seen.slice(1).flatMap((e) => e.counts);
+    expect(told).toEqual(
+      expect.arrayContaining([
+        { messageId: one.id, variant: 'a', counter: 'sent' },
+        { messageId: two.id, variant: 'a', counter: 'sent' },
+        { messageId: two.id, variant: 'a', counter: 'seen' },
+      ]),
+    );
+    stop();
+
+    // Another workspace's owner is refused.
+    const stranger = await ownApp();
+    const other = createClient({
+      url: `${t.url.replace('http', 'ws')}/graphql`,
+      webSocketImpl: WebSocket,
+      connectionParams: { authorization: `Bearer ${stranger.own.owner}` },
+      retryAttempts: 0,
+    });
+    clients.push(other);
+    const refused = await new Promise<any>((resolve) =>
+      other.subscribe<any>(
+        { query, variables: { m: own.modes.live } },
+        { next: (r) => resolve(r), error: (e) => resolve({ errors: e }), complete: () => resolve({}) },
+      ),
+    );
+    expect(JSON.stringify(refused.errors)).toContain('not_found');
+  });
 });

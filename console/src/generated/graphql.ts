@@ -1083,6 +1083,9 @@ export type InAppMessageRowFragment = {
 };
 
 export type InAppMessagePageFragment = {
+  appModeId: string;
+  startAt: string | null;
+  stopAt: string | null;
   createdAt: string;
   endedAt: string | null;
   show: InAppShow;
@@ -1093,6 +1096,7 @@ export type InAppMessagePageFragment = {
   state: InAppState;
   updatedAt: string;
   liveAt: string | null;
+  sendingWindow: { days: Array<number>; from: string; to: string } | null;
   variants: Array<{ key: string; weight: number; content: unknown }>;
   stats: {
     variants: Array<{
@@ -1112,6 +1116,7 @@ export type InAppMessagesQueryVariables = Exact<{
   appModeId: string;
   after?: string | null | undefined;
   first?: number | null | undefined;
+  state?: InAppState | null | undefined;
 }>;
 
 export type InAppMessagesQuery = {
@@ -1148,6 +1153,9 @@ export type InAppMessageQueryVariables = Exact<{
 
 export type InAppMessageQuery = {
   inAppMessage: {
+    appModeId: string;
+    startAt: string | null;
+    stopAt: string | null;
     createdAt: string;
     endedAt: string | null;
     show: InAppShow;
@@ -1158,6 +1166,7 @@ export type InAppMessageQuery = {
     state: InAppState;
     updatedAt: string;
     liveAt: string | null;
+    sendingWindow: { days: Array<number>; from: string; to: string } | null;
     variants: Array<{ key: string; weight: number; content: unknown }>;
     stats: {
       variants: Array<{
@@ -1188,6 +1197,9 @@ export type CreateInAppMessageMutationVariables = Exact<{
 
 export type CreateInAppMessageMutation = {
   createInAppMessage: {
+    appModeId: string;
+    startAt: string | null;
+    stopAt: string | null;
     createdAt: string;
     endedAt: string | null;
     show: InAppShow;
@@ -1198,6 +1210,7 @@ export type CreateInAppMessageMutation = {
     state: InAppState;
     updatedAt: string;
     liveAt: string | null;
+    sendingWindow: { days: Array<number>; from: string; to: string } | null;
     variants: Array<{ key: string; weight: number; content: unknown }>;
     stats: {
       variants: Array<{
@@ -1221,6 +1234,9 @@ export type SetInAppMessageStateMutationVariables = Exact<{
 
 export type SetInAppMessageStateMutation = {
   setInAppMessageState: {
+    appModeId: string;
+    startAt: string | null;
+    stopAt: string | null;
     createdAt: string;
     endedAt: string | null;
     show: InAppShow;
@@ -1231,6 +1247,7 @@ export type SetInAppMessageStateMutation = {
     state: InAppState;
     updatedAt: string;
     liveAt: string | null;
+    sendingWindow: { days: Array<number>; from: string; to: string } | null;
     variants: Array<{ key: string; weight: number; content: unknown }>;
     stats: {
       variants: Array<{
@@ -1326,32 +1343,6 @@ export type PushSendsQuery = {
   };
 };
 
-export type SendPushMutationVariables = Exact<{
-  appModeId: string;
-  title: string;
-  body?: string | null | undefined;
-  audience: PushAudienceInput;
-}>;
-
-export type SendPushMutation = {
-  sendPush: {
-    id: string;
-    title: string;
-    body: string | null;
-    audience: unknown;
-    state: PushSendState;
-    stopReason: string | null;
-    devices: number;
-    people: number;
-    sent: number;
-    failed: number;
-    skipped: number;
-    gone: number;
-    createdAt: string;
-    finishedAt: string | null;
-  };
-};
-
 export type ChangeInAppMessageMutationVariables = Exact<{
   id: string;
   input: InAppMessageInput;
@@ -1359,6 +1350,9 @@ export type ChangeInAppMessageMutationVariables = Exact<{
 
 export type ChangeInAppMessageMutation = {
   changeInAppMessage: {
+    appModeId: string;
+    startAt: string | null;
+    stopAt: string | null;
     createdAt: string;
     endedAt: string | null;
     show: InAppShow;
@@ -1369,6 +1363,7 @@ export type ChangeInAppMessageMutation = {
     state: InAppState;
     updatedAt: string;
     liveAt: string | null;
+    sendingWindow: { days: Array<number>; from: string; to: string } | null;
     variants: Array<{ key: string; weight: number; content: unknown }>;
     stats: {
       variants: Array<{
@@ -1390,6 +1385,79 @@ export type DeleteInAppMessageMutationVariables = Exact<{
 }>;
 
 export type DeleteInAppMessageMutation = { deleteInAppMessage: boolean };
+
+export type AudienceAttributesQueryVariables = Exact<{
+  appModeId: string;
+}>;
+
+export type AudienceAttributesQuery = { attributeDefinitions: { edges: Array<{ node: { name: string; type: AttributeType } }> } };
+
+export type AudienceCountQueryVariables = Exact<{
+  appModeId: string;
+  audience?: unknown;
+}>;
+
+export type AudienceCountQuery = { audienceCount: { count: number; exact: boolean; examined: number; people: number } };
+
+export type InAppTestPhoneRowFragment = { externalId: string; label: string; createdAt: string };
+
+export type InAppTestPhoneListQueryVariables = Exact<{
+  appModeId: string;
+}>;
+
+export type InAppTestPhoneListQuery = {
+  inAppTestPhones: { edges: Array<{ node: { externalId: string; label: string; createdAt: string } }> };
+};
+
+export type MarkTestPhoneMutationVariables = Exact<{
+  appModeId: string;
+  externalId: string;
+  label?: string | null | undefined;
+}>;
+
+export type MarkTestPhoneMutation = { markTestPhone: { externalId: string; label: string; createdAt: string } };
+
+export type UnmarkTestPhoneMutationVariables = Exact<{
+  appModeId: string;
+  externalId: string;
+}>;
+
+export type UnmarkTestPhoneMutation = { unmarkTestPhone: boolean };
+
+export type InAppTestSendsQueryVariables = Exact<{
+  messageId: string;
+}>;
+
+export type InAppTestSendsQuery = {
+  inAppTestSends: {
+    edges: Array<{
+      node: {
+        id: string;
+        externalId: string;
+        variant: string;
+        createdAt: string;
+        deliveredAt: string | null;
+        seenAt: string | null;
+        clickedAt: string | null;
+        dismissedAt: string | null;
+        completedAt: string | null;
+      };
+    }>;
+  };
+};
+
+export type InAppCountsLiveSubscriptionVariables = Exact<{
+  appModeId: string;
+  after?: string | null | undefined;
+}>;
+
+export type InAppCountsLiveSubscription = {
+  inAppCounts: {
+    version: string;
+    reload: boolean;
+    counts: Array<{ messageId: string; variant: string; control: boolean; counter: string }>;
+  };
+};
 
 export type PushAudienceChoicesQueryVariables = Exact<{
   appModeId: string;
@@ -2770,6 +2838,14 @@ export const InAppMessagePageFragmentDoc = new TypedDocumentString(
   `
     fragment InAppMessagePage on InAppMessage {
   ...InAppMessageRow
+  appModeId
+  startAt
+  stopAt
+  sendingWindow {
+    days
+    from
+    to
+  }
   createdAt
   endedAt
   show
@@ -2826,6 +2902,16 @@ export const PushSendRowFragmentDoc = new TypedDocumentString(
     `,
   { fragmentName: 'PushSendRow' },
 ) as unknown as TypedDocumentString<PushSendRowFragment, unknown>;
+export const InAppTestPhoneRowFragmentDoc = new TypedDocumentString(
+  `
+    fragment InAppTestPhoneRow on InAppTestPhone {
+  externalId
+  label
+  createdAt
+}
+    `,
+  { fragmentName: 'InAppTestPhoneRow' },
+) as unknown as TypedDocumentString<InAppTestPhoneRowFragment, unknown>;
 export const AppModeSettingsFragmentDoc = new TypedDocumentString(
   `
     fragment AppModeSettings on AppMode {
@@ -4085,8 +4171,13 @@ export const DeclineInvitationDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<DeclineInvitationMutation, DeclineInvitationMutationVariables>;
 export const InAppMessagesDocument = new TypedDocumentString(`
-    query InAppMessages($appModeId: ID!, $after: String, $first: Int) {
-  inAppMessages(appModeId: $appModeId, after: $after, first: $first) {
+    query InAppMessages($appModeId: ID!, $after: String, $first: Int, $state: InAppState) {
+  inAppMessages(
+    appModeId: $appModeId
+    after: $after
+    first: $first
+    state: $state
+  ) {
     edges {
       node {
         ...InAppMessageRow
@@ -4152,6 +4243,14 @@ fragment InAppMessageRow on InAppMessage {
 }
 fragment InAppMessagePage on InAppMessage {
   ...InAppMessageRow
+  appModeId
+  startAt
+  stopAt
+  sendingWindow {
+    days
+    from
+    to
+  }
   createdAt
   endedAt
   show
@@ -4205,6 +4304,14 @@ fragment InAppMessageRow on InAppMessage {
 }
 fragment InAppMessagePage on InAppMessage {
   ...InAppMessageRow
+  appModeId
+  startAt
+  stopAt
+  sendingWindow {
+    days
+    from
+    to
+  }
   createdAt
   endedAt
   show
@@ -4246,6 +4353,14 @@ fragment InAppMessageRow on InAppMessage {
 }
 fragment InAppMessagePage on InAppMessage {
   ...InAppMessageRow
+  appModeId
+  startAt
+  stopAt
+  sendingWindow {
+    days
+    from
+    to
+  }
   createdAt
   endedAt
   show
@@ -4321,28 +4436,6 @@ export const PushSendsDocument = new TypedDocumentString(`
   createdAt
   finishedAt
 }`) as unknown as TypedDocumentString<PushSendsQuery, PushSendsQueryVariables>;
-export const SendPushDocument = new TypedDocumentString(`
-    mutation SendPush($appModeId: ID!, $title: String!, $body: String, $audience: PushAudienceInput!) {
-  sendPush(appModeId: $appModeId, title: $title, body: $body, audience: $audience) {
-    ...PushSendRow
-  }
-}
-    fragment PushSendRow on PushSend {
-  id
-  title
-  body
-  audience
-  state
-  stopReason
-  devices
-  people
-  sent
-  failed
-  skipped
-  gone
-  createdAt
-  finishedAt
-}`) as unknown as TypedDocumentString<SendPushMutation, SendPushMutationVariables>;
 export const ChangeInAppMessageDocument = new TypedDocumentString(`
     mutation ChangeInAppMessage($id: ID!, $input: InAppMessageInput!) {
   changeInAppMessage(id: $id, input: $input) {
@@ -4374,6 +4467,14 @@ fragment InAppMessageRow on InAppMessage {
 }
 fragment InAppMessagePage on InAppMessage {
   ...InAppMessageRow
+  appModeId
+  startAt
+  stopAt
+  sendingWindow {
+    days
+    from
+    to
+  }
   createdAt
   endedAt
   show
@@ -4389,6 +4490,92 @@ export const DeleteInAppMessageDocument = new TypedDocumentString(`
   deleteInAppMessage(id: $id)
 }
     `) as unknown as TypedDocumentString<DeleteInAppMessageMutation, DeleteInAppMessageMutationVariables>;
+export const AudienceAttributesDocument = new TypedDocumentString(`
+    query AudienceAttributes($appModeId: ID!) {
+  attributeDefinitions(appModeId: $appModeId, first: 100) {
+    edges {
+      node {
+        name
+        type
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<AudienceAttributesQuery, AudienceAttributesQueryVariables>;
+export const AudienceCountDocument = new TypedDocumentString(`
+    query AudienceCount($appModeId: ID!, $audience: JSON) {
+  audienceCount(appModeId: $appModeId, audience: $audience) {
+    count
+    exact
+    examined
+    people
+  }
+}
+    `) as unknown as TypedDocumentString<AudienceCountQuery, AudienceCountQueryVariables>;
+export const InAppTestPhoneListDocument = new TypedDocumentString(`
+    query InAppTestPhoneList($appModeId: ID!) {
+  inAppTestPhones(appModeId: $appModeId, first: 50) {
+    edges {
+      node {
+        ...InAppTestPhoneRow
+      }
+    }
+  }
+}
+    fragment InAppTestPhoneRow on InAppTestPhone {
+  externalId
+  label
+  createdAt
+}`) as unknown as TypedDocumentString<InAppTestPhoneListQuery, InAppTestPhoneListQueryVariables>;
+export const MarkTestPhoneDocument = new TypedDocumentString(`
+    mutation MarkTestPhone($appModeId: ID!, $externalId: String!, $label: String) {
+  markTestPhone(appModeId: $appModeId, externalId: $externalId, label: $label) {
+    ...InAppTestPhoneRow
+  }
+}
+    fragment InAppTestPhoneRow on InAppTestPhone {
+  externalId
+  label
+  createdAt
+}`) as unknown as TypedDocumentString<MarkTestPhoneMutation, MarkTestPhoneMutationVariables>;
+export const UnmarkTestPhoneDocument = new TypedDocumentString(`
+    mutation UnmarkTestPhone($appModeId: ID!, $externalId: String!) {
+  unmarkTestPhone(appModeId: $appModeId, externalId: $externalId)
+}
+    `) as unknown as TypedDocumentString<UnmarkTestPhoneMutation, UnmarkTestPhoneMutationVariables>;
+export const InAppTestSendsDocument = new TypedDocumentString(`
+    query InAppTestSends($messageId: ID!) {
+  inAppTestSends(messageId: $messageId, first: 10) {
+    edges {
+      node {
+        id
+        externalId
+        variant
+        createdAt
+        deliveredAt
+        seenAt
+        clickedAt
+        dismissedAt
+        completedAt
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<InAppTestSendsQuery, InAppTestSendsQueryVariables>;
+export const InAppCountsLiveDocument = new TypedDocumentString(`
+    subscription InAppCountsLive($appModeId: ID!, $after: String) {
+  inAppCounts(appModeId: $appModeId, after: $after) {
+    version
+    reload
+    counts {
+      messageId
+      variant
+      control
+      counter
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<InAppCountsLiveSubscription, InAppCountsLiveSubscriptionVariables>;
 export const PushAudienceChoicesDocument = new TypedDocumentString(`
     query PushAudienceChoices($appModeId: ID!) {
   attributeDefinitions(appModeId: $appModeId, first: 100) {

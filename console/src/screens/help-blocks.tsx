@@ -16,8 +16,19 @@ const PICTURE_TYPES: Record<string, HelpPictureType> = {
   'image/webp': 'webp',
 };
 
-export function HelpBlocks(props: { blocks: EditBlock[]; language: string; appModeId: string; onChange(blocks: EditBlock[]): void }) {
+export function HelpBlocks(props: {
+  blocks: EditBlock[];
+  language: string;
+  appModeId: string;
+  onChange(blocks: EditBlock[]): void;
+  /** Several editors on one page (a carousel's screens) each name their ids and heading apart. */
+  prefix?: string;
+  title?: string;
+  /** Leaves out the keys' hint (said once elsewhere on the page). */
+  noHint?: boolean;
+}) {
   const { blocks } = props;
+  const prefix = props.prefix ?? 'help';
   const lastWorked = useRef<string | undefined>(undefined);
   /** The field to give the focus after the next render (a new block's first field, a moved block's field). */
   const focusNext = useRef<string | undefined>(undefined);
@@ -57,7 +68,7 @@ export function HelpBlocks(props: { blocks: EditBlock[]; language: string; appMo
     const at = blocks.findIndex((b) => b.key === key);
     const next = blocks.filter((b) => b.key !== key);
     const neighbour = next[Math.min(at, next.length - 1)];
-    focusNext.current = neighbour ? fieldId(neighbour.key, firstField(neighbour.type)) : 'help-add-paragraph';
+    focusNext.current = neighbour ? fieldId(neighbour.key, firstField(neighbour.type)) : `${prefix}-add-paragraph`;
     if (lastWorked.current === key) lastWorked.current = neighbour?.key;
     setSaid(`${KIND_NAMES[blocks[at]!.type]} removed.`);
     props.onChange(next);
@@ -65,9 +76,9 @@ export function HelpBlocks(props: { blocks: EditBlock[]; language: string; appMo
 
   return (
     <div class="help-blocks">
-      <h2 id="help-blocks-title">Content</h2>
+      <h2 id={`${prefix}-blocks-title`}>{props.title ?? 'Content'}</h2>
       {blocks.length === 0 && <p class="quiet-text">No block yet: add a paragraph, a heading, a list… below.</p>}
-      <ol class="block-list" aria-labelledby="help-blocks-title">
+      <ol class="block-list" aria-labelledby={`${prefix}-blocks-title`}>
         {blocks.map((b, i) => (
           <li
             key={b.key}
@@ -126,17 +137,19 @@ export function HelpBlocks(props: { blocks: EditBlock[]; language: string; appMo
       <div class="add-block" role="group" aria-label="Add a block">
         <span>Add a block:</span>
         {BLOCK_KINDS.map((kind) => (
-          <button key={kind} id={`help-add-${kind}`} type="button" class="quiet small" onClick={() => add(kind)}>
+          <button key={kind} id={`${prefix}-add-${kind}`} type="button" class="quiet small" onClick={() => add(kind)}>
             {KIND_NAMES[kind]}
           </button>
         ))}
       </div>
-      <p class="hint">
-        In a block: <kbd>Alt</kbd>+<kbd>↑</kbd>/<kbd>↓</kbd> move it, <kbd>Alt</kbd>+<kbd>Enter</kbd> adds a paragraph after it,{' '}
-        <kbd>Alt</kbd>+<kbd>Shift</kbd>+<kbd>Backspace</kbd> removes it. <kbd>Ctrl</kbd>+<kbd>S</kbd> saves at once. In words:{' '}
-        <code>**bold**</code> (<kbd>Ctrl</kbd>+<kbd>B</kbd>), <code>*italic*</code> (<kbd>Ctrl</kbd>+<kbd>I</kbd>),{' '}
-        <code>__underline__</code>, <code>~~strike~~</code>, <code>==highlight==</code>, <code>[words](https://…)</code> for a link.
-      </p>
+      {!props.noHint && (
+        <p class="hint">
+          In a block: <kbd>Alt</kbd>+<kbd>↑</kbd>/<kbd>↓</kbd> move it, <kbd>Alt</kbd>+<kbd>Enter</kbd> adds a paragraph after it,{' '}
+          <kbd>Alt</kbd>+<kbd>Shift</kbd>+<kbd>Backspace</kbd> removes it. <kbd>Ctrl</kbd>+<kbd>S</kbd> saves at once. In words:{' '}
+          <code>**bold**</code> (<kbd>Ctrl</kbd>+<kbd>B</kbd>), <code>*italic*</code> (<kbd>Ctrl</kbd>+<kbd>I</kbd>),{' '}
+          <code>__underline__</code>, <code>~~strike~~</code>, <code>==highlight==</code>, <code>[words](https://…)</code> for a link.
+        </p>
+      )}
       <p class="visually-hidden" role="status">
         {said}
       </p>

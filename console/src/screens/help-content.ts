@@ -49,6 +49,8 @@ export interface EditBlock {
   /** The spans as read, kept while their words are unchanged (bold, links and the like survive an edit elsewhere). */
   spans?: Span[] | undefined;
   items?: Span[][] | undefined;
+  /** The block's other members as read (a message's formatting members: size, colour, tone…), given back as they were. */
+  rest?: Record<string, unknown> | undefined;
 }
 
 export interface Edit {
@@ -87,6 +89,18 @@ export function toEdit(draft: { title: string; summary: string; blocks: unknown 
         block.spans = b.spans;
         block.text = marksOf(b.spans);
       }
+      const {
+        type: _t,
+        level: _l,
+        spans: _s,
+        items: _i,
+        imageUrl: _u,
+        alt: _a,
+        label: _b,
+        link: _k,
+        ...rest
+      } = b as Block & Record<string, unknown>;
+      if (Object.keys(rest).length) block.rest = rest;
       return [{ ...block, level: b.level ?? 1, imageUrl: b.imageUrl ?? '', alt: b.alt ?? '', label: b.label ?? '', link: b.link ?? '' }];
     }),
   };
@@ -100,25 +114,27 @@ function spansOf(text: string, read: Span[] | undefined): Span[] {
 
 /** The blocks to save: empty ones (a paragraph not yet written, a picture not yet chosen) are left out until filled. */
 export function toBlocks(blocks: EditBlock[]): Block[] {
-  return blocks.flatMap((b): Block[] => {
-    switch (b.type) {
-      case 'heading':
-        return b.text.trim() ? [{ type: 'heading', level: b.level, spans: spansOf(b.text, b.spans) }] : [];
-      case 'paragraph':
-      case 'callout':
-        return b.text.trim() ? [{ type: b.type, spans: spansOf(b.text, b.spans) }] : [];
-      case 'list':
-      case 'numbered_list': {
-        const lines = b.text.split('\n');
-        const items = lines.flatMap((line, i) => (line.trim() ? [{ spans: spansOf(line, b.items?.[i]) }] : []));
-        return items.length ? [{ type: b.type, items }] : [];
-      }
-      case 'image':
-        return b.imageUrl.trim() ? [{ type: 'image', imageUrl: b.imageUrl.trim(), alt: b.alt }] : [];
-      case 'link':
-        return b.label.trim() && b.link.trim() ? [{ type: 'link', label: b.label, link: b.link.trim() }] : [];
+  return blocks.flatMap((b) => blockOf(b).map((block) => (b.rest ? { ...b.rest, ...block } : block)));
+}
+
+function blockOf(b: EditBlock): Block[] {
+  switch (b.type) {
+    case 'heading':
+      return b.text.trim() ? [{ type: 'heading', level: b.level, spans: spansOf(b.text, b.spans) }] : [];
+    case 'paragraph':
+    case 'callout':
+      return b.text.trim() ? [{ type: b.type, spans: spansOf(b.text, b.spans) }] : [];
+    case 'list':
+    case 'numbered_list': {
+      const lines = b.text.split('\n');
+      const items = lines.flatMap((line, i) => (line.trim() ? [{ spans: spansOf(line, b.items?.[i]) }] : []));
+      return items.length ? [{ type: b.type, items }] : [];
     }
-  });
+    case 'image':
+      return b.imageUrl.trim() ? [{ type: 'image', imageUrl: b.imageUrl.trim(), alt: b.alt }] : [];
+    case 'link':
+      return b.label.trim() && b.link.trim() ? [{ type: 'link', label: b.label, link: b.link.trim() }] : [];
+  }
 }
 
 /** What a save sends, as a string: two edits that would save the same compare equal. */

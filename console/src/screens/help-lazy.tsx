@@ -5,7 +5,7 @@ import { useEffect, useState } from 'preact/hooks';
 // site's renderer, stylesheet and words) and their operations stay out of the script every
 // other screen loads first.
 
-function lazyScreen<P extends object>(load: () => Promise<ComponentType<P>>): ComponentType<P> {
+export function lazyScreen<P extends object>(load: () => Promise<ComponentType<P>>): ComponentType<P> {
   let loaded: ComponentType<P> | undefined;
   return function Lazy(props: P) {
     const [Screen, setScreen] = useState<ComponentType<P> | undefined>(() => loaded);

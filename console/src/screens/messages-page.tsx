@@ -7,6 +7,8 @@ import {
   InAppMessageDocument,
   InAppStatsLiveDocument,
   InAppTestPhonesDocument,
+  InAppTestSendsDocument,
+  type InAppTestSendsQuery,
   SendInAppTestDocument,
   SetInAppMessageStateDocument,
   type InAppMessagePageFragment,
@@ -14,8 +16,39 @@ import {
   type InAppVariantCountsFragment,
 } from '../generated/graphql';
 import { Confirm } from '../ui/confirm';
-import { fullTime } from '../ui/time';
+import { fullTime, when } from '../ui/time';
 import { MessageWords } from './messages-words';
+import { MessagePreview } from './messages-preview';
+import { AudienceReach } from './messages-reach';
+
+type Editor = typeof import('./messages-editor').MessageEditor;
+type Audience = typeof import('./messages-audience').AudienceEditor;
+type Schedule = typeof import('./messages-audience').ScheduleEditor;
+let scheduleLoaded: Schedule | undefined;
+
+const DAY_NAMES = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+/** When a message is answered, in a few words. */
+function whenWords(m: InAppMessagePageFragment): string {
+  const parts = [
+    m.startAt && `from ${fullTime(m.startAt)}`,
+    m.stopAt && `until ${fullTime(m.stopAt)}`,
+    m.sendingWindow &&
+      `on ${m.sendingWindow.days.map((d) => DAY_NAMES[d]).join(', ')}, ${m.sendingWindow.from} to ${m.sendingWindow.to} in the person's time zone`,
+  ].filter(Boolean);
+  return parts.length ? `Shown ${parts.join(', ')}.` : 'Shown whenever it is live.';
+}
+/** The editors' code, fetched when first opened (they bring the block editor and the forms' refusals). */
+let editorLoaded: Editor | undefined;
+let audienceLoaded: Audience | undefined;
+
+/** A rule in a few words: everyone, or how many conditions, all or any of them. */
+function audienceWords(audience: unknown): string {
+  if (audience === null || audience === undefined) return 'Everyone.';
+  const a = audience as { all?: unknown[]; any?: unknown[] };
+  const list = a.all ?? a.any;
+  if (!list) return 'People who match one condition.';
+  return `People who match ${a.all ? 'all' : 'any'} of ${list.length} condition${list.length === 1 ? '' : 's'}.`;
+}
 
 // A message's page: its kind, name, state with the moves the service allows, its statistics live
 // (inAppStats: counts added as they come, `reload` takes the statistics given), its content blocks
@@ -53,21 +86,7 @@ const MOVES: Record<InAppState, { to: InAppState; label: string }[]> = {
   ended: [],
 };
 
-type Block = { type?: string; spans?: { text?: string }[]; items?: { spans?: { text?: string }[] }[]; text?: string; alt?: string };
-const spansText = (spans?: { text?: string }[]) => (spans ?? []).map((s) => s.text ?? '').join('');
-/** A content block's words (a list's items a line each; a picture by what it shows). */
-function blockText(b: Block): string {
-  if (b.items) return b.items.map((i) => `• ${spansText(i.spans)}`).join('\n');
-  if (b.spans) return spansText(b.spans);
-  return b.text ?? b.alt ?? '';
-}
-/** The blocks of a variant's content: a banner's or post's own, a carousel's screens' in turn. */
-function blocksOf(content: unknown): Block[] {
-  const c = (content ?? {}) as { blocks?: Block[]; screens?: { blocks?: Block[] }[] };
-  return c.blocks ?? (c.screens ?? []).flatMap((s) => s.blocks ?? []);
-}
-
-function addCount(variants: InAppVariantCountsFragment[], c: { variant: string; control: boolean; counter: string }) {
+export function addCount(variants: InAppVariantCountsFragment[], c: { variant: string; control: boolean; counter: string }) {
   const key = c.counter as keyof InAppVariantCountsFragment;
   let found = false;
   const out = variants.map((v) => {
@@ -85,6 +104,8 @@ export function MessagePage(props: {
   modeId: string;
   onChanged(m: InAppMessagePageFragment): void;
   onDeleted(id: string): void;
+  /** Grows when test phones are marked or unmarked: "Send a test" lists them anew. */
+  phonesVersion: number;
 }) {
   const [m, setM] = useState<InAppMessagePageFragment | undefined>();
   const [error, setError] = useState<string | undefined>();
@@ -92,6 +113,38 @@ export function MessagePage(props: {
   const [ending, setEnding] = useState(false);
   const [deleting, setDeleting] = useState(false);
   const version = useRef<string | null>(null);
+  const [Editor, setEditor] = useState<Editor | undefined>();
+  const [editing, setEditing] = useState(false);
+  /** The content being edited, previewed as it is typed. */
+  const [draft, setDraft] = useState<unknown>(undefined);
+  const edit = async () => {
+    try {
+      editorLoaded ??= (await import('./messages-editor')).MessageEditor;
+      setEditor(() => editorLoaded);
+      setEditing(true);
+    } catch (err) {
+      setError(messageOf(err));
+    }
+  };
+  const stopEditing = () => (setEditing(false), setDraft(undefined));
+  const [AudienceForm, setAudienceForm] = useState<Audience | undefined>();
+  const [ScheduleForm, setScheduleForm] = useState<Schedule | undefined>();
+  const changeSchedule = async () => {
+    try {
+      scheduleLoaded ??= (await import('./messages-audience')).ScheduleEditor;
+      setScheduleForm(() => scheduleLoaded);
+    } catch (err) {
+      setError(messageOf(err));
+    }
+  };
+  const changeAudience = async () => {
+    try {
+      audienceLoaded ??= (await import('./messages-audience')).AudienceEditor;
+      setAudienceForm(() => audienceLoaded);
+    } catch (err) {
+      setError(messageOf(err));
+    }
+  };
 
   useEffect(() => {
     request(InAppMessageDocument, { id: props.id })
@@ -135,13 +188,21 @@ export function MessagePage(props: {
 
   const moves = m ? MOVES[m.state] : [];
   useEffect(() => {
-    actionCommands.set(
-      moves.map((mv) => ({
+    const changing = m && m.state !== 'ended';
+    actionCommands.set([
+      ...moves.map((mv) => ({
         id: `message-${mv.to}`,
         label: `Message: ${mv.label.replace('…', '')}`,
         run: () => (mv.to === 'ended' ? setEnding(true) : void move(mv.to)),
       })),
-    );
+      ...(changing && m.variants.length === 1 ? [{ id: 'message-edit', label: 'Message: Edit', run: () => void edit() }] : []),
+      ...(changing
+        ? [
+            { id: 'message-audience', label: 'Message: Change the audience', run: () => void changeAudience() },
+            { id: 'message-when', label: 'Message: Change when', run: () => void changeSchedule() },
+          ]
+        : []),
+    ]);
     return () => actionCommands.set([]);
   }, [m?.state]);
 
@@ -160,7 +221,7 @@ export function MessagePage(props: {
 
   const t = totals(m.stats.variants);
   const first = m.variants[0];
-  const blocks = blocksOf(first?.content);
+  const editable = m.state !== 'ended' && m.variants.length === 1;
   return (
     <section class="conversation-pane message-page" aria-labelledby="message-title">
       <header class="message-head">
@@ -176,6 +237,11 @@ export function MessagePage(props: {
               {mv.label}
             </button>
           ))}
+          {editable && !editing && (
+            <button type="button" onClick={() => void edit()}>
+              Edit the message
+            </button>
+          )}
           {m.state === 'draft' && (
             <button type="button" class="danger" disabled={busy} onClick={() => setDeleting(true)}>
               Delete…
@@ -198,16 +264,53 @@ export function MessagePage(props: {
         ))}
       </dl>
       <h3>Preview</h3>
-      <div class={`message-preview preview-${m.kind}`} role="group" aria-label="Preview">
-        {blocks.map((b, i) => (b.type === 'heading' ? <strong key={i}>{blockText(b)}</strong> : <p key={i}>{blockText(b)}</p>))}
-      </div>
+      <MessagePreview kind={m.kind} content={draft ?? first?.content} />
       {m.variants.length > 1 && (
         <p class="quiet-text">
           The preview shows variant {first?.key}; the message has {m.variants.length}.
         </p>
       )}
-      <MessageWords key={`${m.id}-${m.updatedAt ?? ''}`} m={m} onSaved={(next) => (setM(next), props.onChanged(next))} />
-      <TestSend modeId={props.modeId} messageId={m.id} />
+      {editing && Editor ? (
+        <Editor m={m} onContent={setDraft} onCancel={stopEditing} onSaved={(next) => (setM(next), props.onChanged(next), stopEditing())} />
+      ) : (
+        <MessageWords key={`${m.id}-${m.updatedAt ?? ''}`} m={m} onSaved={(next) => (setM(next), props.onChanged(next))} />
+      )}
+      <h3 id="message-audience-title">Audience</h3>
+      {AudienceForm ? (
+        <AudienceForm
+          m={m}
+          onCancel={() => setAudienceForm(undefined)}
+          onSaved={(next) => (setM(next), props.onChanged(next), setAudienceForm(undefined))}
+        />
+      ) : (
+        <div class="message-audience" aria-labelledby="message-audience-title" role="group">
+          <p>{audienceWords(m.audience)}</p>
+          <AudienceReach appModeId={m.appModeId} audience={m.audience} />
+          {m.state !== 'ended' && (
+            <button type="button" onClick={() => void changeAudience()}>
+              Change the audience
+            </button>
+          )}
+        </div>
+      )}
+      <h3 id="message-when-title">When</h3>
+      {ScheduleForm ? (
+        <ScheduleForm
+          m={m}
+          onCancel={() => setScheduleForm(undefined)}
+          onSaved={(next) => (setM(next), props.onChanged(next), setScheduleForm(undefined))}
+        />
+      ) : (
+        <div class="message-audience" aria-labelledby="message-when-title" role="group">
+          <p>{whenWords(m)}</p>
+          {m.state !== 'ended' && (
+            <button type="button" onClick={() => void changeSchedule()}>
+              Change when
+            </button>
+          )}
+        </div>
+      )}
+      <TestSend modeId={props.modeId} messageId={m.id} phonesVersion={props.phonesVersion} />
       {deleting && (
         <Confirm
           title="Delete this draft?"
@@ -235,11 +338,32 @@ export function MessagePage(props: {
   );
 }
 
+type TestSendRow = InAppTestSendsQuery['inAppTestSends']['edges'][number]['node'];
+/** What became of a test copy: waiting, or delivered and what the person did with it. */
+function testSendWords(s: TestSendRow): string {
+  if (!s.deliveredAt) return 'waiting for its next check-in';
+  const did = (
+    [
+      ['seen', s.seenAt],
+      ['clicked', s.clickedAt],
+      ['dismissed', s.dismissedAt],
+      ['completed', s.completedAt],
+    ] as const
+  ).flatMap(([w, at]) => (at ? [`${w} ${when(at)}`] : []));
+  return [`delivered ${when(s.deliveredAt)}`, ...did].join(' · ');
+}
+
 /** A test copy to one of the app-mode's test phones (answered at its next check-in, never counted). */
-function TestSend({ modeId, messageId }: { modeId: string; messageId: string }) {
+function TestSend({ modeId, messageId, phonesVersion }: { modeId: string; messageId: string; phonesVersion: number }) {
   const [phones, setPhones] = useState<{ externalId: string; label: string }[] | undefined>();
   const [phone, setPhone] = useState('');
   const [said, setSaid] = useState<string | undefined>();
+  const [sends, setSends] = useState<TestSendRow[]>([]);
+  const readSends = () =>
+    request(InAppTestSendsDocument, { messageId })
+      .then(({ inAppTestSends }) => setSends(inAppTestSends.edges.map((e) => e.node)))
+      .catch((err) => setSaid(messageOf(err)));
+  useEffect(() => void readSends(), [messageId]);
   useEffect(() => {
     request(InAppTestPhonesDocument, { appModeId: modeId })
       .then(({ inAppTestPhones }) => {
@@ -248,12 +372,13 @@ function TestSend({ modeId, messageId }: { modeId: string; messageId: string }) 
         setPhone(list[0]?.externalId ?? '');
       })
       .catch((err) => setSaid(messageOf(err)));
-  }, [modeId]);
+  }, [modeId, phonesVersion]);
   const send = async (e: Event) => {
     e.preventDefault();
     try {
       await request(SendInAppTestDocument, { messageId, externalId: phone });
       setSaid(`Test copy sent: ${phone} sees it at its next check-in.`);
+      void readSends();
     } catch (err) {
       setSaid(messageOf(err));
     }
@@ -262,7 +387,7 @@ function TestSend({ modeId, messageId }: { modeId: string; messageId: string }) 
     <form class="message-test" onSubmit={send} aria-labelledby="message-test-title">
       <h3 id="message-test-title">Send a test</h3>
       {phones && phones.length === 0 ? (
-        <p class="quiet-text">No test phones yet: a person's app is marked as one by markTestPhone.</p>
+        <p class="quiet-text">No test phones yet: mark one under "Test phones" beside the list.</p>
       ) : (
         <>
           <label>
@@ -281,6 +406,22 @@ function TestSend({ modeId, messageId }: { modeId: string; messageId: string }) 
         </>
       )}
       {said && <p role="status">{said}</p>}
+      {sends.length > 0 && (
+        <div class="test-sends">
+          <h4 id="test-sends-title">Test copies sent</h4>
+          <ul aria-labelledby="test-sends-title">
+            {sends.map((s) => (
+              <li key={s.id}>
+                To <strong>{s.externalId}</strong> <time dateTime={s.createdAt}>{when(s.createdAt)}</time> (variant {s.variant}):{' '}
+                {testSendWords(s)}
+              </li>
+            ))}
+          </ul>
+          <button type="button" class="quiet small" onClick={() => void readSends()}>
+            Read the test copies again
+          </button>
+        </div>
+      )}
     </form>
   );
 }

@@ -33,7 +33,10 @@ export function MessageWords({ m, onSaved }: { m: InAppMessagePageFragment; onSa
   const [error, setError] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
   if (m.state === 'ended') return null;
-  if (!paragraphs) return <p class="quiet-text">Its words have blocks or variants the console cannot change yet.</p>;
+  if (!paragraphs)
+    return m.variants.length > 1 ? (
+      <p class="quiet-text">A message of several variants is changed through the API: the console edits one.</p>
+    ) : null;
   if (!editing)
     return (
       <p>

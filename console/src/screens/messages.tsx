@@ -1,10 +1,13 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { live } from '../api/live';
 import { request, messageOf } from '../api/request';
 import { actionCommands } from '../commands';
 import {
   CreateInAppMessageDocument,
+  InAppCountsLiveDocument,
   InAppMessagesDocument,
   type InAppMessageRowFragment,
+  type InAppState,
   type InAppVariantCountsFragment,
 } from '../generated/graphql';
 import { plainKey } from '../keys';
@@ -12,14 +15,18 @@ import { appModeId, type Place } from '../place';
 import { messagesPath, navigate } from '../router';
 import { useMoreWhenSeen, useRowKeys } from '../ui/row-keys';
 import { when } from '../ui/time';
-import { KIND_NAMES, MessagePage, STATE_NAMES, totals } from './messages-page';
+import { addCount, KIND_NAMES, MessagePage, STATE_NAMES, totals } from './messages-page';
+import { TestPhones } from './messages-phones';
 
 // Messages: the app-mode's in-app messages, newest first, 30 to a page (the next page loaded as the
 // list is scrolled), each with its kind, state and statistics (people counted once each, the
 // control group left out). j/k move, Enter opens the message beside the list, Esc goes back.
-// "Make a banner" makes a draft banner from a name and one paragraph.
+// "Make a banner", "Make a post" and "Make a carousel" make a draft from a name and one paragraph
+// (a carousel's first screen); its page's editor does the rest.
 
 const PAGE = 30;
+/** The most rows read again at once when the live statistics ask for a reload. */
+const MAX_REREAD = 200;
 
 export function Messages({ place, messageId }: { place: Place; messageId?: string | undefined }) {
   const modeId = appModeId(place);
@@ -27,16 +34,20 @@ export function Messages({ place, messageId }: { place: Place; messageId?: strin
   const [next, setNext] = useState<string | null>(null);
   const [loading, setLoading] = useState(true);
   const [error, setError] = useState<string | undefined>();
-  const [making, setMaking] = useState(false);
+  const [making, setMaking] = useState<MakeKind | undefined>();
+  const [phonesOpen, setPhonesOpen] = useState(false);
+  /** The state shown ('' for every one): ended messages are the archive. */
+  const [shown, setShown] = useState<InAppState | ''>('');
+  const [phonesVersion, setPhonesVersion] = useState(0);
   const reading = useRef(0);
   const list = useRef<HTMLUListElement>(null);
   const end = useRef<HTMLLIElement>(null);
 
   const load = useCallback(
-    async (after: string | null) => {
+    async (after: string | null, first = PAGE) => {
       const mine = ++reading.current;
       try {
-        const { inAppMessages } = await request(InAppMessagesDocument, { appModeId: modeId, after, first: PAGE });
+        const { inAppMessages } = await request(InAppMessagesDocument, { appModeId: modeId, after, first, state: shown || null });
         if (mine !== reading.current) return;
         const page = inAppMessages.edges.map((e) => e.node);
         setRows((old) => (after ? [...old.filter((r) => !page.some((p) => p.id === r.id)), ...page] : page));
@@ -48,9 +59,38 @@ export function Messages({ place, messageId }: { place: Place; messageId?: strin
         if (mine === reading.current) setLoading(false);
       }
     },
-    [modeId],
+    [modeId, shown],
   );
   useEffect(() => void load(null), [load]);
+
+  // The list's statistics live, by one subscription for the app-mode (each count names its
+  // message). The open message's row follows its page, which counts it itself. When the service
+  // says reload (the first answer too), the rows held are read again.
+  const held = useRef(rows);
+  held.current = rows;
+  const opened = useRef(messageId);
+  opened.current = messageId;
+  const version = useRef<string | null>(null);
+  useEffect(() => {
+    version.current = null;
+    return live(
+      InAppCountsLiveDocument,
+      () => ({ appModeId: modeId, after: version.current }),
+      ({ inAppCounts: e }) => {
+        version.current = e.version;
+        if (e.reload) return void load(null, Math.min(MAX_REREAD, Math.max(PAGE, held.current.length)));
+        setRows((old) =>
+          old.map((r) => {
+            const mine = e.counts.filter((c) => c.messageId === r.id && r.id !== opened.current);
+            if (!mine.length) return r;
+            let variants = r.stats.variants;
+            for (const c of mine) variants = addCount(variants, c);
+            return { ...r, stats: { ...r.stats, variants } };
+          }),
+        );
+      },
+    );
+  }, [modeId, load]);
 
   const open = (id: string) => navigate(messagesPath(id));
   useMoreWhenSeen(end, () => next && void load(next), next !== null);
@@ -65,7 +105,10 @@ export function Messages({ place, messageId }: { place: Place; messageId?: strin
   }, [messageId]);
 
   useEffect(() => {
-    actionCommands.set([{ id: 'messages-banner', label: 'Make a banner', run: () => setMaking(true) }]);
+    actionCommands.set([
+      ...(Object.keys(MAKE) as MakeKind[]).map((kind) => ({ id: `messages-${kind}`, label: `Make a ${kind}`, run: () => setMaking(kind) })),
+      { id: 'messages-phones', label: 'Test phones', run: () => setPhonesOpen(true) },
+    ]);
     return () => actionCommands.set([]);
   }, []);
 
@@ -74,23 +117,46 @@ export function Messages({ place, messageId }: { place: Place; messageId?: strin
 
   /** A message changed on its page takes its place in the list. */
   const changed = (m: InAppMessageRowFragment) =>
-    setRows((old) => (old.some((r) => r.id === m.id) ? old.map((r) => (r.id === m.id ? m : r)) : [m, ...old]));
+    setRows((old) =>
+      old.some((r) => r.id === m.id) ? old.map((r) => (r.id === m.id ? m : r)) : !shown || m.state === shown ? [m, ...old] : old,
+    );
 
   return (
     <main class="inbox messages" id="main">
       <section class="list-pane" aria-labelledby="messages-title">
         <div class="messages-head">
           <h1 id="messages-title">Messages</h1>
-          <button type="button" onClick={() => setMaking(true)}>
-            Make a banner
-          </button>
+          <span class="row-buttons">
+            {(Object.keys(MAKE) as MakeKind[]).map((kind) => (
+              <button key={kind} type="button" class="small" onClick={() => setMaking(kind)}>
+                Make a {kind}
+              </button>
+            ))}
+            <button type="button" class="small quiet" aria-expanded={phonesOpen} onClick={() => setPhonesOpen(!phonesOpen)}>
+              Test phones
+            </button>
+          </span>
+          <label class="messages-shown">
+            Show{' '}
+            <select value={shown} onChange={(e) => (setLoading(true), setShown(e.currentTarget.value as InAppState | ''))}>
+              <option value="">Every message</option>
+              {(Object.keys(STATE_NAMES) as InAppState[]).map((st) => (
+                <option key={st} value={st}>
+                  {st === 'ended' ? 'Ended (the archive)' : STATE_NAMES[st]}
+                </option>
+              ))}
+            </select>
+          </label>
         </div>
+        {phonesOpen && <TestPhones modeId={modeId} onChanged={() => setPhonesVersion((v) => v + 1)} onClose={() => setPhonesOpen(false)} />}
         {making && (
-          <MakeBanner
+          <MakeMessage
+            key={making}
+            kind={making}
             modeId={modeId}
-            onCancel={() => setMaking(false)}
+            onCancel={() => setMaking(undefined)}
             onMade={(m) => {
-              setMaking(false);
+              setMaking(undefined);
               changed(m);
               open(m.id);
             }}
@@ -104,7 +170,7 @@ export function Messages({ place, messageId }: { place: Place; messageId?: strin
         {loading && rows.length === 0 ? (
           <p class="quiet-text">Loading…</p>
         ) : rows.length === 0 ? (
-          <p class="quiet-text">No messages yet.</p>
+          <p class="quiet-text">{shown ? `No ${STATE_NAMES[shown].toLowerCase()} messages.` : 'No messages yet.'}</p>
         ) : (
           <ul class="conversations message-rows" ref={list} aria-label="Messages">
             {rows.map((m) => {
@@ -144,7 +210,7 @@ export function Messages({ place, messageId }: { place: Place; messageId?: strin
         )}
       </section>
       {messageId ? (
-        <MessagePage key={messageId} id={messageId} modeId={modeId} onChanged={changed} onDeleted={deleted} />
+        <MessagePage key={messageId} id={messageId} modeId={modeId} onChanged={changed} onDeleted={deleted} phonesVersion={phonesVersion} />
       ) : (
         <section class="conversation-pane empty" aria-label="Message">
           <p>Choose a message: j and k move, Enter opens.</p>
@@ -154,8 +220,17 @@ export function Messages({ place, messageId }: { place: Place; messageId?: strin
   );
 }
 
-/** A banner from a name and one paragraph, made as a draft. */
-function MakeBanner(props: { modeId: string; onCancel(): void; onMade(m: InAppMessageRowFragment): void }) {
+type MakeKind = 'banner' | 'post' | 'carousel';
+const paragraph = (text: string) => [{ type: 'paragraph', spans: [{ text }] }];
+/** The content each kind is made with: one paragraph (a carousel's on its first screen). */
+const MAKE: Record<MakeKind, (text: string) => unknown> = {
+  banner: (text) => ({ blocks: paragraph(text) }),
+  post: (text) => ({ blocks: paragraph(text) }),
+  carousel: (text) => ({ screens: [{ id: 'screen-1', blocks: paragraph(text) }] }),
+};
+
+/** A message of a kind from a name and one paragraph, made as a draft. */
+function MakeMessage(props: { kind: MakeKind; modeId: string; onCancel(): void; onMade(m: InAppMessageRowFragment): void }) {
   const [name, setName] = useState('');
   const [text, setText] = useState('');
   const [error, setError] = useState<string | undefined>();
@@ -166,10 +241,10 @@ function MakeBanner(props: { modeId: string; onCancel(): void; onMade(m: InAppMe
     e.preventDefault();
     setBusy(true);
     try {
-      const content = { blocks: [{ type: 'paragraph', spans: [{ text }] }] };
+      const content = MAKE[props.kind](text);
       const { createInAppMessage } = await request(CreateInAppMessageDocument, {
         appModeId: props.modeId,
-        kind: 'banner',
+        kind: props.kind,
         input: { name, content },
       });
       props.onMade(createInAppMessage);
@@ -182,7 +257,7 @@ function MakeBanner(props: { modeId: string; onCancel(): void; onMade(m: InAppMe
   return (
     <form
       class="make-banner"
-      aria-label="Make a banner"
+      aria-label={`Make a ${props.kind}`}
       onSubmit={submit}
       onKeyDown={(e) => e.code === 'Escape' && (e.stopPropagation(), props.onCancel())}
     >
@@ -191,7 +266,7 @@ function MakeBanner(props: { modeId: string; onCancel(): void; onMade(m: InAppMe
         <input ref={first} required maxLength={200} value={name} onInput={(e) => setName(e.currentTarget.value)} />
       </label>
       <label>
-        Text
+        {props.kind === 'carousel' ? 'Text of its first screen' : 'Text'}
         <textarea required rows={3} value={text} onInput={(e) => setText(e.currentTarget.value)} />
       </label>
       {error && (
@@ -201,7 +276,7 @@ function MakeBanner(props: { modeId: string; onCancel(): void; onMade(m: InAppMe
       )}
       <div class="actions">
         <button type="submit" disabled={busy}>
-          Make the banner
+          Make the {props.kind}
         </button>
         <button type="button" class="quiet" onClick={props.onCancel}>
           Cancel

@@ -26,7 +26,7 @@ import { ContactPage } from '../screens/contact-page';
 import { Contacts } from '../screens/contacts';
 import { HelpArticleEditor, HelpCenter } from '../screens/help-lazy';
 import { Inbox } from '../screens/inbox';
-import { Messages } from '../screens/messages';
+import { Messages } from '../screens/messages-lazy';
 import { Pushes } from '../screens/messages-pushes';
 import { Tickets } from '../screens/tickets';
 import { TicketTypes } from '../screens/tickets-types';

@@ -1,9 +1,26 @@
 import { describe, expect, it } from 'vitest';
-import { afterButton, afterOption, END, MAX_RECEIPT_PATH, nextOf, pathWith, progressOf, startOf, type PathCarousel } from './carousel-path.js';
+import {
+  afterButton,
+  afterOption,
+  END,
+  MAX_RECEIPT_PATH,
+  nextOf,
+  pathWith,
+  progressOf,
+  startOf,
+  type PathCarousel,
+} from './carousel-path.js';
 
 const c: PathCarousel = {
   screens: [
-    { id: 'a', buttons: [{ id: 'go', screen: 'c' }, { id: 'bye', do: 'close' }, { id: 'new', do: 'teleport', screen: 'c' }] },
+    {
+      id: 'a',
+      buttons: [
+        { id: 'go', screen: 'c' },
+        { id: 'bye', do: 'close' },
+        { id: 'new', do: 'teleport', screen: 'c' },
+      ],
+    },
     { id: 'b', next: 'missing' },
     { id: 'c', next: 'a', choice: { options: [{ id: 'yes', next: END }, { id: 'no' }] } },
   ],

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { PersonFacts } from '../audiences/compile.js';
+import { eventCounter } from '../audiences/event-counts.js';
 import type { Ctx, GuestCaller } from '../context.js';
 import { tooManyRequests } from '../errors.js';
 import type { Content, Kind } from './content.js';
@@ -208,7 +209,6 @@ export function personFacts(
   input: Pick<CheckinInput, 'platform' | 'appVersion' | 'screen' | 'language'>,
   now: Date,
 ): PersonFacts {
-  const counts = new Map(mode.events.map((e, i) => [`${e.name}\u0000${e.withinDays ?? ''}`, person.eventCounts[i] ?? 0]));
   const c = person.contact;
   return {
     now,
@@ -219,7 +219,7 @@ export function personFacts(
     platform: input.platform,
     appVersion: input.appVersion,
     screen: input.screen ?? null,
-    eventCount: (name, withinDays) => counts.get(`${name}\u0000${withinDays ?? ''}`) ?? 0,
+    eventCount: eventCounter(mode.events, person.eventCounts),
   };
 }
 

@@ -7,6 +7,7 @@ import { arrayLiteral } from '../sql.js';
 import type { Kind } from './content.js';
 import type { LiveMode } from './live-messages.js';
 import { raw, sql, type Sql } from '../../db/sql.js';
+import { eventCountsSql, needLiterals } from '../audiences/event-counts.js';
 
 // What a check-in needs to know of the person, in one statement (one round trip, no transaction
 // of its own): crm_inapp_checkin holds and checks them against an erase, makes the contact on
@@ -131,11 +132,7 @@ const literals = new WeakMap<LiveMode, { names: string; days: string; topics: st
 function literalsOf(mode: LiveMode) {
   let kept = literals.get(mode);
   if (!kept) {
-    kept = {
-      names: arrayLiteral(mode.events.map((e) => e.name)),
-      days: `{${mode.events.map((e) => e.withinDays ?? 'NULL').join(',')}}`,
-      topics: arrayLiteral(mode.topics),
-    };
+    kept = { ...needLiterals(mode.events), topics: arrayLiteral(mode.topics) };
     literals.set(mode, kept);
   }
   return kept;
@@ -162,10 +159,7 @@ export function factsStatement(
     opts.linksDigest === undefined
       ? sql`true`
       : sql`EXISTS (SELECT 1 FROM app_link_set l WHERE l.app_mode_id = ${appModeId} AND l.digest = ${opts.linksDigest})`;
-  const events = mode.events.length
-    ? sql`(SELECT json_agg((SELECT count(*) FROM ev WHERE ev.name = q.n AND (q.d IS NULL OR ev.occurred_at >= ${now}::timestamptz - q.d * interval '1 day')) ORDER BY q.i)
-        FROM unnest(${lists.names}::text[], ${lists.days}::int[]) WITH ORDINALITY AS q(n, d, i))`
-    : sql`NULL`;
+  const events = mode.events.length ? eventCountsSql(sql`ev`, lists, now) : sql`NULL`;
   const goalFrom = sql`CASE WHEN r.control THEN r.assigned_at ELSE r.seen_at END`;
   const unread = ctx.caller.settings.messengerOn
     ? sql`(SELECT coalesce(sum(${UNREAD(raw('c'))}), 0) FROM conversation c WHERE c.app_mode_id = ${appModeId} AND c.contact_id = ci.person_id)`

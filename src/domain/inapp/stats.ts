@@ -103,3 +103,30 @@ export async function* liveStats(
     }
   }
 }
+
+export interface CountsEvent {
+  version: string;
+  /** Read again what you hold: counts may have been missed (the first event, and after a gap). */
+  reload: boolean;
+  /** People counted since, each once, for any message of the app-mode. */
+  counts: Count[];
+}
+
+const noState = async () => null;
+
+/**
+ * Every person counted for any message of the app-mode, from any server process, in order, until
+ * the signal aborts: one subscription for a list of messages (each count names its message). A
+ * reload carries no statistics (an app-mode's are unbounded): the subscriber reads again those it shows.
+ */
+export async function* liveCounts(
+  ctx: Ctx,
+  appModeId: string,
+  opts: { after?: string | null; signal: AbortSignal },
+): AsyncGenerator<CountsEvent> {
+  for await (const event of liveTopic(ctx, INAPP_COUNTED, appModeId, { ...opts, read: noState, change: countsOf })) {
+    yield event.reload
+      ? { version: event.version, reload: true, counts: [] }
+      : { version: event.version, reload: false, counts: event.change };
+  }
+}

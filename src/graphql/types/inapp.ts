@@ -1,9 +1,19 @@
+import { COUNT_EXAMINED, countAudience, PEOPLE_COUNTED, type AudienceCount } from '../../domain/audiences/count.js';
 import { CONTENT_KINDS } from '../../domain/inapp/content.js';
 import { MAX_DECLARED_LINKS, MAX_LINK_SETS } from '../../domain/inapp/links.js';
 import type { MessageInput, Variant } from '../../domain/inapp/message-input.js';
 import { changeMessage, createMessage, deleteMessage, messageIn, setMessageState } from '../../domain/inapp/messages.js';
 import { setInAppSettings } from '../../domain/inapp/settings.js';
-import { liveStats, statsOfMany, type Count, type MessageStats, type StatsEvent, type VariantStats } from '../../domain/inapp/stats.js';
+import {
+  liveCounts,
+  liveStats,
+  statsOfMany,
+  type Count,
+  type CountsEvent,
+  type MessageStats,
+  type StatsEvent,
+  type VariantStats,
+} from '../../domain/inapp/stats.js';
 import { markTestPhone, sendTestCopy, unmarkTestPhone } from '../../domain/inapp/test-phones.js';
 import { unknownWords } from '../../domain/inapp/known-words.js';
 import { batchLoad } from '../batch.js';
@@ -283,6 +293,31 @@ builder.mutationField('deleteInAppMessage', (t) =>
   }),
 );
 
+// --- The audience's count ------------------------------------------------------------------
+
+const AudienceCountRef = builder.objectRef<AudienceCount>('AudienceCount').implement({
+  description: `How many people an audience reaches now. At most ${COUNT_EXAMINED.toLocaleString('en')} people are examined (in the order of their user ids); beyond them \`exact\` is false and \`count\` is a lower bound.`,
+  fields: (t) => ({
+    count: t.exposeInt('count', { description: 'People reached among those examined.' }),
+    exact: t.exposeBoolean('exact', { description: 'Whether every person of the app-mode was examined.' }),
+    examined: t.exposeInt('examined'),
+    people: t.exposeInt('people', {
+      description: `The app-mode's people (those being erased left out), counted up to ${PEOPLE_COUNTED.toLocaleString('en')}.`,
+    }),
+  }),
+});
+
+builder.queryField('audienceCount', (t) =>
+  t.field({
+    type: AudienceCountRef,
+    description:
+      "The people of the app-mode an audience rule (as InAppMessageInput.audience; null: everyone) reaches now, by the check-in's own test of it. Conditions on what only a check-in says (platform, app_version, screen) are counted as met. A bad rule is refused naming its member (`audience.all.1.attribute`).",
+    args: { appModeId: t.arg.id({ required: true }), audience: t.arg({ type: JSONValue }) },
+    authScopes: (_root, { appModeId }) => ({ read: { appModeId } }),
+    resolve: (_root, { appModeId, audience }, ctx) => countAudience(asStaff(ctx), appModeId, audience ?? null),
+  }),
+);
+
 // --- Test phones and test copies ------------------------------------------------------------
 
 const InAppTestPhoneRef = builder.prismaObject('InAppTestPhone', {
@@ -447,6 +482,7 @@ builder.queryField('appLinks', (t) =>
 const InAppCountRef = builder.objectRef<Count>('InAppCount').implement({
   description: 'One more person counted.',
   fields: (t) => ({
+    messageId: t.exposeID('messageId'),
     variant: t.exposeString('variant'),
     control: t.exposeBoolean('control'),
     counter: t.exposeString('counter', { description: 'sent, seen, clicked, dismissed, completed or goalReached.' }),
@@ -466,6 +502,33 @@ const InAppStatsEventRef = builder.objectRef<StatsEvent>('InAppStatsEvent').impl
     }),
   }),
 });
+
+const InAppCountsEventRef = builder.objectRef<CountsEvent>('InAppCountsEvent').implement({
+  fields: (t) => ({
+    version: t.exposeString('version', { description: 'Name it as `after` to resume from here after a reconnect.' }),
+    reload: t.exposeBoolean('reload', {
+      description: 'Read again the statistics you show (the first event, and after a gap): counts may have been missed.',
+    }),
+    counts: t.field({
+      type: [InAppCountRef],
+      description: 'People counted since the last event, each naming its message: add each to the statistics held.',
+      resolve: (e) => e.counts,
+    }),
+  }),
+});
+
+builder.subscriptionField('inAppCounts', (t) =>
+  t.field({
+    type: InAppCountsEventRef,
+    description:
+      "Every person counted for any of the app-mode's messages, from any server process, in order: one subscription for a list of messages' statistics.",
+    args: { appModeId: t.arg.id({ required: true }), after: t.arg.string() },
+    authScopes: (_root, { appModeId }) => ({ read: { appModeId } }),
+    subscribe: (_root, { appModeId, after }, ctx) =>
+      liveFor(ctx, { appModeId }, 'read', (signal) => liveCounts(asStaff(ctx), appModeId, { after, signal })),
+    resolve: (event) => event,
+  }),
+);
 
 builder.subscriptionField('inAppStats', (t) =>
   t.field({
