@@ -3,6 +3,7 @@ import { queryFromInfo } from '@pothos/plugin-prisma';
 import type { AttributeType as AttributeTypeName } from '../../domain/contacts/attributes.js';
 import { consentOf, type Consent } from '../../domain/contacts/consent.js';
 import { checkEraseState, requestEraseByStaff } from '../../domain/contacts/erasure.js';
+import { CONTACT_EXPORT_SECONDS, contactExportAddress } from '../../domain/contacts/export-address.js';
 import { PAST_CONVERSATIONS_ORDER, staffContactWhere } from '../../domain/contacts/staff.js';
 import { searchContacts } from '../../domain/contacts/search.js';
 import { notFound } from '../../domain/errors.js';
@@ -16,7 +17,7 @@ import { ConversationConnection } from './conversations.js';
 
 // Contacts as staff see them: the list with search, one person with their typed attributes,
 // consent and its history, their events and conversations, and the app's erase requests. Any member
-// reads; erasing a person is for owners and admins.
+// reads; erasing a person and downloading their export are for owners and admins.
 
 export const AttributeType = builder.enumType('AttributeType', {
   values: ['string', 'number', 'boolean', 'date', 'time', 'list'] as const,
@@ -196,6 +197,27 @@ builder.mutationField('eraseContact', (t) =>
     args: { appModeId: t.arg.id({ required: true }), id: t.arg.id({ required: true, description: 'The contact’s id (Contact.id).' }) },
     authScopes: (_root, { appModeId }) => ({ manage_keys: { appModeId } }),
     resolve: async (_query, _root, { appModeId, id }, ctx) => (await requestEraseByStaff(asStaff(ctx), appModeId, id)).request,
+  }),
+);
+
+const ContactExportAddress = builder.objectRef<{ url: string; expiresAt: Date }>('ContactExportAddress').implement({
+  description: 'Where to download one person’s export: an address of this service, signed, good for a few minutes.',
+  fields: (t) => ({
+    url: t.exposeString('url', {
+      description:
+        'GET answers the export as a file (`GET /public/v1/contact-exports/{token}`): the same body as the server API’s export, for this person only. The address is the credential: do not share or log it.',
+    }),
+    expiresAt: t.expose('expiresAt', { type: 'DateTime', description: 'After this the address is refused (403 address_expired).' }),
+  }),
+});
+
+builder.mutationField('exportContact', (t) =>
+  t.field({
+    type: ContactExportAddress,
+    description: `An address to download everything kept about the person in this mode, as the server API’s \`GET /server/v1/contacts/{external_id}/export\` answers it; good for ${CONTACT_EXPORT_SECONDS / 60} minutes and for this person only. Owners and admins (who may make the server keys that export too).`,
+    args: { appModeId: t.arg.id({ required: true }), id: t.arg.id({ required: true, description: 'The contact’s id (Contact.id).' }) },
+    authScopes: (_root, { appModeId }) => ({ manage_keys: { appModeId } }),
+    resolve: (_root, { appModeId, id }, ctx) => contactExportAddress(asStaff(ctx), appModeId, id),
   }),
 );
 
