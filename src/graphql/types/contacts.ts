@@ -5,6 +5,7 @@ import { consentOf, type Consent } from '../../domain/contacts/consent.js';
 import { checkEraseState, requestEraseByStaff } from '../../domain/contacts/erasure.js';
 import { CONTACT_EXPORT_SECONDS, contactExportAddress } from '../../domain/contacts/export-address.js';
 import { PAST_CONVERSATIONS_ORDER, staffContactWhere } from '../../domain/contacts/staff.js';
+import { contactChanges, type ContactChange } from '../../domain/contacts/live.js';
 import { searchContacts } from '../../domain/contacts/search.js';
 import { notFound } from '../../domain/errors.js';
 import { eventsOfContacts } from '../../domain/events/contact-events.js';
@@ -13,6 +14,7 @@ import { builder, connectionType } from '../builder.js';
 import type { StaffContext } from '../context.js';
 import { JSONValue } from '../json.js';
 import { connectionOf, olderPage } from '../pages.js';
+import { liveFor } from '../subscription-access.js';
 import { ConversationConnection } from './conversations.js';
 
 // Contacts as staff see them: the list with search, one person with their typed attributes,
@@ -186,6 +188,38 @@ builder.queryField('contact', (t) =>
       if (!contact) throw notFound('No such contact.');
       return contact;
     },
+  }),
+);
+
+const ContactChangeRef = builder.objectRef<ContactChange>('ContactChange').implement({
+  description: 'One step of a contacts subscription: reload (read the list again), or a person just made.',
+  fields: (t) => ({
+    version: t.exposeString('version', { description: 'Increasing; name it as `after` to resume from here after a reconnect.' }),
+    reload: t.exposeBoolean('reload', {
+      description: 'Read the list again: the first answer without `after`, or when `after` is older than the outbox keeps (7 days).',
+    }),
+    contact: t.prismaField({
+      type: 'Contact',
+      nullable: true,
+      description: 'The person made, as they are now; null on reload, or when they are gone or being erased since.',
+      resolve: (query, change, _args, ctx) =>
+        change.externalId === null
+          ? null
+          : ctx.svc.db.contact.findFirst({ ...query, where: staffContactWhere(change.appModeId, { externalId: change.externalId }) }),
+    }),
+  }),
+});
+
+builder.subscriptionField('contactsChanged', (t) =>
+  t.field({
+    type: ContactChangeRef,
+    description:
+      'Each person made in the app-mode by identify (the server API’s `PUT /server/v1/contacts/{external_id}`), from any server process, in order; changes to people already there and people first seen by the guest API come at the list’s next reading. Ends with unauthenticated, not_found or role_forbids when the session or membership ends.',
+    args: { appModeId: t.arg.id({ required: true }), after: t.arg.string() },
+    authScopes: (_root, { appModeId }) => ({ read: { appModeId } }),
+    subscribe: (_root, { appModeId, after }, ctx) =>
+      liveFor(ctx, { appModeId }, 'read', (signal) => contactChanges(asStaff(ctx), appModeId, { after, signal })),
+    resolve: (change) => change,
   }),
 );
 

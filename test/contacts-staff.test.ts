@@ -3,14 +3,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTACT_EXPORT_SECONDS, contactExportToken } from '../src/domain/contacts/export-address.js';
 import { createLogger } from '../src/lib/logger.js';
 import { memberOf, serverApi, staffApp, unique, type StaffApp } from './support/factories.js';
-import { staffApi } from './support/graphql.js';
+import { staffApi, staffSocket } from './support/graphql.js';
 import { call } from './support/http.js';
 import { startTestServer, type TestServer } from './support/server.js';
 
-// A team member's download of one person's export: the staff API's `exportContact` gives a signed
-// address good for a few minutes, and the public route answers it with the very body a server key
-// gets, as a file. Refused: expired, altered, signed for another use, naming a person of another
-// app-mode; a member whose role may not export gets no address. The token is never logged.
+// What the console's contacts need of the staff API beyond reading: a team member's download of
+// one person's export (`exportContact` gives a signed address good for a few minutes, and the public
+// route answers it with the very body a server key gets, as a file; refused expired, altered, signed
+// for another use or naming a person of another app-mode; a member whose role may not export gets no
+// address; the token is never logged), and the list live (`contactsChanged`).
 
 let t: TestServer;
 let app: StaffApp;
@@ -122,5 +123,56 @@ describe('exportContact and its download', () => {
     expect((await ok(EXPORT, { m: app.modes.live, id }, admin.token)).exportContact.url).toContain('/public/v1/contact-exports/');
     const stranger = await staffApp(t);
     expect(await refused(EXPORT, { m: app.modes.live, id }, stranger.owner)).toMatchObject({ code: 'not_found' });
+  });
+});
+
+describe('contactsChanged', () => {
+  it('tells each person identify makes in the app-mode, in order, resumable, to any member', async () => {
+    const agent = await memberOf(t, app.workspaceId, 'agent');
+    const client = staffSocket(t.url, agent.token);
+    const QUERY =
+      'subscription($m: ID!, $a: String) { contactsChanged(appModeId: $m, after: $a) { version reload contact { id externalId displayName } } }';
+    const seen: any[] = [];
+    const stop = client.subscribe<any>(
+      { query: QUERY, variables: { m: app.modes.live } },
+      { next: ({ data }) => data && seen.push(data.contactsChanged), error: (e) => seen.push({ error: e }), complete: () => {} },
+    );
+    await expect.poll(() => seen.length).toBe(1);
+    expect(seen[0]).toMatchObject({ reload: true, contact: null });
+
+    const live = serverApi(t, app.live.server_key);
+    const first = unique('new');
+    const second = unique('new');
+    await live.identify(first, { display_name: 'First' });
+    // Another mode's person, and a change to one already there: neither is told.
+    await serverApi(t, app.test.server_key).identify(unique('testmode'), {});
+    await live.identify(first, { display_name: 'First, renamed' });
+    await live.identify(second, { display_name: 'Second' });
+    await expect.poll(() => seen.length).toBe(3);
+    expect(seen.slice(1).map((s) => [s.reload, s.contact.externalId])).toEqual([
+      [false, first],
+      [false, second],
+    ]);
+    // The person as they are when told.
+    expect(seen[2].contact.displayName).toBe('Second');
+    stop();
+
+    const resumed: any[] = [];
+    const again = client.subscribe<any>(
+      { query: QUERY, variables: { m: app.modes.live, a: seen[1].version } },
+      { next: ({ data }) => data && resumed.push(data.contactsChanged), error: () => {}, complete: () => {} },
+    );
+    await expect.poll(() => resumed.length).toBe(1);
+    expect(resumed[0]).toMatchObject({ reload: false, contact: { externalId: second } });
+    again();
+
+    // Nobody outside the workspace hears them.
+    const stranger = await staffApp(t);
+    const theirs = staffSocket(t.url, stranger.owner);
+    const refusal = await new Promise<any>((resolve) =>
+      theirs.subscribe({ query: QUERY, variables: { m: app.modes.live } }, { next: resolve, error: resolve, complete: () => {} }),
+    );
+    expect(JSON.stringify(refusal)).toContain('not_found');
+    await Promise.all([client.dispose(), theirs.dispose()]);
   });
 });
