@@ -8,7 +8,7 @@ import { serverApi, staffApp, type StaffApp } from './support/factories.js';
 import { launchBrowser, seriousFindings } from './support/browser.js';
 import { call } from './support/http.js';
 import { startTestServer, testConfig, type TestServer } from './support/server.js';
-import { signedInConsole } from './support/console.js';
+import { runCommand, signedInConsole } from './support/console.js';
 
 // The console's Contacts, the parts beyond search and the page: the list live (a person made by
 // the server API appears without reload), a person's export downloaded as a file (the same as the
@@ -63,7 +63,9 @@ describe('people in the console', { timeout: 60_000 }, () => {
     // The export, downloaded from the person's page: the server API's export, as a file.
     await rows.filter({ hasText: 'Ada Lovelace' }).click();
     await page.getByRole('heading', { level: 1, name: 'Ada Lovelace' }).waitFor();
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download export' }).click()]);
+    // By its button, or (as here) the command menu.
+    await page.getByRole('button', { name: 'Download export' }).waitFor();
+    const [download] = await Promise.all([page.waitForEvent('download'), runCommand(page, 'download export')]);
     expect(download.suggestedFilename()).toBe('contact-ada.json');
     const file = JSON.parse(await readFile((await download.path())!, 'utf8'));
     const byKey = await call(t.url, 'GET', '/server/v1/contacts/ada/export', {

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { request, messageOf } from '../api/request';
+import { actionCommands } from '../commands';
 import {
   ContactPersonDocument,
   EraseContactDocument,
@@ -152,6 +153,13 @@ function ContactExport({ contactId, modeId }: { contactId: string; modeId: strin
       setBusy(false);
     }
   };
+  const run = useRef(download);
+  run.current = download;
+  // In the command menu too, while the page offers it.
+  useEffect(() => {
+    actionCommands.set([{ id: 'contact-export', label: 'Download the person’s export', run: () => void run.current() }]);
+    return () => actionCommands.set([]);
+  }, []);
   return (
     <section aria-labelledby="export-title" class="contact-export">
       <h2 id="export-title">Export</h2>
