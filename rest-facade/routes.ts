@@ -16,6 +16,7 @@ import { ticketRoutes } from './guest/tickets.js';
 import { guestAccess, publicAccess, serverAccess } from './http/access.js';
 import { mount, type AnyRoute, type Surface } from './http/route.js';
 import { getPublicApp } from './public/apps.js';
+import { getContactExportDownload } from './public/contact-exports.js';
 import { publicHelpRoutes } from './public/help.js';
 import { postGuestEvents } from './guest/events.js';
 import { deleteContact, getContactExport, putContact } from './server/contacts.js';
@@ -48,6 +49,7 @@ export function allRoutes(): AnyRoute[] {
     putEventDefinitions,
     postServerEvents,
     getPublicApp,
+    getContactExportDownload,
     ...publicHelpRoutes,
   ];
 }

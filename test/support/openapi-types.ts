@@ -549,6 +549,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/public/v1/contact-exports/{token}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A person's export as a download, by the signed address the staff API's exportContact gave a team member (good for 5 minutes, for that one person of that app-mode); the token is the only credential */
+    get: operations['getPublicV1ContactExportsToken'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/public/v1/help/articles': {
     parameters: {
       query?: never;
@@ -5437,6 +5454,86 @@ export interface operations {
         };
       };
       /** @description No app has this key, or its app is archived */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too many requests; wait for Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not set up here yet, or the database connection was lost mid-request (nothing was done; send it again after Retry-After) */
+      503: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Something failed on our side (code internal): try again later; nothing was half done */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getPublicV1ContactExportsToken: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        token: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The same ExportContact as GET /server/v1/contacts/{external_id}/export, with Content-Disposition: attachment (contact-<their id>.json) and Cache-Control: no-store; written while it is read (chunked), the long lists (conversations and their parts, collected values, tickets, notices, receipts, test sends, article ratings, consent and preference history) 100 rows at a time, so no export is built whole in memory. A failure mid-way cuts the answer short (the connection closes before the JSON ends): read it to its end before trusting it. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ExportContact'];
+        };
+      };
+      /** @description The request could not be read; the problem names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description address_expired: the address is older than its minutes (ask the staff API for another); address_invalid: altered, forged, or not an export address */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The person is gone or being erased */
       404: {
         headers: {
           [name: string]: unknown;

@@ -765,6 +765,26 @@ export type InboxTeamsQueryVariables = Exact<{
 
 export type InboxTeamsQuery = { teams: { edges: Array<{ node: { id: string; name: string } }> } };
 
+export type ExportContactMutationVariables = Exact<{
+  appModeId: string;
+  id: string;
+}>;
+
+export type ExportContactMutation = { exportContact: { url: string; expiresAt: string } };
+
+export type ContactsChangedSubscriptionVariables = Exact<{
+  appModeId: string;
+  after?: string | null | undefined;
+}>;
+
+export type ContactsChangedSubscription = {
+  contactsChanged: {
+    version: string;
+    reload: boolean;
+    contact: { id: string; externalId: string; displayName: string | null; email: string | null; updatedAt: string } | null;
+  };
+};
+
 export type HelpAppQueryVariables = Exact<{
   appId: string;
 }>;
@@ -3870,6 +3890,31 @@ export const InboxTeamsDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<InboxTeamsQuery, InboxTeamsQueryVariables>;
+export const ExportContactDocument = new TypedDocumentString(`
+    mutation ExportContact($appModeId: ID!, $id: ID!) {
+  exportContact(appModeId: $appModeId, id: $id) {
+    url
+    expiresAt
+  }
+}
+    `) as unknown as TypedDocumentString<ExportContactMutation, ExportContactMutationVariables>;
+export const ContactsChangedDocument = new TypedDocumentString(`
+    subscription ContactsChanged($appModeId: ID!, $after: String) {
+  contactsChanged(appModeId: $appModeId, after: $after) {
+    version
+    reload
+    contact {
+      ...ContactRow
+    }
+  }
+}
+    fragment ContactRow on Contact {
+  id
+  externalId
+  displayName
+  email
+  updatedAt
+}`) as unknown as TypedDocumentString<ContactsChangedSubscription, ContactsChangedSubscriptionVariables>;
 export const HelpAppDocument = new TypedDocumentString(`
     query HelpApp($appId: ID!) {
   app(id: $appId) {

@@ -1,9 +1,11 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { request, messageOf } from '../api/request';
+import { actionCommands } from '../commands';
 import {
   ContactPersonDocument,
   EraseContactDocument,
   EraseRequestsDocument,
+  ExportContactDocument,
   type EraseProgressFragment,
   type PersonFragment,
 } from '../generated/graphql';
@@ -13,11 +15,14 @@ import { fullTime } from '../ui/time';
 import { PersonDetails, personName } from './person-panel';
 import { ContactTicket } from './tickets-make';
 
-// A person's page: who they are (the panel's details, their past conversations linked), and
-// erasing them: asked after typing their email or user id, then followed until done (the service
-// removes them from both modes within minutes), with the rows removed by kind.
+// A person's page: who they are (the panel's details, their past conversations linked), their
+// export downloaded (a signed address the service gives, good for minutes), and erasing them: asked
+// after typing their email or user id, then followed until done (the service removes them from both
+// modes within minutes), with the rows removed by kind.
 
+/** The erase's request is read again after 1 s, then each pause half as long again, up to 5 s. */
 const POLL_MS = 1000;
+const POLL_MAX_MS = 5000;
 const ERASE_WORDS = { queued: 'Queued: the erase starts shortly.', running: 'Erasing…', done: 'Erased.' } as Record<string, string>;
 
 export function ContactPage({ place, id }: { place: Place; id: string }) {
@@ -33,9 +38,11 @@ export function ContactPage({ place, id }: { place: Place; id: string }) {
       .catch((err) => setError(messageOf(err)));
   }, [modeId, id]);
 
-  // Until the erase is done, its request is read again each second.
+  // Until the erase is done, its request is read again, the pause growing from 1 to 5 s.
+  const polls = useRef(0);
   useEffect(() => {
     if (!erase || erase.state === 'done') return;
+    const pause = Math.min(POLL_MAX_MS, POLL_MS * 1.5 ** polls.current++);
     const timer = setTimeout(async () => {
       try {
         const { eraseRequests } = await request(EraseRequestsDocument, { appId: place.app.id });
@@ -44,7 +51,7 @@ export function ContactPage({ place, id }: { place: Place; id: string }) {
       } catch {
         setErase({ ...erase });
       }
-    }, POLL_MS);
+    }, pause);
     return () => clearTimeout(timer);
   }, [erase, place.app.id]);
 
@@ -83,22 +90,25 @@ export function ContactPage({ place, id }: { place: Place; id: string }) {
           )}
         </section>
         {!erase && <ContactTicket contactId={person.id} modeId={modeId} />}
-        <section aria-labelledby="erase-title" class="erase">
-          <h2 id="erase-title">Erase</h2>
-          {erase ? (
-            <EraseProgress erase={erase} />
-          ) : (
-            <>
-              <p>
-                Removes everything kept about this person from the app, in live and test mode, within minutes. For 30 days their user id
-                cannot be used again.
-              </p>
-              <button type="button" class="danger" onClick={() => setConfirming(true)}>
-                Erase this person…
-              </button>
-            </>
-          )}
-        </section>
+        <div class="contact-side">
+          {!erase && <ContactExport contactId={person.id} modeId={modeId} />}
+          <section aria-labelledby="erase-title" class="erase">
+            <h2 id="erase-title">Erase</h2>
+            {erase ? (
+              <EraseProgress erase={erase} />
+            ) : (
+              <>
+                <p>
+                  Removes everything kept about this person from the app, in live and test mode, within minutes. For 30 days their user id
+                  cannot be used again.
+                </p>
+                <button type="button" class="danger" onClick={() => setConfirming(true)}>
+                  Erase this person…
+                </button>
+              </>
+            )}
+          </section>
+        </div>
       </div>
       {confirming && (
         <ConfirmErase
@@ -112,6 +122,57 @@ export function ContactPage({ place, id }: { place: Place; id: string }) {
         />
       )}
     </main>
+  );
+}
+
+/**
+ * The person's export as a file: the service gives a signed address good for a few minutes, and the
+ * browser downloads from it (the file's name is the service's). The address is asked for at each
+ * click, never kept: it is the credential. Its path is taken on this origin, where the console is.
+ */
+function ContactExport({ contactId, modeId }: { contactId: string; modeId: string }) {
+  const [busy, setBusy] = useState(false);
+  const [said, setSaid] = useState<{ text: string; error?: true } | undefined>();
+  const download = async () => {
+    setBusy(true);
+    setSaid(undefined);
+    try {
+      const { exportContact } = await request(ExportContactDocument, { appModeId: modeId, id: contactId });
+      const address = new URL(exportContact.url);
+      const link = document.createElement('a');
+      link.href = address.pathname;
+      link.download = '';
+      link.hidden = true;
+      document.body.append(link);
+      link.click();
+      link.remove();
+      setSaid({ text: 'The download has started: a JSON file of everything kept about this person in this mode.' });
+    } catch (err) {
+      setSaid({ text: messageOf(err), error: true });
+    } finally {
+      setBusy(false);
+    }
+  };
+  const run = useRef(download);
+  run.current = download;
+  // In the command menu too, while the page offers it.
+  useEffect(() => {
+    actionCommands.set([{ id: 'contact-export', label: 'Download the person’s export', run: () => void run.current() }]);
+    return () => actionCommands.set([]);
+  }, []);
+  return (
+    <section aria-labelledby="export-title" class="contact-export">
+      <h2 id="export-title">Export</h2>
+      <p>Everything kept about this person in this mode, as the server API’s export gives it, in one file.</p>
+      <button type="button" onClick={download} disabled={busy}>
+        {busy ? 'Preparing…' : 'Download export'}
+      </button>
+      {said && (
+        <p class={said.error ? 'error' : 'hint-text export-said'} role={said.error ? 'alert' : 'status'}>
+          {said.text}
+        </p>
+      )}
+    </section>
   );
 }
 

@@ -1,17 +1,29 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { request, messageOf } from '../api/request';
-import { ContactsDocument, type ContactRowFragment } from '../generated/graphql';
+import { live } from '../api/live';
+import { ContactsChangedDocument, ContactsDocument, type ContactRowFragment } from '../generated/graphql';
 import { appModeId, type Place } from '../place';
 import { contactPath, navigate } from '../router';
+import { withChange } from '../ui/live-list';
 import { useMoreWhenSeen, useRowKeys } from '../ui/row-keys';
 import { when } from '../ui/time';
 import { personName } from './person-panel';
 
 // Contacts: the app-mode's people, most recently updated first, narrowed by a search of their
 // email, name or user id (the service's `contacts(search)`), 30 to a page, the next page loaded as
-// the list is scrolled; j/k move, Enter opens their page.
+// the list is scrolled; j/k move, Enter opens their page. Kept live by `contactsChanged`: a person
+// identify makes comes to their place (when the search, if any, finds them), resuming from the last
+// version seen; a `reload` reads the list again.
 
 const TYPING_PAUSE_MS = 250;
+
+/** The list's order, the service's: most recently updated first, then by id. */
+const newestFirst = (a: ContactRowFragment, b: ContactRowFragment) =>
+  a.updatedAt === b.updatedAt ? (a.id < b.id ? 1 : -1) : a.updatedAt < b.updatedAt ? 1 : -1;
+
+/** Whether the service's search would find the person: the text in their user id, email or name, in any case. */
+const found = (c: ContactRowFragment, text: string) =>
+  !text || [c.externalId, c.email, c.displayName].some((v) => v?.toLowerCase().includes(text.toLowerCase()));
 
 export function Contacts({ place }: { place: Place }) {
   const modeId = appModeId(place);
@@ -54,6 +66,24 @@ export function Contacts({ place }: { place: Place }) {
     setLoading(true);
     void load(null);
   }, [load]);
+
+  // Live, for as long as the screen is open, whatever the search: the newest search and reading are used.
+  const current = useRef({ load, asked });
+  current.current = { load, asked };
+  const version = useRef<string | null>(null);
+  useEffect(() => {
+    version.current = null;
+    return live(
+      ContactsChangedDocument,
+      () => ({ appModeId: modeId, after: version.current }),
+      ({ contactsChanged: change }) => {
+        version.current = change.version;
+        if (change.reload) return void current.current.load(null);
+        const c = change.contact;
+        if (c) setRows((old) => withChange(old, c, found(c, current.current.asked), newestFirst));
+      },
+    );
+  }, [modeId]);
 
   const open = (id: string) => navigate(contactPath(id));
   useMoreWhenSeen(end, () => next && !loading && void load(next), next !== null);

@@ -14,6 +14,7 @@ import {
 import { applyConsent, type ConsentInput } from './consent.js';
 import { touchContact } from './contacts.js';
 import { emit } from '../outbox.js';
+import { CONTACT_CREATED } from './live.js';
 
 // Identify: PUT /server/v1/contacts/{external_id}. Only sent fields change; empty clears; an
 // attribute sent null is removed. The contact is made the first time. One transaction.
@@ -59,7 +60,7 @@ export async function identify(ctx: Ctx<AppCaller>, externalId: string, input: I
     if (input.consent) after = await applyConsent(ttx, after, input.consent);
 
     if (created || after !== before) {
-      await emit(ttx, created ? 'contact.created' : 'contact.updated', {
+      await emit(ttx, created ? CONTACT_CREATED : 'contact.updated', {
         appModeId: ctx.caller.appModeId,
         externalId,
         data: { external_id: externalId },

@@ -11,7 +11,7 @@ import { preferenceData } from '../preferences/personal-data.js';
 import { pushData } from '../push/personal-data.js';
 import { ticketData } from '../tickets/personal-data.js';
 import { webhookData } from '../webhooks/personal-data.js';
-import type { AppCaller, Ctx, TxCtx } from '../context.js';
+import type { Ctx, TxCtx } from '../context.js';
 import { outboxData } from './outbox.js';
 import { emptyExport, type ErasedPerson, type ExportContact, type PersonalDataArea } from './registry.js';
 
@@ -33,9 +33,9 @@ export const PERSONAL_DATA: PersonalDataArea[] = [
   contactData,
 ];
 
-/** Everything kept about the person in the caller's app-mode, or undefined when nothing is. */
-export async function exportPerson(ctx: Ctx<AppCaller>, externalId: string): Promise<ExportContact | undefined> {
-  const person = { appModeId: ctx.caller.appModeId, externalId };
+/** Everything kept about the person in the app-mode, or undefined when nothing is. */
+export async function exportPerson(ctx: Ctx, appModeId: string, externalId: string): Promise<ExportContact | undefined> {
+  const person = { appModeId, externalId };
   const parts = (await Promise.all(PERSONAL_DATA.map((area) => area.exportOf?.(ctx, person)))).filter((p) => p !== undefined);
   return parts.length ? Object.assign(emptyExport(), ...parts) : undefined;
 }

@@ -3,7 +3,9 @@ import { queryFromInfo } from '@pothos/plugin-prisma';
 import type { AttributeType as AttributeTypeName } from '../../domain/contacts/attributes.js';
 import { consentOf, type Consent } from '../../domain/contacts/consent.js';
 import { checkEraseState, requestEraseByStaff } from '../../domain/contacts/erasure.js';
+import { CONTACT_EXPORT_SECONDS, contactExportAddress } from '../../domain/contacts/export-address.js';
 import { PAST_CONVERSATIONS_ORDER, staffContactWhere } from '../../domain/contacts/staff.js';
+import { contactChanges, type ContactChange } from '../../domain/contacts/live.js';
 import { searchContacts } from '../../domain/contacts/search.js';
 import { notFound } from '../../domain/errors.js';
 import { eventsOfContacts } from '../../domain/events/contact-events.js';
@@ -12,11 +14,12 @@ import { builder, connectionType } from '../builder.js';
 import type { StaffContext } from '../context.js';
 import { JSONValue } from '../json.js';
 import { connectionOf, olderPage } from '../pages.js';
+import { liveFor } from '../subscription-access.js';
 import { ConversationConnection } from './conversations.js';
 
 // Contacts as staff see them: the list with search, one person with their typed attributes,
 // consent and its history, their events and conversations, and the app's erase requests. Any member
-// reads; erasing a person is for owners and admins.
+// reads; erasing a person and downloading their export are for owners and admins.
 
 export const AttributeType = builder.enumType('AttributeType', {
   values: ['string', 'number', 'boolean', 'date', 'time', 'list'] as const,
@@ -188,6 +191,38 @@ builder.queryField('contact', (t) =>
   }),
 );
 
+const ContactChangeRef = builder.objectRef<ContactChange>('ContactChange').implement({
+  description: 'One step of a contacts subscription: reload (read the list again), or a person just made.',
+  fields: (t) => ({
+    version: t.exposeString('version', { description: 'Increasing; name it as `after` to resume from here after a reconnect.' }),
+    reload: t.exposeBoolean('reload', {
+      description: 'Read the list again: the first answer without `after`, or when `after` is older than the outbox keeps (7 days).',
+    }),
+    contact: t.prismaField({
+      type: 'Contact',
+      nullable: true,
+      description: 'The person made, as they are now; null on reload, or when they are gone or being erased since.',
+      resolve: (query, change, _args, ctx) =>
+        change.externalId === null
+          ? null
+          : ctx.svc.db.contact.findFirst({ ...query, where: staffContactWhere(change.appModeId, { externalId: change.externalId }) }),
+    }),
+  }),
+});
+
+builder.subscriptionField('contactsChanged', (t) =>
+  t.field({
+    type: ContactChangeRef,
+    description:
+      'Each person made in the app-mode by identify (the server API’s `PUT /server/v1/contacts/{external_id}`), from any server process, in order; changes to people already there and people first seen by the guest API come at the list’s next reading. Ends with unauthenticated, not_found or role_forbids when the session or membership ends.',
+    args: { appModeId: t.arg.id({ required: true }), after: t.arg.string() },
+    authScopes: (_root, { appModeId }) => ({ read: { appModeId } }),
+    subscribe: (_root, { appModeId, after }, ctx) =>
+      liveFor(ctx, { appModeId }, 'read', (signal) => contactChanges(asStaff(ctx), appModeId, { after, signal })),
+    resolve: (change) => change,
+  }),
+);
+
 builder.mutationField('eraseContact', (t) =>
   t.prismaField({
     type: 'EraseRequest',
@@ -196,6 +231,27 @@ builder.mutationField('eraseContact', (t) =>
     args: { appModeId: t.arg.id({ required: true }), id: t.arg.id({ required: true, description: 'The contact’s id (Contact.id).' }) },
     authScopes: (_root, { appModeId }) => ({ manage_keys: { appModeId } }),
     resolve: async (_query, _root, { appModeId, id }, ctx) => (await requestEraseByStaff(asStaff(ctx), appModeId, id)).request,
+  }),
+);
+
+const ContactExportAddress = builder.objectRef<{ url: string; expiresAt: Date }>('ContactExportAddress').implement({
+  description: 'Where to download one person’s export: an address of this service, signed, good for a few minutes.',
+  fields: (t) => ({
+    url: t.exposeString('url', {
+      description:
+        'GET answers the export as a file (`GET /public/v1/contact-exports/{token}`): the same body as the server API’s export, for this person only. The address is the credential: do not share or log it.',
+    }),
+    expiresAt: t.expose('expiresAt', { type: 'DateTime', description: 'After this the address is refused (403 address_expired).' }),
+  }),
+});
+
+builder.mutationField('exportContact', (t) =>
+  t.field({
+    type: ContactExportAddress,
+    description: `An address to download everything kept about the person in this mode, as the server API’s \`GET /server/v1/contacts/{external_id}/export\` answers it; good for ${CONTACT_EXPORT_SECONDS / 60} minutes and for this person only. Owners and admins (who may make the server keys that export too).`,
+    args: { appModeId: t.arg.id({ required: true }), id: t.arg.id({ required: true, description: 'The contact’s id (Contact.id).' }) },
+    authScopes: (_root, { appModeId }) => ({ manage_keys: { appModeId } }),
+    resolve: (_root, { appModeId, id }, ctx) => contactExportAddress(asStaff(ctx), appModeId, id),
   }),
 );
 
