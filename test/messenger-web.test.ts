@@ -59,6 +59,7 @@ let allowed: string;
 let other: string;
 let withBot: string;
 let travelling: string;
+let touring: string;
 beforeAll(async () => {
   // Its own address as BASE_URL: the upload and picture addresses the service writes are reached by the page.
   const port = await freePort();
@@ -68,7 +69,8 @@ beforeAll(async () => {
   other = await website('web-user-2');
   withBot = await website('web-user-3');
   travelling = await website('web-user-4');
-  await updateSettings(t.ctx, app.modes.live, { webOrigins: [allowed, withBot, travelling] });
+  touring = await website('web-user-5');
+  await updateSettings(t.ctx, app.modes.live, { webOrigins: [allowed, withBot, travelling, touring] });
   browser = await launchBrowser();
   mkdirSync(SHOTS, { recursive: true });
 });
@@ -335,6 +337,65 @@ describe('the web messenger on a customer’s page', { timeout: 60_000 }, () => 
       );
     expect(await stats(shownPost.id)).toEqual([{ variant: expect.any(String), seen: 1, clicked: 1, dismissed: 0 }]);
     expect(await stats(shownBanner.id)).toEqual([{ variant: expect.any(String), seen: 1, clicked: 0, dismissed: 1 }]);
+    await page.close();
+    await inApp.state(shownPost.id, 'ended');
+    await inApp.state(shownBanner.id, 'ended');
+  });
+
+  it('steps through a carousel by its choice and its button’s branch to the end, each receipt sent once', async () => {
+    const inApp = inAppStaff(
+      () => t,
+      () => app.owner,
+    );
+    const para = (text: string) => [{ type: 'paragraph', spans: [{ text }] }];
+    const shown = await inApp.live(app.modes.live, 'carousel', {
+      content: {
+        screens: [
+          {
+            id: 'welcome',
+            blocks: para('Where do you grow things?'),
+            choice: {
+              options: [
+                { id: 'garden', label: 'In my garden', next: 'tips' },
+                { id: 'balcony', label: 'On my balcony', next: 'pots' },
+              ],
+            },
+          },
+          {
+            id: 'pots',
+            blocks: para('Pots for small spaces'),
+            buttons: [{ id: 'more', label: 'Show me', do: 'link', link: 'https://shop.example/pots', screen: 'end' }],
+          },
+          { id: 'tips', blocks: para('Tips for gardens') },
+        ],
+      },
+    });
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const receipts: { message_id: string; action: string; screen?: string; answers?: string[]; path?: string[] }[] = [];
+    page.on('request', (r) => r.method() === 'POST' && r.url().endsWith('/guest/v1/receipts') && receipts.push(r.postDataJSON()));
+    await page.goto(touring);
+    const carousel = page.locator('[data-crm-messenger] [role="dialog"][aria-label^="Message from"]');
+    await carousel.getByText('Where do you grow things?').waitFor();
+    expect(await carousel.getByRole('img', { name: 'Screen 1 of 3' }).count()).toBe(1);
+    expect(await seriousFindings(page)).toEqual([]);
+    await page.screenshot({ path: `${SHOTS}messenger-carousel.png` });
+    await carousel.getByRole('button', { name: 'On my balcony' }).click();
+    await carousel.getByText('Pots for small spaces').waitFor();
+    const popup = page.waitForEvent('popup');
+    await carousel.getByRole('button', { name: 'Show me' }).click();
+    await (await popup).close();
+    await expect.poll(() => carousel.count()).toBe(0);
+    await expect.poll(() => receipts.length).toBe(4);
+    expect(receipts.map(({ action, screen, answers, path }) => ({ action, screen, answers, path }))).toEqual([
+      { action: 'seen', screen: 'welcome', answers: undefined, path: undefined },
+      { action: 'answered', screen: 'welcome', answers: ['balcony'], path: ['welcome'] },
+      { action: 'clicked', screen: 'pots', answers: undefined, path: ['welcome', 'pots'] },
+      { action: 'completed', screen: 'pots', answers: undefined, path: ['welcome', 'pots'] },
+    ]);
+    const stats = await staff('query($id: ID!) { inAppMessage(id: $id) { stats { variants { seen clicked completed } } } }', {
+      id: shown.id,
+    });
+    expect(stats.inAppMessage.stats.variants.filter((v: { seen: number }) => v.seen)).toEqual([{ seen: 1, clicked: 1, completed: 1 }]);
     await page.close();
   });
 });

@@ -4,19 +4,20 @@ import { word } from '../../../sdk/src/index.js';
 import type { InAppLayer } from '../context.js';
 import { trapFocus } from '../app/focus.js';
 import { Banner } from './banner.js';
+import { Carousel } from './carousel.js';
 import { Post } from './post.js';
-import { INAPP_CSS } from './styles.js';
+import { CAROUSEL_CSS, INAPP_CSS } from './styles.js';
 
 type InAppMessage = components['schemas']['InAppMessage'];
 
 /**
  * In-app messages from the check-ins, drawn over the page in the messenger's shadow root: one banner at a
- * time, and one large message (a post) at a time, the next when it is closed. A message the check-ins
+ * time, and one large message (a post or a carousel) at a time, the next when it is closed. A message the check-ins
  * answer again while it is shown, or after it was closed, is not drawn again on this page.
  */
 export const show: InAppLayer['show'] = (root, context) => {
   const style = document.createElement('style');
-  style.textContent = INAPP_CSS;
+  style.textContent = INAPP_CSS + CAROUSEL_CSS;
   root.append(style);
   const bannerSlot = document.createElement('div');
   const largeSlot = document.createElement('div');
@@ -58,7 +59,8 @@ export const show: InAppLayer['show'] = (root, context) => {
       drawLarge();
       next();
     };
-    render(<Post message={large} context={context} done={close} />, largeSlot);
+    const Large = large.kind === 'carousel' ? Carousel : Post;
+    render(<Large message={large} context={context} done={close} />, largeSlot);
     const dialog = largeSlot.querySelector<HTMLElement>('[role="dialog"]');
     if (dialog) untrap = trapFocus(dialog, () => dialog.querySelector<HTMLButtonElement>('.inapp-close')?.click());
   };
@@ -67,12 +69,12 @@ export const show: InAppLayer['show'] = (root, context) => {
   const next = () => {
     for (let i = 0; i < waiting.length; i++) {
       const m = waiting[i]!;
-      const kind = word(m.kind, ['banner', 'post'], 'unknown');
+      const kind = word(m.kind, ['banner', 'post', 'carousel'], 'unknown');
       if (kind === 'banner' && !banner) {
         waiting.splice(i--, 1);
         banner = m;
         drawBanner();
-      } else if (kind === 'post' && !large) {
+      } else if ((kind === 'post' || kind === 'carousel') && !large) {
         waiting.splice(i--, 1);
         large = m;
         drawLarge();
@@ -85,8 +87,8 @@ export const show: InAppLayer['show'] = (root, context) => {
       for (const m of messages) {
         if (handled.has(m.id)) continue;
         handled.add(m.id);
-        // A kind this messenger cannot draw yet (a carousel, a survey) is left for a newer one.
-        if (word(m.kind, ['banner', 'post'], 'unknown') === 'unknown') continue;
+        // A kind this messenger cannot draw yet (a survey) is left for a newer one.
+        if (word(m.kind, ['banner', 'post', 'carousel'], 'unknown') === 'unknown') continue;
         waiting.push(m);
       }
       next();

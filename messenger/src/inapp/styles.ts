@@ -23,4 +23,21 @@ export const INAPP_CSS = `
 .inapp-buttons .other { background: #fff; color: #1a1a1a; border: 1px solid #8a8a8a; }
 .inapp-banner :focus-visible, .inapp-post :focus-visible { outline: 3px solid #1a1a1a; outline-offset: 2px; }
 .inapp-banner :focus-visible { outline-color: var(--on-brand); }
+.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+`;
+
+export const CAROUSEL_CSS = `
+.carousel .carousel-screen { display: flex; flex-direction: column; gap: 12px; outline: none; }
+.carousel .layout-image_full .inapp-image { margin: -24px -24px 0; width: calc(100% + 48px); border-radius: 16px 16px 0 0; }
+.carousel .inapp-close.skip { width: auto; border-radius: 16px; padding: 0 12px; }
+.carousel-choice { border: 0; margin: 0; padding: 0; display: flex; flex-direction: column; gap: 8px; }
+.carousel-choice button { text-align: start; border: 1px solid #8a8a8a; background: #fff; color: #1a1a1a; border-radius: 10px; padding: 10px 14px;
+  font: inherit; cursor: pointer; }
+.carousel-choice button[aria-pressed="true"] { border-color: var(--brand); box-shadow: inset 0 0 0 2px var(--brand); }
+.carousel-progress { display: flex; justify-content: center; gap: 6px; }
+.carousel-progress .dot { width: 8px; height: 8px; border-radius: 50%; background: #c4c4c4; }
+.carousel-progress .dot.on { background: var(--brand); }
+.carousel-progress.bar { height: 4px; background: #e4e4e4; border-radius: 2px; justify-content: flex-start; }
+.carousel-progress .bar { height: 4px; background: var(--brand); border-radius: 2px; }
+@media (max-width: 480px) { .inapp-scrim { align-items: end; padding: 0; } .inapp-post { border-radius: 16px 16px 0 0; width: 100%; } }
 `;
