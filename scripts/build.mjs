@@ -308,10 +308,18 @@ async function buildMessenger() {
       __MESSENGER_VERSION__: JSON.stringify(MESSENGER_VERSION),
     },
   });
+  // The SDK alone, for a website that draws its own UI: `import { createClient } from '{base_url}/sdk.js'`.
+  const sdk = await build({
+    ...common,
+    entryPoints: [path.join(root, 'sdk/src/index.ts')],
+    format: 'esm',
+    outfile: path.join(messengerDist, 'sdk.js'),
+    tsconfig: path.join(root, 'sdk', 'tsconfig.json'),
+  });
   const out = `${messengerBuilding}${process.pid}`;
   await rm(out, { recursive: true, force: true });
   const sizes = [];
-  for (const file of [first.outputFiles[0], ...parts.outputFiles]) {
+  for (const file of [first.outputFiles[0], ...parts.outputFiles, sdk.outputFiles[0]]) {
     const target = path.join(out, path.relative(messengerDist, file.path));
     await mkdir(path.dirname(target), { recursive: true });
     await writeFile(target, file.contents);

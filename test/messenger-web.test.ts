@@ -256,6 +256,22 @@ describe('the web messenger on a customer’s page', { timeout: 60_000 }, () => 
     await page.close();
   });
 
+  it('serves the SDK alone as a module a website imports to draw its own UI', async () => {
+    const page = await browser.newPage();
+    await page.goto(allowed);
+    // As the website's own script (a string: the test's transform would rewrite an import() in a function).
+    const id: string = await page.evaluate(`(async () => {
+      const { createClient } = await import('${t.url}/sdk.js');
+      const crm = createClient({ baseUrl: '${t.url}', appKey: '${app.live.app_key}', token: () => fetch('/my-token').then((r) => r.text()) });
+      const started = await crm.startConversation({ text: 'Written in our own UI' });
+      await crm.close();
+      return started.id;
+    })()`);
+    const part = await t.svc.db.conversationPart.findFirstOrThrow({ where: { conversationId: id, text: 'Written in our own UI' } });
+    expect(part.authorKind).toBe('contact');
+    await page.close();
+  });
+
   it('fits a phone 360 px wide', async () => {
     const page = await browser.newPage({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
     await page.goto(allowed);

@@ -5,7 +5,8 @@ import { checkoutRoot, IMMUTABLE, serveFile } from './static-files.js';
 // The web messenger (messenger/, built into dist/messenger/ at install), loaded on customers' pages
 // from other origins: its first script at a stable address (`/messenger.js`, cached briefly so a new
 // build reaches pages within minutes), and its screens named by their hash (cached for ever), which
-// the first script imports as a module, so they answer any origin (they hold nothing of anyone's).
+// the first script imports as a module, so they answer any origin (they hold nothing of anyone's); and
+// the SDK alone at `/sdk.js`, a module for websites that draw their own UI.
 
 /** How long a browser keeps the first script before asking again (it is a few KB, and names the screens' build). */
 const FIRST_SCRIPT_CACHE = 'public, max-age=300';
@@ -15,6 +16,12 @@ export function messengerRouter(opts: { dir?: string } = {}): Router {
   const router = new Router();
   router.get('/messenger.js', async (ctx) => {
     await serveFile(ctx, dir, 'messenger.js', FIRST_SCRIPT_CACHE);
+    ctx.set('Cross-Origin-Resource-Policy', 'cross-origin');
+  });
+  // The SDK alone, as a module a website imports (`import { createClient } from '{base_url}/sdk.js'`).
+  router.get('/sdk.js', async (ctx) => {
+    await serveFile(ctx, dir, 'sdk.js', FIRST_SCRIPT_CACHE);
+    ctx.set('Access-Control-Allow-Origin', '*');
     ctx.set('Cross-Origin-Resource-Policy', 'cross-origin');
   });
   router.get('/messenger/assets/:name', async (ctx) => {
