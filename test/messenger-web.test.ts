@@ -29,7 +29,7 @@ const sites: http.Server[] = [];
 const tokensGiven = new Map<string, number>();
 
 /** A customer's website: the snippet, and its own route giving the signed-in user's token (for an hour, on the service's clock). */
-async function website(user: string): Promise<string> {
+async function website(user: string, boot = ''): Promise<string> {
   const site = http.createServer(async (req, res) => {
     if (req.url === '/my-token') {
       tokensGiven.set(user, (tokensGiven.get(user) ?? 0) + 1);
@@ -41,7 +41,7 @@ async function website(user: string): Promise<string> {
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Acme shop</title>
 <style>body { font: 16px serif; margin: 2rem; } button { all: unset; }</style></head>
 <body><main><h1>Acme shop</h1><p>Everything for your garden.</p></main>
-<script>window.Messenger = { q: [['boot', [{ token: () => fetch('/my-token').then((r) => r.text()) }]]] };</script>
+<script>window.Messenger = { q: [['boot', [{ token: () => fetch('/my-token').then((r) => r.text())${boot} }]]] };</script>
 <script src="${t.url}/messenger.js" data-app-key="${app.live.app_key}" async></script>
 </body></html>`);
   });
@@ -60,6 +60,7 @@ let other: string;
 let withBot: string;
 let travelling: string;
 let touring: string;
+let inFrench: string;
 beforeAll(async () => {
   // Its own address as BASE_URL: the upload and picture addresses the service writes are reached by the page.
   const port = await freePort();
@@ -70,7 +71,8 @@ beforeAll(async () => {
   withBot = await website('web-user-3');
   travelling = await website('web-user-4');
   touring = await website('web-user-5');
-  await updateSettings(t.ctx, app.modes.live, { webOrigins: [allowed, withBot, travelling, touring] });
+  inFrench = await website('web-user-6', ", language: 'fr-FR'");
+  await updateSettings(t.ctx, app.modes.live, { webOrigins: [allowed, withBot, travelling, touring, inFrench] });
   browser = await launchBrowser();
   mkdirSync(SHOTS, { recursive: true });
 });
@@ -269,6 +271,19 @@ describe('the web messenger on a customer’s page', { timeout: 60_000 }, () => 
     })()`);
     const part = await t.svc.db.conversationPart.findFirstOrThrow({ where: { conversationId: id, text: 'Written in our own UI' } });
     expect(part.authorKind).toBe('contact');
+    await page.close();
+  });
+
+  it('speaks the person’s language', async () => {
+    const page = await browser.newPage();
+    await page.goto(inFrench);
+    await page.getByRole('button', { name: 'Ouvrir les messages' }).click();
+    const panel = page.locator('[data-crm-messenger] [role="dialog"]');
+    await panel.getByRole('button', { name: 'Écrivez-nous' }).click();
+    await panel.getByLabel('Votre message').waitFor();
+    expect(await panel.getAttribute('lang')).toBe('fr');
+    expect(await panel.getAttribute('aria-label')).toBe('Messages de Acme');
+    expect(await launcher(page).getAttribute('aria-label')).toBe('Fermer les messages');
     await page.close();
   });
 

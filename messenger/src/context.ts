@@ -10,6 +10,8 @@ export interface Brand {
 export interface MessengerContext {
   client: GuestClient;
   brand: Brand;
+  /** The person's language (BCP 47), as `boot` was given it or the browser's. */
+  language: string | undefined;
   /** The help center is switched on for the app (the public app details' features). */
   helpCenter: boolean;
   /** Closes the messenger (the launcher takes the focus back). */
@@ -25,6 +27,7 @@ export interface MessengerScreens {
 export interface InAppContext {
   client: GuestClient;
   brand: Brand;
+  language: string | undefined;
 }
 
 /** The in-app layer's module (loaded when a check-in first answers a message). */

@@ -5,6 +5,7 @@ import { createClient, type Checkin, type ClientOptions, type GuestClient } from
 import type { Brand, InAppLayer, MessengerScreens } from './context.js';
 import { LAUNCHER_CSS, PANEL_CSS, PHONE_CSS } from './styles.js';
 import { readableOn } from './colors.js';
+import { launcherWordsFor } from './launcher-words.js';
 
 /** The screens' file under `/messenger/assets/`, named by its content's hash (set by the build). */
 declare const __MESSENGER_SCREENS__: string;
@@ -43,6 +44,7 @@ interface Booted {
   panel: HTMLElement;
   brand: Brand;
   helpCenter: boolean;
+  language: string | undefined;
   screens?: { unmount(): void };
   inApp?: Promise<ReturnType<InAppLayer['show']> | undefined>;
   unread: number;
@@ -50,6 +52,7 @@ interface Booted {
 }
 
 let booted: Booted | undefined;
+let launcherWords = launcherWordsFor(undefined);
 let booting: Promise<void> | undefined;
 
 async function boot(options: BootOptions): Promise<void> {
@@ -71,12 +74,14 @@ async function boot(options: BootOptions): Promise<void> {
       sdkName: `messenger/${__MESSENGER_VERSION__}`,
       onCheckin: (answer) => checkedIn(answer),
     });
-    booted = draw(client, brand, details.features.helpCenter === true);
+    const language = options.language ?? navigator.language;
+    launcherWords = launcherWordsFor(language);
+    booted = draw(client, brand, details.features.helpCenter === true, language);
   })();
   await booting;
 }
 
-function draw(client: GuestClient, brand: Brand, helpCenter: boolean): Booted {
+function draw(client: GuestClient, brand: Brand, helpCenter: boolean, language: string | undefined): Booted {
   const host = document.createElement('div');
   host.setAttribute('data-crm-messenger', '');
   const root = host.attachShadow({ mode: 'open' });
@@ -89,7 +94,7 @@ function draw(client: GuestClient, brand: Brand, helpCenter: boolean): Booted {
   launcher.className = 'launcher';
   launcher.type = 'button';
   launcher.setAttribute('aria-expanded', 'false');
-  launcher.setAttribute('aria-label', 'Open messages');
+  launcher.setAttribute('aria-label', launcherWords.openMessages);
   launcher.innerHTML = CHAT_ICON;
   const badge = document.createElement('span');
   badge.className = 'badge';
@@ -101,7 +106,7 @@ function draw(client: GuestClient, brand: Brand, helpCenter: boolean): Booted {
   root.append(panel, launcher);
   launcher.addEventListener('click', () => (panel.hidden ? open() : close()));
   document.body.append(host);
-  return { client, host, launcher, badge, panel, brand, helpCenter, unread: 0, unreadNotices: 0 };
+  return { client, host, launcher, badge, panel, brand, helpCenter, language, unread: 0, unreadNotices: 0 };
 }
 
 function checkedIn(answer: Checkin): void {
@@ -110,7 +115,8 @@ function checkedIn(answer: Checkin): void {
   if (!b || !answer.messages.length) return;
   // The in-app layer loads with the first message to show: a page with none never fetches it.
   b.inApp ??= import(/* @vite-ignore */ `${baseUrl}/messenger/assets/${__MESSENGER_INAPP__}`).then(
-    (layer: InAppLayer) => (booted === b ? layer.show(b.host.shadowRoot!, { client: b.client, brand: b.brand }) : undefined),
+    (layer: InAppLayer) =>
+      booted === b ? layer.show(b.host.shadowRoot!, { client: b.client, brand: b.brand, language: b.language }) : undefined,
     () => (b.inApp = undefined), // tried again at the next check-in
   );
   void b.inApp.then((shown) => shown?.add(answer.messages));
@@ -122,7 +128,7 @@ function setUnread(unread: number, notices = booted?.unreadNotices ?? 0): void {
   booted.unreadNotices = notices;
   booted.badge.hidden = unread <= 0;
   booted.badge.textContent = unread > 99 ? '99+' : String(unread);
-  booted.launcher.setAttribute('aria-label', unread > 0 ? `Open messages, ${unread} unread` : 'Open messages');
+  booted.launcher.setAttribute('aria-label', unread > 0 ? launcherWords.openMessagesUnread(unread) : launcherWords.openMessages);
 }
 
 async function open(): Promise<void> {
@@ -133,7 +139,7 @@ async function open(): Promise<void> {
   b.launcher.setAttribute('aria-expanded', 'true');
   b.launcher.innerHTML = CLOSE_ICON;
   b.launcher.append(b.badge);
-  b.launcher.setAttribute('aria-label', 'Close messages');
+  b.launcher.setAttribute('aria-label', launcherWords.closeMessages);
   if (!b.screens) {
     const screens = (await import(/* @vite-ignore */ `${baseUrl}/messenger/assets/${__MESSENGER_SCREENS__}`)) as MessengerScreens;
     if (booted !== b) return;
@@ -141,6 +147,7 @@ async function open(): Promise<void> {
       client: b.client,
       brand: b.brand,
       helpCenter: b.helpCenter,
+      language: b.language,
       close,
     });
   }

@@ -6,6 +6,7 @@ import { Head } from './head.js';
 import { Parts } from './parts.js';
 import { useOnline } from './online.js';
 import { AddPicture, ChosenPictures, usePictures } from './pictures.js';
+import { words } from '../words.js';
 
 /** Parts by id, in seq order: the long poll and the sender's own answer may bring the same part. */
 function merged(held: Part[], more: Part[]): Part[] {
@@ -59,7 +60,7 @@ export function ConversationScreen(props: { context: MessengerContext; id?: stri
     try {
       await act();
     } catch (error) {
-      setFailed(error instanceof Error ? error.message : 'That could not be sent.');
+      setFailed(error instanceof Error ? error.message : words().notSent);
     } finally {
       setSending(false);
     }
@@ -94,15 +95,15 @@ export function ConversationScreen(props: { context: MessengerContext; id?: stri
   const rate = (rating: number) =>
     attempt(async () => {
       const { data, error } = await client.api.POST('/guest/v1/conversations/{conversation_id}/rating', { ...path, body: { rating } });
-      if (!data) throw new Error((error as { detail?: string } | undefined)?.detail ?? 'The rating could not be sent.');
+      if (!data) throw new Error((error as { detail?: string } | undefined)?.detail ?? words().notSent);
       setParts((held) => merged(held, [data]));
     });
 
   return (
     <>
       <Head title={props.context.brand.name} back={props.back} close={props.context.close} />
-      <div class="body" role="log" aria-label="Conversation" tabIndex={0}>
-        {!props.id && <p class="reply-time">Ask us anything: we will answer here.</p>}
+      <div class="body" role="log" aria-label={words().conversation} tabIndex={0}>
+        {!props.id && <p class="reply-time">{words().askAnything}</p>}
         <Parts parts={parts} />
         {asking && <BotButtons part={asking} tap={(button) => void answerBot({ button })} />}
         {ratingAsked(parts) && <RateConversation rate={rate} />}
@@ -115,7 +116,7 @@ export function ConversationScreen(props: { context: MessengerContext; id?: stri
       )}
       {sending && !online && (
         <p class="status" role="status">
-          Waiting for the connection: your message goes as soon as you are back online.
+          {words().waitingForConnection}
         </p>
       )}
       <div class="composer-wrap">
@@ -123,7 +124,7 @@ export function ConversationScreen(props: { context: MessengerContext; id?: stri
         <form class="composer" onSubmit={send}>
           <AddPicture pictures={pictures} />
           <label class="visually-hidden" for="crm-text">
-            {asking?.question ? 'Your answer' : 'Your message'}
+            {asking?.question ? words().yourAnswer : words().yourMessage}
           </label>
           <textarea
             id="crm-text"
@@ -138,10 +139,10 @@ export function ConversationScreen(props: { context: MessengerContext; id?: stri
             onKeyDown={(e) => {
               if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) void send(e);
             }}
-            placeholder={asking?.question ? 'Your answer…' : 'Write a message…'}
+            placeholder={asking?.question ? words().answerHere : words().writeAMessage}
           />
           <button type="submit" class="primary" disabled={sending || pictures.uploading}>
-            Send
+            {words().send}
           </button>
         </form>
       </div>

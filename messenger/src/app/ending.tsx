@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { Part } from '../../../sdk/src/index.js';
+import { words } from '../words.js';
 
 /** Whether the conversation's latest close asked the person to rate it, and they have not. */
 export function ratingAsked(parts: Part[]): boolean {
@@ -13,20 +14,19 @@ export function ratingAsked(parts: Part[]): boolean {
 }
 
 const FACES = ['😞', '🙁', '😐', '🙂', '😀'];
-const WORDS = ['Bad', 'Poor', 'Okay', 'Good', 'Great'];
 
 /** The rating the team asked for: five faces, from bad to great. */
 export function RateConversation({ rate }: { rate: (value: number) => Promise<void> }) {
   const [busy, setBusy] = useState(false);
   return (
     <fieldset class="rating">
-      <legend>How was our help?</legend>
+      <legend>{words().howWasOurHelp}</legend>
       {FACES.map((face, i) => (
         <button
           key={face}
           type="button"
           disabled={busy}
-          aria-label={WORDS[i]}
+          aria-label={words().ratings[i]}
           onClick={() => {
             setBusy(true);
             void rate(i + 1).finally(() => setBusy(false));
@@ -49,7 +49,7 @@ export function askingBotPart(parts: Part[]): Part | undefined {
 export function BotButtons({ part, tap }: { part: Part; tap: (button: string) => void }) {
   if (!part.buttons?.length) return null;
   return (
-    <div class="bot-buttons" role="group" aria-label="Choose an answer">
+    <div class="bot-buttons" role="group" aria-label={words().chooseAnAnswer}>
       {part.buttons.map((b) => (
         <button key={b.id} type="button" onClick={() => tap(b.id)}>
           {b.label}

@@ -4,6 +4,7 @@ import type { MessengerContext } from '../context.js';
 import { Blocks } from './blocks.js';
 import { focusFirst } from './focus.js';
 import { Head } from './head.js';
+import { words } from '../words.js';
 
 type ArticleItem = components['schemas']['ArticleItem'];
 type Article = components['schemas']['Article'];
@@ -56,17 +57,17 @@ export function HelpSearch({
   const items = found ?? featured;
   return (
     <section class="card" aria-labelledby="crm-help">
-      <h3 id="crm-help">Find an answer</h3>
+      <h3 id="crm-help">{words().findAnAnswer}</h3>
       <input
         type="search"
         class="search"
-        aria-label="Search for help"
-        placeholder="Search for help"
+        aria-label={words().searchForHelp}
+        placeholder={words().searchForHelp}
         value={q}
         onInput={(e) => setQ((e.target as HTMLInputElement).value)}
       />
-      {found && !found.length && <p class="reply-time">No article matches those words.</p>}
-      {items.length > 0 && <ArticleList items={items} open={open} label={found ? 'Articles found' : 'Popular articles'} />}
+      {found && !found.length && <p class="reply-time">{words().noArticleMatches}</p>}
+      {items.length > 0 && <ArticleList items={items} open={open} label={found ? words().articlesFound : words().popularArticles} />}
     </section>
   );
 }
@@ -80,7 +81,7 @@ export function ArticleScreen({ context, slug, back }: { context: MessengerConte
   useEffect(() => {
     void context.client.api.GET('/guest/v1/articles/{slug}', { params: { path: { slug } } }).then(({ data, error }) => {
       if (data) setArticle(data);
-      else setFailed((error as { detail?: string } | undefined)?.detail ?? 'The article could not be read.');
+      else setFailed((error as { detail?: string } | undefined)?.detail ?? words().articleUnreadable);
     });
   }, [slug]);
   useEffect(() => focusFirst(body.current?.parentElement ?? null), []);
@@ -90,8 +91,8 @@ export function ArticleScreen({ context, slug, back }: { context: MessengerConte
       .then(() => setVoted(true));
   return (
     <>
-      <Head title="Help" back={back} close={context.close} />
-      <div class="body article" ref={body} tabIndex={0} aria-label="Article">
+      <Head title={words().help} back={back} close={context.close} />
+      <div class="body article" ref={body} tabIndex={0} aria-label={words().article}>
         {failed && (
           <p class="error" role="alert">
             {failed}
@@ -101,17 +102,17 @@ export function ArticleScreen({ context, slug, back }: { context: MessengerConte
           <>
             <h3 class="article-title">{article.title}</h3>
             <Blocks blocks={article.blocks} />
-            <div class="helpful" role="group" aria-label="Was this helpful?">
+            <div class="helpful" role="group" aria-label={words().wasThisHelpful}>
               {voted ? (
-                <p role="status">Thanks for telling us.</p>
+                <p role="status">{words().thanksForTelling}</p>
               ) : (
                 <>
-                  <span>Was this helpful?</span>
+                  <span>{words().wasThisHelpful}</span>
                   <button type="button" onClick={() => vote(true)}>
-                    Yes
+                    {words().yes}
                   </button>
                   <button type="button" onClick={() => vote(false)}>
-                    No
+                    {words().no}
                   </button>
                 </>
               )}

@@ -5,6 +5,7 @@ import { focusFirst } from './focus.js';
 import { Head } from './head.js';
 import { Blocks } from './blocks.js';
 import { HelpSearch } from './help.js';
+import { words } from '../words.js';
 
 type Home = components['schemas']['MessengerHome'];
 
@@ -35,7 +36,7 @@ export function HomeScreen(props: {
       .then(({ data }) => data && setUnreadNotices(data.unread));
     void context.client.api.GET('/guest/v1/messenger').then(({ data, error }) => {
       if (data) setHome(data);
-      else setFailed((error as { detail?: string } | undefined)?.detail ?? 'The messenger could not be reached. Try again later.');
+      else setFailed((error as { detail?: string } | undefined)?.detail ?? words().unreachable);
     });
   }, []);
   useEffect(() => focusFirst(body.current?.parentElement ?? null), [home]);
@@ -51,7 +52,7 @@ export function HomeScreen(props: {
         {home && (
           <>
             {home.faces.length > 0 && (
-              <ul class="faces" aria-label="The team">
+              <ul class="faces" aria-label={words().team}>
                 {home.faces.map((f) => (
                   <li class="face" title={f.name} key={f.name}>
                     {f.avatar_url ? <img src={f.avatar_url} alt={f.name} /> : <span aria-label={f.name}>{initials(f.name)}</span>}
@@ -63,16 +64,16 @@ export function HomeScreen(props: {
             {home.reply_time && <p class="reply-time">{home.reply_time.text}</p>}
             {home.open.length > 0 && (
               <section class="card" aria-labelledby="crm-open">
-                <h3 id="crm-open">Your conversations</h3>
+                <h3 id="crm-open">{words().yourConversations}</h3>
                 <ul class="list">
                   {home.open.map((c) => (
                     <li key={c.id}>
                       <button type="button" onClick={() => open(c.id)}>
-                        <span class="preview">{c.preview || 'Conversation'}</span>
+                        <span class="preview">{c.preview || words().conversation}</span>
                         {c.unread > 0 && (
                           <span class="unread">
                             {c.unread}
-                            <span class="visually-hidden"> unread</span>
+                            <span class="visually-hidden"> {words().unread}</span>
                           </span>
                         )}
                       </button>
@@ -82,9 +83,9 @@ export function HomeScreen(props: {
               </section>
             )}
             {home.opening && (
-              <section class="card opening" aria-label="The help bot">
+              <section class="card opening" aria-label={words().helpBot}>
                 <Blocks blocks={home.opening.blocks} />
-                <div class="bot-buttons" role="group" aria-label="Choose what it is about">
+                <div class="bot-buttons" role="group" aria-label={words().chooseWhatAbout}>
                   {home.opening.buttons.map((b) => (
                     <button
                       key={b.id}
@@ -105,17 +106,17 @@ export function HomeScreen(props: {
             )}
             <div>
               <button type="button" class="primary" onClick={() => open()}>
-                Send us a message
+                {words().sendUsAMessage}
               </button>
             </div>
-            <section class="card home-notices" aria-label="Notices">
+            <section class="card home-notices" aria-label={words().notices}>
               <button type="button" class="link-button" onClick={props.notices}>
-                Notices
+                {words().notices}
               </button>
               {unreadNotices > 0 && (
                 <span class="unread">
                   {unreadNotices}
-                  <span class="visually-hidden"> unread</span>
+                  <span class="visually-hidden"> {words().unread}</span>
                 </span>
               )}
             </section>

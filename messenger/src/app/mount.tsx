@@ -7,6 +7,7 @@ import { HomeScreen } from './home.js';
 import { NoticesScreen } from './notices.js';
 import { COMPOSER_CSS, HELP_CSS, LINK_BUTTON_CSS, NOTICES_CSS, SCREENS_CSS } from './styles.js';
 import { trapFocus } from './focus.js';
+import { chooseWords, languageOf } from '../words.js';
 
 type Place = { screen: 'home' } | { screen: 'conversation'; id?: string } | { screen: 'article'; slug: string } | { screen: 'notices' };
 
@@ -35,7 +36,9 @@ export const mount: MessengerScreens['mount'] = (into, context) => {
   root.prepend(style);
   into.setAttribute('role', 'dialog');
   into.setAttribute('aria-modal', 'true');
-  into.setAttribute('aria-label', `Messages from ${context.brand.name}`);
+  const w = chooseWords(context.language);
+  into.setAttribute('aria-label', w.messagesFrom(context.brand.name));
+  into.setAttribute('lang', languageOf(context.language));
   const untrap = trapFocus(into, context.close);
   render(<Messenger context={context} />, into);
   return {

@@ -3,6 +3,7 @@ import type { components } from '../../../sdk/src/index.js';
 import type { MessengerContext } from '../context.js';
 import { safeLink } from './blocks.js';
 import { Head } from './head.js';
+import { words } from '../words.js';
 
 type Notice = components['schemas']['Notice'];
 
@@ -13,7 +14,7 @@ export function NoticesScreen({ context, back }: { context: MessengerContext; ba
   const [failed, setFailed] = useState('');
   const more = async (cursor?: string) => {
     const { data, error } = await context.client.api.GET('/guest/v1/notices', { params: { query: { before: cursor, limit: '20' } } });
-    if (!data) return setFailed((error as { detail?: string } | undefined)?.detail ?? 'The notices could not be read.');
+    if (!data) return setFailed((error as { detail?: string } | undefined)?.detail ?? words().noticesUnreadable);
     setNotices((held) => [...held, ...data.notices]);
     setBefore(data.next_before);
     // Shown is read: the unread ones of this page are marked read (they stay marked here until the screen is left).
@@ -24,20 +25,20 @@ export function NoticesScreen({ context, back }: { context: MessengerContext; ba
   useEffect(() => void more(), []);
   return (
     <>
-      <Head title="Notices" back={back} close={context.close} />
-      <div class="body" tabIndex={0} aria-label="Notices">
+      <Head title={words().notices} back={back} close={context.close} />
+      <div class="body" tabIndex={0} aria-label={words().notices}>
         {failed && (
           <p class="error" role="alert">
             {failed}
           </p>
         )}
-        {before !== undefined && !notices.length && <p class="reply-time">Nothing here yet.</p>}
+        {before !== undefined && !notices.length && <p class="reply-time">{words().nothingYet}</p>}
         <ul class="notices">
           {notices.map((n) => {
             const link = safeLink(n.link ?? undefined);
             return (
               <li key={n.id} class={n.read ? 'read' : 'unread-notice'}>
-                {!n.read && <span class="visually-hidden">New: </span>}
+                {!n.read && <span class="visually-hidden">{words().newNotice}</span>}
                 <strong>
                   {link ? (
                     <a href={link} target="_blank" rel="noopener noreferrer">
@@ -55,7 +56,7 @@ export function NoticesScreen({ context, back }: { context: MessengerContext; ba
         </ul>
         {before && (
           <button type="button" class="primary" onClick={() => void more(before)}>
-            Show older notices
+            {words().olderNotices}
           </button>
         )}
       </div>

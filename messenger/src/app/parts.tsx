@@ -1,6 +1,7 @@
 import type { Part } from '../../../sdk/src/index.js';
 import { word } from '../../../sdk/src/index.js';
 import { Blocks } from './blocks.js';
+import { words } from '../words.js';
 
 export function Parts({ parts }: { parts: Part[] }) {
   return (
@@ -12,7 +13,7 @@ export function Parts({ parts }: { parts: Part[] }) {
         return (
           <li key={p.id} class={`part${mine ? ' mine' : ''}${kind === 'event' ? ' event' : ''}`}>
             {!mine && kind !== 'event' && <span class="who">{p.author.name}</span>}
-            {mine && <span class="visually-hidden">You: </span>}
+            {mine && <span class="visually-hidden">{words().you}</span>}
             <Blocks blocks={p.blocks} />
             {p.attachments.length > 0 && (
               <span class="pictures">
@@ -22,13 +23,13 @@ export function Parts({ parts }: { parts: Part[] }) {
                     src={a.url}
                     width={a.width ?? undefined}
                     height={a.height ?? undefined}
-                    alt={`Picture ${i + 1}`}
+                    alt={words().picture(i + 1)}
                     loading="lazy"
                   />
                 ))}
               </span>
             )}
-            {p.rating && <p>{`Rated ${p.rating.value} of 5`}</p>}
+            {p.rating && <p>{words().rated(p.rating.value)}</p>}
           </li>
         );
       })}

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { GuestClient } from '../../../sdk/src/index.js';
+import { words } from '../words.js';
 
 /** The guest API's picture types and how many a message may carry. */
 const TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'];
@@ -23,7 +24,7 @@ export function usePictures(client: GuestClient) {
     for (const file of files.slice(0, Math.max(0, room))) {
       const key = crypto.randomUUID();
       const picture: Chosen = { key, name: file.name, preview: URL.createObjectURL(file) };
-      if (!TYPES.includes(file.type)) picture.failed = 'Only JPEG, PNG, GIF and WebP pictures can be sent.';
+      if (!TYPES.includes(file.type)) picture.failed = words().pictureTypes;
       setChosen((all) => [...all, picture]);
       if (picture.failed) continue;
       client.uploadPicture(file).then(
@@ -48,13 +49,13 @@ export function usePictures(client: GuestClient) {
 export function ChosenPictures({ pictures }: { pictures: ReturnType<typeof usePictures> }) {
   if (!pictures.chosen.length) return null;
   return (
-    <ul class="chosen" aria-label="Pictures to send">
+    <ul class="chosen" aria-label={words().picturesToSend}>
       {pictures.chosen.map((c) => (
         <li key={c.key} class={c.failed ? 'failed' : c.id ? 'ready' : 'uploading'}>
           <img src={c.preview} alt={c.name} />
-          <span class="visually-hidden">{c.failed ? `Not sent: ${c.failed}` : c.id ? 'Ready' : 'Uploading'}</span>
+          <span class="visually-hidden">{c.failed ? words().notSentBecause(c.failed) : c.id ? words().ready : words().uploading}</span>
           {c.failed && <span class="why">{c.failed}</span>}
-          <button type="button" aria-label={`Remove ${c.name}`} onClick={() => pictures.remove(c.key)}>
+          <button type="button" aria-label={words().remove(c.name)} onClick={() => pictures.remove(c.key)}>
             ✕
           </button>
         </li>
@@ -67,14 +68,14 @@ export function ChosenPictures({ pictures }: { pictures: ReturnType<typeof usePi
 export function AddPicture({ pictures }: { pictures: ReturnType<typeof usePictures> }) {
   const full = pictures.chosen.length >= MAX_PICTURES;
   return (
-    <label class={`add-picture${full ? ' full' : ''}`} title={full ? 'Up to four pictures a message' : 'Add a picture'}>
+    <label class={`add-picture${full ? ' full' : ''}`} title={full ? words().upToFourPictures : words().addPicture}>
       <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">
         <path
           fill="currentColor"
           d="M19 3H5a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h14a2 2 0 0 0 2-2V5a2 2 0 0 0-2-2zm0 16H5V5h14zM8.5 13.5l2.5 3 3.5-4.5 4.5 6H5z"
         />
       </svg>
-      <span class="visually-hidden">Add a picture</span>
+      <span class="visually-hidden">{words().addPicture}</span>
       <input
         type="file"
         accept={TYPES.join(',')}

@@ -3,6 +3,7 @@ import type { components } from '../../../sdk/src/index.js';
 import { word } from '../../../sdk/src/index.js';
 import { Blocks, safeLink, type Block } from '../app/blocks.js';
 import type { InAppContext } from '../context.js';
+import { words } from '../words.js';
 
 type InAppMessage = components['schemas']['InAppMessage'];
 
@@ -13,20 +14,20 @@ export function Banner({ message, context, done }: { message: InAppMessage; cont
   const position = word(banner.position, ['top', 'bottom'], 'top');
   useEffect(() => void context.client.receipt(message, 'seen'), [message.id]);
   return (
-    <div class={`inapp-banner ${position}`} role="region" aria-label={`Announcement from ${context.brand.name}`}>
+    <div class={`inapp-banner ${position}`} role="region" aria-label={words().announcementFrom(context.brand.name)}>
       <div class="inapp-words">
         <Blocks blocks={banner.blocks as Block[]} />
       </div>
       {link && (
         <a href={link} target="_blank" rel="noopener noreferrer" onClick={() => void context.client.receipt(message, 'clicked', { link })}>
-          Open
+          {words().open}
         </a>
       )}
       {banner.dismissible !== false && (
         <button
           type="button"
           class="inapp-close"
-          aria-label="Dismiss the announcement"
+          aria-label={words().dismissAnnouncement}
           onClick={() => {
             void context.client.receipt(message, 'dismissed');
             done();

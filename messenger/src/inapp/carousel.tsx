@@ -5,6 +5,7 @@ import { Blocks, safeLink, type Block } from '../app/blocks.js';
 import { focusFirst } from '../app/focus.js';
 import type { InAppContext } from '../context.js';
 import { afterButton, afterOption, END, nextOf, pathWith, progressOf, startOf } from './carousel-path.js';
+import { words } from '../words.js';
 
 type InAppMessage = components['schemas']['InAppMessage'];
 type Screen = components['schemas']['CarouselScreen'];
@@ -62,13 +63,13 @@ export function Carousel({ message, context, done }: { message: InAppMessage; co
 
   return (
     <div class="inapp-scrim">
-      <div class="inapp-post carousel" role="dialog" aria-modal="true" aria-label={`Message from ${context.brand.name}`} ref={dialog}>
+      <div class="inapp-post carousel" role="dialog" aria-modal="true" aria-label={words().messageFrom(context.brand.name)} ref={dialog}>
         {carousel.locked ? null : carousel.skip ? (
           <button type="button" class="inapp-close skip" onClick={dismiss}>
-            Skip
+            {words().skip}
           </button>
         ) : (
-          <button type="button" class="inapp-close" aria-label="Close the message" onClick={dismiss}>
+          <button type="button" class="inapp-close" aria-label={words().closeMessage} onClick={dismiss}>
             ✕
           </button>
         )}
@@ -79,7 +80,7 @@ export function Carousel({ message, context, done }: { message: InAppMessage; co
           </div>
           {choice && (
             <fieldset class="carousel-choice">
-              <legend class="visually-hidden">{choice.multiple ? 'Choose any' : 'Choose one'}</legend>
+              <legend class="visually-hidden">{choice.multiple ? words().chooseAny : words().chooseOne}</legend>
               {choice.options.map((o) => (
                 <button
                   key={o.id}
@@ -105,7 +106,7 @@ export function Carousel({ message, context, done }: { message: InAppMessage; co
                 go(nextOf(carousel, at));
               }}
             >
-              Continue
+              {words().continue}
             </button>
           )}
           {!choice &&
@@ -117,12 +118,12 @@ export function Carousel({ message, context, done }: { message: InAppMessage; co
               ))
             ) : (
               <button type="button" class="main" onClick={() => go(nextOf(carousel, at))}>
-                {last ? 'Done' : 'Next'}
+                {last ? words().done : words().next}
               </button>
             ))}
         </div>
         {progress !== 'none' && carousel.screens.length > 1 && (
-          <div class={`carousel-progress ${progress}`} role="img" aria-label={`Screen ${index + 1} of ${carousel.screens.length}`}>
+          <div class={`carousel-progress ${progress}`} role="img" aria-label={words().screenOf(index + 1, carousel.screens.length)}>
             {progress === 'dots' ? (
               carousel.screens.map((s) => <span key={s.id} class={s.id === at ? 'dot on' : 'dot'} />)
             ) : (

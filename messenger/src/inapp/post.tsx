@@ -3,6 +3,7 @@ import type { components } from '../../../sdk/src/index.js';
 import { Blocks, safeLink, type Block } from '../app/blocks.js';
 import { focusFirst } from '../app/focus.js';
 import type { InAppContext } from '../context.js';
+import { words } from '../words.js';
 
 type InAppMessage = components['schemas']['InAppMessage'];
 
@@ -21,8 +22,8 @@ export function Post({ message, context, done }: { message: InAppMessage; contex
   };
   return (
     <div class="inapp-scrim">
-      <div class="inapp-post" role="dialog" aria-modal="true" aria-label={`Message from ${context.brand.name}`} ref={dialog}>
-        <button type="button" class="inapp-close" aria-label="Close the message" onClick={dismiss}>
+      <div class="inapp-post" role="dialog" aria-modal="true" aria-label={words().messageFrom(context.brand.name)} ref={dialog}>
+        <button type="button" class="inapp-close" aria-label={words().closeMessage} onClick={dismiss}>
           ✕
         </button>
         {image && <img class="inapp-image" src={image} alt={post.image!.alt ?? ''} />}

@@ -6,6 +6,7 @@ import { trapFocus } from '../app/focus.js';
 import { Banner } from './banner.js';
 import { Carousel } from './carousel.js';
 import { Post } from './post.js';
+import { chooseWords, languageOf } from '../words.js';
 import { CAROUSEL_CSS, INAPP_CSS } from './styles.js';
 
 type InAppMessage = components['schemas']['InAppMessage'];
@@ -19,8 +20,10 @@ export const show: InAppLayer['show'] = (root, context) => {
   const style = document.createElement('style');
   style.textContent = INAPP_CSS + CAROUSEL_CSS;
   root.append(style);
+  chooseWords(context.language);
   const bannerSlot = document.createElement('div');
   const largeSlot = document.createElement('div');
+  bannerSlot.lang = largeSlot.lang = languageOf(context.language);
   root.append(bannerSlot, largeSlot);
   const handled = new Set<string>();
   const waiting: InAppMessage[] = [];
