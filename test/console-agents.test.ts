@@ -3,11 +3,10 @@ import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../bench/processes.js';
 import { memberOf, serverApi, staffApp, type StaffApp } from './support/factories.js';
 import { launchBrowser, seriousFindings } from './support/browser.js';
 import { guestOf } from './support/messenger.js';
-import { startTestServer, testConfig, type TestServer } from './support/server.js';
+import { startAddressedServer, type TestServer } from './support/server.js';
 
 // Two agents on one conversation in the console, each in a browser context of their own against
 // one real server: each sees the other viewing and typing; a reply written before another agent's
@@ -25,8 +24,7 @@ let bea: { email: string; token: string };
 const errors = new Map<Page, string[]>();
 
 beforeAll(async () => {
-  const port = await freePort();
-  t = await startTestServer({ port, config: testConfig({ baseUrl: `http://127.0.0.1:${port}` }) });
+  t = await startAddressedServer();
   app = await staffApp(t, 'Acme Cloud');
   const { workspaceId } = await t.svc.db.app.findUniqueOrThrow({ where: { id: app.appId } });
   bea = await memberOf(t, workspaceId, 'agent');

@@ -2,11 +2,10 @@ import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../bench/processes.js';
 import { serverApi, staffApp, type StaffApp } from './support/factories.js';
 import { launchBrowser, seriousFindings } from './support/browser.js';
 import { appUser } from './support/inapp.js';
-import { startTestServer, testConfig, type TestServer } from './support/server.js';
+import { startAddressedServer, type TestServer } from './support/server.js';
 import { runCommand, signedInConsole } from './support/console.js';
 
 // The console's message editor: a carousel of two screens made and edited (a button that branches
@@ -23,8 +22,7 @@ let browser: Browser;
 const errors: string[] = [];
 
 beforeAll(async () => {
-  const port = await freePort();
-  t = await startTestServer({ port, config: testConfig({ baseUrl: `http://127.0.0.1:${port}` }) });
+  t = await startAddressedServer();
   app = await staffApp(t, 'Acme Cloud');
   // Three people: two on the pro plan, and the phone the team tests on.
   const server = serverApi(t, app.live.server_key);

@@ -3,11 +3,10 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../bench/processes.js';
 import { serverApi, staffApp, type StaffApp } from './support/factories.js';
 import { launchBrowser, seriousFindings } from './support/browser.js';
 import { call } from './support/http.js';
-import { startTestServer, testConfig, type TestServer } from './support/server.js';
+import { startAddressedServer, type TestServer } from './support/server.js';
 import { runCommand, signedInConsole } from './support/console.js';
 
 // The console's Contacts, the parts beyond search and the page: the list live (a person made by
@@ -23,8 +22,7 @@ let browser: Browser;
 const errors: string[] = [];
 
 beforeAll(async () => {
-  const port = await freePort();
-  t = await startTestServer({ port, config: testConfig({ baseUrl: `http://127.0.0.1:${port}` }) });
+  t = await startAddressedServer();
   app = await staffApp(t, 'Acme Cloud');
   const server = serverApi(t, app.live.server_key);
   await server.identify('ada', { display_name: 'Ada Lovelace', email: 'ada@example.com', attributes: { plan: 'pro' } });

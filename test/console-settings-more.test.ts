@@ -4,8 +4,7 @@ import { type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serverApi, staffApp, type StaffApp } from './support/factories.js';
 import { launchBrowser, seriousFindings } from './support/browser.js';
-import { startTestServer, testConfig, type TestServer } from './support/server.js';
-import { freePort } from '../bench/processes.js';
+import { startAddressedServer, type TestServer } from './support/server.js';
 import { runCommand, signedInConsole } from './support/console.js';
 import { staffApi } from './support/graphql.js';
 
@@ -29,8 +28,7 @@ const { ok: staff } = staffApi(
 );
 
 beforeAll(async () => {
-  const port = await freePort();
-  t = await startTestServer({ port, config: testConfig({ baseUrl: `http://127.0.0.1:${port}` }) });
+  t = await startAddressedServer();
   app = await staffApp(t, 'Acme Cloud');
   browser = await launchBrowser();
   mkdirSync(SHOTS, { recursive: true });

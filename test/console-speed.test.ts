@@ -4,13 +4,12 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../bench/processes.js';
 import { exec, sql } from '../src/db/sql.js';
 import { staffApp, type StaffApp } from './support/factories.js';
 import { launchBrowser, seriousFindings } from './support/browser.js';
 import { signedInConsole } from './support/console.js';
 import { guestOf } from './support/messenger.js';
-import { startTestServer, testConfig, type TestServer } from './support/server.js';
+import { startAddressedServer, type TestServer } from './support/server.js';
 
 // The console on a long conversation, in headless Chromium against one real server: a
 // conversation of 10,000 parts opens at its newest part with only the latest page in the page,
@@ -31,8 +30,7 @@ let browser: Browser;
 let conversationId: string;
 
 beforeAll(async () => {
-  const port = await freePort();
-  t = await startTestServer({ port, config: testConfig({ baseUrl: `http://127.0.0.1:${port}` }) });
+  t = await startAddressedServer();
   app = await staffApp(t, 'Long talks');
   const started = await guestOf(t, app.live, 'lin').start({ text: 'Part 1 of a long story.' });
   expect(started.status, started.text).toBe(201);

@@ -2,11 +2,10 @@ import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../bench/processes.js';
 import { serverApi, staffApp, type StaffApp } from './support/factories.js';
 import { launchBrowser, seriousFindings } from './support/browser.js';
 import { guestOf } from './support/messenger.js';
-import { startTestServer, testConfig, type TestServer } from './support/server.js';
+import { startAddressedServer, type TestServer } from './support/server.js';
 import { STATES } from './support/tickets.js';
 import { runCommand, signedInConsole } from './support/console.js';
 import { staffApi } from './support/graphql.js';
@@ -32,8 +31,7 @@ const { ok: staff } = staffApi(
 );
 
 beforeAll(async () => {
-  const port = await freePort();
-  t = await startTestServer({ port, config: testConfig({ baseUrl: `http://127.0.0.1:${port}` }) });
+  t = await startAddressedServer();
   app = await staffApp(t, 'Acme Cloud');
   await serverApi(t, app.live.server_key).identify('grace', { display_name: 'Grace Hopper', email: 'grace@example.com' });
   const started = await guestOf(t, app.live, 'grace').start({ text: 'I was charged twice for order 1234.' });

@@ -2,10 +2,9 @@ import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../bench/processes.js';
 import { staffApp, type StaffApp } from './support/factories.js';
 import { guestOf } from './support/messenger.js';
-import { startTestServer, testConfig, type TestServer } from './support/server.js';
+import { startAddressedServer, type TestServer } from './support/server.js';
 import { launchBrowser, seriousFindings } from './support/browser.js';
 import { runCommand } from './support/console.js';
 
@@ -27,8 +26,7 @@ const errors = new Map<Page, string[]>();
 
 beforeAll(async () => {
   // The server's own address as BASE_URL: the socket's Origin check compares with it.
-  const port = await freePort();
-  t = await startTestServer({ port, config: testConfig({ baseUrl: `http://127.0.0.1:${port}` }) });
+  t = await startAddressedServer();
   app = await staffApp(t, 'Acme Cloud');
   // Henry's first, so Grace's is the newest and first in the list.
   const henry = await guestOf(t, app.live, 'henry').start({ text: 'Can I change my plan mid-month?' });

@@ -3,12 +3,11 @@ import { fileURLToPath } from 'node:url';
 import { type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { updateSettings } from '../src/domain/apps/settings.js';
-import { freePort } from '../bench/processes.js';
 import { staffApp, type StaffApp } from './support/factories.js';
 import { contrast, inkOf, READABLE, textOn } from '../src/lib/html/index.js';
 import { helpAuthor } from './support/help.js';
 import { png } from './support/pictures.js';
-import { startTestServer, testConfig, type TestServer } from './support/server.js';
+import { startAddressedServer, type TestServer } from './support/server.js';
 import { launchBrowser, seriousFindings } from './support/browser.js';
 
 // The public help site in a real browser (Debian's chromium, JavaScript off): search, open an
@@ -43,8 +42,7 @@ const logo = () => png(64, 64, (x, y): Rgb => (Math.abs(Math.hypot(x - 32, y - 3
 
 beforeAll(async () => {
   // The server's own address as BASE_URL: the pictures' signed addresses must reach it.
-  const port = await freePort();
-  t = await startTestServer({ port, config: testConfig({ baseUrl: `http://127.0.0.1:${port}` }) });
+  t = await startAddressedServer();
   app = await staffApp(t, 'Acme Cloud');
   await updateSettings(t.ctx, app.modes.live, {
     languages: ['en', 'de'],

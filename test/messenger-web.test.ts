@@ -12,8 +12,7 @@ import { userToken } from './support/http.js';
 import { helpAuthor } from './support/help.js';
 import { inAppStaff } from './support/inapp.js';
 import { png } from './support/pictures.js';
-import { startTestServer, testConfig, type TestServer } from './support/server.js';
-import { freePort } from '../bench/processes.js';
+import { startAddressedServer, type TestServer } from './support/server.js';
 
 // The web messenger as a customer's website loads it: one script tag and Messenger.boot, on a page
 // served from an origin the app allows (and one it does not, which gets nothing), against the running
@@ -62,9 +61,7 @@ let travelling: string;
 let touring: string;
 let inFrench: string;
 beforeAll(async () => {
-  // Its own address as BASE_URL: the upload and picture addresses the service writes are reached by the page.
-  const port = await freePort();
-  t = await startTestServer({ port, config: testConfig({ baseUrl: `http://127.0.0.1:${port}` }) });
+  t = await startAddressedServer();
   app = await staffApp(t, 'Acme');
   allowed = await website('web-user-1');
   other = await website('web-user-2');

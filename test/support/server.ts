@@ -16,6 +16,7 @@ import { buildActivities } from '../../workflows/processes/activities.js';
 import { processes, type Processes } from '../../workflows/processes/registry.js';
 import { PROCESS_STARTS, startProcesses } from '../../workflows/processes/starts.js';
 import { openServices, type OpenServices } from '../../src/services.js';
+import { freePort } from '../../bench/processes.js';
 import { createTestDatabase } from './db.js';
 
 /** Which engine runs a test server's durable processes. */
@@ -75,6 +76,15 @@ export const TEST_SECRET_KEY = Buffer.alloc(32, 7).toString('base64');
 export function testConfig(overrides: Partial<Config> = {}, limits: Partial<Config['limits']> = {}): Config {
   const base = readConfig({ LOG_LEVEL: 'silent' } as NodeJS.ProcessEnv);
   return { ...base, secretKey: TEST_SECRET_KEY, ...overrides, limits: { ...base.limits, ...limits } };
+}
+
+/**
+ * A test server whose BASE_URL is its own address, for the browser tests: the addresses the service
+ * writes into its answers (uploads, pictures, downloads) reach it from the page.
+ */
+export async function startAddressedServer(): Promise<TestServer> {
+  const port = await freePort();
+  return startTestServer({ port, config: testConfig({ baseUrl: `http://127.0.0.1:${port}` }) });
 }
 
 /** The real server on a real database (a fresh one unless given), on a free port, with a clock the test moves. */

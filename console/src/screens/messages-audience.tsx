@@ -1,9 +1,10 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { request } from '../api/request';
-import { AudienceAttributesDocument, ChangeInAppMessageDocument, type InAppMessagePageFragment } from '../generated/graphql';
+import { AudienceAttributesDocument, type InAppMessagePageFragment } from '../generated/graphql';
 import { AudienceReach } from './messages-reach';
+import { useMessageChange } from './messages-change';
 import { audienceOf, FIELD_TYPES, modelOf, nextRowKey, OPS, OP_WORDS, type Model, type Row } from './messages-content';
-import { FieldError, FormProblem, invalid, problemOf, type Problem } from './settings-common';
+import { FieldError, FormProblem, invalid } from './settings-common';
 
 // A message's audience (src/domain/audiences: { all | any: [rules] }, a condition being
 // { attribute | field, op, value } or { event, … }), edited as a list of conditions on the
@@ -14,8 +15,7 @@ import { FieldError, FormProblem, invalid, problemOf, type Problem } from './set
 export function AudienceEditor(props: { m: InAppMessagePageFragment; onSaved(m: InAppMessagePageFragment): void; onCancel(): void }) {
   const [model, setModel] = useState<Model>(() => modelOf(props.m.audience));
   const [attributes, setAttributes] = useState<{ name: string; type: string }[]>([]);
-  const [problem, setProblem] = useState<Problem | undefined>();
-  const [busy, setBusy] = useState(false);
+  const { problem, busy, change } = useMessageChange(props.m.id, props.onSaved);
   const first = useRef<HTMLSelectElement>(null);
   useEffect(() => {
     first.current?.focus();
@@ -41,16 +41,7 @@ export function AudienceEditor(props: { m: InAppMessagePageFragment; onSaved(m: 
       noValidate
       onSubmit={async (e) => {
         e.preventDefault();
-        setBusy(true);
-        try {
-          const { changeInAppMessage } = await request(ChangeInAppMessageDocument, { id: props.m.id, input: { audience } });
-          setProblem(undefined);
-          props.onSaved(changeInAppMessage);
-        } catch (err) {
-          setProblem(problemOf(err));
-        } finally {
-          setBusy(false);
-        }
+        await change(() => ({ audience }));
       }}
     >
       <FormProblem problem={problem} fields={['audience']} />
@@ -209,8 +200,7 @@ export function ScheduleEditor(props: { m: InAppMessagePageFragment; onSaved(m: 
   const [days, setDays] = useState<number[]>(w?.days ?? [1, 2, 3, 4, 5]);
   const [from, setFrom] = useState(w?.from ?? '09:00');
   const [to, setTo] = useState(w?.to ?? '18:00');
-  const [problem, setProblem] = useState<Problem | undefined>();
-  const [busy, setBusy] = useState(false);
+  const { problem, busy, change } = useMessageChange(props.m.id, props.onSaved);
   const first = useRef<HTMLInputElement>(null);
   useEffect(() => first.current?.focus(), []);
   return (
@@ -220,21 +210,11 @@ export function ScheduleEditor(props: { m: InAppMessagePageFragment; onSaved(m: 
       noValidate
       onSubmit={async (e) => {
         e.preventDefault();
-        setBusy(true);
-        try {
-          const input = {
-            startAt: startAt ? new Date(startAt).toISOString() : null,
-            stopAt: stopAt ? new Date(stopAt).toISOString() : null,
-            sendingWindow: windowOn ? { days, from, to } : null,
-          };
-          const { changeInAppMessage } = await request(ChangeInAppMessageDocument, { id: props.m.id, input });
-          setProblem(undefined);
-          props.onSaved(changeInAppMessage);
-        } catch (err) {
-          setProblem(problemOf(err));
-        } finally {
-          setBusy(false);
-        }
+        await change(() => ({
+          startAt: startAt ? new Date(startAt).toISOString() : null,
+          stopAt: stopAt ? new Date(stopAt).toISOString() : null,
+          sendingWindow: windowOn ? { days, from, to } : null,
+        }));
       }}
     >
       <FormProblem problem={problem} fields={['startAt', 'stopAt', 'sendingWindow']} />

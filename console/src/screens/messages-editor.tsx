@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { request } from '../api/request';
-import { ChangeInAppMessageDocument, type InAppMessagePageFragment } from '../generated/graphql';
+import type { InAppMessagePageFragment } from '../generated/graphql';
 import { HelpBlocks } from './help-blocks';
+import { useMessageChange } from './messages-change';
 import {
   ACTIONS,
   CAROUSEL_END,
@@ -16,7 +16,7 @@ import {
   type EditContent,
   type EditScreen,
 } from './messages-content';
-import { Exact, FieldError, FormProblem, invalid, problemOf, type Problem } from './settings-common';
+import { Exact, FieldError, FormProblem, invalid, type Problem } from './settings-common';
 import { newKey } from './help-content';
 
 // The editor of a message's name and content (changeInAppMessage), fetched when first opened: a
@@ -45,8 +45,7 @@ export function MessageEditor(props: {
   const kind: Kind = m.kind;
   const [name, setName] = useState(m.name);
   const [edit, setEdit] = useState<EditContent>(() => toEditContent(m.variants[0]?.content));
-  const [problem, setProblem] = useState<Problem | undefined>();
-  const [busy, setBusy] = useState(false);
+  const { problem, busy, change } = useMessageChange(m.id, props.onSaved);
   const [said, setSaid] = useState('');
   const first = useRef<HTMLInputElement>(null);
   useEffect(() => first.current?.focus(), []);
@@ -54,17 +53,7 @@ export function MessageEditor(props: {
 
   const save = async (e: Event) => {
     e.preventDefault();
-    setBusy(true);
-    try {
-      const content = fromEditContent(kind, edit);
-      const { changeInAppMessage } = await request(ChangeInAppMessageDocument, { id: m.id, input: { name, content } });
-      setProblem(undefined);
-      props.onSaved(changeInAppMessage);
-    } catch (err) {
-      setProblem(problemOf(err));
-    } finally {
-      setBusy(false);
-    }
+    await change(() => ({ name, content: fromEditContent(kind, edit) }));
   };
 
   const screens = edit.screens;
