@@ -206,11 +206,14 @@ async function consoleState() {
     .sort();
   const packages = ['vite', 'preact', 'graphql-ws'].map((name) => path.join(root, 'node_modules', name, 'package.json'));
   // What the console shares with the service: the help site's block renderer, stylesheet and words
-  // (the help center's preview), and the rule of a web origin (the app settings' form).
+  // (the help center's preview), the rule of a web origin (the app settings' form), and the audience
+  // model's words (the messages' audience editor).
   const shared = [
     ...['blocks.ts', 'html.ts', 'styles.ts', 'colors.ts'].map((name) => path.join(root, 'src', 'lib', 'html', name)),
     path.join(root, 'rest-facade', 'pages', 'help-words.ts'),
     path.join(root, 'src', 'domain', 'apps', 'origins.ts'),
+    path.join(root, 'src', 'domain', 'audiences', 'vocabulary.ts'),
+    path.join(root, 'src', 'domain', 'contacts', 'attributes.ts'),
   ];
   const sources = [...files, ...shared, ...packages, fileURLToPath(import.meta.url)];
   const h = createHash('sha256');

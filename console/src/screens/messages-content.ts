@@ -1,4 +1,5 @@
 import { newKey, toBlocks, toEdit, type Block, type EditBlock } from './help-content.js';
+import { FIELDS, OPS as SERVICE_OPS } from '../../../src/domain/audiences/vocabulary.js';
 
 // A message's content as the console edits it, and back: a banner's or post's blocks (the help
 // center's block editor's fields), a post's buttons, a carousel's screens with their blocks,
@@ -169,31 +170,9 @@ export function targetName(target: string, screens: { id: string }[], fallback: 
 export type Row = { key: number; subject: string; op: string; value: string; type: string };
 export type Model = { group: 'all' | 'any'; rows: Row[]; kept: unknown[] };
 
-/** The person's own fields a condition may name (the check-in-only ones: platform, app_version, screen). */
-export const FIELD_TYPES: Record<string, string> = {
-  email: 'string',
-  display_name: 'string',
-  external_id: 'string',
-  language: 'language',
-  time_zone: 'string',
-  signed_up_at: 'time',
-  first_seen_at: 'time',
-  tags: 'list',
-  platform: 'platform',
-  app_version: 'version',
-  screen: 'string',
-};
-export const OPS: Record<string, string[]> = {
-  string: ['is', 'is_not', 'contains', 'not_contains', 'starts_with', 'ends_with', 'in', 'not_in', 'exists', 'not_exists'],
-  number: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'exists', 'not_exists'],
-  boolean: ['is', 'exists', 'not_exists'],
-  date: ['before', 'after', 'within_last_days', 'more_than_days_ago', 'exists', 'not_exists'],
-  time: ['before', 'after', 'within_last_days', 'more_than_days_ago', 'exists', 'not_exists'],
-  list: ['contains', 'not_contains', 'exists', 'not_exists'],
-  language: ['in', 'not_in', 'exists', 'not_exists'],
-  platform: ['in', 'not_in'],
-  version: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte'],
-};
+/** The person's own fields a condition may name (the check-in-only ones: platform, app_version, screen), and the operators of each type: the service's own words. */
+export const FIELD_TYPES: Record<string, string> = FIELDS;
+export const OPS: Record<string, readonly string[]> = SERVICE_OPS;
 export const OP_WORDS: Record<string, string> = {
   is: 'is',
   is_not: 'is not',

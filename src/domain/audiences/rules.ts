@@ -1,8 +1,11 @@
-import type { AttributeType } from '../contacts/attributes.js';
 import { isDate, isTime } from '../contacts/attributes.js';
 import type { Ctx } from '../context.js';
 import { invalid, type FieldError } from '../errors.js';
 import { BUILT_IN_EVENTS, isEventName } from '../events/names.js';
+import type { AttributeType } from '../contacts/attributes.js';
+import { FIELDS, OPS, type ValueType } from './vocabulary.js';
+
+export { FIELDS, type ValueType };
 
 // The one audience model of every sender (in-app messages now; push and email next): who a message
 // is for, as rules over a person's contact fields, typed attributes, events (did or did not do X,
@@ -41,43 +44,10 @@ export interface EventCondition {
 
 export type Value = string | number | boolean | string[];
 
-/** The value types conditions compare, and the operators each takes. */
-export type ValueType = AttributeType | 'language' | 'platform' | 'version';
-
-const OPS = {
-  string: ['is', 'is_not', 'contains', 'not_contains', 'starts_with', 'ends_with', 'in', 'not_in', 'exists', 'not_exists'],
-  number: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'exists', 'not_exists'],
-  boolean: ['is', 'exists', 'not_exists'],
-  date: ['before', 'after', 'within_last_days', 'more_than_days_ago', 'exists', 'not_exists'],
-  time: ['before', 'after', 'within_last_days', 'more_than_days_ago', 'exists', 'not_exists'],
-  list: ['contains', 'not_contains', 'exists', 'not_exists'],
-  language: ['in', 'not_in', 'exists', 'not_exists'],
-  platform: ['in', 'not_in'],
-  version: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte'],
-} as const satisfies Record<ValueType, readonly string[]>;
-
 export type Op = (typeof OPS)[ValueType][number];
 export const COUNT_OPS = ['eq', 'gt', 'gte', 'lt', 'lte'] as const;
 export type CountOp = (typeof COUNT_OPS)[number];
 
-/** The contact's own fields and what the request says of the person's app, with their types. */
-export const FIELDS = {
-  external_id: 'string',
-  email: 'string',
-  display_name: 'string',
-  provider: 'string',
-  time_zone: 'string',
-  signed_up_at: 'time',
-  /** When the service first saw the person. */
-  first_seen_at: 'time',
-  tags: 'list',
-  /** The contact's language, else the app's (Accept-Language); `fr` also holds `fr-CA`. */
-  language: 'language',
-  platform: 'platform',
-  app_version: 'version',
-  /** The named route on screen, as the check-in says it; missing when it does not, and outside check-ins. */
-  screen: 'string',
-} as const satisfies Record<string, ValueType>;
 export type ContactField = keyof typeof FIELDS;
 
 export const MAX_CONDITIONS = 100;
