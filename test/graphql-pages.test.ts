@@ -67,6 +67,7 @@ describe('the shape', () => {
       'EventDefinition.props',
       'HelpArticle.stats',
       'HelpCollection.texts',
+      'InAppCountsEvent.counts',
       'InAppMessage.screens',
       'InAppMessage.variants',
       'InAppSendingWindow.days',

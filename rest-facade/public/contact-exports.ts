@@ -1,17 +1,13 @@
-import { z } from 'zod';
 import { CONTACT_EXPORT_PATH, CONTACT_EXPORT_SECONDS, openContactExportAddress } from '../../src/domain/contacts/export-address.js';
 import { exportContactById } from '../../src/domain/contacts/export.js';
 import type { RequestLog } from '../../src/http/observability.js';
 import { defineRoute } from '../http/route.js';
 import { ExportContact } from '../server/contacts.schemas.js';
-import { EXPORT_WRITTEN, exportAnswer } from '../server/contacts.js';
+import { EXPORT_WRITTEN, exportAnswer } from '../presenters/contacts.js';
+import { TokenParams } from './contact-exports.schemas.js';
 
 // A team member's download of one person's export: the address the staff API's `exportContact`
 // gives (src/domain/contacts/export-address.ts), the signed token in the path its only credential.
-
-const TokenParams = z.object({
-  token: z.string().min(1).max(1000).describe('The signed token of the address `exportContact` gave'),
-});
 
 /** A file name of the person's own id where it is plain, their contact id otherwise. */
 const fileName = (externalId: string, contactId: string) => {

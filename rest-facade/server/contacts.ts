@@ -1,17 +1,9 @@
-import { Readable } from 'node:stream';
-import type Koa from 'koa';
 import { requestErase } from '../../src/domain/contacts/erasure.js';
 import { exportContact } from '../../src/domain/contacts/export.js';
 import { identify } from '../../src/domain/contacts/identify.js';
-import { EXPORT_PAGE, type ExportContact as KeptExport } from '../../src/domain/personal-data/registry.js';
-import { jsonChunks } from '../../src/lib/json-stream.js';
-import type { Logger } from '../../src/lib/logger.js';
-import { defineRoute, type Answer } from '../http/route.js';
-import { presentEraseRequest } from '../presenters/contacts.js';
+import { defineRoute } from '../http/route.js';
+import { EXPORT_WRITTEN, exportAnswer, presentEraseRequest } from '../presenters/contacts.js';
 import { ContactParams, EraseAccepted, ExportContact, Identify, IdentifyAnswer } from './contacts.schemas.js';
-
-/** The export's description in the API reference: how it is written and what a cut one looks like. */
-export const EXPORT_WRITTEN = `written while it is read (chunked), the long lists (conversations and their parts, collected values, tickets, notices, receipts, test sends, article ratings, consent and preference history) ${EXPORT_PAGE} rows at a time, so no export is built whole in memory. A failure mid-way cuts the answer short (the connection closes before the JSON ends): read it to its end before trusting it.`;
 
 export const putContact = defineRoute({
   method: 'put',
@@ -75,15 +67,3 @@ export const getContactExport = defineRoute({
     return exportAnswer(ctx, await exportContact(ctx.state.context, params.external_id));
   },
 });
-
-/** An export as it is answered: written while it is read (the long lists a page at a time), cut short on a failure mid-way. */
-export function exportAnswer(ctx: Koa.Context, kept: KeptExport, headers: Record<string, string> = {}): Answer {
-  const body = Readable.from(jsonChunks(kept), { highWaterMark: 1 });
-  // The status is sent by then: a read failing mid-way ends the connection, so the client never
-  // takes a cut export for a whole one.
-  body.once('error', (err) => {
-    (ctx.state as { log?: Logger }).log?.warn({ err: err.message }, 'export cut short');
-    ctx.res.destroy();
-  });
-  return { status: 200, headers: { 'Content-Type': 'application/json; charset=utf-8', ...headers }, body };
-}
