@@ -91,6 +91,8 @@ export type ConversationAuthorKind = 'bot' | 'contact' | 'staff' | 'system';
 
 export type ConversationPartKind = 'bot' | 'event' | 'message' | 'note' | 'rating';
 
+export type ConversationPictureType = 'gif' | 'jpeg' | 'png' | 'webp';
+
 export type ConversationState = 'closed' | 'open' | 'snoozed';
 
 export type DevicePlatform = 'android' | 'ios' | 'web';
@@ -401,6 +403,7 @@ export type PartFragment = {
   data: unknown;
   createdAt: string;
   author: { id: string | null; kind: ConversationAuthorKind; name: string };
+  pictures: Array<{ id: string; url: string; width: number | null; height: number | null }>;
 };
 
 export type ConversationQueryVariables = Exact<{
@@ -428,6 +431,7 @@ export type ConversationQuery = {
           data: unknown;
           createdAt: string;
           author: { id: string | null; kind: ConversationAuthorKind; name: string };
+          pictures: Array<{ id: string; url: string; width: number | null; height: number | null }>;
         };
       }>;
       pageInfo: { hasNextPage: boolean; endCursor: string | null };
@@ -469,6 +473,7 @@ export type InboxChangedSubscription = {
       data: unknown;
       createdAt: string;
       author: { id: string | null; kind: ConversationAuthorKind; name: string };
+      pictures: Array<{ id: string; url: string; width: number | null; height: number | null }>;
     } | null;
   };
 };
@@ -478,6 +483,7 @@ export type ReplyToConversationMutationVariables = Exact<{
   text: string;
   seenPartSeq?: number | null | undefined;
   force?: boolean | null | undefined;
+  attachmentIds?: Array<string> | string | null | undefined;
 }>;
 
 export type ReplyToConversationMutation = {
@@ -491,6 +497,7 @@ export type ReplyToConversationMutation = {
     data: unknown;
     createdAt: string;
     author: { id: string | null; kind: ConversationAuthorKind; name: string };
+    pictures: Array<{ id: string; url: string; width: number | null; height: number | null }>;
   };
 };
 
@@ -499,6 +506,7 @@ export type AddConversationNoteMutationVariables = Exact<{
   text: string;
   seenPartSeq?: number | null | undefined;
   force?: boolean | null | undefined;
+  attachmentIds?: Array<string> | string | null | undefined;
 }>;
 
 export type AddConversationNoteMutation = {
@@ -512,6 +520,7 @@ export type AddConversationNoteMutation = {
     data: unknown;
     createdAt: string;
     author: { id: string | null; kind: ConversationAuthorKind; name: string };
+    pictures: Array<{ id: string; url: string; width: number | null; height: number | null }>;
   };
 };
 
@@ -1477,6 +1486,16 @@ export type InAppCountsLiveSubscription = {
     reload: boolean;
     counts: Array<{ messageId: string; variant: string; control: boolean; counter: string }>;
   };
+};
+
+export type CreateConversationPictureMutationVariables = Exact<{
+  conversationId: string;
+  type: ConversationPictureType;
+  size: number;
+}>;
+
+export type CreateConversationPictureMutation = {
+  createConversationPicture: { id: string; uploadUrl: string; uploadMethod: string; uploadHeaders: unknown };
 };
 
 export type PushAudienceChoicesQueryVariables = Exact<{
@@ -2563,6 +2582,12 @@ export const PartFragmentDoc = new TypedDocumentString(
     kind
     name
   }
+  pictures {
+    id
+    url
+    width
+    height
+  }
 }
     `,
   { fragmentName: 'Part' },
@@ -3415,6 +3440,12 @@ fragment Part on ConversationPart {
     kind
     name
   }
+  pictures {
+    id
+    url
+    width
+    height
+  }
 }`) as unknown as TypedDocumentString<ConversationQuery, ConversationQueryVariables>;
 export const InboxChangedDocument = new TypedDocumentString(`
     subscription InboxChanged($appModeId: ID!, $after: String) {
@@ -3466,14 +3497,21 @@ fragment Part on ConversationPart {
     kind
     name
   }
+  pictures {
+    id
+    url
+    width
+    height
+  }
 }`) as unknown as TypedDocumentString<InboxChangedSubscription, InboxChangedSubscriptionVariables>;
 export const ReplyToConversationDocument = new TypedDocumentString(`
-    mutation ReplyToConversation($id: ID!, $text: String!, $seenPartSeq: Int, $force: Boolean) {
+    mutation ReplyToConversation($id: ID!, $text: String!, $seenPartSeq: Int, $force: Boolean, $attachmentIds: [ID!]) {
   replyToConversation(
     id: $id
     text: $text
     seenPartSeq: $seenPartSeq
     force: $force
+    attachmentIds: $attachmentIds
   ) {
     ...Part
   }
@@ -3492,14 +3530,21 @@ export const ReplyToConversationDocument = new TypedDocumentString(`
     kind
     name
   }
+  pictures {
+    id
+    url
+    width
+    height
+  }
 }`) as unknown as TypedDocumentString<ReplyToConversationMutation, ReplyToConversationMutationVariables>;
 export const AddConversationNoteDocument = new TypedDocumentString(`
-    mutation AddConversationNote($id: ID!, $text: String!, $seenPartSeq: Int, $force: Boolean) {
+    mutation AddConversationNote($id: ID!, $text: String!, $seenPartSeq: Int, $force: Boolean, $attachmentIds: [ID!]) {
   addConversationNote(
     id: $id
     text: $text
     seenPartSeq: $seenPartSeq
     force: $force
+    attachmentIds: $attachmentIds
   ) {
     ...Part
   }
@@ -3517,6 +3562,12 @@ export const AddConversationNoteDocument = new TypedDocumentString(`
     id
     kind
     name
+  }
+  pictures {
+    id
+    url
+    width
+    height
   }
 }`) as unknown as TypedDocumentString<AddConversationNoteMutation, AddConversationNoteMutationVariables>;
 export const CloseConversationDocument = new TypedDocumentString(`
@@ -4621,6 +4672,20 @@ export const InAppCountsLiveDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<InAppCountsLiveSubscription, InAppCountsLiveSubscriptionVariables>;
+export const CreateConversationPictureDocument = new TypedDocumentString(`
+    mutation CreateConversationPicture($conversationId: ID!, $type: ConversationPictureType!, $size: Int!) {
+  createConversationPicture(
+    conversationId: $conversationId
+    type: $type
+    size: $size
+  ) {
+    id
+    uploadUrl
+    uploadMethod
+    uploadHeaders
+  }
+}
+    `) as unknown as TypedDocumentString<CreateConversationPictureMutation, CreateConversationPictureMutationVariables>;
 export const PushAudienceChoicesDocument = new TypedDocumentString(`
     query PushAudienceChoices($appModeId: ID!) {
   attributeDefinitions(appModeId: $appModeId, first: 100) {

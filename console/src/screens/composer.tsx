@@ -3,6 +3,7 @@ import { useEffect, useImperativeHandle, useRef, useState } from 'preact/hooks';
 import { Refusal, request, messageOf } from '../api/request';
 import { keepDraft, readDraft, type Draft, type DraftKind } from '../draft';
 import { AddConversationNoteDocument, ReplyToConversationDocument, type PartFragment } from '../generated/graphql';
+import { ComposerPictures, filesOf, usePictures } from './composer-pictures';
 import { HeldParts, newerPartsOf, type NewerParts } from './held-parts';
 
 // Reply to the person, or a note only the team sees; Ctrl/⌘-Enter sends, Escape leaves the field.
@@ -33,6 +34,11 @@ export const Composer = forwardRef<ComposerHandle, Props>(function Composer(prop
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | undefined>();
   const [held, setHeld] = useState<NewerParts | undefined>();
+  const pictures = usePictures(conversationId);
+  const [notice, setNotice] = useState<string | undefined>();
+  const [dropping, setDropping] = useState(false);
+  const addPictures = (files: File[]) => setNotice(pictures.store.add(files));
+
   const field = useRef<HTMLTextAreaElement>(null);
   const fresh = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => () => clearTimeout(fresh.current), []);
@@ -42,6 +48,9 @@ export const Composer = forwardRef<ComposerHandle, Props>(function Composer(prop
     setDraftState(next);
   };
   const { kind, text } = draft;
+  const ids = pictures.ids ?? [];
+  // Words or pictures, and every picture uploaded.
+  const sendable = (!!text.trim() || ids.length > 0) && !!pictures.ids;
   const setKind = (k: DraftKind) => setDraft({ ...draft, kind: k });
   useImperativeHandle(ref, () => ({
     focus(k) {
@@ -59,10 +68,10 @@ export const Composer = forwardRef<ComposerHandle, Props>(function Composer(prop
   };
 
   const send = async (force = false) => {
-    if (!text.trim() || busy) return;
+    if (!sendable || busy) return;
     setBusy(true);
     setError(undefined);
-    const vars = { id: conversationId, text, seenPartSeq: draft.seenSeq ?? lastShownSeq, force };
+    const vars = { id: conversationId, text, seenPartSeq: draft.seenSeq ?? lastShownSeq, force, attachmentIds: ids };
     try {
       const part =
         kind === 'reply'
@@ -72,11 +81,15 @@ export const Composer = forwardRef<ComposerHandle, Props>(function Composer(prop
       onTyping(false);
       setHeld(undefined);
       setDraft({ kind, text: '', seenSeq: null });
+      pictures.store.clear();
+      setNotice(undefined);
       props.onSent(part);
     } catch (err) {
       const newer = err instanceof Refusal && err.code === 'newer_parts' ? newerPartsOf(err.extensions) : undefined;
       if (newer) setHeld(newer);
       else setError(messageOf(err));
+      // A picture refused (swept unused after an hour, say) is marked, to be removed.
+      if (err instanceof Refusal) pictures.store.refused(ids, err.fields);
     } finally {
       setBusy(false);
     }
@@ -84,10 +97,24 @@ export const Composer = forwardRef<ComposerHandle, Props>(function Composer(prop
 
   return (
     <form
-      class={`composer composer-${kind}`}
+      class={`composer composer-${kind}${dropping ? ' dropping' : ''}`}
       onSubmit={(e) => {
         e.preventDefault();
         void send();
+      }}
+      // Pictures dropped anywhere on the composer.
+      onDragOver={(e) => {
+        if (!e.dataTransfer?.types.includes('Files')) return;
+        e.preventDefault();
+        setDropping(true);
+      }}
+      onDragLeave={(e) => e.currentTarget === e.target && setDropping(false)}
+      onDrop={(e) => {
+        setDropping(false);
+        const files = filesOf(e.dataTransfer);
+        if (!files.length) return;
+        e.preventDefault();
+        addPictures(files);
       }}
     >
       {held && (
@@ -121,6 +148,13 @@ export const Composer = forwardRef<ComposerHandle, Props>(function Composer(prop
         value={text}
         placeholder={kind === 'reply' ? 'Reply (r); Ctrl+Enter sends' : 'Internal note (n): only the team sees it'}
         onInput={(e) => typed(e.currentTarget.value)}
+        onPaste={(e) => {
+          // A picture pasted (a screenshot, an image copied) joins the pictures; words paste as words.
+          const files = filesOf(e.clipboardData);
+          if (!files.length) return;
+          e.preventDefault();
+          addPictures(files);
+        }}
         onKeyDown={(e) => {
           if ((e.ctrlKey || e.metaKey) && (e.code === 'Enter' || e.code === 'NumpadEnter')) (e.preventDefault(), void send());
           if (e.code === 'Escape') e.currentTarget.blur();
@@ -131,7 +165,9 @@ export const Composer = forwardRef<ComposerHandle, Props>(function Composer(prop
           {error}
         </p>
       )}
-      <button type="submit" disabled={busy || !text.trim() || !!held}>
+      <ComposerPictures conversationId={conversationId} notice={notice} onNotice={setNotice} />
+      {pictures.failed && <p class="picture-note">Remove the pictures that failed before sending.</p>}
+      <button type="submit" disabled={busy || !sendable || !!held}>
         {busy ? 'Sending…' : kind === 'reply' ? 'Send reply' : 'Add note'}
       </button>
     </form>

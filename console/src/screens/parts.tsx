@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'preact/hooks';
 import type { PartFragment } from '../generated/graphql';
 import { fullTime } from '../ui/time';
+import { sameOrigin } from './composer-pictures';
 
 // A conversation's parts, oldest first: the person's and the team's messages, notes (marked, never
 // shown to the person), and event lines. It opens at the latest page, scrolled to the newest part;
@@ -20,6 +21,31 @@ export function eventText(p: PartFragment): string {
   if (p.event === 'snoozed' && typeof until === 'string' && p.text.includes(until) && !Number.isNaN(Date.parse(until)))
     return p.text.replace(until, fullTime(until));
   return p.text || p.event || '';
+}
+
+/**
+ * A part's pictures, the person's or the team's, each opening whole in a new tab. Their addresses
+ * are the store's, made this page's own (sameOrigin: the console's policy loads images from it only).
+ */
+function PartPictures({ part, from }: { part: PartFragment; from: string }) {
+  const n = part.pictures.length;
+  return (
+    <ul class="part-pictures">
+      {part.pictures.map((pic, i) => (
+        <li key={pic.id}>
+          <a href={sameOrigin(pic.url)} target="_blank" rel="noopener">
+            <img
+              src={sameOrigin(pic.url)}
+              alt={n > 1 ? `Picture ${i + 1} of ${n} from ${from}` : `Picture from ${from}`}
+              width={pic.width ?? undefined}
+              height={pic.height ?? undefined}
+              loading="lazy"
+            />
+          </a>
+        </li>
+      ))}
+    </ul>
+  );
 }
 
 export function Parts({
@@ -71,7 +97,8 @@ export function Parts({
                   {p.kind === 'note' && <span class="badge">Internal note</span>}
                   <time dateTime={p.createdAt}>{fullTime(p.createdAt)}</time>
                 </p>
-                <p class="part-text">{p.text}</p>
+                {p.text && <p class="part-text">{p.text}</p>}
+                {p.pictures.length > 0 && <PartPictures part={p} from={authorName(p)} />}
               </article>
             )}
           </li>

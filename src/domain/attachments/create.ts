@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { SignedAddress } from '../../lib/blobs/store.js';
 import type { PictureType } from '../../lib/blobs/pictures.js';
 import { erasedAmong } from '../contacts/erasure.js';
-import { transaction, type Ctx, type GuestCaller, type TxCtx } from '../context.js';
+import { transaction, type Caller, type Ctx, type GuestCaller, type TxCtx } from '../context.js';
 import { DomainError, forbidden, notFound } from '../errors.js';
 import {
   APP_LIMIT_RETRY_SECONDS,
@@ -15,6 +15,7 @@ import {
   UPLOAD_ADDRESS_SECONDS,
 } from './limits.js';
 import { lock } from '../locks.js';
+import { ownedBy, type AttachmentOwner } from './owner.js';
 import { one, sql } from '../../db/sql.js';
 
 /** The messenger's routes answer 404 while it is switched off for the app-mode. */
@@ -32,17 +33,33 @@ export async function createAttachment(
 ): Promise<{ id: string; upload: SignedAddress }> {
   refuseIfMessengerOff(ctx);
   const { appModeId, externalId } = ctx.caller;
-  const id = randomUUID();
-  await transaction(ctx, async (tx) => {
+  return makeAttachment(ctx, input, async (tx) => {
     // Holds the person against an erase until this commits (nothing made here outlives one).
     if ((await erasedAmong(tx, [externalId])).size)
       throw forbidden('erased', 'This user was erased; nothing is kept for them for 30 days.');
+    return { appModeId, externalId };
+  });
+}
+
+/**
+ * Makes an attachment of the owner `ownerIn` holds (in the transaction: a user's or a team
+ * member's, owner.ts), within what may wait; then its upload address. The one way attachments are made.
+ */
+export async function makeAttachment<C extends Caller>(
+  ctx: Ctx<C>,
+  input: { size: number; contentType: PictureType },
+  ownerIn: (tx: TxCtx<C>) => Promise<AttachmentOwner>,
+): Promise<{ id: string; upload: SignedAddress }> {
+  const id = randomUUID();
+  const { appModeId } = await transaction(ctx, async (tx) => {
+    const owner = await ownerIn(tx);
     // The app-mode's creations queue here, so the sums below hold when many arrive at once.
-    await lock(tx, 'attachments', appModeId);
-    refuseBeyondLimits(await waiting(tx, appModeId, externalId), input.size);
+    await lock(tx, 'attachments', owner.appModeId);
+    refuseBeyondLimits(await waiting(tx, owner), input.size);
     await tx.db.attachment.create({
-      data: { id, appModeId, externalId, contentType: input.contentType, size: input.size, createdAt: tx.clock.now() },
+      data: { id, ...owner, contentType: input.contentType, size: input.size, createdAt: tx.clock.now() },
     });
+    return owner;
   });
   const upload = await ctx.svc.blobs.uploadAddress(attachmentKey(appModeId, id), {
     contentType: input.contentType,
@@ -59,15 +76,16 @@ interface Waiting {
   allBytes: number;
 }
 
-/** What waits to be sent in the app-mode (made, not yet in a message), the person's and everyone's: one index range. */
-async function waiting(tx: TxCtx, appModeId: string, externalId: string): Promise<Waiting> {
+/** What waits to be sent in the app-mode (made, not yet in a message), the owner's and everyone's: one index range. */
+async function waiting(tx: TxCtx, owner: AttachmentOwner): Promise<Waiting> {
+  const mine = ownedBy(owner);
   const row = await one<{ mine: number; my_bytes: string; all: number; all_bytes: string }>(
     tx,
     sql`
-    SELECT count(*) FILTER (WHERE external_id = ${externalId})::int AS mine,
-           coalesce(sum(size) FILTER (WHERE external_id = ${externalId}), 0)::bigint AS my_bytes,
+    SELECT count(*) FILTER (WHERE ${mine})::int AS mine,
+           coalesce(sum(size) FILTER (WHERE ${mine}), 0)::bigint AS my_bytes,
            count(*)::int AS all, coalesce(sum(size), 0)::bigint AS all_bytes
-    FROM attachment WHERE app_mode_id = ${appModeId} AND part_id IS NULL`,
+    FROM attachment WHERE app_mode_id = ${owner.appModeId} AND part_id IS NULL`,
   );
   return { mine: row!.mine, myBytes: Number(row!.my_bytes), all: row!.all, allBytes: Number(row!.all_bytes) };
 }
@@ -87,7 +105,7 @@ function refuseBeyondLimits(w: Waiting, size: number): void {
       429,
       'attachment_app_limit',
       'Too many pictures waiting in this app',
-      `The app's users may have at most ${MAX_UNUSED_BYTES_PER_APP_MODE / MiB} MiB of pictures, and ${MAX_UNUSED_ATTACHMENTS_PER_APP_MODE} pictures, ` +
+      `The app's users and team may have at most ${MAX_UNUSED_BYTES_PER_APP_MODE / MiB} MiB of pictures, and ${MAX_UNUSED_ATTACHMENTS_PER_APP_MODE} pictures, ` +
         `waiting to be sent at once; try again in ${APP_LIMIT_RETRY_SECONDS} seconds.`,
       [],
       { 'Retry-After': String(APP_LIMIT_RETRY_SECONDS) },

@@ -3,6 +3,7 @@ import type { GuestCaller, TxCtx } from '../context.js';
 import type { FieldError } from '../errors.js';
 import { checkPicture } from './check.js';
 import { attachmentKey, MAX_PICTURES_PER_MESSAGE } from './limits.js';
+import { ownerOf, type AttachmentOwner } from './owner.js';
 import { attachmentInvalid, tooManyPictures } from './refusals.js';
 import { rows, sql } from '../../db/sql.js';
 
@@ -18,7 +19,9 @@ export interface Picture {
 
 interface Row {
   id: string;
-  external_id: string;
+  external_id: string | null;
+  staff_user_id: string | null;
+  conversation_id: string | null;
   content_type: string;
   size: number;
   uploaded_at: Date | null;
@@ -33,16 +36,28 @@ interface Row {
  * before; at most four. All are marked used by `partId`, in the order given, or none is: a refusal
  * is 422 naming `<field>` (too many) or `<field>.<index>` for each bad id. Answers the pictures in order.
  */
-export async function useAttachments(tx: TxCtx<GuestCaller>, input: { ids: string[]; partId: string; field?: string }): Promise<Picture[]> {
+export function useAttachments(tx: TxCtx<GuestCaller>, input: { ids: string[]; partId: string; field?: string }): Promise<Picture[]> {
+  return usePictures(tx, { appModeId: tx.caller.appModeId, externalId: tx.caller.externalId }, input);
+}
+
+/**
+ * The same for any owner (owner.ts): a user's pictures in their message, or a team member's in
+ * their reply or note in the conversation they made them for.
+ */
+export async function usePictures(
+  tx: TxCtx,
+  owner: AttachmentOwner,
+  input: { ids: string[]; partId: string; field?: string },
+): Promise<Picture[]> {
   const { ids, partId, field = 'attachment_ids' } = input;
   if (!ids.length) return [];
   if (ids.length > MAX_PICTURES_PER_MESSAGE) throw tooManyPictures(field, MAX_PICTURES_PER_MESSAGE);
-  const { appModeId, externalId } = tx.caller;
+  const { appModeId } = owner;
   // Locked: the same id named by two messages at once is used by one of them only.
   const found = await rows<Row>(
     tx,
     sql`
-    SELECT id, external_id, content_type, size, uploaded_at, width, height, part_id
+    SELECT id, external_id, staff_user_id, conversation_id, content_type, size, uploaded_at, width, height, part_id
     FROM attachment WHERE app_mode_id = ${appModeId} AND id = ANY(${ids}::text[]) ORDER BY id FOR UPDATE`,
   );
   const byId = new Map(found.map((r) => [r.id, r]));
@@ -53,8 +68,13 @@ export async function useAttachments(tx: TxCtx<GuestCaller>, input: { ids: strin
     const at = `${field}.${index}`;
     const row = byId.get(id);
     // Another user's attachment is answered as no attachment at all.
-    if (!row || row.external_id !== externalId) {
+    const whose = row ? ownerOf(owner, row) : 'no';
+    if (!row || whose === 'no') {
       errors.push({ field: at, message: 'no picture of yours has this id' });
+      continue;
+    }
+    if (whose === 'another conversation') {
+      errors.push({ field: at, message: 'this picture was made for another conversation' });
       continue;
     }
     if (ids.indexOf(id) !== index) {

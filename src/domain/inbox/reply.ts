@@ -1,5 +1,6 @@
-import type { ConversationPart } from '../../generated/prisma/client.js';
-import { transaction, type Ctx, type StaffCaller } from '../context.js';
+import type { Conversation, ConversationPart } from '../../generated/prisma/client.js';
+import { usePictures } from '../attachments/use.js';
+import { transaction, type Ctx, type StaffCaller, type TxCtx } from '../context.js';
 import { requireContent } from '../conversations/content.js';
 import { externalIdOf } from '../conversations/conversations.js';
 import { conversationForWrite } from './conversation.js';
@@ -14,22 +15,36 @@ import { authorOf } from './staff-author.js';
 // A team member writes in a conversation: a reply the person sees, or an internal note they never
 // do. A reply to a closed conversation opens it again with a line saying so by the replier; a reply
 // to a snoozed one wakes it (its timer then finds it awake and does nothing). Either may say the
-// last part its writer saw, and is then held when someone else wrote since (held-reply.ts).
+// last part its writer saw, and is then held when someone else wrote since (held-reply.ts): a held
+// one adds nothing and uses none of its pictures. Either may carry up to four pictures the writer
+// made for the conversation (createConversationPicture), used once.
 
 export const MAX_STAFF_TEXT = 10_000;
 
-function staffText(text: string): string {
+/** What a reply or note may hold: words, and up to four pictures the writer made for this conversation. */
+export interface StaffWriting extends SeenParts {
+  text: string;
+  /** Pictures of createConversationPicture, uploaded, in the order shown. */
+  attachmentIds?: string[] | null;
+}
+
+function staffText(input: StaffWriting): string {
+  const { text } = input;
   if (text.length > MAX_STAFF_TEXT) throw invalidField('text', `must be at most ${MAX_STAFF_TEXT} characters`);
+  if (input.attachmentIds?.length) return text;
   requireContent(text, []);
   return text;
 }
 
-export async function replyAsStaff(
-  ctx: Ctx<StaffCaller>,
-  conversationId: string,
-  input: { text: string } & SeenParts,
-): Promise<ConversationPart> {
-  const text = staffText(input.text);
+/** Makes the writer's pictures the part's (422 naming `attachmentIds.<i>`, or `attachmentIds` for more than four). */
+async function attachStaffPictures(tx: TxCtx<StaffCaller>, conversation: Conversation, part: ConversationPart, ids: string[]) {
+  const owner = { appModeId: conversation.appModeId, staffUserId: tx.caller.staffUser.id, conversationId: conversation.id };
+  await usePictures(tx, owner, { ids, partId: part.id, field: 'attachmentIds' });
+}
+
+export async function replyAsStaff(ctx: Ctx<StaffCaller>, conversationId: string, input: StaffWriting): Promise<ConversationPart> {
+  const text = staffText(input);
+  const attachmentIds = input.attachmentIds ?? [];
   const author = authorOf(ctx);
   return transaction(ctx, async (tx) => {
     const conversation = await conversationForWrite(tx, conversationId);
@@ -45,7 +60,8 @@ export async function replyAsStaff(
           preview: null,
         });
     }
-    const part = await addPart(tx, conversation, { kind: 'message', author, text });
+    const part = await addPart(tx, conversation, { kind: 'message', author, text, attachmentIds });
+    await attachStaffPictures(tx, conversation, part, attachmentIds);
     await markReadTo(tx, conversation, { kind: 'staff', id: author.id! }, part.seq);
     await emit(tx, REPLIED, {
       appModeId: conversation.appModeId,
@@ -56,17 +72,15 @@ export async function replyAsStaff(
   });
 }
 
-export async function addNote(
-  ctx: Ctx<StaffCaller>,
-  conversationId: string,
-  input: { text: string } & SeenParts,
-): Promise<ConversationPart> {
-  const text = staffText(input.text);
+export async function addNote(ctx: Ctx<StaffCaller>, conversationId: string, input: StaffWriting): Promise<ConversationPart> {
+  const text = staffText(input);
+  const attachmentIds = input.attachmentIds ?? [];
   const author = authorOf(ctx);
   return transaction(ctx, async (tx) => {
     const conversation = await conversationForWrite(tx, conversationId);
     await holdIfUnseen(tx, conversation, input);
-    const part = await addPart(tx, conversation, { kind: 'note', author, text });
+    const part = await addPart(tx, conversation, { kind: 'note', author, text, attachmentIds });
+    await attachStaffPictures(tx, conversation, part, attachmentIds);
     await markReadTo(tx, conversation, { kind: 'staff', id: author.id! }, part.seq);
     return part;
   });

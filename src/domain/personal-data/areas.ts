@@ -22,8 +22,9 @@ export const PERSONAL_DATA: PersonalDataArea[] = [
   webhookData,
   mailData,
   ticketData,
-  conversationData,
+  // Before the conversations: it finds the team's pictures by the conversations they were made for.
   attachmentData,
+  conversationData,
   helpData,
   inAppData,
   deviceData,

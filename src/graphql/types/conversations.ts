@@ -1,5 +1,14 @@
 import type { ConversationPart } from '../../generated/prisma/client.js';
 import { picturesOfParts, pictureAddress } from '../../domain/attachments/addresses.js';
+import { createConversationPicture } from '../../domain/inbox/pictures.js';
+import {
+  ATTACHMENT_TYPES,
+  MAX_ATTACHMENT_BYTES,
+  MAX_PICTURES_PER_MESSAGE,
+  MAX_UNUSED_ATTACHMENTS,
+  UNUSED_ATTACHMENT_HOURS,
+  UPLOAD_ADDRESS_SECONDS,
+} from '../../domain/attachments/limits.js';
 import type { Picture } from '../../domain/attachments/use.js';
 import { closeConversation } from '../../domain/conversations/close.js';
 import { invalidField } from '../../domain/errors.js';
@@ -14,6 +23,7 @@ import { batchLoad } from '../batch.js';
 import { builder, connectionType } from '../builder.js';
 import { asStaff } from '../context.js';
 import { JSONValue } from '../json.js';
+import type { SignedAddress } from '../../lib/blobs/store.js';
 import { liveFor } from '../subscription-access.js';
 import { StaffUserRef } from './staff.js';
 import { staffUserById, Team } from './teams.js';
@@ -202,6 +212,51 @@ const HELD =
   'With `seenPartSeq` (the seq of the last part the writer was shown), it is held when parts by someone else (the person, another member, the bot, the service) came after it: nothing is added, and the answer is the error `newer_parts` (status 409) whose extensions carry `newerParts { count, lastSeq, parts }` (the first ' +
   `${MAX_NEWER_LISTED} of them, oldest first: id, seq, kind, authorKind). Show them, then send again with the new \`seenPartSeq\` (their \`lastSeq\`), or with \`force: true\` to send it as it is. Without \`seenPartSeq\` it is never held.`;
 
+const PictureTypeEnum = builder.enumType('ConversationPictureType', {
+  values: ATTACHMENT_TYPES.map((t) => t.replace('image/', '')) as ['jpeg', 'png', 'gif', 'webp'],
+});
+
+const PictureUpload = builder.objectRef<{ id: string; upload: SignedAddress }>('ConversationPictureUpload').implement({
+  fields: (t) => ({
+    id: t.exposeID('id', {
+      description: `Name it in the reply's or note's \`attachmentIds\` (up to ${MAX_PICTURES_PER_MESSAGE}) once the bytes are uploaded; used once.`,
+    }),
+    uploadUrl: t.string({ description: 'Send the bytes here with uploadMethod and uploadHeaders.', resolve: (p) => p.upload.url }),
+    uploadMethod: t.string({ resolve: (p) => p.upload.method }),
+    uploadHeaders: t.field({ type: JSONValue, description: 'Headers the upload must carry as given.', resolve: (p) => p.upload.headers }),
+    uploadExpiresAt: t.field({
+      type: 'DateTime',
+      description: `The address works until then (${UPLOAD_ADDRESS_SECONDS / 60} minutes).`,
+      resolve: (p) => p.upload.expiresAt,
+    }),
+  }),
+});
+
+builder.mutationField('createConversationPicture', (t) =>
+  t.field({
+    type: PictureUpload,
+    description:
+      `A picture for a reply or note in this conversation (JPEG, PNG, GIF or WebP, at most ${MAX_ATTACHMENT_BYTES} bytes, 10 MiB), ` +
+      'and where to upload it: its bytes are checked as they arrive (the type read from them, the exact size declared). Only its maker ' +
+      `may name it, in this conversation only. It waits until named, and is removed unused after ${UNUSED_ATTACHMENT_HOURS} hour; ` +
+      `a member may have ${MAX_UNUSED_ATTACHMENTS} pictures and 50 MiB waiting in an app-mode (beyond: attachment_limit, 422), ` +
+      'the app-mode 1 GiB with its users’ (beyond: attachment_app_limit, 429, with retryAfter).',
+    args: {
+      conversationId: t.arg.id({ required: true }),
+      type: t.arg({ type: PictureTypeEnum, required: true }),
+      size: t.arg.int({ required: true, description: 'The exact size in bytes; the upload must have exactly this many.' }),
+    },
+    authScopes: (_root, { conversationId }) => ({ reply: { conversationId } }),
+    resolve: (_root, { conversationId, type, size }, ctx) =>
+      createConversationPicture(asStaff(ctx), conversationId, { contentType: `image/${type}`, size }),
+  }),
+);
+
+const ATTACHMENT_IDS =
+  `Up to ${MAX_PICTURES_PER_MESSAGE} pictures, in the order shown: each made by the writer for this conversation ` +
+  '(createConversationPicture), uploaded, and not used before; refused otherwise with attachment_invalid naming `attachmentIds.<index>` ' +
+  '(too_many_pictures naming `attachmentIds` beyond four). With pictures, `text` may be empty. A held reply or note uses none of them.';
+
 const SEEN_PART_SEQ = 'The seq of the last part the writer was shown: held when someone else wrote after it.';
 const FORCE = 'Sent even when newer parts came after `seenPartSeq`.';
 
@@ -215,9 +270,11 @@ builder.mutationField('replyToConversation', (t) =>
       text: t.arg.string({ required: true }),
       seenPartSeq: t.arg.int({ description: SEEN_PART_SEQ }),
       force: t.arg.boolean({ description: FORCE }),
+      attachmentIds: t.arg.idList({ description: ATTACHMENT_IDS }),
     },
     authScopes: (_root, { id }) => ({ reply: { conversationId: id } }),
-    resolve: (_query, _root, { id, text, seenPartSeq, force }, ctx) => replyAsStaff(asStaff(ctx), id, { text, seenPartSeq, force }),
+    resolve: (_query, _root, { id, text, seenPartSeq, force, attachmentIds }, ctx) =>
+      replyAsStaff(asStaff(ctx), id, { text, seenPartSeq, force, attachmentIds }),
   }),
 );
 
@@ -230,9 +287,11 @@ builder.mutationField('addConversationNote', (t) =>
       text: t.arg.string({ required: true }),
       seenPartSeq: t.arg.int({ description: SEEN_PART_SEQ }),
       force: t.arg.boolean({ description: FORCE }),
+      attachmentIds: t.arg.idList({ description: ATTACHMENT_IDS }),
     },
     authScopes: (_root, { id }) => ({ reply: { conversationId: id } }),
-    resolve: (_query, _root, { id, text, seenPartSeq, force }, ctx) => addNote(asStaff(ctx), id, { text, seenPartSeq, force }),
+    resolve: (_query, _root, { id, text, seenPartSeq, force, attachmentIds }, ctx) =>
+      addNote(asStaff(ctx), id, { text, seenPartSeq, force, attachmentIds }),
   }),
 );
 
