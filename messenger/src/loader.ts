@@ -128,7 +128,9 @@ function setUnread(unread: number, notices = booted?.unreadNotices ?? 0): void {
   booted.unreadNotices = notices;
   booted.badge.hidden = unread <= 0;
   booted.badge.textContent = unread > 99 ? '99+' : String(unread);
-  booted.launcher.setAttribute('aria-label', unread > 0 ? launcherWords.openMessagesUnread(unread) : launcherWords.openMessages);
+  // While open the launcher closes the messenger, and says so whatever a check-in brings.
+  if (booted.panel.hidden)
+    booted.launcher.setAttribute('aria-label', unread > 0 ? launcherWords.openMessagesUnread(unread) : launcherWords.openMessages);
 }
 
 async function open(): Promise<void> {
