@@ -2,13 +2,12 @@ import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../bench/processes.js';
 import { staffApp, type StaffApp } from './support/factories.js';
 import { launchBrowser, seriousFindings } from './support/browser.js';
 import { signedInConsole } from './support/console.js';
 import { guestOf } from './support/messenger.js';
 import { png } from './support/pictures.js';
-import { startTestServer, testConfig, type TestServer } from './support/server.js';
+import { startAddressedServer, type TestServer } from './support/server.js';
 
 // Pictures in a reply from the console, by keyboard: one chosen with the file chooser, one that is
 // no picture refused at upload (shown failed, then removed), two pasted into the reply (one
@@ -24,8 +23,7 @@ let conversationId: string;
 const errors: string[] = [];
 
 beforeAll(async () => {
-  const port = await freePort();
-  t = await startTestServer({ port, config: testConfig({ baseUrl: `http://127.0.0.1:${port}` }) });
+  t = await startAddressedServer();
   app = await staffApp(t, 'Acme Cloud');
   const started = await guestOf(t, app.live, 'grace').start({ text: 'The chart on my dashboard is empty.' });
   expect(started.status).toBe(201);
