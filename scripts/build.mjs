@@ -68,9 +68,31 @@ async function queryCompilerWasm() {
   return Buffer.from(wasm, 'base64');
 }
 
+/** The files hashed by name (from the root) and content: what a build was made from. */
+async function fingerprintOf(files) {
+  const hash = createHash('sha256');
+  for (const [i, data] of (await Promise.all(files.map((file) => readFile(file)))).entries())
+    hash
+      .update(`${path.relative(root, files[i])}\0`)
+      .update(data)
+      .update('\0');
+  return `${hash.digest('hex')}\n`;
+}
+
+/**
+ * A web app's build, made in `out` (named `building` and the process id) beside `target`, stamped with
+ * what it was made from and swapped in by renames: a running server never serves half a build.
+ */
+async function swapIn(out, target, building, madeFrom) {
+  await writeFile(path.join(out, '.built-from'), madeFrom);
+  const old = `${building}old-${process.pid}`;
+  await rename(target, old).catch(() => {});
+  await rename(out, target);
+  await rm(old, { recursive: true, force: true });
+}
+
 // What the build is made from, hashed: the sources by name and content, the TypeScript settings, esbuild's version and this
 // script. When dist/ was built from the same, nothing is transpiled (npm start then spends a few ms here, not half a second).
-const hash = createHash('sha256');
 const inputs = [
   ...entryPoints.sort(),
   path.join(root, 'tsconfig.json'),
@@ -79,14 +101,7 @@ const inputs = [
   path.join(root, 'node_modules/esbuild/package.json'),
   fileURLToPath(import.meta.url),
 ];
-const contents = await Promise.all(inputs.map((file) => readFile(file)));
-inputs.forEach((file, i) =>
-  hash
-    .update(`${path.relative(root, file)}\0`)
-    .update(contents[i])
-    .update('\0'),
-);
-const fingerprint = `${hash.digest('hex')}\n`;
+const fingerprint = await fingerprintOf(inputs);
 const stamp = path.join(dist, '.built-from');
 const consoleDist = path.join(dist, 'console');
 const consoleRoot = path.join(root, 'console');
@@ -215,14 +230,9 @@ async function consoleState() {
     path.join(root, 'src', 'domain', 'audiences', 'vocabulary.ts'),
     path.join(root, 'src', 'domain', 'contacts', 'attributes.ts'),
   ];
-  const sources = [...files, ...shared, ...packages, fileURLToPath(import.meta.url)];
-  const h = createHash('sha256');
-  for (const [i, data] of (await Promise.all(sources.map((file) => readFile(file)))).entries())
-    h.update(`${path.relative(root, sources[i])}\0`)
-      .update(data)
-      .update('\0');
+  const fingerprint = await fingerprintOf([...files, ...shared, ...packages, fileURLToPath(import.meta.url)]);
   const built = await readFile(path.join(consoleDist, '.built-from'), 'utf8').catch(() => '');
-  return { files, fingerprint: `${h.digest('hex')}\n`, built };
+  return { files, fingerprint, built };
 }
 
 async function buildConsole() {
@@ -240,11 +250,7 @@ async function buildConsole() {
     logLevel: 'warn',
     build: { outDir: out, emptyOutDir: true },
   });
-  await writeFile(path.join(out, '.built-from'), consoleFingerprint);
-  const old = `${consoleBuilding}old-${process.pid}`;
-  await rename(consoleDist, old).catch(() => {});
-  await rename(out, consoleDist);
-  await rm(old, { recursive: true, force: true });
+  await swapIn(out, consoleDist, consoleBuilding, consoleFingerprint);
   say(`build: the console to dist/console/ in ${Math.round(performance.now() - began)} ms`);
 }
 
@@ -259,14 +265,9 @@ async function messengerState() {
       if (f.isFile() && !f.name.endsWith('.test.ts')) files.push(path.join(f.parentPath ?? f.path, f.name));
   files.sort();
   const packages = ['esbuild', 'preact', 'openapi-fetch'].map((name) => path.join(root, 'node_modules', name, 'package.json'));
-  const sources = [...files, ...packages, fileURLToPath(import.meta.url)];
-  const h = createHash('sha256');
-  for (const [i, data] of (await Promise.all(sources.map((file) => readFile(file)))).entries())
-    h.update(`${path.relative(root, sources[i])}\0`)
-      .update(data)
-      .update('\0');
+  const fingerprint = await fingerprintOf([...files, ...packages, fileURLToPath(import.meta.url)]);
   const built = await readFile(path.join(messengerDist, '.built-from'), 'utf8').catch(() => '');
-  return { files, fingerprint: `${h.digest('hex')}\n`, built };
+  return { files, fingerprint, built };
 }
 
 async function buildMessenger() {
@@ -332,11 +333,7 @@ async function buildMessenger() {
   for (const name of await messengerAssets(messengerDist).catch(() => []))
     if (!parts.outputFiles.some((o) => path.basename(o.path) === name))
       await writeFile(path.join(out, 'assets', name), await readFile(path.join(messengerDist, 'assets', name)));
-  await writeFile(path.join(out, '.built-from'), messengerFingerprint);
-  const old = `${messengerBuilding}old-${process.pid}`;
-  await rename(messengerDist, old).catch(() => {});
-  await rename(out, messengerDist);
-  await rm(old, { recursive: true, force: true });
+  await swapIn(out, messengerDist, messengerBuilding, messengerFingerprint);
   say(`build: the messenger to dist/messenger/ in ${Math.round(performance.now() - began)} ms (gzipped: ${sizes.join(', ')})`);
 }
 
