@@ -7,6 +7,7 @@ import { Parts } from './parts.js';
 import { useOnline } from './online.js';
 import { AddPicture, ChosenPictures, usePictures } from './pictures.js';
 import { words } from '../words.js';
+import { refusal } from './refusal.js';
 
 /** Parts by id, in seq order: the long poll and the sender's own answer may bring the same part. */
 function merged(held: Part[], more: Part[]): Part[] {
@@ -73,7 +74,7 @@ export function ConversationScreen(props: { context: MessengerContext; id?: stri
         ...path,
         body: { part_id: asking!.id, ...answer },
       });
-      if (!data) throw new Error((error as { detail?: string } | undefined)?.detail ?? `The service answered ${response.status}.`);
+      if (!data) throw new Error(refusal(error, `The service answered ${response.status}.`));
       setParts((held) => merged(held, [data]));
       setText('');
     });
@@ -95,7 +96,7 @@ export function ConversationScreen(props: { context: MessengerContext; id?: stri
   const rate = (rating: number) =>
     attempt(async () => {
       const { data, error } = await client.api.POST('/guest/v1/conversations/{conversation_id}/rating', { ...path, body: { rating } });
-      if (!data) throw new Error((error as { detail?: string } | undefined)?.detail ?? words().notSent);
+      if (!data) throw new Error(refusal(error, words().notSent));
       setParts((held) => merged(held, [data]));
     });
 

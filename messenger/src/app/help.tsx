@@ -5,6 +5,7 @@ import { Blocks } from './blocks.js';
 import { focusFirst } from './focus.js';
 import { Head } from './head.js';
 import { words } from '../words.js';
+import { refusal } from './refusal.js';
 
 type ArticleItem = components['schemas']['ArticleItem'];
 type Article = components['schemas']['Article'];
@@ -81,7 +82,7 @@ export function ArticleScreen({ context, slug, back }: { context: MessengerConte
   useEffect(() => {
     void context.client.api.GET('/guest/v1/articles/{slug}', { params: { path: { slug } } }).then(({ data, error }) => {
       if (data) setArticle(data);
-      else setFailed((error as { detail?: string } | undefined)?.detail ?? words().articleUnreadable);
+      else setFailed(refusal(error, words().articleUnreadable));
     });
   }, [slug]);
   useEffect(() => focusFirst(body.current?.parentElement ?? null), []);

@@ -6,6 +6,7 @@ import { Head } from './head.js';
 import { Blocks } from './blocks.js';
 import { HelpSearch } from './help.js';
 import { words } from '../words.js';
+import { refusal } from './refusal.js';
 
 type Home = components['schemas']['MessengerHome'];
 
@@ -36,7 +37,7 @@ export function HomeScreen(props: {
       .then(({ data }) => data && setUnreadNotices(data.unread));
     void context.client.api.GET('/guest/v1/messenger').then(({ data, error }) => {
       if (data) setHome(data);
-      else setFailed((error as { detail?: string } | undefined)?.detail ?? words().unreachable);
+      else setFailed(refusal(error, words().unreachable));
     });
   }, []);
   useEffect(() => focusFirst(body.current?.parentElement ?? null), [home]);

@@ -4,6 +4,7 @@ import type { MessengerContext } from '../context.js';
 import { safeLink } from './blocks.js';
 import { Head } from './head.js';
 import { words } from '../words.js';
+import { refusal } from './refusal.js';
 
 type Notice = components['schemas']['Notice'];
 
@@ -14,7 +15,7 @@ export function NoticesScreen({ context, back }: { context: MessengerContext; ba
   const [failed, setFailed] = useState('');
   const more = async (cursor?: string) => {
     const { data, error } = await context.client.api.GET('/guest/v1/notices', { params: { query: { before: cursor, limit: '20' } } });
-    if (!data) return setFailed((error as { detail?: string } | undefined)?.detail ?? words().noticesUnreadable);
+    if (!data) return setFailed(refusal(error, words().noticesUnreadable));
     setNotices((held) => [...held, ...data.notices]);
     setBefore(data.next_before);
     // Shown is read: the unread ones of this page are marked read (they stay marked here until the screen is left).

@@ -11,6 +11,9 @@ import { CAROUSEL_CSS, INAPP_CSS } from './styles.js';
 
 type InAppMessage = components['schemas']['InAppMessage'];
 
+/** The kinds this messenger draws (a newer kind, such as a survey, is left for a newer messenger). */
+const DRAWN = ['banner', 'post', 'carousel'] as const;
+
 /**
  * In-app messages from the check-ins, drawn over the page in the messenger's shadow root: one banner at a
  * time, and one large message (a post or a carousel) at a time, the next when it is closed. A message the check-ins
@@ -72,7 +75,7 @@ export const show: InAppLayer['show'] = (root, context) => {
   const next = () => {
     for (let i = 0; i < waiting.length; i++) {
       const m = waiting[i]!;
-      const kind = word(m.kind, ['banner', 'post', 'carousel'], 'unknown');
+      const kind = word(m.kind, DRAWN, 'unknown');
       if (kind === 'banner' && !banner) {
         waiting.splice(i--, 1);
         banner = m;
@@ -90,8 +93,7 @@ export const show: InAppLayer['show'] = (root, context) => {
       for (const m of messages) {
         if (handled.has(m.id)) continue;
         handled.add(m.id);
-        // A kind this messenger cannot draw yet (a survey) is left for a newer one.
-        if (word(m.kind, ['banner', 'post', 'carousel'], 'unknown') === 'unknown') continue;
+        if (word(m.kind, DRAWN, 'unknown') === 'unknown') continue;
         waiting.push(m);
       }
       next();
