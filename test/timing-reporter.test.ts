@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { budgetSeconds, DEFAULT_BUDGET_SECONDS, timingReport, type FileTime } from './support/timing-reporter.js';
+import { budgetSeconds, DEFAULT_BUDGET_SECONDS, failureLines, timingReport, type FileTime } from './support/timing-reporter.js';
 
 // The suite's budget (no server): the report lists files slowest first, and a run that passed
 // but took longer than its budget is failed with one line saying so.
@@ -46,5 +46,14 @@ describe('the timing report', () => {
     expect(budgetSeconds({ TEST_BUDGET_SECONDS: '0' })).toBe(0);
     expect(() => budgetSeconds({ TEST_BUDGET_SECONDS: 'six minutes' })).toThrow(/TEST_BUDGET_SECONDS/);
     expect(() => budgetSeconds({ TEST_BUDGET_SECONDS: '-1' })).toThrow(/TEST_BUDGET_SECONDS/);
+  });
+
+  it('ends a failed run with one line per failure, its first line of message, at most 20', () => {
+    expect(failureLines([])).toEqual([]);
+    const lines = failureLines([{ file: 'test/a.test.ts', test: 'a > b', message: '\nexpected 1 to be 2\n  at x' }]);
+    expect(lines).toEqual(['Failed (1):', '  test/a.test.ts > a > b: expected 1 to be 2']);
+    const many = failureLines(Array.from({ length: 23 }, (_, i) => ({ file: 'f', test: `t${i}`, message: 'm' })));
+    expect(many).toHaveLength(22);
+    expect(many.at(-1)).toBe('  … and 3 more');
   });
 });

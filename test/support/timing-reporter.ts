@@ -6,7 +6,8 @@ import type { Reporter, TestModule, TestRunEndReason } from 'vitest/node';
 // (build, PostgreSQL, migrations). A run that passes but takes longer than its budget fails here,
 // saying so in one line: the budget is for the whole run (TEST_BUDGET_SECONDS, 450 by default; 0
 // turns it off), because a file's own time moves with what the other worker runs beside it, and
-// the whole run is what a person waits for.
+// the whole run is what a person waits for. A failed run ends with one line per failure (file, test,
+// the error's first line), so the last lines of a long log say what failed.
 
 export const DEFAULT_BUDGET_SECONDS = 450;
 
@@ -56,6 +57,27 @@ export function timingReport(files: FileTime[], wallMs: number, budget: number, 
   return { lines, over: over && passed };
 }
 
+export interface Failure {
+  file: string;
+  /** The test's full name, or what failed outside a test (the file's collection, an unhandled error). */
+  test: string;
+  message: string;
+}
+
+const MAX_FAILURES_LISTED = 20;
+
+/** The run's failures, one line each, at most 20 (then how many more). */
+export function failureLines(failures: Failure[]): string[] {
+  if (failures.length === 0) return [];
+  const firstLine = (message: string) => (message.split('\n').find((l) => l.trim() !== '') ?? '').trim().slice(0, 300);
+  const listed = failures.slice(0, MAX_FAILURES_LISTED).map((f) => `  ${f.file} > ${f.test}: ${firstLine(f.message)}`);
+  const more = failures.length - listed.length;
+  return [`Failed (${failures.length}):`, ...listed, ...(more > 0 ? [`  … and ${more} more`] : [])];
+}
+
+const messageOf = (error: unknown) =>
+  typeof error === 'object' && error !== null && 'message' in error ? String((error as { message: unknown }).message) : String(error);
+
 export default class TimingReporter implements Reporter {
   private started = performance.now();
   private root = process.cwd();
@@ -76,7 +98,17 @@ export default class TimingReporter implements Reporter {
     });
     const passed = reason === 'passed' && unhandledErrors.length === 0;
     const { lines, over } = timingReport(files, wallMs, this.budget, passed);
-    process.stdout.write(`${lines.join('\n')}\n`);
+    const failures: Failure[] = [];
+    for (const m of testModules) {
+      const file = path.relative(this.root, m.moduleId);
+      for (const error of m.errors()) failures.push({ file, test: '(the file itself)', message: messageOf(error) });
+      for (const t of m.children.allTests('failed')) {
+        const errors = t.result().errors ?? [];
+        failures.push({ file, test: t.fullName, message: errors.length > 0 ? messageOf(errors[0]) : 'failed' });
+      }
+    }
+    for (const error of unhandledErrors) failures.push({ file: '(unhandled)', test: '(outside any test)', message: messageOf(error) });
+    process.stdout.write(`${[...lines, ...failureLines(failures)].join('\n')}\n`);
     if (over) process.exitCode = 1;
   }
 }
