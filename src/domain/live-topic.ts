@@ -12,18 +12,23 @@ import { one, sql } from '../db/sql.js';
 /** One step of a live subscription: the whole state (`reload`: drop what you had), or a change after the last one. */
 export type LiveEvent<S, C> = { version: string; reload: true; state: S } | { version: string; reload: false; change: C };
 
+/** What a row tells a subscriber: made once per process and row for every subscriber whose `change` is this same function. */
+export type RowChange<C> = (row: OutboxRow, version: string) => C;
+
 /**
  * A row's change event, made once per process for every subscriber whose `change` is the same
- * function: subscribers of one change then hold the same event, and the staff API runs each event
- * once for all of them that asked the same thing with the same rights (src/graphql/shared-events.ts).
+ * function: subscribers of one change then hold the same event and the same change (so a topic's
+ * `change` makes the very answer its subscribers yield, version included), and the staff API runs
+ * each answer once for all of them that asked the same thing with the same rights
+ * (src/graphql/shared-events.ts).
  */
-const changeEvents = new WeakMap<(row: OutboxRow) => unknown, WeakMap<OutboxRow, LiveEvent<never, unknown>>>();
+const changeEvents = new WeakMap<RowChange<unknown>, WeakMap<OutboxRow, LiveEvent<never, unknown>>>();
 
-function changeEvent<C>(change: (row: OutboxRow) => C, version: string, row: OutboxRow): LiveEvent<never, C> {
+function changeEvent<C>(change: RowChange<C>, version: string, row: OutboxRow): LiveEvent<never, C> {
   let byRow = changeEvents.get(change);
   if (!byRow) changeEvents.set(change, (byRow = new WeakMap()));
   let event = byRow.get(row) as LiveEvent<never, C> | undefined;
-  if (!event) byRow.set(row, (event = { version, reload: false, change: change(row) }));
+  if (!event) byRow.set(row, (event = { version, reload: false, change: change(row, version) }));
   return event;
 }
 
@@ -37,8 +42,8 @@ export async function* liveTopic<S, C>(
     signal: AbortSignal;
     /** The whole state, read when the subscriber has nothing (still kept) to resume from. */
     read: (tx: TxCtx) => Promise<S>;
-    /** What a row of the topic tells the subscriber: a function of the module, not made per call, so its events are shared. */
-    change: (row: OutboxRow) => C;
+    /** What a row of the topic tells the subscriber: a function of the module, not made per call, so its answers are shared. */
+    change: RowChange<C>;
   },
 ): AsyncGenerator<LiveEvent<S, C>> {
   const resume = opts.after == null ? undefined : parseVersion(opts.after);

@@ -1,6 +1,5 @@
-import type { OutboxRow } from '../../db/outbox-dispatcher.js';
 import type { Ctx } from '../context.js';
-import { liveTopic } from '../live-topic.js';
+import { liveTopic, type RowChange } from '../live-topic.js';
 
 // Contacts, live: the staff list hears of each person identify makes (the `contact.created` row it
 // writes already, for webhooks), from every server process, in order, once, without a write of its
@@ -19,10 +18,13 @@ export interface ContactChange {
   externalId: string | null;
 }
 
-/** What a row tells: made once per process for every subscriber (the row is the same object for each). */
-const externalIdOf = (row: OutboxRow): string | null => row.externalId;
-
-const shared = new WeakMap<object, ContactChange>();
+/** What a row tells: made once per process for every subscriber (see RowChange). */
+const changeOf: RowChange<ContactChange> = (row, version) => ({
+  version,
+  reload: false,
+  appModeId: row.appModeId,
+  externalId: row.externalId,
+});
 
 /**
  * The people identify makes in the app-mode as their transactions commit, on any server process:
@@ -38,14 +40,7 @@ export async function* contactChanges(
     after: opts.after,
     signal: opts.signal,
     read: async () => null,
-    change: externalIdOf,
-  })) {
-    if (event.reload) {
-      yield { version: event.version, reload: true, appModeId, externalId: null };
-      continue;
-    }
-    let change = shared.get(event);
-    if (!change) shared.set(event, (change = { version: event.version, reload: false, appModeId, externalId: event.change }));
-    yield change;
-  }
+    change: changeOf,
+  }))
+    yield event.reload ? { version: event.version, reload: true, appModeId, externalId: null } : event.change;
 }

@@ -1,6 +1,6 @@
 import type { OutboxRow } from '../../db/outbox-dispatcher.js';
 import type { Ctx, TxCtx } from '../context.js';
-import { liveTopic } from '../live-topic.js';
+import { liveTopic, type RowChange } from '../live-topic.js';
 import { emit } from '../outbox.js';
 import { rows, sql } from '../../db/sql.js';
 
@@ -113,6 +113,8 @@ export interface CountsEvent {
 }
 
 const noState = async () => null;
+/** A row's counts as every subscriber of the list gets them, made once per row (see RowChange). */
+const countsEventOf: RowChange<CountsEvent> = (row, version) => ({ version, reload: false, counts: countsOf(row) });
 
 /**
  * Every person counted for any message of the app-mode, from any server process, in order, until
@@ -124,9 +126,6 @@ export async function* liveCounts(
   appModeId: string,
   opts: { after?: string | null; signal: AbortSignal },
 ): AsyncGenerator<CountsEvent> {
-  for await (const event of liveTopic(ctx, INAPP_COUNTED, appModeId, { ...opts, read: noState, change: countsOf })) {
-    yield event.reload
-      ? { version: event.version, reload: true, counts: [] }
-      : { version: event.version, reload: false, counts: event.change };
-  }
+  for await (const event of liveTopic(ctx, INAPP_COUNTED, appModeId, { ...opts, read: noState, change: countsEventOf }))
+    yield event.reload ? { version: event.version, reload: true, counts: [] } : event.change;
 }

@@ -1,7 +1,6 @@
-import type { OutboxRow } from '../../db/outbox-dispatcher.js';
 import type { Conversation, ConversationPart } from '../../generated/prisma/client.js';
 import type { Ctx, TxCtx } from '../context.js';
-import { liveTopic } from '../live-topic.js';
+import { liveTopic, type RowChange } from '../live-topic.js';
 import { emit } from '../outbox.js';
 
 // The staff inbox, live: every change to a conversation (a new one, a part of any kind, a change of
@@ -50,21 +49,16 @@ export async function inboxChanged(tx: TxCtx, conversation: Conversation, part: 
   });
 }
 
-const changes = new WeakMap<object, { conversation: Conversation; part: ConversationPart }>();
-/** What a row tells, made once per process for every subscriber (the row is the same object for each). */
-function changeOf(row: OutboxRow): { conversation: Conversation; part: ConversationPart } {
-  let change = changes.get(row.data);
-  if (!change) {
-    const data = row.data as { conversation: Record<string, unknown>; part: Record<string, unknown> };
-    changes.set(
-      row.data,
-      (change = { conversation: revive(data.conversation, DATES_OF_CONVERSATION), part: revive(data.part, ['createdAt']) }),
-    );
-  }
-  return change;
-}
-
-const shared = new WeakMap<object, InboxChange>();
+/** What a row tells, made once per process for every subscriber (see RowChange). */
+const changeOf: RowChange<InboxChange & { conversation: Conversation }> = (row, version) => {
+  const data = row.data as { conversation: Record<string, unknown>; part: Record<string, unknown> };
+  return {
+    version,
+    reload: false,
+    conversation: revive(data.conversation, DATES_OF_CONVERSATION),
+    part: revive(data.part, ['createdAt']),
+  };
+};
 
 /**
  * The app-mode's conversation changes as they commit, on any server process (only those of one
@@ -86,9 +80,6 @@ export async function* inboxChanges(
       yield { version: event.version, reload: true, conversation: null, part: null };
       continue;
     }
-    if (opts.conversationId && event.change.conversation.id !== opts.conversationId) continue;
-    let change = shared.get(event);
-    if (!change) shared.set(event, (change = { version: event.version, reload: false, ...event.change }));
-    yield change;
+    if (!opts.conversationId || event.change.conversation.id === opts.conversationId) yield event.change;
   }
 }

@@ -1,7 +1,7 @@
 import type { OutboxRow } from '../../db/outbox-dispatcher.js';
 import type { Ticket, TicketStateChange } from '../../generated/prisma/client.js';
 import type { Ctx, TxCtx } from '../context.js';
-import { liveTopic } from '../live-topic.js';
+import { liveTopic, type RowChange } from '../live-topic.js';
 import { emit } from '../outbox.js';
 
 // Tickets, live: every change of a ticket (made, moved) is a `tickets.changed` row written with the
@@ -42,13 +42,11 @@ export async function ticketChanged(tx: TxCtx, ticket: Ticket, step: TicketState
   });
 }
 
-/** What a row tells, made once per process for every subscriber (the row is the same object for each). */
-function changeOf(row: OutboxRow): { ticket: Ticket; step: TicketStateChange } {
+/** What a row tells, made once per process for every subscriber (see RowChange). */
+const changeOf: RowChange<TicketChange & { ticket: Ticket }> = (row, version) => {
   const data = row.data as { ticket: Record<string, unknown>; step: Record<string, unknown> };
-  return { ticket: revive(data.ticket, TICKET_DATES), step: revive(data.step, STEP_DATES) };
-}
-
-const shared = new WeakMap<object, TicketChange>();
+  return { version, reload: false, ticket: revive(data.ticket, TICKET_DATES), step: revive(data.step, STEP_DATES) };
+};
 
 /**
  * The app-mode's ticket changes as they commit, on any server process (only those of one type
@@ -70,9 +68,6 @@ export async function* ticketChanges(
       yield { version: event.version, reload: true, ticket: null, step: null };
       continue;
     }
-    if (opts.typeId && event.change.ticket.typeId !== opts.typeId) continue;
-    let change = shared.get(event);
-    if (!change) shared.set(event, (change = { version: event.version, reload: false, ...event.change }));
-    yield change;
+    if (!opts.typeId || event.change.ticket.typeId === opts.typeId) yield event.change;
   }
 }

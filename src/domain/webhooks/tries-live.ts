@@ -1,8 +1,7 @@
-import type { OutboxRow } from '../../db/outbox-dispatcher.js';
 import type { WebhookTry } from '../../generated/prisma/client.js';
 import type { Ctx } from '../context.js';
 import { notFound } from '../errors.js';
-import { liveTopic } from '../live-topic.js';
+import { liveTopic, type RowChange } from '../live-topic.js';
 import { decodeCursor, pageOf, pageSize, type Page } from '../paging.js';
 import { LOG_TRIES } from './schedule.js';
 
@@ -40,11 +39,13 @@ export function logPage(log: WebhookTry[], opts: { first?: number | null; after?
   return pageOf(rows.slice(0, size + 1), size, (t) => [t.at.toISOString(), t.id]);
 }
 
-/** A row's try, made once per row for all of a process's subscribers. */
-const tryOf = (row: OutboxRow): WebhookTry => ({ ...(row.data as unknown as WebhookTry), at: new Date(String(row.data.at)) });
-
-/** Each change as subscribers get it, made once for all of them (the staff API shares its answer). */
-const changes = new WeakMap<object, TriesChange>();
+/** A row's try as subscribers get it, made once per row for all of a process's subscribers (see RowChange). */
+const changeOf: RowChange<TriesChange & { try: WebhookTry }> = (row, version) => ({
+  version,
+  reload: false,
+  log: null,
+  try: { ...(row.data as unknown as WebhookTry), at: new Date(String(row.data.at)) },
+});
 
 /**
  * The endpoint's log as it is (or each try after the version `after` names), then each try as it
@@ -59,16 +60,8 @@ export async function* endpointTries(
   if (!endpoint) throw notFound('No such webhook endpoint.');
   const read = (db: Ctx['db']) =>
     db.webhookTry.findMany({ where: { endpointId }, orderBy: [{ at: 'desc' }, { id: 'desc' }], take: LOG_TRIES });
-  for await (const event of liveTopic(ctx, WEBHOOK_TRIED, endpoint.appModeId, { ...opts, read: (tx) => read(tx.db), change: tryOf })) {
-    if (!event.reload && event.change.endpointId !== endpointId) continue;
-    let change = changes.get(event);
-    if (!change)
-      changes.set(
-        event,
-        (change = event.reload
-          ? { version: event.version, reload: true, log: event.state, try: null }
-          : { version: event.version, reload: false, log: null, try: event.change }),
-      );
-    yield change;
+  for await (const event of liveTopic(ctx, WEBHOOK_TRIED, endpoint.appModeId, { ...opts, read: (tx) => read(tx.db), change: changeOf })) {
+    if (event.reload) yield { version: event.version, reload: true, log: event.state, try: null };
+    else if (event.change.try.endpointId === endpointId) yield event.change;
   }
 }
