@@ -3,8 +3,9 @@ import { randomToken } from './lib/secrets.js';
 import { createApp } from './domain/apps/create-app.js';
 import { systemContext, type Services } from './domain/context.js';
 import { createWorkspace } from './domain/staff/workspaces.js';
-import { DEMO_CONTACT, seedDemoContent } from './demo/content.js';
-import { DEMO_APP, DEMO_WORKSPACE } from './demo/names.js';
+import { seedDemoContent } from './demo/content.js';
+import { DEMO_APP, DEMO_CONTACT, DEMO_WORKSPACE } from './demo/names.js';
+import { DEMO_SITE_PATH } from './demo/site.js';
 import { helpSitePath } from '../rest-facade/pages/help-paths.js';
 
 /**
@@ -39,6 +40,7 @@ export async function seedDemo(svc: Services, baseUrl: string): Promise<string |
     `  staff console      ${baseUrl}/console/`,
     `  staff sign-in      owner@demo.test / ${password}   (the console, or GraphQL at ${baseUrl}/graphql)`,
     `  help site          ${baseUrl}${helpSitePath(app.live.app_key)}`,
+    `  demo site          ${baseUrl}${DEMO_SITE_PATH}   (a customer's page with the web messenger, signed in as ${DEMO_CONTACT})`,
     `  demo contact       ${DEMO_CONTACT} (two conversations); grace has a ticket; the inbox has three open conversations to answer; a live banner, articles in en and fr`,
     ...(content ? [content] : []),
     '',

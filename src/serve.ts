@@ -43,7 +43,7 @@ export async function serve(config: Config, log: Logger, url: string, located: P
   const engine = await createDurableEngine(svc, processes, buildActivities(svc));
   svc.outbox.consume(PROCESS_STARTS, startProcesses(engine, svc));
   step('engine started');
-  const server = await startServer(svc, log, { port: config.port, host: config.host });
+  const server = await startServer(svc, log, { port: config.port, host: config.host, demoSite: Boolean(location.embedded) });
   step('listening');
   log.info(
     {

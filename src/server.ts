@@ -22,6 +22,7 @@ import { systemContext, type Services } from './domain/context.js';
 import { DomainError } from './domain/errors.js';
 import { mountGraphQL } from './graphql/mount.js';
 import { demoHelpAppKey } from './demo/names.js';
+import { DEMO_SITE_PATH, demoSiteRouter } from './demo/site.js';
 import { createHttpServer } from './http/connections.js';
 import { CONSOLE_PATH, consoleRouter } from './http/console.js';
 import { messengerRouter } from './http/messenger.js';
@@ -46,7 +47,13 @@ export interface RunningServer {
 export async function startServer(
   svc: Services,
   log: Logger,
-  opts: { port: number; host?: string; drain?: Partial<DrainBounds> },
+  opts: {
+    port: number;
+    host?: string;
+    drain?: Partial<DrainBounds>;
+    /** The demo site at /demo/ (the embedded PostgreSQL's demo only: src/demo/site.ts). */
+    demoSite?: boolean;
+  },
 ): Promise<RunningServer> {
   const app = new Koa();
   app.proxy = svc.config.trustProxy;
@@ -88,7 +95,11 @@ export async function startServer(
   // What runs here, with links to each way in (the demo's help site when the demo is here).
   ops.get('/', async (ctx) => {
     const appKey = await demoHelpAppKey(svc);
-    const page = frontPage({ helpSite: appKey ? helpSitePath(appKey) : undefined, staffConsole: CONSOLE_PATH });
+    const page = frontPage({
+      helpSite: appKey ? helpSitePath(appKey) : undefined,
+      staffConsole: CONSOLE_PATH,
+      demoSite: opts.demoSite ? DEMO_SITE_PATH : undefined,
+    });
     ctx.set(page.headers);
     ctx.body = page.html;
   });
@@ -134,6 +145,8 @@ export async function startServer(
         consoleRouter().routes() as Koa.Middleware,
         // The web messenger: its first script at /messenger.js, its screens' hashed module.
         messengerRouter().routes() as Koa.Middleware,
+        // The demo site, a pretend customer's page with the messenger on it (npm start's demo only).
+        ...(opts.demoSite ? [demoSiteRouter(svc).routes() as Koa.Middleware] : []),
         // The public help site: server-rendered pages (src/lib/html), refusals as pages too.
         helpSiteRouter(svc).routes() as Koa.Middleware,
       ]),

@@ -131,8 +131,12 @@ describe('npm start on the embedded PostgreSQL', () => {
     });
     expect(checkin.status).toBe(200);
     expect(JSON.stringify(await checkin.json())).toContain('Welcome to the demo app');
-    // The front page links the demo's help site.
-    expect(await (await fetch(`${base}/`)).text()).toContain(`href="/help/${liveKey}"`);
+    // The front page links the demo's help site and the demo site with the messenger, which is here.
+    const front = await (await fetch(`${base}/`)).text();
+    expect(front).toContain(`href="/help/${liveKey}"`);
+    expect(front).toContain('href="/demo/"');
+    expect(banner).toContain(`demo site          ${base}/demo/`);
+    expect(await (await fetch(`${base}/demo/`)).text()).toContain(`data-app-key="${liveKey}"`);
     expect(await stop(first.child)).toBe(0);
 
     const second = await start(port);

@@ -3,7 +3,8 @@
 
 const en = {
   openMessages: 'Open messages',
-  openMessagesUnread: (n: number) => `Open messages, ${n} unread`,
+  /** `shown`: the count as the badge shows it (99+), so the label holds the badge's text. */
+  openMessagesUnread: (n: number, shown: string) => `Open messages, ${shown} unread`,
   closeMessages: 'Close messages',
 };
 
@@ -11,19 +12,19 @@ type LauncherWords = typeof en;
 
 const de: LauncherWords = {
   openMessages: 'Nachrichten öffnen',
-  openMessagesUnread: (n) => `Nachrichten öffnen, ${n} ungelesen`,
+  openMessagesUnread: (_n, shown) => `Nachrichten öffnen, ${shown} ungelesen`,
   closeMessages: 'Nachrichten schließen',
 };
 
 const fr: LauncherWords = {
   openMessages: 'Ouvrir les messages',
-  openMessagesUnread: (n) => `Ouvrir les messages, ${n} non lu${n > 1 ? 's' : ''}`,
+  openMessagesUnread: (n, shown) => `Ouvrir les messages, ${shown} non lu${n > 1 ? 's' : ''}`,
   closeMessages: 'Fermer les messages',
 };
 
 const es: LauncherWords = {
   openMessages: 'Abrir mensajes',
-  openMessagesUnread: (n) => `Abrir mensajes, ${n} sin leer`,
+  openMessagesUnread: (_n, shown) => `Abrir mensajes, ${shown} sin leer`,
   closeMessages: 'Cerrar mensajes',
 };
 

@@ -126,11 +126,13 @@ function setUnread(unread: number, notices = booted?.unreadNotices ?? 0): void {
   if (!booted) return;
   booted.unread = unread;
   booted.unreadNotices = notices;
-  booted.badge.hidden = unread <= 0;
-  booted.badge.textContent = unread > 99 ? '99+' : String(unread);
-  // While open the launcher closes the messenger, and says so whatever a check-in brings.
+  const shown = unread > 99 ? '99+' : String(unread);
+  booted.badge.textContent = shown;
+  // While open the launcher closes the messenger, and says so whatever a check-in brings (its label
+  // holds what it shows: the count while closed, only the close mark while open).
+  booted.badge.hidden = unread <= 0 || !booted.panel.hidden;
   if (booted.panel.hidden)
-    booted.launcher.setAttribute('aria-label', unread > 0 ? launcherWords.openMessagesUnread(unread) : launcherWords.openMessages);
+    booted.launcher.setAttribute('aria-label', unread > 0 ? launcherWords.openMessagesUnread(unread, shown) : launcherWords.openMessages);
 }
 
 async function open(): Promise<void> {
@@ -140,6 +142,7 @@ async function open(): Promise<void> {
   b.panel.hidden = false;
   b.launcher.setAttribute('aria-expanded', 'true');
   b.launcher.innerHTML = CLOSE_ICON;
+  b.badge.hidden = true;
   b.launcher.append(b.badge);
   b.launcher.setAttribute('aria-label', launcherWords.closeMessages);
   if (!b.screens) {

@@ -25,14 +25,12 @@ import { createMessage, setMessageState } from '../domain/inapp/messages.js';
 import { signIn, staffForToken } from '../domain/staff/sessions.js';
 import { createTicket } from '../domain/tickets/create.js';
 import { addTicketType } from '../domain/tickets/types.js';
+import { DEMO_CONTACT } from './names.js';
 
 // What the demo app holds on the first start, made through the domain functions as the APIs
 // would make it: contacts with attributes and events, two conversations of one person (one
 // answered by staff, then closed), a ticket of a ticket type (another person's), a help center in English and French
 // with published articles, and a live in-app banner. A newcomer's first requests find something.
-
-/** The demo person whose conversations the README's tour reads (crm token <app key> --sub ada). */
-export const DEMO_CONTACT = 'ada';
 
 const CONTACTS = [
   { id: 'ada', displayName: 'Ada Lovelace', email: 'ada@example.com', plan: 'pro', seats: 12, language: 'en' },

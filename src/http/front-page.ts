@@ -11,6 +11,8 @@ export interface FrontLinks {
   helpSite?: string | undefined;
   /** The staff console, once there is one. */
   staffConsole?: string | undefined;
+  /** The demo site (a customer's page with the web messenger), when the demo is here. */
+  demoSite?: string | undefined;
 }
 
 const entry = (href: string, title: string, text: Html | string) =>
@@ -40,6 +42,11 @@ export function frontPage(links: FrontLinks): RenderedPage {
           }
           ${entry('/graphql', 'GraphiQL: the staff GraphQL API', 'Sign in with signIn, then send its token as Authorization: Bearer crm_st_….')}
           ${links.helpSite ? entry(links.helpSite, 'Help site of the demo app', 'The public help center, as readers see it.') : null}
+          ${
+            links.demoSite
+              ? entry(links.demoSite, 'Demo site with the web messenger', 'A customer’s page with the messenger on it, signed in as Ada.')
+              : null
+          }
         </ul>
       </div>
       <h2 class="section-title">REST APIs</h2>

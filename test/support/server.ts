@@ -103,6 +103,10 @@ export async function startTestServer(
     engine?: EngineName;
     /** Temporal: the worker's activity slots (the service's worker has ACTIVITY_SLOTS). */
     activitySlots?: number;
+    /** The address to listen on (127.0.0.1 unless told). */
+    host?: string;
+    /** The demo site at /demo/ (npm start's, on the embedded PostgreSQL). */
+    demoSite?: boolean;
   } = {},
 ): Promise<TestServer> {
   const dbUrl = opts.dbUrl ?? (await createTestDatabase());
@@ -118,8 +122,9 @@ export async function startTestServer(
   // (test/shutdown.test.ts shows it on a real process): every test file closes its server.
   const server = await startServer(svc, opts.log ?? createLogger('silent'), {
     port: opts.port ?? 0,
-    host: '127.0.0.1',
+    host: opts.host ?? '127.0.0.1',
     drain: { lingerMs: 0 },
+    demoSite: opts.demoSite,
   });
   return {
     url: server.url,
