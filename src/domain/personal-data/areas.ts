@@ -2,6 +2,7 @@ import { attachmentData } from '../attachments/personal-data.js';
 import { contactData, holdPerson } from '../contacts/personal-data.js';
 import { conversationData } from '../conversations/personal-data.js';
 import { deviceData } from '../devices/personal-data.js';
+import { emailData } from '../email/personal-data.js';
 import { eventData } from '../events/personal-data.js';
 import { helpData } from '../help/personal-data.js';
 import { inAppData } from '../inapp/personal-data.js';
@@ -21,6 +22,7 @@ export const PERSONAL_DATA: PersonalDataArea[] = [
   outboxData,
   webhookData,
   mailData,
+  emailData,
   ticketData,
   // Before the conversations: it finds the team's pictures by the conversations they were made for.
   attachmentData,
