@@ -109,6 +109,7 @@ input[role="switch"]:focus-visible { outline: 3px solid #1a1a1a; outline-offset:
 .saved-status { position: sticky; bottom: -16px; background: #fff; padding: 4px 0; }
 .saved-status .error, .saved-status .status { padding: 0; }
 .saved-status .status:empty { display: none; }
+.saved-status:has(.error, .status:not(:empty)) { border-top: 1px solid #d0d0d0; }
 .home-links { margin: 0; text-align: center; }
 .browse { margin-top: 8px; }
 .collections .collection-text { display: flex; flex-direction: column; gap: 2px; min-width: 0; }
