@@ -3,6 +3,7 @@ import { createClient, GuestApiError, type GuestClient } from '../sdk/src/index.
 import { staffApp, unique, type StaffApp } from './support/factories.js';
 import { staffApi } from './support/graphql.js';
 import { userToken } from './support/http.js';
+import { helpAuthor } from './support/help.js';
 import { png, reachable } from './support/pictures.js';
 import { startTestServer, type TestServer } from './support/server.js';
 
@@ -142,6 +143,44 @@ describe('the SDK on the guest API', () => {
     const waits = sent.filter((s) => s.path.endsWith('/wait')).length;
     await new Promise((r) => setTimeout(r, 300));
     expect(sent.filter((s) => s.path.endsWith('/wait')).length).toBe(waits);
+    await c.close();
+  });
+
+  it('reads and changes the user’s preferences and consent, browses the help center’s collections, and rates with a remark', async () => {
+    await ok(
+      'mutation($m: ID!) { addPreferenceTopic(appModeId: $m, key: "sdk-deals", name: "Deals", channels: [email, push], offers: true) { id } }',
+      { m: app.modes.live },
+    );
+    const { c, userId } = client();
+    const deals = (await c.preferences()).topics.find((topic) => topic.topic === 'sdk-deals')!;
+    expect(deals.channels.map((ch) => [ch.channel, ch.subscribed, ch.needs_consent])).toEqual([
+      ['email', true, true],
+      ['push', true, true],
+    ]);
+    const chosen = await c.choose({ choices: [{ topic: 'sdk-deals', channel: 'email', subscribed: false }], wording: 'Deals, by email' });
+    expect(chosen.topics.find((topic) => topic.topic === 'sdk-deals')!.channels[0]!.subscribed).toBe(false);
+    await expect(c.choose({ choices: [{ topic: 'no-such-topic', channel: 'email', subscribed: true }] })).rejects.toMatchObject({
+      status: 400,
+      fields: ['choices.0.topic'],
+    });
+    expect(await c.consent()).toMatchObject({ offers_by_push: false, changed_at: null });
+    expect(await c.agree({ offers_by_push: true })).toMatchObject({ offers_by_push: true, offers_by_email: false });
+    const seen = await ok('query($m: ID!, $x: String!) { contact(appModeId: $m, externalId: $x) { consent { offersByPush } } }', {
+      m: app.modes.live,
+      x: userId,
+    });
+    expect(seen.contact.consent.offersByPush).toBe(true);
+
+    const author = helpAuthor(t, app);
+    const shelf = await author.collection({ names: { en: 'Deliveries' } });
+    const { slug } = await author.article({ collectionId: shelf.id, versions: { en: { title: 'Where is my parcel?' } } });
+    expect((await c.collections()).items.find((i) => i.slug === shelf.slug)).toMatchObject({ name: 'Deliveries', article_count: 1 });
+    expect((await c.collection(shelf.slug)).items.map((a) => a.slug)).toEqual([slug]);
+
+    const started = await c.startConversation({ text: 'Thanks for the help' });
+    await ok('mutation($id: ID!) { closeConversation(id: $id, askRating: true) { id } }', { id: started.id });
+    expect((await c.rate(started.id, { rating: 4, remark: 'Quick and kind' })).rating).toEqual({ value: 4, remark: 'Quick and kind' });
+    await expect(c.rate(started.id, { rating: 5 })).rejects.toMatchObject({ status: 409, code: 'already_rated' });
     await c.close();
   });
 });

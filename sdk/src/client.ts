@@ -16,6 +16,11 @@ export type Checkin = Schemas['Checkin'];
 export type Part = Schemas['Part'];
 export type StartBody = Schemas['StartBody'];
 export type MessageBody = Schemas['MessageBody'];
+export type RatingBody = Schemas['RatingBody'];
+export type Preferences = Schemas['Preferences'];
+export type PreferencesBody = Schemas['PreferencesBody'];
+export type Consent = Schemas['Consent'];
+export type ConsentBody = Schemas['ConsentBody'];
 type PictureType = Schemas['AttachmentBody']['content_type'];
 
 export interface ClientOptions {
@@ -137,6 +142,23 @@ export function createClient(options: ClientOptions) {
           params: { path: { ticket_id: ticketId }, header: { 'Idempotency-Key': crypto.randomUUID() } },
         }),
       ),
+    /** Rates a closed conversation whose team asked for it, once, with an optional remark: the rating's part. */
+    rate: async (conversationId: string, body: RatingBody) =>
+      must(
+        await api.POST('/guest/v1/conversations/{conversation_id}/rating', { body, params: { path: { conversation_id: conversationId } } }),
+      ),
+    /** The app's topics, the channels each goes by, and whether the user hears of each by each. */
+    preferences: async () => must(await api.GET('/guest/v1/preferences')),
+    /** Turns topics on or off by channel, or everything off: the preferences as they now are. */
+    choose: async (body: PreferencesBody) => must(await api.PUT('/guest/v1/preferences', { body })),
+    /** The user's consent to offers by email and by push. */
+    consent: async () => must(await api.GET('/guest/v1/consent')),
+    /** The user agrees, or no longer agrees, to offers by push: the consent as it now is. */
+    agree: async (body: ConsentBody) => must(await api.PUT('/guest/v1/consent', { body })),
+    /** The help center's collections in order, each with its sections. */
+    collections: async () => must(await api.GET('/guest/v1/collections')),
+    /** A collection or section with its articles (and a collection's sections with theirs). */
+    collection: async (slug: string) => must(await api.GET('/guest/v1/collections/{slug}', { params: { path: { slug } } })),
     /** Uploads a picture (the upload flow): its id, to name in `attachment_ids`. */
     uploadPicture: async (picture: Blob, fetchUpload: typeof fetch = fetch): Promise<string> => {
       const upload = must(

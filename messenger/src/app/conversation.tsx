@@ -93,9 +93,12 @@ export function ConversationScreen(props: { context: MessengerContext; id?: stri
     });
   };
 
-  const rate = (rating: number) =>
+  const rate = (rating: number, remark: string | null) =>
     attempt(async () => {
-      const { data, error } = await client.api.POST('/guest/v1/conversations/{conversation_id}/rating', { ...path, body: { rating } });
+      const { data, error } = await client.api.POST('/guest/v1/conversations/{conversation_id}/rating', {
+        ...path,
+        body: { rating, remark },
+      });
       if (!data) throw new Error(refusal(error, words().notSent));
       setParts((held) => merged(held, [data]));
     });

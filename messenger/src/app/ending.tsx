@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Part } from '../../../sdk/src/index.js';
 import { words } from '../words.js';
 
@@ -15,27 +15,61 @@ export function ratingAsked(parts: Part[]): boolean {
 
 const FACES = ['😞', '🙁', '😐', '🙂', '😀'];
 
-/** The rating the team asked for: five faces, from bad to great. */
-export function RateConversation({ rate }: { rate: (value: number) => Promise<void> }) {
+/** A rating's remark is at most this long (the guest API's RatingBody). */
+export const MAX_REMARK = 1_000;
+
+/**
+ * The rating the team asked for: five faces, from bad to great; the one tapped is chosen, then an optional remark and
+ * "Send rating" send both at once (a rating is given once).
+ */
+export function RateConversation({ rate }: { rate: (value: number, remark: string | null) => Promise<void> }) {
+  const [chosen, setChosen] = useState<number | undefined>();
+  const [remark, setRemark] = useState('');
   const [busy, setBusy] = useState(false);
+  const box = useRef<HTMLTextAreaElement>(null);
+  useEffect(() => {
+    if (chosen !== undefined) box.current?.focus();
+  }, [chosen === undefined]);
+  const send = (event: Event) => {
+    event.preventDefault();
+    if (chosen === undefined || busy) return;
+    setBusy(true);
+    void rate(chosen, remark.trim() || null).finally(() => setBusy(false));
+  };
   return (
-    <fieldset class="rating">
-      <legend>{words().howWasOurHelp}</legend>
-      {FACES.map((face, i) => (
-        <button
-          key={face}
-          type="button"
-          disabled={busy}
-          aria-label={words().ratings[i]}
-          onClick={() => {
-            setBusy(true);
-            void rate(i + 1).finally(() => setBusy(false));
-          }}
-        >
-          {face}
-        </button>
-      ))}
-    </fieldset>
+    <form class="rate" onSubmit={send}>
+      <fieldset class="rating">
+        <legend>{words().howWasOurHelp}</legend>
+        {FACES.map((face, i) => (
+          <button
+            key={face}
+            type="button"
+            disabled={busy}
+            aria-label={words().ratings[i]}
+            aria-pressed={chosen === i + 1}
+            onClick={() => setChosen(i + 1)}
+          >
+            {face}
+          </button>
+        ))}
+      </fieldset>
+      {chosen !== undefined && (
+        <>
+          <label for="crm-remark">{words().remark}</label>
+          <textarea
+            id="crm-remark"
+            ref={box}
+            rows={2}
+            maxLength={MAX_REMARK}
+            value={remark}
+            onInput={(e) => setRemark(e.currentTarget.value)}
+          />
+          <button type="submit" class="primary" disabled={busy}>
+            {words().sendRating}
+          </button>
+        </>
+      )}
+    </form>
   );
 }
 

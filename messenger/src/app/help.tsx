@@ -33,10 +33,13 @@ export function HelpSearch({
   context,
   open,
   featured,
+  browse,
 }: {
   context: MessengerContext;
   open: (slug: string) => void;
   featured: ArticleItem[];
+  /** Opens the help center's collections, when it has them to browse. */
+  browse?: () => void;
 }) {
   const [q, setQ] = useState('');
   const [found, setFound] = useState<ArticleItem[] | undefined>();
@@ -69,6 +72,11 @@ export function HelpSearch({
       />
       {found && !found.length && <p class="reply-time">{words().noArticleMatches}</p>}
       {items.length > 0 && <ArticleList items={items} open={open} label={found ? words().articlesFound : words().popularArticles} />}
+      {browse && (
+        <button type="button" class="link-button browse" data-place="collections" onClick={browse}>
+          {words().browseCollections}
+        </button>
+      )}
     </section>
   );
 }

@@ -24,6 +24,10 @@ export function HomeScreen(props: {
   open: (id?: string) => void;
   read: (slug: string) => void;
   notices: () => void;
+  preferences?: () => void;
+  collections?: () => void;
+  /** The screen the person came back from: its link on the home takes the focus back. */
+  from?: 'preferences' | 'collections';
 }) {
   const { context, open } = props;
   const [home, setHome] = useState<Home | undefined>();
@@ -40,7 +44,11 @@ export function HomeScreen(props: {
       else setFailed(refusal(error, words().unreachable));
     });
   }, []);
-  useEffect(() => focusFirst(body.current?.parentElement ?? null), [home]);
+  useEffect(() => {
+    const back = props.from && body.current?.querySelector<HTMLElement>(`[data-place="${props.from}"]`);
+    if (back) back.focus();
+    else focusFirst(body.current?.parentElement ?? null);
+  }, [home]);
   return (
     <>
       <Head title={context.brand.name} close={context.close} />
@@ -122,7 +130,19 @@ export function HomeScreen(props: {
               )}
             </section>
             {(home.featured_articles.length > 0 || context.helpCenter) && (
-              <HelpSearch context={context} open={props.read} featured={home.featured_articles} />
+              <HelpSearch
+                context={context}
+                open={props.read}
+                featured={home.featured_articles}
+                browse={context.helpCenter ? props.collections : undefined}
+              />
+            )}
+            {props.preferences && (
+              <p class="home-links">
+                <button type="button" class="link-button" data-place="preferences" onClick={props.preferences}>
+                  {words().preferences}
+                </button>
+              </p>
             )}
           </>
         )}

@@ -3,13 +3,22 @@ import { useState } from 'preact/hooks';
 import type { MessengerContext, MessengerScreens } from '../context.js';
 import { ConversationScreen } from './conversation.js';
 import { ArticleScreen } from './help.js';
+import { CollectionScreen, CollectionsScreen } from './collections.js';
+import { PreferencesScreen } from './preferences.js';
 import { HomeScreen } from './home.js';
 import { NoticesScreen } from './notices.js';
-import { COMPOSER_CSS, HELP_CSS, LINK_BUTTON_CSS, NOTICES_CSS, SCREENS_CSS } from './styles.js';
+import { COMPOSER_CSS, HELP_CSS, LINK_BUTTON_CSS, NOTICES_CSS, PREFERENCES_CSS, SCREENS_CSS } from './styles.js';
 import { trapFocus } from './focus.js';
 import { chooseWords, languageOf } from '../words.js';
 
-type Place = { screen: 'home' } | { screen: 'conversation'; id?: string } | { screen: 'article'; slug: string } | { screen: 'notices' };
+type Place =
+  | { screen: 'home'; from?: 'preferences' | 'collections' }
+  | { screen: 'conversation'; id?: string }
+  | { screen: 'article'; slug: string; back?: Place }
+  | { screen: 'notices' }
+  | { screen: 'preferences' }
+  | { screen: 'collections'; from?: string }
+  | { screen: 'collection'; slug: string; from?: string };
 
 function Messenger({ context }: { context: MessengerContext }) {
   const [place, setPlace] = useState<Place>({ screen: 'home' });
@@ -17,13 +26,40 @@ function Messenger({ context }: { context: MessengerContext }) {
   if (place.screen === 'conversation')
     return <ConversationScreen context={context} id={place.id} back={home} started={(id) => setPlace({ screen: 'conversation', id })} />;
   if (place.screen === 'notices') return <NoticesScreen context={context} back={home} />;
-  if (place.screen === 'article') return <ArticleScreen context={context} slug={place.slug} back={home} />;
+  if (place.screen === 'article')
+    return <ArticleScreen context={context} slug={place.slug} back={() => setPlace(place.back ?? { screen: 'home' })} />;
+  if (place.screen === 'preferences')
+    return <PreferencesScreen context={context} back={() => setPlace({ screen: 'home', from: 'preferences' })} />;
+  if (place.screen === 'collections')
+    return (
+      <CollectionsScreen
+        context={context}
+        from={place.from}
+        back={() => setPlace({ screen: 'home', from: 'collections' })}
+        open={(slug) => setPlace({ screen: 'collection', slug })}
+      />
+    );
+  if (place.screen === 'collection') {
+    const { slug } = place;
+    return (
+      <CollectionScreen
+        context={context}
+        slug={slug}
+        from={place.from}
+        back={() => setPlace({ screen: 'collections', from: slug })}
+        read={(article) => setPlace({ screen: 'article', slug: article, back: { screen: 'collection', slug, from: article } })}
+      />
+    );
+  }
   return (
     <HomeScreen
       context={context}
       open={(id) => setPlace({ screen: 'conversation', id })}
       read={(slug) => setPlace({ screen: 'article', slug })}
       notices={() => setPlace({ screen: 'notices' })}
+      preferences={() => setPlace({ screen: 'preferences' })}
+      collections={() => setPlace({ screen: 'collections' })}
+      from={place.from}
     />
   );
 }
@@ -32,7 +68,7 @@ function Messenger({ context }: { context: MessengerContext }) {
 export const mount: MessengerScreens['mount'] = (into, context) => {
   const root = into.getRootNode() as ShadowRoot;
   const style = document.createElement('style');
-  style.textContent = SCREENS_CSS + COMPOSER_CSS + HELP_CSS + NOTICES_CSS + LINK_BUTTON_CSS;
+  style.textContent = SCREENS_CSS + COMPOSER_CSS + HELP_CSS + NOTICES_CSS + LINK_BUTTON_CSS + PREFERENCES_CSS;
   root.prepend(style);
   into.setAttribute('role', 'dialog');
   into.setAttribute('aria-modal', 'true');

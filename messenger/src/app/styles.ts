@@ -89,3 +89,34 @@ export const LINK_BUTTON_CSS = `
 .link-button { background: transparent; border: 0; padding: 0; font: inherit; font-weight: 600; color: #1a1a1a; cursor: pointer; text-decoration: underline; }
 .link-button:focus-visible { outline: 3px solid #1a1a1a; outline-offset: 2px; }
 `;
+
+/** Preferences and consent (switches), the help center's collections, and the rating's remark. */
+export const PREFERENCES_CSS = `
+.topic { margin: 0; display: flex; flex-direction: column; gap: 10px; min-width: 0; }
+.topic legend { font-weight: 650; padding: 0 4px; }
+.hint { color: #4a4a4a; font-size: 13px; margin: 0; }
+.switch-row { display: grid; grid-template-columns: auto 1fr; align-items: center; gap: 2px 10px; }
+.switch-row .hint { grid-column: 2; }
+.switch-row label { cursor: pointer; }
+input[role="switch"] { appearance: none; margin: 0; width: 44px; height: 26px; border-radius: 13px; background: #6b6b6b; position: relative;
+  cursor: pointer; flex: none; }
+input[role="switch"]::before { content: ''; position: absolute; top: 3px; left: 3px; width: 20px; height: 20px; border-radius: 50%;
+  background: #fff; box-shadow: 0 1px 2px rgb(0 0 0 / 40%); }
+input[role="switch"]:checked { background: var(--brand); box-shadow: inset 0 0 0 2px #1a1a1a; }
+input[role="switch"]:checked::before { left: 21px; }
+input[role="switch"]:focus-visible { outline: 3px solid #1a1a1a; outline-offset: 2px; }
+@media (prefers-reduced-motion: no-preference) { input[role="switch"]::before { transition: left 120ms ease-out; } }
+.saved-status { position: sticky; bottom: -16px; background: #fff; padding: 4px 0; }
+.saved-status .error, .saved-status .status { padding: 0; }
+.saved-status .status:empty { display: none; }
+.saved-status:has(.error, .status:not(:empty)) { border-top: 1px solid #d0d0d0; }
+.home-links { margin: 0; text-align: center; }
+.browse { margin-top: 8px; }
+.collections .collection-text { display: flex; flex-direction: column; gap: 2px; min-width: 0; }
+.section-name { font-size: 15px; margin: 4px 0 6px; }
+.rate { display: flex; flex-direction: column; gap: 8px; }
+.rating button[aria-pressed="true"] { background: #ececec; box-shadow: inset 0 0 0 2px #1a1a1a; }
+.rate label { font-weight: 600; }
+.rate textarea { border: 1px solid #8a8a8a; border-radius: 10px; padding: 8px 10px; font: inherit; resize: vertical; min-height: 56px; }
+.rate .primary { align-self: flex-end; }
+`;
