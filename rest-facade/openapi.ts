@@ -62,7 +62,11 @@ export function openApiDocument(routes: AnyRoute[], baseUrl: string) {
     for (const [status, r] of Object.entries(route.responses)) {
       responses[status] = {
         description: r.description,
-        ...(r.schema ? { content: { [r.contentType ?? 'application/json']: { schema: toSchema(r.schema, 'output') } } } : {}),
+        ...(r.schema
+          ? { content: { [r.contentType ?? 'application/json']: { schema: toSchema(r.schema, 'output') } } }
+          : r.contentType
+            ? { content: { [r.contentType]: { schema: { type: 'string', format: 'binary' } } } }
+            : {}),
       };
     }
     for (const status of answeredBy(route)) {
@@ -86,7 +90,17 @@ export function openApiDocument(routes: AnyRoute[], baseUrl: string) {
       security: security[route.surface],
       ...(parameters.length ? { parameters } : {}),
       ...(route.body
-        ? { requestBody: { required: true, content: { 'application/json': { schema: toSchema(route.body, 'input') } } } }
+        ? {
+            requestBody: {
+              required: true,
+              content: {
+                'application/json': { schema: toSchema(route.body, 'input') },
+                ...(route.form
+                  ? { 'application/x-www-form-urlencoded': { schema: { type: 'object', description: route.form.description } } }
+                  : {}),
+              },
+            },
+          }
         : {}),
       responses,
     };

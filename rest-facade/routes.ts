@@ -17,6 +17,7 @@ import { guestAccess, publicAccess, serverAccess } from './http/access.js';
 import { mount, type AnyRoute, type Surface } from './http/route.js';
 import { getPublicApp } from './public/apps.js';
 import { getContactExportDownload } from './public/contact-exports.js';
+import { emailLinkRoutes } from './public/email-links.js';
 import { publicHelpRoutes } from './public/help.js';
 import { postGuestEvents } from './guest/events.js';
 import { deleteContact, getContactExport, putContact } from './server/contacts.js';
@@ -51,6 +52,7 @@ export function allRoutes(): AnyRoute[] {
     getPublicApp,
     getContactExportDownload,
     ...publicHelpRoutes,
+    ...emailLinkRoutes,
   ];
 }
 
@@ -78,9 +80,12 @@ export function restRouter(deps: RouteDeps): Router {
   // A guest route that answers 409 answers a person being erased so (guestAccess); one whose own statement checks them is left to it.
   const guest409 = [guestAccess(deps.svc, 409), context];
   const guestChecked = [guestAccess(deps.svc, 'checked by the route'), context];
+  const softPublic = [publicAccess(deps.svc, appKeyOfPublic, { soft: true }), context];
   const accessOf = (route: AnyRoute) =>
     route.surface !== 'guest'
-      ? access[route.surface]
+      ? route.softLimit
+        ? softPublic
+        : access[route.surface]
       : route.erasedChecked
         ? guestChecked
         : route.errors.includes(409)

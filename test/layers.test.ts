@@ -241,6 +241,7 @@ export const KNOWN_AREA_CYCLES: { from: string; to: string; why: string }[] = [
     'contacts/',
     'conversations/',
     'devices/',
+    'email/',
     'events/',
     'help/',
     'inapp/',

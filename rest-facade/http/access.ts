@@ -108,14 +108,25 @@ export function serverAccess(svc: Services): Koa.Middleware {
 }
 
 /** Public routes: per address, and per app where the route names one. */
-export function publicAccess(svc: Services, appKeyOf: (ctx: Koa.Context) => string | undefined): Koa.Middleware {
+export function publicAccess(
+  svc: Services,
+  appKeyOf: (ctx: Koa.Context) => string | undefined,
+  opts: { soft?: boolean } = {},
+): Koa.Middleware {
   return async (ctx, next) => {
     const { publicAppPerMinute, publicAddressPerMinute } = svc.config.limits;
     const appKey = appKeyOf(ctx);
-    await takeShared(svc, [
+    const taking = takeShared(svc, [
       { key: `public:addr:${ctx.ip}`, perMinute: publicAddressPerMinute },
       ...(appKey ? [{ key: `public:app:${appKey}`, perMinute: publicAppPerMinute }] : []),
     ]);
+    // A soft limit: over it, the route answers all the same and counts nothing (ctx.state.overLimit).
+    if (opts.soft)
+      await taking.catch((err: unknown) => {
+        if (!(err instanceof DomainError) || err.status !== 429) throw err;
+        ctx.state.overLimit = true;
+      });
+    else await taking;
     return next();
   };
 }

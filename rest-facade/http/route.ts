@@ -67,9 +67,19 @@ export interface RouteSpec<
    * and one product event a request no second round trip.
    */
   erasedChecked?: true;
+  /**
+   * A page's plain form (application/x-www-form-urlencoded) is taken too: its fields made into the
+   * body, which `body` then checks as it checks JSON; the route is told (`form`) to answer the page.
+   */
+  form?: { description: string; read(fields: URLSearchParams): unknown };
+  /**
+   * Public routes a person's mail client or browser follows (a click, the open pixel): over the
+   * rate, the route still answers and `overLimit` tells it to count nothing, rather than a 429.
+   */
+  softLimit?: true;
   handle(
     ctx: RouteContext<S>,
-    input: { params: z.output<P>; query: z.output<Q>; headers: z.output<H>; body: z.output<B> },
+    input: { params: z.output<P>; query: z.output<Q>; headers: z.output<H>; body: z.output<B>; form: boolean },
   ): Promise<Answer>;
 }
 
@@ -112,9 +122,10 @@ export function mount(router: Router, route: AnyRoute, access: Koa.Middleware[])
     const query = route.query && check(route.query, { ...ctx.query }, 'query', errors);
     const headers = route.headers && check(route.headers, headersOf(route, ctx), 'headers', errors);
     // A route that takes no body ignores whatever came, as HTTP lets it.
-    const body = route.body ? check(route.body, parseJson(ctx), 'body', errors) : undefined;
+    const form = route.form !== undefined && FORM.test(ctx.get('Content-Type'));
+    const body = route.body ? check(route.body, form ? route.form!.read(formFields(ctx)) : parseJson(ctx), 'body', errors) : undefined;
     if (errors.length) throw invalid(errors);
-    const answer = await route.handle(ctx as RouteContext<Surface>, { params, query, headers, body } as never);
+    const answer = await route.handle(ctx as RouteContext<Surface>, { params, query, headers, body, form } as never);
     if (answer.later) return answerLater(ctx, answer.later);
     ctx.status = answer.status;
     if (answer.headers) for (const [k, v] of Object.entries(answer.headers)) ctx.set(k, v);
@@ -151,6 +162,12 @@ function answerLater(ctx: Koa.Context, later: Promise<Answer>): void {
     },
   );
 }
+
+export const FORM = /^application\/x-www-form-urlencoded\b/i;
+
+/** A plain form's fields, read as UTF-8. */
+export const formFields = (ctx: Koa.Context) =>
+  new URLSearchParams(((ctx.state.rawBody as Buffer | undefined) ?? Buffer.alloc(0)).toString('utf8'));
 
 /** A NUL in a path parameter, refused naming the parameter before any credential is read (src/http/request-target.ts refuses one elsewhere). */
 const refuseNulInParams: Koa.Middleware = (ctx, next) => {

@@ -39,11 +39,15 @@ export class SecretBox {
     const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
     return ['v1', iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), body.toString('base64url')].join('.');
   }
-  /** HMAC-SHA256 of `text` under a key derived for one purpose, so a hash kept for one use answers no other. */
-  keyedHash(purpose: string, text: string): string {
+  /** A key derived from the deployment's for one purpose alone (HKDF-SHA256): what one use signs, no other opens. */
+  keyFor(purpose: string): Buffer {
     let key = this.derived.get(purpose);
     if (!key) this.derived.set(purpose, (key = Buffer.from(hkdfSync('sha256', this.key, '', `crm:${purpose}`, 32))));
-    return createHmac('sha256', key).update(text).digest('hex');
+    return key;
+  }
+  /** HMAC-SHA256 of `text` under a key derived for one purpose, so a hash kept for one use answers no other. */
+  keyedHash(purpose: string, text: string): string {
+    return createHmac('sha256', this.keyFor(purpose)).update(text).digest('hex');
   }
   open(sealed: string): string {
     const [version, iv, tag, body] = sealed.split('.');

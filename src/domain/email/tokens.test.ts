@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { SecretBox } from '../../lib/secrets.js';
 import { emailToken, emailTokenKey, openEmailToken, type EmailTokenTerms } from './tokens.js';
 
-const key = emailTokenKey(Buffer.alloc(32, 7).toString('base64'));
-const other = emailTokenKey(Buffer.alloc(32, 8).toString('base64'));
+const key = emailTokenKey({ secrets: new SecretBox(Buffer.alloc(32, 7).toString('base64')) });
+const other = emailTokenKey({ secrets: new SecretBox(Buffer.alloc(32, 8).toString('base64')) });
 
 describe('email link tokens', () => {
   it('open to what they name, for their purpose only, and are 43 characters of base64url', () => {

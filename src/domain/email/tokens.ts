@@ -1,4 +1,5 @@
-import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { Services } from '../context.js';
 
 // The signed tokens of the email link routes (`/public/v1/email/c|o|unsubscribe|lists/{token}` and
 // `/public/v1/preferences/{token}`): the token is the credential, written by the service into one
@@ -28,12 +29,10 @@ const BODY_BYTES = 1 + 1 + 16 + 2;
 const MAC_BYTES = 12;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-/** Signs a token's bytes: HMAC-SHA256 under the key for email links. */
+/** The key of email link tokens: HMAC-SHA256, derived from the deployment's secret key for this use alone. */
 export type EmailTokenKey = Buffer;
 
-/** The key of email link tokens, derived from the deployment's secret key (32 bytes, base64) for this use alone. */
-export const emailTokenKey = (secretKeyBase64: string): EmailTokenKey =>
-  Buffer.from(hkdfSync('sha256', Buffer.from(secretKeyBase64, 'base64'), '', 'crm:email-link-token', 32));
+export const emailTokenKey = (svc: Pick<Services, 'secrets'>): EmailTokenKey => svc.secrets.keyFor('email-link-token');
 
 const macOf = (key: EmailTokenKey, body: Buffer) => createHmac('sha256', key).update(body).digest().subarray(0, MAC_BYTES);
 
