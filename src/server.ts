@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import Koa from 'koa';
 import { openApiDocument } from '../rest-facade/openapi.js';
 import { blobCors, blobRouter } from '../rest-facade/blobs.js';
+import { emailPagesRouter } from '../rest-facade/pages/email.js';
 import { helpSiteRouter } from '../rest-facade/pages/help.js';
 import { helpSitePath } from '../rest-facade/pages/help-paths.js';
 import { allRoutes, restRouter } from '../rest-facade/routes.js';
@@ -149,6 +150,8 @@ export async function startServer(
         ...(opts.demoSite ? [demoSiteRouter(svc).routes() as Koa.Middleware] : []),
         // The public help site: server-rendered pages (src/lib/html), refusals as pages too.
         helpSiteRouter(svc).routes() as Koa.Middleware,
+        // The pages an email's links lead to: the unsubscribe page and the preference centre.
+        emailPagesRouter(svc).routes() as Koa.Middleware,
       ]),
     ),
   );

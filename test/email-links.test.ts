@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { staffApp, serverApi, unique, type StaffApp } from './support/factories.js';
-import { sentEmail } from './support/email.js';
+import { staffApp, type StaffApp } from './support/factories.js';
+import { personWithEmail as emailTo, sentEmail } from './support/email.js';
 import { staffApi } from './support/graphql.js';
 import { call } from './support/http.js';
 import { startTestServer, testConfig, type TestServer } from './support/server.js';
@@ -40,20 +40,8 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 /** A person with an address, and an email of the topic sent to them a minute ago. */
-async function personWithEmail(topic: string | null = 'news', links = [AWKWARD, 'https://shop.example/b']) {
-  const externalId = unique('reader');
-  await serverApi(t, app.live.server_key).identify(externalId, { email: 'ada@example.com' });
-  const contact = await t.svc.db.contact.findUniqueOrThrow({ where: { appModeId_externalId: { appModeId: app.modes.live, externalId } } });
-  const sent = await sentEmail(t, {
-    appModeId: app.modes.live,
-    contactId: contact.id,
-    address: 'ada@example.com',
-    topicId: topic ? topics[topic]! : null,
-    links,
-    sentAt: new Date(t.clock.now().getTime() - 60_000),
-  });
-  return { externalId, contact, sent };
-}
+const personWithEmail = (topic: string | null = 'news', links = [AWKWARD, 'https://shop.example/b']) =>
+  emailTo(t, app, { topicId: topic ? topics[topic]! : null, links });
 
 const visit = (path: string, init: RequestInit & { agent?: string } = {}) =>
   fetch(`${t.url}${path}`, { redirect: 'manual', ...init, headers: { 'User-Agent': init.agent ?? CHROME, ...(init.headers ?? {}) } });

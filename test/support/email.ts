@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { emailToken, emailTokenKey, type EmailTokenPurpose } from '../../src/domain/email/tokens.js';
+import { serverApi, unique, type StaffApp } from './factories.js';
 import type { TestServer } from './server.js';
 
 // An email as the sender leaves it (a message, the version it sent, the send to one person or a
@@ -65,4 +66,27 @@ export async function sentEmail(
     sendId: send.id,
     token: (purpose, link = 0) => emailToken(key, { sendId: send.id, purpose, link }),
   };
+}
+
+/** A person of the app's live mode with an address (and a language when given), and an email sent to them a minute ago. */
+export async function personWithEmail(
+  t: TestServer,
+  app: StaffApp,
+  opts: { topicId: string | null; links?: string[]; language?: string },
+): Promise<{ externalId: string; contactId: string; sent: SentForTest }> {
+  const externalId = unique('reader');
+  await serverApi(t, app.live.server_key).identify(externalId, {
+    email: 'ada@example.com',
+    ...(opts.language ? { language: opts.language } : {}),
+  });
+  const contact = await t.svc.db.contact.findUniqueOrThrow({ where: { appModeId_externalId: { appModeId: app.modes.live, externalId } } });
+  const sent = await sentEmail(t, {
+    appModeId: app.modes.live,
+    contactId: contact.id,
+    address: 'ada@example.com',
+    topicId: opts.topicId,
+    links: opts.links ?? [],
+    sentAt: new Date(t.clock.now().getTime() - 60_000),
+  });
+  return { externalId, contactId: contact.id, sent };
 }

@@ -3,6 +3,7 @@ import { transaction, type Ctx } from '../context.js';
 import { changePreferences, type PreferencesChange } from '../preferences/change.js';
 import { preferencesOf, type Preferences, type TopicPreference } from '../preferences/read.js';
 import { noSuchEmail, sentEmailOf, type SentEmail } from './sends.js';
+import { emailToken, emailTokenKey } from './tokens.js';
 
 // The person leaves an email's topic by email (its unsubscribe link: the RFC 8058 one-click POST,
 // or the page's confirm), reads what the unsubscribe page shows, and reads and changes their
@@ -26,6 +27,25 @@ export interface EmailLists {
   /** A test copy: nothing a page does with it changes anyone's preferences. */
   test: boolean;
 }
+
+/** What a page of the email shows beside its data: whose brand, in which language, and the preference centre's token. */
+export interface EmailPage {
+  brand: SentEmail['brand'];
+  language: string | null;
+  /** The address, masked. */
+  address: string;
+  test: boolean;
+  /** The same email's preference centre token (the unsubscribe page links the preference centre). */
+  preferencesToken: string;
+}
+
+const pageOf = (ctx: Ctx, email: SentEmail): EmailPage => ({
+  brand: email.brand,
+  language: email.language,
+  address: maskAddress(email.address),
+  test: email.test,
+  preferencesToken: emailToken(emailTokenKey(ctx.svc), { sendId: email.id, purpose: 'preferences', link: 0 }),
+});
 
 /** `ada@example.com` as `a•••@example.com`: enough for the person to know it is theirs, not enough to read it off a shared screen. */
 export function maskAddress(address: string): string {
@@ -62,6 +82,18 @@ async function listsOf(ctx: Ctx, email: SentEmail): Promise<EmailLists> {
 /** The unsubscribe page's data. */
 export async function emailLists(ctx: Ctx, token: string): Promise<EmailLists> {
   return listsOf(ctx, await emailOf(ctx, token, 'unsubscribe'));
+}
+
+/** The unsubscribe page: its data, and what the page shows beside it. */
+export async function unsubscribePage(ctx: Ctx, token: string): Promise<{ lists: EmailLists; page: EmailPage }> {
+  const email = await emailOf(ctx, token, 'unsubscribe');
+  return { lists: await listsOf(ctx, email), page: pageOf(ctx, email) };
+}
+
+/** The preference centre page: the person's preferences, and what the page shows beside them. */
+export async function preferenceCentre(ctx: Ctx, token: string): Promise<{ preferences: Preferences; page: EmailPage }> {
+  const email = await emailOf(ctx, token, 'preferences');
+  return { preferences: await preferencesOf(ctx, email.appModeId, email.contactId), page: pageOf(ctx, email) };
 }
 
 /** The person leaves the email's topic by email; answers the page's data as it now is. Again, it changes nothing more. */

@@ -20,6 +20,10 @@ export interface SentEmail {
   topicId: string | null;
   /** The link a click token names, exactly as written; null for other tokens or an index past the version's links. */
   link: string | null;
+  /** The person's language, when known (their pages speak it). */
+  language: string | null;
+  /** The app's brand, for its pages. */
+  brand: { name: string; color: string; logoUrl: string | null };
 }
 
 /** The same refusal whatever was wrong with the token: forged, altered, for another purpose, or its email gone. */
@@ -37,9 +41,11 @@ export async function sentEmailOf(
     ctx,
     sql`SELECT s.id, s.app_mode_id AS "appModeId", s.message_id AS "messageId", s.version_id AS "versionId",
           s.contact_id AS "contactId", c.external_id AS "externalId", s.test, s.address, s.created_at AS "createdAt",
-          v.topic_id AS "topicId", v.links[${terms.link + 1}] AS link
+          v.topic_id AS "topicId", v.links[${terms.link + 1}] AS link, c.language,
+          json_build_object('name', m.brand_name, 'color', m.brand_color, 'logoUrl', m.brand_logo_url) AS brand
         FROM email_send s
         JOIN email_version v ON v.id = s.version_id
+        JOIN app_mode m ON m.id = s.app_mode_id
         LEFT JOIN contact c ON c.id = s.contact_id
         WHERE s.id = ${terms.sendId}::uuid AND s.state = 'sent'`,
   );

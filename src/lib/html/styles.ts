@@ -97,4 +97,17 @@ mark{background:#fff3b0;color:inherit;padding:0 2px;border-radius:3px}
 .site-footer{padding:24px 0;color:#6b7280;font-size:14px;border-top:1px solid #e5e7eb;background:#fff}
 .error{text-align:center;padding:64px 0}
 .error h1{font-size:28px;margin:0 0 8px}
+.email-page{max-width:600px;padding-top:40px;padding-bottom:56px}
+.email-page h1{font-size:26px;line-height:1.25;margin:0 0 12px;color:#111827}
+.email-page form{margin:20px 0}
+.email-note{background:#fff7ed;border:1px solid #fdba74;color:#7c2d12;border-radius:8px;padding:10px 14px}
+.email-saved{background:#ecfdf5;border:1px solid #6ee7b7;color:#065f46;border-radius:8px;padding:10px 14px;font-weight:600}
+.email-primary{border:0;border-radius:8px;padding:12px 22px;background:var(--brand);color:var(--on-brand);font:inherit;font-weight:600;cursor:pointer}
+.email-primary:focus-visible,.email-choices input:focus-visible{outline:3px solid var(--brand-ink);outline-offset:2px}
+.email-topic{border:1px solid #e5e7eb;border-radius:12px;background:#fff;padding:14px 18px;margin:0 0 14px}
+.email-topic legend{font-weight:600;color:#111827;padding:0 6px}
+.email-hint{color:#4b5563;font-size:15px;margin:4px 0 8px}
+.email-choices{list-style:none;margin:0;padding:0;display:flex;flex-wrap:wrap;gap:8px 24px}
+.email-choices li{display:flex;align-items:center;gap:8px;min-height:32px}
+.email-choices input{width:20px;height:20px;accent-color:var(--brand)}
 `;
