@@ -5,6 +5,7 @@ import { staffApi } from './support/graphql.js';
 import { userToken } from './support/http.js';
 import { png, reachable } from './support/pictures.js';
 import { startTestServer, type TestServer } from './support/server.js';
+import { ticketsOf } from './support/tickets.js';
 
 // The SDK (sdk/) against the running service over real HTTP: the client rules the guest API asks of
 // it, shown on the wire. Its pure logic (batching, spacing, retries) is unit-tested beside it.
@@ -142,6 +143,39 @@ describe('the SDK on the guest API', () => {
     const waits = sent.filter((s) => s.path.endsWith('/wait')).length;
     await new Promise((r) => setTimeout(r, 300));
     expect(sent.filter((s) => s.path.endsWith('/wait')).length).toBe(waits);
+    await c.close();
+  });
+
+  it('follows a ticket while watched: the team’s move reads the ticket again, and a reply on it is kept once', async () => {
+    const { c, sent } = client();
+    const tickets = ticketsOf(
+      () => t,
+      () => app,
+    );
+    const started = await c.startConversation({ text: 'My parcel never came' });
+    const made = await tickets.fromConversation(started.id, await tickets.addType());
+    const ticket = (await c.api.GET('/guest/v1/tickets/{ticket_id}', { params: { path: { ticket_id: made.id } } })).data!;
+    expect(ticket.state.key).toBe('submitted');
+    const states: string[] = [];
+    const arrived: string[] = [];
+    const watching = c.watchTicket(ticket, {
+      parts: (parts) => arrived.push(...wordsOf(parts)),
+      ticket: (now) => states.push(now.state.label),
+    });
+    await expect.poll(() => sent.filter((s) => s.path.endsWith('/wait')).length).toBe(1);
+    await tickets.move(made.id, 'in_progress');
+    await expect.poll(() => states).toEqual(['In progress']);
+    await ok('mutation($id: ID!) { replyToConversation(id: $id, text: "We are on it") { seq } }', { id: started.id });
+    await expect.poll(() => arrived).toContain('We are on it');
+    expect(states).toEqual(['In progress']); // a message is no move: the ticket is not read again
+
+    const part = await c.replyToTicket(made.id, { text: 'Thanks!' });
+    expect(sent.filter((s) => s.path.endsWith(`/tickets/${made.id}/messages`))[0]!.headers.get('idempotency-key')).toMatch(
+      /^[0-9a-f-]{36}$/,
+    );
+    await expect.poll(() => arrived.filter((w) => w === 'Thanks!')).toHaveLength(1);
+    expect(part.id).toBeTruthy();
+    watching.stop();
     await c.close();
   });
 });
