@@ -1,5 +1,4 @@
 import { mkdirSync } from 'node:fs';
-import http from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,9 +7,9 @@ import { billingBot, botOf } from './support/bot.js';
 import { launchBrowser, seriousFindings } from './support/browser.js';
 import { staffApp, type StaffApp } from './support/factories.js';
 import { staffApi } from './support/graphql.js';
-import { userToken } from './support/http.js';
 import { helpAuthor } from './support/help.js';
 import { inAppStaff } from './support/inapp.js';
+import { websitesOf } from './support/messenger.js';
 import { png } from './support/pictures.js';
 import { startAddressedServer, type TestServer } from './support/server.js';
 
@@ -23,31 +22,11 @@ const SHOTS = fileURLToPath(new URL('./screenshots/', import.meta.url));
 let t: TestServer;
 let app: StaffApp;
 let browser: Browser;
-const sites: http.Server[] = [];
-/** Tokens each website's user was given. */
-const tokensGiven = new Map<string, number>();
-
-/** A customer's website: the snippet, and its own route giving the signed-in user's token (for an hour, on the service's clock). */
-async function website(user: string, boot = ''): Promise<string> {
-  const site = http.createServer(async (req, res) => {
-    if (req.url === '/my-token') {
-      tokensGiven.set(user, (tokensGiven.get(user) ?? 0) + 1);
-      const now = Math.floor(t.clock.now().getTime() / 1000);
-      const token = await userToken(app.live.identity_secret, { sub: user, iat: now, exp: now + 3600 });
-      return res.writeHead(200, { 'Content-Type': 'text/plain' }).end(token);
-    }
-    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Acme shop</title>
-<style>body { font: 16px serif; margin: 2rem; } button { all: unset; }</style></head>
-<body><main><h1>Acme shop</h1><p>Everything for your garden.</p></main>
-<script>window.Messenger = { q: [['boot', [{ token: () => fetch('/my-token').then((r) => r.text())${boot} }]]] };</script>
-<script src="${t.url}/messenger.js" data-app-key="${app.live.app_key}" async></script>
-</body></html>`);
-  });
-  await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
-  sites.push(site);
-  return `http://localhost:${(site.address() as { port: number }).port}`;
-}
+const sites = websitesOf(
+  () => t,
+  () => app,
+);
+const { website, tokensGiven } = sites;
 
 const { ok: staff } = staffApi(
   () => t.url,
@@ -75,7 +54,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await browser?.close();
-  for (const site of sites) site.close();
+  sites.close();
   await t?.close();
 });
 
