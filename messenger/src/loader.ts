@@ -126,7 +126,8 @@ function setUnread(unread: number, notices = booted?.unreadNotices ?? 0): void {
   if (!booted) return;
   booted.unread = unread;
   booted.unreadNotices = notices;
-  booted.badge.hidden = unread <= 0;
+  // While open the count is not shown: the launcher then says it closes the messenger, and the person is reading it.
+  booted.badge.hidden = unread <= 0 || !booted.panel.hidden;
   booted.badge.textContent = unread > 99 ? '99+' : String(unread);
   // While open the launcher closes the messenger, and says so whatever a check-in brings.
   if (booted.panel.hidden)
@@ -140,6 +141,7 @@ async function open(): Promise<void> {
   b.panel.hidden = false;
   b.launcher.setAttribute('aria-expanded', 'true');
   b.launcher.innerHTML = CLOSE_ICON;
+  b.badge.hidden = true;
   b.launcher.append(b.badge);
   b.launcher.setAttribute('aria-label', launcherWords.closeMessages);
   if (!b.screens) {

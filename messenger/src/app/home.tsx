@@ -7,6 +7,7 @@ import { Blocks } from './blocks.js';
 import { HelpSearch } from './help.js';
 import { words } from '../words.js';
 import { refusal } from './refusal.js';
+import { HomeTickets } from './tickets.js';
 
 type Home = components['schemas']['MessengerHome'];
 
@@ -24,6 +25,11 @@ export function HomeScreen(props: {
   open: (id?: string) => void;
   read: (slug: string) => void;
   notices: () => void;
+  /** Opens a ticket, and the list of them. */
+  ticket: (id: string) => void;
+  tickets: () => void;
+  /** The control to focus as home is shown again (the one that left it), rather than the first. */
+  returnTo?: string;
 }) {
   const { context, open } = props;
   const [home, setHome] = useState<Home | undefined>();
@@ -40,7 +46,11 @@ export function HomeScreen(props: {
       else setFailed(refusal(error, words().unreachable));
     });
   }, []);
-  useEffect(() => focusFirst(body.current?.parentElement ?? null), [home]);
+  useEffect(() => {
+    const back = props.returnTo && body.current?.querySelector<HTMLElement>(props.returnTo);
+    if (back) back.focus();
+    else focusFirst(body.current?.parentElement ?? null);
+  }, [home]);
   return (
     <>
       <Head title={context.brand.name} close={context.close} />
@@ -110,6 +120,7 @@ export function HomeScreen(props: {
                 {words().sendUsAMessage}
               </button>
             </div>
+            <HomeTickets tickets={home.tickets} open={props.ticket} all={props.tickets} />
             <section class="card home-notices" aria-label={words().notices}>
               <button type="button" class="link-button" onClick={props.notices}>
                 {words().notices}

@@ -5,11 +5,20 @@ import { ConversationScreen } from './conversation.js';
 import { ArticleScreen } from './help.js';
 import { HomeScreen } from './home.js';
 import { NoticesScreen } from './notices.js';
+import { TicketsScreen } from './tickets.js';
+import { TicketScreen } from './tickets-ticket.js';
+import { TICKETS_CSS } from './tickets-styles.js';
 import { COMPOSER_CSS, HELP_CSS, LINK_BUTTON_CSS, NOTICES_CSS, SCREENS_CSS } from './styles.js';
 import { trapFocus } from './focus.js';
 import { chooseWords, languageOf } from '../words.js';
 
-type Place = { screen: 'home' } | { screen: 'conversation'; id?: string } | { screen: 'article'; slug: string } | { screen: 'notices' };
+type Place =
+  | { screen: 'home'; returnTo?: string }
+  | { screen: 'conversation'; id?: string }
+  | { screen: 'article'; slug: string }
+  | { screen: 'notices' }
+  | { screen: 'tickets'; returnTo?: string }
+  | { screen: 'ticket'; id: string; from: 'home' | 'tickets' };
 
 function Messenger({ context }: { context: MessengerContext }) {
   const [place, setPlace] = useState<Place>({ screen: 'home' });
@@ -18,12 +27,30 @@ function Messenger({ context }: { context: MessengerContext }) {
     return <ConversationScreen context={context} id={place.id} back={home} started={(id) => setPlace({ screen: 'conversation', id })} />;
   if (place.screen === 'notices') return <NoticesScreen context={context} back={home} />;
   if (place.screen === 'article') return <ArticleScreen context={context} slug={place.slug} back={home} />;
+  if (place.screen === 'tickets')
+    return (
+      <TicketsScreen
+        context={context}
+        back={() => setPlace({ screen: 'home', returnTo: '.all-tickets' })}
+        open={(id) => setPlace({ screen: 'ticket', id, from: 'tickets' })}
+        returnTo={place.returnTo}
+      />
+    );
+  if (place.screen === 'ticket') {
+    const { id, from } = place;
+    const back = () =>
+      setPlace(from === 'tickets' ? { screen: 'tickets', returnTo: id } : { screen: 'home', returnTo: `[data-ticket="${id}"]` });
+    return <TicketScreen context={context} id={id} back={back} />;
+  }
   return (
     <HomeScreen
       context={context}
       open={(id) => setPlace({ screen: 'conversation', id })}
       read={(slug) => setPlace({ screen: 'article', slug })}
       notices={() => setPlace({ screen: 'notices' })}
+      ticket={(id) => setPlace({ screen: 'ticket', id, from: 'home' })}
+      tickets={() => setPlace({ screen: 'tickets' })}
+      returnTo={place.returnTo}
     />
   );
 }
@@ -32,7 +59,7 @@ function Messenger({ context }: { context: MessengerContext }) {
 export const mount: MessengerScreens['mount'] = (into, context) => {
   const root = into.getRootNode() as ShadowRoot;
   const style = document.createElement('style');
-  style.textContent = SCREENS_CSS + COMPOSER_CSS + HELP_CSS + NOTICES_CSS + LINK_BUTTON_CSS;
+  style.textContent = SCREENS_CSS + COMPOSER_CSS + HELP_CSS + NOTICES_CSS + LINK_BUTTON_CSS + TICKETS_CSS;
   root.prepend(style);
   into.setAttribute('role', 'dialog');
   into.setAttribute('aria-modal', 'true');
