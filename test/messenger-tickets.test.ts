@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { updateSettings } from '../src/domain/apps/settings.js';
+import { MAX_TEXT } from '../src/domain/conversations/content.js';
 import { launchBrowser, seriousFindings } from './support/browser.js';
 import { staffApp, type StaffApp } from './support/factories.js';
 import { guestOf, websitesOf } from './support/messenger.js';
@@ -88,6 +89,15 @@ describe('tickets in the web messenger', { timeout: 60_000 }, () => {
       id: ticket.conversation.id,
     });
     await panel.locator('.part:not(.mine)', { hasText: 'We have asked the carrier.' }).waitFor({ timeout: 5_000 });
+
+    // A reply the service refuses says why, in its words, and is kept to mend.
+    await panel.getByLabel('Your reply').fill('x'.repeat(MAX_TEXT + 1));
+    await page.keyboard.press('Enter');
+    await panel
+      .getByRole('alert')
+      .filter({ hasText: `at most ${MAX_TEXT} characters` })
+      .waitFor();
+    expect((await panel.getByLabel('Your reply').inputValue()).length).toBe(MAX_TEXT + 1);
 
     // The person replies; it reaches the team once.
     await panel.getByLabel('Your reply').fill('Thank you, I will wait');
