@@ -120,6 +120,9 @@ describe('tickets in the web messenger', { timeout: 60_000 }, () => {
     await page.keyboard.press('Shift+Tab');
     await page.keyboard.press('Enter'); // the way back, by keyboard
     await panel.getByRole('heading', { name: 'Your tickets' }).waitFor();
+    await expect
+      .poll(() => page.locator('[data-crm-messenger]').evaluate((host) => host.shadowRoot?.activeElement?.textContent))
+      .toBe('All your tickets');
     await page.close();
   });
 
