@@ -6,6 +6,7 @@ import { userToken } from './support/http.js';
 import { helpAuthor } from './support/help.js';
 import { png, reachable } from './support/pictures.js';
 import { startTestServer, type TestServer } from './support/server.js';
+import { ticketsOf } from './support/tickets.js';
 
 // The SDK (sdk/) against the running service over real HTTP: the client rules the guest API asks of
 // it, shown on the wire. Its pure logic (batching, spacing, retries) is unit-tested beside it.
@@ -181,6 +182,39 @@ describe('the SDK on the guest API', () => {
     await ok('mutation($id: ID!) { closeConversation(id: $id, askRating: true) { id } }', { id: started.id });
     expect((await c.rate(started.id, { rating: 4, remark: 'Quick and kind' })).rating).toEqual({ value: 4, remark: 'Quick and kind' });
     await expect(c.rate(started.id, { rating: 5 })).rejects.toMatchObject({ status: 409, code: 'already_rated' });
+    await c.close();
+  });
+
+  it('follows a ticket while watched: the team’s move reads the ticket again, and a reply on it is kept once', async () => {
+    const { c, sent } = client();
+    const tickets = ticketsOf(
+      () => t,
+      () => app,
+    );
+    const started = await c.startConversation({ text: 'My parcel never came' });
+    const made = await tickets.fromConversation(started.id, await tickets.addType());
+    const ticket = (await c.api.GET('/guest/v1/tickets/{ticket_id}', { params: { path: { ticket_id: made.id } } })).data!;
+    expect(ticket.state.key).toBe('submitted');
+    const states: string[] = [];
+    const arrived: string[] = [];
+    const watching = c.watchTicket(ticket, {
+      parts: (parts) => arrived.push(...wordsOf(parts)),
+      ticket: (now) => states.push(now.state.label),
+    });
+    await expect.poll(() => sent.filter((s) => s.path.endsWith('/wait')).length).toBe(1);
+    await tickets.move(made.id, 'in_progress');
+    await expect.poll(() => states).toEqual(['In progress']);
+    await ok('mutation($id: ID!) { replyToConversation(id: $id, text: "We are on it") { seq } }', { id: started.id });
+    await expect.poll(() => arrived).toContain('We are on it');
+    expect(states).toEqual(['In progress']); // a message is no move: the ticket is not read again
+
+    const part = await c.replyToTicket(made.id, { text: 'Thanks!' });
+    expect(sent.filter((s) => s.path.endsWith(`/tickets/${made.id}/messages`))[0]!.headers.get('idempotency-key')).toMatch(
+      /^[0-9a-f-]{36}$/,
+    );
+    await expect.poll(() => arrived.filter((w) => w === 'Thanks!')).toHaveLength(1);
+    expect(part.id).toBeTruthy();
+    watching.stop();
     await c.close();
   });
 });

@@ -85,6 +85,20 @@ const EN = {
   chooseAny: 'Choose any',
   chooseOne: 'Choose one',
   screenOf: (n: number, of: number) => `Screen ${n} of ${of}`,
+  tickets: 'Tickets',
+  yourTickets: 'Your tickets',
+  allTickets: 'All your tickets',
+  ticket: 'Ticket',
+  ticketNumber: (n: number) => `Ticket #${n}`,
+  ticketType: 'Type',
+  ticketState: 'State',
+  changed: 'Changed',
+  ticketSteps: 'Its steps',
+  ticketsUnreadable: 'The tickets could not be read.',
+  ticketUnreadable: 'The ticket could not be read.',
+  olderTickets: 'Show older tickets',
+  yourReply: 'Your reply',
+  writeAReply: 'Write a reply…',
 };
 
 export type Words = typeof EN;
@@ -171,6 +185,20 @@ const DE: Words = {
   chooseAny: 'Wählen Sie beliebig viele',
   chooseOne: 'Wählen Sie eine',
   screenOf: (n, of) => `Seite ${n} von ${of}`,
+  tickets: 'Tickets',
+  yourTickets: 'Ihre Tickets',
+  allTickets: 'Alle Ihre Tickets',
+  ticket: 'Ticket',
+  ticketNumber: (n) => `Ticket #${n}`,
+  ticketType: 'Art',
+  ticketState: 'Status',
+  changed: 'Geändert',
+  ticketSteps: 'Die Schritte',
+  ticketsUnreadable: 'Die Tickets konnten nicht geladen werden.',
+  ticketUnreadable: 'Das Ticket konnte nicht geladen werden.',
+  olderTickets: 'Ältere Tickets zeigen',
+  yourReply: 'Ihre Antwort',
+  writeAReply: 'Antwort schreiben…',
 };
 
 const FR: Words = {
@@ -255,6 +283,20 @@ const FR: Words = {
   chooseAny: 'Choisissez-en autant que vous voulez',
   chooseOne: 'Choisissez-en un',
   screenOf: (n, of) => `Écran ${n} sur ${of}`,
+  tickets: 'Tickets',
+  yourTickets: 'Vos tickets',
+  allTickets: 'Tous vos tickets',
+  ticket: 'Ticket',
+  ticketNumber: (n) => `Ticket n° ${n}`,
+  ticketType: 'Type',
+  ticketState: 'État',
+  changed: 'Modifié',
+  ticketSteps: 'Ses étapes',
+  ticketsUnreadable: 'Les tickets n’ont pas pu être lus.',
+  ticketUnreadable: 'Le ticket n’a pas pu être lu.',
+  olderTickets: 'Voir les tickets plus anciens',
+  yourReply: 'Votre réponse',
+  writeAReply: 'Écrire une réponse…',
 };
 
 const ES: Words = {
@@ -340,6 +382,20 @@ const ES: Words = {
   chooseAny: 'Elige las que quieras',
   chooseOne: 'Elige una',
   screenOf: (n, of) => `Pantalla ${n} de ${of}`,
+  tickets: 'Tickets',
+  yourTickets: 'Tus tickets',
+  allTickets: 'Todos tus tickets',
+  ticket: 'Ticket',
+  ticketNumber: (n) => `Ticket n.º ${n}`,
+  ticketType: 'Tipo',
+  ticketState: 'Estado',
+  changed: 'Cambiado',
+  ticketSteps: 'Sus pasos',
+  ticketsUnreadable: 'No se pudieron leer los tickets.',
+  ticketUnreadable: 'No se pudo leer el ticket.',
+  olderTickets: 'Ver tickets anteriores',
+  yourReply: 'Tu respuesta',
+  writeAReply: 'Escribe una respuesta…',
 };
 
 const WORDS: Record<string, Words> = { en: EN, de: DE, fr: FR, es: ES };

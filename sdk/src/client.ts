@@ -21,6 +21,7 @@ export type Preferences = Schemas['Preferences'];
 export type PreferencesBody = Schemas['PreferencesBody'];
 export type Consent = Schemas['Consent'];
 export type ConsentBody = Schemas['ConsentBody'];
+export type SupportTicket = Schemas['SupportTicket'];
 type PictureType = Schemas['AttachmentBody']['content_type'];
 
 export interface ClientOptions {
@@ -108,6 +109,25 @@ export function createClient(options: ClientOptions) {
   });
   checkins.request();
 
+  const watch = (
+    conversationId: string,
+    after: number,
+    onParts: (parts: Part[], lastSeq: number) => void,
+    onEnd?: (status: number) => void,
+  ) =>
+    watchConversation<Part>({
+      after,
+      onParts,
+      onEnd,
+      wait: async (since, signal) =>
+        must(
+          await api.GET('/guest/v1/conversations/{conversation_id}/wait', {
+            params: { path: { conversation_id: conversationId }, query: { after: String(since) } },
+            signal,
+          }),
+        ),
+    });
+
   return {
     /** Every guest route, typed by the published document (openapi-fetch). */
     api,
@@ -170,19 +190,29 @@ export function createClient(options: ClientOptions) {
       return upload.id;
     },
     /** Follows a conversation while it is on screen: call `stop()` when it is not. */
-    watch: (conversationId: string, after: number, onParts: (parts: Part[], lastSeq: number) => void, onEnd?: (status: number) => void) =>
-      watchConversation<Part>({
-        after,
-        onParts,
-        onEnd,
-        wait: async (since, signal) =>
-          must(
-            await api.GET('/guest/v1/conversations/{conversation_id}/wait', {
-              params: { path: { conversation_id: conversationId }, query: { after: String(since) } },
-              signal,
-            }),
-          ),
-      }),
+    watch,
+    /**
+     * Follows a ticket while it is on screen: its conversation's new parts, and the ticket read again when
+     * one of them is an event line (the team moved it, which always writes one). Call `stop()` when it is not.
+     */
+    watchTicket: (
+      ticket: SupportTicket,
+      on: { parts: (parts: Part[], lastSeq: number) => void; ticket: (ticket: SupportTicket) => void },
+    ) => {
+      let stopped = false;
+      const path = { params: { path: { ticket_id: ticket.id } } };
+      const watching = watch(ticket.conversation_id, ticket.conversation.last_seq, (parts, lastSeq) => {
+        on.parts(parts, lastSeq);
+        if (parts.some((p) => p.kind === 'event'))
+          void api.GET('/guest/v1/tickets/{ticket_id}', path).then(({ data }) => data && !stopped && on.ticket(data));
+      });
+      return {
+        stop() {
+          stopped = true;
+          watching.stop();
+        },
+      };
+    },
     /** Stops checking in and the page's listeners; held events are sent first (as far as they can be). */
     close: async () => {
       life.stop();

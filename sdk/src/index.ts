@@ -12,6 +12,7 @@ export {
   type PreferencesBody,
   type Consent,
   type ConsentBody,
+  type SupportTicket,
 } from './client.js';
 export { GuestApiError } from './errors.js';
 export { word, optional, readable } from './words.js';

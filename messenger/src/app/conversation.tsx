@@ -10,7 +10,7 @@ import { words } from '../words.js';
 import { refusal } from './refusal.js';
 
 /** Parts by id, in seq order: the long poll and the sender's own answer may bring the same part. */
-function merged(held: Part[], more: Part[]): Part[] {
+export function merged(held: Part[], more: Part[]): Part[] {
   const byId = new Map(held.map((p) => [p.id, p]));
   for (const p of more) byId.set(p.id, p);
   return [...byId.values()].sort((a, b) => a.seq - b.seq);

@@ -7,6 +7,7 @@ import { Blocks } from './blocks.js';
 import { HelpSearch } from './help.js';
 import { words } from '../words.js';
 import { refusal } from './refusal.js';
+import { HomeTickets } from './tickets.js';
 
 type Home = components['schemas']['MessengerHome'];
 
@@ -26,8 +27,11 @@ export function HomeScreen(props: {
   notices: () => void;
   preferences?: () => void;
   collections?: () => void;
-  /** The screen the person came back from: its link on the home takes the focus back. */
-  from?: 'preferences' | 'collections';
+  /** Opens a ticket, and the list of them. */
+  ticket: (id: string) => void;
+  tickets: () => void;
+  /** The control to focus as home is shown again (the one that left it, as a selector), rather than the first. */
+  returnTo?: string;
 }) {
   const { context, open } = props;
   const [home, setHome] = useState<Home | undefined>();
@@ -45,7 +49,7 @@ export function HomeScreen(props: {
     });
   }, []);
   useEffect(() => {
-    const back = props.from && body.current?.querySelector<HTMLElement>(`[data-place="${props.from}"]`);
+    const back = props.returnTo && body.current?.querySelector<HTMLElement>(props.returnTo);
     if (back) back.focus();
     else focusFirst(body.current?.parentElement ?? null);
   }, [home]);
@@ -118,6 +122,7 @@ export function HomeScreen(props: {
                 {words().sendUsAMessage}
               </button>
             </div>
+            <HomeTickets tickets={home.tickets} open={props.ticket} all={props.tickets} />
             <section class="card home-notices" aria-label={words().notices}>
               <button type="button" class="link-button" onClick={props.notices}>
                 {words().notices}

@@ -7,18 +7,23 @@ import { CollectionScreen, CollectionsScreen } from './collections.js';
 import { PreferencesScreen } from './preferences.js';
 import { HomeScreen } from './home.js';
 import { NoticesScreen } from './notices.js';
+import { TicketsScreen } from './tickets.js';
+import { TicketScreen } from './tickets-ticket.js';
+import { TICKETS_CSS } from './tickets-styles.js';
 import { COMPOSER_CSS, HELP_CSS, LINK_BUTTON_CSS, NOTICES_CSS, PREFERENCES_CSS, SCREENS_CSS } from './styles.js';
 import { trapFocus } from './focus.js';
 import { chooseWords, languageOf } from '../words.js';
 
 type Place =
-  | { screen: 'home'; from?: 'preferences' | 'collections' }
+  | { screen: 'home'; returnTo?: string }
   | { screen: 'conversation'; id?: string }
   | { screen: 'article'; slug: string; back?: Place }
   | { screen: 'notices' }
   | { screen: 'preferences' }
   | { screen: 'collections'; from?: string }
-  | { screen: 'collection'; slug: string; from?: string };
+  | { screen: 'collection'; slug: string; from?: string }
+  | { screen: 'tickets'; returnTo?: string }
+  | { screen: 'ticket'; id: string; from: 'home' | 'tickets' };
 
 function Messenger({ context }: { context: MessengerContext }) {
   const [place, setPlace] = useState<Place>({ screen: 'home' });
@@ -29,13 +34,13 @@ function Messenger({ context }: { context: MessengerContext }) {
   if (place.screen === 'article')
     return <ArticleScreen context={context} slug={place.slug} back={() => setPlace(place.back ?? { screen: 'home' })} />;
   if (place.screen === 'preferences')
-    return <PreferencesScreen context={context} back={() => setPlace({ screen: 'home', from: 'preferences' })} />;
+    return <PreferencesScreen context={context} back={() => setPlace({ screen: 'home', returnTo: '[data-place="preferences"]' })} />;
   if (place.screen === 'collections')
     return (
       <CollectionsScreen
         context={context}
         from={place.from}
-        back={() => setPlace({ screen: 'home', from: 'collections' })}
+        back={() => setPlace({ screen: 'home', returnTo: '[data-place="collections"]' })}
         open={(slug) => setPlace({ screen: 'collection', slug })}
       />
     );
@@ -51,6 +56,21 @@ function Messenger({ context }: { context: MessengerContext }) {
       />
     );
   }
+  if (place.screen === 'tickets')
+    return (
+      <TicketsScreen
+        context={context}
+        back={() => setPlace({ screen: 'home', returnTo: '.all-tickets' })}
+        open={(id) => setPlace({ screen: 'ticket', id, from: 'tickets' })}
+        returnTo={place.returnTo}
+      />
+    );
+  if (place.screen === 'ticket') {
+    const { id, from } = place;
+    const back = () =>
+      setPlace(from === 'tickets' ? { screen: 'tickets', returnTo: id } : { screen: 'home', returnTo: `[data-ticket="${id}"]` });
+    return <TicketScreen context={context} id={id} back={back} />;
+  }
   return (
     <HomeScreen
       context={context}
@@ -59,7 +79,9 @@ function Messenger({ context }: { context: MessengerContext }) {
       notices={() => setPlace({ screen: 'notices' })}
       preferences={() => setPlace({ screen: 'preferences' })}
       collections={() => setPlace({ screen: 'collections' })}
-      from={place.from}
+      ticket={(id) => setPlace({ screen: 'ticket', id, from: 'home' })}
+      tickets={() => setPlace({ screen: 'tickets' })}
+      returnTo={place.returnTo}
     />
   );
 }
@@ -68,7 +90,7 @@ function Messenger({ context }: { context: MessengerContext }) {
 export const mount: MessengerScreens['mount'] = (into, context) => {
   const root = into.getRootNode() as ShadowRoot;
   const style = document.createElement('style');
-  style.textContent = SCREENS_CSS + COMPOSER_CSS + HELP_CSS + NOTICES_CSS + LINK_BUTTON_CSS + PREFERENCES_CSS;
+  style.textContent = SCREENS_CSS + COMPOSER_CSS + HELP_CSS + NOTICES_CSS + LINK_BUTTON_CSS + PREFERENCES_CSS + TICKETS_CSS;
   root.prepend(style);
   into.setAttribute('role', 'dialog');
   into.setAttribute('aria-modal', 'true');
