@@ -12,6 +12,7 @@ describe('advisory locks', () => {
       'app-links',
       'attachments',
       'devices',
+      'email-messages',
       'erase',
       'help_bot',
       'operator-app-workspace',

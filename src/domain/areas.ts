@@ -1,5 +1,6 @@
 import { appTargets } from './apps/staff-access.js';
 import { conversationTargets } from './conversations/staff-access.js';
+import { emailTargets } from './email/staff-access.js';
 import { helpTargets } from './help/staff-access.js';
 import { inAppTargets } from './inapp/staff-access.js';
 import { preferenceTargets } from './preferences/staff-access.js';
@@ -24,4 +25,5 @@ export const ACCESS_TARGETS = registerTargets(
   ticketTargets,
   preferenceTargets,
   inAppTargets,
+  emailTargets,
 );

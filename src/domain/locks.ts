@@ -12,6 +12,8 @@ export const LOCK_KINDS = [
   'attachments',
   /** A person's push devices (`contactId`): their count holds. */
   'devices',
+  /** An app-mode's emails (`appModeId`): their count holds. */
+  'email-messages',
   /** A person being erased (`appId:externalId`): writes about them in flight finish first. */
   'erase',
   /** An app-mode's help bot: one change of its settings at a time. */

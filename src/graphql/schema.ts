@@ -23,6 +23,7 @@ import './types/devices.js';
 import './types/notices.js';
 import './types/push.js';
 import './types/inapp.js';
+import './types/email.js';
 
 let schema: GraphQLSchema | undefined;
 
