@@ -232,6 +232,21 @@ describe('the preference centre', () => {
 });
 
 describe('data life', () => {
+  it('puts each email sent in the person’s export as a receipt, with its open and click', async () => {
+    const { externalId, sent } = await personWithEmail();
+    await visit(`/public/v1/email/o/${sent.token('open')}`);
+    await visit(`/public/v1/email/c/${sent.token('click', 1)}`);
+    const exported = await call(t.url, 'GET', `/server/v1/contacts/${externalId}/export`, {
+      headers: { Authorization: `Bearer ${app.live.server_key}` },
+    });
+    expect(exported.status).toBe(200);
+    const receipt = exported.json.receipts.find((r: { message: string }) => r.message === sent.messageId);
+    expect(receipt).toMatchObject({ kind: 'email', variant: 'v1', dismissedAt: null, completedAt: null });
+    expect(receipt.sentAt).not.toBeNull();
+    expect(receipt.seenAt).not.toBeNull();
+    expect(receipt.clickedAt).not.toBeNull();
+  });
+
   it('opens nothing once the person is erased, and counts nothing for a test copy', async () => {
     const { externalId, sent } = await personWithEmail();
     const erase = await call(t.url, 'DELETE', `/server/v1/contacts/${externalId}`, {

@@ -1,12 +1,40 @@
-import type { PersonalDataArea } from '../personal-data/registry.js';
+import { keyset, pagedMember, type PersonalDataArea } from '../personal-data/registry.js';
 
-// The emails sent to a person (email_send, with the links they clicked in email_click): erased with
-// them, so every token of those emails then opens nothing (404). Test copies name a team member's
-// address, never a person, and are not theirs.
+// The emails sent to a person (email_send, with the links they clicked in email_click): in the
+// export's `receipts` (kind `email`, the email's version as its variant `v1`, `v2`…, opened as
+// seenAt, a person's first click as clickedAt), read a page at a time; erased with them, so every
+// token of those emails then opens nothing (404). Test copies name a team member's address, never a
+// person, and are not theirs.
+
+const iso = (d: Date | null) => d?.toISOString() ?? null;
 
 export const emailData: PersonalDataArea = {
   name: 'email',
   tables: ['email_send', 'email_click'],
+  async exportOf({ db }, { appModeId, externalId }) {
+    const contact = await db.contact.findUnique({ where: { appModeId_externalId: { appModeId, externalId } }, select: { id: true } });
+    if (!contact) return undefined;
+    const receipts = await pagedMember(
+      (last: { id: string } | undefined, take) =>
+        db.emailSend.findMany({
+          where: { contactId: contact.id },
+          include: { version: { select: { number: true } } },
+          orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+          ...keyset(last && { id: last.id }, take),
+        }),
+      (s) => ({
+        message: s.messageId,
+        kind: 'email',
+        variant: `v${s.version.number}`,
+        sentAt: s.state === 'sent' ? s.createdAt.toISOString() : null,
+        seenAt: iso(s.openedAt),
+        clickedAt: iso(s.clickedAt),
+        dismissedAt: null,
+        completedAt: null,
+      }),
+    );
+    return receipts ? { receipts } : undefined;
+  },
   async erase({ db }, { externalId, appModeIds }) {
     const where = { contact: { appModeId: { in: appModeIds }, externalId } };
     // The clicks go with their sends (ON DELETE CASCADE); counted first so the erase says how many.

@@ -14,7 +14,8 @@ import { ticketData } from '../tickets/personal-data.js';
 import { webhookData } from '../webhooks/personal-data.js';
 import type { Ctx, TxCtx } from '../context.js';
 import { outboxData } from './outbox.js';
-import { emptyExport, type ErasedPerson, type ExportContact, type PersonalDataArea } from './registry.js';
+import { PagedArray } from '../../lib/json-stream.js';
+import { concatListed, emptyExport, type ErasedPerson, type ExportContact, type Listed, type PersonalDataArea } from './registry.js';
 
 /** Every area that keeps something about a person; erased in this order (the contact last). */
 export const PERSONAL_DATA: PersonalDataArea[] = [
@@ -40,7 +41,18 @@ export const PERSONAL_DATA: PersonalDataArea[] = [
 export async function exportPerson(ctx: Ctx, appModeId: string, externalId: string): Promise<ExportContact | undefined> {
   const person = { appModeId, externalId };
   const parts = (await Promise.all(PERSONAL_DATA.map((area) => area.exportOf?.(ctx, person)))).filter((p) => p !== undefined);
-  return parts.length ? Object.assign(emptyExport(), ...parts) : undefined;
+  if (!parts.length) return undefined;
+  // A member two areas fill (receipts: in-app messages' and emails') holds both, in the areas' order.
+  const merged = emptyExport() as unknown as Record<string, unknown>;
+  for (const part of parts)
+    for (const [member, value] of Object.entries(part)) {
+      const held = merged[member];
+      merged[member] =
+        (Array.isArray(held) && held.length) || held instanceof PagedArray
+          ? concatListed(held as Listed<unknown>, value as Listed<unknown>)
+          : value;
+    }
+  return merged as unknown as ExportContact;
 }
 
 /** Removes the person from every area, in the caller's transaction, the person held first; how many rows, by kind. */

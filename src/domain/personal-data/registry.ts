@@ -32,6 +32,21 @@ export const pagedEntries = <R, T>(read: ReadPage<R>, entries: (page: R[]) => T[
 export const pagedRows = <R, T>(read: ReadPage<R>, present: (row: R) => T, first?: R[]): PagedArray<T> =>
   pagedEntries(read, (page) => page.map(present), first);
 
+/** Two areas' entries of one member, one after the other (read page by page as the export is written). */
+export function concatListed<T>(first: Listed<T>, second: Listed<T>): Listed<T> {
+  if (Array.isArray(first) && Array.isArray(second)) return [...first, ...second];
+  const pagesOf = (l: Listed<T>) =>
+    Array.isArray(l)
+      ? (async function* () {
+          if (l.length) yield l;
+        })()
+      : l.pages();
+  return new PagedArray(async function* () {
+    yield* pagesOf(first);
+    yield* pagesOf(second);
+  });
+}
+
 /** A Listed member whose first page is read now: undefined when there is none (the person has nothing here). */
 export async function pagedMember<R, T>(read: ReadPage<R>, present: (row: R) => T): Promise<PagedArray<T> | undefined> {
   const first = await read(undefined, EXPORT_PAGE);
