@@ -5,7 +5,8 @@ import { askingBotPart, BotButtons, ratingAsked, RateConversation } from './endi
 import { Head } from './head.js';
 import { Parts } from './parts.js';
 import { useOnline } from './online.js';
-import { AddPicture, ChosenPictures, usePictures } from './pictures.js';
+import { usePictures } from './pictures.js';
+import { Composer } from './composer.js';
 import { words } from '../words.js';
 import { refusal } from './refusal.js';
 
@@ -113,43 +114,13 @@ export function ConversationScreen(props: { context: MessengerContext; id?: stri
         {ratingAsked(parts) && <RateConversation rate={rate} />}
         <div ref={end} />
       </div>
-      {failed && (
-        <p class="error" role="alert">
-          {failed}
-        </p>
-      )}
-      {sending && !online && (
-        <p class="status" role="status">
-          {words().waitingForConnection}
-        </p>
-      )}
-      <div class="composer-wrap">
-        <ChosenPictures pictures={pictures} />
-        <form class="composer" onSubmit={send}>
-          <AddPicture pictures={pictures} />
-          <label class="visually-hidden" for="crm-text">
-            {asking?.question ? words().yourAnswer : words().yourMessage}
-          </label>
-          <textarea
-            id="crm-text"
-            ref={input}
-            rows={1}
-            value={text}
-            onInput={(e) => setText((e.target as HTMLTextAreaElement).value)}
-            onPaste={(e) => {
-              const files = [...(e.clipboardData?.files ?? [])].filter((f) => f.type.startsWith('image/'));
-              if (files.length) pictures.add(files);
-            }}
-            onKeyDown={(e) => {
-              if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) void send(e);
-            }}
-            placeholder={asking?.question ? words().answerHere : words().writeAMessage}
-          />
-          <button type="submit" class="primary" disabled={sending || pictures.uploading}>
-            {words().send}
-          </button>
-        </form>
-      </div>
+      <Composer
+        id="crm-text"
+        label={asking?.question ? words().yourAnswer : words().yourMessage}
+        placeholder={asking?.question ? words().answerHere : words().writeAMessage}
+        input={input}
+        {...{ text, setText, send, pictures, sending, online, failed }}
+      />
     </>
   );
 }

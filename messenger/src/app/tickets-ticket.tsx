@@ -5,7 +5,8 @@ import { merged } from './conversation.js';
 import { Head } from './head.js';
 import { useOnline } from './online.js';
 import { Parts } from './parts.js';
-import { AddPicture, ChosenPictures, usePictures } from './pictures.js';
+import { usePictures } from './pictures.js';
+import { Composer } from './composer.js';
 import { refusal } from './refusal.js';
 import { stateOf, when } from './tickets.js';
 import { words } from '../words.js';
@@ -110,42 +111,12 @@ export function TicketScreen(props: { context: MessengerContext; id: string; bac
         </div>
         <div ref={end} />
       </div>
-      {failed && (
-        <p class="error" role="alert">
-          {failed}
-        </p>
-      )}
-      {sending && !online && (
-        <p class="status" role="status">
-          {words().waitingForConnection}
-        </p>
-      )}
-      <div class="composer-wrap">
-        <ChosenPictures pictures={pictures} />
-        <form class="composer" onSubmit={send}>
-          <AddPicture pictures={pictures} />
-          <label class="visually-hidden" for="crm-ticket-reply">
-            {words().yourReply}
-          </label>
-          <textarea
-            id="crm-ticket-reply"
-            rows={1}
-            value={text}
-            onInput={(e) => setText((e.target as HTMLTextAreaElement).value)}
-            onPaste={(e) => {
-              const files = [...(e.clipboardData?.files ?? [])].filter((f) => f.type.startsWith('image/'));
-              if (files.length) pictures.add(files);
-            }}
-            onKeyDown={(e) => {
-              if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) void send(e);
-            }}
-            placeholder={words().writeAReply}
-          />
-          <button type="submit" class="primary" disabled={sending || pictures.uploading}>
-            {words().send}
-          </button>
-        </form>
-      </div>
+      <Composer
+        id="crm-ticket-reply"
+        label={words().yourReply}
+        placeholder={words().writeAReply}
+        {...{ text, setText, send, pictures, sending, online, failed }}
+      />
     </>
   );
 }
