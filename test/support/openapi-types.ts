@@ -1297,11 +1297,11 @@ export interface components {
       /** @description The service has not been sent the declared links the digest names: PUT /app-links */
       sendLinks: boolean;
     };
-    /** @description Exactly one of banner, post, carousel: the one its kind names */
+    /** @description Exactly one of banner, post, carousel, survey: the one its kind names */
     InAppMessage: {
       /** @description What receipts name in `message_id` (a test copy's own id) */
       id: string;
-      /** @description banner, post or carousel (survey next): the member that holds the content */
+      /** @description banner, post, carousel or survey: the member that holds the content */
       kind: string;
       /** @description What receipts name in `variant` */
       variant: string;
@@ -1312,6 +1312,7 @@ export interface components {
       banner?: components['schemas']['InAppBanner'];
       post?: components['schemas']['InAppPost'];
       carousel?: components['schemas']['InAppCarousel'];
+      survey?: components['schemas']['InAppSurvey'];
     };
     InAppBanner: {
       blocks: components['schemas']['ContentBlock'][];
@@ -1450,6 +1451,68 @@ export interface components {
       /** @description A screen id or `end`; left out: the following screen (the end after the last) */
       next?: string;
       style?: components['schemas']['InAppStyle'];
+    } & {
+      [key: string]: unknown;
+    };
+    /** @description Steps of questions from the first, then the thank-you step: answers are sent as the person goes, then submitted */
+    InAppSurvey: {
+      steps: components['schemas']['SurveyStep'][];
+      nextLabel?: string;
+      submitLabel?: string;
+    } & {
+      [key: string]: unknown;
+    };
+    SurveyStep: {
+      id: string;
+      /** @description The thank-you step: where every path ends */
+      thankYou?: boolean;
+      blocks?: components['schemas']['ContentBlock'][];
+      questions?: components['schemas']['SurveyQuestion'][];
+      /** @description After the step, the first branch the answers match says where to go */
+      branches?: components['schemas']['SurveyBranch'][];
+      /** @description Where to go when no branch matches; left out: the following step */
+      next?: string;
+    } & {
+      [key: string]: unknown;
+    };
+    SurveyQuestion: {
+      id: string;
+      /** @description rating, nps, single, multiple, dropdown, short_text or long_text */
+      type: string;
+      title: string;
+      description?: string;
+      /** @description Answered before the person goes on; left out: true */
+      required?: boolean;
+      /** @description Rating: numbers, stars or emoji */
+      style?: string;
+      /** @description Rating: the low end, 0 or 1 */
+      min?: number;
+      /** @description Rating: the high end, up to 10 (5 for stars and emoji) */
+      max?: number;
+      lowLabel?: string;
+      highLabel?: string;
+      /** @description Choices and dropdowns; the option whose id is `other` (otherOption) takes the person's own words */
+      options?: {
+        id: string;
+        label: string;
+      }[];
+      placeholder?: string;
+      /** @description The contact attribute the answer is written to when the survey is submitted */
+      attribute?: string;
+    } & {
+      [key: string]: unknown;
+    };
+    SurveyBranch: {
+      question: string;
+      /** @description Rating and NPS: the answer within it, ends included */
+      range?: {
+        min: number;
+        max: number;
+      };
+      /** @description Choices: one of these options picked */
+      values?: string[];
+      /** @description The step to go to */
+      to: string;
     } & {
       [key: string]: unknown;
     };
