@@ -248,6 +248,7 @@ export const KNOWN_AREA_CYCLES: { from: string; to: string; why: string }[] = [
     'notices/',
     'preferences/',
     'push/',
+    'surveys/',
     'tickets/',
     'webhooks/',
   ].map((to) => ({

@@ -155,7 +155,7 @@ const SurveyQuestion = z
     title: z.string(),
     description: z.string().optional(),
     required: z.boolean().optional().describe('Answered before the person goes on; left out: true'),
-    style: Word.optional().describe('Rating: numbers, stars or emoji'),
+    display: Word.optional().describe('Rating: drawn as numbers, stars or emoji'),
     min: z.number().int().optional().describe('Rating: the low end, 0 or 1'),
     max: z.number().int().optional().describe('Rating: the high end, up to 10 (5 for stars and emoji)'),
     lowLabel: z.string().optional(),

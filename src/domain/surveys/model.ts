@@ -27,9 +27,6 @@ export const MAX_OTHER_RUNES = 300;
 export const QUESTION_TYPES = ['rating', 'nps', 'single', 'multiple', 'dropdown', 'short_text', 'long_text'] as const;
 export type QuestionType = (typeof QUESTION_TYPES)[number];
 
-/** How a rating scale is drawn. */
-export const RATING_STYLES = ['numbers', 'stars', 'emoji'] as const;
-
 export interface SurveyOption {
   id: string;
   label: string;
@@ -42,8 +39,8 @@ export interface SurveyQuestion {
   description?: string;
   /** Answered before the person may go on (default true). */
   required?: boolean;
-  /** Rating: numbers, stars or emoji, from `min` to `max`. */
-  style?: string;
+  /** Rating: drawn as numbers, stars or emoji (an enumerated word), from `min` to `max`. */
+  display?: string;
   min?: number;
   max?: number;
   /** Rating: words under the low and high ends. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readContent } from '../inapp/content.js';
+import { unknownWords } from '../inapp/known-words.js';
 import { takeAnswers, walk, type SurveyAnswer } from './answers.js';
 import { MAX_OTHER_RUNES, MAX_SHORT_ANSWER_RUNES, otherOption, runes, type Survey } from './model.js';
 
@@ -122,10 +123,12 @@ describe('survey model', () => {
     ).toEqual([
       { field: 'content.steps.0.branches', message: 'step rate: the ranges on question score must cover its scale; 6 is in none' },
     ]);
-    const rating = { ...nps, type: 'rating', style: 'stars', min: 1, max: 5 };
+    const rating = { ...nps, type: 'rating', display: 'stars', min: 1, max: 5 };
     const outside = {
       steps: [{ id: 'rate', questions: [rating], branches: [{ question: 'score', range: { min: 0, max: 5 }, to: 'thanks' }] }, thanks],
     };
+    expect(unknownWords(outside)).toEqual([]);
+    expect(unknownWords({ steps: [{ questions: [{ ...rating, display: 'hearts' }] }] })).toEqual(['steps.0.questions.0.display']);
     expect(fields(outside)).toEqual([
       { field: 'content.steps.0.branches.0.range', message: "step rate's branch 0: the range must fit the scale 1 to 5" },
     ]);

@@ -122,12 +122,12 @@ function readQuestion(r: Reader, raw: unknown, path: string, parts: SurveyParts)
     placeholder: type === 'short_text' || type === 'long_text' ? r.text(q.placeholder, `${path}.placeholder`, 200) : undefined,
   });
   if (type === 'rating') {
-    question.style = r.word(q.style, `${path}.style`) ?? 'numbers';
+    question.display = r.word(q.display, `${path}.display`) ?? 'numbers';
     question.min = r.int(q.min, `${path}.min`, 0, 1) ?? 1;
     question.max = r.int(q.max, `${path}.max`, 2, 10) ?? 5;
     if (question.max - question.min < 2) r.fail(`${path}.max`, 'a scale holds at least three points');
-    if (question.style !== 'numbers' && question.max - question.min + 1 > 5)
-      r.fail(`${path}.max`, `a scale of ${question.style} holds at most five points`);
+    if (question.display !== 'numbers' && question.max - question.min + 1 > 5)
+      r.fail(`${path}.max`, `a scale of ${question.display} holds at most five points`);
     const low = r.text(q.lowLabel, `${path}.lowLabel`, 100);
     const high = r.text(q.highLabel, `${path}.highLabel`, 100);
     if (low !== undefined) question.lowLabel = low;

@@ -21,7 +21,7 @@ export const WEBHOOK_TOPICS = [
 
 export type WebhookTopic = (typeof WEBHOOK_TOPICS)[number];
 
-/** The topics the service emits now; the others wait for their areas (messages, email, surveys). */
+/** The topics the service emits now; the others wait for their areas (email). */
 export const EMITTED_TOPICS: readonly WebhookTopic[] = [
   'contact.created',
   'contact.updated',
@@ -35,6 +35,7 @@ export const EMITTED_TOPICS: readonly WebhookTopic[] = [
   'message.sent',
   'message.opened',
   'message.clicked',
+  'survey.completed',
   'goal.reached',
 ];
 
