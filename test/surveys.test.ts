@@ -147,7 +147,6 @@ describe('surveys', () => {
             { question: 'score', number: 9 },
             { question: 'praise', options: ['speed'] },
             { question: 'uses', options: ['chat', 'mail'] },
-            { question: 'fast', text: ' Checkout ' },
           ],
         },
       ],

@@ -132,7 +132,14 @@ export async function answerSurvey(ctx: Ctx<GuestCaller>, input: SurveyRequest, 
         message_id: input.messageId,
         variant: found.variant,
         completed_at: now.toISOString(),
-        answers: taken.answers.map(({ title: _title, ...answer }) => answer),
+        // Numbers and options picked; the words a person wrote (text, other) may hold anything and stay here.
+        answers: taken.answers.flatMap((a): Pick<SurveyAnswer, 'question' | 'number' | 'options'>[] =>
+          a.number !== undefined
+            ? [{ question: a.question, number: a.number }]
+            : a.options
+              ? [{ question: a.question, options: a.options }]
+              : [],
+        ),
       },
     });
   });

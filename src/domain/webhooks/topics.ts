@@ -35,6 +35,8 @@ export const EMITTED_TOPICS: readonly WebhookTopic[] = [
   'message.sent',
   'message.opened',
   'message.clicked',
+  // data: { message_id, variant, completed_at, answers: [{ question, number } | { question, options }] }
+  // (src/domain/inapp/surveys.ts); the words a person wrote (text answers, Other's words) are not posted.
   'survey.completed',
   'goal.reached',
 ];
