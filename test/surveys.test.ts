@@ -97,6 +97,18 @@ describe('surveys', () => {
     expect(await staff.createRefused(own.modes.live, 'survey', { content: deadEnd })).toMatchObject({
       errors: [{ field: 'content.steps.4.next', message: expect.stringMatching(/^step speedy is a dead end/) }],
     });
+    // With strict data on, a question names only a defined attribute.
+    await staff.ok('mutation($m: ID!) { updateAppSettings(appModeId: $m, input: { strictData: true }) { strictData } }', {
+      m: own.modes.live,
+    });
+    expect(
+      (await staff.createRefused(own.modes.live, 'survey', { content: SURVEY })).errors.map((e: { field: string }) => e.field),
+    ).toEqual([
+      'content.steps.0.questions.0.attribute',
+      'content.steps.2.questions.0.attribute',
+      'content.steps.2.questions.1.attribute',
+      'content.steps.3.questions.0.attribute',
+    ]);
   });
 
   it('branch by range and by value, replace earlier answers, then submit: typed attributes, completed, survey.completed; 409 after', async () => {

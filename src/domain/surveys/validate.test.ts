@@ -151,6 +151,9 @@ describe('survey model', () => {
     expect(fields(branching, { nps_score: 'string' })).toEqual([
       { field: 'content.steps.0.questions.0.attribute', message: 'names a string attribute: a nps answer is written as a number' },
     ]);
+    expect(fields(branching, { nps_score: 'undefined_strict' })).toEqual([
+      { field: 'content.steps.0.questions.0.attribute', message: 'is not defined for this app, which has strict data on' },
+    ]);
     expect(fields({ steps: [{ id: 'a', questions: [{ ...why, attribute: 'email' }] }, thanks] })[0]!.field).toBe(
       'content.steps.0.questions.0.attribute',
     );

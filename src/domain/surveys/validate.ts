@@ -157,6 +157,7 @@ function readQuestion(r: Reader, raw: unknown, path: string, parts: SurveyParts)
     else {
       const has = parts.attributeType?.(q.attribute);
       if (has === 'reserved') r.fail(field, 'names a field the service keeps itself');
+      else if (has === 'undefined_strict') r.fail(field, 'is not defined for this app, which has strict data on');
       else if (has !== undefined && has !== wanted)
         r.fail(field, `names a ${has} attribute: a ${type} answer is written as ${wanted === 'list' ? 'a list' : `a ${wanted}`}`);
       else question.attribute = q.attribute;
