@@ -9,6 +9,7 @@ import { getConsent, putConsent } from './guest/consent.js';
 import { deviceRoutes } from './guest/devices.js';
 import { guestHelpRoutes } from './guest/help.js';
 import { inAppRoutes } from './guest/inapp.js';
+import { surveyRoutes } from './guest/surveys.js';
 import { noticeRoutes } from './guest/notices.js';
 import { preferenceRoutes } from './guest/preferences.js';
 import { conversationRoutes } from './guest/conversations.js';
@@ -44,6 +45,7 @@ export function allRoutes(): AnyRoute[] {
     ...deviceRoutes,
     ...noticeRoutes,
     ...inAppRoutes,
+    ...surveyRoutes,
     putContact,
     deleteContact,
     getContactExport,

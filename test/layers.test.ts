@@ -249,6 +249,7 @@ export const KNOWN_AREA_CYCLES: { from: string; to: string; why: string }[] = [
     'notices/',
     'preferences/',
     'push/',
+    'surveys/',
     'tickets/',
     'webhooks/',
   ].map((to) => ({

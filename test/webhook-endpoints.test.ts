@@ -85,6 +85,7 @@ describe('adding an endpoint', () => {
       'message.sent',
       'message.opened',
       'message.clicked',
+      'survey.completed',
       'goal.reached',
     ]);
   });

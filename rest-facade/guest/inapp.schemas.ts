@@ -11,6 +11,7 @@ import {
 } from '../../src/domain/inapp/links.js';
 import { ACTIONS, MAX_RECEIPT_PATH } from '../../src/domain/inapp/receipts.js';
 import { Span } from '../shapes/content.js';
+import { MAX_STEP_QUESTIONS, MAX_STEPS, otherOption } from '../../src/domain/surveys/model.js';
 
 // In-app messages on the wire: the links an app declares, the check-in and what it answers, a
 // message opened by a link, and receipts.
@@ -147,18 +148,69 @@ const Carousel = z
   })
   .meta({ id: 'InAppCarousel' });
 
+const SurveyQuestion = z
+  .looseObject({
+    id: z.string(),
+    type: z.string().describe('rating, nps, single, multiple, dropdown, short_text or long_text'),
+    title: z.string(),
+    description: z.string().optional(),
+    required: z.boolean().optional().describe('Answered before the person goes on; left out: true'),
+    display: Word.optional().describe('Rating: drawn as numbers, stars or emoji'),
+    min: z.number().int().optional().describe('Rating: the low end, 0 or 1'),
+    max: z.number().int().optional().describe('Rating: the high end, up to 10 (5 for stars and emoji)'),
+    lowLabel: z.string().optional(),
+    highLabel: z.string().optional(),
+    options: z
+      .array(z.object({ id: z.string(), label: z.string() }))
+      .optional()
+      .describe(`Choices and dropdowns; the option whose id is \`${otherOption}\` (otherOption) takes the person's own words`),
+    placeholder: z.string().optional(),
+    attribute: z.string().optional().describe('The contact attribute the answer is written to when the survey is submitted'),
+  })
+  .meta({ id: 'SurveyQuestion' });
+const SurveyBranch = z
+  .looseObject({
+    question: z.string(),
+    range: z
+      .object({ min: z.number().int(), max: z.number().int() })
+      .optional()
+      .describe('Rating and NPS: the answer within it, ends included'),
+    values: z.array(z.string()).optional().describe('Choices: one of these options picked'),
+    to: z.string().describe('The step to go to'),
+  })
+  .meta({ id: 'SurveyBranch' });
+const SurveyStep = z
+  .looseObject({
+    id: z.string(),
+    thankYou: z.boolean().optional().describe('The thank-you step: where every path ends'),
+    blocks: z.array(ContentBlock).optional(),
+    questions: z.array(SurveyQuestion).max(MAX_STEP_QUESTIONS).optional(),
+    branches: z.array(SurveyBranch).optional().describe('After the step, the first branch the answers match says where to go'),
+    next: z.string().optional().describe('Where to go when no branch matches; left out: the following step'),
+  })
+  .meta({ id: 'SurveyStep' });
+const Survey = z
+  .looseObject({
+    steps: z.array(SurveyStep).min(2).max(MAX_STEPS),
+    nextLabel: z.string().optional(),
+    submitLabel: z.string().optional(),
+  })
+  .describe('Steps of questions from the first, then the thank-you step: answers are sent as the person goes, then submitted')
+  .meta({ id: 'InAppSurvey' });
+
 export const InAppMessage = z
   .object({
     id: z.string().describe("What receipts name in `message_id` (a test copy's own id)"),
-    kind: z.string().describe('banner, post or carousel (survey next): the member that holds the content'),
+    kind: z.string().describe('banner, post, carousel or survey: the member that holds the content'),
     variant: z.string().describe('What receipts name in `variant`'),
     test: z.boolean().describe('A test copy staff sent to this test phone: its receipts carry test: true'),
     screens: z.array(z.string()).describe('The screens it is for (empty: any): hold it until one of them is on screen'),
     banner: Banner.optional(),
     post: Post.optional(),
     carousel: Carousel.optional(),
+    survey: Survey.optional(),
   })
-  .describe('Exactly one of banner, post, carousel: the one its kind names')
+  .describe('Exactly one of banner, post, carousel, survey: the one its kind names')
   .meta({ id: 'InAppMessage' });
 
 export const CheckinBody = z

@@ -135,7 +135,7 @@ export type InAppGoalInput = {
   event?: string | null | undefined;
 };
 
-export type InAppKind = 'banner' | 'carousel' | 'post';
+export type InAppKind = 'banner' | 'carousel' | 'post' | 'survey';
 
 /** Only the fields given change; null clears audience, topic, schedule, window, quiet hours and goal. */
 export type InAppMessageInput = {

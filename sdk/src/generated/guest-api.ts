@@ -463,6 +463,40 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/guest/v1/surveys/{message_id}/answers': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** The answers so far, kept as the person goes: a later answer to a question replaces the earlier */
+    post: operations['postGuestV1SurveysMessageIdAnswers'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/guest/v1/surveys/{message_id}/submit': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** The survey completed, with every answer on the path taken */
+    post: operations['postGuestV1SurveysMessageIdSubmit'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/public/v1/apps/{key}': {
     parameters: {
       query?: never;
@@ -1109,11 +1143,11 @@ export interface components {
       /** @description The service has not been sent the declared links the digest names: PUT /app-links */
       sendLinks: boolean;
     };
-    /** @description Exactly one of banner, post, carousel: the one its kind names */
+    /** @description Exactly one of banner, post, carousel, survey: the one its kind names */
     InAppMessage: {
       /** @description What receipts name in `message_id` (a test copy's own id) */
       id: string;
-      /** @description banner, post or carousel (survey next): the member that holds the content */
+      /** @description banner, post, carousel or survey: the member that holds the content */
       kind: string;
       /** @description What receipts name in `variant` */
       variant: string;
@@ -1124,6 +1158,7 @@ export interface components {
       banner?: components['schemas']['InAppBanner'];
       post?: components['schemas']['InAppPost'];
       carousel?: components['schemas']['InAppCarousel'];
+      survey?: components['schemas']['InAppSurvey'];
     };
     InAppBanner: {
       blocks: components['schemas']['ContentBlock'][];
@@ -1265,6 +1300,68 @@ export interface components {
     } & {
       [key: string]: unknown;
     };
+    /** @description Steps of questions from the first, then the thank-you step: answers are sent as the person goes, then submitted */
+    InAppSurvey: {
+      steps: components['schemas']['SurveyStep'][];
+      nextLabel?: string;
+      submitLabel?: string;
+    } & {
+      [key: string]: unknown;
+    };
+    SurveyStep: {
+      id: string;
+      /** @description The thank-you step: where every path ends */
+      thankYou?: boolean;
+      blocks?: components['schemas']['ContentBlock'][];
+      questions?: components['schemas']['SurveyQuestion'][];
+      /** @description After the step, the first branch the answers match says where to go */
+      branches?: components['schemas']['SurveyBranch'][];
+      /** @description Where to go when no branch matches; left out: the following step */
+      next?: string;
+    } & {
+      [key: string]: unknown;
+    };
+    SurveyQuestion: {
+      id: string;
+      /** @description rating, nps, single, multiple, dropdown, short_text or long_text */
+      type: string;
+      title: string;
+      description?: string;
+      /** @description Answered before the person goes on; left out: true */
+      required?: boolean;
+      /** @description Rating: drawn as numbers, stars or emoji */
+      display?: string;
+      /** @description Rating: the low end, 0 or 1 */
+      min?: number;
+      /** @description Rating: the high end, up to 10 (5 for stars and emoji) */
+      max?: number;
+      lowLabel?: string;
+      highLabel?: string;
+      /** @description Choices and dropdowns; the option whose id is `other` (otherOption) takes the person's own words */
+      options?: {
+        id: string;
+        label: string;
+      }[];
+      placeholder?: string;
+      /** @description The contact attribute the answer is written to when the survey is submitted */
+      attribute?: string;
+    } & {
+      [key: string]: unknown;
+    };
+    SurveyBranch: {
+      question: string;
+      /** @description Rating and NPS: the answer within it, ends included */
+      range?: {
+        min: number;
+        max: number;
+      };
+      /** @description Choices: one of these options picked */
+      values?: string[];
+      /** @description The step to go to */
+      to: string;
+    } & {
+      [key: string]: unknown;
+    };
     CheckinBody: {
       app_version: string;
       /** @enum {string} */
@@ -1318,6 +1415,37 @@ export interface components {
       /** @description Screen ids seen so far, in order; beyond 100 (MaxReceiptPath) the first ones are kept */
       path?: string[];
       /** @description About a test copy: message_id is the test's */
+      test?: boolean;
+    };
+    /** @description Answers are held to their questions: a rating or NPS a whole number on its scale; options of the question (one but for a multiple choice; `other` with the person's own words, at most 300 characters, MaxOtherRunes); short text at most 300 characters (MaxShortAnswerRunes), long text at most 5000 (MaxLongAnswerRunes), counted as code points (runes), not UTF-16 units; at most 50 answers. An answer that does not fit, or to a question off the path the answers take, is refused 422 `answer_invalid` naming it (`answers.<i>.<member>`, the message naming the question). */
+    SurveyAnswerBody: {
+      /** @description The answers so far (at most 50): a later answer to the same question replaces the earlier */
+      answers: components['schemas']['SurveyAnswer'][];
+      /** @description The variant shown (a test copy's own) */
+      variant: string;
+      /** @description A test copy's answers: message_id is the test's */
+      test?: boolean;
+    };
+    /** @description A number, options or words, by the question's type; limits count characters as code points (runes), not UTF-16 units */
+    SurveyAnswer: {
+      /** @description The question's id */
+      question: string;
+      /** @description Rating and NPS: a whole number on the scale */
+      number?: number;
+      /** @description Choices and dropdowns: the ids of the options picked (one but for a multiple choice) */
+      options?: string[];
+      /** @description The person's own words beside the option `other`: at most 300 characters (MaxOtherRunes) */
+      other?: string;
+      /** @description Short and long text: at most 300 (MaxShortAnswerRunes) and 5000 (MaxLongAnswerRunes) characters */
+      text?: string;
+    };
+    /** @description Answers are held to their questions: a rating or NPS a whole number on its scale; options of the question (one but for a multiple choice; `other` with the person's own words, at most 300 characters, MaxOtherRunes); short text at most 300 characters (MaxShortAnswerRunes), long text at most 5000 (MaxLongAnswerRunes), counted as code points (runes), not UTF-16 units; at most 50 answers. An answer that does not fit, or to a question off the path the answers take, is refused 422 `answer_invalid` naming it (`answers.<i>.<member>`, the message naming the question). */
+    SurveySubmit: {
+      /** @description Every answer on the path taken (at most 50) */
+      answers: components['schemas']['SurveyAnswer'][];
+      /** @description The variant shown (a test copy's own) */
+      variant: string;
+      /** @description A test copy: message_id is the test's, and nothing is written to the person's attributes */
       test?: boolean;
     };
     /** @description The spec gives the link page's members exactly (linkBase, appStoreUrl, playStoreUrl); the whole object follows their spelling. */
@@ -4508,6 +4636,260 @@ export interface operations {
       };
       /** @description The body is declared in a charset other than UTF-8 */
       415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too many requests; wait for Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not set up here yet, or the database connection was lost mid-request (nothing was done; send it again after Retry-After) */
+      503: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Something failed on our side (code internal): try again later; nothing was half done */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  postGuestV1SurveysMessageIdAnswers: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        message_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['SurveyAnswerBody'];
+      };
+    };
+    responses: {
+      /** @description Kept; answers kept before that the path no longer passes are dropped. 409 `survey_submitted` after the submit; 422 `answer_invalid` for an answer that does not fit (SurveyAnswerBody says the limits) */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The request could not be read; the problem names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No credential or a wrong one */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Refused */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Refused as things stand */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is declared in a charset other than UTF-8 */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A value that is not right */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too many requests; wait for Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not set up here yet, or the database connection was lost mid-request (nothing was done; send it again after Retry-After) */
+      503: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Something failed on our side (code internal): try again later; nothing was half done */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  postGuestV1SurveysMessageIdSubmit: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        message_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['SurveySubmit'];
+      };
+    };
+    responses: {
+      /** @description Completed: the answers replace those kept and are written to the contact attributes their questions name (never for a test copy), the survey is completed as a `completed` receipt is, and `survey.completed` is posted. A second submit is 409 `survey_submitted`; 422 `answer_invalid` for an answer that does not fit or a required question on the path unanswered (SurveySubmit says the limits) */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The request could not be read; the problem names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No credential or a wrong one */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Refused */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Refused as things stand */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is declared in a charset other than UTF-8 */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A value that is not right */
+      422: {
         headers: {
           [name: string]: unknown;
         };

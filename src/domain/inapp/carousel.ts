@@ -92,6 +92,8 @@ export interface PartReaders {
   link(value: unknown, path: string): string | undefined;
   buttons(value: unknown, path: string, max: number, inCarousel: boolean): Button[] | undefined;
   style(value: unknown, path: string): Style | undefined;
+  /** The type of an attribute the app-mode defines (`reserved` for a field the service keeps): what a survey question may write to. */
+  attributeType?(name: string): string | undefined;
 }
 
 export function readCarousel(r: Reader, raw: Record<string, unknown>, path: string, parts: PartReaders): Carousel | undefined {

@@ -1,7 +1,10 @@
 import { linkProblem, readBlocks, type ContentBlock } from '../help/blocks.js';
+import { COMPUTED_ATTRIBUTES, STANDARD_FIELDS } from '../contacts/attributes.js';
 import type { FieldError } from '../errors.js';
 import { readCarousel, unique, type Button, type Carousel, type Image, type PartReaders, type Style } from './carousel.js';
 import { Reader, defined } from './reader.js';
+import { readSurvey } from '../surveys/validate.js';
+import type { Survey } from '../surveys/model.js';
 
 // A message's content, by its kind, as the app reads it (the same shape staff write): one reader
 // per kind in CONTENT_KINDS, so a survey is one more entry. Content blocks are the help center's
@@ -23,11 +26,13 @@ export interface Post {
   style?: Style;
 }
 
-export type Content = Banner | Post | Carousel;
+export type Content = Banner | Post | Carousel | Survey;
 
 export interface ContentRules {
   /** The product paths the app-mode's apps declare (links.ts). */
   link: (link: string) => string | undefined;
+  /** The type of an attribute the app-mode defines (`reserved` for a field the service keeps): what a survey question may write to. */
+  attributeType?: (name: string) => string | undefined;
 }
 
 interface KindReader {
@@ -60,13 +65,14 @@ export const CONTENT_KINDS = {
       }),
   },
   carousel: { large: true, read: readCarousel },
+  survey: { large: true, read: readSurvey },
 } satisfies Record<string, KindReader>;
 
 export type Kind = keyof typeof CONTENT_KINDS;
 export const isLarge = (kind: Kind) => CONTENT_KINDS[kind].large;
 
 /** Formatting members belong to carousels and posts only. */
-const FORMATTED: Record<Kind, boolean> = { banner: false, post: true, carousel: true };
+const FORMATTED: Record<Kind, boolean> = { banner: false, post: true, carousel: true, survey: true };
 
 /** The content as kept, or every problem found, each named under `path` (`content.screens.3.buttons.0.screen`). */
 export function readContent(
@@ -106,6 +112,7 @@ function partReaders(r: Reader, formatting: boolean, rules: ContentRules): PartR
   const parts: PartReaders = {
     https,
     link,
+    attributeType: (name) => (COMPUTED_ATTRIBUTES.has(name) || STANDARD_FIELDS.has(name) ? 'reserved' : rules.attributeType?.(name)),
     blocks(value, path) {
       const imageUrl = (url: string) => {
         const problem = httpsProblem(url);

@@ -25,6 +25,8 @@ export const KNOWN_WORDS: Record<string, readonly string[]> = {
   textScale: ['small', 'medium', 'large'],
   weight: ['regular', 'medium', 'bold'],
   tone: ['info', 'success', 'warning', 'danger'],
+  /** How a survey's rating scale is drawn. */
+  display: ['numbers', 'stars', 'emoji'],
 };
 
 /** A word as this service reads it: itself when known, else `unknown`. */

@@ -104,7 +104,19 @@ export async function readMessageInput(
     // all the check needs (none for content without one).
     const productLinks: string[] = [];
     for (const v of variants) readContent(kind, v.content, { link: (link) => void productLinks.push(link) }, '');
-    const rules = { link: declaredLinkRule(await declaredPaths(ctx, appModeId, productLinks)) };
+    // A survey's questions may write to attributes: of the type the app-mode defines them with.
+    // With strict data on, only a defined attribute may be named (a submit defines none).
+    const [attributes, strict] =
+      kind === 'survey'
+        ? await Promise.all([
+            vocabularyOf(ctx, appModeId).then((v) => v.attributes),
+            ctx.db.appMode.findUnique({ where: { id: appModeId }, select: { strictData: true } }).then((m) => m?.strictData ?? false),
+          ])
+        : [undefined, false];
+    const rules = {
+      link: declaredLinkRule(await declaredPaths(ctx, appModeId, productLinks)),
+      attributeType: (name: string) => attributes?.get(name) ?? (strict ? 'undefined_strict' : undefined),
+    };
     if (!variants.length || variants.length > MAX_VARIANTS) fail('variants', `must hold 1 to ${MAX_VARIANTS} variants`);
     const keys = new Set<string>();
     data.variants = variants.map((v, i) => {

@@ -10,6 +10,7 @@ import { mailData } from '../mail/personal-data.js';
 import { noticeData } from '../notices/personal-data.js';
 import { preferenceData } from '../preferences/personal-data.js';
 import { pushData } from '../push/personal-data.js';
+import { surveyData } from '../surveys/personal-data.js';
 import { ticketData } from '../tickets/personal-data.js';
 import { webhookData } from '../webhooks/personal-data.js';
 import type { Ctx, TxCtx } from '../context.js';
@@ -29,6 +30,7 @@ export const PERSONAL_DATA: PersonalDataArea[] = [
   attachmentData,
   conversationData,
   helpData,
+  surveyData,
   inAppData,
   deviceData,
   noticeData,

@@ -77,7 +77,7 @@ export interface ExportContact {
     dismissedAt: string | null;
     completedAt: string | null;
   }>;
-  surveyResponses: { question: string; answer: string }[];
+  surveyResponses: Listed<{ question: string; answer: string }>;
   workflows: { workflow: string; state: string; startedAt: string; outcome: unknown; endedAt: string | null }[];
   collected: Listed<{ conversationId: string; key: string; value: string }>;
   testPhone: boolean;

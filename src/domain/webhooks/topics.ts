@@ -21,7 +21,7 @@ export const WEBHOOK_TOPICS = [
 
 export type WebhookTopic = (typeof WEBHOOK_TOPICS)[number];
 
-/** The topics the service emits now; the others wait for their areas (messages, email, surveys). */
+/** The topics the service emits now; the others wait for their areas (email). */
 export const EMITTED_TOPICS: readonly WebhookTopic[] = [
   'contact.created',
   'contact.updated',
@@ -35,6 +35,9 @@ export const EMITTED_TOPICS: readonly WebhookTopic[] = [
   'message.sent',
   'message.opened',
   'message.clicked',
+  // data: { message_id, variant, completed_at, answers: [{ question, number } | { question, options }] }
+  // (src/domain/inapp/surveys.ts); the words a person wrote (text answers, Other's words) are not posted.
+  'survey.completed',
   'goal.reached',
 ];
 

@@ -1,0 +1,2 @@
+-- Surveys are one more kind of in-app message.
+ALTER TYPE "InAppKind" ADD VALUE 'survey';
