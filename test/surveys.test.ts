@@ -102,7 +102,7 @@ describe('surveys', () => {
       m: own.modes.live,
     });
     expect(
-      (await staff.createRefused(own.modes.live, 'survey', { content: SURVEY })).errors.map((e: { field: string }) => e.field),
+      (await staff.createRefused(own.modes.live, 'survey', { content: SURVEY })).errors!.map((e: { field: string }) => e.field),
     ).toEqual([
       'content.steps.0.questions.0.attribute',
       'content.steps.2.questions.0.attribute',
