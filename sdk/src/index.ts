@@ -1,5 +1,14 @@
 // The guest API's client for websites: `import { createClient } from` this module.
-export { createClient, type ClientOptions, type GuestClient, type Checkin, type Part, type StartBody, type MessageBody } from './client.js';
+export {
+  createClient,
+  type ClientOptions,
+  type GuestClient,
+  type Checkin,
+  type Part,
+  type StartBody,
+  type MessageBody,
+  type DeviceBody,
+} from './client.js';
 export { GuestApiError } from './errors.js';
 export { word, optional, readable } from './words.js';
 export { MAX_BATCH, type GuestEvent } from './events.js';
