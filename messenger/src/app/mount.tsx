@@ -7,6 +7,7 @@ import { HomeScreen } from './home.js';
 import { NoticesScreen } from './notices.js';
 import { COMPOSER_CSS, HELP_CSS, LINK_BUTTON_CSS, NOTICES_CSS, SCREENS_CSS } from './styles.js';
 import { trapFocus } from './focus.js';
+import { PUSH_CSS } from './push.js';
 import { chooseWords, languageOf } from '../words.js';
 
 type Place = { screen: 'home' } | { screen: 'conversation'; id?: string } | { screen: 'article'; slug: string } | { screen: 'notices' };
@@ -32,7 +33,7 @@ function Messenger({ context }: { context: MessengerContext }) {
 export const mount: MessengerScreens['mount'] = (into, context) => {
   const root = into.getRootNode() as ShadowRoot;
   const style = document.createElement('style');
-  style.textContent = SCREENS_CSS + COMPOSER_CSS + HELP_CSS + NOTICES_CSS + LINK_BUTTON_CSS;
+  style.textContent = SCREENS_CSS + COMPOSER_CSS + HELP_CSS + NOTICES_CSS + LINK_BUTTON_CSS + PUSH_CSS;
   root.prepend(style);
   into.setAttribute('role', 'dialog');
   into.setAttribute('aria-modal', 'true');
