@@ -5,6 +5,8 @@
 // body, link, send_id) as notifications, and a click focuses the page the link names or opens it.
 // Pushes of the site's own (without a send_id) are left to the site's handlers.
 
+import { linkTarget } from './push-link.js';
+
 /** What this worker uses of the service worker's scope (the DOM library the messenger is typed with has no worker types). */
 interface WorkerScope {
   location: Location;
@@ -51,19 +53,6 @@ function readPush(event: PushEvent): Sent | undefined {
   };
 }
 
-/** The address a link opens: a path of the site, or an https URL; anything else opens the site. */
-function linkTarget(link: unknown, origin: string): string {
-  if (typeof link === 'string' && link) {
-    try {
-      const url = new URL(link, origin);
-      if (url.protocol === 'https:' || url.origin === origin) return url.href;
-    } catch {
-      // not an address: the site's start
-    }
-  }
-  return new URL('/', origin).href;
-}
-
 scope.addEventListener('push', (event) => {
   const sent = readPush(event);
   if (!sent) return;
@@ -90,5 +79,3 @@ scope.addEventListener('notificationclick', (event) => {
     }),
   );
 });
-
-export {};
