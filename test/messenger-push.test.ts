@@ -139,15 +139,20 @@ describe('Web Push in the web messenger', { timeout: 60_000 }, () => {
     expect(await worker.text()).toContain('notificationclick');
   });
 
-  it('offers notifications on the notices screen only, and says so when the browser cannot subscribe', async () => {
+  it('offers notifications on the notices screen only, and says so when the person refuses or the browser cannot subscribe', async () => {
     const context = await browser.newContext({ viewport: { width: 360, height: 740 } });
-    await context.grantPermissions(['notifications'], { origin });
     const page = await context.newPage();
     await page.goto(origin);
     await page.locator('[data-crm-messenger] button.launcher').waitFor();
     // Nothing registered nor asked on load.
     expect(await page.evaluate(() => navigator.serviceWorker.getRegistrations().then((r) => r.length))).toBe(0);
     await page.close();
+    // The person says no to the browser's question: told where to change it, nothing registered.
+    const refused = await openNotices(context);
+    await notices(refused).getByRole('button', { name: 'Get notifications' }).click();
+    await notices(refused).getByText('Notifications are blocked for this site').waitFor();
+    await refused.close();
+    await context.grantPermissions(['notifications'], { origin });
 
     const shown = await openNotices(context);
     const get = notices(shown).getByRole('button', { name: 'Get notifications' });
