@@ -320,10 +320,17 @@ async function buildMessenger() {
     outfile: path.join(messengerDist, 'sdk.js'),
     tsconfig: path.join(root, 'sdk', 'tsconfig.json'),
   });
+  // The service worker part a site imports into its own worker: `importScripts('{base_url}/messenger-sw.js')`.
+  const worker = await build({
+    ...common,
+    entryPoints: [path.join(root, 'messenger/src/sw.ts')],
+    format: 'iife',
+    outfile: path.join(messengerDist, 'messenger-sw.js'),
+  });
   const out = `${messengerBuilding}${process.pid}`;
   await rm(out, { recursive: true, force: true });
   const sizes = [];
-  for (const file of [first.outputFiles[0], ...parts.outputFiles, sdk.outputFiles[0]]) {
+  for (const file of [first.outputFiles[0], ...parts.outputFiles, sdk.outputFiles[0], worker.outputFiles[0]]) {
     const target = path.join(out, path.relative(messengerDist, file.path));
     await mkdir(path.dirname(target), { recursive: true });
     await writeFile(target, file.contents);

@@ -217,4 +217,27 @@ describe('the SDK on the guest API', () => {
     watching.stop();
     await c.close();
   });
+
+  it('registers a browser’s push subscription as a web device and forgets it', async () => {
+    const { c, sent, userId } = client();
+    const subscription = JSON.stringify({
+      endpoint: 'https://push.example.com/send/abc',
+      expirationTime: null,
+      keys: {
+        p256dh: 'BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u-Ts1XbjhazAkj7I99e8QcYP7DkM',
+        auth: 'tBHItJI5svbpez7KI4CCXg',
+      },
+    });
+    const devices = () =>
+      t.svc.db.device.findMany({ where: { appModeId: app.modes.live, contact: { externalId: userId } }, select: { platform: true } });
+    await c.registerDevice({ platform: 'web', token: subscription, locale: 'en' });
+    await c.registerDevice({ platform: 'web', token: subscription, locale: 'en' });
+    expect(await devices()).toEqual([{ platform: 'web' }]);
+    await expect(c.registerDevice({ platform: 'web', token: 'not a subscription' })).rejects.toMatchObject({ status: 400 });
+    await c.forgetDevice(subscription);
+    expect(await devices()).toEqual([]);
+    const calls = sent.filter((s) => s.path === '/guest/v1/devices').map((s) => s.method);
+    expect(calls).toEqual(['PUT', 'PUT', 'PUT', 'DELETE']);
+    await c.close();
+  });
 });

@@ -6,6 +6,14 @@ export interface Brand {
   color: string;
 }
 
+/** Web Push, when the page gave its service worker (`boot({ serviceWorker })`) and the app has VAPID keys. */
+export interface PushSetup {
+  /** The address of the site's own service worker script, which imports `{base_url}/messenger-sw.js`. */
+  worker: string;
+  /** The app's VAPID public key (base64url), the applicationServerKey. */
+  key: string;
+}
+
 /** What the first script hands the messenger's screens when it is first opened. */
 export interface MessengerContext {
   client: GuestClient;
@@ -14,6 +22,8 @@ export interface MessengerContext {
   language: string | undefined;
   /** The help center is switched on for the app (the public app details' features). */
   helpCenter: boolean;
+  /** Web Push, offered on the notices screen; absent when the page or the app has none. */
+  push?: PushSetup;
   /** Closes the messenger (the launcher takes the focus back). */
   close(): void;
 }

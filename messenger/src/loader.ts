@@ -2,7 +2,7 @@
 // launcher. The screens load only when the launcher is first opened; until then a page with the
 // messenger makes no request beyond the check-in and the app's details.
 import { createClient, type Checkin, type ClientOptions, type GuestClient } from '../../sdk/src/index.js';
-import type { Brand, InAppLayer, MessengerScreens } from './context.js';
+import type { Brand, InAppLayer, MessengerScreens, PushSetup } from './context.js';
 import { LAUNCHER_CSS, PANEL_CSS, PHONE_CSS } from './styles.js';
 import { readableOn } from './colors.js';
 import { launcherWordsFor } from './launcher-words.js';
@@ -23,6 +23,11 @@ export interface BootOptions {
   appVersion?: string;
   /** The named screen on view (in-app messages for some screens wait for theirs). */
   screen?: () => string | undefined;
+  /**
+   * The site's own service worker script (such as `/sw.js`, one line: `importScripts('{base_url}/messenger-sw.js')`):
+   * the notices screen then offers notifications by Web Push, registered when the person agrees.
+   */
+  serviceWorker?: string;
 }
 
 const script = document.currentScript as HTMLScriptElement | null;
@@ -49,6 +54,7 @@ interface Booted {
   inApp?: Promise<ReturnType<InAppLayer['show']> | undefined>;
   unread: number;
   unreadNotices: number;
+  push?: PushSetup;
 }
 
 let booted: Booted | undefined;
@@ -56,7 +62,7 @@ let launcherWords = launcherWordsFor(undefined);
 let booting: Promise<void> | undefined;
 
 async function boot(options: BootOptions): Promise<void> {
-  await shutdown();
+  await shutdown(false);
   if (!appKey) throw new Error('The messenger script needs data-app-key="app_…".');
   booting = (async () => {
     // The app's details first: a page on an origin the app does not allow gets nothing, and makes no other request.
@@ -77,6 +83,7 @@ async function boot(options: BootOptions): Promise<void> {
     const language = options.language ?? navigator.language;
     launcherWords = launcherWordsFor(language);
     booted = draw(client, brand, details.features.helpCenter === true, language);
+    if (options.serviceWorker && details.webPushKey) booted.push = { worker: options.serviceWorker, key: String(details.webPushKey) };
   })();
   await booting;
 }
@@ -153,6 +160,7 @@ async function open(): Promise<void> {
       brand: b.brand,
       helpCenter: b.helpCenter,
       language: b.language,
+      push: b.push,
       close,
     });
   }
@@ -169,21 +177,31 @@ function close(): void {
   b.launcher.focus();
 }
 
-/** Signs the user out of the messenger: held events sent, the launcher gone. */
-async function shutdown(): Promise<void> {
+/** Signs the user out of the messenger: this browser's push subscription forgotten, held events sent, the launcher gone. */
+async function shutdown(signOut = true): Promise<void> {
   await booting?.catch(() => undefined);
   const b = booted;
   booted = undefined;
   if (!b) return;
   b.screens?.unmount();
   b.host.remove();
+  if (signOut && b.push) await forgetPush(b.client, b.push.worker).catch(() => undefined);
   await b.client.close();
+}
+
+/** Forgets the subscription of the site's worker (the device, while the user's token still works) and ends it. */
+async function forgetPush(client: GuestClient, worker: string): Promise<void> {
+  const subscription = await (await navigator.serviceWorker?.getRegistration(worker))?.pushManager.getSubscription();
+  if (!subscription) return;
+  // Ended even when the service cannot be told: the next person on this browser gets nothing of this user's (a send to it is then gone).
+  await client.forgetDevice(JSON.stringify(subscription)).catch(() => undefined);
+  await subscription.unsubscribe();
 }
 
 /** The page's handle on the messenger. */
 const api = {
   boot,
-  shutdown,
+  shutdown: () => shutdown(),
   open,
   close,
   /** Checks in as soon as the last answer allows (after a single-page app moved to another screen). */

@@ -4,7 +4,7 @@ import type { PublicApp } from '../public/apps.schemas.js';
 
 // An app's public details: a switched-off app shows every part off.
 
-export const presentPublicApp = (app: AppMode & { appName: string }): z.input<typeof PublicApp> => {
+export const presentPublicApp = (app: AppMode & { appName: string; webPushKey: string | null }): z.input<typeof PublicApp> => {
   const on = !app.switchedOff;
   return {
     key: app.appKey,
@@ -17,5 +17,6 @@ export const presentPublicApp = (app: AppMode & { appName: string }): z.input<ty
     linkBase: app.linkBase,
     appStoreUrl: app.appStoreUrl,
     playStoreUrl: app.playStoreUrl,
+    webPushKey: on ? app.webPushKey : null,
   };
 };

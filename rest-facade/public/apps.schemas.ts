@@ -14,6 +14,12 @@ export const PublicApp = z
     linkBase: z.string().nullable(),
     appStoreUrl: z.string().nullable(),
     playStoreUrl: z.string().nullable(),
+    webPushKey: z
+      .string()
+      .nullable()
+      .describe(
+        "The app-mode's VAPID public key (base64url), which a browser subscribes to Web Push with (applicationServerKey); null when staff set no VAPID keys, or the app is switched off. Never the private key",
+      ),
   })
   .describe(
     "The spec gives the link page's members exactly (linkBase, appStoreUrl, playStoreUrl); the whole object follows their spelling.",

@@ -22,6 +22,7 @@ export type PreferencesBody = Schemas['PreferencesBody'];
 export type Consent = Schemas['Consent'];
 export type ConsentBody = Schemas['ConsentBody'];
 export type SupportTicket = Schemas['SupportTicket'];
+export type DeviceBody = Schemas['DeviceBody'];
 type PictureType = Schemas['AttachmentBody']['content_type'];
 
 export interface ClientOptions {
@@ -189,6 +190,10 @@ export function createClient(options: ClientOptions) {
       if (!put.ok) throw await GuestApiError.of(put);
       return upload.id;
     },
+    /** Registers the user's push token (on the web: `JSON.stringify(pushSubscription)`), on every start and whenever it changes. */
+    registerDevice: async (body: DeviceBody): Promise<void> => void must(await api.PUT('/guest/v1/devices', { body })),
+    /** Forgets one of the user's push tokens: before the user signs out, while the user's token still works. */
+    forgetDevice: async (token: string): Promise<void> => void must(await api.DELETE('/guest/v1/devices', { body: { token } })),
     /** Follows a conversation while it is on screen: call `stop()` when it is not. */
     watch,
     /**

@@ -13,6 +13,7 @@ export {
   type Consent,
   type ConsentBody,
   type SupportTicket,
+  type DeviceBody,
 } from './client.js';
 export { GuestApiError } from './errors.js';
 export { word, optional, readable } from './words.js';

@@ -6,7 +6,8 @@ import { checkoutRoot, IMMUTABLE, serveFile } from './static-files.js';
 // from other origins: its first script at a stable address (`/messenger.js`, cached briefly so a new
 // build reaches pages within minutes), and its screens named by their hash (cached for ever), which
 // the first script imports as a module, so they answer any origin (they hold nothing of anyone's); and
-// the SDK alone at `/sdk.js`, a module for websites that draw their own UI.
+// the SDK alone at `/sdk.js`, a module for websites that draw their own UI; and the service worker part at
+// `/messenger-sw.js`, which a site's own worker imports to show the pushes.
 
 /** How long a browser keeps the first script before asking again (it is a few KB, and names the screens' build). */
 const FIRST_SCRIPT_CACHE = 'public, max-age=300';
@@ -21,6 +22,12 @@ export function messengerRouter(opts: { dir?: string } = {}): Router {
   // The SDK alone, as a module a website imports (`import { createClient } from '{base_url}/sdk.js'`).
   router.get('/sdk.js', async (ctx) => {
     await serveFile(ctx, dir, 'sdk.js', FIRST_SCRIPT_CACHE);
+    ctx.set('Access-Control-Allow-Origin', '*');
+    ctx.set('Cross-Origin-Resource-Policy', 'cross-origin');
+  });
+  // The service worker part a site's own worker imports (`importScripts('{base_url}/messenger-sw.js')`): it shows the pushes.
+  router.get('/messenger-sw.js', async (ctx) => {
+    await serveFile(ctx, dir, 'messenger-sw.js', FIRST_SCRIPT_CACHE);
     ctx.set('Access-Control-Allow-Origin', '*');
     ctx.set('Cross-Origin-Resource-Policy', 'cross-origin');
   });

@@ -1956,6 +1956,8 @@ export interface components {
       linkBase: string | null;
       appStoreUrl: string | null;
       playStoreUrl: string | null;
+      /** @description The app-mode's VAPID public key (base64url), which a browser subscribes to Web Push with (applicationServerKey); null when staff set no VAPID keys, or the app is switched off. Never the private key */
+      webPushKey: string | null;
     };
     PublicRatingBody: {
       helpful: boolean;

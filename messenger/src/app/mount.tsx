@@ -12,6 +12,7 @@ import { TicketScreen } from './tickets-ticket.js';
 import { TICKETS_CSS } from './tickets-styles.js';
 import { COMPOSER_CSS, HELP_CSS, LINK_BUTTON_CSS, NOTICES_CSS, PREFERENCES_CSS, SCREENS_CSS } from './styles.js';
 import { trapFocus } from './focus.js';
+import { PUSH_CSS } from './push.js';
 import { chooseWords, languageOf } from '../words.js';
 
 type Place =
@@ -90,7 +91,7 @@ function Messenger({ context }: { context: MessengerContext }) {
 export const mount: MessengerScreens['mount'] = (into, context) => {
   const root = into.getRootNode() as ShadowRoot;
   const style = document.createElement('style');
-  style.textContent = SCREENS_CSS + COMPOSER_CSS + HELP_CSS + NOTICES_CSS + LINK_BUTTON_CSS + PREFERENCES_CSS + TICKETS_CSS;
+  style.textContent = SCREENS_CSS + COMPOSER_CSS + HELP_CSS + NOTICES_CSS + LINK_BUTTON_CSS + PREFERENCES_CSS + TICKETS_CSS + PUSH_CSS;
   root.prepend(style);
   into.setAttribute('role', 'dialog');
   into.setAttribute('aria-modal', 'true');

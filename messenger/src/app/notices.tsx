@@ -5,6 +5,7 @@ import { safeLink } from './blocks.js';
 import { Head } from './head.js';
 import { words } from '../words.js';
 import { refusal } from './refusal.js';
+import { PushControl } from './push.js';
 
 type Notice = components['schemas']['Notice'];
 
@@ -28,6 +29,7 @@ export function NoticesScreen({ context, back }: { context: MessengerContext; ba
     <>
       <Head title={words().notices} back={back} close={context.close} />
       <div class="body" tabIndex={0} aria-label={words().notices}>
+        <PushControl context={context} />
         {failed && (
           <p class="error" role="alert">
             {failed}
