@@ -9,8 +9,10 @@ import {
   scaleOf,
   type Survey,
   type SurveyQuestion,
-  type SurveyStep,
 } from './model.js';
+import { walk, type Walk } from './path.js';
+
+export { walk, type Walk };
 
 // A person's answers against a survey: each held to its question (a number on the scale, options of
 // the question, words within their rune limits), and the path they take walked from the first step
@@ -28,15 +30,6 @@ export interface SurveyAnswer {
 /** An answer as kept: the question's title beside it (the export's `question`). */
 export interface KeptAnswer extends SurveyAnswer {
   title: string;
-}
-
-export interface Walk {
-  /** Steps visited, in order (the thank-you step last when reached). */
-  steps: string[];
-  /** Reached the thank-you step with every required question on the way answered. */
-  complete: boolean;
-  /** The first required question on the path left unanswered. */
-  missing?: string;
 }
 
 const questionsOf = (s: Survey) => new Map(s.steps.flatMap((step) => (step.questions ?? []).map((q) => [q.id, q] as const)));
@@ -75,31 +68,6 @@ export function answerProblem(q: SurveyQuestion, a: SurveyAnswer): { member: str
   if (problem) return { member: 'text', message: `question ${q.id}: ${problem}` };
   if (runes(a.text) > limit) return { member: 'text', message: `question ${q.id} takes at most ${limit} characters` };
   return undefined;
-}
-
-/** Whether an answer takes a branch. */
-function matches(b: NonNullable<SurveyStep['branches']>[number], a: SurveyAnswer | undefined): boolean {
-  if (!a) return false;
-  if (b.range) return a.number !== undefined && a.number >= b.range.min && a.number <= b.range.max;
-  return (a.options ?? []).some((o) => b.values!.includes(o));
-}
-
-/** The path the answers take: from the first step, on past each step whose required questions are answered. */
-export function walk(s: Survey, answers: ReadonlyMap<string, SurveyAnswer>): Walk {
-  const index = new Map(s.steps.map((step, i) => [step.id, i]));
-  const steps: string[] = [];
-  // The model has no cycle (validate.ts); the bound is for a model read from elsewhere.
-  for (let i = 0; steps.length <= s.steps.length;) {
-    const step = s.steps[i]!;
-    steps.push(step.id);
-    if (step.thankYou) return { steps, complete: true };
-    const missing = (step.questions ?? []).find((q) => q.required !== false && !answers.has(q.id));
-    if (missing) return { steps, complete: false, missing: missing.id };
-    const branch = (step.branches ?? []).find((b) => matches(b, answers.get(b.question)));
-    const to = branch?.to ?? step.next;
-    i = to !== undefined ? index.get(to)! : i + 1;
-  }
-  return { steps, complete: false };
 }
 
 /**
