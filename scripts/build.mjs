@@ -263,6 +263,8 @@ async function messengerState() {
   for (const dir of ['messenger', 'sdk'])
     for (const f of await readdir(path.join(root, dir), { recursive: true, withFileTypes: true }))
       if (f.isFile() && !f.name.endsWith('.test.ts')) files.push(path.join(f.parentPath ?? f.path, f.name));
+  // The domain code the messenger shares with the service (a survey's path).
+  files.push(path.join(root, 'src/domain/surveys/path.ts'));
   files.sort();
   const packages = ['esbuild', 'preact', 'openapi-fetch'].map((name) => path.join(root, 'node_modules', name, 'package.json'));
   const fingerprint = await fingerprintOf([...files, ...packages, fileURLToPath(import.meta.url)]);

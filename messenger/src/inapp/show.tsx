@@ -6,22 +6,23 @@ import { trapFocus } from '../app/focus.js';
 import { Banner } from './banner.js';
 import { Carousel } from './carousel.js';
 import { Post } from './post.js';
+import { SurveyMessage } from './survey.js';
 import { chooseWords, languageOf } from '../words.js';
-import { CAROUSEL_CSS, INAPP_CSS } from './styles.js';
+import { CAROUSEL_CSS, INAPP_CSS, SURVEY_CSS } from './styles.js';
 
 type InAppMessage = components['schemas']['InAppMessage'];
 
-/** The kinds this messenger draws (a newer kind, such as a survey, is left for a newer messenger). */
-const DRAWN = ['banner', 'post', 'carousel'] as const;
+/** The kinds this messenger draws (a newer kind is left for a newer messenger). */
+const DRAWN = ['banner', 'post', 'carousel', 'survey'] as const;
 
 /**
  * In-app messages from the check-ins, drawn over the page in the messenger's shadow root: one banner at a
- * time, and one large message (a post or a carousel) at a time, the next when it is closed. A message the check-ins
+ * time, and one large message (a post, a carousel or a survey) at a time, the next when it is closed. A message the check-ins
  * answer again while it is shown, or after it was closed, is not drawn again on this page.
  */
 export const show: InAppLayer['show'] = (root, context) => {
   const style = document.createElement('style');
-  style.textContent = INAPP_CSS + CAROUSEL_CSS;
+  style.textContent = INAPP_CSS + CAROUSEL_CSS + SURVEY_CSS;
   root.append(style);
   chooseWords(context.language);
   const bannerSlot = document.createElement('div');
@@ -65,7 +66,7 @@ export const show: InAppLayer['show'] = (root, context) => {
       drawLarge();
       next();
     };
-    const Large = large.kind === 'carousel' ? Carousel : Post;
+    const Large = large.kind === 'survey' ? SurveyMessage : large.kind === 'carousel' ? Carousel : Post;
     render(<Large message={large} context={context} done={close} />, largeSlot);
     const dialog = largeSlot.querySelector<HTMLElement>('[role="dialog"]');
     if (dialog) untrap = trapFocus(dialog, () => dialog.querySelector<HTMLButtonElement>('.inapp-close')?.click());
@@ -80,7 +81,7 @@ export const show: InAppLayer['show'] = (root, context) => {
         waiting.splice(i--, 1);
         banner = m;
         drawBanner();
-      } else if ((kind === 'post' || kind === 'carousel') && !large) {
+      } else if ((kind === 'post' || kind === 'carousel' || kind === 'survey') && !large) {
         waiting.splice(i--, 1);
         large = m;
         drawLarge();
