@@ -3,6 +3,7 @@ import type { components } from '../../../sdk/src/index.js';
 import type { MessengerContext } from '../context.js';
 import { focusFirst } from './focus.js';
 import { Head } from './head.js';
+import { HomeCards } from './home-cards.js';
 import { Blocks } from './blocks.js';
 import { HelpSearch } from './help.js';
 import { words } from '../words.js';
@@ -117,6 +118,7 @@ export function HomeScreen(props: {
                 </div>
               </section>
             )}
+            <HomeCards cards={home.cards} write={() => open()} read={props.read} />
             <div>
               <button type="button" class="primary" onClick={() => open()}>
                 {words().sendUsAMessage}

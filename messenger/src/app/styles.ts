@@ -14,6 +14,11 @@ export const SCREENS_CSS = `
 .face img { width: 100%; height: 100%; object-fit: cover; }
 .card { border: 1px solid #d0d0d0; border-radius: 12px; padding: 12px 14px; background: #fff; }
 .card h3 { margin: 0 0 6px; font-size: 15px; }
+.home-cards { list-style: none; margin: 0; padding: 0; display: flex; flex-direction: column; gap: 8px; }
+.home-card { display: flex; flex-direction: column; gap: 2px; width: 100%; text-align: start; font: inherit; color: inherit; cursor: pointer; }
+.home-card:hover { border-color: var(--brand); }
+.home-card-title { font-weight: 600; }
+.home-card-text { color: #555; font-size: 14px; }
 .list { list-style: none; margin: 0; padding: 0; display: flex; flex-direction: column; gap: 6px; }
 .list button { width: 100%; text-align: start; background: #f4f4f4; border: 0; border-radius: 10px; padding: 10px 12px; font: inherit;
   color: inherit; cursor: pointer; display: flex; gap: 8px; align-items: center; }
