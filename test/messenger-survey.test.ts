@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { updateSettings } from '../src/domain/apps/settings.js';
 import { launchBrowser, seriousFindings } from './support/browser.js';
 import { staffApp, type StaffApp } from './support/factories.js';
+import { staffApi } from './support/graphql.js';
 import { inAppStaff } from './support/inapp.js';
 import { customerSites } from './support/messenger.js';
 import { startAddressedServer, type TestServer } from './support/server.js';
@@ -127,6 +128,25 @@ describe('a survey in the web messenger', { timeout: 60_000 }, () => {
       ['best', ['other']],
     ]);
     expect((kept.answers as { other?: string }[])[1]!.other).toBe('The 🌱 seedlings, and the café');
+
+    // Staff read the results: shown once, started, completed; the score's branch viewed, the other not.
+    const { surveyResults } = await staffApi(
+      () => t.url,
+      () => app.owner,
+    ).ok(
+      'query($id: ID!) { surveyResults(messageId: $id) { variant shown started completed questions { question views exits dropOff answered nps { score answered } distribution { value count } } } }',
+      { id: surveyId },
+    );
+    expect(surveyResults).toHaveLength(1);
+    expect(surveyResults[0]).toMatchObject({ shown: 1, started: 1, completed: 1 });
+    const by = Object.fromEntries(surveyResults[0].questions.map((q: { question: string }) => [q.question, q]));
+    expect(by.nps).toMatchObject({ views: 1, exits: 0, dropOff: 0, answered: 1, nps: { score: 100, answered: 1 } });
+    expect(by.why).toMatchObject({ views: 0, exits: 0, dropOff: null });
+    expect(by.best.distribution).toEqual([
+      { value: 'prices', count: 0 },
+      { value: 'plants', count: 0 },
+      { value: 'other', count: 1 },
+    ]);
     await page.close();
   });
 });
