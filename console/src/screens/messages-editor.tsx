@@ -26,7 +26,8 @@ import { newKey } from './help-content';
 // (`content.screens.1.next`): the words are shown beside the field it names. Every change is shown
 // at once in the page's preview (onContent).
 
-type Kind = InAppMessagePageFragment['kind'];
+/** The kinds the editor writes (a survey is written on the staff API for now). */
+type Kind = Exclude<InAppMessagePageFragment['kind'], 'survey'>;
 const ACTION_NAMES: Record<string, string> = {
   '': 'Go on',
   next: 'Go on',
@@ -42,7 +43,7 @@ export function MessageEditor(props: {
   onContent(content: unknown): void;
 }) {
   const { m } = props;
-  const kind: Kind = m.kind;
+  const kind = m.kind as Kind;
   const [name, setName] = useState(m.name);
   const [edit, setEdit] = useState<EditContent>(() => toEditContent(m.variants[0]?.content));
   const { problem, busy, change } = useMessageChange(m.id, props.onSaved);

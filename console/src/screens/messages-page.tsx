@@ -54,7 +54,7 @@ function audienceWords(audience: unknown): string {
 // (inAppStats: counts added as they come, `reload` takes the statistics given), its content blocks
 // as text in a card as the person would see a banner or post, and a test copy to a test phone.
 
-export const KIND_NAMES = { banner: 'Banner', post: 'Post', carousel: 'Carousel' } as const;
+export const KIND_NAMES = { banner: 'Banner', post: 'Post', carousel: 'Carousel', survey: 'Survey' } as const;
 export const STATE_NAMES = { draft: 'Draft', live: 'Live', paused: 'Paused', ended: 'Ended' } as const;
 
 export type Totals = { sent: number; seen: number; clicked: number; dismissed: number; completed: number };
@@ -221,7 +221,8 @@ export function MessagePage(props: {
 
   const t = totals(m.stats.variants);
   const first = m.variants[0];
-  const editable = m.state !== 'ended' && m.variants.length === 1;
+  // A survey is written on the staff API for now: the console has no survey editor yet.
+  const editable = m.state !== 'ended' && m.variants.length === 1 && m.kind !== 'survey';
   return (
     <section class="conversation-pane message-page" aria-labelledby="message-title">
       <header class="message-head">

@@ -65,6 +65,21 @@ function Blocks({ blocks }: { blocks: Block[] }) {
 
 export function MessagePreview({ kind, content }: { kind: string; content: unknown }) {
   const c = (content ?? {}) as { blocks?: Block[]; buttons?: Button[]; screens?: Screen[]; start?: string };
+  if (kind === 'survey') {
+    // A survey's questions in the order written (its steps are edited on the staff API for now).
+    const steps = (content as { steps?: { questions?: { id: string; title: string }[] }[] } | null)?.steps ?? [];
+    return (
+      <div class="message-preview preview-survey" role="group" aria-label="Preview">
+        <ol>
+          {steps
+            .flatMap((s) => s.questions ?? [])
+            .map((q) => (
+              <li key={q.id}>{q.title}</li>
+            ))}
+        </ol>
+      </div>
+    );
+  }
   if (kind !== 'carousel')
     return (
       <div class={`message-preview preview-${kind}`} role="group" aria-label="Preview">

@@ -26,7 +26,8 @@ export const paragraphsOf = (words: string) =>
     .map((text) => ({ type: 'paragraph', spans: [{ text }] }));
 
 export function MessageWords({ m, onSaved }: { m: InAppMessagePageFragment; onSaved(m: InAppMessagePageFragment): void }) {
-  const paragraphs = m.variants.length === 1 && m.kind !== 'carousel' ? plainParagraphs(m.variants[0]!.content) : undefined;
+  const paragraphs =
+    m.variants.length === 1 && m.kind !== 'carousel' && m.kind !== 'survey' ? plainParagraphs(m.variants[0]!.content) : undefined;
   const [editing, setEditing] = useState(false);
   const [name, setName] = useState(m.name);
   const [words, setWords] = useState((paragraphs ?? []).join('\n\n'));
