@@ -168,6 +168,16 @@ describe('the console’s invitations, workflow secret, help sections and push a
     await page.goBack();
     await page.getByRole('button', { name: 'Move Refunds up' }).click();
     await expect.poll(() => sections.allTextContents()).toEqual(['Refunds', 'Invoices']);
+    // Kept by the service before the next change (a rename reads the sections again as they are kept).
+    const order = async () =>
+      (
+        await staff('query($m: ID!) { helpCollections(appModeId: $m) { edges { node { slug sections { edges { node { slug } } } } } } }', {
+          m: app.modes.live,
+        })
+      ).helpCollections.edges
+        .find((e: any) => e.node.slug === 'billing')
+        .node.sections.edges.map((e: any) => e.node.slug);
+    await expect.poll(order).toEqual(['refunds', 'invoices']);
     await page.getByRole('button', { name: 'Rename Invoices' }).click();
     await page.getByLabel('New name for Invoices').fill('Invoices and receipts');
     await page.getByLabel('New name for Invoices').press('Enter');

@@ -30,11 +30,12 @@ const BUNDLE = 'com.example.crash';
 /**
  * The whole send, from sendPush to done, kill and restart included, is done within 30 s on a quiet
  * machine (3 to 15 s there). Beside the rest of the suite on a busy 2-core machine it has taken up
- * to 53 s, so the tests hold it to LIVE_WITHIN_MS (a send that stalls fails) and, past the aim,
- * print where its run's time went.
+ * to 53 s, and the send whose connections are cut every second over 90 s once, each of its steps
+ * taking seconds there and cut again and again (yet going on): the tests hold it to LIVE_WITHIN_MS (a
+ * send that stalls fails) and, past the aim, print where its run's time went.
  */
 const AIM_MS = 30_000;
-const LIVE_WITHIN_MS = 90_000;
+const LIVE_WITHIN_MS = 150_000;
 /** The server processes' name in pg_stat_activity: their connections are the ones cut. */
 const APP_NAME = 'push-crash-server';
 
@@ -162,7 +163,7 @@ const everything = {
 
 it(
   'after its server is killed mid-send and another started, every device has the push once and every person the notice',
-  { timeout: 150_000 },
+  { timeout: 240_000 },
   async () => {
     const [portA, portB] = await freePorts(2);
     const { appModeId, staff, tokens } = await audience(DEVICES);
@@ -207,7 +208,7 @@ it(
 
 it(
   'with its database connections cut every second, sends every device the push once and every person the notice',
-  { timeout: 150_000 },
+  { timeout: 240_000 },
   async () => {
     const [port] = await freePorts(1);
     const { appModeId, staff, tokens } = await audience(DEVICES);
