@@ -12,6 +12,7 @@ import { listArticles } from '../../src/domain/help/search.js';
 import { textProblem } from '../../src/lib/text.js';
 import type { RenderedPage } from '../../src/lib/html/index.js';
 import { publicAccess } from '../http/access.js';
+import { formFields } from '../http/route.js';
 import { articlePage, collectionPage, errorPage, homePage, searchPage, type Site } from './help-pages.js';
 import { HELP_SITE_PREFIX, helpSitePath } from './help-paths.js';
 
@@ -125,7 +126,7 @@ export function helpSiteRouter(svc: Services): Router {
   router.post('/:key/:lang/articles/:slug/rating', refusals, limits, async (ctx) => {
     const found = await siteOf(ctx, svc);
     if (!found) return;
-    const form = new URLSearchParams((ctx.state.rawBody as Buffer | undefined)?.toString('utf8') ?? '');
+    const form = formFields(ctx);
     const helpful = form.get('helpful');
     const visitor = visitorOf(form.get('visitor')) ?? randomUUID();
     const articlePath = helpSitePath(found.site.reader.app.appKey, found.site.reader.language, 'articles', ctx.params.slug);
