@@ -1,10 +1,11 @@
-import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
-import { request, messageOf } from '../api/request';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { request } from '../api/request';
 import { live } from '../api/live';
 import { ContactsChangedDocument, ContactsDocument, type ContactRowFragment } from '../generated/graphql';
 import { appModeId, type Place } from '../place';
 import { contactPath, navigate } from '../router';
-import { withChange } from '../ui/live-list';
+import { withChange, withPage } from '../ui/live-list';
+import { pageOf, usePagedList } from '../ui/paged-list';
 import { useMoreWhenSeen, useRowKeys } from '../ui/row-keys';
 import { when } from '../ui/time';
 import { personName } from './person-panel';
@@ -29,11 +30,6 @@ export function Contacts({ place }: { place: Place }) {
   const modeId = appModeId(place);
   const [search, setSearch] = useState('');
   const [asked, setAsked] = useState('');
-  const [rows, setRows] = useState<ContactRowFragment[]>([]);
-  const [next, setNext] = useState<string | null>(null);
-  const [loading, setLoading] = useState(true);
-  const [error, setError] = useState<string | undefined>();
-  const reading = useRef(0);
   const list = useRef<HTMLUListElement>(null);
   const end = useRef<HTMLLIElement>(null);
 
@@ -43,33 +39,15 @@ export function Contacts({ place }: { place: Place }) {
     return () => clearTimeout(timer);
   }, [search]);
 
-  const load = useCallback(
-    async (after: string | null) => {
-      const mine = ++reading.current;
-      try {
-        const { contacts } = await request(ContactsDocument, { appModeId: modeId, search: asked || null, after });
-        if (mine !== reading.current) return;
-        const page = contacts.edges.map((e) => e.node);
-        setRows((old) => (after ? [...old, ...page.filter((p) => !old.some((o) => o.id === p.id))] : page));
-        setNext(contacts.pageInfo.hasNextPage ? (contacts.pageInfo.endCursor ?? null) : null);
-        setError(undefined);
-      } catch (err) {
-        if (mine === reading.current) setError(messageOf(err));
-      } finally {
-        if (mine === reading.current) setLoading(false);
-      }
-    },
-    [modeId, asked],
-  );
-
-  useEffect(() => {
-    setLoading(true);
-    void load(null);
-  }, [load]);
+  const { rows, setRows, next, loading, error, reload, more } = usePagedList<ContactRowFragment>({
+    read: async (after) => pageOf((await request(ContactsDocument, { appModeId: modeId, search: asked || null, after })).contacts),
+    merge: withPage,
+    by: [modeId, asked],
+  });
 
   // Live, for as long as the screen is open, whatever the search: the newest search and reading are used.
-  const current = useRef({ load, asked });
-  current.current = { load, asked };
+  const current = useRef({ asked });
+  current.current = { asked };
   const version = useRef<string | null>(null);
   useEffect(() => {
     version.current = null;
@@ -78,7 +56,7 @@ export function Contacts({ place }: { place: Place }) {
       () => ({ appModeId: modeId, after: version.current }),
       ({ contactsChanged: change }) => {
         version.current = change.version;
-        if (change.reload) return void current.current.load(null);
+        if (change.reload) return void reload();
         const c = change.contact;
         if (c) setRows((old) => withChange(old, c, found(c, current.current.asked), newestFirst));
       },
@@ -86,7 +64,7 @@ export function Contacts({ place }: { place: Place }) {
   }, [modeId]);
 
   const open = (id: string) => navigate(contactPath(id));
-  useMoreWhenSeen(end, () => next && !loading && void load(next), next !== null);
+  useMoreWhenSeen(end, more, next !== null, rows);
   useRowKeys(list, open);
 
   return (

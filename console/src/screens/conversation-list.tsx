@@ -15,12 +15,12 @@ export function ConversationList(props: {
   onOpen(id: string): void;
   loading: boolean;
   more: boolean;
-  onMore(): void;
+  onMore(): unknown;
   emptyText: string;
 }) {
   const list = useRef<HTMLUListElement>(null);
   const end = useRef<HTMLLIElement>(null);
-  useMoreWhenSeen(end, props.onMore, props.more);
+  useMoreWhenSeen(end, props.onMore, props.more, props.rows);
   useRowKeys(list, props.onOpen);
   const marks = useStore(readMarks);
 

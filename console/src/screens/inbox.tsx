@@ -1,6 +1,6 @@
-import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { live } from '../api/live';
-import { request, messageOf } from '../api/request';
+import { request } from '../api/request';
 import { readSession } from '../api/session';
 import { useStore } from '../api/store';
 import { ConversationsDocument, InboxChangedDocument, InboxTeamsDocument, type ConversationRowFragment } from '../generated/graphql';
@@ -13,6 +13,7 @@ import { inboxPath, navigate, type InboxState } from '../router';
 import { ConversationView } from './conversation';
 import { ConversationList } from './conversation-list';
 import { withChange, withPage } from '../ui/live-list';
+import { pageOf, usePagedList } from '../ui/paged-list';
 
 // The inbox: an app-mode's conversations in one state, everyone's or those of the member, of nobody
 // or of a team, the latest activity first, paged as the list is scrolled, kept live by
@@ -26,11 +27,6 @@ const newestFirst = (a: ConversationRowFragment, b: ConversationRowFragment) =>
 
 export function Inbox({ place, state, conversationId }: { place: Place; state: InboxState; conversationId?: string | undefined }) {
   const modeId = appModeId(place);
-  const [rows, setRows] = useState<ConversationRowFragment[]>([]);
-  const [next, setNext] = useState<string | null>(null);
-  const [loading, setLoading] = useState(true);
-  const [error, setError] = useState<string | undefined>();
-  const loadingMore = useRef(false);
   const version = useRef<string | null>(null);
   const filter = useStore(inboxFilter);
   const me = readSession()?.viewerId ?? null;
@@ -42,38 +38,17 @@ export function Inbox({ place, state, conversationId }: { place: Place; state: I
       .catch(() => setTeams([]));
   }, [place.workspaceId]);
 
-  const load = useCallback(
-    async (after: string | null) => {
-      if (after && loadingMore.current) return;
-      loadingMore.current = true;
-      try {
-        const { conversations } = await request(ConversationsDocument, {
-          appModeId: modeId,
-          state,
-          ...filterArgs(filter, me),
-          after,
-          first: PAGE,
-        });
-        const page = conversations.edges.map((e) => e.node);
-        learnReadMarks(page.map((c) => c.id));
-        setRows((old) => withPage(old, page, !!after, newestFirst));
-        setNext(conversations.pageInfo.hasNextPage ? (conversations.pageInfo.endCursor ?? null) : null);
-        setError(undefined);
-      } catch (err) {
-        setError(messageOf(err));
-      } finally {
-        loadingMore.current = false;
-        setLoading(false);
-      }
+  const { rows, setRows, next, loading, error, reload, more } = usePagedList<ConversationRowFragment>({
+    read: async (after) => {
+      const args = { appModeId: modeId, state, ...filterArgs(filter, me), after, first: PAGE };
+      const page = pageOf((await request(ConversationsDocument, args)).conversations);
+      learnReadMarks(page.rows.map((c) => c.id));
+      return page;
     },
-    [modeId, state, filter, me],
-  );
-
-  useEffect(() => {
-    setLoading(true);
-    setRows([]);
-    void load(null);
-  }, [load]);
+    merge: (old, page, isMore) => withPage(old, page, isMore, newestFirst),
+    by: [modeId, state, filter, me],
+    clear: true,
+  });
 
   // Live: a conversation in this state goes to its place, one that left it goes away.
   useEffect(() => {
@@ -85,7 +60,7 @@ export function Inbox({ place, state, conversationId }: { place: Place; state: I
         version.current = change.version;
         // The first answer, or a resume point older than the service keeps: read the list again
         // (at the start too: what changed between the first page and the subscription is in it).
-        if (change.reload) return void load(null);
+        if (change.reload) return void reload();
         tellInboxChange(change);
         const c = change.conversation;
         if (!c) return;
@@ -93,7 +68,7 @@ export function Inbox({ place, state, conversationId }: { place: Place; state: I
         setRows((old) => withChange(old, c, c.state === state && shows(filter, me, c), newestFirst));
       },
     );
-  }, [modeId, state, load, filter, me]);
+  }, [modeId, state, reload, filter, me]);
 
   const open = (id: string) => navigate(inboxPath(state, id));
 
@@ -135,7 +110,7 @@ export function Inbox({ place, state, conversationId }: { place: Place; state: I
           onOpen={open}
           loading={loading}
           more={next !== null}
-          onMore={() => next && void load(next)}
+          onMore={more}
           emptyText={filter.kind === 'all' ? `No ${state} conversations.` : `No ${state} conversations of these.`}
         />
       </section>

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { live } from '../api/live';
 import { request, messageOf } from '../api/request';
 import { actionCommands } from '../commands';
@@ -13,6 +13,8 @@ import {
 import { plainKey } from '../keys';
 import { appModeId, type Place } from '../place';
 import { messagesPath, navigate } from '../router';
+import { withPage } from '../ui/live-list';
+import { pageOf, usePagedList } from '../ui/paged-list';
 import { useMoreWhenSeen, useRowKeys } from '../ui/row-keys';
 import { when } from '../ui/time';
 import { addCount, KIND_NAMES, MessagePage, STATE_NAMES, totals } from './messages-page';
@@ -30,38 +32,20 @@ const MAX_REREAD = 200;
 
 export function Messages({ place, messageId }: { place: Place; messageId?: string | undefined }) {
   const modeId = appModeId(place);
-  const [rows, setRows] = useState<InAppMessageRowFragment[]>([]);
-  const [next, setNext] = useState<string | null>(null);
-  const [loading, setLoading] = useState(true);
-  const [error, setError] = useState<string | undefined>();
   const [making, setMaking] = useState<MakeKind | undefined>();
   const [phonesOpen, setPhonesOpen] = useState(false);
   /** The state shown ('' for every one): ended messages are the archive. */
   const [shown, setShown] = useState<InAppState | ''>('');
   const [phonesVersion, setPhonesVersion] = useState(0);
-  const reading = useRef(0);
   const list = useRef<HTMLUListElement>(null);
   const end = useRef<HTMLLIElement>(null);
 
-  const load = useCallback(
-    async (after: string | null, first = PAGE) => {
-      const mine = ++reading.current;
-      try {
-        const { inAppMessages } = await request(InAppMessagesDocument, { appModeId: modeId, after, first, state: shown || null });
-        if (mine !== reading.current) return;
-        const page = inAppMessages.edges.map((e) => e.node);
-        setRows((old) => (after ? [...old.filter((r) => !page.some((p) => p.id === r.id)), ...page] : page));
-        setNext(inAppMessages.pageInfo.hasNextPage ? (inAppMessages.pageInfo.endCursor ?? null) : null);
-        setError(undefined);
-      } catch (err) {
-        if (mine === reading.current) setError(messageOf(err));
-      } finally {
-        if (mine === reading.current) setLoading(false);
-      }
-    },
-    [modeId, shown],
-  );
-  useEffect(() => void load(null), [load]);
+  const { rows, setRows, next, loading, error, reload, more } = usePagedList<InAppMessageRowFragment>({
+    read: async (after, first = PAGE) =>
+      pageOf((await request(InAppMessagesDocument, { appModeId: modeId, after, first, state: shown || null })).inAppMessages),
+    merge: withPage,
+    by: [modeId, shown],
+  });
 
   // The list's statistics live, by one subscription for the app-mode (each count names its
   // message). The open message's row follows its page, which counts it itself. When the service
@@ -78,7 +62,7 @@ export function Messages({ place, messageId }: { place: Place; messageId?: strin
       () => ({ appModeId: modeId, after: version.current }),
       ({ inAppCounts: e }) => {
         version.current = e.version;
-        if (e.reload) return void load(null, Math.min(MAX_REREAD, Math.max(PAGE, held.current.length)));
+        if (e.reload) return void reload(Math.min(MAX_REREAD, Math.max(PAGE, held.current.length)));
         setRows((old) =>
           old.map((r) => {
             const mine = e.counts.filter((c) => c.messageId === r.id && r.id !== opened.current);
@@ -90,10 +74,10 @@ export function Messages({ place, messageId }: { place: Place; messageId?: strin
         );
       },
     );
-  }, [modeId, load]);
+  }, [modeId, reload]);
 
   const open = (id: string) => navigate(messagesPath(id));
-  useMoreWhenSeen(end, () => next && void load(next), next !== null);
+  useMoreWhenSeen(end, more, next !== null, rows);
   useRowKeys(list, open);
 
   useEffect(() => {
@@ -138,7 +122,7 @@ export function Messages({ place, messageId }: { place: Place; messageId?: strin
           </span>
           <label class="messages-shown">
             Show{' '}
-            <select value={shown} onChange={(e) => (setLoading(true), setShown(e.currentTarget.value as InAppState | ''))}>
+            <select value={shown} onChange={(e) => setShown(e.currentTarget.value as InAppState | '')}>
               <option value="">Every message</option>
               {(Object.keys(STATE_NAMES) as InAppState[]).map((st) => (
                 <option key={st} value={st}>

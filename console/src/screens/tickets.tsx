@@ -1,11 +1,12 @@
-import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { live } from '../api/live';
-import { request, messageOf } from '../api/request';
+import { request } from '../api/request';
 import { actionCommands } from '../commands';
 import { TicketsChangedDocument, TicketsDocument, type TicketRowFragment, type TicketTypeRowFragment } from '../generated/graphql';
 import { plainKey } from '../keys';
 import { appModeId, type Place } from '../place';
 import { navigate, ticketsPath } from '../router';
+import { pageOf, usePagedList } from '../ui/paged-list';
 import { useMoreWhenSeen, useRowKeys } from '../ui/row-keys';
 import { when } from '../ui/time';
 import { personName } from './person-panel';
@@ -34,11 +35,6 @@ export function Tickets({ place, state, ticketId }: { place: Place; state: strin
   const modeId = appModeId(place);
   const { types } = useTicketTypes(modeId, true);
   const [typeId, setTypeId] = useState(() => localStorage.getItem(typeKey(modeId)) ?? ALL);
-  const [rows, setRows] = useState<TicketRowFragment[]>([]);
-  const [next, setNext] = useState<string | null>(null);
-  const [loading, setLoading] = useState(true);
-  const [error, setError] = useState<string | undefined>();
-  const reading = useRef(0);
   const version = useRef<string | null>(null);
   const list = useRef<HTMLUListElement>(null);
   const end = useRef<HTMLLIElement>(null);
@@ -54,30 +50,13 @@ export function Tickets({ place, state, ticketId }: { place: Place; state: strin
     setTypeId(id);
   };
 
-  const load = useCallback(
-    async (after: string | null) => {
-      const mine = ++reading.current;
-      try {
-        const { tickets } = await request(TicketsDocument, { appModeId: modeId, typeId: type, state: stateKey, after, first: PAGE });
-        if (mine !== reading.current) return;
-        const page = tickets.edges.map((e) => e.node);
-        setRows((old) => withPage(old, page, !!after, newestFirst));
-        setNext(tickets.pageInfo.hasNextPage ? (tickets.pageInfo.endCursor ?? null) : null);
-        setError(undefined);
-      } catch (err) {
-        if (mine === reading.current) setError(messageOf(err));
-      } finally {
-        if (mine === reading.current) setLoading(false);
-      }
-    },
-    [modeId, type, stateKey],
-  );
-
-  useEffect(() => {
-    setLoading(true);
-    setRows([]);
-    void load(null);
-  }, [load]);
+  const { rows, setRows, next, loading, error, reload, more } = usePagedList<TicketRowFragment>({
+    read: async (after) =>
+      pageOf((await request(TicketsDocument, { appModeId: modeId, typeId: type, state: stateKey, after, first: PAGE })).tickets),
+    merge: (old, page, isMore) => withPage(old, page, isMore, newestFirst),
+    by: [modeId, type, stateKey],
+    clear: true,
+  });
 
   // Live: a ticket made or moved goes to its place when it is of this type and state, away otherwise.
   useEffect(() => {
@@ -87,16 +66,16 @@ export function Tickets({ place, state, ticketId }: { place: Place; state: strin
       () => ({ appModeId: modeId, typeId: type, after: version.current }),
       ({ ticketsChanged: change }) => {
         version.current = change.version;
-        if (change.reload) return void load(null);
+        if (change.reload) return void reload();
         const t = change.ticket;
         if (!t) return;
         setRows((old) => withChange(old, t, stateKey === null || t.state === stateKey, newestFirst));
       },
     );
-  }, [modeId, type, stateKey, load]);
+  }, [modeId, type, stateKey, reload]);
 
   const open = (id: string) => navigate(ticketsPath(state, id));
-  useMoreWhenSeen(end, () => next && void load(next), next !== null);
+  useMoreWhenSeen(end, more, next !== null, rows);
   useRowKeys(list, open);
 
   useEffect(() => {

@@ -2,11 +2,12 @@
 
 type Row = { id: string };
 
-/** The list with a page read: after the rows already there when it continues them (`more`), alone when it is the first; one row an id. */
-export function withPage<T extends Row>(old: T[], page: T[], more: boolean, order: (a: T, b: T) => number): T[] {
+/** The list with a page read: after the rows already there when it continues them (`more`), alone when it is the first; one row an id (in `order`, else as read). */
+export function withPage<T extends Row>(old: T[], page: T[], more: boolean, order?: (a: T, b: T) => number): T[] {
   const byId = new Map((more ? old : []).map((r) => [r.id, r]));
   for (const r of page) byId.set(r.id, r);
-  return [...byId.values()].sort(order);
+  const rows = [...byId.values()];
+  return order ? rows.sort(order) : rows;
 }
 
 /** The list with a row as a live change left it: in its place when it `belongs` to the list, gone otherwise. */

@@ -47,14 +47,29 @@ export function useRowKeys(list: RefObject<HTMLElement | null>, onOpen: (id: str
   });
 }
 
-/** Calls `more` when the element `end` points at comes into view (the next page of a list). */
-export function useMoreWhenSeen(end: RefObject<HTMLElement | null>, more: () => void, hasMore: boolean) {
+/**
+ * Calls `more` when the element `end` points at is in view (the next page of a list), one load at a time. It looks
+ * again whenever `rows` changes: a list read again (a reload that raced a scroll, a live change) may leave the end
+ * in view without its coming into view, which an observer alone never reports, and the list would stop short.
+ */
+export function useMoreWhenSeen(
+  end: RefObject<HTMLElement | null>,
+  more: () => Promise<unknown> | unknown,
+  hasMore: boolean,
+  rows: unknown,
+) {
   const moreRef = useRef(more);
   moreRef.current = more;
+  const busy = useRef(false);
   useEffect(() => {
-    if (!end.current) return;
-    const seen = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && moreRef.current());
+    if (!end.current || !hasMore) return;
+    // A new observer reports at once whether the end is in view now.
+    const seen = new IntersectionObserver((entries) => {
+      if (busy.current || !entries.some((e) => e.isIntersecting)) return;
+      busy.current = true;
+      void Promise.resolve(moreRef.current()).finally(() => (busy.current = false));
+    });
     seen.observe(end.current);
     return () => seen.disconnect();
-  }, [hasMore]);
+  }, [hasMore, rows]);
 }
