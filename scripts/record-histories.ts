@@ -44,6 +44,7 @@ const RUNS: { [Name in Processes['name']]: { input: unknown; says: string } } = 
     says: 'waits until the snooze ends, then wakes the conversation',
   },
   'push-send': { input: { sendId: 'send-1' }, says: 'a step, a step at once, a wait for a provider’s pause, a last step' },
+  'email-send': { input: { sendId: 'sending-1' }, says: 'a step, a step at once, a wait for emails put off, a last step' },
 };
 
 const stepsOfPush = new Map<string | null, () => { after: string | null; finished: boolean; waitUntil: string | null }>([
@@ -64,6 +65,8 @@ const activities: ActivitiesOf<Processes> = {
   wakeConversation: async () => true,
   sendPushBatch: async ({ after }) => stepsOfPush.get(after)!(),
   stopPushSend: async () => undefined,
+  sendEmailBatch: async ({ after }) => stepsOfPush.get(after)!(),
+  stopEmailSend: async () => undefined,
 };
 
 Runtime.install({ logger: new DefaultLogger('ERROR') }); // try 2's failure is meant: no warning for it

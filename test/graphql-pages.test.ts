@@ -63,6 +63,7 @@ describe('the shape', () => {
       'ContactPreferences.topics',
       'ConversationPart.pictures',
       'ConversationPresence.viewers',
+      'EmailStatistics.skipped',
       'EventDefinition.dailyCounts',
       'EventDefinition.props',
       'HelpArticle.stats',

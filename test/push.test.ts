@@ -64,7 +64,7 @@ const SET_FCM =
   'mutation($m: ID!, $sa: String!) { setFcmCredentials(appModeId: $m, serviceAccount: $sa) { provider set hint setAt publicKey } }';
 const SET_VAPID =
   'mutation($m: ID!) { setVapidKeys(appModeId: $m, subject: "mailto:push@example.com") { provider set hint setAt publicKey } }';
-const SEND = `mutation($m: ID!, $title: String!, $body: String, $link: String, $topic: String, $a: PushAudienceInput!) {
+const SEND = `mutation($m: ID!, $title: String!, $body: String, $link: String, $topic: String, $a: SendAudienceInput!) {
   sendPush(appModeId: $m, title: $title, body: $body, link: $link, topic: $topic, audience: $a) { id state devices } }`;
 const PROGRESS =
   'query($m: ID!, $id: ID!) { pushSend(appModeId: $m, id: $id) { state devices sent skipped gone failed people stopReason finishedAt } }';

@@ -24,6 +24,7 @@ import './types/notices.js';
 import './types/push.js';
 import './types/inapp.js';
 import './types/email.js';
+import './types/email-sending.js';
 import './types/survey-results.js';
 
 let schema: GraphQLSchema | undefined;

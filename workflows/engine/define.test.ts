@@ -39,6 +39,7 @@ describe('a process declared with defineProcess', () => {
       webhook: WebhookInput;
       'conversation-wake': ConversationWakeInput;
       'push-send': PushSendInput;
+      'email-send': PushSendInput;
     }>();
   });
 });

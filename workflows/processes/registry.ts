@@ -1,5 +1,6 @@
 import { ProcessRegistry, type ProcessesOf } from '../engine/registry.js';
 import { conversationWakeProcess } from './conversation-wake/decide.js';
+import { emailSendProcess } from './email-send/decide.js';
 import { eraseProcess } from './erase/decide.js';
 import { processModule } from './module.js';
 import { pushSendProcess } from './push-send/decide.js';
@@ -15,6 +16,7 @@ export const PROCESS_MODULES = [
   processModule(webhookProcess, () => import(/* webpackIgnore: true */ './webhook/wiring.js')),
   processModule(conversationWakeProcess, () => import(/* webpackIgnore: true */ './conversation-wake/wiring.js')),
   processModule(pushSendProcess, () => import(/* webpackIgnore: true */ './push-send/wiring.js')),
+  processModule(emailSendProcess, () => import(/* webpackIgnore: true */ './email-send/wiring.js')),
 ] as const;
 
 export const processes = new ProcessRegistry(PROCESS_MODULES.map((m) => m.definition));

@@ -258,23 +258,6 @@ export type PreferenceTopicInput = {
   subscribedByDefault?: boolean | null | undefined;
 };
 
-export type PushAttributeCondition = {
-  /** A custom attribute of the app. */
-  name: string;
-  /** A value of the attribute’s type; for a list attribute, one string the list holds. */
-  value: unknown;
-};
-
-/** Exactly one of these. */
-export type PushAudienceInput = {
-  /** The people whose attributes hold every condition (1 to 10). */
-  attributes?: Array<PushAttributeCondition> | null | undefined;
-  /** true: every person of the app-mode. */
-  everyone?: boolean | null | undefined;
-  /** One person. */
-  externalId?: string | null | undefined;
-};
-
 export type PushSendState =
   /** Every device was tried. */
   | 'done'
@@ -292,6 +275,23 @@ export type ReplyTime =
   | 'minutes'
   /** In the team’s own words (replyTimeText). */
   | 'stated';
+
+export type SendAttributeCondition = {
+  /** A custom attribute of the app. */
+  name: string;
+  /** A value of the attribute’s type; for a list attribute, one string the list holds. */
+  value: unknown;
+};
+
+/** Exactly one of these. */
+export type SendAudienceInput = {
+  /** The people whose attributes hold every condition (1 to 10). */
+  attributes?: Array<SendAttributeCondition> | null | undefined;
+  /** true: every person of the app-mode. */
+  everyone?: boolean | null | undefined;
+  /** One person. */
+  externalId?: string | null | undefined;
+};
 
 export type StaffRole = 'admin' | 'agent' | 'owner';
 
@@ -1513,7 +1513,7 @@ export type SendPushToMutationVariables = Exact<{
   body?: string | null | undefined;
   link?: string | null | undefined;
   topic?: string | null | undefined;
-  audience: PushAudienceInput;
+  audience: SendAudienceInput;
 }>;
 
 export type SendPushToMutation = {
@@ -4708,7 +4708,7 @@ export const PushAudienceChoicesDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<PushAudienceChoicesQuery, PushAudienceChoicesQueryVariables>;
 export const SendPushToDocument = new TypedDocumentString(`
-    mutation SendPushTo($appModeId: ID!, $title: String!, $body: String, $link: String, $topic: String, $audience: PushAudienceInput!) {
+    mutation SendPushTo($appModeId: ID!, $title: String!, $body: String, $link: String, $topic: String, $audience: SendAudienceInput!) {
   sendPush(
     appModeId: $appModeId
     title: $title

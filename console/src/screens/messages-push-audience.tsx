@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { request } from '../api/request';
-import { PushAudienceChoicesDocument, type AttributeType, type PushAttributeCondition } from '../generated/graphql';
+import { PushAudienceChoicesDocument, type AttributeType, type SendAttributeCondition } from '../generated/graphql';
 import { Exact, FieldError, invalid, type Problem } from './settings-common';
 
 // What a push may go to besides everyone or one person: the people whose attributes hold every
@@ -35,7 +35,7 @@ export function useAudienceChoices(modeId: string): AudienceChoices | undefined 
 }
 
 /** The conditions as the service takes them: a number or yes/no by the attribute's type, the rest as written. */
-export function conditionsInput(conditions: Condition[], choices: AudienceChoices | undefined): PushAttributeCondition[] {
+export function conditionsInput(conditions: Condition[], choices: AudienceChoices | undefined): SendAttributeCondition[] {
   return conditions.map(({ name, value }) => {
     const type = choices?.attributes.find((a) => a.name === name)?.type;
     const trimmed = value.trim();

@@ -1,16 +1,19 @@
+import { exec, sql } from '../../db/sql.js';
 import { keyset, pagedMember, type PersonalDataArea } from '../personal-data/registry.js';
 
 // The emails sent to a person (email_send, with the links they clicked in email_click): in the
 // export's `receipts` (kind `email`, the email's version as its variant `v1`, `v2`…, opened as
 // seenAt, a person's first click as clickedAt), read a page at a time; erased with them, so every
 // token of those emails then opens nothing (404). Test copies name a team member's address, never a
-// person, and are not theirs.
+// person, and are not theirs. The erase also takes the person's address off the suppression list
+// (nothing of theirs stays; a person added again later is someone new) and keeps a one-person
+// sending's audience as { erased: true }.
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 
 export const emailData: PersonalDataArea = {
   name: 'email',
-  tables: ['email_send', 'email_click'],
+  tables: ['email_send', 'email_click', 'email_suppression'],
   async exportOf({ db }, { appModeId, externalId }) {
     const contact = await db.contact.findUnique({ where: { appModeId_externalId: { appModeId, externalId } }, select: { id: true } });
     if (!contact) return undefined;
@@ -26,7 +29,7 @@ export const emailData: PersonalDataArea = {
         message: s.messageId,
         kind: 'email',
         variant: `v${s.version.number}`,
-        sentAt: s.state === 'sent' ? s.createdAt.toISOString() : null,
+        sentAt: s.state === 'sent' ? (s.sentAt ?? s.createdAt).toISOString() : null,
         seenAt: iso(s.openedAt),
         clickedAt: iso(s.clickedAt),
         dismissedAt: null,
@@ -35,11 +38,23 @@ export const emailData: PersonalDataArea = {
     );
     return receipts ? { receipts } : undefined;
   },
-  async erase({ db }, { externalId, appModeIds }) {
+  async erase(ctx, { externalId, appModeIds }) {
+    const { db } = ctx;
     const where = { contact: { appModeId: { in: appModeIds }, externalId } };
+    const emailSuppressions = await exec(
+      ctx,
+      sql`DELETE FROM email_suppression s USING contact k
+          WHERE k.app_mode_id = ANY(${appModeIds}::text[]) AND k.external_id = ${externalId}
+            AND s.app_mode_id = k.app_mode_id AND s.address = lower(k.email)`,
+    );
+    const emailSendings = await exec(
+      ctx,
+      sql`UPDATE email_version SET audience = '{"erased": true}'::jsonb
+          WHERE app_mode_id = ANY(${appModeIds}::text[]) AND audience ->> 'externalId' = ${externalId}`,
+    );
     // The clicks go with their sends (ON DELETE CASCADE); counted first so the erase says how many.
     const clicks = await db.emailClick.count({ where: { send: where } });
     const { count } = await db.emailSend.deleteMany({ where });
-    return { emailSends: count, emailClicks: clicks };
+    return { emailSends: count, emailClicks: clicks, emailSuppressions, emailSendings };
   },
 };

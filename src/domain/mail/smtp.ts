@@ -3,10 +3,12 @@ import { MailNotSent, type MailTransport, type OutgoingMessage } from './transpo
 
 // SMTP through nodemailer. `smtp://` upgrades with STARTTLS when the server offers it
 // (`?require_tls=true`: refuse a server that does not); `smtps://` is TLS from the start.
-// nodemailer is loaded at the first message, not at start: most runs (a `crm` command, a server
+// Its connections are pooled (POOL) and reused. nodemailer is loaded at the first message, not at start: most runs (a `crm` command, a server
 // that has sent nothing yet) never need its hundred modules.
 
 const TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 };
+/** Connections kept open and reused (an email sending hands many messages at once), and messages a connection carries before it is renewed. */
+const POOL = { pool: true, maxConnections: 5, maxMessages: 100 };
 
 /** The SMTP server of an `smtp://user:pass@host:port` address (user and password percent-encoded). */
 export function smtpOptions(smtpUrl: string) {
@@ -33,7 +35,7 @@ export function smtpMail(smtpUrl: string, from: string): MailTransport {
   let opened: Promise<Transporter> | undefined;
   const transport = () =>
     (opened ??= import('nodemailer').then(({ createTransport }) =>
-      createTransport({ ...options, ...TIMEOUTS, logger: false, debug: false }),
+      createTransport({ ...options, ...TIMEOUTS, ...POOL, logger: false, debug: false }),
     ));
   return {
     via: 'smtp',

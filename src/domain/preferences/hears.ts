@@ -11,7 +11,7 @@ import { rows, sql } from '../../db/sql.js';
 // The rule reads `t` (preference_topic), `x.ch` (the channel), `k` (contact, possibly none), `s`
 // (preference_state) and `c` (preference_choice), joined as JOINS does.
 
-const ALL_ON = sql`NOT coalesce(s.all_off, false)`;
+export const ALL_ON = sql`NOT coalesce(s.all_off, false)`;
 export const SUBSCRIBED = sql`coalesce(c.subscribed, t.subscribed_by_default)`;
 export const NEEDS_CONSENT = sql`(t.offers AND ((x.ch = 'email' AND k.offers_by_email IS NOT TRUE) OR (x.ch = 'push' AND k.offers_by_push IS NOT TRUE)))`;
 export const HEARS = sql`(t.archived_at IS NULL AND x.ch = ANY(t.channels) AND ${ALL_ON} AND ${SUBSCRIBED} AND NOT ${NEEDS_CONSENT})`;

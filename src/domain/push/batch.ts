@@ -5,7 +5,7 @@ import { DEFAULT_RETRY_MS, type PushOutcome } from '../../lib/push/outcome.js';
 import type { Ctx } from '../context.js';
 import { devicesOf, type PushDevice } from '../devices/devices.js';
 import { whoHear } from '../preferences/hears.js';
-import { audienceSql, type PushAudience } from './audience.js';
+import { audienceSql, type SendAudience } from '../audiences/send-audience.js';
 import { openCredentials } from './credentials.js';
 import { recordOutcomes, settleInterrupted, type Tried } from './record.js';
 import { BATCH_DEVICES, CLAIM_DEVICES, PUSHES_AT_ONCE, WRITE_AT, WRITE_MS, WRITERS } from './schedule.js';
@@ -222,7 +222,7 @@ async function nextPage(
     sql`
     SELECT d.contact_id FROM device d JOIN contact k ON k.id = d.contact_id
     WHERE d.app_mode_id = ${send.appModeId} AND k.app_mode_id = ${send.appModeId} AND d.contact_id > ${after ?? ''}
-      AND ${audienceSql(send.audience as PushAudience)}
+      AND ${audienceSql(send.audience as SendAudience)}
     ORDER BY d.contact_id LIMIT ${size}`,
   );
   const contactIds = [...new Set(found.map((r) => r.contact_id))];

@@ -4,7 +4,7 @@ import { transaction, type Ctx, type StaffCaller } from '../context.js';
 import { conflict, invalid } from '../errors.js';
 import { noticeProblems } from '../notices/add.js';
 import { emit } from '../outbox.js';
-import { audienceSql, readAudience, type AudienceInput } from './audience.js';
+import { audienceSql, readAudience, type AudienceInput } from '../audiences/send-audience.js';
 import { payloadProblems } from './payload.js';
 import { one, sql } from '../../db/sql.js';
 

@@ -16,7 +16,7 @@ import { JSONValue } from '../json.js';
 // Emails on the staff API: owners and admins compose them (manage_settings); every member reads
 // them. Sending, statistics and test copies come with the email sender (docs/areas/email.md).
 
-const EmailMessageRef = builder.prismaObject('EmailMessage', {
+export const EmailMessageRef = builder.prismaObject('EmailMessage', {
   fields: (t) => ({
     id: t.exposeID('id'),
     appModeId: t.exposeID('appModeId'),

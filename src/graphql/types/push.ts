@@ -6,9 +6,9 @@ import {
   setVapidKeys,
   type ProviderState,
 } from '../../domain/push/credentials.js';
-import { MAX_CONDITIONS } from '../../domain/push/audience.js';
 import { sendPush } from '../../domain/push/send.js';
 import { builder, connectionType } from '../builder.js';
+import { SendAudienceInput, sendAudienceOf } from './send-audience.js';
 import { asStaff } from '../context.js';
 import { JSONValue } from '../json.js';
 
@@ -160,29 +160,6 @@ const PushSend = builder.prismaObject('PushSend', {
 
 const PushSendConnection = connectionType(PushSend, 'PushSend');
 
-const AttributeCondition = builder.inputType('PushAttributeCondition', {
-  fields: (t) => ({
-    name: t.string({ required: true, description: 'A custom attribute of the app.' }),
-    value: t.field({
-      type: JSONValue,
-      required: true,
-      description: 'A value of the attribute’s type; for a list attribute, one string the list holds.',
-    }),
-  }),
-});
-
-const PushAudienceInput = builder.inputType('PushAudienceInput', {
-  description: 'Exactly one of these.',
-  fields: (t) => ({
-    externalId: t.string({ description: 'One person.' }),
-    everyone: t.boolean({ description: 'true: every person of the app-mode.' }),
-    attributes: t.field({
-      type: [AttributeCondition],
-      description: `The people whose attributes hold every condition (1 to ${MAX_CONDITIONS}).`,
-    }),
-  }),
-});
-
 builder.mutationField('sendPush', (t) =>
   t.prismaField({
     type: 'PushSend',
@@ -194,14 +171,14 @@ builder.mutationField('sendPush', (t) =>
       body: t.arg.string({ description: 'At most 2,000 characters.' }),
       link: t.arg.string({ description: 'A path in the app (/orders/12) or an https URL.' }),
       topic: t.arg.string({ description: "A topic's key; it must go by push." }),
-      audience: t.arg({ type: PushAudienceInput, required: true }),
+      audience: t.arg({ type: SendAudienceInput, required: true }),
     },
     authScopes: (_root, { appModeId, audience }) =>
       audience.externalId != null ? { reply: { appModeId } } : { manage_settings: { appModeId } },
     resolve: async (query, _root, { appModeId, audience, ...content }, ctx) => {
       const send = await sendPush(asStaff(ctx), appModeId, {
         ...content,
-        audience: { ...audience, attributes: audience.attributes?.map((c) => ({ name: c.name, value: c.value })) },
+        audience: sendAudienceOf(audience),
       });
       return ctx.svc.db.pushSend.findUniqueOrThrow({ ...query, where: { id: send.id } });
     },

@@ -3,15 +3,15 @@ import type { Ctx } from '../context.js';
 import { invalid, invalidField, notFound, type FieldError } from '../errors.js';
 import { sql, type Sql } from '../../db/sql.js';
 
-// Who a push goes to: one person (by external id), every person of the app-mode, or the people
-// whose custom attributes hold given values: each condition names a defined attribute and a value
-// of its type, a list attribute matching when it contains the value, and all conditions must hold.
-// That small filter is all push needs now; in-app messages will bring the full audience rules.
+// Who a send goes to (a push, an email): one person (by external id), every person of the app-mode,
+// or the people whose custom attributes hold given values: each condition names a defined attribute
+// and a value of its type, a list attribute matching when it contains the value, and all conditions
+// must hold. In-app messages have the full audience rules (rules.ts).
 
 export const MAX_CONDITIONS = 10;
 
-/** As kept with a send (push_send.audience); a one-person send's person erased since is kept as `{ erased: true }`. */
-export type PushAudience = { everyone: true } | { externalId: string } | { attributes: Record<string, AttributeValue> } | { erased: true };
+/** As kept with a send (push_send.audience, email_version.audience); a one-person send's person erased since is kept as `{ erased: true }`. */
+export type SendAudience = { everyone: true } | { externalId: string } | { attributes: Record<string, AttributeValue> } | { erased: true };
 
 export interface AudienceInput {
   externalId?: string | null;
@@ -20,7 +20,7 @@ export interface AudienceInput {
 }
 
 /** The audience as kept, or refused naming the field (`audience`, `audience.attributes.<i>.name` or `.value`). */
-export async function readAudience(ctx: Ctx, appModeId: string, input: AudienceInput): Promise<PushAudience> {
+export async function readAudience(ctx: Ctx, appModeId: string, input: AudienceInput): Promise<SendAudience> {
   const given = [input.externalId != null, input.everyone === true, input.attributes != null].filter(Boolean).length;
   if (given !== 1) throw invalidField('audience', 'name exactly one of externalId (one person), everyone: true, or attributes (a filter)');
   if (input.externalId != null) {
@@ -60,7 +60,7 @@ export async function readAudience(ctx: Ctx, appModeId: string, input: AudienceI
 }
 
 /** The audience as a condition on the contact `k`. Attribute values are held to their type, so containment is equality (and membership for lists). */
-export function audienceSql(audience: PushAudience): Sql {
+export function audienceSql(audience: SendAudience): Sql {
   if ('everyone' in audience) return sql`TRUE`;
   if ('erased' in audience) return sql`FALSE`;
   if ('externalId' in audience) return sql`k.external_id = ${audience.externalId}`;

@@ -1,0 +1,199 @@
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { EmailVersion } from '../../generated/prisma/client.js';
+import { empty, exec, one, rows, sql } from '../../db/sql.js';
+import { audienceSql, type SendAudience } from '../audiences/send-audience.js';
+import type { Ctx } from '../context.js';
+import { MailNotSent } from '../mail/transport.js';
+import { ALL_ON, JOINS, NEEDS_CONSENT, SUBSCRIBED } from '../preferences/hears.js';
+import { composeEmail, type Addressing } from './compose.js';
+import { EMAILS_AT_ONCE, MAX_TRIES, RETRY_WAITS_MS, STEP_PEOPLE } from './schedule.js';
+import { recordAnswers, settleInterrupted, type Answer } from './record.js';
+import { emailTokenKey } from './tokens.js';
+
+// One step of a sending: the emails an earlier attempt claimed but never handed over, those the mail
+// server put off that are due again, then the next page of the audience (STEP_PEOPLE people with an
+// address, in contact order after the cursor). Each person's email is claimed by an email_send row
+// before it goes (skipped people get their row with the reason), marked posted just before it is
+// handed to the mail server, EMAILS_AT_ONCE at a time, and its answer written as the chunk's answers
+// come. A person claimed once is never claimed again by the sending, so a step run twice sends
+// nothing twice; an email marked posted whose answer was never written (the server stopped) is
+// counted as sent and not sent again (record.ts settleInterrupted): at most the emails in flight at
+// a kill may be counted without having left. A mail server that cannot be reached ends the step (it
+// is tried again by the process, then rested); one that refuses an address for good fails that
+// email, and one that puts it off (4yz) tries it again later, MAX_TRIES times.
+
+export interface EmailStepInput {
+  /** The sending (its version's id). */
+  sendId: string;
+  /** The last contact id paged; null at the start. */
+  after: string | null;
+}
+
+export interface EmailStepResult {
+  after: string | null;
+  finished: boolean;
+  waitUntil: string | null;
+}
+
+export interface EmailStepOptions {
+  stepPeople?: number;
+  atOnce?: number;
+}
+
+/** Tries of a statement whose connection was cut. */
+const DB_TRIES = 6;
+
+async function retried<T>(fn: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fn();
+    } catch (err) {
+      if (attempt >= DB_TRIES) throw err;
+      await sleep(50 * 2 ** attempt);
+    }
+  }
+}
+
+interface Claimed {
+  id: string;
+  contact_id: string | null;
+  address: string;
+  tries: number;
+}
+
+export async function sendEmailBatch(ctx: Ctx, input: EmailStepInput, opts: EmailStepOptions = {}): Promise<EmailStepResult> {
+  const size = opts.stepPeople ?? STEP_PEOPLE;
+  const version = await retried(() => ctx.db.emailVersion.findUnique({ where: { id: input.sendId } }));
+  if (!version || version.state !== 'sending') return { after: input.after, finished: true, waitUntil: null };
+  const claim = randomUUID();
+  const now = ctx.clock.now();
+  await retried(() => settleInterrupted(ctx, version, claim));
+  const carried = await retried(() => takeUp(ctx, version, claim, now, size));
+  const page = version.test ? { people: [], after: null, done: true } : await retried(() => nextPage(ctx, version, input.after, size));
+  const fresh = page.people.length ? await retried(() => claimPage(ctx, version, page.people, claim, now)) : [];
+  await sendAll(ctx, version, claim, [...carried, ...fresh], opts.atOnce ?? EMAILS_AT_ONCE);
+  if (!page.done) return { after: page.after, finished: false, waitUntil: null };
+  return { after: page.after, ...(await retried(() => afterLastPage(ctx, version))) };
+}
+
+/** Emails of the sending claimed by an attempt that stopped before handing them over, and those put off now due: claimed for this one. */
+async function takeUp(ctx: Ctx, version: EmailVersion, claim: string, now: Date, size: number): Promise<Claimed[]> {
+  return rows<Claimed>(
+    ctx,
+    sql`
+    WITH due AS (
+      SELECT id FROM email_send WHERE version_id = ${version.id}
+        AND ((state = 'sending' AND NOT posted) OR (state = 'retry' AND retry_at <= ${now}))
+      ORDER BY id LIMIT ${size} FOR UPDATE SKIP LOCKED)
+    UPDATE email_send s SET claim = ${claim}::uuid, state = 'sending', posted = false,
+      tries = CASE WHEN s.state = 'retry' THEN s.tries + 1 ELSE s.tries END
+    FROM due WHERE s.id = due.id
+    RETURNING s.id::text, s.contact_id, s.address, s.tries`,
+  );
+}
+
+interface Person {
+  id: string;
+  email: string;
+  skip: string | null;
+}
+
+/** The next people of the audience after `after` with an address, each with the reason they are skipped (none: sent). */
+async function nextPage(ctx: Ctx, version: EmailVersion, after: string | null, size: number) {
+  const topic = version.topicId;
+  const found = await rows<Person>(
+    ctx,
+    sql`
+    SELECT k.id, k.email,
+      CASE WHEN sup.address IS NOT NULL THEN 'suppressed'
+      ${
+        topic
+          ? sql`WHEN t.id IS NULL OR t.archived_at IS NOT NULL OR NOT (x.ch = ANY(t.channels)) THEN 'topic_closed'
+                WHEN NOT ${ALL_ON} THEN 'all_off'
+                WHEN NOT ${SUBSCRIBED} THEN 'unsubscribed'
+                WHEN ${NEEDS_CONSENT} THEN 'no_consent'`
+          : empty
+      }
+      END AS skip
+    FROM contact k
+    ${topic ? sql`LEFT JOIN preference_topic t ON t.id = ${topic} CROSS JOIN (SELECT 'email'::"PreferenceChannel" AS ch) x ${JOINS}` : empty}
+    LEFT JOIN email_suppression sup ON sup.app_mode_id = k.app_mode_id AND sup.address = lower(k.email)
+    WHERE k.app_mode_id = ${version.appModeId} AND k.email IS NOT NULL AND k.id > ${after ?? ''}
+      AND ${audienceSql(version.audience as SendAudience)}
+    ORDER BY k.id LIMIT ${size}`,
+  );
+  return { people: found, after: found.at(-1)?.id ?? after, done: found.length < size };
+}
+
+/**
+ * Claims the page's people: a row each, to send or skipped with the reason. People the sending
+ * claimed before (another attempt) are left out; those this attempt claimed already (the answer to
+ * an earlier try of this statement was lost) are answered again.
+ */
+async function claimPage(ctx: Ctx, version: EmailVersion, people: Person[], claim: string, now: Date): Promise<Claimed[]> {
+  const claimed = await rows<Claimed & { state: string }>(
+    ctx,
+    sql`
+    INSERT INTO email_send (id, app_mode_id, version_id, message_id, contact_id, address, state, reason, claim, tries, created_at)
+    SELECT gen_random_uuid(), ${version.appModeId}, ${version.id}, ${version.messageId}, x.contact_id, x.address,
+           CASE WHEN x.skip IS NULL THEN 'sending' ELSE 'skipped' END::"EmailSendState", x.skip, ${claim}::uuid,
+           CASE WHEN x.skip IS NULL THEN 1 ELSE 0 END, ${now}
+    FROM unnest(${people.map((p) => p.id)}::text[], ${people.map((p) => p.email)}::text[], ${people.map((p) => p.skip)}::text[])
+      AS x(contact_id, address, skip)
+    ON CONFLICT (version_id, contact_id) DO UPDATE SET claim = EXCLUDED.claim WHERE email_send.claim = EXCLUDED.claim
+    RETURNING id::text, contact_id, address, tries, state::text`,
+  );
+  return claimed.filter((c) => c.state === 'sending');
+}
+
+/** Hands each claimed email to the mail server, `atOnce` at a time, marking each chunk posted first and writing its answers after. */
+async function sendAll(ctx: Ctx, version: EmailVersion, claim: string, claimed: Claimed[], atOnce: number): Promise<void> {
+  const at: Addressing = { key: emailTokenKey(ctx.svc), baseUrl: ctx.svc.config.baseUrl, defaultFrom: ctx.svc.mail.from };
+  for (let i = 0; i < claimed.length; i += atOnce) {
+    const chunk = claimed.slice(i, i + atOnce);
+    await retried(() =>
+      exec(ctx, sql`UPDATE email_send SET posted = true WHERE id = ANY(${chunk.map((c) => c.id)}::uuid[]) AND claim = ${claim}::uuid`),
+    );
+    let unreachable: MailNotSent | undefined;
+    const answers = await Promise.all(
+      chunk.map(async (c): Promise<Answer> => {
+        const now = ctx.clock.now();
+        const mail = composeEmail(version, { sendId: c.id, address: c.address }, at, now);
+        try {
+          await ctx.svc.mail.send(mail);
+          return { id: c.id, state: 'sent', mailMessageId: mail.mailMessageId };
+        } catch (err) {
+          const e = err instanceof MailNotSent ? err : new MailNotSent(String((err as Error).message ?? err), false);
+          if (e.permanent) return { id: c.id, state: 'failed', reason: e.message };
+          if (e.responseCode === undefined) unreachable ??= e;
+          if (e.responseCode === undefined || c.tries < MAX_TRIES) {
+            const wait = RETRY_WAITS_MS[Math.min(c.tries, RETRY_WAITS_MS.length) - 1] ?? RETRY_WAITS_MS[0]!;
+            // Not reached at all: tried again at once by the next attempt, not counted as a try.
+            return e.responseCode === undefined
+              ? { id: c.id, state: 'unsent' }
+              : { id: c.id, state: 'retry', reason: e.message, retryAt: new Date(now.getTime() + wait) };
+          }
+          return { id: c.id, state: 'failed', reason: e.message };
+        }
+      }),
+    );
+    await retried(() => recordAnswers(ctx, version, claim, answers));
+    if (unreachable) throw unreachable;
+  }
+}
+
+/** Past the last page: wait for the next email put off; else the sending is done. */
+async function afterLastPage(ctx: Ctx, version: EmailVersion): Promise<Omit<EmailStepResult, 'after'>> {
+  const now = ctx.clock.now();
+  const left = (await one<{ retry_at: Date | null; claimed: boolean }>(
+    ctx,
+    sql`
+    SELECT min(retry_at) FILTER (WHERE state = 'retry') AS retry_at, coalesce(bool_or(state = 'sending'), false) AS claimed
+    FROM email_send WHERE version_id = ${version.id} AND state IN ('retry', 'sending')`,
+  ))!;
+  if (left.claimed) return { finished: false, waitUntil: null };
+  if (left.retry_at) return { finished: false, waitUntil: left.retry_at > now ? left.retry_at.toISOString() : null };
+  await ctx.db.emailVersion.updateMany({ where: { id: version.id, state: 'sending' }, data: { state: 'done', finishedAt: now } });
+  return { finished: true, waitUntil: null };
+}

@@ -1,0 +1,75 @@
+import type { OutgoingMessage } from '../mail/transport.js';
+import { emailAddresses } from './addresses.js';
+import { personalise } from './render.js';
+import { emailToken, type EmailTokenKey } from './tokens.js';
+
+// One person's email made from its version: each link, the open pixel, the unsubscribe and the
+// preference centre by tokens of this email alone, and the headers: a Message-ID of this service's
+// domain (bounces and replies come back by it), and for topic mail List-Unsubscribe with the https
+// address a one-click POST unsubscribes by and List-Unsubscribe-Post (RFC 8058; with DKIM they are
+// inside the signature), besides the visible link in the body. Pure and quick: it runs once per person.
+
+export interface VersionToSend {
+  subject: string;
+  html: string;
+  text: string;
+  links: string[];
+  topicId: string | null;
+  fromName: string | null;
+  fromAddress: string | null;
+  replyTo: string | null;
+}
+
+export interface Addressing {
+  key: EmailTokenKey;
+  baseUrl: string;
+  /** The deployment's From (MAIL_FROM), used when the email names no sender address. */
+  defaultFrom: string;
+}
+
+/** The domain Message-IDs are of: the deployment's From address's. */
+export const messageIdDomain = (from: string) => /@([^@>\s]+)>?\s*$/.exec(from)?.[1] ?? 'localhost';
+
+/** A display name quoted for a From header. */
+const quoted = (name: string) => `"${name.replace(/["\\]/g, (c) => `\\${c}`)}"`;
+
+export function composeEmail(
+  version: VersionToSend,
+  to: { sendId: string; address: string },
+  at: Addressing,
+  now: Date,
+): OutgoingMessage & { mailMessageId: string } {
+  const token = (purpose: 'click' | 'open' | 'unsubscribe' | 'preferences', link = 0) =>
+    emailToken(at.key, { sendId: to.sendId, purpose, link });
+  const go = emailAddresses(at.baseUrl);
+  const topic = version.topicId !== null;
+  const unsubscribe = topic ? go.unsubscribe(token('unsubscribe')) : undefined;
+  const body = personalise(version, {
+    links: version.links.map((_, i) => go.click(token('click', i))),
+    open: go.open(token('open')),
+    ...(topic ? { unsubscribe, preferences: go.preferencesPage(token('preferences')) } : {}),
+  });
+  const address = version.fromAddress ?? at.defaultFrom;
+  const from = version.fromName ? `${quoted(version.fromName)} <${/<([^<>]*)>/.exec(address)?.[1] ?? address}>` : address;
+  const headers = [
+    ...(version.replyTo ? [{ name: 'Reply-To', value: version.replyTo }] : []),
+    ...(unsubscribe
+      ? [
+          { name: 'List-Unsubscribe', value: `<${unsubscribe}>` },
+          { name: 'List-Unsubscribe-Post', value: 'List-Unsubscribe=One-Click' },
+        ]
+      : []),
+  ];
+  const mailMessageId = `${to.sendId}@${messageIdDomain(at.defaultFrom)}`;
+  return {
+    from,
+    to: [to.address],
+    subject: version.subject,
+    text: body.text,
+    html: body.html,
+    headers,
+    messageId: `<${mailMessageId}>`,
+    date: now,
+    mailMessageId,
+  };
+}

@@ -1,0 +1,125 @@
+import { randomUUID } from 'node:crypto';
+import type { EmailVersion, Prisma } from '../../generated/prisma/client.js';
+import { one, sql } from '../../db/sql.js';
+import { audienceSql, readAudience, type AudienceInput, type SendAudience } from '../audiences/send-audience.js';
+import { transaction, type Ctx, type StaffCaller, type TxCtx } from '../context.js';
+import { conflict, invalidField } from '../errors.js';
+import { lock } from '../locks.js';
+import { addressProblem } from '../mail/message.js';
+import { emit } from '../outbox.js';
+import { emailMessageIn } from './messages.js';
+import { renderEmail } from './render.js';
+
+// Sending an email: to an audience (one person, everyone with an address, or an attribute filter),
+// or a test copy to a team member's address. Each sending freezes the message as it is now in a
+// version of its own (rendered once: subject, HTML and text with a place for each person's links),
+// so an edit later never changes an email already sent, and hands it to its durable process
+// (workflows/processes/email-send) by the outbox row written with it: it goes out even when this
+// server stops right after. The process fans out in steps (batch.ts).
+
+/** The outbox topic that starts a sending's process. */
+export const EMAIL_REQUESTED = 'email.requested';
+/** Sendings and test copies of one email at most (each keeps its own version). */
+export const MAX_VERSIONS = 1000;
+/** Test copies an app-mode sends in an hour at most. */
+export const MAX_TESTS_AN_HOUR = 50;
+
+/** The message as it is now, rendered, in a new version numbered after the last. Under the app-mode's email lock. */
+async function newVersion(
+  tx: TxCtx,
+  messageId: string,
+  extra: { test: boolean; audience: SendAudience | null; people: number; sentBy: string },
+): Promise<EmailVersion> {
+  const message = await emailMessageIn(tx, messageId);
+  const { count, last } = (await one<{ count: number; last: number | null }>(
+    tx,
+    sql`SELECT count(*)::int AS count, max(number) AS last FROM email_version WHERE message_id = ${messageId}`,
+  ))!;
+  if (count >= MAX_VERSIONS)
+    throw conflict('email_version_limit', `An email is sent at most ${MAX_VERSIONS} times (test copies included).`);
+  const mode = await tx.db.appMode.findUniqueOrThrow({ where: { id: message.appModeId } });
+  const topic = message.topicId ? await tx.db.preferenceTopic.findUnique({ where: { id: message.topicId } }) : null;
+  if (message.topicId && (!topic || topic.archivedAt || !topic.channels.includes('email')))
+    throw invalidField('topic', 'no longer goes by email (archived, or email taken off its channels): choose another topic or none');
+  const rendered = await renderEmail({
+    subject: message.subject,
+    preheader: message.preheader,
+    blocks: message.blocks,
+    brand: { name: mode.brandName, color: mode.brandColor, logoUrl: mode.brandLogoUrl },
+    language: mode.defaultLanguage,
+    topic: topic ? { name: topic.name } : null,
+  });
+  return tx.db.emailVersion.create({
+    data: {
+      id: randomUUID(),
+      messageId,
+      appModeId: message.appModeId,
+      number: (last ?? 0) + 1,
+      subject: message.subject,
+      preheader: message.preheader,
+      html: rendered.html,
+      text: rendered.text,
+      links: rendered.links,
+      topicId: message.topicId,
+      fromName: message.fromName,
+      fromAddress: message.fromAddress,
+      replyTo: message.replyTo,
+      test: extra.test,
+      audience: (extra.audience ?? undefined) as Prisma.InputJsonValue | undefined,
+      people: extra.people,
+      sentBy: extra.sentBy,
+      createdAt: tx.clock.now(),
+    },
+  });
+}
+
+/** Sends the email to an audience: a new sending, whose process fans it out. */
+export async function sendEmailMessage(ctx: Ctx<StaffCaller>, messageId: string, input: AudienceInput): Promise<EmailVersion> {
+  const { appModeId } = await emailMessageIn(ctx, messageId);
+  const audience = await readAudience(ctx, appModeId, input);
+  return transaction(ctx, async (tx) => {
+    await lock(tx, 'email-messages', appModeId);
+    const { people } = (await one<{ people: number }>(
+      tx,
+      sql`SELECT count(*)::int AS people FROM contact k WHERE k.app_mode_id = ${appModeId} AND k.email IS NOT NULL AND ${audienceSql(audience)}`,
+    ))!;
+    const version = await newVersion(tx, messageId, { test: false, audience, people, sentBy: ctx.caller.staffUser.id });
+    await emit(tx, EMAIL_REQUESTED, { appModeId, data: { version_id: version.id } });
+    return version;
+  });
+}
+
+/**
+ * Sends a test copy to a team member's address (the caller's own when none is given): only the
+ * workspace's members' addresses, so the service never mails strangers on a staff member's word.
+ * It counts nothing and changes no one's preferences; its links lead where they go.
+ */
+export async function sendTestEmail(ctx: Ctx<StaffCaller>, messageId: string, to?: string | null): Promise<EmailVersion> {
+  const { appModeId } = await emailMessageIn(ctx, messageId);
+  const address = (to ?? ctx.caller.staffUser.email).trim();
+  const problem = addressProblem(address);
+  if (problem) throw invalidField('to', problem);
+  const member = await one<{ ok: boolean }>(
+    ctx,
+    sql`SELECT true AS ok FROM app_mode m JOIN app a ON a.id = m.app_id
+        JOIN membership ms ON ms.workspace_id = a.workspace_id JOIN staff_user u ON u.id = ms.staff_user_id
+        WHERE m.id = ${appModeId} AND lower(u.email) = lower(${address})`,
+  );
+  if (!member) throw invalidField('to', "is not a team member's address: test copies go to the workspace's members only");
+  return transaction(ctx, async (tx) => {
+    await lock(tx, 'email-messages', appModeId);
+    const now = tx.clock.now();
+    const { recent } = (await one<{ recent: number }>(
+      tx,
+      sql`SELECT count(*)::int AS recent FROM email_version WHERE app_mode_id = ${appModeId} AND test AND created_at > ${new Date(now.getTime() - 3_600_000)}`,
+    ))!;
+    if (recent >= MAX_TESTS_AN_HOUR)
+      throw conflict('email_test_limit', `An app-mode sends at most ${MAX_TESTS_AN_HOUR} test copies an hour; try again later.`);
+    const version = await newVersion(tx, messageId, { test: true, audience: null, people: 0, sentBy: ctx.caller.staffUser.id });
+    await tx.db.emailSend.create({
+      data: { id: randomUUID(), appModeId, versionId: version.id, messageId, test: true, address, state: 'sending', createdAt: now },
+    });
+    await emit(tx, EMAIL_REQUESTED, { appModeId, data: { version_id: version.id } });
+    return version;
+  });
+}
