@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serverApi, staffApp, unique, type StaffApp } from './support/factories.js';
 import { staffApi } from './support/graphql.js';
-import { startTestServer, testConfig, type TestServer } from './support/server.js';
+import { ENGINES, sayIfTemporalSkipped, startTestServer, testConfig, type EngineName, type TestServer } from './support/server.js';
 import { smtpServer } from './support/smtp.js';
 
 // Sending an email, black-box: the staff API starts a sending, its durable process hands each
@@ -18,7 +18,12 @@ const topics: Record<string, string> = {};
 
 beforeAll(async () => {
   smtp = await smtpServer();
-  t = await startTestServer({ config: testConfig({ smtpUrl: smtp.url, mailFrom: 'Garden <news@mail.garden.test>' }) });
+});
+afterAll(() => smtp?.close());
+
+/** A server on the engine, an app of its own, and its two topics (deals: offers). */
+async function start(engine: EngineName) {
+  t = await startTestServer({ config: testConfig({ smtpUrl: smtp.url, mailFrom: 'Garden <news@mail.garden.test>' }), engine });
   app = await staffApp(t, 'Garden');
   api = staffApi(
     () => t.url,
@@ -34,11 +39,7 @@ beforeAll(async () => {
     );
     topics[key] = made.addPreferenceTopic.id;
   }
-});
-afterAll(async () => {
-  await t?.close();
-  await smtp?.close();
-});
+}
 
 /** A person of the live mode with an address (none when null), marked with an attribute `batch` so one test's sendings reach only its own people. */
 async function person(batch: string, email: string | null) {
@@ -87,168 +88,178 @@ async function finished(id: string) {
 
 const to = (address: string) => smtp.received.filter((r) => r.envelope.to.includes(address));
 
-describe('a sending to an audience', () => {
-  it('sends each person who hears of the topic by email once, and skips the others by reason', async () => {
-    const batch = unique('b');
-    const ann = await person(batch, `ann-${batch}@example.com`);
-    const bob = await person(batch, `Bob-${batch}@Example.com`);
-    const cy = await person(batch, `cy-${batch}@example.com`);
-    const di = await person(batch, `di-${batch}@example.com`);
-    await person(batch, null);
-    const now = new Date();
-    await t.svc.db.emailSuppression.create({
-      data: { appModeId: app.modes.live, address: `bob-${batch}@example.com`, reason: 'bounce', createdAt: now },
+// The sending is a durable process: every test runs on both engines, each on a server of its own.
+sayIfTemporalSkipped('test/email-send.test.ts');
+describe.each(ENGINES)('on the $engine engine', ({ engine, skip }) => {
+  describe.skipIf(skip)('', () => {
+    beforeAll(() => start(engine));
+    afterAll(() => t?.close());
+
+    describe('a sending to an audience', () => {
+      it('sends each person who hears of the topic by email once, and skips the others by reason', async () => {
+        const batch = unique('b');
+        const ann = await person(batch, `ann-${batch}@example.com`);
+        const bob = await person(batch, `Bob-${batch}@Example.com`);
+        const cy = await person(batch, `cy-${batch}@example.com`);
+        const di = await person(batch, `di-${batch}@example.com`);
+        await person(batch, null);
+        const now = new Date();
+        await t.svc.db.emailSuppression.create({
+          data: { appModeId: app.modes.live, address: `bob-${batch}@example.com`, reason: 'bounce', createdAt: now },
+        });
+        await t.svc.db.preferenceChoice.create({
+          data: { contactId: cy.id, topicId: topics.news!, channel: 'email', appModeId: app.modes.live, subscribed: false, changedAt: now },
+        });
+        await t.svc.db.preferenceState.create({ data: { contactId: di.id, appModeId: app.modes.live, allOff: true, changedAt: now } });
+
+        const messageId = await email('news');
+        const sending = await sendTo(messageId, batch);
+        expect(sending).toMatchObject({ state: 'sending', people: 4, number: 1 });
+        const done = await finished(sending.id);
+        expect(done.state).toBe('done');
+        expect(done.statistics).toEqual({
+          sent: 1,
+          failed: 0,
+          pending: 0,
+          skipped: [
+            { reason: 'all_off', count: 1 },
+            { reason: 'suppressed', count: 1 },
+            { reason: 'unsubscribed', count: 1 },
+          ],
+        });
+        const got = to(`ann-${batch}@example.com`);
+        expect(got).toHaveLength(1);
+        expect(smtp.received.filter((r) => r.envelope.to.some((a) => a.includes(batch)))).toHaveLength(1);
+
+        // Its headers: the Message-ID of this service's domain (kept with the email), the one-click unsubscribe.
+        const mail = got[0]!.mail;
+        const row = await t.svc.db.emailSend.findFirstOrThrow({ where: { contactId: ann.id, versionId: sending.id } });
+        expect(mail.messageId).toBe(`<${row.mailMessageId}>`);
+        expect(row.mailMessageId).toMatch(/@mail\.garden\.test$/);
+        const header = (name: string) =>
+          mail.headerLines
+            .find((h) => h.key === name)
+            ?.line.replace(/^[^:]*:\s*/, '')
+            .replace(/\r?\n\s+/g, ' ');
+        const listUnsubscribe = /^<(.*)>$/.exec(header('list-unsubscribe') ?? '')?.[1] ?? '';
+        expect(listUnsubscribe).toMatch(new RegExp(`^${t.svc.config.baseUrl}/public/v1/email/unsubscribe/[A-Za-z0-9_-]{43}$`));
+        expect(header('list-unsubscribe-post')).toBe('List-Unsubscribe=One-Click');
+        expect(mail.subject).toBe('Spring is here');
+
+        // message.sent for the person reached, and nobody else.
+        const told = await t.svc.db.outboxEvent.findMany({
+          where: { topic: 'message.sent', externalId: { in: [ann, bob, cy, di].map((p) => p.externalId) } },
+        });
+        expect(told.map((e) => [e.externalId, e.data])).toEqual([
+          [ann.externalId, { message_id: messageId, channel: 'email', email_id: row.id }],
+        ]);
+
+        // The one-click POST of RFC 8058 at the List-Unsubscribe address unsubscribes the person from the topic by email.
+        const path = new URL(listUnsubscribe).pathname;
+        const post = await fetch(`${t.url}${path}`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+          body: 'List-Unsubscribe=One-Click',
+        });
+        expect(post.status).toBe(200);
+        const choice = await t.svc.db.preferenceChoice.findUnique({
+          where: { contactId_topicId_channel: { contactId: ann.id, topicId: topics.news!, channel: 'email' } },
+        });
+        expect(choice?.subscribed).toBe(false);
+      });
+
+      it('skips people without consent to offers for an offers topic', async () => {
+        const batch = unique('b');
+        const yes = await person(batch, `yes-${batch}@example.com`);
+        await person(batch, `no-${batch}@example.com`);
+        await t.svc.db.contact.update({ where: { id: yes.id }, data: { offersByEmail: true } });
+        const sending = await sendTo(await email('deals'), batch);
+        const done = await finished(sending.id);
+        expect(done.statistics).toMatchObject({ sent: 1, skipped: [{ reason: 'no_consent', count: 1 }] });
+        expect(to(`yes-${batch}@example.com`)).toHaveLength(1);
+        expect(to(`no-${batch}@example.com`)).toHaveLength(0);
+      });
+
+      it('sends transactional mail without unsubscribe headers, also to someone who turned everything off, never to a suppressed address', async () => {
+        const batch = unique('b');
+        const off = await person(batch, `off-${batch}@example.com`);
+        await person(batch, `gone-${batch}@example.com`);
+        const now = new Date();
+        await t.svc.db.preferenceState.create({ data: { contactId: off.id, appModeId: app.modes.live, allOff: true, changedAt: now } });
+        await t.svc.db.emailSuppression.create({
+          data: { appModeId: app.modes.live, address: `gone-${batch}@example.com`, reason: 'complaint', createdAt: now },
+        });
+        const done = await finished((await sendTo(await email(null, 'Your receipt'), batch)).id);
+        expect(done.statistics).toMatchObject({ sent: 1, skipped: [{ reason: 'suppressed', count: 1 }] });
+        const [got] = to(`off-${batch}@example.com`);
+        expect(got!.mail.headerLines.map((h) => h.key)).not.toContain('list-unsubscribe');
+        expect(got!.mail.headerLines.map((h) => h.key)).not.toContain('list-unsubscribe-post');
+      });
+
+      it('fails an email the mail server refuses for good, with its answer, and sends the others', async () => {
+        const batch = unique('b');
+        await person(batch, `fine-${batch}@example.com`);
+        const refused = await person(batch, `nobody-${batch}@example.com`);
+        smtp.refuse.set(`nobody-${batch}@example.com`, [550, 'No such mailbox']);
+        const done = await finished((await sendTo(await email('news'), batch)).id);
+        expect(done.statistics).toMatchObject({ sent: 1, failed: 1 });
+        const row = await t.svc.db.emailSend.findFirstOrThrow({ where: { contactId: refused.id } });
+        expect(row).toMatchObject({ state: 'failed' });
+        expect(row.reason).toContain('No such mailbox');
+      });
+
+      it('keeps what each sending sent: an edit afterwards is the next sending’s version', async () => {
+        const batch = unique('b');
+        await person(batch, `ed-${batch}@example.com`);
+        const messageId = await email('news', 'First words');
+        const first = await finished((await sendTo(messageId, batch)).id);
+        await api.ok('mutation($id: ID!) { changeEmailMessage(id: $id, input: { subject: "Second words" }) { id } }', { id: messageId });
+        const second = await finished((await sendTo(messageId, batch)).id);
+        expect([first.number, second.number]).toEqual([1, 2]);
+        expect((await t.svc.db.emailVersion.findUniqueOrThrow({ where: { id: first.id } })).subject).toBe('First words');
+        expect(to(`ed-${batch}@example.com`).map((r) => r.mail.subject)).toEqual(['First words', 'Second words']);
+      });
     });
-    await t.svc.db.preferenceChoice.create({
-      data: { contactId: cy.id, topicId: topics.news!, channel: 'email', appModeId: app.modes.live, subscribed: false, changedAt: now },
+
+    describe('test copies', () => {
+      it('sends a test copy to a team member only, counting nothing', async () => {
+        const messageId = await email('news', 'A test');
+        const sent = (await api.ok('mutation($id: ID!) { sendTestEmail(id: $id) { id test } }', { id: messageId })).sendTestEmail;
+        expect(sent.test).toBe(true);
+        await finished(sent.id);
+        const got = to(app.ownerEmail);
+        expect(got.map((r) => r.mail.subject)).toContain('A test');
+        expect(
+          (await api.ok('query($id: ID!) { emailMessage(id: $id) { statistics { sent } } }', { id: messageId })).emailMessage.statistics
+            .sent,
+        ).toBe(0);
+
+        const stranger = await api.refused('mutation($id: ID!) { sendTestEmail(id: $id, to: "stranger@example.com") { id } }', {
+          id: messageId,
+        });
+        expect(stranger).toMatchObject({ code: 'invalid_request' });
+        expect(JSON.stringify(stranger)).toContain('"to"');
+      });
     });
-    await t.svc.db.preferenceState.create({ data: { contactId: di.id, appModeId: app.modes.live, allOff: true, changedAt: now } });
 
-    const messageId = await email('news');
-    const sending = await sendTo(messageId, batch);
-    expect(sending).toMatchObject({ state: 'sending', people: 4, number: 1 });
-    const done = await finished(sending.id);
-    expect(done.state).toBe('done');
-    expect(done.statistics).toEqual({
-      sent: 1,
-      failed: 0,
-      pending: 0,
-      skipped: [
-        { reason: 'all_off', count: 1 },
-        { reason: 'suppressed', count: 1 },
-        { reason: 'unsubscribed', count: 1 },
-      ],
+    describe('a sending stopped', () => {
+      it('says whether it stopped a sending; one over already says false', async () => {
+        const batch = unique('b');
+        await person(batch, `st-${batch}@example.com`);
+        const done = await finished((await sendTo(await email('news'), batch)).id);
+        expect((await api.ok('mutation($id: ID!) { stopEmailSending(id: $id) }', { id: done.id })).stopEmailSending).toBe(false);
+      });
     });
-    const got = to(`ann-${batch}@example.com`);
-    expect(got).toHaveLength(1);
-    expect(smtp.received.filter((r) => r.envelope.to.some((a) => a.includes(batch)))).toHaveLength(1);
 
-    // Its headers: the Message-ID of this service's domain (kept with the email), the one-click unsubscribe.
-    const mail = got[0]!.mail;
-    const row = await t.svc.db.emailSend.findFirstOrThrow({ where: { contactId: ann.id, versionId: sending.id } });
-    expect(mail.messageId).toBe(`<${row.mailMessageId}>`);
-    expect(row.mailMessageId).toMatch(/@mail\.garden\.test$/);
-    const header = (name: string) =>
-      mail.headerLines
-        .find((h) => h.key === name)
-        ?.line.replace(/^[^:]*:\s*/, '')
-        .replace(/\r?\n\s+/g, ' ');
-    const listUnsubscribe = /^<(.*)>$/.exec(header('list-unsubscribe') ?? '')?.[1] ?? '';
-    expect(listUnsubscribe).toMatch(new RegExp(`^${t.svc.config.baseUrl}/public/v1/email/unsubscribe/[A-Za-z0-9_-]{43}$`));
-    expect(header('list-unsubscribe-post')).toBe('List-Unsubscribe=One-Click');
-    expect(mail.subject).toBe('Spring is here');
-
-    // message.sent for the person reached, and nobody else.
-    const told = await t.svc.db.outboxEvent.findMany({
-      where: { topic: 'message.sent', externalId: { in: [ann, bob, cy, di].map((p) => p.externalId) } },
+    describe('the complaint rate', () => {
+      it('is the share of the last 30 days’ emails marked as spam, with its level', async () => {
+        const rate = (
+          await api.ok('query($m: ID!) { emailComplaintRate(appModeId: $m) { sent complained rate level } }', { m: app.modes.live })
+        ).emailComplaintRate;
+        expect(rate.complained).toBe(0);
+        expect(rate.level).toBe('ok');
+        expect(rate.sent).toBeGreaterThan(0);
+      });
     });
-    expect(told.map((e) => [e.externalId, e.data])).toEqual([
-      [ann.externalId, { message_id: messageId, channel: 'email', email_id: row.id }],
-    ]);
-
-    // The one-click POST of RFC 8058 at the List-Unsubscribe address unsubscribes the person from the topic by email.
-    const path = new URL(listUnsubscribe).pathname;
-    const post = await fetch(`${t.url}${path}`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: 'List-Unsubscribe=One-Click',
-    });
-    expect(post.status).toBe(200);
-    const choice = await t.svc.db.preferenceChoice.findUnique({
-      where: { contactId_topicId_channel: { contactId: ann.id, topicId: topics.news!, channel: 'email' } },
-    });
-    expect(choice?.subscribed).toBe(false);
-  });
-
-  it('skips people without consent to offers for an offers topic', async () => {
-    const batch = unique('b');
-    const yes = await person(batch, `yes-${batch}@example.com`);
-    await person(batch, `no-${batch}@example.com`);
-    await t.svc.db.contact.update({ where: { id: yes.id }, data: { offersByEmail: true } });
-    const sending = await sendTo(await email('deals'), batch);
-    const done = await finished(sending.id);
-    expect(done.statistics).toMatchObject({ sent: 1, skipped: [{ reason: 'no_consent', count: 1 }] });
-    expect(to(`yes-${batch}@example.com`)).toHaveLength(1);
-    expect(to(`no-${batch}@example.com`)).toHaveLength(0);
-  });
-
-  it('sends transactional mail without unsubscribe headers, also to someone who turned everything off, never to a suppressed address', async () => {
-    const batch = unique('b');
-    const off = await person(batch, `off-${batch}@example.com`);
-    await person(batch, `gone-${batch}@example.com`);
-    const now = new Date();
-    await t.svc.db.preferenceState.create({ data: { contactId: off.id, appModeId: app.modes.live, allOff: true, changedAt: now } });
-    await t.svc.db.emailSuppression.create({
-      data: { appModeId: app.modes.live, address: `gone-${batch}@example.com`, reason: 'complaint', createdAt: now },
-    });
-    const done = await finished((await sendTo(await email(null, 'Your receipt'), batch)).id);
-    expect(done.statistics).toMatchObject({ sent: 1, skipped: [{ reason: 'suppressed', count: 1 }] });
-    const [got] = to(`off-${batch}@example.com`);
-    expect(got!.mail.headerLines.map((h) => h.key)).not.toContain('list-unsubscribe');
-    expect(got!.mail.headerLines.map((h) => h.key)).not.toContain('list-unsubscribe-post');
-  });
-
-  it('fails an email the mail server refuses for good, with its answer, and sends the others', async () => {
-    const batch = unique('b');
-    await person(batch, `fine-${batch}@example.com`);
-    const refused = await person(batch, `nobody-${batch}@example.com`);
-    smtp.refuse.set(`nobody-${batch}@example.com`, [550, 'No such mailbox']);
-    const done = await finished((await sendTo(await email('news'), batch)).id);
-    expect(done.statistics).toMatchObject({ sent: 1, failed: 1 });
-    const row = await t.svc.db.emailSend.findFirstOrThrow({ where: { contactId: refused.id } });
-    expect(row).toMatchObject({ state: 'failed' });
-    expect(row.reason).toContain('No such mailbox');
-  });
-
-  it('keeps what each sending sent: an edit afterwards is the next sending’s version', async () => {
-    const batch = unique('b');
-    await person(batch, `ed-${batch}@example.com`);
-    const messageId = await email('news', 'First words');
-    const first = await finished((await sendTo(messageId, batch)).id);
-    await api.ok('mutation($id: ID!) { changeEmailMessage(id: $id, input: { subject: "Second words" }) { id } }', { id: messageId });
-    const second = await finished((await sendTo(messageId, batch)).id);
-    expect([first.number, second.number]).toEqual([1, 2]);
-    expect((await t.svc.db.emailVersion.findUniqueOrThrow({ where: { id: first.id } })).subject).toBe('First words');
-    expect(to(`ed-${batch}@example.com`).map((r) => r.mail.subject)).toEqual(['First words', 'Second words']);
-  });
-});
-
-describe('test copies', () => {
-  it('sends a test copy to a team member only, counting nothing', async () => {
-    const messageId = await email('news', 'A test');
-    const sent = (await api.ok('mutation($id: ID!) { sendTestEmail(id: $id) { id test } }', { id: messageId })).sendTestEmail;
-    expect(sent.test).toBe(true);
-    await finished(sent.id);
-    const got = to(app.ownerEmail);
-    expect(got.map((r) => r.mail.subject)).toContain('A test');
-    expect(
-      (await api.ok('query($id: ID!) { emailMessage(id: $id) { statistics { sent } } }', { id: messageId })).emailMessage.statistics.sent,
-    ).toBe(0);
-
-    const stranger = await api.refused('mutation($id: ID!) { sendTestEmail(id: $id, to: "stranger@example.com") { id } }', {
-      id: messageId,
-    });
-    expect(stranger).toMatchObject({ code: 'invalid_request' });
-    expect(JSON.stringify(stranger)).toContain('"to"');
-  });
-});
-
-describe('a sending stopped', () => {
-  it('says whether it stopped a sending; one over already says false', async () => {
-    const batch = unique('b');
-    await person(batch, `st-${batch}@example.com`);
-    const done = await finished((await sendTo(await email('news'), batch)).id);
-    expect((await api.ok('mutation($id: ID!) { stopEmailSending(id: $id) }', { id: done.id })).stopEmailSending).toBe(false);
-  });
-});
-
-describe('the complaint rate', () => {
-  it('is the share of the last 30 days’ emails marked as spam, with its level', async () => {
-    const rate = (
-      await api.ok('query($m: ID!) { emailComplaintRate(appModeId: $m) { sent complained rate level } }', { m: app.modes.live })
-    ).emailComplaintRate;
-    expect(rate.complained).toBe(0);
-    expect(rate.level).toBe('ok');
-    expect(rate.sent).toBeGreaterThan(0);
   });
 });
