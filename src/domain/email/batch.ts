@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { EmailVersion } from '../../generated/prisma/client.js';
 import { empty, exec, one, rows, sql } from '../../db/sql.js';
 import { audienceSql, type SendAudience } from '../audiences/send-audience.js';
+import { retried } from '../../db/retried.js';
 import type { Ctx } from '../context.js';
 import { MailNotSent } from '../mail/transport.js';
 import { ALL_ON, JOINS, NEEDS_CONSENT, SUBSCRIBED } from '../preferences/hears.js';
@@ -39,20 +39,6 @@ export interface EmailStepResult {
 export interface EmailStepOptions {
   stepPeople?: number;
   atOnce?: number;
-}
-
-/** Tries of a statement whose connection was cut. */
-const DB_TRIES = 6;
-
-async function retried<T>(fn: () => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await fn();
-    } catch (err) {
-      if (attempt >= DB_TRIES) throw err;
-      await sleep(50 * 2 ** attempt);
-    }
-  }
 }
 
 interface Claimed {

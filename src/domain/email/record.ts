@@ -1,6 +1,6 @@
 import type { EmailVersion } from '../../generated/prisma/client.js';
 import { OUTBOX_CHANNEL } from '../../db/outbox-dispatcher.js';
-import { exec, sql } from '../../db/sql.js';
+import { exec, sql, type Sql } from '../../db/sql.js';
 import { transaction, type Ctx } from '../context.js';
 import { MESSAGE_SENT } from '../push/record.js';
 
@@ -15,6 +15,16 @@ export type Answer =
   | { id: string; state: 'retry'; reason: string; retryAt: Date }
   /** The mail server could not be reached: handed over again by the next attempt, not a try. */
   | { id: string; state: 'unsent' };
+
+/** The statement's end after a `written` CTE (id, contact_id, state): `message.sent` for each person's email sent, and the outbox woken. */
+const tellingSent = (version: EmailVersion, now: Date): Sql => sql`
+  told AS (
+    INSERT INTO outbox_event (app_mode_id, topic, external_id, data, created_at)
+    SELECT ${version.appModeId}, ${MESSAGE_SENT}, k.external_id,
+           jsonb_build_object('message_id', ${version.messageId}::text, 'channel', 'email', 'email_id', w.id::text), ${now}
+    FROM written w JOIN contact k ON k.id = w.contact_id WHERE w.state = 'sent'
+    RETURNING 1)
+  SELECT pg_notify(${OUTBOX_CHANNEL}, '') FROM (SELECT count(*) AS n FROM told) t WHERE t.n > 0`;
 
 /** What an email marked posted whose answer was never written (its step stopped) is counted as: sent, and never sent again. */
 export const INTERRUPTED = 'its step stopped before the answer was written: counted as sent, not sent again';
@@ -39,13 +49,7 @@ export async function recordAnswers(ctx: Ctx, version: EmailVersion, claim: stri
         AS x(id, state, reason, retry_at, mail_message_id)
       WHERE s.id = x.id AND s.claim = ${claim}::uuid AND s.state = 'sending'
       RETURNING s.id, s.contact_id, s.state::text AS state),
-    told AS (
-      INSERT INTO outbox_event (app_mode_id, topic, external_id, data, created_at)
-      SELECT ${version.appModeId}, ${MESSAGE_SENT}, k.external_id,
-             jsonb_build_object('message_id', ${version.messageId}::text, 'channel', 'email', 'email_id', w.id::text), ${now}
-      FROM written w JOIN contact k ON k.id = w.contact_id WHERE w.state = 'sent'
-      RETURNING 1)
-    SELECT pg_notify(${OUTBOX_CHANNEL}, '') FROM (SELECT count(*) AS n FROM told) t WHERE t.n > 0`,
+    ${tellingSent(version, now)}`,
   );
 }
 
@@ -62,14 +66,8 @@ export async function settleInterrupted(ctx: Ctx, version: EmailVersion, claim: 
       WITH written AS (
         UPDATE email_send SET state = 'sent', reason = ${INTERRUPTED}, sent_at = ${now}, retry_at = NULL
         WHERE version_id = ${version.id} AND state = 'sending' AND posted AND claim IS DISTINCT FROM ${claim}::uuid
-        RETURNING id, contact_id),
-      told AS (
-        INSERT INTO outbox_event (app_mode_id, topic, external_id, data, created_at)
-        SELECT ${version.appModeId}, ${MESSAGE_SENT}, k.external_id,
-               jsonb_build_object('message_id', ${version.messageId}::text, 'channel', 'email', 'email_id', w.id::text), ${now}
-        FROM written w JOIN contact k ON k.id = w.contact_id
-        RETURNING 1)
-      SELECT pg_notify(${OUTBOX_CHANNEL}, '') FROM (SELECT count(*) AS n FROM told) t WHERE t.n > 0`,
+        RETURNING id, contact_id, state::text AS state),
+      ${tellingSent(version, now)}`,
     ),
   );
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { PushSend } from '../../generated/prisma/client.js';
 import { DEFAULT_RETRY_MS, type PushOutcome } from '../../lib/push/outcome.js';
+import { retried } from '../../db/retried.js';
 import type { Ctx } from '../context.js';
 import { devicesOf, type PushDevice } from '../devices/devices.js';
 import { whoHear } from '../preferences/hears.js';
@@ -61,9 +61,6 @@ interface Work {
   device: PushDevice;
   tries: number;
 }
-
-/** Tries of a statement whose connection was cut (connections come back within a second or so). */
-const DB_TRIES = 6;
 
 /**
  * What one server process keeps of a send's steps between attempts: the answers an attempt could
@@ -148,18 +145,6 @@ async function step(ctx: Ctx, senders: PushSenders, input: BatchInput, opts: Bat
 
   if (!page.done) return { after: page.after, finished: false, waitUntil: pause };
   return { after: page.after, ...(await retried(() => afterLastPage(ctx, send, pause))) };
-}
-
-/** A statement (or transaction) tried again while its connection is cut; it must be safe to repeat. */
-async function retried<T>(fn: () => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await fn();
-    } catch (err) {
-      if (attempt >= DB_TRIES) throw err;
-      await sleep(50 * 2 ** attempt);
-    }
-  }
 }
 
 /** Devices claimed by an attempt that stopped before their posts left: claimed for this one (with those it took up already, when the answer to that was lost). */
