@@ -20,6 +20,8 @@ import {
 } from '../generated/graphql';
 import { appModeId, type Place } from '../place';
 import { HELP_PATH, helpArticlePath, helpCollectionPath, navigate } from '../router';
+import { withPage } from '../ui/live-list';
+import { pageOf, usePagedList } from '../ui/paged-list';
 import { useRowKeys } from '../ui/row-keys';
 import { articleLanguages, articleTitle, collectionName, languageName, slugOf, STATE_WORDS } from './help-model';
 import { Confirm } from '../ui/confirm';
@@ -41,34 +43,6 @@ export function useHelpMode(place: Place): HelpModeFragment | undefined {
   return mode;
 }
 
-/** Reads a paged list: the first page, "more" for the next, and a way to change rows in place. */
-function usePaged<T extends { id: string }>(read: (after: string | null) => Promise<{ rows: T[]; next: string | null }>, deps: unknown[]) {
-  const [rows, setRows] = useState<T[]>([]);
-  const [next, setNext] = useState<string | null>(null);
-  const [loading, setLoading] = useState(true);
-  const [error, setError] = useState<string | undefined>();
-  const reading = useRef(0);
-  const load = useCallback(async (after: string | null) => {
-    const mine = ++reading.current;
-    try {
-      const page = await read(after);
-      if (mine !== reading.current) return;
-      setRows((old) => (after ? [...old, ...page.rows.filter((r) => !old.some((o) => o.id === r.id))] : page.rows));
-      setNext(page.next);
-      setError(undefined);
-    } catch (err) {
-      if (mine === reading.current) setError(messageOf(err));
-    } finally {
-      if (mine === reading.current) setLoading(false);
-    }
-  }, deps);
-  useEffect(() => {
-    setLoading(true);
-    void load(null);
-  }, [load]);
-  return { rows, setRows, next, loading, error, setError, more: () => next && load(next), reload: () => load(null) };
-}
-
 /** Moves the row at `from` one place up or down; the new order of ids. */
 const moved = <T extends { id: string }>(rows: T[], from: number, by: -1 | 1): T[] | undefined => {
   const to = from + by;
@@ -84,22 +58,30 @@ export function HelpCenter({ place, collectionId }: { place: Place; collectionId
   const language = mode?.defaultLanguage ?? 'en';
   const [removing, setRemoving] = useState<{ kind: 'collection' | 'section' | 'article'; id: string; name: string } | undefined>();
 
-  const collections = usePaged<HelpCollectionTreeFragment>(
-    async (after) => {
-      const { helpCollections } = await request(HelpCollectionsDocument, { appModeId: modeId, after });
-      const p = helpCollections.pageInfo;
-      return { rows: helpCollections.edges.map((e) => e.node), next: p.hasNextPage ? (p.endCursor ?? null) : null };
+  // Writes go one after another, and a list is read again only after those before it are kept: a rename
+  // made just after a reorder never reads the order from before it.
+  const writes = useRef<Promise<unknown>>(Promise.resolve());
+  const inTurn = <T,>(write: () => Promise<T>): Promise<T> => {
+    const done = writes.current.then(write, write);
+    writes.current = done.catch(() => undefined);
+    return done;
+  };
+  const collections = usePagedList<HelpCollectionTreeFragment>({
+    read: async (after) => {
+      await writes.current;
+      return pageOf((await request(HelpCollectionsDocument, { appModeId: modeId, after })).helpCollections);
     },
-    [modeId],
-  );
-  const articles = usePaged<HelpArticleRowFragment>(
-    async (after) => {
-      const { helpArticles } = await request(HelpArticlesDocument, { appModeId: modeId, collectionId: collectionId ?? null, after });
-      const p = helpArticles.pageInfo;
-      return { rows: helpArticles.edges.map((e) => e.node), next: p.hasNextPage ? (p.endCursor ?? null) : null };
+    merge: withPage,
+    by: [modeId],
+  });
+  const articles = usePagedList<HelpArticleRowFragment>({
+    read: async (after) => {
+      await writes.current;
+      return pageOf((await request(HelpArticlesDocument, { appModeId: modeId, collectionId: collectionId ?? null, after })).helpArticles);
     },
-    [modeId, collectionId],
-  );
+    merge: withPage,
+    by: [modeId, collectionId],
+  });
   const sectionsOf = (c: HelpCollectionTreeFragment) => c.sections.edges.map((e) => e.node);
   const chosen: HelpCollectionRowFragment | undefined =
     collections.rows.find((c) => c.id === collectionId) ?? collections.rows.flatMap(sectionsOf).find((s) => s.id === collectionId);
@@ -108,10 +90,12 @@ export function HelpCenter({ place, collectionId }: { place: Place; collectionId
   const chosenName =
     chosen && (home && home.id !== chosen.id ? `${collectionName(home, language)} › ` : '') + collectionName(chosen, language);
   const rename = async (c: HelpCollectionRowFragment, name: string) => {
-    await request(ChangeHelpCollectionDocument, {
-      id: c.id,
-      input: { texts: [{ language, name, description: c.texts.find((t) => t.language === language)?.description ?? '' }] },
-    });
+    await inTurn(() =>
+      request(ChangeHelpCollectionDocument, {
+        id: c.id,
+        input: { texts: [{ language, name, description: c.texts.find((t) => t.language === language)?.description ?? '' }] },
+      }),
+    );
     await collections.reload();
   };
   const reorderSections = async (parent: HelpCollectionTreeFragment, from: number, by: -1 | 1) => {
@@ -121,7 +105,7 @@ export function HelpCenter({ place, collectionId }: { place: Place; collectionId
       collections.rows.map((c) => (c.id === parent.id ? { ...c, sections: { ...c.sections, edges: next.map((node) => ({ node })) } } : c)),
     );
     try {
-      await request(OrderHelpCollectionsDocument, { appModeId: modeId, parentId: parent.id, ids: next.map((x) => x.id) });
+      await inTurn(() => request(OrderHelpCollectionsDocument, { appModeId: modeId, parentId: parent.id, ids: next.map((x) => x.id) }));
     } catch (err) {
       collections.setError(messageOf(err));
       void collections.reload();
@@ -129,7 +113,7 @@ export function HelpCenter({ place, collectionId }: { place: Place; collectionId
   };
   const moveSection = async (section: HelpCollectionRowFragment, parentId: string) => {
     try {
-      await request(ChangeHelpCollectionDocument, { id: section.id, input: { parentId } });
+      await inTurn(() => request(ChangeHelpCollectionDocument, { id: section.id, input: { parentId } }));
     } catch (err) {
       collections.setError(messageOf(err));
     }
@@ -143,7 +127,7 @@ export function HelpCenter({ place, collectionId }: { place: Place; collectionId
     if (!next) return;
     collections.setRows(next);
     try {
-      await request(OrderHelpCollectionsDocument, { appModeId: modeId, ids: next.map((c) => c.id) });
+      await inTurn(() => request(OrderHelpCollectionsDocument, { appModeId: modeId, ids: next.map((c) => c.id) }));
     } catch (err) {
       collections.setError(messageOf(err));
       void collections.reload();
@@ -154,7 +138,7 @@ export function HelpCenter({ place, collectionId }: { place: Place; collectionId
     if (!next || !collectionId) return;
     articles.setRows(next);
     try {
-      await request(OrderHelpArticlesDocument, { appModeId: modeId, collectionId, ids: next.map((a) => a.id) });
+      await inTurn(() => request(OrderHelpArticlesDocument, { appModeId: modeId, collectionId, ids: next.map((a) => a.id) }));
     } catch (err) {
       articles.setError(messageOf(err));
       void articles.reload();

@@ -75,5 +75,5 @@ export function usePagedList<T>(options: {
     void reload();
   }, options.by);
 
-  return { rows, setRows, next, loading, error, reload, more };
+  return { rows, setRows, next, loading, error, setError, reload, more };
 }
