@@ -23,7 +23,7 @@ export type Route =
   | { screen: 'help-article'; id: string; language?: string | undefined }
   | { screen: 'tickets'; state: string; ticketId?: string | undefined }
   | { screen: 'ticket-types' }
-  | { screen: 'messages'; messageId?: string | undefined }
+  | { screen: 'messages'; messageId?: string | undefined; results?: boolean }
   | { screen: 'pushes' }
   | { screen: 'settings'; page: string }
   | { screen: 'not-found' };
@@ -49,6 +49,8 @@ export function route(pathname: string): Route {
   if (parts[0] === 'ticket-types' && parts.length === 1) return { screen: 'ticket-types' };
   if (parts[0] === 'pushes' && parts.length === 1) return { screen: 'pushes' };
   if (parts[0] === 'messages' && parts.length <= 2) return { screen: 'messages', messageId: parts[1] };
+  if (parts[0] === 'messages' && parts.length === 3 && parts[2] === 'results')
+    return { screen: 'messages', messageId: parts[1], results: true };
   if (parts[0] === 'settings' && parts.length <= 2) return { screen: 'settings', page: parts[1] ?? 'app' };
   return { screen: 'not-found' };
 }
@@ -69,4 +71,6 @@ export const ticketsPath = (state = 'all', ticketId?: string) =>
 export const TICKET_TYPES_PATH = `${BASE}/ticket-types`;
 /** In-app messages, and the one open beside the list. */
 export const messagesPath = (messageId?: string) => `${BASE}/messages${messageId ? `/${encodeURIComponent(messageId)}` : ''}`;
+/** A survey's results, beside the messages list. */
+export const surveyResultsPath = (messageId: string) => `${messagesPath(messageId)}/results`;
 export const PUSHES_PATH = `${BASE}/pushes`;

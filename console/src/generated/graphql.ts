@@ -2266,6 +2266,60 @@ export type RenewAppWebhookSecretMutation = {
   renewAppWebhookSecret: { appModeId: string; secret: string; secretHint: string; createdAt: string };
 };
 
+export type SurveyQuestionResultsRowFragment = {
+  question: string;
+  type: string;
+  title: string;
+  views: number;
+  exits: number;
+  dropOff: number | null;
+  answered: number;
+  distribution: Array<{ value: string; count: number }>;
+  nps: { answered: number; promoters: number; passives: number; detractors: number; score: number } | null;
+};
+
+export type SurveyVariantResultsRowFragment = {
+  variant: string;
+  shown: number;
+  started: number;
+  completed: number;
+  questions: Array<{
+    question: string;
+    type: string;
+    title: string;
+    views: number;
+    exits: number;
+    dropOff: number | null;
+    answered: number;
+    distribution: Array<{ value: string; count: number }>;
+    nps: { answered: number; promoters: number; passives: number; detractors: number; score: number } | null;
+  }>;
+};
+
+export type SurveyResultsQueryVariables = Exact<{
+  messageId: string;
+}>;
+
+export type SurveyResultsQuery = {
+  surveyResults: Array<{
+    variant: string;
+    shown: number;
+    started: number;
+    completed: number;
+    questions: Array<{
+      question: string;
+      type: string;
+      title: string;
+      views: number;
+      exits: number;
+      dropOff: number | null;
+      answered: number;
+      distribution: Array<{ value: string; count: number }>;
+      nps: { answered: number; promoters: number; passives: number; detractors: number; score: number } | null;
+    }>;
+  }>;
+};
+
 export type TicketStateWordsFragment = { key: string; label: string; final: boolean };
 
 export type TicketTypeRowFragment = {
@@ -3168,6 +3222,64 @@ export const HelpBotFormFragmentDoc = new TypedDocumentString(
 }`,
   { fragmentName: 'HelpBotForm' },
 ) as unknown as TypedDocumentString<HelpBotFormFragment, unknown>;
+export const SurveyQuestionResultsRowFragmentDoc = new TypedDocumentString(
+  `
+    fragment SurveyQuestionResultsRow on SurveyQuestionResults {
+  question
+  type
+  title
+  views
+  exits
+  dropOff
+  answered
+  distribution {
+    value
+    count
+  }
+  nps {
+    answered
+    promoters
+    passives
+    detractors
+    score
+  }
+}
+    `,
+  { fragmentName: 'SurveyQuestionResultsRow' },
+) as unknown as TypedDocumentString<SurveyQuestionResultsRowFragment, unknown>;
+export const SurveyVariantResultsRowFragmentDoc = new TypedDocumentString(
+  `
+    fragment SurveyVariantResultsRow on SurveyVariantResults {
+  variant
+  shown
+  started
+  completed
+  questions {
+    ...SurveyQuestionResultsRow
+  }
+}
+    fragment SurveyQuestionResultsRow on SurveyQuestionResults {
+  question
+  type
+  title
+  views
+  exits
+  dropOff
+  answered
+  distribution {
+    value
+    count
+  }
+  nps {
+    answered
+    promoters
+    passives
+    detractors
+    score
+  }
+}`,
+  { fragmentName: 'SurveyVariantResultsRow' },
+) as unknown as TypedDocumentString<SurveyVariantResultsRowFragment, unknown>;
 export const TicketStateWordsFragmentDoc = new TypedDocumentString(
   `
     fragment TicketStateWords on TicketState {
@@ -5465,6 +5577,41 @@ export const RenewAppWebhookSecretDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<RenewAppWebhookSecretMutation, RenewAppWebhookSecretMutationVariables>;
+export const SurveyResultsDocument = new TypedDocumentString(`
+    query SurveyResults($messageId: ID!) {
+  surveyResults(messageId: $messageId) {
+    ...SurveyVariantResultsRow
+  }
+}
+    fragment SurveyQuestionResultsRow on SurveyQuestionResults {
+  question
+  type
+  title
+  views
+  exits
+  dropOff
+  answered
+  distribution {
+    value
+    count
+  }
+  nps {
+    answered
+    promoters
+    passives
+    detractors
+    score
+  }
+}
+fragment SurveyVariantResultsRow on SurveyVariantResults {
+  variant
+  shown
+  started
+  completed
+  questions {
+    ...SurveyQuestionResultsRow
+  }
+}`) as unknown as TypedDocumentString<SurveyResultsQuery, SurveyResultsQueryVariables>;
 export const TicketTypesDocument = new TypedDocumentString(`
     query TicketTypes($appModeId: ID!, $includeArchived: Boolean) {
   ticketTypes(appModeId: $appModeId, first: 50, includeArchived: $includeArchived) {

@@ -26,7 +26,7 @@ import { newKey } from './help-content';
 // (`content.screens.1.next`): the words are shown beside the field it names. Every change is shown
 // at once in the page's preview (onContent).
 
-/** The kinds the editor writes (a survey is written on the staff API for now). */
+/** The kinds this editor writes (a survey has its own: messages-survey-editor.tsx). */
 type Kind = Exclude<InAppMessagePageFragment['kind'], 'survey'>;
 const ACTION_NAMES: Record<string, string> = {
   '': 'Go on',

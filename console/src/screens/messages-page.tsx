@@ -17,11 +17,13 @@ import {
 } from '../generated/graphql';
 import { Confirm } from '../ui/confirm';
 import { fullTime, when } from '../ui/time';
+import { navigate, surveyResultsPath } from '../router';
 import { MessageWords } from './messages-words';
 import { MessagePreview } from './messages-preview';
 import { AudienceReach } from './messages-reach';
 
 type Editor = typeof import('./messages-editor').MessageEditor;
+type SurveyEditor = typeof import('./messages-survey-editor').SurveyEditor;
 type Audience = typeof import('./messages-audience').AudienceEditor;
 type Schedule = typeof import('./messages-audience').ScheduleEditor;
 let scheduleLoaded: Schedule | undefined;
@@ -39,6 +41,7 @@ function whenWords(m: InAppMessagePageFragment): string {
 }
 /** The editors' code, fetched when first opened (they bring the block editor and the forms' refusals). */
 let editorLoaded: Editor | undefined;
+let surveyEditorLoaded: SurveyEditor | undefined;
 let audienceLoaded: Audience | undefined;
 
 /** A rule in a few words: everyone, or how many conditions, all or any of them. */
@@ -113,14 +116,18 @@ export function MessagePage(props: {
   const [ending, setEnding] = useState(false);
   const [deleting, setDeleting] = useState(false);
   const version = useRef<string | null>(null);
-  const [Editor, setEditor] = useState<Editor | undefined>();
+  const [Editor, setEditor] = useState<Editor | SurveyEditor | undefined>();
   const [editing, setEditing] = useState(false);
   /** The content being edited, previewed as it is typed. */
   const [draft, setDraft] = useState<unknown>(undefined);
   const edit = async () => {
     try {
-      editorLoaded ??= (await import('./messages-editor')).MessageEditor;
-      setEditor(() => editorLoaded);
+      // A survey has an editor of its own (its steps, questions and branches).
+      const loaded =
+        m?.kind === 'survey'
+          ? (surveyEditorLoaded ??= (await import('./messages-survey-editor')).SurveyEditor)
+          : (editorLoaded ??= (await import('./messages-editor')).MessageEditor);
+      setEditor(() => loaded);
       setEditing(true);
     } catch (err) {
       setError(messageOf(err));
@@ -202,6 +209,9 @@ export function MessagePage(props: {
             { id: 'message-when', label: 'Message: Change when', run: () => void changeSchedule() },
           ]
         : []),
+      ...(m?.kind === 'survey'
+        ? [{ id: 'message-results', label: 'Message: Survey results', run: () => navigate(surveyResultsPath(m.id)) }]
+        : []),
     ]);
     return () => actionCommands.set([]);
   }, [m?.state]);
@@ -221,8 +231,7 @@ export function MessagePage(props: {
 
   const t = totals(m.stats.variants);
   const first = m.variants[0];
-  // A survey is written on the staff API for now: the console has no survey editor yet.
-  const editable = m.state !== 'ended' && m.variants.length === 1 && m.kind !== 'survey';
+  const editable = m.state !== 'ended' && m.variants.length === 1;
   return (
     <section class="conversation-pane message-page" aria-labelledby="message-title">
       <header class="message-head">
@@ -240,8 +249,17 @@ export function MessagePage(props: {
           ))}
           {editable && !editing && (
             <button type="button" onClick={() => void edit()}>
-              Edit the message
+              {m.kind === 'survey' ? 'Edit the survey' : 'Edit the message'}
             </button>
+          )}
+          {m.kind === 'survey' && (
+            <a
+              class="message-results-link"
+              href={surveyResultsPath(m.id)}
+              onClick={(e) => (e.preventDefault(), navigate(surveyResultsPath(m.id)))}
+            >
+              See the results
+            </a>
           )}
           {m.state === 'draft' && (
             <button type="button" class="danger" disabled={busy} onClick={() => setDeleting(true)}>

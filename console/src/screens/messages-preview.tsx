@@ -66,7 +66,7 @@ function Blocks({ blocks }: { blocks: Block[] }) {
 export function MessagePreview({ kind, content }: { kind: string; content: unknown }) {
   const c = (content ?? {}) as { blocks?: Block[]; buttons?: Button[]; screens?: Screen[]; start?: string };
   if (kind === 'survey') {
-    // A survey's questions in the order written (its steps are edited on the staff API for now).
+    // A survey's questions in the order written (the survey editor's steps, as they are typed).
     const steps = (content as { steps?: { questions?: { id: string; title: string }[] }[] } | null)?.steps ?? [];
     return (
       <div class="message-preview preview-survey" role="group" aria-label="Preview">

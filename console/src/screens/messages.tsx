@@ -18,19 +18,22 @@ import { pageOf, usePagedList } from '../ui/paged-list';
 import { useMoreWhenSeen, useRowKeys } from '../ui/row-keys';
 import { when } from '../ui/time';
 import { addCount, KIND_NAMES, MessagePage, STATE_NAMES, totals } from './messages-page';
+import { SurveyResults } from './messages-lazy';
 import { TestPhones } from './messages-phones';
 
 // Messages: the app-mode's in-app messages, newest first, 30 to a page (the next page loaded as the
 // list is scrolled), each with its kind, state and statistics (people counted once each, the
 // control group left out). j/k move, Enter opens the message beside the list, Esc goes back.
 // "Make a banner", "Make a post" and "Make a carousel" make a draft from a name and one paragraph
-// (a carousel's first screen); its page's editor does the rest.
+// (a carousel's first screen), "Make a survey" from a name and its first question (a 0 to 10
+// score, then the thank-you step); its page's editor does the rest. A survey's results open beside
+// the list (`/console/messages/<id>/results`).
 
 const PAGE = 30;
 /** The most rows read again at once when the live statistics ask for a reload. */
 const MAX_REREAD = 200;
 
-export function Messages({ place, messageId }: { place: Place; messageId?: string | undefined }) {
+export function Messages({ place, messageId, results }: { place: Place; messageId?: string | undefined; results?: boolean | undefined }) {
   const modeId = appModeId(place);
   const [making, setMaking] = useState<MakeKind | undefined>();
   const [phonesOpen, setPhonesOpen] = useState(false);
@@ -193,7 +196,9 @@ export function Messages({ place, messageId }: { place: Place; messageId?: strin
           </ul>
         )}
       </section>
-      {messageId ? (
+      {messageId && results ? (
+        <SurveyResults key={`${messageId}-results`} id={messageId} />
+      ) : messageId ? (
         <MessagePage key={messageId} id={messageId} modeId={modeId} onChanged={changed} onDeleted={deleted} phonesVersion={phonesVersion} />
       ) : (
         <section class="conversation-pane empty" aria-label="Message">
@@ -204,13 +209,25 @@ export function Messages({ place, messageId }: { place: Place; messageId?: strin
   );
 }
 
-type MakeKind = 'banner' | 'post' | 'carousel';
+type MakeKind = 'banner' | 'post' | 'carousel' | 'survey';
 const paragraph = (text: string) => [{ type: 'paragraph', spans: [{ text }] }];
 /** The content each kind is made with: one paragraph (a carousel's on its first screen). */
 const MAKE: Record<MakeKind, (text: string) => unknown> = {
   banner: (text) => ({ blocks: paragraph(text) }),
   post: (text) => ({ blocks: paragraph(text) }),
   carousel: (text) => ({ screens: [{ id: 'screen-1', blocks: paragraph(text) }] }),
+  survey: (text) => ({
+    steps: [
+      { id: 'step-1', questions: [{ id: 'q1', type: 'nps', title: text }] },
+      { id: 'thanks', thankYou: true, blocks: paragraph('Thank you!') },
+    ],
+  }),
+};
+const TEXT_LABEL: Record<MakeKind, string> = {
+  banner: 'Text',
+  post: 'Text',
+  carousel: 'Text of its first screen',
+  survey: 'Its first question (a score from 0 to 10; change it in the editor)',
 };
 
 /** A message of a kind from a name and one paragraph, made as a draft. */
@@ -250,7 +267,7 @@ function MakeMessage(props: { kind: MakeKind; modeId: string; onCancel(): void; 
         <input ref={first} required maxLength={200} value={name} onInput={(e) => setName(e.currentTarget.value)} />
       </label>
       <label>
-        {props.kind === 'carousel' ? 'Text of its first screen' : 'Text'}
+        {TEXT_LABEL[props.kind]}
         <textarea required rows={3} value={text} onInput={(e) => setText(e.currentTarget.value)} />
       </label>
       {error && (

@@ -226,7 +226,7 @@ export function Shell({ route }: { route: Exclude<Route, { screen: 'sign-in' }> 
         ) : here && route.screen === 'tickets' ? (
           <Tickets key={`${here.app.id}-${here.mode}`} place={here} state={route.state} ticketId={route.ticketId} />
         ) : here && route.screen === 'messages' ? (
-          <Messages key={`${here.app.id}-${here.mode}`} place={here} messageId={route.messageId} />
+          <Messages key={`${here.app.id}-${here.mode}`} place={here} messageId={route.messageId} results={route.results} />
         ) : here && route.screen === 'pushes' ? (
           <Pushes key={`${here.app.id}-${here.mode}`} place={here} />
         ) : here && route.screen === 'ticket-types' ? (
