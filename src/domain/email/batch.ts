@@ -4,24 +4,20 @@ import { empty, exec, one, rows, sql } from '../../db/sql.js';
 import { audienceSql, type SendAudience } from '../audiences/send-audience.js';
 import { retried } from '../../db/retried.js';
 import type { Ctx } from '../context.js';
-import { MailNotSent } from '../mail/transport.js';
 import { ALL_ON, JOINS, NEEDS_CONSENT, SUBSCRIBED } from '../preferences/hears.js';
-import { composeEmail, type Addressing } from './compose.js';
-import { EMAILS_AT_ONCE, MAX_TRIES, RETRY_WAITS_MS, STEP_PEOPLE } from './schedule.js';
-import { recordAnswers, settleInterrupted, type Answer } from './record.js';
-import { emailTokenKey } from './tokens.js';
+import { handOver, type Claimed } from './hand-over.js';
+import { EMAILS_AT_ONCE, STEP_PEOPLE } from './schedule.js';
+import { settleInterrupted } from './record.js';
 
 // One step of a sending: the emails an earlier attempt claimed but never handed over, those the mail
 // server put off that are due again, then the next page of the audience (STEP_PEOPLE people with an
 // address, in contact order after the cursor). Each person's email is claimed by an email_send row
-// before it goes (skipped people get their row with the reason), marked posted just before it is
-// handed to the mail server, EMAILS_AT_ONCE at a time, and its answer written as the chunk's answers
-// come. A person claimed once is never claimed again by the sending, so a step run twice sends
-// nothing twice; an email marked posted whose answer was never written (the server stopped) is
-// counted as sent and not sent again (record.ts settleInterrupted): at most the emails in flight at
-// a kill may be counted without having left. A mail server that cannot be reached ends the step (it
-// is tried again by the process, then rested); one that refuses an address for good fails that
-// email, and one that puts it off (4yz) tries it again later, MAX_TRIES times.
+// before it goes (skipped people get their row with the reason), then handed over (hand-over.ts). A
+// person claimed once is never claimed again by the sending, so a step run twice sends nothing twice;
+// an email marked posted whose answer was never written (the server stopped) is counted as sent and
+// not sent again (record.ts settleInterrupted). A mail server that cannot be reached ends the step
+// (the process tries it again, then rests); one that refuses an address for good fails that email,
+// and one that puts it off (4yz) tries it again later, MAX_TRIES times.
 
 export interface EmailStepInput {
   /** The sending (its version's id). */
@@ -41,13 +37,6 @@ export interface EmailStepOptions {
   atOnce?: number;
 }
 
-interface Claimed {
-  id: string;
-  contact_id: string | null;
-  address: string;
-  tries: number;
-}
-
 export async function sendEmailBatch(ctx: Ctx, input: EmailStepInput, opts: EmailStepOptions = {}): Promise<EmailStepResult> {
   const size = opts.stepPeople ?? STEP_PEOPLE;
   const version = await retried(() => ctx.db.emailVersion.findUnique({ where: { id: input.sendId } }));
@@ -58,7 +47,7 @@ export async function sendEmailBatch(ctx: Ctx, input: EmailStepInput, opts: Emai
   const carried = await retried(() => takeUp(ctx, version, claim, now, size));
   const page = version.test ? { people: [], after: null, done: true } : await retried(() => nextPage(ctx, version, input.after, size));
   const fresh = page.people.length ? await retried(() => claimPage(ctx, version, page.people, claim, now)) : [];
-  await sendAll(ctx, version, claim, [...carried, ...fresh], opts.atOnce ?? EMAILS_AT_ONCE);
+  await handOver(ctx, version, claim, [...carried, ...fresh], opts.atOnce ?? EMAILS_AT_ONCE);
   if (!page.done) return { after: page.after, finished: false, waitUntil: null };
   return { after: page.after, ...(await retried(() => afterLastPage(ctx, version))) };
 }
@@ -131,42 +120,6 @@ async function claimPage(ctx: Ctx, version: EmailVersion, people: Person[], clai
     RETURNING id::text, contact_id, address, tries, state::text`,
   );
   return claimed.filter((c) => c.state === 'sending');
-}
-
-/** Hands each claimed email to the mail server, `atOnce` at a time, marking each chunk posted first and writing its answers after. */
-async function sendAll(ctx: Ctx, version: EmailVersion, claim: string, claimed: Claimed[], atOnce: number): Promise<void> {
-  const at: Addressing = { key: emailTokenKey(ctx.svc), baseUrl: ctx.svc.config.baseUrl, defaultFrom: ctx.svc.mail.from };
-  for (let i = 0; i < claimed.length; i += atOnce) {
-    const chunk = claimed.slice(i, i + atOnce);
-    await retried(() =>
-      exec(ctx, sql`UPDATE email_send SET posted = true WHERE id = ANY(${chunk.map((c) => c.id)}::uuid[]) AND claim = ${claim}::uuid`),
-    );
-    let unreachable: MailNotSent | undefined;
-    const answers = await Promise.all(
-      chunk.map(async (c): Promise<Answer> => {
-        const now = ctx.clock.now();
-        const mail = composeEmail(version, { sendId: c.id, address: c.address }, at, now);
-        try {
-          await ctx.svc.mail.send(mail);
-          return { id: c.id, state: 'sent', mailMessageId: mail.mailMessageId };
-        } catch (err) {
-          const e = err instanceof MailNotSent ? err : new MailNotSent(String((err as Error).message ?? err), false);
-          if (e.permanent) return { id: c.id, state: 'failed', reason: e.message };
-          if (e.responseCode === undefined) unreachable ??= e;
-          if (e.responseCode === undefined || c.tries < MAX_TRIES) {
-            const wait = RETRY_WAITS_MS[Math.min(c.tries, RETRY_WAITS_MS.length) - 1] ?? RETRY_WAITS_MS[0]!;
-            // Not reached at all: tried again at once by the next attempt, not counted as a try.
-            return e.responseCode === undefined
-              ? { id: c.id, state: 'unsent' }
-              : { id: c.id, state: 'retry', reason: e.message, retryAt: new Date(now.getTime() + wait) };
-          }
-          return { id: c.id, state: 'failed', reason: e.message };
-        }
-      }),
-    );
-    await retried(() => recordAnswers(ctx, version, claim, answers));
-    if (unreachable) throw unreachable;
-  }
 }
 
 /** Past the last page: wait for the next email put off; else the sending is done. */

@@ -6,6 +6,8 @@
 export const STEP_PEOPLE = 500;
 /** Emails handed to the mail server at once (its connections are pooled). */
 export const EMAILS_AT_ONCE = 20;
+/** Answers written at once at most. */
+export const WRITE_AT = 100;
 /** How long the process gives one step. */
 export const STEP_TIMEOUT_MS = 300_000;
 /** Tries of an email the mail server puts off (a 4yz answer), and the waits before each next try. */
