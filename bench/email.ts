@@ -2,17 +2,17 @@
 // staff side and carried out by the email-send process on the embedded engine (wired as `npm start`
 // wires it) through SMTP to a local SMTP server: every person claimed, their email made (tokens for
 // each link, the open, the unsubscribe; the headers), handed over, recorded, a message.sent each.
-// Halfway, the engine is stopped and another started on the same database, as a restart does: every
+// The SMTP server runs in a process of its own, as a mail server does. Halfway, the engine is stopped and another started on the same database, as a restart does: every
 // person must still get the email once. Beside it the floor, in the same run: the same number of
 // pre-rendered emails sent by nodemailer (pooled as the service's transport is) from a plain loop, as
 // many at once as a step hands over, to the same server. Run by bench/run.ts, or alone:
 // `npx tsx bench/email.ts [people]` (BENCH_EMAIL_PEOPLE for npm run bench; 100,000 by default).
 import { randomUUID } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
+import { fork } from 'node:child_process';
+import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createTransport } from 'nodemailer';
-import { SMTPServer } from 'smtp-server';
 import { readConfig } from '../src/config.js';
 import { exec, sql } from '../src/db/sql.js';
 import { createApp } from '../src/domain/apps/create-app.js';
@@ -43,24 +43,30 @@ export interface EmailBenchResult {
   messageSent: number;
 }
 
-/** A local SMTP server that counts what each address is sent (without parsing the messages). */
+/** The SMTP server (bench/smtp-sink.ts) in a process of its own, and a way to ask it what it got. */
 async function smtpSink() {
-  const counts = new Map<string, number>();
-  const server = new SMTPServer({
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    size: 10_000_000,
-    onData(stream, session, done) {
-      stream.on('end', () => {
-        for (const r of session.envelope.rcptTo) counts.set(r.address, (counts.get(r.address) ?? 0) + 1);
-        done();
-      });
-      stream.resume();
+  const child = fork(fileURLToPath(new URL('./smtp-sink.ts', import.meta.url)), [], { execArgv: ['--import', 'tsx'] });
+  const answer = <T>(ask: string, key: string) =>
+    new Promise<T>((resolve) => {
+      const on = (m: Record<string, unknown>) => {
+        if (!(key in m)) return;
+        child.off('message', on);
+        resolve(m[key] as T);
+      };
+      child.on('message', on);
+      if (ask) child.send({ ask });
+    });
+  const port = await answer<number>('', 'port');
+  return {
+    port,
+    url: `smtp://127.0.0.1:${port}`,
+    size: () => answer<number>('size', 'size'),
+    counts: async () => new Map(await answer<[string, number][]>('counts', 'counts')),
+    close: async () => {
+      child.disconnect();
+      await once(child, 'exit');
     },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.server.address() as AddressInfo).port;
-  return { counts, url: `smtp://127.0.0.1:${port}`, port, close: () => new Promise<void>((r) => server.close(() => r())) };
+  };
 }
 
 export async function benchEmail(url: string, secretKey: string, people = PEOPLE): Promise<EmailBenchResult> {
@@ -111,7 +117,7 @@ export async function benchEmail(url: string, secretKey: string, people = PEOPLE
     for (;;) {
       const now = await svc.db.emailVersion.findUniqueOrThrow({ where: { id: sending.id }, select: { state: true } });
       if (now.state !== 'sending') break;
-      if (!restarted && sink.counts.size >= people / 2) {
+      if (!restarted && (await sink.size()) >= people / 2) {
         restarted = true;
         await engine.close();
         engine = engineOn();
@@ -121,10 +127,11 @@ export async function benchEmail(url: string, secretKey: string, people = PEOPLE
     const serviceMs = performance.now() - serviceStart;
     const sent = await svc.db.emailSend.count({ where: { versionId: sending.id, state: 'sent' } });
     const messageSent = await svc.db.outboxEvent.count({ where: { appModeId, topic: 'message.sent' } });
+    const counts = await sink.counts();
     let missed = 0;
     let twice = 0;
     for (let i = 1; i <= people; i++) {
-      const n = sink.counts.get(`person-${i}@example.com`) ?? 0;
+      const n = counts.get(`person-${i}@example.com`) ?? 0;
       if (n === 0) missed++;
       if (n > 1) twice++;
     }

@@ -34,6 +34,10 @@ process.exit(
     const push = await import('./push.js');
     push.printPush(await push.benchPush(url, BENCH_SECRET_KEY));
 
+    // Email fan-out (bench/email.ts): one email to 100,000 people (BENCH_EMAIL_PEOPLE for fewer) through SMTP by the email-send process, restarted halfway, beside nodemailer from a plain loop.
+    const email = await import('./email.js');
+    email.printEmail(await email.benchEmail(url, BENCH_SECRET_KEY));
+
     // Fairness (bench/fairness.ts): tenant A's flood of 160 posts that never answer beside tenant B's deliveries and snooze, on a server process of its own.
     const fairness = await import('./fairness.js');
     fairness.printFairness(await fairness.benchFairness(adminUrl, BENCH_SECRET_KEY));
