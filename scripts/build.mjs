@@ -8,7 +8,7 @@
 // packages included, in a few files (dist/src/main.js, its parts in dist/server/). Node then reads
 // and links a handful of modules instead of some 1,500 (a third of the start's CPU went to finding,
 // reading and linking them). What the server loads only when configured or asked (S3, Temporal,
-// nodemailer, GraphiQL, the migration engine) and packages that find files beside themselves stay
+// nodemailer, MJML, GraphiQL, the migration engine) and packages that find files beside themselves stay
 // outside, loaded from node_modules when needed; dynamic imports become parts loaded when reached.
 // Plain .mjs so it runs before anything else is installed or built.
 //
@@ -33,6 +33,8 @@ const serverExternal = [
   '@aws-sdk/*',
   '@temporalio/*',
   'nodemailer',
+  // The email renderer loads it at the first email; a few hundred modules, some reading files beside themselves.
+  'mjml',
   '@graphql-yoga/render-graphiql',
   '@prisma/schema-engine-wasm',
   // Finds its binaries beside itself.

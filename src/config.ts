@@ -1,3 +1,4 @@
+import { createPrivateKey } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -48,6 +49,8 @@ export interface Config {
   smtpUrl: string | undefined;
   /** The From of outgoing mail: `Name <address>` or an address. */
   mailFrom: string;
+  /** DKIM signing of the mail sent over SMTP (DKIM_DOMAIN, DKIM_SELECTOR, DKIM_PRIVATE_KEY: all three or none). */
+  dkim: DkimSettings | undefined;
   /** Where files are kept (BLOB_STORE): PostgreSQL, or an S3-compatible bucket. */
   blobs: BlobSettings;
   /** How long a conversation long poll (GET …/wait) waits with nothing new (ms). */
@@ -55,6 +58,15 @@ export interface Config {
   /** Where pushes go: the providers' own addresses. Private addresses (a test's stand-ins) are reached only when OUTBOUND_TEST_TRUST names them. */
   push: PushAddresses;
   limits: RateLimits;
+}
+
+export interface DkimSettings {
+  /** The signing domain (the signature's d=): the domain the public key is published under. */
+  domainName: string;
+  /** The selector (s=): the key's TXT record is `{selector}._domainkey.{domain}`. */
+  keySelector: string;
+  /** The RSA private key, PEM. */
+  privateKey: string;
 }
 
 export interface PushAddresses {
@@ -98,6 +110,43 @@ function defaultMailFrom(baseUrl: string | undefined): string {
   return `CRM <no-reply@${/[a-z]/i.test(host) && !host.includes(':') ? host : 'localhost'}>`;
 }
 
+const DOMAIN = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/i;
+const SELECTOR = /^(?=.{1,253}$)[a-z0-9]([a-z0-9_-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9_-]{0,61}[a-z0-9])?)*$/i;
+const DKIM_NAMES = ['DKIM_DOMAIN', 'DKIM_SELECTOR', 'DKIM_PRIVATE_KEY'] as const;
+
+/**
+ * DKIM_DOMAIN, DKIM_SELECTOR and DKIM_PRIVATE_KEY (an RSA key in PEM, its line breaks as they are
+ * or written `\n`): all three, or none (mail unsigned). A partial set or a key that does not read
+ * stops the start, naming what is wrong (never showing the key).
+ */
+function readDkim(env: NodeJS.ProcessEnv): DkimSettings | undefined {
+  const given = DKIM_NAMES.filter((name) => env[name]?.trim());
+  if (given.length === 0) return undefined;
+  const missing = DKIM_NAMES.filter((name) => !given.includes(name));
+  if (missing.length)
+    throw new Error(
+      `DKIM signing needs DKIM_DOMAIN, DKIM_SELECTOR and DKIM_PRIVATE_KEY together: ${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} missing (set all three, or none to send unsigned)`,
+    );
+  const domainName = env.DKIM_DOMAIN!.trim().toLowerCase();
+  const keySelector = env.DKIM_SELECTOR!.trim();
+  if (!DOMAIN.test(domainName)) throw new Error(`DKIM_DOMAIN must be a domain name such as example.com, not "${domainName}"`);
+  if (!SELECTOR.test(keySelector)) throw new Error(`DKIM_SELECTOR must be a DNS label such as mail2026, not "${keySelector}"`);
+  const privateKey = `${env
+    .DKIM_PRIVATE_KEY!.replace(/(\\r)?\\n/g, '\n')
+    .replace(/\r\n/g, '\n')
+    .trim()}\n`;
+  let type: string | undefined;
+  try {
+    type = createPrivateKey(privateKey).asymmetricKeyType;
+  } catch {
+    throw new Error(
+      'DKIM_PRIVATE_KEY must be a private key in PEM (-----BEGIN PRIVATE KEY----- …), its line breaks as they are or written \\n',
+    );
+  }
+  if (type !== 'rsa') throw new Error(`DKIM_PRIVATE_KEY must be an RSA key (rsa-sha256 signatures), not ${type}`);
+  return { domainName, keySelector, privateKey };
+}
+
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = int(env.PORT, 8080);
   if (env.BASE_URL && !/^https?:\/\/[^/]/.test(env.BASE_URL))
@@ -128,6 +177,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databasePoolSize: int(env.DATABASE_POOL_SIZE, 10),
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM || defaultMailFrom(env.BASE_URL),
+    dkim: readDkim(env),
     blobs: readBlobSettings(env),
     conversationWaitMs: int(env.CONVERSATION_WAIT_MS, 25_000),
     push: {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_EMAIL_MESSAGES } from '../src/domain/email/messages.js';
+import { MAX_TRACKED_LINKS } from '../src/domain/email/render.js';
 import { memberOf, staffApp, type StaffApp } from './support/factories.js';
 import { staffApi } from './support/graphql.js';
 import { sentEmail } from './support/email.js';
@@ -92,6 +93,12 @@ describe('composing an email', () => {
     expect((await api.refused(CREATE, { m: app.modes.live, i: { subject: 'x', blocks: [], topic: 'gone' } })).errors).toEqual([
       { field: 'topic', message: 'is not a topic of this app' },
     ]);
+    // Each link of an email is tracked, 500 at most (MAX_TRACKED_LINKS).
+    const list = { type: 'list', items: Array.from({ length: MAX_TRACKED_LINKS }, (_, i) => ({ spans: para(`Item ${i}`).spans })) };
+    expect((await api.refused(CREATE, { m: app.modes.live, i: { subject: 'Many', blocks: [list, para('One more')] } })).errors).toEqual([
+      { field: 'blocks', message: `must hold at most ${MAX_TRACKED_LINKS} links (each link of an email is tracked)` },
+    ]);
+    await api.ok(CREATE, { m: app.modes.live, i: { subject: 'Many', blocks: [list] } });
   });
 
   it('lets agents read and not write, and no one of another workspace either', async () => {

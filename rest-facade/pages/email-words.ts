@@ -1,15 +1,19 @@
 // The words of the unsubscribe page and the preference centre, in the languages the help site
-// speaks; the person's own language (their contact's), else their browser's, else English.
+// speaks; the person's own language (their contact's), else their browser's, else English. The
+// unsubscribe title and the preference centre's link are the email's own words (the footer's link
+// and the page it opens say the same).
+
+import { EMAIL_LANGUAGES, emailWordsFor as own } from '../../src/domain/email/words.js';
 
 const en = {
-  unsubscribeTitle: 'Unsubscribe',
+  unsubscribeTitle: own('en').unsubscribe,
   askLeave: (topic: string) => `Unsubscribe from ${topic}?`,
   youGet: (topic: string, address: string) => `You get emails about ${topic} at ${address}.`,
   leave: 'Unsubscribe',
   left: (topic: string) => `You have unsubscribed from ${topic}.`,
   leftDetail: (address: string) => `No more emails about it will go to ${address}. Other topics are as you chose them.`,
   gone: 'This topic has ended: no emails about it are sent any more.',
-  manage: 'Manage all your email preferences',
+  manage: own('en').preferences,
   preferencesTitle: 'Your preferences',
   preferencesLead: (address: string) => `Choose what we send to ${address}, and how.`,
   channels: { email: 'By email', push: 'By push notification', in_app: 'In the app' } as Record<string, string>,
@@ -27,14 +31,14 @@ const en = {
 type Words = typeof en;
 
 const de: Words = {
-  unsubscribeTitle: 'Abmelden',
+  unsubscribeTitle: own('de').unsubscribe,
   askLeave: (topic) => `Von ${topic} abmelden?`,
   youGet: (topic, address) => `Sie erhalten E-Mails zu ${topic} an ${address}.`,
   leave: 'Abmelden',
   left: (topic) => `Sie haben sich von ${topic} abgemeldet.`,
   leftDetail: (address) => `Es gehen keine E-Mails dazu mehr an ${address}. Andere Themen bleiben, wie Sie sie gewählt haben.`,
   gone: 'Dieses Thema gibt es nicht mehr: Dazu werden keine E-Mails mehr gesendet.',
-  manage: 'Alle E-Mail-Einstellungen verwalten',
+  manage: own('de').preferences,
   preferencesTitle: 'Ihre Einstellungen',
   preferencesLead: (address) => `Wählen Sie, was wir an ${address} senden, und wie.`,
   channels: { email: 'Per E-Mail', push: 'Per Push-Nachricht', in_app: 'In der App' },
@@ -50,7 +54,7 @@ const de: Words = {
 };
 
 const fr: Words = {
-  unsubscribeTitle: 'Se désabonner',
+  unsubscribeTitle: own('fr').unsubscribe,
   askLeave: (topic) => `Vous désabonner de ${topic} ?`,
   youGet: (topic, address) => `Vous recevez des e-mails sur ${topic} à ${address}.`,
   leave: 'Me désabonner',
@@ -58,7 +62,7 @@ const fr: Words = {
   leftDetail: (address) =>
     `Plus aucun e-mail à ce sujet ne sera envoyé à ${address}. Les autres sujets restent comme vous les avez choisis.`,
   gone: "Ce sujet n'existe plus : aucun e-mail n'est plus envoyé à son propos.",
-  manage: 'Gérer toutes vos préférences e-mail',
+  manage: own('fr').preferences,
   preferencesTitle: 'Vos préférences',
   preferencesLead: (address) => `Choisissez ce que nous envoyons à ${address}, et comment.`,
   channels: { email: 'Par e-mail', push: 'Par notification push', in_app: "Dans l'application" },
@@ -74,14 +78,14 @@ const fr: Words = {
 };
 
 const es: Words = {
-  unsubscribeTitle: 'Darse de baja',
+  unsubscribeTitle: own('es').unsubscribe,
   askLeave: (topic) => `¿Darse de baja de ${topic}?`,
   youGet: (topic, address) => `Recibe correos sobre ${topic} en ${address}.`,
   leave: 'Darme de baja',
   left: (topic) => `Se ha dado de baja de ${topic}.`,
   leftDetail: (address) => `No se enviarán más correos sobre esto a ${address}. Los demás temas siguen como los eligió.`,
   gone: 'Este tema ha terminado: ya no se envían correos sobre él.',
-  manage: 'Gestionar todas sus preferencias de correo',
+  manage: own('es').preferences,
   preferencesTitle: 'Sus preferencias',
   preferencesLead: (address) => `Elija qué enviamos a ${address}, y cómo.`,
   channels: { email: 'Por correo', push: 'Por notificación push', in_app: 'En la aplicación' },
@@ -97,6 +101,6 @@ const es: Words = {
 };
 
 const WORDS: Record<string, Words> = { en, de, fr, es };
-export const EMAIL_PAGE_LANGUAGES = Object.keys(WORDS);
+export const EMAIL_PAGE_LANGUAGES = EMAIL_LANGUAGES;
 
 export const emailWordsFor = (language: string): Words => WORDS[language.split('-')[0]!.toLowerCase()] ?? en;

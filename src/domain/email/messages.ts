@@ -6,6 +6,7 @@ import { conflict, invalid, notFound, type FieldError } from '../errors.js';
 import { readBlocks } from '../help/blocks.js';
 import { lock } from '../locks.js';
 import { addressProblem } from '../mail/message.js';
+import { MAX_TRACKED_LINKS, trackedLinkCount } from './render-blocks.js';
 
 // The emails staff compose: a subject, the preview text mail clients show after it (preheader), a
 // body of content blocks (the help center's, without formatting members; every link and picture an
@@ -77,6 +78,8 @@ async function readInput(
       'blocks',
     );
     if ('errors' in read) errors.push(...read.errors);
+    else if (trackedLinkCount(read.blocks) > MAX_TRACKED_LINKS)
+      errors.push({ field: 'blocks', message: `must hold at most ${MAX_TRACKED_LINKS} links (each link of an email is tracked)` });
     else data.blocks = read.blocks as unknown as Prisma.InputJsonValue;
   }
   if (input.topic !== undefined) {

@@ -4,10 +4,10 @@ import { addressProblem } from './message.js';
 import { smtpMail } from './smtp.js';
 import type { MailTransport } from './transport.js';
 
-/** The deployment's mail transport: SMTP when SMTP_URL is set, else the table. A bad setting stops the start. */
-export function openMailTransport(config: Pick<Config, 'smtpUrl' | 'mailFrom'>): MailTransport {
+/** The deployment's mail transport: SMTP when SMTP_URL is set (DKIM-signed with the DKIM settings), else the table. A bad setting stops the start. */
+export function openMailTransport(config: Pick<Config, 'smtpUrl' | 'mailFrom'> & Partial<Pick<Config, 'dkim'>>): MailTransport {
   const from = checkedFrom(config.mailFrom);
-  return config.smtpUrl ? smtpMail(config.smtpUrl, from) : keptMail(from);
+  return config.smtpUrl ? smtpMail(config.smtpUrl, from, config.dkim) : keptMail(from);
 }
 
 /** MAIL_FROM: `Name <address>` or an address, on one line. */
