@@ -25,6 +25,7 @@ export type Route =
   | { screen: 'ticket-types' }
   | { screen: 'messages'; messageId?: string | undefined }
   | { screen: 'pushes' }
+  | { screen: 'emails'; emailId?: string | undefined }
   | { screen: 'settings'; page: string }
   | { screen: 'not-found' };
 
@@ -48,6 +49,7 @@ export function route(pathname: string): Route {
   if (parts[0] === 'tickets' && parts.length <= 3) return { screen: 'tickets', state: parts[1] ?? 'all', ticketId: parts[2] };
   if (parts[0] === 'ticket-types' && parts.length === 1) return { screen: 'ticket-types' };
   if (parts[0] === 'pushes' && parts.length === 1) return { screen: 'pushes' };
+  if (parts[0] === 'emails' && parts.length <= 2) return { screen: 'emails', emailId: parts[1] };
   if (parts[0] === 'messages' && parts.length <= 2) return { screen: 'messages', messageId: parts[1] };
   if (parts[0] === 'settings' && parts.length <= 2) return { screen: 'settings', page: parts[1] ?? 'app' };
   return { screen: 'not-found' };
@@ -70,3 +72,5 @@ export const TICKET_TYPES_PATH = `${BASE}/ticket-types`;
 /** In-app messages, and the one open beside the list. */
 export const messagesPath = (messageId?: string) => `${BASE}/messages${messageId ? `/${encodeURIComponent(messageId)}` : ''}`;
 export const PUSHES_PATH = `${BASE}/pushes`;
+/** Emails, and the one open beside the list (`new`: one being written). */
+export const emailsPath = (emailId?: string) => `${BASE}/emails${emailId ? `/${encodeURIComponent(emailId)}` : ''}`;
