@@ -25,6 +25,7 @@ export type Route =
   | { screen: 'ticket-types' }
   | { screen: 'messages'; messageId?: string | undefined; results?: boolean }
   | { screen: 'pushes' }
+  | { screen: 'emails'; emailId?: string | undefined }
   | { screen: 'settings'; page: string }
   | { screen: 'not-found' };
 
@@ -48,6 +49,7 @@ export function route(pathname: string): Route {
   if (parts[0] === 'tickets' && parts.length <= 3) return { screen: 'tickets', state: parts[1] ?? 'all', ticketId: parts[2] };
   if (parts[0] === 'ticket-types' && parts.length === 1) return { screen: 'ticket-types' };
   if (parts[0] === 'pushes' && parts.length === 1) return { screen: 'pushes' };
+  if (parts[0] === 'emails' && parts.length <= 2) return { screen: 'emails', emailId: parts[1] };
   if (parts[0] === 'messages' && parts.length <= 2) return { screen: 'messages', messageId: parts[1] };
   if (parts[0] === 'messages' && parts.length === 3 && parts[2] === 'results')
     return { screen: 'messages', messageId: parts[1], results: true };
@@ -74,3 +76,5 @@ export const messagesPath = (messageId?: string) => `${BASE}/messages${messageId
 /** A survey's results, beside the messages list. */
 export const surveyResultsPath = (messageId: string) => `${messagesPath(messageId)}/results`;
 export const PUSHES_PATH = `${BASE}/pushes`;
+/** Emails, and the one open beside the list (`new`: one being written). */
+export const emailsPath = (emailId?: string) => `${BASE}/emails${emailId ? `/${encodeURIComponent(emailId)}` : ''}`;

@@ -97,6 +97,26 @@ export type ConversationState = 'closed' | 'open' | 'snoozed';
 
 export type DevicePlatform = 'android' | 'ios' | 'web';
 
+/** Only the fields given change; null clears the topic (transactional mail), the sender’s name, address and reply-to. */
+export type EmailMessageInput = {
+  /** The body: content blocks (the help center’s, without formatting members; links and pictures https); required to create. */
+  blocks?: unknown;
+  /** The sender's address; the deployment's when null. */
+  fromAddress?: string | null | undefined;
+  /** The sender's name, one line, at most 100 characters. */
+  fromName?: string | null | undefined;
+  /** How staff find it; the subject when left out. */
+  name?: string | null | undefined;
+  /** One line, at most 300 characters. */
+  preheader?: string | null | undefined;
+  /** Where replies go; the sender when null. */
+  replyTo?: string | null | undefined;
+  /** One line, 1 to 300 characters; required to create. */
+  subject?: string | null | undefined;
+  /** A topic's key that goes by email; null: transactional mail, which carries no unsubscribe. */
+  topic?: string | null | undefined;
+};
+
 /** Only the fields given change. */
 export type HelpArticleInput = {
   /** Applies at once to every published language. */
@@ -793,6 +813,351 @@ export type ContactsChangedSubscription = {
     contact: { id: string; externalId: string; displayName: string | null; email: string | null; updatedAt: string } | null;
   };
 };
+
+export type EmailStatsFragment = {
+  sent: number;
+  failed: number;
+  pending: number;
+  opened: number;
+  machineOpenedOnly: number;
+  clicked: number;
+  machineClickedOnly: number;
+  unsubscribed: number;
+  bounced: number;
+  complained: number;
+  skipped: Array<{ reason: string; count: number }>;
+};
+
+export type EmailRowFragment = { id: string; name: string; subject: string; topic: string | null; createdAt: string; updatedAt: string };
+
+export type EmailPageFragment = {
+  appModeId: string;
+  preheader: string;
+  blocks: unknown;
+  fromName: string | null;
+  fromAddress: string | null;
+  replyTo: string | null;
+  id: string;
+  name: string;
+  subject: string;
+  topic: string | null;
+  createdAt: string;
+  updatedAt: string;
+  statistics: {
+    sent: number;
+    failed: number;
+    pending: number;
+    opened: number;
+    machineOpenedOnly: number;
+    clicked: number;
+    machineClickedOnly: number;
+    unsubscribed: number;
+    bounced: number;
+    complained: number;
+    skipped: Array<{ reason: string; count: number }>;
+  };
+};
+
+export type EmailSendingRowFragment = {
+  id: string;
+  number: number;
+  test: boolean;
+  subject: string;
+  state: string;
+  people: number;
+  stopReason: string | null;
+  createdAt: string;
+  finishedAt: string | null;
+  statistics: {
+    sent: number;
+    failed: number;
+    pending: number;
+    opened: number;
+    machineOpenedOnly: number;
+    clicked: number;
+    machineClickedOnly: number;
+    unsubscribed: number;
+    bounced: number;
+    complained: number;
+    skipped: Array<{ reason: string; count: number }>;
+  };
+};
+
+export type EmailMessagesQueryVariables = Exact<{
+  appModeId: string;
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+}>;
+
+export type EmailMessagesQuery = {
+  emailMessages: {
+    edges: Array<{ node: { id: string; name: string; subject: string; topic: string | null; createdAt: string; updatedAt: string } }>;
+    pageInfo: { hasNextPage: boolean; endCursor: string | null };
+  };
+};
+
+export type EmailMessageQueryVariables = Exact<{
+  id: string;
+}>;
+
+export type EmailMessageQuery = {
+  emailMessage: {
+    appModeId: string;
+    preheader: string;
+    blocks: unknown;
+    fromName: string | null;
+    fromAddress: string | null;
+    replyTo: string | null;
+    id: string;
+    name: string;
+    subject: string;
+    topic: string | null;
+    createdAt: string;
+    updatedAt: string;
+    statistics: {
+      sent: number;
+      failed: number;
+      pending: number;
+      opened: number;
+      machineOpenedOnly: number;
+      clicked: number;
+      machineClickedOnly: number;
+      unsubscribed: number;
+      bounced: number;
+      complained: number;
+      skipped: Array<{ reason: string; count: number }>;
+    };
+  };
+};
+
+export type EmailSendingsQueryVariables = Exact<{
+  messageId: string;
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+}>;
+
+export type EmailSendingsQuery = {
+  emailSendings: {
+    edges: Array<{
+      node: {
+        id: string;
+        number: number;
+        test: boolean;
+        subject: string;
+        state: string;
+        people: number;
+        stopReason: string | null;
+        createdAt: string;
+        finishedAt: string | null;
+        statistics: {
+          sent: number;
+          failed: number;
+          pending: number;
+          opened: number;
+          machineOpenedOnly: number;
+          clicked: number;
+          machineClickedOnly: number;
+          unsubscribed: number;
+          bounced: number;
+          complained: number;
+          skipped: Array<{ reason: string; count: number }>;
+        };
+      };
+    }>;
+    pageInfo: { hasNextPage: boolean; endCursor: string | null };
+  };
+};
+
+export type CreateEmailMessageMutationVariables = Exact<{
+  appModeId: string;
+  input: EmailMessageInput;
+}>;
+
+export type CreateEmailMessageMutation = {
+  createEmailMessage: {
+    appModeId: string;
+    preheader: string;
+    blocks: unknown;
+    fromName: string | null;
+    fromAddress: string | null;
+    replyTo: string | null;
+    id: string;
+    name: string;
+    subject: string;
+    topic: string | null;
+    createdAt: string;
+    updatedAt: string;
+    statistics: {
+      sent: number;
+      failed: number;
+      pending: number;
+      opened: number;
+      machineOpenedOnly: number;
+      clicked: number;
+      machineClickedOnly: number;
+      unsubscribed: number;
+      bounced: number;
+      complained: number;
+      skipped: Array<{ reason: string; count: number }>;
+    };
+  };
+};
+
+export type ChangeEmailMessageMutationVariables = Exact<{
+  id: string;
+  input: EmailMessageInput;
+}>;
+
+export type ChangeEmailMessageMutation = {
+  changeEmailMessage: {
+    appModeId: string;
+    preheader: string;
+    blocks: unknown;
+    fromName: string | null;
+    fromAddress: string | null;
+    replyTo: string | null;
+    id: string;
+    name: string;
+    subject: string;
+    topic: string | null;
+    createdAt: string;
+    updatedAt: string;
+    statistics: {
+      sent: number;
+      failed: number;
+      pending: number;
+      opened: number;
+      machineOpenedOnly: number;
+      clicked: number;
+      machineClickedOnly: number;
+      unsubscribed: number;
+      bounced: number;
+      complained: number;
+      skipped: Array<{ reason: string; count: number }>;
+    };
+  };
+};
+
+export type DeleteEmailMessageMutationVariables = Exact<{
+  id: string;
+}>;
+
+export type DeleteEmailMessageMutation = { deleteEmailMessage: boolean };
+
+export type EmailAudienceCountQueryVariables = Exact<{
+  appModeId: string;
+  audience: SendAudienceInput;
+}>;
+
+export type EmailAudienceCountQuery = { emailAudienceCount: number };
+
+export type SendEmailMessageMutationVariables = Exact<{
+  id: string;
+  audience: SendAudienceInput;
+}>;
+
+export type SendEmailMessageMutation = {
+  sendEmailMessage: {
+    id: string;
+    number: number;
+    test: boolean;
+    subject: string;
+    state: string;
+    people: number;
+    stopReason: string | null;
+    createdAt: string;
+    finishedAt: string | null;
+    statistics: {
+      sent: number;
+      failed: number;
+      pending: number;
+      opened: number;
+      machineOpenedOnly: number;
+      clicked: number;
+      machineClickedOnly: number;
+      unsubscribed: number;
+      bounced: number;
+      complained: number;
+      skipped: Array<{ reason: string; count: number }>;
+    };
+  };
+};
+
+export type SendTestEmailMutationVariables = Exact<{
+  id: string;
+  to?: string | null | undefined;
+}>;
+
+export type SendTestEmailMutation = {
+  sendTestEmail: {
+    id: string;
+    number: number;
+    test: boolean;
+    subject: string;
+    state: string;
+    people: number;
+    stopReason: string | null;
+    createdAt: string;
+    finishedAt: string | null;
+    statistics: {
+      sent: number;
+      failed: number;
+      pending: number;
+      opened: number;
+      machineOpenedOnly: number;
+      clicked: number;
+      machineClickedOnly: number;
+      unsubscribed: number;
+      bounced: number;
+      complained: number;
+      skipped: Array<{ reason: string; count: number }>;
+    };
+  };
+};
+
+export type StopEmailSendingMutationVariables = Exact<{
+  id: string;
+}>;
+
+export type StopEmailSendingMutation = { stopEmailSending: boolean };
+
+export type EmailComplaintRateQueryVariables = Exact<{
+  appModeId: string;
+}>;
+
+export type EmailComplaintRateQuery = { emailComplaintRate: { sent: number; complained: number; rate: number; level: string } };
+
+export type EmailSuppressionRowFragment = { address: string; reason: string; detail: string | null; createdAt: string };
+
+export type EmailSuppressionsQueryVariables = Exact<{
+  appModeId: string;
+  address?: string | null | undefined;
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+}>;
+
+export type EmailSuppressionsQuery = {
+  emailSuppressions: {
+    edges: Array<{ node: { address: string; reason: string; detail: string | null; createdAt: string } }>;
+    pageInfo: { hasNextPage: boolean; endCursor: string | null };
+  };
+};
+
+export type SuppressEmailAddressMutationVariables = Exact<{
+  appModeId: string;
+  address: string;
+}>;
+
+export type SuppressEmailAddressMutation = {
+  suppressEmailAddress: { address: string; reason: string; detail: string | null; createdAt: string };
+};
+
+export type UnsuppressEmailAddressMutationVariables = Exact<{
+  appModeId: string;
+  address: string;
+}>;
+
+export type UnsuppressEmailAddressMutation = { unsuppressEmailAddress: boolean };
 
 export type HelpAppQueryVariables = Exact<{
   appId: string;
@@ -2767,6 +3132,125 @@ export const EraseProgressFragmentDoc = new TypedDocumentString(
     `,
   { fragmentName: 'EraseProgress' },
 ) as unknown as TypedDocumentString<EraseProgressFragment, unknown>;
+export const EmailRowFragmentDoc = new TypedDocumentString(
+  `
+    fragment EmailRow on EmailMessage {
+  id
+  name
+  subject
+  topic
+  createdAt
+  updatedAt
+}
+    `,
+  { fragmentName: 'EmailRow' },
+) as unknown as TypedDocumentString<EmailRowFragment, unknown>;
+export const EmailStatsFragmentDoc = new TypedDocumentString(
+  `
+    fragment EmailStats on EmailStatistics {
+  sent
+  failed
+  pending
+  opened
+  machineOpenedOnly
+  clicked
+  machineClickedOnly
+  unsubscribed
+  bounced
+  complained
+  skipped {
+    reason
+    count
+  }
+}
+    `,
+  { fragmentName: 'EmailStats' },
+) as unknown as TypedDocumentString<EmailStatsFragment, unknown>;
+export const EmailPageFragmentDoc = new TypedDocumentString(
+  `
+    fragment EmailPage on EmailMessage {
+  ...EmailRow
+  appModeId
+  preheader
+  blocks
+  fromName
+  fromAddress
+  replyTo
+  statistics {
+    ...EmailStats
+  }
+}
+    fragment EmailStats on EmailStatistics {
+  sent
+  failed
+  pending
+  opened
+  machineOpenedOnly
+  clicked
+  machineClickedOnly
+  unsubscribed
+  bounced
+  complained
+  skipped {
+    reason
+    count
+  }
+}
+fragment EmailRow on EmailMessage {
+  id
+  name
+  subject
+  topic
+  createdAt
+  updatedAt
+}`,
+  { fragmentName: 'EmailPage' },
+) as unknown as TypedDocumentString<EmailPageFragment, unknown>;
+export const EmailSendingRowFragmentDoc = new TypedDocumentString(
+  `
+    fragment EmailSendingRow on EmailSending {
+  id
+  number
+  test
+  subject
+  state
+  people
+  stopReason
+  createdAt
+  finishedAt
+  statistics {
+    ...EmailStats
+  }
+}
+    fragment EmailStats on EmailStatistics {
+  sent
+  failed
+  pending
+  opened
+  machineOpenedOnly
+  clicked
+  machineClickedOnly
+  unsubscribed
+  bounced
+  complained
+  skipped {
+    reason
+    count
+  }
+}`,
+  { fragmentName: 'EmailSendingRow' },
+) as unknown as TypedDocumentString<EmailSendingRowFragment, unknown>;
+export const EmailSuppressionRowFragmentDoc = new TypedDocumentString(
+  `
+    fragment EmailSuppressionRow on EmailSuppression {
+  address
+  reason
+  detail
+  createdAt
+}
+    `,
+  { fragmentName: 'EmailSuppressionRow' },
+) as unknown as TypedDocumentString<EmailSuppressionRowFragment, unknown>;
 export const HelpModeFragmentDoc = new TypedDocumentString(
   `
     fragment HelpMode on AppMode {
@@ -4078,6 +4562,337 @@ export const ContactsChangedDocument = new TypedDocumentString(`
   email
   updatedAt
 }`) as unknown as TypedDocumentString<ContactsChangedSubscription, ContactsChangedSubscriptionVariables>;
+export const EmailMessagesDocument = new TypedDocumentString(`
+    query EmailMessages($appModeId: ID!, $first: Int, $after: String) {
+  emailMessages(appModeId: $appModeId, first: $first, after: $after) {
+    edges {
+      node {
+        ...EmailRow
+      }
+    }
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+  }
+}
+    fragment EmailRow on EmailMessage {
+  id
+  name
+  subject
+  topic
+  createdAt
+  updatedAt
+}`) as unknown as TypedDocumentString<EmailMessagesQuery, EmailMessagesQueryVariables>;
+export const EmailMessageDocument = new TypedDocumentString(`
+    query EmailMessage($id: ID!) {
+  emailMessage(id: $id) {
+    ...EmailPage
+  }
+}
+    fragment EmailStats on EmailStatistics {
+  sent
+  failed
+  pending
+  opened
+  machineOpenedOnly
+  clicked
+  machineClickedOnly
+  unsubscribed
+  bounced
+  complained
+  skipped {
+    reason
+    count
+  }
+}
+fragment EmailRow on EmailMessage {
+  id
+  name
+  subject
+  topic
+  createdAt
+  updatedAt
+}
+fragment EmailPage on EmailMessage {
+  ...EmailRow
+  appModeId
+  preheader
+  blocks
+  fromName
+  fromAddress
+  replyTo
+  statistics {
+    ...EmailStats
+  }
+}`) as unknown as TypedDocumentString<EmailMessageQuery, EmailMessageQueryVariables>;
+export const EmailSendingsDocument = new TypedDocumentString(`
+    query EmailSendings($messageId: ID!, $first: Int, $after: String) {
+  emailSendings(messageId: $messageId, first: $first, after: $after) {
+    edges {
+      node {
+        ...EmailSendingRow
+      }
+    }
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+  }
+}
+    fragment EmailStats on EmailStatistics {
+  sent
+  failed
+  pending
+  opened
+  machineOpenedOnly
+  clicked
+  machineClickedOnly
+  unsubscribed
+  bounced
+  complained
+  skipped {
+    reason
+    count
+  }
+}
+fragment EmailSendingRow on EmailSending {
+  id
+  number
+  test
+  subject
+  state
+  people
+  stopReason
+  createdAt
+  finishedAt
+  statistics {
+    ...EmailStats
+  }
+}`) as unknown as TypedDocumentString<EmailSendingsQuery, EmailSendingsQueryVariables>;
+export const CreateEmailMessageDocument = new TypedDocumentString(`
+    mutation CreateEmailMessage($appModeId: ID!, $input: EmailMessageInput!) {
+  createEmailMessage(appModeId: $appModeId, input: $input) {
+    ...EmailPage
+  }
+}
+    fragment EmailStats on EmailStatistics {
+  sent
+  failed
+  pending
+  opened
+  machineOpenedOnly
+  clicked
+  machineClickedOnly
+  unsubscribed
+  bounced
+  complained
+  skipped {
+    reason
+    count
+  }
+}
+fragment EmailRow on EmailMessage {
+  id
+  name
+  subject
+  topic
+  createdAt
+  updatedAt
+}
+fragment EmailPage on EmailMessage {
+  ...EmailRow
+  appModeId
+  preheader
+  blocks
+  fromName
+  fromAddress
+  replyTo
+  statistics {
+    ...EmailStats
+  }
+}`) as unknown as TypedDocumentString<CreateEmailMessageMutation, CreateEmailMessageMutationVariables>;
+export const ChangeEmailMessageDocument = new TypedDocumentString(`
+    mutation ChangeEmailMessage($id: ID!, $input: EmailMessageInput!) {
+  changeEmailMessage(id: $id, input: $input) {
+    ...EmailPage
+  }
+}
+    fragment EmailStats on EmailStatistics {
+  sent
+  failed
+  pending
+  opened
+  machineOpenedOnly
+  clicked
+  machineClickedOnly
+  unsubscribed
+  bounced
+  complained
+  skipped {
+    reason
+    count
+  }
+}
+fragment EmailRow on EmailMessage {
+  id
+  name
+  subject
+  topic
+  createdAt
+  updatedAt
+}
+fragment EmailPage on EmailMessage {
+  ...EmailRow
+  appModeId
+  preheader
+  blocks
+  fromName
+  fromAddress
+  replyTo
+  statistics {
+    ...EmailStats
+  }
+}`) as unknown as TypedDocumentString<ChangeEmailMessageMutation, ChangeEmailMessageMutationVariables>;
+export const DeleteEmailMessageDocument = new TypedDocumentString(`
+    mutation DeleteEmailMessage($id: ID!) {
+  deleteEmailMessage(id: $id)
+}
+    `) as unknown as TypedDocumentString<DeleteEmailMessageMutation, DeleteEmailMessageMutationVariables>;
+export const EmailAudienceCountDocument = new TypedDocumentString(`
+    query EmailAudienceCount($appModeId: ID!, $audience: SendAudienceInput!) {
+  emailAudienceCount(appModeId: $appModeId, audience: $audience)
+}
+    `) as unknown as TypedDocumentString<EmailAudienceCountQuery, EmailAudienceCountQueryVariables>;
+export const SendEmailMessageDocument = new TypedDocumentString(`
+    mutation SendEmailMessage($id: ID!, $audience: SendAudienceInput!) {
+  sendEmailMessage(id: $id, audience: $audience) {
+    ...EmailSendingRow
+  }
+}
+    fragment EmailStats on EmailStatistics {
+  sent
+  failed
+  pending
+  opened
+  machineOpenedOnly
+  clicked
+  machineClickedOnly
+  unsubscribed
+  bounced
+  complained
+  skipped {
+    reason
+    count
+  }
+}
+fragment EmailSendingRow on EmailSending {
+  id
+  number
+  test
+  subject
+  state
+  people
+  stopReason
+  createdAt
+  finishedAt
+  statistics {
+    ...EmailStats
+  }
+}`) as unknown as TypedDocumentString<SendEmailMessageMutation, SendEmailMessageMutationVariables>;
+export const SendTestEmailDocument = new TypedDocumentString(`
+    mutation SendTestEmail($id: ID!, $to: String) {
+  sendTestEmail(id: $id, to: $to) {
+    ...EmailSendingRow
+  }
+}
+    fragment EmailStats on EmailStatistics {
+  sent
+  failed
+  pending
+  opened
+  machineOpenedOnly
+  clicked
+  machineClickedOnly
+  unsubscribed
+  bounced
+  complained
+  skipped {
+    reason
+    count
+  }
+}
+fragment EmailSendingRow on EmailSending {
+  id
+  number
+  test
+  subject
+  state
+  people
+  stopReason
+  createdAt
+  finishedAt
+  statistics {
+    ...EmailStats
+  }
+}`) as unknown as TypedDocumentString<SendTestEmailMutation, SendTestEmailMutationVariables>;
+export const StopEmailSendingDocument = new TypedDocumentString(`
+    mutation StopEmailSending($id: ID!) {
+  stopEmailSending(id: $id)
+}
+    `) as unknown as TypedDocumentString<StopEmailSendingMutation, StopEmailSendingMutationVariables>;
+export const EmailComplaintRateDocument = new TypedDocumentString(`
+    query EmailComplaintRate($appModeId: ID!) {
+  emailComplaintRate(appModeId: $appModeId) {
+    sent
+    complained
+    rate
+    level
+  }
+}
+    `) as unknown as TypedDocumentString<EmailComplaintRateQuery, EmailComplaintRateQueryVariables>;
+export const EmailSuppressionsDocument = new TypedDocumentString(`
+    query EmailSuppressions($appModeId: ID!, $address: String, $first: Int, $after: String) {
+  emailSuppressions(
+    appModeId: $appModeId
+    address: $address
+    first: $first
+    after: $after
+  ) {
+    edges {
+      node {
+        ...EmailSuppressionRow
+      }
+    }
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+  }
+}
+    fragment EmailSuppressionRow on EmailSuppression {
+  address
+  reason
+  detail
+  createdAt
+}`) as unknown as TypedDocumentString<EmailSuppressionsQuery, EmailSuppressionsQueryVariables>;
+export const SuppressEmailAddressDocument = new TypedDocumentString(`
+    mutation SuppressEmailAddress($appModeId: ID!, $address: String!) {
+  suppressEmailAddress(appModeId: $appModeId, address: $address) {
+    ...EmailSuppressionRow
+  }
+}
+    fragment EmailSuppressionRow on EmailSuppression {
+  address
+  reason
+  detail
+  createdAt
+}`) as unknown as TypedDocumentString<SuppressEmailAddressMutation, SuppressEmailAddressMutationVariables>;
+export const UnsuppressEmailAddressDocument = new TypedDocumentString(`
+    mutation UnsuppressEmailAddress($appModeId: ID!, $address: String!) {
+  unsuppressEmailAddress(appModeId: $appModeId, address: $address)
+}
+    `) as unknown as TypedDocumentString<UnsuppressEmailAddressMutation, UnsuppressEmailAddressMutationVariables>;
 export const HelpAppDocument = new TypedDocumentString(`
     query HelpApp($appId: ID!) {
   app(id: $appId) {

@@ -19,18 +19,19 @@ export interface AudienceChoices {
   topics: { key: string; name: string }[];
 }
 
-export function useAudienceChoices(modeId: string): AudienceChoices | undefined {
+/** The app's attributes, and its topics that go by `channel` (a push's: push; an email's: email). */
+export function useAudienceChoices(modeId: string, channel: 'push' | 'email' = 'push'): AudienceChoices | undefined {
   const [choices, setChoices] = useState<AudienceChoices | undefined>();
   useEffect(() => {
     request(PushAudienceChoicesDocument, { appModeId: modeId })
       .then(({ attributeDefinitions, preferenceTopics }) =>
         setChoices({
           attributes: attributeDefinitions.edges.map((e) => e.node),
-          topics: preferenceTopics.edges.map((e) => e.node).filter((t) => t.channels.includes('push')),
+          topics: preferenceTopics.edges.map((e) => e.node).filter((t) => t.channels.includes(channel)),
         }),
       )
       .catch(() => setChoices({ attributes: [], topics: [] }));
-  }, [modeId]);
+  }, [modeId, channel]);
   return choices;
 }
 

@@ -4,8 +4,9 @@ import { PushSendsDocument, SendPushToDocument, type PushSendRowFragment } from 
 import { appModeId, type Place } from '../place';
 import { Confirm } from '../ui/confirm';
 import { when } from '../ui/time';
-import { Exact, FieldError, FormProblem, invalid, problemOf, type Problem } from './settings-common';
-import { AttributeConditions, attributesWords, conditionsInput, useAudienceChoices, type Condition } from './messages-push-audience';
+import { FieldError, FormProblem, invalid, problemOf, type Problem } from './settings-common';
+import { attributesWords, useAudienceChoices } from './messages-push-audience';
+import { audienceInput, FIRST_AUDIENCE, SendAudiencePicker, type AudienceChoice } from './send-audience';
 
 // Pushes: the app-mode's sends, the latest first (30, "Show more" reads on), each with its state
 // and counts, read again every 2 s while one is sending; "Send a push" to one person (by user id),
@@ -117,9 +118,7 @@ export function Pushes({ place }: { place: Place }) {
 function SendPush({ modeId, onSent }: { modeId: string; onSent(p: PushSendRowFragment): void }) {
   const [title, setTitle] = useState('');
   const [body, setBody] = useState('');
-  const [to, setTo] = useState<'everyone' | 'one' | 'attributes'>('one');
-  const [externalId, setExternalId] = useState('');
-  const [conditions, setConditions] = useState<Condition[]>([{ name: '', value: '' }]);
+  const [audience, setAudience] = useState<AudienceChoice>(FIRST_AUDIENCE);
   const [link, setLink] = useState('');
   const [topic, setTopic] = useState('');
   const choices = useAudienceChoices(modeId);
@@ -129,26 +128,20 @@ function SendPush({ modeId, onSent }: { modeId: string; onSent(p: PushSendRowFra
   const [asking, setAsking] = useState(false);
   const submit = (e: Event) => {
     e.preventDefault();
-    if (to === 'everyone') setAsking(true);
+    if (audience.to === 'everyone') setAsking(true);
     else void send();
   };
   const send = async () => {
     setAsking(false);
     setBusy(true);
     try {
-      const audience =
-        to === 'everyone'
-          ? { everyone: true }
-          : to === 'attributes'
-            ? { attributes: conditionsInput(conditions, choices) }
-            : { externalId };
       const { sendPush } = await request(SendPushToDocument, {
         appModeId: modeId,
         title,
         body: body || null,
         link: link.trim() || null,
         topic: topic || null,
-        audience,
+        audience: audienceInput(audience, choices),
       });
       setProblem(undefined);
       setSaid('Push sent: it goes out in batches.');
@@ -206,35 +199,7 @@ function SendPush({ modeId, onSent }: { modeId: string; onSent(p: PushSendRowFra
         </select>
       </label>
       <FieldError problem={problem} field="topic" id="push-topic" />
-      <fieldset>
-        <legend>To</legend>
-        <label class="inline">
-          <input type="radio" name="push-to" checked={to === 'one'} onChange={() => setTo('one')} /> One person, by user id
-        </label>
-        <label class="inline">
-          <input type="radio" name="push-to" checked={to === 'attributes'} onChange={() => setTo('attributes')} /> People by attributes
-        </label>
-        <label class="inline">
-          <input type="radio" name="push-to" checked={to === 'everyone'} onChange={() => setTo('everyone')} /> Everyone
-        </label>
-      </fieldset>
-      {to === 'one' && (
-        <label>
-          User id
-          <input
-            required
-            value={externalId}
-            onInput={(e) => setExternalId(e.currentTarget.value)}
-            {...invalid(problem, 'audience', 'push-user')}
-          />
-        </label>
-      )}
-      {to === 'attributes' && <AttributeConditions conditions={conditions} choices={choices} problem={problem} onChange={setConditions} />}
-      {to === 'attributes' ? (
-        <Exact problem={problem} field="audience" />
-      ) : (
-        <FieldError problem={problem} field="audience" id="push-user" />
-      )}
+      <SendAudiencePicker name="push-to" value={audience} choices={choices} problem={problem} onChange={setAudience} />
       <button type="submit" disabled={busy}>
         Send the push
       </button>

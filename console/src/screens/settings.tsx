@@ -18,6 +18,7 @@ const LOADERS: Record<string, () => Promise<Page>> = {
   teams: () => import('./settings-teams').then((m) => m.SettingsTeams),
   topics: () => import('./settings-topics').then((m) => m.SettingsTopics),
   bot: () => import('./settings-bot').then((m) => m.SettingsBot),
+  email: () => import('./settings-email').then((m) => m.SettingsEmail),
 };
 const loaded = new Map<string, Page>();
 
@@ -29,6 +30,7 @@ export const SETTINGS_PAGES = [
   { page: 'teams', label: 'Teams' },
   { page: 'topics', label: 'Topics' },
   { page: 'bot', label: 'Help bot' },
+  { page: 'email', label: 'Email' },
 ] as const;
 
 export const settingsPath = (page: string) => `${BASE}/settings/${page}`;

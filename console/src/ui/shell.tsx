@@ -12,6 +12,7 @@ import { choosePlace, place, setPlace, switchMode } from '../place';
 import {
   BASE,
   CONTACTS_PATH,
+  emailsPath,
   HELP_PATH,
   INBOX_STATES,
   inboxPath,
@@ -24,6 +25,7 @@ import {
 } from '../router';
 import { ContactPage } from '../screens/contact-page';
 import { Contacts } from '../screens/contacts';
+import { Emails } from '../screens/emails-lazy';
 import { HelpArticleEditor, HelpCenter } from '../screens/help-lazy';
 import { Inbox } from '../screens/inbox';
 import { Messages } from '../screens/messages-lazy';
@@ -74,6 +76,7 @@ export function Shell({ route }: { route: Exclude<Route, { screen: 'sign-in' }> 
       { id: 'help', label: 'Go to help center', run: () => navigate(HELP_PATH) },
       { id: 'messages', label: 'Go to messages', run: () => navigate(messagesPath()) },
       { id: 'pushes', label: 'Go to pushes', run: () => navigate(PUSHES_PATH) },
+      { id: 'emails', label: 'Go to emails', run: () => navigate(emailsPath()) },
       { id: 'tickets', label: 'Go to tickets', run: () => navigate(ticketsPath()) },
       { id: 'ticket-types', label: 'Go to ticket types', run: () => navigate(TICKET_TYPES_PATH) },
       ...settingsCommands(),
@@ -169,6 +172,15 @@ export function Shell({ route }: { route: Exclude<Route, { screen: 'sign-in' }> 
               Pushes
             </a>
           </li>
+          <li>
+            <a
+              href={emailsPath()}
+              aria-current={route.screen === 'emails' ? 'page' : undefined}
+              onClick={(e) => (e.preventDefault(), navigate(emailsPath()))}
+            >
+              Emails
+            </a>
+          </li>
         </ul>
         <h2 class="side-title">Support</h2>
         <ul>
@@ -229,6 +241,8 @@ export function Shell({ route }: { route: Exclude<Route, { screen: 'sign-in' }> 
           <Messages key={`${here.app.id}-${here.mode}`} place={here} messageId={route.messageId} results={route.results} />
         ) : here && route.screen === 'pushes' ? (
           <Pushes key={`${here.app.id}-${here.mode}`} place={here} />
+        ) : here && route.screen === 'emails' ? (
+          <Emails key={`${here.app.id}-${here.mode}`} place={here} emailId={route.emailId} />
         ) : here && route.screen === 'ticket-types' ? (
           <TicketTypes key={`${here.app.id}-${here.mode}`} place={here} />
         ) : here && route.screen === 'settings' ? (

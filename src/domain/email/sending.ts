@@ -73,16 +73,27 @@ async function newVersion(
   });
 }
 
+/** The audience's people with an address now: how many a sending to it begins with (some may then be skipped). */
+async function peopleWithAddress(ctx: Ctx, appModeId: string, audience: SendAudience): Promise<number> {
+  const { people } = (await one<{ people: number }>(
+    ctx,
+    sql`SELECT count(*)::int AS people FROM contact k WHERE k.app_mode_id = ${appModeId} AND k.email IS NOT NULL AND ${audienceSql(audience)}`,
+  ))!;
+  return people;
+}
+
+/** How many people a sending to the audience would begin with now (what staff are asked to confirm); refused as sendEmailMessage refuses it. */
+export async function countEmailAudience(ctx: Ctx, appModeId: string, input: AudienceInput): Promise<number> {
+  return peopleWithAddress(ctx, appModeId, await readAudience(ctx, appModeId, input));
+}
+
 /** Sends the email to an audience: a new sending, whose process fans it out. */
 export async function sendEmailMessage(ctx: Ctx<StaffCaller>, messageId: string, input: AudienceInput): Promise<EmailVersion> {
   const { appModeId } = await emailMessageIn(ctx, messageId);
   const audience = await readAudience(ctx, appModeId, input);
   return transaction(ctx, async (tx) => {
     await lock(tx, 'email-messages', appModeId);
-    const { people } = (await one<{ people: number }>(
-      tx,
-      sql`SELECT count(*)::int AS people FROM contact k WHERE k.app_mode_id = ${appModeId} AND k.email IS NOT NULL AND ${audienceSql(audience)}`,
-    ))!;
+    const people = await peopleWithAddress(tx, appModeId, audience);
     const version = await newVersion(tx, messageId, { test: false, audience, people, sentBy: ctx.caller.staffUser.id });
     await emit(tx, EMAIL_REQUESTED, { appModeId, data: { version_id: version.id } });
     return version;

@@ -1,5 +1,5 @@
 import { emailStatistics, complaintRate, COMPLAINT_WINDOW_DAYS, type EmailStatistics } from '../../domain/email/statistics.js';
-import { MAX_TESTS_AN_HOUR, MAX_VERSIONS, sendEmailMessage, sendTestEmail } from '../../domain/email/sending.js';
+import { countEmailAudience, MAX_TESTS_AN_HOUR, MAX_VERSIONS, sendEmailMessage, sendTestEmail } from '../../domain/email/sending.js';
 import { stopEmailSending } from '../../domain/email/stop.js';
 import { suppressAddress, unsuppressAddress, normalAddress } from '../../domain/email/suppression.js';
 import { builder, connectionType } from '../builder.js';
@@ -91,6 +91,16 @@ builder.mutationField('sendEmailMessage', (t) =>
       const version = await sendEmailMessage(asStaff(ctx), id, sendAudienceOf(audience));
       return ctx.svc.db.emailVersion.findUniqueOrThrow({ ...query, where: { id: version.id } });
     },
+  }),
+);
+
+builder.queryField('emailAudienceCount', (t) =>
+  t.int({
+    description:
+      "The audience's people with an address now: how many a sending to it would begin with (people who left the email's topic, turned everything off or whose address is suppressed are then skipped and counted). Refused as sendEmailMessage refuses the audience.",
+    args: { appModeId: t.arg.id({ required: true }), audience: t.arg({ type: SendAudienceInput, required: true }) },
+    authScopes: (_root, { appModeId }) => ({ read: { appModeId } }),
+    resolve: (_root, { appModeId, audience }, ctx) => countEmailAudience(asStaff(ctx), appModeId, sendAudienceOf(audience)),
   }),
 );
 

@@ -1,0 +1,130 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { request } from '../api/request';
+import { EmailSendingsDocument, StopEmailSendingDocument, type EmailSendingRowFragment } from '../generated/graphql';
+import { Confirm } from '../ui/confirm';
+import { withPage } from '../ui/live-list';
+import { pageOf, usePagedList } from '../ui/paged-list';
+import { useMoreWhenSeen } from '../ui/row-keys';
+import { fullTime } from '../ui/time';
+import { EmailStatsView } from './emails-stats';
+
+// An email's sendings and test copies, the latest first (20 to a page, the next read as the list's end
+// comes into view), each with its state and statistics. No subscription tells of a sending's progress:
+// while one is `sending`, the rows held are read again every 2 s (and the page told, to read the email's
+// totals again). A sending going out can be stopped (asked first): what went stays sent.
+
+const PAGE = 20;
+/** The most rows read again at once while a sending goes out. */
+const MAX_REREAD = 100;
+export const POLL_MS = 2000;
+
+const STATE_WORDS: Record<string, string> = { sending: 'Sending', done: 'Done', stopped: 'Stopped' };
+
+export function useSendings(messageId: string, onTick: () => void) {
+  const list = usePagedList<EmailSendingRowFragment>({
+    read: async (after, first = PAGE) => pageOf((await request(EmailSendingsDocument, { messageId, after, first })).emailSendings),
+    merge: withPage,
+    by: [messageId],
+  });
+  const held = useRef(list.rows);
+  held.current = list.rows;
+  const tick = useRef(onTick);
+  tick.current = onTick;
+  /** The rows held read again, and the page told (opens, clicks and complaints come after a sending ends). */
+  const again = async () => {
+    await list.reload(Math.min(MAX_REREAD, Math.max(PAGE, held.current.length)));
+    tick.current();
+  };
+  const sending = list.rows.some((r) => r.state === 'sending');
+  useEffect(() => {
+    if (!sending) return;
+    let over = false;
+    let timer: ReturnType<typeof setTimeout>;
+    const next = () =>
+      (timer = setTimeout(async () => {
+        await again();
+        if (!over) next();
+      }, POLL_MS));
+    next();
+    return () => ((over = true), clearTimeout(timer));
+  }, [sending]);
+  /** A sending just begun, at the top. */
+  const add = (s: EmailSendingRowFragment) => list.setRows((old) => [s, ...old.filter((r) => r.id !== s.id)]);
+  return { ...list, sending, add, again };
+}
+
+export function EmailSendings({ sendings }: { sendings: ReturnType<typeof useSendings> }) {
+  const { rows, next, loading, error, more, again } = sendings;
+  const end = useRef<HTMLLIElement>(null);
+  const [stopping, setStopping] = useState<EmailSendingRowFragment | undefined>();
+  useMoreWhenSeen(end, more, next !== null, rows);
+  return (
+    <section class="email-sendings" aria-labelledby="email-sendings-title">
+      <div class="email-sendings-head">
+        <h3 id="email-sendings-title">Sendings</h3>
+        <button type="button" class="quiet small" onClick={() => void again()}>
+          Read again
+        </button>
+      </div>
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
+      {loading && rows.length === 0 ? (
+        <p class="quiet-text">Loading…</p>
+      ) : rows.length === 0 ? (
+        <p class="quiet-text">Not sent yet.</p>
+      ) : (
+        <ol class="sending-rows" aria-label="Sendings">
+          {rows.map((s) => (
+            <li
+              key={s.id}
+              class={`sending-row state-${s.state}`}
+              data-id={s.id}
+              aria-label={`${s.test ? 'Test copy' : 'Sending'} ${s.number}`}
+            >
+              <p class="sending-line">
+                <strong>{s.test ? `Test copy ${s.number}` : `Sending ${s.number}`}</strong> ·{' '}
+                <span class={`message-state state-${s.state}`} data-state={s.state}>
+                  {STATE_WORDS[s.state] ?? s.state}
+                </span>
+                {s.stopReason && <> ({s.stopReason})</>} · began {fullTime(s.createdAt)}
+                {s.finishedAt && <> · ended {fullTime(s.finishedAt)}</>}
+                {!s.test && <> · {s.people.toLocaleString('en')} with an address when it began</>}
+                {s.subject && <> · “{s.subject}”</>}
+              </p>
+              {!s.test && <EmailStatsView stats={s.statistics} label={`Statistics of sending ${s.number}`} />}
+              {!s.test && s.state === 'sending' && (
+                <button type="button" class="danger small" onClick={() => setStopping(s)}>
+                  Stop sending {s.number}…
+                </button>
+              )}
+            </li>
+          ))}
+          {next && (
+            <li ref={end} class="quiet-text">
+              Loading more…
+            </li>
+          )}
+        </ol>
+      )}
+      {stopping && (
+        <Confirm
+          title={`Stop sending ${stopping.number}?`}
+          action="Stop sending"
+          onCancel={() => setStopping(undefined)}
+          onConfirm={async () => {
+            await request(StopEmailSendingDocument, { id: stopping.id });
+            setStopping(undefined);
+            await again();
+          }}
+        >
+          <p>
+            What was sent stays sent; nobody else gets this sending. Those not reached yet are counted as skipped: the sending was stopped.
+          </p>
+        </Confirm>
+      )}
+    </section>
+  );
+}
