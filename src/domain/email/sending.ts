@@ -24,21 +24,11 @@ export const MAX_VERSIONS = 1000;
 /** Test copies an app-mode sends in an hour at most. */
 export const MAX_TESTS_AN_HOUR = 50;
 
-/** The message as it is now, rendered, in a new version numbered after the last. Under the app-mode's email lock. */
-async function newVersion(
-  tx: TxCtx,
-  messageId: string,
-  extra: { test: boolean; audience: SendAudience | null; people: number; sentBy: string },
-): Promise<EmailVersion> {
-  const message = await emailMessageIn(tx, messageId);
-  const { count, last } = (await one<{ count: number; last: number | null }>(
-    tx,
-    sql`SELECT count(*)::int AS count, max(number) AS last FROM email_version WHERE message_id = ${messageId}`,
-  ))!;
-  if (count >= MAX_VERSIONS)
-    throw conflict('email_version_limit', `An email is sent at most ${MAX_VERSIONS} times (test copies included).`);
-  const mode = await tx.db.appMode.findUniqueOrThrow({ where: { id: message.appModeId } });
-  const topic = message.topicId ? await tx.db.preferenceTopic.findUnique({ where: { id: message.topicId } }) : null;
+/** The message as it is now, rendered: what a new version keeps. Read and rendered before any lock is taken (MJML's first load takes a second). */
+async function renderedNow(ctx: Ctx, messageId: string) {
+  const message = await emailMessageIn(ctx, messageId);
+  const mode = await ctx.db.appMode.findUniqueOrThrow({ where: { id: message.appModeId } });
+  const topic = message.topicId ? await ctx.db.preferenceTopic.findUnique({ where: { id: message.topicId } }) : null;
   if (message.topicId && (!topic || topic.archivedAt || !topic.channels.includes('email')))
     throw invalidField('topic', 'no longer goes by email (archived, or email taken off its channels): choose another topic or none');
   const rendered = await renderEmail({
@@ -49,10 +39,25 @@ async function newVersion(
     language: mode.defaultLanguage,
     topic: topic ? { name: topic.name } : null,
   });
+  return { message, rendered };
+}
+
+/** A new version of the message as rendered, numbered after the last. Under the app-mode's email lock. */
+async function newVersion(
+  tx: TxCtx,
+  { message, rendered }: Awaited<ReturnType<typeof renderedNow>>,
+  extra: { test: boolean; audience: SendAudience | null; people: number; sentBy: string },
+): Promise<EmailVersion> {
+  const { count, last } = (await one<{ count: number; last: number | null }>(
+    tx,
+    sql`SELECT count(*)::int AS count, max(number) AS last FROM email_version WHERE message_id = ${message.id}`,
+  ))!;
+  if (count >= MAX_VERSIONS)
+    throw conflict('email_version_limit', `An email is sent at most ${MAX_VERSIONS} times (test copies included).`);
   return tx.db.emailVersion.create({
     data: {
       id: randomUUID(),
-      messageId,
+      messageId: message.id,
       appModeId: message.appModeId,
       number: (last ?? 0) + 1,
       subject: message.subject,
@@ -89,12 +94,13 @@ export async function countEmailAudience(ctx: Ctx, appModeId: string, input: Aud
 
 /** Sends the email to an audience: a new sending, whose process fans it out. */
 export async function sendEmailMessage(ctx: Ctx<StaffCaller>, messageId: string, input: AudienceInput): Promise<EmailVersion> {
-  const { appModeId } = await emailMessageIn(ctx, messageId);
+  const now = await renderedNow(ctx, messageId);
+  const { appModeId } = now.message;
   const audience = await readAudience(ctx, appModeId, input);
   return transaction(ctx, async (tx) => {
     await lock(tx, 'email-messages', appModeId);
     const people = await peopleWithAddress(tx, appModeId, audience);
-    const version = await newVersion(tx, messageId, { test: false, audience, people, sentBy: ctx.caller.staffUser.id });
+    const version = await newVersion(tx, now, { test: false, audience, people, sentBy: ctx.caller.staffUser.id });
     await emit(tx, EMAIL_REQUESTED, { appModeId, data: { version_id: version.id } });
     return version;
   });
@@ -117,6 +123,7 @@ export async function sendTestEmail(ctx: Ctx<StaffCaller>, messageId: string, to
         WHERE m.id = ${appModeId} AND lower(u.email) = lower(${address})`,
   );
   if (!member) throw invalidField('to', "is not a team member's address: test copies go to the workspace's members only");
+  const rendered = await renderedNow(ctx, messageId);
   return transaction(ctx, async (tx) => {
     await lock(tx, 'email-messages', appModeId);
     const now = tx.clock.now();
@@ -126,7 +133,7 @@ export async function sendTestEmail(ctx: Ctx<StaffCaller>, messageId: string, to
     ))!;
     if (recent >= MAX_TESTS_AN_HOUR)
       throw conflict('email_test_limit', `An app-mode sends at most ${MAX_TESTS_AN_HOUR} test copies an hour; try again later.`);
-    const version = await newVersion(tx, messageId, { test: true, audience: null, people: 0, sentBy: ctx.caller.staffUser.id });
+    const version = await newVersion(tx, rendered, { test: true, audience: null, people: 0, sentBy: ctx.caller.staffUser.id });
     await tx.db.emailSend.create({
       data: { id: randomUUID(), appModeId, versionId: version.id, messageId, test: true, address, state: 'sending', createdAt: now },
     });
