@@ -39,7 +39,7 @@ export function Contacts({ place }: { place: Place }) {
     return () => clearTimeout(timer);
   }, [search]);
 
-  const { rows, setRows, next, loading, error, reload, more } = usePagedList<ContactRowFragment>({
+  const { rows, setRows, next, loading, error, reload, more, readings } = usePagedList<ContactRowFragment>({
     read: async (after) => pageOf((await request(ContactsDocument, { appModeId: modeId, search: asked || null, after })).contacts),
     merge: withPage,
     by: [modeId, asked],
@@ -64,7 +64,7 @@ export function Contacts({ place }: { place: Place }) {
   }, [modeId]);
 
   const open = (id: string) => navigate(contactPath(id));
-  useMoreWhenSeen(end, more, next !== null, rows);
+  useMoreWhenSeen(end, more, next !== null, rows, readings);
   useRowKeys(list, open);
 
   return (

@@ -2,6 +2,7 @@ import { useRef } from 'preact/hooks';
 import { useStore } from '../api/store';
 import type { ConversationRowFragment } from '../generated/graphql';
 import { isUnread, readMarks } from '../read-marks';
+import { RowLink } from '../ui/row-link';
 import { useMoreWhenSeen, useRowKeys } from '../ui/row-keys';
 import { when } from '../ui/time';
 
@@ -16,11 +17,13 @@ export function ConversationList(props: {
   loading: boolean;
   more: boolean;
   onMore(): unknown;
+  /** The count of the list's readings ended: the end is looked at again after each. */
+  readings: number;
   emptyText: string;
 }) {
   const list = useRef<HTMLUListElement>(null);
   const end = useRef<HTMLLIElement>(null);
-  useMoreWhenSeen(end, props.onMore, props.more, props.rows);
+  useMoreWhenSeen(end, props.onMore, props.more, props.rows, props.readings);
   useRowKeys(list, props.onOpen);
   const marks = useStore(readMarks);
 
@@ -34,20 +37,7 @@ export function ConversationList(props: {
         const unread = isUnread(marks, c);
         return (
           <li key={c.id}>
-            <a
-              class={`row${selected ? ' selected' : ''}${unread ? ' unread' : ''}`}
-              href={`#${c.id}`}
-              data-id={c.id}
-              data-selected={selected ? 'yes' : undefined}
-              aria-current={selected ? 'true' : undefined}
-              onClick={(e) => (e.preventDefault(), props.onOpen(c.id))}
-              onKeyDown={(e) => {
-                if (e.code === 'Enter' || e.code === 'NumpadEnter') {
-                  e.preventDefault();
-                  props.onOpen(c.id);
-                }
-              }}
-            >
+            <RowLink id={c.id} href={`#${c.id}`} selected={selected} extraClass={unread ? 'unread' : undefined} onOpen={props.onOpen}>
               <span class="row-top">
                 <strong class="who">
                   {unread && <span class="unread-dot" aria-hidden="true" />}
@@ -58,7 +48,7 @@ export function ConversationList(props: {
               </span>
               <span class="preview">{c.preview || '(no message yet)'}</span>
               {c.assignee && <span class="assignee">Assigned to {c.assignee.name}</span>}
-            </a>
+            </RowLink>
           </li>
         );
       })}

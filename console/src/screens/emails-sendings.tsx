@@ -54,10 +54,10 @@ export function useSendings(messageId: string, onTick: () => void) {
 }
 
 export function EmailSendings({ sendings }: { sendings: ReturnType<typeof useSendings> }) {
-  const { rows, next, loading, error, more, again } = sendings;
+  const { rows, next, loading, error, more, again, readings } = sendings;
   const end = useRef<HTMLLIElement>(null);
   const [stopping, setStopping] = useState<EmailSendingRowFragment | undefined>();
-  useMoreWhenSeen(end, more, next !== null, rows);
+  useMoreWhenSeen(end, more, next !== null, rows, readings);
   return (
     <section class="email-sendings" aria-labelledby="email-sendings-title">
       <div class="email-sendings-head">

@@ -26,14 +26,14 @@ export function Suppressions({ modeId, refused }: { modeId: string; refused: str
   const [problem, setProblem] = useState<Problem | undefined>();
   const [said, setSaid] = useState<string | undefined>();
   const end = useRef<HTMLTableRowElement>(null);
-  const { rows, next, loading, error, more, reload } = usePagedList<EmailSuppressionRowFragment>({
+  const { rows, next, loading, error, more, reload, readings } = usePagedList<EmailSuppressionRowFragment>({
     read: async (after, first = PAGE) =>
       pageOf((await request(EmailSuppressionsDocument, { appModeId: modeId, address: found || null, after, first })).emailSuppressions),
     merge: (old, page, more) => (more ? [...old, ...page.filter((p) => !old.some((o) => o.address === p.address))] : page),
     by: [modeId, found],
     clear: true,
   });
-  useMoreWhenSeen(end, more, next !== null, rows);
+  useMoreWhenSeen(end, more, next !== null, rows, readings);
 
   const add = async (e: Event) => {
     e.preventDefault();

@@ -7,6 +7,7 @@ import { emailsPath, navigate } from '../router';
 import { withPage } from '../ui/live-list';
 import { pageOf, usePagedList } from '../ui/paged-list';
 import { useActionCommands } from '../ui/own-commands';
+import { RowLink } from '../ui/row-link';
 import { useMoreWhenSeen, useRowKeys } from '../ui/row-keys';
 import { when } from '../ui/time';
 import { ComplaintRate } from './emails-complaints';
@@ -30,13 +31,13 @@ export function Emails({ place, emailId }: { place: Place; emailId?: string | un
   const refused = role && refusedFor(role, 'manage_settings');
   const list = useRef<HTMLUListElement>(null);
   const end = useRef<HTMLLIElement>(null);
-  const { rows, setRows, next, loading, error, more } = usePagedList<EmailRowFragment>({
+  const { rows, setRows, next, loading, error, more, readings } = usePagedList<EmailRowFragment>({
     read: async (after, first = PAGE) => pageOf((await request(EmailMessagesDocument, { appModeId: modeId, after, first })).emailMessages),
     merge: withPage,
     by: [modeId],
   });
   const open = (id: string) => navigate(emailsPath(id));
-  useMoreWhenSeen(end, more, next !== null, rows);
+  useMoreWhenSeen(end, more, next !== null, rows, readings);
   useRowKeys(list, open);
 
   useEffect(() => {
@@ -86,17 +87,7 @@ export function Emails({ place, emailId }: { place: Place; emailId?: string | un
               const selected = m.id === emailId;
               return (
                 <li key={m.id}>
-                  <a
-                    class={`row${selected ? ' selected' : ''}`}
-                    href={emailsPath(m.id)}
-                    data-id={m.id}
-                    data-selected={selected ? 'yes' : undefined}
-                    aria-current={selected ? 'true' : undefined}
-                    onClick={(e) => (e.preventDefault(), open(m.id))}
-                    onKeyDown={(e) => {
-                      if (e.code === 'Enter' || e.code === 'NumpadEnter') (e.preventDefault(), open(m.id));
-                    }}
-                  >
+                  <RowLink id={m.id} href={emailsPath(m.id)} selected={selected} onOpen={open}>
                     <span class="row-top">
                       <strong class="who">{m.name}</strong>
                       <time dateTime={m.createdAt}>{when(m.createdAt)}</time>
@@ -104,7 +95,7 @@ export function Emails({ place, emailId }: { place: Place; emailId?: string | un
                     <span class="preview">
                       {m.subject} · {m.topic ? `topic ${m.topic}` : 'transactional'}
                     </span>
-                  </a>
+                  </RowLink>
                 </li>
               );
             })}

@@ -38,7 +38,7 @@ export function Inbox({ place, state, conversationId }: { place: Place; state: I
       .catch(() => setTeams([]));
   }, [place.workspaceId]);
 
-  const { rows, setRows, next, loading, error, reload, more } = usePagedList<ConversationRowFragment>({
+  const { rows, setRows, next, loading, error, reload, more, readings } = usePagedList<ConversationRowFragment>({
     read: async (after) => {
       const args = { appModeId: modeId, state, ...filterArgs(filter, me), after, first: PAGE };
       const page = pageOf((await request(ConversationsDocument, args)).conversations);
@@ -111,6 +111,7 @@ export function Inbox({ place, state, conversationId }: { place: Place; state: I
           loading={loading}
           more={next !== null}
           onMore={more}
+          readings={readings}
           emptyText={filter.kind === 'all' ? `No ${state} conversations.` : `No ${state} conversations of these.`}
         />
       </section>

@@ -15,6 +15,7 @@ import { appModeId, type Place } from '../place';
 import { messagesPath, navigate } from '../router';
 import { withPage } from '../ui/live-list';
 import { pageOf, usePagedList } from '../ui/paged-list';
+import { RowLink } from '../ui/row-link';
 import { useMoreWhenSeen, useRowKeys } from '../ui/row-keys';
 import { when } from '../ui/time';
 import { addCount, KIND_NAMES, MessagePage, STATE_NAMES, totals } from './messages-page';
@@ -43,7 +44,7 @@ export function Messages({ place, messageId, results }: { place: Place; messageI
   const list = useRef<HTMLUListElement>(null);
   const end = useRef<HTMLLIElement>(null);
 
-  const { rows, setRows, next, loading, error, reload, more } = usePagedList<InAppMessageRowFragment>({
+  const { rows, setRows, next, loading, error, reload, more, readings } = usePagedList<InAppMessageRowFragment>({
     read: async (after, first = PAGE) =>
       pageOf((await request(InAppMessagesDocument, { appModeId: modeId, after, first, state: shown || null })).inAppMessages),
     merge: withPage,
@@ -80,7 +81,7 @@ export function Messages({ place, messageId, results }: { place: Place; messageI
   }, [modeId, reload]);
 
   const open = (id: string) => navigate(messagesPath(id));
-  useMoreWhenSeen(end, more, next !== null, rows);
+  useMoreWhenSeen(end, more, next !== null, rows, readings);
   useRowKeys(list, open);
 
   useEffect(() => {
@@ -165,17 +166,7 @@ export function Messages({ place, messageId, results }: { place: Place; messageI
               const t = totals(m.stats.variants);
               return (
                 <li key={m.id}>
-                  <a
-                    class={`row${selected ? ' selected' : ''}`}
-                    href={messagesPath(m.id)}
-                    data-id={m.id}
-                    data-selected={selected ? 'yes' : undefined}
-                    aria-current={selected ? 'true' : undefined}
-                    onClick={(e) => (e.preventDefault(), open(m.id))}
-                    onKeyDown={(e) => {
-                      if (e.code === 'Enter' || e.code === 'NumpadEnter') (e.preventDefault(), open(m.id));
-                    }}
-                  >
+                  <RowLink id={m.id} href={messagesPath(m.id)} selected={selected} onOpen={open}>
                     <span class="row-top">
                       <strong class="who">{m.name}</strong>
                       <time dateTime={m.updatedAt}>{when(m.updatedAt)}</time>
@@ -184,7 +175,7 @@ export function Messages({ place, messageId, results }: { place: Place; messageI
                       <span class={`message-state state-${m.state}`}>{STATE_NAMES[m.state]}</span> · {KIND_NAMES[m.kind]} · {t.sent} sent ·{' '}
                       {t.seen} seen · {t.clicked} clicked
                     </span>
-                  </a>
+                  </RowLink>
                 </li>
               );
             })}

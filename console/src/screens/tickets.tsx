@@ -7,6 +7,7 @@ import { plainKey } from '../keys';
 import { appModeId, type Place } from '../place';
 import { navigate, ticketsPath } from '../router';
 import { pageOf, usePagedList } from '../ui/paged-list';
+import { RowLink } from '../ui/row-link';
 import { useMoreWhenSeen, useRowKeys } from '../ui/row-keys';
 import { when } from '../ui/time';
 import { personName } from './person-panel';
@@ -50,7 +51,7 @@ export function Tickets({ place, state, ticketId }: { place: Place; state: strin
     setTypeId(id);
   };
 
-  const { rows, setRows, next, loading, error, reload, more } = usePagedList<TicketRowFragment>({
+  const { rows, setRows, next, loading, error, reload, more, readings } = usePagedList<TicketRowFragment>({
     read: async (after) =>
       pageOf((await request(TicketsDocument, { appModeId: modeId, typeId: type, state: stateKey, after, first: PAGE })).tickets),
     merge: (old, page, isMore) => withPage(old, page, isMore, newestFirst),
@@ -75,7 +76,7 @@ export function Tickets({ place, state, ticketId }: { place: Place; state: strin
   }, [modeId, type, stateKey, reload]);
 
   const open = (id: string) => navigate(ticketsPath(state, id));
-  useMoreWhenSeen(end, more, next !== null, rows);
+  useMoreWhenSeen(end, more, next !== null, rows, readings);
   useRowKeys(list, open);
 
   useEffect(() => {
@@ -145,17 +146,7 @@ export function Tickets({ place, state, ticketId }: { place: Place; state: strin
               const selected = t.id === ticketId;
               return (
                 <li key={t.id}>
-                  <a
-                    class={`row${selected ? ' selected' : ''}`}
-                    href={ticketsPath(state, t.id)}
-                    data-id={t.id}
-                    data-selected={selected ? 'yes' : undefined}
-                    aria-current={selected ? 'true' : undefined}
-                    onClick={(e) => (e.preventDefault(), open(t.id))}
-                    onKeyDown={(e) => {
-                      if (e.code === 'Enter' || e.code === 'NumpadEnter') (e.preventDefault(), open(t.id));
-                    }}
-                  >
+                  <RowLink id={t.id} href={ticketsPath(state, t.id)} selected={selected} onOpen={open}>
                     <span class="row-top">
                       <strong class="who">
                         #{t.number} {t.title}
@@ -166,7 +157,7 @@ export function Tickets({ place, state, ticketId }: { place: Place; state: strin
                       <span class={`ticket-state${t.currentState.final ? ' final' : ''}`}>{t.currentState.label}</span> · {t.type.name} ·{' '}
                       {personName(t.contact)}
                     </span>
-                  </a>
+                  </RowLink>
                 </li>
               );
             })}

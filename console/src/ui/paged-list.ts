@@ -30,6 +30,8 @@ export function usePagedList<T>(options: {
   const [next, setNext] = useState<string | null>(null);
   const [loading, setLoading] = useState(true);
   const [error, setError] = useState<string | undefined>();
+  /** One more each time a reading ends (kept, dropped or failed): what may be in view is looked at again. */
+  const [readings, setReadings] = useState(0);
   const reading = useRef(0);
   const moreBusy = useRef(false);
   const firstBusy = useRef(false);
@@ -52,6 +54,7 @@ export function usePagedList<T>(options: {
         setLoading(false);
         if (!after) firstBusy.current = false;
       }
+      setReadings((n) => n + 1);
     }
   };
 
@@ -75,5 +78,5 @@ export function usePagedList<T>(options: {
     void reload();
   }, options.by);
 
-  return { rows, setRows, next, loading, error, setError, reload, more };
+  return { rows, setRows, next, loading, error, setError, reload, more, readings };
 }

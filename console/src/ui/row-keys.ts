@@ -49,14 +49,15 @@ export function useRowKeys(list: RefObject<HTMLElement | null>, onOpen: (id: str
 
 /**
  * Calls `more` when the element `end` points at is in view (the next page of a list), one load at a time. It looks
- * again whenever `rows` changes: a list read again (a reload that raced a scroll, a live change) may leave the end
- * in view without its coming into view, which an observer alone never reports, and the list would stop short.
+ * again whenever one of `keys` changes (the rows; the count of readings ended): a list read again (a reload that
+ * raced a scroll, a next page dropped, a live change) may leave the end in view without its coming into view,
+ * which an observer alone never reports, and the list would stop short.
  */
 export function useMoreWhenSeen(
   end: RefObject<HTMLElement | null>,
   more: () => Promise<unknown> | unknown,
   hasMore: boolean,
-  rows: unknown,
+  ...keys: unknown[]
 ) {
   const moreRef = useRef(more);
   moreRef.current = more;
@@ -71,5 +72,5 @@ export function useMoreWhenSeen(
     });
     seen.observe(end.current);
     return () => seen.disconnect();
-  }, [hasMore, rows]);
+  }, [hasMore, ...keys]);
 }
