@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { PersonFacts } from '../audiences/compile.js';
 import { eventCounter } from '../audiences/event-counts.js';
+import { surveyMatcher } from '../audiences/survey-rule.js';
 import type { Ctx, GuestCaller } from '../context.js';
 import { tooManyRequests } from '../errors.js';
 import type { Content, Kind } from './content.js';
@@ -220,6 +221,7 @@ export function personFacts(
     appVersion: input.appVersion,
     screen: input.screen ?? null,
     eventCount: eventCounter(mode.events, person.eventCounts),
+    surveyMatch: surveyMatcher(mode.surveys, person.surveyMatches),
   };
 }
 
