@@ -148,9 +148,12 @@ describe('an audience rule on survey answers', () => {
     const theirs = await elsewhere.staff.live(elsewhere.own.modes.live, 'survey', { content: SURVEY });
     const plain = await staff.live(own.modes.live, 'banner', { content: banner() });
     const fields = async (audience: unknown) =>
-      (await staff.createRefused(own.modes.live, 'banner', { content: banner(), audience })).errors.map(
-        (e: { field: string; message: string }) => `${e.field}: ${e.message}`,
-      );
+      (
+        (await staff.createRefused(own.modes.live, 'banner', { content: banner(), audience })).errors as {
+          field: string;
+          message: string;
+        }[]
+      ).map((e) => `${e.field}: ${e.message}`);
     expect(
       await fields({
         all: [

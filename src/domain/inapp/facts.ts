@@ -30,7 +30,8 @@ export interface ReceiptFact {
   variant: string;
   control: boolean;
   lastSentAt: Date | null;
-  lastSession: string | null;
+  /** The sessions it was answered in, the last few (sessions.ts). */
+  sessions: string[];
   seen: boolean;
   dismissed: boolean;
   completed: boolean;
@@ -111,7 +112,7 @@ interface Row {
           v: string;
           c: boolean;
           sent: string | null;
-          s: string | null;
+          s: string[] | null;
           seen: boolean;
           dis: boolean;
           done: boolean;
@@ -185,7 +186,7 @@ export function factsStatement(
         'events', ${events},
         'surveys', ${surveys},
         'receipts', (SELECT json_agg(json_build_object('m', r.message_id, 'k', m.kind, 'v', r.variant, 'c', r.control, 'sent', r.last_sent_at,
-                       's', r.last_session, 'seen', r.seen_at IS NOT NULL, 'dis', r.dismissed_at IS NOT NULL, 'done', r.completed_at IS NOT NULL,
+                       's', r.recent_sessions, 'seen', r.seen_at IS NOT NULL, 'dis', r.dismissed_at IS NOT NULL, 'done', r.completed_at IS NOT NULL,
                        'goal', r.goal_reached_at IS NOT NULL, 'from', ${goalFrom}))
                      FROM inapp_receipt r JOIN inapp_message m ON m.id = r.message_id
                      WHERE r.contact_id = ci.person_id),
@@ -247,7 +248,7 @@ export async function readFacts(ctx: Ctx<GuestCaller>, mode: LiveMode, opts: { l
         variant: r.v,
         control: r.c,
         lastSentAt: at(r.sent),
-        lastSession: r.s,
+        sessions: r.s ?? [],
         seen: r.seen,
         dismissed: r.dis,
         completed: r.done,
