@@ -18,6 +18,7 @@ import { guestAccess, publicAccess, serverAccess } from './http/access.js';
 import { mount, type AnyRoute, type Surface } from './http/route.js';
 import { getPublicApp } from './public/apps.js';
 import { getContactExportDownload } from './public/contact-exports.js';
+import { getSurveyExportDownload } from './public/survey-exports.js';
 import { emailLinkRoutes } from './public/email-links.js';
 import { publicHelpRoutes } from './public/help.js';
 import { postGuestEvents } from './guest/events.js';
@@ -53,6 +54,7 @@ export function allRoutes(): AnyRoute[] {
     postServerEvents,
     getPublicApp,
     getContactExportDownload,
+    getSurveyExportDownload,
     ...publicHelpRoutes,
     ...emailLinkRoutes,
   ];

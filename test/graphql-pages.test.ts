@@ -48,7 +48,8 @@ describe('the shape', () => {
       expect(args, `${f.on}.${f.name}`).not.toContain('before');
     }
     // The lists of rows are all connections; the lists left are values of one object, or as long as
-    // the ids the asker names (conversationReadMarks: at most 200), or one a variant (surveyResults: at most 5).
+    // the ids the asker names (conversationReadMarks: at most 200), or one a variant (surveyResults and its live
+    // SurveyResultsEvent: at most 5).
     const lists = fields
       .filter((f) => f.type.kind === 'LIST' || (f.type.kind === 'NON_NULL' && f.type.ofType?.name === null))
       .map((f) => `${f.on}.${f.name}`);
@@ -85,6 +86,7 @@ describe('the shape', () => {
       'Query.surveyResults',
       'Query.webhookTopics',
       'SurveyQuestionResults.distribution',
+      'SurveyResultsEvent.results',
       'SurveyVariantResults.questions',
       'TicketType.states',
       'TopicPreference.channels',

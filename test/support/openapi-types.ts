@@ -600,6 +600,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/public/v1/survey-exports/{token}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A survey's responses as a CSV file, by the signed address the staff API's exportSurveyResponses gave a team member (good for 5 minutes, for that one survey); the token is the only credential */
+    get: operations['getPublicV1SurveyExportsToken'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/public/v1/help/articles': {
     parameters: {
       query?: never;
@@ -6029,6 +6046,86 @@ export interface operations {
         };
       };
       /** @description The person is gone or being erased */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too many requests; wait for Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not set up here yet, or the database connection was lost mid-request (nothing was done; send it again after Retry-After) */
+      503: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Something failed on our side (code internal): try again later; nothing was half done */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getPublicV1SurveyExportsToken: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        token: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description CSV (RFC 4180, UTF-8 with a byte order mark, a header row): one row per response, test copies left out, in the order they were started: started_at, submitted_at, variant, then one column per question with the answer as words. A cell starting with = + - @, a tab or a carriage return has a ' put before it. Content-Disposition: attachment (survey-<id>.csv), Cache-Control: no-store. Written while it is read, 500 responses at a time; a failure mid-way closes the connection before the end. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/csv': string;
+        };
+      };
+      /** @description The request could not be read; the problem names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description address_expired: the address is older than its minutes (ask the staff API for another); address_invalid: altered, forged, or not a survey export address */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The survey is gone */
       404: {
         headers: {
           [name: string]: unknown;

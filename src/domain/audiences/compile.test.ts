@@ -29,6 +29,7 @@ function person(over: Partial<PersonFacts> & { events?: Record<string, number> }
     platform: 'ios',
     appVersion: '2.10.1',
     eventCount: (name, withinDays) => events[`${name}/${withinDays ?? 'ever'}`] ?? 0,
+    surveyMatch: () => false,
     ...rest,
   };
 }
@@ -47,6 +48,7 @@ describe('no audience', () => {
   it('is everyone, reading no events', () => {
     expect(compileAudience(null)).toBe(EVERYONE);
     expect(EVERYONE.events).toEqual([]);
+    expect(EVERYONE.surveys).toEqual([]);
     expect(EVERYONE.test(person())).toBe(true);
   });
 });

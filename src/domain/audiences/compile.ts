@@ -1,8 +1,12 @@
-import type { Condition, EventCondition, Op, Rule, Value, ValueType } from './rules.js';
+import type { Condition, EventCondition, Op, Rule, SurveyCondition, Value, ValueType } from './rules.js';
 import { FIELDS } from './rules.js';
+import { surveyNeedKey, surveyNeedOf, type SurveyNeed } from './survey-rule.js';
+
+export type { SurveyNeed };
 
 // An audience compiled once into a predicate over a person's facts, with what the facts must
-// hold: the event counts it reads (by name and window). A sender compiles the rules of all its
+// hold: the event counts it reads (by name and window), and the survey answers it looks for
+// (survey-rule.ts: each found or not by SQL on survey_response, survey-answers.ts). A sender compiles the rules of all its
 // live messages, reads each person's facts in one go, and tests each message's predicate in memory.
 
 /** What is known of one person when a rule is tested. */
@@ -27,6 +31,8 @@ export interface PersonFacts {
   screen?: string | null;
   /** How many events of a name the person has, within the last N days or ever (null). */
   eventCount(name: string, withinDays: number | null): number;
+  /** Whether the person has a response to the survey that meets the need (test copies' never do). */
+  surveyMatch(need: SurveyNeed): boolean;
 }
 
 /** An event count a rule reads. */
@@ -38,33 +44,41 @@ export interface EventNeed {
 export interface CompiledAudience {
   test(person: PersonFacts): boolean;
   events: EventNeed[];
+  /** The survey answers it looks for, each once. */
+  surveys: SurveyNeed[];
 }
 
-export const EVERYONE: CompiledAudience = { test: () => true, events: [] };
+export const EVERYONE: CompiledAudience = { test: () => true, events: [], surveys: [] };
+
+interface Needs {
+  events: EventNeed[];
+  surveys: SurveyNeed[];
+}
 
 export function compileAudience(rule: Rule | null): CompiledAudience {
   if (!rule) return EVERYONE;
-  const events: EventNeed[] = [];
-  const test = compile(rule, events);
-  return { test, events };
+  const needs: Needs = { events: [], surveys: [] };
+  const test = compile(rule, needs);
+  return { test, ...needs };
 }
 
 type Test = (p: PersonFacts) => boolean;
 
-function compile(rule: Rule, events: EventNeed[]): Test {
+function compile(rule: Rule, needs: Needs): Test {
   if ('all' in rule) {
-    const parts = rule.all.map((r) => compile(r, events));
+    const parts = rule.all.map((r) => compile(r, needs));
     return (p) => parts.every((t) => t(p));
   }
   if ('any' in rule) {
-    const parts = rule.any.map((r) => compile(r, events));
+    const parts = rule.any.map((r) => compile(r, needs));
     return (p) => parts.some((t) => t(p));
   }
-  return condition(rule, events);
+  return condition(rule, needs);
 }
 
-function condition(c: Condition, events: EventNeed[]): Test {
-  if ('event' in c) return eventTest(c, events);
+function condition(c: Condition, needs: Needs): Test {
+  if ('event' in c) return eventTest(c, needs.events);
+  if ('survey' in c) return surveyTest(c, needs.surveys);
   if ('attribute' in c) {
     const compare = comparison(c.type, c.op, c.value);
     return (p) => compare(p.attributes[c.attribute] ?? null, p);
@@ -96,6 +110,13 @@ function eventTest(c: EventCondition, events: EventNeed[]): Test {
   if (!c.did) return (p) => p.eventCount(c.event, withinDays) === 0;
   if (!count) return (p) => p.eventCount(c.event, withinDays) > 0;
   return (p) => compareNumbers(p.eventCount(c.event, withinDays), count.op, count.value);
+}
+
+function surveyTest(c: SurveyCondition, surveys: SurveyNeed[]): Test {
+  const { need, negated } = surveyNeedOf(c);
+  const key = surveyNeedKey(need);
+  if (!surveys.some((n) => surveyNeedKey(n) === key)) surveys.push(need);
+  return negated ? (p) => !p.surveyMatch(need) : (p) => p.surveyMatch(need);
 }
 
 const DAY = 86_400_000;

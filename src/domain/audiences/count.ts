@@ -2,12 +2,15 @@ import { rows, sql } from '../../db/sql.js';
 import type { Ctx } from '../context.js';
 import { compileAudience, type PersonFacts } from './compile.js';
 import { eventCounter, eventCountsSql, needLiterals } from './event-counts.js';
+import { surveyMatchesSql, surveyNeedsParam } from './survey-answers.js';
+import { surveyMatcher } from './survey-rule.js';
 import { FIELDS, readAudience, vocabularyOf, type Rule } from './rules.js';
 
 // How many people an audience reaches now, for staff writing a message: the app-mode's people (not
 // being erased) read a page at a time in the order of its (app_mode_id, external_id) index, each
 // tested by the audience's one compiled predicate (compile.ts) over the facts the check-in reads:
-// the contact's fields and attributes and the event counts the rule needs (event-counts.ts).
+// the contact's fields and attributes, the event counts the rule needs (event-counts.ts) and the
+// survey answers it looks for (survey-answers.ts).
 // Conditions on what only a check-in says (the app's platform and version, the screen on view) are
 // counted as met: the count is of the people the message may reach. Bounded: at most
 // COUNT_EXAMINED people are read; beyond them the answer is not exact (`count` is then "at least",
@@ -49,11 +52,12 @@ interface PersonRow {
   attributes: Record<string, unknown>;
   language: string | null;
   events: number[] | null;
+  surveys: boolean[] | null;
 }
 
 /** The people an audience (as staff write it; null: everyone) reaches in the app-mode now; a bad rule is refused naming its member. */
 export async function countAudience(ctx: Ctx, appModeId: string, input: unknown, examine = COUNT_EXAMINED): Promise<AudienceCount> {
-  const rule = readAudience(input, await vocabularyOf(ctx, appModeId));
+  const rule = readAudience(input, await vocabularyOf(ctx, appModeId, input));
   const audience = compileAudience(rule && outsideCheckin(rule));
   const needs = audience.events;
   const lists = needLiterals(needs);
@@ -66,6 +70,7 @@ export async function countAudience(ctx: Ctx, appModeId: string, input: unknown,
         now,
       )
     : sql`NULL`;
+  const surveys = audience.surveys.length ? surveyMatchesSql(surveyNeedsParam(audience.surveys), sql`k.id`) : sql`NULL`;
   let count = 0;
   let examined = 0;
   let after: string | null = null;
@@ -74,7 +79,7 @@ export async function countAudience(ctx: Ctx, appModeId: string, input: unknown,
     const page: PersonRow[] = await rows<PersonRow>(
       ctx,
       sql`SELECT k.external_id, k.email, k.display_name, k.provider, k.time_zone, k.signed_up_at, k.created_at, k.tags, k.attributes, k.language,
-                 ${events} AS events
+                 ${events} AS events, ${surveys} AS surveys
           FROM contact k
           WHERE k.app_mode_id = ${appModeId} AND k.erase_requested_at IS NULL AND (${after}::text IS NULL OR k.external_id > ${after})
           ORDER BY k.external_id LIMIT ${limit}`,
@@ -97,6 +102,7 @@ export async function countAudience(ctx: Ctx, appModeId: string, input: unknown,
         platform: null,
         appVersion: null,
         eventCount: eventCounter(needs, (p.events ?? []).map(Number)),
+        surveyMatch: surveyMatcher(audience.surveys, p.surveys ?? []),
       };
       if (audience.test(facts)) count++;
     }

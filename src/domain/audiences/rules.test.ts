@@ -16,6 +16,7 @@ const vocabulary: Vocabulary = {
     ['roles', 'list'],
   ]),
   events: new Set(['order_placed', 'app_opened']),
+  surveys: new Map(),
 };
 
 const NOW = new Date('2030-06-15T12:00:00Z');
@@ -40,6 +41,7 @@ function person(over: Partial<PersonFacts> & { events?: Record<string, number> }
     platform: 'ios',
     appVersion: '2.10.1',
     eventCount: (name, withinDays) => events[`${name}/${withinDays ?? 'ever'}`] ?? 0,
+    surveyMatch: () => false,
     ...over,
   };
 }

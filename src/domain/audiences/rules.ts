@@ -3,20 +3,23 @@ import type { Ctx } from '../context.js';
 import { invalid, type FieldError } from '../errors.js';
 import { BUILT_IN_EVENTS, isEventName } from '../events/names.js';
 import type { AttributeType } from '../contacts/attributes.js';
+import type { Survey } from '../surveys/model.js';
+import { questionShapes, readSurveyCondition, surveyIdsIn, type SurveyCondition, type SurveyVocabulary } from './survey-rule.js';
 import { FIELDS, OPS, type ValueType } from './vocabulary.js';
 
-export { FIELDS, type ValueType };
+export { FIELDS, type SurveyCondition, type ValueType };
 
 // The one audience model of every sender (in-app messages now; push and email next): who a message
 // is for, as rules over a person's contact fields, typed attributes, events (did or did not do X,
-// how often, within N days), language, platform, app version and the screen the app is on, in AND
+// how often, within N days), a person's answers to a survey (survey-rule.ts), language, platform,
+// app version and the screen the app is on, in AND
 // (`all`) / OR (`any`) groups. Staff write it as JSON; it is read here (every problem named by its
 // path, such as `audience.all.1.attribute`) against the app-mode's attribute and event definitions,
 // and compiled once (compile.ts) into a predicate over a person's facts.
 
 export type Rule = { all: Rule[] } | { any: Rule[] } | Condition;
 
-export type Condition = FieldCondition | AttributeCondition | EventCondition;
+export type Condition = FieldCondition | AttributeCondition | EventCondition | SurveyCondition;
 
 export interface FieldCondition {
   field: ContactField;
@@ -56,21 +59,30 @@ export const MAX_DAYS = 3650;
 const PLATFORMS = ['ios', 'android', 'web'];
 const VERSION = /^\d{1,9}(\.\d{1,9}){0,3}$/;
 
-/** What a rule may name in one app-mode: its attributes with their types, and its events. */
+/** What a rule may name in one app-mode: its attributes with their types, its events, and the surveys the rule names. */
 export interface Vocabulary {
   attributes: Map<string, AttributeType>;
   events: Set<string>;
+  /** Of the app-mode's surveys, those the rule (as written) names, with their questions. */
+  surveys: SurveyVocabulary;
 }
 
-/** The app-mode's attributes and events, read once for a rule (or several). */
-export async function vocabularyOf(ctx: Ctx, appModeId: string): Promise<Vocabulary> {
-  const [attributes, events] = await Promise.all([
+/** The app-mode's attributes and events, and the surveys `rule` (as written) names, read once for a rule (or several). */
+export async function vocabularyOf(ctx: Ctx, appModeId: string, rule?: unknown): Promise<Vocabulary> {
+  const surveyIds = surveyIdsIn(rule);
+  const [attributes, events, surveys] = await Promise.all([
     ctx.db.attributeDefinition.findMany({ where: { appModeId }, select: { name: true, type: true } }),
     ctx.db.eventDefinition.findMany({ where: { appModeId }, select: { name: true } }),
+    surveyIds.length
+      ? ctx.db.inAppMessage.findMany({ where: { appModeId, kind: 'survey', id: { in: surveyIds } }, select: { id: true, variants: true } })
+      : [],
   ]);
   return {
     attributes: new Map(attributes.map((a) => [a.name, a.type])),
     events: new Set([...BUILT_IN_EVENTS, ...events.map((e) => e.name)]),
+    surveys: new Map(
+      surveys.map((s) => [s.id, questionShapes((s.variants as unknown as { content: Survey }[]).map((v) => v.content))] as const),
+    ),
   };
 }
 
@@ -94,6 +106,7 @@ export function readAudience(input: unknown, vocabulary: Vocabulary, path = 'aud
     }
     if (++conditions > MAX_CONDITIONS) return (fail(at, `an audience holds at most ${MAX_CONDITIONS} conditions`), undefined);
     if ('event' in raw) return eventCondition(raw, at);
+    if ('survey' in raw) return readSurveyCondition(raw, at, vocabulary.surveys, fail);
     if ('attribute' in raw) {
       const name = raw.attribute;
       const type = typeof name === 'string' ? vocabulary.attributes.get(name) : undefined;
@@ -108,7 +121,7 @@ export function readAudience(input: unknown, vocabulary: Vocabulary, path = 'aud
       const compared = comparison(raw, at, FIELDS[field]);
       return compared && { field, ...compared };
     }
-    return (fail(at, 'must have one of all, any, field, attribute or event'), undefined);
+    return (fail(at, 'must have one of all, any, field, attribute, event or survey'), undefined);
   };
 
   const comparison = (raw: Record<string, unknown>, at: string, type: ValueType): { op: Op; value?: Value } | undefined => {

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { PersonFacts } from '../audiences/compile.js';
 import { eventCounter } from '../audiences/event-counts.js';
+import { surveyMatcher } from '../audiences/survey-rule.js';
 import type { Ctx, GuestCaller } from '../context.js';
 import { tooManyRequests } from '../errors.js';
 import type { Content, Kind } from './content.js';
@@ -220,6 +221,7 @@ export function personFacts(
     appVersion: input.appVersion,
     screen: input.screen ?? null,
     eventCount: eventCounter(mode.events, person.eventCounts),
+    surveyMatch: surveyMatcher(mode.surveys, person.surveyMatches),
   };
 }
 
@@ -240,7 +242,7 @@ function choose(ctx: Ctx<GuestCaller>, mode: LiveMode, person: PersonRead, input
   const receipts = new Map(person.receipts.map((r) => [r.messageId, r]));
   const sentToday = (r: ReceiptFact | undefined) => !!r?.lastSentAt && localTime(r.lastSentAt, zone).date === local.date;
   let today = person.receipts.filter((r) => !r.control && sentToday(r)).length;
-  let largeThisSession = person.receipts.some((r) => r.lastSession === input.sessionId && r.kind !== 'banner');
+  let largeThisSession = person.receipts.some((r) => r.sessions.includes(input.sessionId) && r.kind !== 'banner');
   const holds = (screens: string[]) => !screens.length || input.holdsForScreens === true;
   const choice: Choice = { answered: [], controls: [], goals: goalsReached(mode, person, facts, receipts, now), tests: [] };
 
@@ -251,7 +253,7 @@ function choose(ctx: Ctx<GuestCaller>, mode: LiveMode, person: PersonRead, input
   for (const m of mode.messages) {
     if (!inSchedule(m, now) || !holds(m.screens) || (m.topicKey && !person.hears.has(m.topicKey))) continue;
     const r = receipts.get(m.id);
-    if (r && (r.control || r.lastSession === input.sessionId || finished(r, m.show))) continue;
+    if (r && (r.control || r.sessions.includes(input.sessionId) || finished(r, m.show))) continue;
     if (!inWindow(m.window, m.quiet, local) || !m.audience.test(facts)) continue;
     const variant = r?.variant ?? drawVariant(m, ctx.caller.externalId);
     if (variant === CONTROL) {

@@ -8,11 +8,13 @@ import type { Kind } from './content.js';
 import type { LiveMode } from './live-messages.js';
 import { raw, sql, type Sql } from '../../db/sql.js';
 import { eventCountsSql, needLiterals } from '../audiences/event-counts.js';
+import { surveyMatchesSql, surveyNeedsParam } from '../audiences/survey-answers.js';
 
 // What a check-in needs to know of the person, in one statement (one round trip, no transaction
 // of its own): crm_inapp_checkin holds and checks them against an erase, makes the contact on
 // first sight and claims the check-in's slot; a throttled check-in reads nothing more. Otherwise,
-// beside it: the contact's fields and attributes, the event counts the live audiences read, the
+// beside it: the contact's fields and attributes, the event counts and survey answers the live
+// audiences read, the
 // person's receipts, the goals reached by an event, test copies waiting, whether they are a test
 // phone, their all-off switch and the in-app topics they hear of, their unread notices, and
 // whether the service has the declared links the app's digest names, and the messenger's unread
@@ -28,7 +30,8 @@ export interface ReceiptFact {
   variant: string;
   control: boolean;
   lastSentAt: Date | null;
-  lastSession: string | null;
+  /** The sessions it was answered in, the last few (sessions.ts). */
+  sessions: string[];
   seen: boolean;
   dismissed: boolean;
   completed: boolean;
@@ -59,6 +62,8 @@ export interface PersonRead {
   };
   /** In the order of the mode's event needs. */
   eventCounts: number[];
+  /** In the order of the mode's survey needs: whether the person's answers meet each. */
+  surveyMatches: boolean[];
   receipts: ReceiptFact[];
   goalsByEvent: string[];
   tests: TestFact[];
@@ -99,6 +104,7 @@ interface Row {
   facts: {
     contact: (Omit<PersonRead['contact'], 'signedUpAt' | 'createdAt'> & { signedUpAt: string | null; createdAt: string | null }) | null;
     events: number[] | null;
+    surveys: boolean[] | null;
     receipts:
       | {
           m: string;
@@ -106,7 +112,7 @@ interface Row {
           v: string;
           c: boolean;
           sent: string | null;
-          s: string | null;
+          s: string[] | null;
           seen: boolean;
           dis: boolean;
           done: boolean;
@@ -128,11 +134,11 @@ interface Row {
 const at = (s: string | null) => (s === null ? null : new Date(s));
 
 /** A PostgreSQL array literal of a mode's names or day counts, made once per compiled mode (pg would escape each element on every check-in). */
-const literals = new WeakMap<LiveMode, { names: string; days: string; topics: string }>();
+const literals = new WeakMap<LiveMode, { names: string; days: string; topics: string; surveys: string }>();
 function literalsOf(mode: LiveMode) {
   let kept = literals.get(mode);
   if (!kept) {
-    kept = { ...needLiterals(mode.events), topics: arrayLiteral(mode.topics) };
+    kept = { ...needLiterals(mode.events), topics: arrayLiteral(mode.topics), surveys: surveyNeedsParam(mode.surveys) };
     literals.set(mode, kept);
   }
   return kept;
@@ -160,6 +166,7 @@ export function factsStatement(
       ? sql`true`
       : sql`EXISTS (SELECT 1 FROM app_link_set l WHERE l.app_mode_id = ${appModeId} AND l.digest = ${opts.linksDigest})`;
   const events = mode.events.length ? eventCountsSql(sql`ev`, lists, now) : sql`NULL`;
+  const surveys = mode.surveys.length ? surveyMatchesSql(lists.surveys, sql`ci.person_id`) : sql`NULL`;
   const goalFrom = sql`CASE WHEN r.control THEN r.assigned_at ELSE r.seen_at END`;
   const unread = ctx.caller.settings.messengerOn
     ? sql`(SELECT coalesce(sum(${UNREAD(raw('c'))}), 0) FROM conversation c WHERE c.app_mode_id = ${appModeId} AND c.contact_id = ci.person_id)`
@@ -177,8 +184,9 @@ export function factsStatement(
                       'tags', k.tags, 'attributes', k.attributes)
                     FROM contact k WHERE k.id = ci.person_id),
         'events', ${events},
+        'surveys', ${surveys},
         'receipts', (SELECT json_agg(json_build_object('m', r.message_id, 'k', m.kind, 'v', r.variant, 'c', r.control, 'sent', r.last_sent_at,
-                       's', r.last_session, 'seen', r.seen_at IS NOT NULL, 'dis', r.dismissed_at IS NOT NULL, 'done', r.completed_at IS NOT NULL,
+                       's', r.recent_sessions, 'seen', r.seen_at IS NOT NULL, 'dis', r.dismissed_at IS NOT NULL, 'done', r.completed_at IS NOT NULL,
                        'goal', r.goal_reached_at IS NOT NULL, 'from', ${goalFrom}))
                      FROM inapp_receipt r JOIN inapp_message m ON m.id = r.message_id
                      WHERE r.contact_id = ci.person_id),
@@ -197,7 +205,13 @@ export function factsStatement(
         'linksKnown', ${links}
       ) END AS facts
     FROM ci`;
-  const shape = [mode.events.length > 0, mode.topics.length > 0, ctx.caller.settings.messengerOn, opts.linksDigest !== undefined]
+  const shape = [
+    mode.events.length > 0,
+    mode.topics.length > 0,
+    ctx.caller.settings.messengerOn,
+    opts.linksDigest !== undefined,
+    mode.surveys.length > 0,
+  ]
     .map(Number)
     .join('');
   return { query, shape, now };
@@ -227,13 +241,14 @@ export async function readFacts(ctx: Ctx<GuestCaller>, mode: LiveMode, opts: { l
     person: {
       contact,
       eventCounts: (f.events ?? []).map(Number),
+      surveyMatches: f.surveys ?? [],
       receipts: (f.receipts ?? []).map((r) => ({
         messageId: r.m,
         kind: r.k,
         variant: r.v,
         control: r.c,
         lastSentAt: at(r.sent),
-        lastSession: r.s,
+        sessions: r.s ?? [],
         seen: r.seen,
         dismissed: r.dis,
         completed: r.done,

@@ -1,6 +1,7 @@
 import type { InAppMessage, InAppShow } from '../../generated/prisma/client.js';
 import type { NoticeSource } from '../services.js';
-import { compileAudience, type CompiledAudience, type EventNeed } from '../audiences/compile.js';
+import { compileAudience, type CompiledAudience, type EventNeed, type SurveyNeed } from '../audiences/compile.js';
+import { surveyNeedKey } from '../audiences/survey-rule.js';
 import type { AttributeCondition, Rule } from '../audiences/rules.js';
 import type { Ctx } from '../context.js';
 import { isLarge, type Content, type Kind } from './content.js';
@@ -8,7 +9,7 @@ import type { QuietHours, SendingWindow } from './schedule.js';
 
 // The live messages of an app-mode, compiled once and kept in memory per process: audiences as
 // predicates, in answer order, with what a person's facts must hold for all of them (event counts,
-// topics). A change to a message or to the app-mode's in-app settings NOTIFYs INAPP_CHANNEL with
+// survey answers, topics). A change to a message or to the app-mode's in-app settings NOTIFYs INAPP_CHANNEL with
 // the app-mode's id at commit (a trigger, whatever made it), and every process drops that
 // app-mode's entry when it hears it, on its outbox LISTEN connection; the process that made the
 // change drops it at once (forgetLive). Memory is trusted only while that connection is up, and a
@@ -40,6 +41,8 @@ export interface LiveMode {
   messages: LiveMessage[];
   /** Every event count any audience reads. */
   events: EventNeed[];
+  /** Every survey answer any audience looks for. */
+  surveys: SurveyNeed[];
   topics: string[];
   dailyCap: number | null;
 }
@@ -79,9 +82,12 @@ async function compileMode(ctx: Ctx, appModeId: string): Promise<LiveMode> {
       if (!events.some((e) => e.name === need.name && e.withinDays === need.withinDays)) events.push(need);
     }
   }
+  const surveys = new Map<string, SurveyNeed>();
+  for (const m of messages) for (const need of m.audience.surveys) surveys.set(surveyNeedKey(need), need);
   return {
     messages,
     events,
+    surveys: [...surveys.values()],
     topics: [...new Set(messages.flatMap((m) => (m.topicKey ? [m.topicKey] : [])))],
     dailyCap: settings?.dailyCap ?? null,
   };

@@ -139,7 +139,7 @@ export async function readMessageInput(
     data.controlWeight = input.controlWeight;
   }
   const needsVocabulary = input.audience !== undefined || (input.goal !== undefined && input.goal !== null);
-  const vocabulary = needsVocabulary ? await vocabularyOf(ctx, appModeId) : undefined;
+  const vocabulary = needsVocabulary ? await vocabularyOf(ctx, appModeId, input.audience) : undefined;
   if (input.audience !== undefined) {
     try {
       data.audience = json(readAudience(input.audience, vocabulary!));

@@ -4,6 +4,7 @@ import { emit } from '../outbox.js';
 import type { ShownMessage } from './checkin.js';
 import { liveMode } from './live-messages.js';
 import { personOf } from './person.js';
+import { NEW_SESSION, RECENT_SESSIONS } from './sessions.js';
 import { counted, dayOf } from './stats.js';
 import { requireInApp } from './switch.js';
 import { drawVariant } from './variants.js';
@@ -30,11 +31,12 @@ export async function openMessage(ctx: Ctx<GuestCaller>, messageId: string, sess
     const [row] = await rows<{ variant: string; control: boolean; first: boolean }>(
       tx,
       sql`
-      INSERT INTO inapp_receipt AS r (message_id, contact_id, app_mode_id, variant, assigned_at, sent_at, last_sent_at, last_session, sent_count)
-      VALUES (${message.id}, ${contact.id}, ${appModeId}, ${drawn}, ${now}, ${now}, ${now}, ${sessionId}, 1)
+      INSERT INTO inapp_receipt AS r (message_id, contact_id, app_mode_id, variant, assigned_at, sent_at, last_sent_at, last_session, recent_sessions, sent_count)
+      VALUES (${message.id}, ${contact.id}, ${appModeId}, ${drawn}, ${now}, ${now}, ${now}, ${sessionId}, ARRAY[${sessionId}::text], 1)
       ON CONFLICT (message_id, contact_id) DO UPDATE
-        SET sent_at = coalesce(r.sent_at, EXCLUDED.sent_at), last_sent_at = EXCLUDED.last_sent_at, last_session = EXCLUDED.last_session, sent_count = r.sent_count + 1
-        WHERE r.last_session IS DISTINCT FROM EXCLUDED.last_session
+        SET sent_at = coalesce(r.sent_at, EXCLUDED.sent_at), last_sent_at = EXCLUDED.last_sent_at, last_session = EXCLUDED.last_session,
+            recent_sessions = ${RECENT_SESSIONS}, sent_count = r.sent_count + 1
+        WHERE ${NEW_SESSION}
       RETURNING r.variant, r.control, r.sent_count = 1 AS first`,
     );
     const kept = (

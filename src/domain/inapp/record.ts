@@ -6,6 +6,7 @@ import { WriteGroups } from '../../db/groups.js';
 import { exec, rows, sql, type Sql } from '../../db/sql.js';
 import type { LiveMessage } from './live-messages.js';
 import { CONTROL } from './message-input.js';
+import { NEW_SESSION, RECENT_SESSIONS } from './sessions.js';
 import { dayOf, INAPP_COUNTED } from './stats.js';
 
 // What a check-in changed, written in one statement (so in one transaction and one round trip),
@@ -70,12 +71,13 @@ export async function recordCheckin(
   const statement = sql`
       WITH erased AS (SELECT crm_erased(${appId}, ARRAY[${externalId}], ARRAY[${subjectHash(ctx.svc, appId, externalId)}], ${now}::timestamptz) <> '{}' AS gone),
       sent AS (
-        INSERT INTO inapp_receipt AS r (message_id, contact_id, app_mode_id, variant, assigned_at, sent_at, last_sent_at, last_session, sent_count)
-        SELECT x.m, ${contactId}, ${appModeId}, x.v, ${now}::timestamptz, ${now}::timestamptz, ${now}::timestamptz, ${sessionId}, 1
+        INSERT INTO inapp_receipt AS r (message_id, contact_id, app_mode_id, variant, assigned_at, sent_at, last_sent_at, last_session, recent_sessions, sent_count)
+        SELECT x.m, ${contactId}, ${appModeId}, x.v, ${now}::timestamptz, ${now}::timestamptz, ${now}::timestamptz, ${sessionId}, ARRAY[${sessionId}::text], 1
         FROM unnest(${ids}::text[], ${choice.answered.map((a) => a.variant)}::text[]) AS x(m, v) WHERE ${notErased}
         ON CONFLICT (message_id, contact_id) DO UPDATE
-          SET sent_at = coalesce(r.sent_at, EXCLUDED.sent_at), last_sent_at = EXCLUDED.last_sent_at, last_session = EXCLUDED.last_session, sent_count = r.sent_count + 1
-          WHERE r.last_session IS DISTINCT FROM EXCLUDED.last_session AND NOT r.control
+          SET sent_at = coalesce(r.sent_at, EXCLUDED.sent_at), last_sent_at = EXCLUDED.last_sent_at, last_session = EXCLUDED.last_session,
+            recent_sessions = ${RECENT_SESSIONS}, sent_count = r.sent_count + 1
+          WHERE ${NEW_SESSION} AND NOT r.control
         RETURNING r.message_id, r.variant, r.sent_count = 1 AS first),
       controls AS (
         INSERT INTO inapp_receipt (message_id, contact_id, app_mode_id, variant, control, assigned_at)

@@ -4,6 +4,7 @@ import { transaction, type Ctx, type GuestCaller, type TxCtx } from '../context.
 import { conflict, DomainError, notFound, type FieldError } from '../errors.js';
 import { liveMode } from './live-messages.js';
 import { personOf } from './person.js';
+import { surveyAnswered } from './survey-live.js';
 import { counted, dayOf } from './stats.js';
 import { requireInApp } from './switch.js';
 import { drawVariant } from './variants.js';
@@ -20,7 +21,8 @@ import type { Survey } from '../surveys/model.js';
 // posted. One request, one transaction; the person's response row is locked first, so of many
 // submits at once one completes it and the others find it submitted (409). A survey that does not
 // exist, is not live, was never answered to this person (their check-in or an open, or for a test
-// the copy delivered), or while in-app messages are off, is 404.
+// the copy delivered), or while in-app messages are off, is 404. Each answer and submit (not a test
+// copy's) tells the survey's live results (survey-live.ts).
 
 export const SURVEY_COMPLETED = 'survey.completed';
 
@@ -110,6 +112,7 @@ export async function answerSurvey(ctx: Ctx<GuestCaller>, input: SurveyRequest, 
             submitted_at = ${opts.submit ? now : null}
           WHERE message_id = ${input.messageId} AND contact_id = ${contact.id}`,
     );
+    if (!input.test) await surveyAnswered(tx, appModeId, input.messageId, opts.submit);
     if (!opts.submit) return;
     if (input.test) {
       await exec(tx, sql`UPDATE inapp_test_send SET completed_at = coalesce(completed_at, ${now}) WHERE id = ${input.messageId}`);

@@ -32,6 +32,14 @@ export interface KeptAnswer extends SurveyAnswer {
   title: string;
 }
 
+/** An answer as words (the export's and the CSV's): the number, the options picked (with the person's own words beside Other), or the text. */
+export const answerText = (a: SurveyAnswer): string =>
+  a.number !== undefined
+    ? String(a.number)
+    : a.options
+      ? a.options.join(', ') + (a.other !== undefined ? ` (${a.other})` : '')
+      : (a.text ?? '');
+
 const questionsOf = (s: Survey) => new Map(s.steps.flatMap((step) => (step.questions ?? []).map((q) => [q.id, q] as const)));
 
 /** Why an answer does not fit its question, or undefined when it does. */

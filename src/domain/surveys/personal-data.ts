@@ -1,17 +1,9 @@
 import { keyset, pagedEntries, EXPORT_PAGE, type PersonalDataArea } from '../personal-data/registry.js';
-import type { KeptAnswer } from './answers.js';
+import { answerText, type KeptAnswer } from './answers.js';
 
 // What surveys keep about a person: their answers to each survey (and test copy) they answered,
 // the export's `surveyResponses` ({ question, answer }: the question's title and the answer as
 // words), read a page of responses at a time while the export is written. Erased in both modes.
-
-/** An answer as words: the number, the options picked (with the person's own words beside Other), or the text. */
-export const answerText = (a: KeptAnswer): string =>
-  a.number !== undefined
-    ? String(a.number)
-    : a.options
-      ? a.options.join(', ') + (a.other !== undefined ? ` (${a.other})` : '')
-      : (a.text ?? '');
 
 export const surveyData: PersonalDataArea = {
   name: 'surveys',
