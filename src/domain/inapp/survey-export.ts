@@ -1,7 +1,7 @@
-import { BlobAddressRefused, openToken, signToken, type Signer } from '../../lib/blobs/signed-token.js';
 import { empty, rows, sql } from '../../db/sql.js';
 import type { Ctx, Services, StaffCaller } from '../context.js';
-import { conflict, DomainError, notFound } from '../errors.js';
+import { signedDownloads } from '../downloads/signed-address.js';
+import { conflict, notFound } from '../errors.js';
 import type { KeptAnswer } from '../surveys/answers.js';
 import { headerRow, questionColumns, responseRow } from '../surveys/csv.js';
 import type { Survey } from '../surveys/model.js';
@@ -23,12 +23,12 @@ export const SURVEY_EXPORT_SECONDS = 300;
 /** Responses read at a time. */
 export const CSV_PAGE = 500;
 
-const KEY_PREFIX = 'survey-export/';
-
-const signerOf =
-  (svc: Pick<Services, 'secrets'>): Signer =>
-  (text) =>
-    svc.secrets.keyedHash('survey-export-address', text);
+const downloads = signedDownloads({
+  name: 'survey-export',
+  path: SURVEY_EXPORT_PATH,
+  seconds: SURVEY_EXPORT_SECONDS,
+  contentType: 'text/csv',
+});
 
 export interface SurveyExportTerms {
   appModeId: string;
@@ -45,34 +45,16 @@ async function surveyOf(ctx: Ctx, messageId: string) {
 /** The address (staff checked they may read the survey's app-mode), valid SURVEY_EXPORT_SECONDS. */
 export async function surveyExportAddress(ctx: Ctx<StaffCaller>, messageId: string): Promise<{ url: string; expiresAt: Date }> {
   const message = await surveyOf(ctx, messageId);
-  const expiresAt = new Date(Math.ceil((ctx.clock.now().getTime() + SURVEY_EXPORT_SECONDS * 1000) / 1000) * 1000);
-  const token = surveyExportToken(ctx.svc, { appModeId: message.appModeId, messageId, expiresAt });
-  return { url: `${ctx.svc.config.baseUrl}${SURVEY_EXPORT_PATH}${token}`, expiresAt };
+  return downloads.address(ctx, message.appModeId, messageId);
 }
 
 export const surveyExportToken = (svc: Pick<Services, 'secrets'>, terms: SurveyExportTerms): string =>
-  signToken(signerOf(svc), {
-    method: 'get',
-    key: `${KEY_PREFIX}${terms.appModeId}/${terms.messageId}`,
-    expiresAt: terms.expiresAt,
-    contentType: 'text/csv',
-  });
+  downloads.token(svc, { appModeId: terms.appModeId, id: terms.messageId, expiresAt: terms.expiresAt });
 
 /** What a token this service signed names: 403 `address_invalid` (forged, altered, not a survey export's) or `address_expired`. */
 export function openSurveyExportAddress(ctx: Ctx, token: string): SurveyExportTerms {
-  const refused = (reason: 'invalid' | 'expired') =>
-    new DomainError(403, `address_${reason}`, 'Refused', new BlobAddressRefused(reason).message);
-  let key: string;
-  let expiresAt: Date;
-  try {
-    ({ key, expiresAt } = openToken(signerOf(ctx.svc), token, 'get', ctx.clock.now()));
-  } catch (err) {
-    if (err instanceof BlobAddressRefused) throw refused(err.reason);
-    throw refused('invalid');
-  }
-  const [appModeId, messageId, extra] = key.startsWith(KEY_PREFIX) ? key.slice(KEY_PREFIX.length).split('/') : [];
-  if (!appModeId || !messageId || extra !== undefined) throw refused('invalid');
-  return { appModeId, messageId, expiresAt };
+  const { appModeId, id, expiresAt } = downloads.open(ctx, token);
+  return { appModeId, messageId: id, expiresAt };
 }
 
 interface ResponsePage {
