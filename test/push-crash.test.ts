@@ -30,12 +30,13 @@ const BUNDLE = 'com.example.crash';
 /**
  * The whole send, from sendPush to done, kill and restart included, is done within 30 s on a quiet
  * machine (3 to 15 s there). Beside the rest of the suite on a busy 2-core machine it has taken up
- * to 53 s, and the send whose connections are cut every second over 90 s once, each of its steps
+ * to 53 s, and the send whose connections are cut every second over 90 s once (over 150 s once beside the
+ * suite on a quiet machine), each of its steps
  * taking seconds there and cut again and again (yet going on): the tests hold it to LIVE_WITHIN_MS (a
  * send that stalls fails) and, past the aim, print where its run's time went.
  */
 const AIM_MS = 30_000;
-const LIVE_WITHIN_MS = 150_000;
+const LIVE_WITHIN_MS = 190_000;
 /** The server processes' name in pg_stat_activity: their connections are the ones cut. */
 const APP_NAME = 'push-crash-server';
 
