@@ -1,3 +1,4 @@
+import { messageIdDomain } from '../mail/send.js';
 import type { OutgoingMessage } from '../mail/transport.js';
 import { emailAddresses } from './addresses.js';
 import { personalise } from './render.js';
@@ -26,9 +27,6 @@ export interface Addressing {
   /** The deployment's From (MAIL_FROM), used when the email names no sender address. */
   defaultFrom: string;
 }
-
-/** The domain Message-IDs are of: the deployment's From address's. */
-export const messageIdDomain = (from: string) => /@([^@>\s]+)>?\s*$/.exec(from)?.[1] ?? 'localhost';
 
 /** A display name quoted for a From header. */
 const quoted = (name: string) => `"${name.replace(/["\\]/g, (c) => `\\${c}`)}"`;

@@ -16,7 +16,7 @@ export async function sendMail(ctx: Ctx, message: MailMessage): Promise<{ id: st
     if (sent) return sent;
   }
   const id = randomUUID();
-  const messageId = `<${id}@${domainOf(transport.from)}>`;
+  const messageId = `<${id}@${messageIdDomain(transport.from)}>`;
   const now = ctx.clock.now();
   await transport.send({
     from: transport.from,
@@ -61,4 +61,5 @@ export async function sendMail(ctx: Ctx, message: MailMessage): Promise<{ id: st
   return { id };
 }
 
-const domainOf = (from: string) => /@([^@>\s]+)>?\s*$/.exec(from)?.[1] ?? 'localhost';
+/** The domain Message-IDs are of: the deployment's From address's (MAIL_FROM). */
+export const messageIdDomain = (from: string) => /@([^@>\s]+)>?\s*$/.exec(from)?.[1] ?? 'localhost';
