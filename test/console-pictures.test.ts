@@ -50,12 +50,16 @@ describe('pictures in a reply from the console', { timeout: 60_000 }, () => {
     await page.locator('.part-text', { hasText: 'chart on my dashboard' }).waitFor();
     const items = page.locator('.picture-item');
 
-    // By keyboard: r to the reply, Tab to "Add pictures", Space opens the chooser.
+    // By keyboard: r to the reply, Tab to "Add pictures", Space opens the chooser. The chooser is
+    // awaited from the start, so that its interception is set up in the browser before Space is
+    // pressed (set up beside the key press, it raced it on a loaded machine and missed the chooser).
+    const chosen = page.waitForEvent('filechooser');
     await page.keyboard.press('r');
     await page.keyboard.type('Here is how it should look:');
     await page.keyboard.press('Tab');
     expect(await page.evaluate(() => document.activeElement?.getAttribute('type'))).toBe('file');
-    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.keyboard.press('Space')]);
+    await page.keyboard.press('Space');
+    const chooser = await chosen;
     // A text file named as a picture: made, then refused by the service at upload.
     await chooser.setFiles([
       picture('dashboard.png', 64, 40),
