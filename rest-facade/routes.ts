@@ -14,11 +14,12 @@ import { noticeRoutes } from './guest/notices.js';
 import { preferenceRoutes } from './guest/preferences.js';
 import { conversationRoutes } from './guest/conversations.js';
 import { ticketRoutes } from './guest/tickets.js';
-import { guestAccess, publicAccess, serverAccess } from './http/access.js';
+import { guestAccess, hookAccess, publicAccess, serverAccess } from './http/access.js';
 import { mount, type AnyRoute, type Surface } from './http/route.js';
 import { getPublicApp } from './public/apps.js';
 import { getContactExportDownload } from './public/contact-exports.js';
 import { getSurveyExportDownload } from './public/survey-exports.js';
+import { emailHookRoutes } from './public/email-hooks.js';
 import { emailLinkRoutes } from './public/email-links.js';
 import { publicHelpRoutes } from './public/help.js';
 import { postGuestEvents } from './guest/events.js';
@@ -57,6 +58,7 @@ export function allRoutes(): AnyRoute[] {
     getSurveyExportDownload,
     ...publicHelpRoutes,
     ...emailLinkRoutes,
+    ...emailHookRoutes,
   ];
 }
 
@@ -85,11 +87,14 @@ export function restRouter(deps: RouteDeps): Router {
   const guest409 = [guestAccess(deps.svc, 409), context];
   const guestChecked = [guestAccess(deps.svc, 'checked by the route'), context];
   const softPublic = [publicAccess(deps.svc, appKeyOfPublic, { soft: true }), context];
+  const hook = [hookAccess(deps.svc), context];
   const accessOf = (route: AnyRoute) =>
     route.surface !== 'guest'
-      ? route.softLimit
-        ? softPublic
-        : access[route.surface]
+      ? route.hook
+        ? hook
+        : route.softLimit
+          ? softPublic
+          : access[route.surface]
       : route.erasedChecked
         ? guestChecked
         : route.errors.includes(409)

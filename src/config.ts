@@ -2,6 +2,7 @@ import { createPrivateKey } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { messageIdDomain } from './lib/mail-domain.js';
 import { readBlobSettings, type BlobSettings } from './lib/blobs/open.js';
 import { readTestTrust, type TestTrust } from './lib/outbound/test-trust.js';
 
@@ -49,6 +50,10 @@ export interface Config {
   smtpUrl: string | undefined;
   /** The From of outgoing mail: `Name <address>` or an address. */
   mailFrom: string;
+  /** The deployment's inbound secret (CRM_INBOUND_SECRET): signs posts to `/public/v1/email-events` and `/public/v1/inbound-email`; unset, they answer 503. */
+  inboundSecret: string | undefined;
+  /** The domain of reply and inbox addresses (INBOUND_EMAIL_DOMAIN; by default the domain of MAIL_FROM). */
+  inboundDomain: string;
   /** DKIM signing of the mail sent over SMTP (DKIM_DOMAIN, DKIM_SELECTOR, DKIM_PRIVATE_KEY: all three or none). */
   dkim: DkimSettings | undefined;
   /** Where files are kept (BLOB_STORE): PostgreSQL, or an S3-compatible bucket. */
@@ -177,6 +182,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databasePoolSize: int(env.DATABASE_POOL_SIZE, 10),
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM || defaultMailFrom(env.BASE_URL),
+    inboundSecret: env.CRM_INBOUND_SECRET || undefined,
+    inboundDomain: (env.INBOUND_EMAIL_DOMAIN || messageIdDomain(env.MAIL_FROM || defaultMailFrom(env.BASE_URL))).toLowerCase(),
     dkim: readDkim(env),
     blobs: readBlobSettings(env),
     conversationWaitMs: int(env.CONVERSATION_WAIT_MS, 25_000),

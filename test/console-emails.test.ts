@@ -260,8 +260,14 @@ describe('emails in the console', { timeout: 90_000 }, () => {
     await expect.poll(() => list.getByRole('row').count()).toBe(2); // the head and Zed
     expect(await seriousFindings(page)).toEqual([]);
     await page.screenshot({ path: `${SHOTS}console-emails-settings.png` });
+    // Taken off saying why: the reason is kept in the list's history.
     await list.getByRole('button', { name: 'Remove zed@example.com' }).click();
+    await page.getByRole('textbox', { name: 'Why take it off?' }).fill('They asked us to write again');
+    await page.getByRole('form', { name: 'Remove zed@example.com' }).getByRole('button', { name: 'Remove' }).click();
     await page.getByText('zed@example.com is not on the list.').waitFor();
+    expect(
+      await t.svc.db.emailSuppressionRemoval.findMany({ where: { appModeId: app.modes.live }, select: { address: true, reason: true } }),
+    ).toEqual([{ address: 'zed@example.com', reason: 'They asked us to write again' }]);
     expect(await t.svc.db.emailSuppression.count({ where: { appModeId: app.modes.live, address: 'zed@example.com' } })).toBe(0);
     await page.getByRole('button', { name: 'Show every address' }).click();
     await list.getByRole('row', { name: /bob@example\.com/ }).waitFor();

@@ -77,6 +77,7 @@ describe('the shape', () => {
       'InAppStats.variants',
       'InAppStatsEvent.counts',
       'InAppVariant.unknownWords',
+      'InboundEmail.to',
       'MessengerSettings.cards',
       'MessengerSettings.faces',
       'OutgoingMail.headers',

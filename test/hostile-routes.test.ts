@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import openapi from '../rest-facade/openapi.json' with { type: 'json' };
 import { call, userToken } from './support/http.js';
-import { type SeededApp, type TestServer, startWithApp } from './support/server.js';
+import { signatureHeader } from '../src/domain/webhooks/signature.js';
+import { type SeededApp, type TestServer, seedApp, startTestServer, testConfig } from './support/server.js';
 
 // Every REST route of the published contract, read from the OpenAPI document (so a route added
 // later is tried too), sent what a hostile caller sends: ids that are no ids, query values of every
@@ -10,7 +11,11 @@ import { type SeededApp, type TestServer, startWithApp } from './support/server.
 
 let t: TestServer;
 let app: SeededApp;
-beforeAll(async () => ({ t, app } = await startWithApp()));
+const INBOUND_SECRET = 'hostile-deployment-inbound-secret';
+beforeAll(async () => {
+  t = await startTestServer({ config: testConfig({ inboundSecret: INBOUND_SECRET }) });
+  app = await seedApp(t.svc);
+});
 afterAll(() => t?.close());
 
 interface Parameter {
@@ -67,17 +72,23 @@ it('answers every route of the contract below 500, whatever ids, queries and bod
     const headers = { ...(await credentials(path, `hostile-${n}`)), 'Idempotency-Key': `hostile-${n}` };
     const params = op.parameters ?? [];
     const withIds = (id: string) => path.replace(/\{[^}]+\}/g, encodeURIComponent(id));
+    // The inbound email hooks read a body only once it is signed: signed as the converter signs, for the app.
+    const hook = /\/(email-events|inbound-email)$/.test(path);
+    const signed = (body: string | undefined): Record<string, string> =>
+      hook && body !== undefined
+        ? { 'X-CRM-Signature': signatureHeader(path.includes('{key}') ? app.live.inbound_secret : INBOUND_SECRET, body, new Date()) }
+        : {};
     const send = async (target: string, body?: string) => {
       sent++;
       const r = await call(t.url, method.toUpperCase(), target, {
-        headers: { ...headers, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+        headers: { ...headers, ...signed(body), ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
         body,
       });
       expectAnswered(r, `${method.toUpperCase()} ${target} ${body?.slice(0, 80) ?? ''}`);
     };
 
     if (path.includes('{')) for (const id of ids) await send(withIds(id), op.requestBody ? '{}' : undefined);
-    const base = withIds('x');
+    const base = hook ? path.replace('{key}', app.live.app_key) : withIds('x');
     for (const value of queryValues) {
       const query = params.filter((p) => p.in === 'query').map((p) => `${p.name}=${encodeURIComponent(value)}`);
       if (query.length) await send(`${base}?${query.join('&')}`, op.requestBody ? '{}' : undefined);

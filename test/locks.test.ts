@@ -15,6 +15,7 @@ describe('advisory locks', () => {
       'email-messages',
       'erase',
       'help_bot',
+      'inbound-email',
       'operator-app-workspace',
       'outbox',
       'preference-topics',

@@ -9,6 +9,7 @@ import { authenticateServer } from '../../src/domain/access/server.js';
 import { DomainError, unauthorized } from '../../src/domain/errors.js';
 import { utf8Text } from '../../src/lib/text.js';
 import { crossOrigin } from './cors.js';
+import { checkHookPost } from '../../src/domain/email-in/hook-access.js';
 
 // The credential and rate-limit chain of each surface. Cookies are never read.
 
@@ -127,6 +128,15 @@ export function publicAccess(
         ctx.state.overLimit = true;
       });
     else await taking;
+    return next();
+  };
+}
+
+/** The inbound email hooks: the signature over the raw body names who posted (checkHookPost), before anything else is read. */
+export function hookAccess(svc: Services): Koa.Middleware {
+  return async (ctx, next) => {
+    const raw = (ctx.state.rawBody as Buffer | undefined) ?? Buffer.alloc(0);
+    ctx.state.hookOwner = await checkHookPost(svc, ctx.params.key as string | undefined, ctx.get('X-CRM-Signature') || undefined, raw);
     return next();
   };
 }

@@ -77,6 +77,11 @@ export interface RouteSpec<
    * rate, the route still answers and `overLimit` tells it to count nothing, rather than a 429.
    */
   softLimit?: true;
+  /**
+   * An inbound email hook: its caller is whoever signs the raw body with the inbound secret
+   * (X-CRM-Signature), checked before the body is read; not rate limited.
+   */
+  hook?: true;
   handle(
     ctx: RouteContext<S>,
     input: { params: z.output<P>; query: z.output<Q>; headers: z.output<H>; body: z.output<B>; form: boolean },

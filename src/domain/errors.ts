@@ -48,6 +48,9 @@ export const tooManyRequests = (retryAfter: number) =>
     'Retry-After': String(retryAfter),
   });
 
+/** 503 for what this deployment has not set up (spec, Errors: inbound hooks and sign-up). */
+export const notSetUp = (detail: string) => new DomainError(503, 'not_set_up', 'Not set up here yet', detail);
+
 /** How long a client waits before sending again what the database's absence refused. */
 export const UNAVAILABLE_RETRY_AFTER_SECONDS = 1;
 

@@ -18,6 +18,8 @@ export const LOCK_KINDS = [
   'erase',
   /** An app-mode's help bot: one change of its settings at a time. */
   'help_bot',
+  /** One inbound email (`appModeId:providerId`): posted twice at once, it is threaded once. */
+  'inbound-email',
   /** Apps made by an operator with no workspace named (id `any`): two such runs agree on one workspace. */
   'operator-app-workspace',
   /** A thing whose outbox rows subscribers take as its state (`topic:key`): rows in commit order. */

@@ -25,6 +25,7 @@ import './types/push.js';
 import './types/inapp.js';
 import './types/email.js';
 import './types/email-sending.js';
+import './types/inbound-email.js';
 import './types/survey-results.js';
 
 let schema: GraphQLSchema | undefined;

@@ -807,6 +807,74 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/public/v1/apps/{key}/email-events': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** A bounce, complaint or delivery of an email, signed with the app-mode's inbound secret: taken once by its id; a hard bounce or a complaint suppresses the address; `email.bounced` told */
+    post: operations['postPublicV1AppsKeyEmailEvents'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/public/v1/apps/{key}/inbound-email': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** An email a person wrote, signed with the app-mode's inbound secret: threaded into their conversation with the quoted earlier email removed, or dropped with a reason; the same id threaded once */
+    post: operations['postPublicV1AppsKeyInboundEmail'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/public/v1/email-events': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** A bounce, complaint or delivery of an email, signed with the deployment's inbound secret (CRM_INBOUND_SECRET): taken once by its id; a hard bounce or a complaint suppresses the address; `email.bounced` told */
+    post: operations['postPublicV1EmailEvents'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/public/v1/inbound-email': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** An email a person wrote, signed with the deployment's inbound secret; the reply or inbox address names the app: threaded into their conversation with the quoted earlier email removed, or dropped with a reason; the same id threaded once */
+    post: operations['postPublicV1InboundEmail'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -7175,6 +7243,494 @@ export interface operations {
       };
       /** @description The token opens nothing: forged, altered, for another purpose, or its email gone (the person erased) */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is declared in a charset other than UTF-8 */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too many requests; wait for Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not set up here yet, or the database connection was lost mid-request (nothing was done; send it again after Retry-After) */
+      503: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Something failed on our side (code internal): try again later; nothing was half done */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  postPublicV1AppsKeyEmailEvents: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        key: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description The provider's event id: the same event twice is counted once */
+          id: string;
+          /** @enum {string} */
+          kind: 'bounce' | 'complaint' | 'delivered';
+          /** @description The email's Message-ID, with or without its angle brackets */
+          message_id: string;
+          /**
+           * Format: email
+           * @description The address the event is about
+           */
+          address: string;
+          /** Format: date-time */
+          occurred_at: string;
+          /** @description A permanent bounce: the address is suppressed. A soft one is counted and suppresses nothing */
+          hard?: boolean;
+          /** @description The provider's words (a bounce's diagnostic) */
+          detail?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Taken (or a repeat of one taken, or about no email of this service: passed over) */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The request could not be read; the problem names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No credential or a wrong one */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is declared in a charset other than UTF-8 */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too many requests; wait for Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not set up here yet, or the database connection was lost mid-request (nothing was done; send it again after Retry-After) */
+      503: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Something failed on our side (code internal): try again later; nothing was half done */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  postPublicV1AppsKeyInboundEmail: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        key: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description The provider's message id: the same message twice is threaded once */
+          id: string;
+          /** @description The sender: address@example.com or Name <address@example.com> */
+          from: string;
+          /** @description The recipients: a conversation's reply address, or an app's inbox address */
+          to: string[];
+          /** Format: date-time */
+          received_at: string;
+          subject?: string;
+          /** @description The plain-text body, the quoted earlier email possibly still in it: only the reply itself is kept */
+          text: string;
+          /** @description The In-Reply-To header, when the converter sends it */
+          in_reply_to?: string;
+          /** @description The Message-IDs of the References header, oldest first: any of this service's threads the reply */
+          references?: string[];
+          /** @description Other headers, by name (Auto-Submitted, X-Autoreply, Precedence…): automatic mail is told apart by them */
+          headers?: {
+            [key: string]: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description What became of it */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description threaded into a conversation, started one, or dropped (see reason)
+             * @enum {string}
+             */
+            outcome: 'threaded' | 'started' | 'dropped';
+            /**
+             * @description Why it was dropped
+             * @enum {string}
+             */
+            reason?:
+              | 'auto_reply'
+              | 'delivery_failure'
+              | 'complaint_report'
+              | 'unknown_address'
+              | 'unknown_sender'
+              | 'sender_mismatch'
+              | 'no_words'
+              | 'start_refused';
+            conversation_id?: string;
+            /** @description The person's message made of the reply */
+            part_id?: string;
+            /** @description The same provider id was taken before: this is what it did then */
+            repeat?: boolean;
+          };
+        };
+      };
+      /** @description The request could not be read; the problem names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No credential or a wrong one */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is declared in a charset other than UTF-8 */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too many requests; wait for Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not set up here yet, or the database connection was lost mid-request (nothing was done; send it again after Retry-After) */
+      503: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Something failed on our side (code internal): try again later; nothing was half done */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  postPublicV1EmailEvents: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description The provider's event id: the same event twice is counted once */
+          id: string;
+          /** @enum {string} */
+          kind: 'bounce' | 'complaint' | 'delivered';
+          /** @description The email's Message-ID, with or without its angle brackets */
+          message_id: string;
+          /**
+           * Format: email
+           * @description The address the event is about
+           */
+          address: string;
+          /** Format: date-time */
+          occurred_at: string;
+          /** @description A permanent bounce: the address is suppressed. A soft one is counted and suppresses nothing */
+          hard?: boolean;
+          /** @description The provider's words (a bounce's diagnostic) */
+          detail?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Taken (or a repeat of one taken, or about no email of this service: passed over) */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The request could not be read; the problem names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No credential or a wrong one */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is declared in a charset other than UTF-8 */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too many requests; wait for Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not set up here yet, or the database connection was lost mid-request (nothing was done; send it again after Retry-After) */
+      503: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Something failed on our side (code internal): try again later; nothing was half done */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  postPublicV1InboundEmail: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description The provider's message id: the same message twice is threaded once */
+          id: string;
+          /** @description The sender: address@example.com or Name <address@example.com> */
+          from: string;
+          /** @description The recipients: a conversation's reply address, or an app's inbox address */
+          to: string[];
+          /** Format: date-time */
+          received_at: string;
+          subject?: string;
+          /** @description The plain-text body, the quoted earlier email possibly still in it: only the reply itself is kept */
+          text: string;
+          /** @description The In-Reply-To header, when the converter sends it */
+          in_reply_to?: string;
+          /** @description The Message-IDs of the References header, oldest first: any of this service's threads the reply */
+          references?: string[];
+          /** @description Other headers, by name (Auto-Submitted, X-Autoreply, Precedence…): automatic mail is told apart by them */
+          headers?: {
+            [key: string]: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description What became of it */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description threaded into a conversation, started one, or dropped (see reason)
+             * @enum {string}
+             */
+            outcome: 'threaded' | 'started' | 'dropped';
+            /**
+             * @description Why it was dropped
+             * @enum {string}
+             */
+            reason?:
+              | 'auto_reply'
+              | 'delivery_failure'
+              | 'complaint_report'
+              | 'unknown_address'
+              | 'unknown_sender'
+              | 'sender_mismatch'
+              | 'no_words'
+              | 'start_refused';
+            conversation_id?: string;
+            /** @description The person's message made of the reply */
+            part_id?: string;
+            /** @description The same provider id was taken before: this is what it did then */
+            repeat?: boolean;
+          };
+        };
+      };
+      /** @description The request could not be read; the problem names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No credential or a wrong one */
+      401: {
         headers: {
           [name: string]: unknown;
         };

@@ -1155,6 +1155,7 @@ export type SuppressEmailAddressMutation = {
 export type UnsuppressEmailAddressMutationVariables = Exact<{
   appModeId: string;
   address: string;
+  reason: string;
 }>;
 
 export type UnsuppressEmailAddressMutation = { unsuppressEmailAddress: boolean };
@@ -4889,8 +4890,12 @@ export const SuppressEmailAddressDocument = new TypedDocumentString(`
   createdAt
 }`) as unknown as TypedDocumentString<SuppressEmailAddressMutation, SuppressEmailAddressMutationVariables>;
 export const UnsuppressEmailAddressDocument = new TypedDocumentString(`
-    mutation UnsuppressEmailAddress($appModeId: ID!, $address: String!) {
-  unsuppressEmailAddress(appModeId: $appModeId, address: $address)
+    mutation UnsuppressEmailAddress($appModeId: ID!, $address: String!, $reason: String!) {
+  unsuppressEmailAddress(
+    appModeId: $appModeId
+    address: $address
+    reason: $reason
+  )
 }
     `) as unknown as TypedDocumentString<UnsuppressEmailAddressMutation, UnsuppressEmailAddressMutationVariables>;
 export const HelpAppDocument = new TypedDocumentString(`

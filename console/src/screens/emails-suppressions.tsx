@@ -25,6 +25,9 @@ export function Suppressions({ modeId, refused }: { modeId: string; refused: str
   const [address, setAddress] = useState('');
   const [problem, setProblem] = useState<Problem | undefined>();
   const [said, setSaid] = useState<string | undefined>();
+  /** The address being taken off, and why: asked in its row before it goes. */
+  const [removing, setRemoving] = useState<string | undefined>();
+  const [why, setWhy] = useState('');
   const end = useRef<HTMLTableRowElement>(null);
   const { rows, next, loading, error, more, reload, readings } = usePagedList<EmailSuppressionRowFragment>({
     read: async (after, first = PAGE) =>
@@ -48,9 +51,12 @@ export function Suppressions({ modeId, refused }: { modeId: string; refused: str
       setProblem(problemOf(err));
     }
   };
-  const remove = async (row: EmailSuppressionRowFragment) => {
+  const remove = async (e: Event, row: EmailSuppressionRowFragment) => {
+    e.preventDefault();
     try {
-      await request(UnsuppressEmailAddressDocument, { appModeId: modeId, address: row.address });
+      await request(UnsuppressEmailAddressDocument, { appModeId: modeId, address: row.address, reason: why });
+      setRemoving(undefined);
+      setWhy('');
       setSaid(`${row.address} is off the list: sendings reach it again.`);
       void reload();
     } catch (err) {
@@ -129,15 +135,28 @@ export function Suppressions({ modeId, refused }: { modeId: string; refused: str
                   <time dateTime={r.createdAt}>{fullTime(r.createdAt)}</time>
                 </td>
                 <td>
-                  <button
-                    type="button"
-                    class="quiet small"
-                    disabled={!!refused}
-                    aria-label={`Remove ${r.address}`}
-                    onClick={() => void remove(r)}
-                  >
-                    Remove
-                  </button>
+                  {removing === r.address ? (
+                    <form class="inline-form" aria-label={`Remove ${r.address}`} onSubmit={(e) => void remove(e, r)}>
+                      <label for="suppress-why">Why take it off?</label>
+                      <input id="suppress-why" required maxLength={500} value={why} onInput={(e) => setWhy(e.currentTarget.value)} />
+                      <button type="submit" class="small" disabled={!why.trim()}>
+                        Remove
+                      </button>
+                      <button type="button" class="quiet small" onClick={() => setRemoving(undefined)}>
+                        Cancel
+                      </button>
+                    </form>
+                  ) : (
+                    <button
+                      type="button"
+                      class="quiet small"
+                      disabled={!!refused}
+                      aria-label={`Remove ${r.address}`}
+                      onClick={() => (setRemoving(r.address), setWhy(''))}
+                    >
+                      Remove
+                    </button>
+                  )}
                 </td>
               </tr>
             ))}

@@ -5,7 +5,8 @@ import { one, rows, sql } from '../../db/sql.js';
 
 /** Every column of app_mode as an AppMode (Prisma's names and order), for a statement of raw SQL: `SELECT ${APP_MODE_COLUMNS} FROM app_mode`. */
 export const APP_MODE_COLUMNS = sql`id, app_id AS "appId", mode::text AS mode, app_key AS "appKey", identity_secret_enc AS "identitySecretEnc",
-  inbound_secret_enc AS "inboundSecretEnc", web_origins AS "webOrigins", unverified_signin AS "unverifiedSignin", strict_data AS "strictData",
+  inbound_secret_enc AS "inboundSecretEnc", previous_inbound_secret_enc AS "previousInboundSecretEnc",
+  previous_inbound_until AS "previousInboundUntil", web_origins AS "webOrigins", unverified_signin AS "unverifiedSignin", strict_data AS "strictData",
   archived, switched_off AS "switchedOff", messenger_on AS "messengerOn", help_on AS "helpOn", inapp_on AS "inappOn", languages,
   default_language AS "defaultLanguage", currency, brand_name AS "brandName", brand_color AS "brandColor", brand_logo_url AS "brandLogoUrl",
   link_base AS "linkBase", app_store_url AS "appStoreUrl", play_store_url AS "playStoreUrl", home_origin AS "homeOrigin", updated_at AS "updatedAt"`;

@@ -6,7 +6,7 @@ import { liveTopic, type RowChange } from '../live-topic.js';
 // settings as that change left them, so subscribers see every change as itself, in order.
 
 /** An app-mode as subscribers see it: everything but its secrets. */
-export type AppModeState = Omit<AppMode, 'identitySecretEnc' | 'inboundSecretEnc'>;
+export type AppModeState = Omit<AppMode, 'identitySecretEnc' | 'inboundSecretEnc' | 'previousInboundSecretEnc' | 'previousInboundUntil'>;
 
 export interface AppModeChange {
   /** Name it as `after` to resume from here. */
@@ -18,7 +18,7 @@ export interface AppModeChange {
 
 /** What an `app_mode.changed` row carries: the settings after the change, as JSON. */
 export function appModeState(mode: AppMode): Record<string, unknown> {
-  const { identitySecretEnc: _i, inboundSecretEnc: _s, ...state } = mode;
+  const { identitySecretEnc: _i, inboundSecretEnc: _s, previousInboundSecretEnc: _p, previousInboundUntil: _u, ...state } = mode;
   return { ...state, updatedAt: state.updatedAt.toISOString() };
 }
 
@@ -41,7 +41,10 @@ export async function* appModeChanges(
   opts: { after?: string | null; signal: AbortSignal },
 ): AsyncGenerator<AppModeChange> {
   const read = (db: Pick<Services['db'], 'appMode'>) =>
-    db.appMode.findUnique({ where: { id: appModeId }, omit: { identitySecretEnc: true, inboundSecretEnc: true } });
+    db.appMode.findUnique({
+      where: { id: appModeId },
+      omit: { identitySecretEnc: true, inboundSecretEnc: true, previousInboundSecretEnc: true, previousInboundUntil: true },
+    });
   for await (const event of liveTopic(ctx, 'app_mode.changed', appModeId, { ...opts, read: (tx) => read(tx.db), change: changeOf })) {
     if (!event.reload && event.change) {
       yield event.change;

@@ -1,4 +1,4 @@
-import { messageIdDomain } from '../mail/send.js';
+import { messageIdDomain } from '../../lib/mail-domain.js';
 import type { OutgoingMessage } from '../mail/transport.js';
 import { emailAddresses } from './addresses.js';
 import { personalise } from './render.js';

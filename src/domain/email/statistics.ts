@@ -20,8 +20,13 @@ export interface EmailStatistics {
   clicked: number;
   machineClickedOnly: number;
   unsubscribed: number;
+  /** Hard bounces: the address is suppressed. */
   bounced: number;
+  /** Emails with a soft bounce told (counted, nothing suppressed). */
+  softBounced: number;
   complained: number;
+  /** Emails the provider said it delivered. */
+  delivered: number;
 }
 
 export async function emailStatistics(ctx: Ctx, of: { messageId: string } | { versionId: string }): Promise<EmailStatistics> {
@@ -39,6 +44,8 @@ export async function emailStatistics(ctx: Ctx, of: { messageId: string } | { ve
            count(unsubscribed_at)::int AS unsubscribed,
            count(bounced_at)::int AS bounced,
            count(complained_at)::int AS complained,
+           count(*) FILTER (WHERE soft_bounces > 0)::int AS "softBounced",
+           count(delivered_at)::int AS delivered,
            coalesce((SELECT json_agg(json_build_object('reason', reason, 'count', n) ORDER BY n DESC, reason)
                      FROM (SELECT coalesce(reason, 'unknown') AS reason, count(*)::int AS n FROM email_send
                            WHERE ${where} AND NOT test AND state = 'skipped' GROUP BY 1) r), '[]'::json) AS skipped

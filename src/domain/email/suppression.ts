@@ -1,5 +1,7 @@
 import type { EmailSuppression, EmailSuppressionReason } from '../../generated/prisma/client.js';
-import type { Ctx } from '../context.js';
+import { randomUUID } from 'node:crypto';
+import { rows, sql } from '../../db/sql.js';
+import { transaction, type Ctx, type StaffCaller } from '../context.js';
 import { invalidField } from '../errors.js';
 import { addressProblem } from '../mail/message.js';
 
@@ -27,8 +29,33 @@ export async function suppressAddress(
   });
 }
 
-/** Takes an address off the list: sendings reach it again. Answers whether it was there. */
-export async function unsuppressAddress(ctx: Ctx, appModeId: string, address: string): Promise<boolean> {
-  const { count } = await ctx.db.emailSuppression.deleteMany({ where: { appModeId, address: normalAddress(address) } });
-  return count > 0;
+/** Why staff take an address off the list: 1 to this many characters, kept with who and when. */
+export const MAX_REMOVAL_REASON = 500;
+
+/**
+ * Takes an address off the list, saying why: sendings reach it again, and the list's history keeps
+ * the address, what had put it there, the reason, who and when. Answers whether it was there.
+ */
+export async function unsuppressAddress(ctx: Ctx<StaffCaller>, appModeId: string, address: string, reason: string): Promise<boolean> {
+  const why = reason.trim();
+  if (!why || why.length > MAX_REMOVAL_REASON) throw invalidField('reason', `say why, in 1 to ${MAX_REMOVAL_REASON} characters`);
+  return transaction(ctx, async (tx) => {
+    const [gone] = await rows<{ address: string; reason: EmailSuppressionReason }>(
+      tx,
+      sql`DELETE FROM email_suppression WHERE app_mode_id = ${appModeId} AND address = ${normalAddress(address)} RETURNING address, reason`,
+    );
+    if (!gone) return false;
+    await tx.db.emailSuppressionRemoval.create({
+      data: {
+        id: randomUUID(),
+        appModeId,
+        address: gone.address,
+        was: gone.reason,
+        reason: why,
+        removedBy: ctx.caller.staffUser.id,
+        removedAt: tx.clock.now(),
+      },
+    });
+    return true;
+  });
 }

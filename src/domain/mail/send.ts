@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { inTransaction, type Ctx } from '../context.js';
+import { messageIdDomain } from '../../lib/mail-domain.js';
 import { checkMessage, type MailMessage } from './message.js';
 
 // sendMail is the service's one way to send mail. It waits for the transport: over SMTP, for the
@@ -60,6 +61,3 @@ export async function sendMail(ctx: Ctx, message: MailMessage): Promise<{ id: st
   }
   return { id };
 }
-
-/** The domain Message-IDs are of: the deployment's From address's (MAIL_FROM). */
-export const messageIdDomain = (from: string) => /@([^@>\s]+)>?\s*$/.exec(from)?.[1] ?? 'localhost';

@@ -5,6 +5,8 @@ import { suppressAddress, unsuppressAddress, normalAddress } from '../../domain/
 import { builder, connectionType } from '../builder.js';
 import { asStaff } from '../context.js';
 import { EmailMessageRef } from './email.js';
+import { StaffUserRef } from './staff.js';
+import { staffUserById } from './teams.js';
 import { SendAudienceInput, sendAudienceOf } from './send-audience.js';
 
 // Sending emails on the staff API: to an audience or a test copy to a team member (owners and admins:
@@ -32,7 +34,9 @@ const Statistics = builder.objectRef<EmailStatistics>('EmailStatistics').impleme
     clicked: t.exposeInt('clicked', { description: 'Emails with a link a person clicked.' }),
     machineClickedOnly: t.exposeInt('machineClickedOnly', { description: 'Emails whose links only a machine followed (a scanner).' }),
     unsubscribed: t.exposeInt('unsubscribed'),
-    bounced: t.exposeInt('bounced'),
+    bounced: t.exposeInt('bounced', { description: 'Bounced for good (a hard bounce): the address is suppressed.' }),
+    softBounced: t.exposeInt('softBounced', { description: 'With a soft bounce told: counted, nothing suppressed.' }),
+    delivered: t.exposeInt('delivered', { description: 'The mail provider said it delivered them (its email events).' }),
     complained: t.exposeInt('complained', { description: 'Marked as spam by the person.' }),
   }),
 });
@@ -190,9 +194,44 @@ builder.mutationField('suppressEmailAddress', (t) =>
 
 builder.mutationField('unsuppressEmailAddress', (t) =>
   t.boolean({
-    description: 'Takes an address off the suppression list; false when it was not there.',
-    args: { appModeId: t.arg.id({ required: true }), address: t.arg.string({ required: true }) },
+    description:
+      'Takes an address off the suppression list, saying why (1 to 500 characters, kept in `emailSuppressionRemovals`); false when it was not there.',
+    args: {
+      appModeId: t.arg.id({ required: true }),
+      address: t.arg.string({ required: true }),
+      reason: t.arg.string({ required: true }),
+    },
     authScopes: (_root, { appModeId }) => ({ manage_settings: { appModeId } }),
-    resolve: (_root, { appModeId, address }, ctx) => unsuppressAddress(asStaff(ctx), appModeId, address),
+    resolve: (_root, { appModeId, address, reason }, ctx) => unsuppressAddress(asStaff(ctx), appModeId, address, reason),
   }),
+);
+
+const SuppressionRemoval = builder.prismaObject('EmailSuppressionRemoval', {
+  description: 'An address staff took off the suppression list.',
+  fields: (t) => ({
+    address: t.exposeString('address'),
+    was: t.exposeString('was', { description: 'What had put it there: bounce, complaint or manual.' }),
+    reason: t.exposeString('reason'),
+    removedBy: t.field({
+      type: StaffUserRef,
+      nullable: true,
+      resolve: async (r, _args, ctx) => (r.removedBy ? ((await staffUserById(ctx, r.removedBy)) ?? null) : null),
+    }),
+    removedAt: t.expose('removedAt', { type: 'DateTime' }),
+  }),
+});
+
+builder.queryField('emailSuppressionRemovals', (t) =>
+  t.prismaConnection(
+    {
+      type: 'EmailSuppressionRemoval',
+      cursor: 'id',
+      description: "Addresses taken off the app-mode's suppression list, newest first: the list's history.",
+      args: { appModeId: t.arg.id({ required: true }) },
+      authScopes: (_root, { appModeId }) => ({ read: { appModeId } }),
+      resolve: (query, _root, { appModeId }, ctx) =>
+        ctx.svc.db.emailSuppressionRemoval.findMany({ ...query, where: { appModeId }, orderBy: [{ removedAt: 'desc' }, { id: 'desc' }] }),
+    },
+    connectionType(SuppressionRemoval, 'EmailSuppressionRemoval'),
+  ),
 );

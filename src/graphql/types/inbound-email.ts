@@ -1,0 +1,73 @@
+import { inboxAddress, replyAddress, replyAddressKey } from '../../domain/email-in/addresses.js';
+import { DEFAULT_KEEP_HOURS, rollInboundSecret } from '../../domain/email-in/roll-secret.js';
+import { builder } from '../builder.js';
+import { asStaff } from '../context.js';
+
+// Inbound email on the staff side: where people's mail comes in (an app-mode's inbox address, a
+// conversation's reply address), the email a message came as, and rolling the inbound secret.
+
+builder.prismaObjectFields('AppMode', (t) => ({
+  inboxAddress: t.string({
+    description:
+      "Mail from a known person's address to this starts a conversation (the deployment-wide inbound route); on the app's own route, any address that is not a reply address is its inbox.",
+    select: { appKey: true },
+    resolve: (mode, _args, ctx) => inboxAddress(ctx.svc.config.inboundDomain, mode.appKey),
+  }),
+}));
+
+builder.prismaObjectFields('Conversation', (t) => ({
+  replyAddress: t.string({
+    description:
+      "Mail to this from the conversation's person joins the conversation as their message (signed: it names this conversation alone).",
+    select: { id: true, appModeId: true },
+    resolve: (c, _args, ctx) => replyAddress(replyAddressKey(ctx.svc), ctx.svc.config.inboundDomain, c.appModeId, c.id),
+  }),
+}));
+
+const InboundEmailRef = builder.prismaObject('InboundEmail', {
+  description: 'An email as it came, whose reply became a message of the conversation.',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    from: t.exposeString('fromAddress'),
+    to: t.exposeStringList('toAddresses'),
+    subject: t.exposeString('subject', { nullable: true }),
+    text: t.exposeString('text', { description: 'The whole plain-text body, quoted earlier email and signature included.' }),
+    receivedAt: t.expose('receivedAt', { type: 'DateTime' }),
+  }),
+});
+
+builder.prismaObjectFields('ConversationPart', (t) => ({
+  email: t.field({
+    type: InboundEmailRef,
+    nullable: true,
+    description: 'The email this message came as (a reply by email): read it whole, as it came.',
+    select: { id: true, appModeId: true, data: true },
+    resolve: (p, _args, ctx) => {
+      const id = (p.data as { inbound_email_id?: unknown } | null)?.inbound_email_id;
+      return typeof id === 'string' ? ctx.svc.db.inboundEmail.findFirst({ where: { id, appModeId: p.appModeId, partId: p.id } }) : null;
+    },
+  }),
+}));
+
+const RolledInboundSecret = builder.objectRef<{ inboundSecret: string; previousValidUntil: Date | null }>('RolledInboundSecret').implement({
+  description: 'The new inbound secret, shown this once.',
+  fields: (t) => ({
+    inboundSecret: t.exposeString('inboundSecret'),
+    previousValidUntil: t.expose('previousValidUntil', {
+      type: 'DateTime',
+      nullable: true,
+      description: 'Until when the secret before still verifies hook posts; null: it no longer does.',
+    }),
+  }),
+});
+
+builder.mutationField('rollInboundSecret', (t) =>
+  t.field({
+    type: RolledInboundSecret,
+    description: `A new inbound secret for the app-mode's email hooks, shown once; the one before keeps verifying for keepPreviousHours (default ${DEFAULT_KEEP_HOURS}, 0 to 168).`,
+    args: { appModeId: t.arg.id({ required: true }), keepPreviousHours: t.arg.int() },
+    authScopes: (_root, { appModeId }) => ({ manage_keys: { appModeId } }),
+    resolve: (_root, { appModeId, keepPreviousHours }, ctx) =>
+      rollInboundSecret(asStaff(ctx), appModeId, keepPreviousHours ?? DEFAULT_KEEP_HOURS),
+  }),
+);
