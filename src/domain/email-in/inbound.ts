@@ -98,12 +98,17 @@ const PERSON = sql`id, app_mode_id AS "appModeId", external_id AS "externalId", 
 const personOf = (ctx: Ctx, contactId: string) =>
   one<Person>(ctx, sql`SELECT ${PERSON} FROM contact WHERE id = ${contactId} AND erase_requested_at IS NULL`);
 
-/** A reply address in `to` whose mark holds, for a conversation this owner may reach. */
-async function byReplyAddress(ctx: Ctx, owner: HookOwner, to: string[]): Promise<Target | undefined> {
+/**
+ * A reply address in `to` whose mark holds, for a conversation this owner may reach; 'forged' when
+ * `to` holds reply addresses and none holds (forged, altered, or another app's on this app's route).
+ */
+async function byReplyAddress(ctx: Ctx, owner: HookOwner, to: string[]): Promise<Target | 'forged' | undefined> {
   const key = replyAddressKey(ctx.svc);
+  let seen = false;
   for (const address of to) {
     const named = readReplyAddress(address);
     if (!named) continue;
+    seen = true;
     const conversation = await one<Pick<Conversation, 'id' | 'appModeId' | 'contactId'>>(
       ctx,
       sql`SELECT id, app_mode_id AS "appModeId", contact_id AS "contactId" FROM conversation WHERE id = ${named.conversationId}`,
@@ -113,7 +118,7 @@ async function byReplyAddress(ctx: Ctx, owner: HookOwner, to: string[]): Promise
     const person = await personOf(ctx, conversation.contactId);
     if (person) return { appModeId: conversation.appModeId, person, conversationId: conversation.id, sendId: null };
   }
-  return undefined;
+  return seen ? 'forged' : undefined;
 }
 
 /** One of this service's emails named in In-Reply-To or References (the newest named first), and the conversation replies to it opened. */
@@ -159,7 +164,9 @@ export async function receiveInboundEmail(ctx: Ctx, owner: HookOwner, mail: Inbo
   const automatic = automaticKind({ from, subject: mail.subject, text: mail.text, headers: mail.headers });
   if (automatic) return dropped(automatic);
 
-  let target = (await byReplyAddress(ctx, owner, to)) ?? (await byMessageId(ctx, owner, mail));
+  const replied = await byReplyAddress(ctx, owner, to);
+  if (replied === 'forged') return dropped('unknown_address');
+  let target = replied ?? (await byMessageId(ctx, owner, mail));
   if (target && !senderIs(target.person, from, target.sentTo)) return dropped('sender_mismatch');
   if (!target) {
     const appModeId = await inboxOf(ctx, owner, to);
