@@ -285,3 +285,39 @@ describe('mail to an app’s inbox', () => {
     expect(r.json.errors.map((e: { field: string }) => e.field)).toEqual(['from']);
   });
 });
+
+describe('erasing the person', () => {
+  it('takes the emails they wrote in, and the provider’s events about their address, with them', async () => {
+    const address = `gone_${unique('a')}@example.com`;
+    const { sub, replyAddress } = await talking(app, address);
+    expect((await mailIn(app, { from: address, to: [replyAddress], text: 'Please forget me.' })).outcome).toBe('threaded');
+    const raw = JSON.stringify({
+      id: unique('evt'),
+      kind: 'delivered',
+      message_id: '<x@y>',
+      address,
+      occurred_at: new Date().toISOString(),
+    });
+    const posted = await call(t.url, 'POST', `/public/v1/apps/${app.live.app_key}/email-events`, {
+      headers: { 'Content-Type': 'application/json', 'X-CRM-Signature': signatureHeader(app.live.inbound_secret, raw, new Date()) },
+      body: raw,
+    });
+    expect(posted.status).toBe(202);
+    expect(await t.svc.db.inboundEmail.count({ where: { fromAddress: address } })).toBe(1);
+    expect(await t.svc.db.emailEvent.count({ where: { address } })).toBe(1);
+
+    const erased = await call(t.url, 'DELETE', `/server/v1/contacts/${sub}`, {
+      headers: { Authorization: `Bearer ${app.live.server_key}` },
+    });
+    expect(erased.status).toBe(202);
+    await expect
+      .poll(async () => {
+        await t.engine.runDue();
+        return (
+          (await t.svc.db.inboundEmail.count({ where: { fromAddress: address } })) +
+          (await t.svc.db.emailEvent.count({ where: { address } }))
+        );
+      })
+      .toBe(0);
+  });
+});

@@ -1,6 +1,6 @@
 import { exec, one, sql } from '../../db/sql.js';
 import { transaction, type Ctx } from '../context.js';
-import { suppressAddress } from '../email/suppression.js';
+import { normalAddress, suppressAddress } from '../email/suppression.js';
 import { emit } from '../outbox.js';
 import type { HookOwner } from './hook-access.js';
 
@@ -57,7 +57,7 @@ export async function takeEmailEvent(ctx: Ctx, owner: HookOwner, event: EmailEve
     const first = await exec(
       tx,
       sql`INSERT INTO email_event (app_mode_id, provider_id, kind, send_id, address, hard, detail, occurred_at, received_at)
-          VALUES (${appModeId}, ${event.id}, ${event.kind}, ${email?.id ?? null}::uuid, ${event.address}, ${hard},
+          VALUES (${appModeId}, ${event.id}, ${event.kind}, ${email?.id ?? null}::uuid, ${normalAddress(event.address)}, ${hard},
                   ${event.detail ?? null}, ${event.occurred_at}, ${tx.clock.now()})
           ON CONFLICT DO NOTHING`,
     );
