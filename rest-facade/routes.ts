@@ -19,6 +19,7 @@ import { mount, type AnyRoute, type Surface } from './http/route.js';
 import { getPublicApp } from './public/apps.js';
 import { getContactExportDownload } from './public/contact-exports.js';
 import { getSurveyExportDownload } from './public/survey-exports.js';
+import { getEmailPreviewPage } from './public/email-previews.js';
 import { emailLinkRoutes } from './public/email-links.js';
 import { publicHelpRoutes } from './public/help.js';
 import { postGuestEvents } from './guest/events.js';
@@ -55,6 +56,7 @@ export function allRoutes(): AnyRoute[] {
     getPublicApp,
     getContactExportDownload,
     getSurveyExportDownload,
+    getEmailPreviewPage,
     ...publicHelpRoutes,
     ...emailLinkRoutes,
   ];

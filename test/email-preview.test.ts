@@ -31,7 +31,7 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 const LINK = 'https://garden.test/seeds?a=1&b=2#top';
-const PREVIEW = 'html text subject preheader from replyTo to skipped';
+const PREVIEW = 'html text subject preheader from replyTo to skipped address { url expiresAt }';
 
 async function email(topic: string | null) {
   const made = await api.ok('mutation($m: ID!, $i: EmailMessageInput!) { createEmailMessage(appModeId: $m, input: $i) { id } }', {
@@ -93,6 +93,26 @@ describe("an email's preview", () => {
     });
     expect(p.html).toBe(expected.html);
     expect(p.text).toBe(expected.text);
+
+    // The same HTML as a page of this service, with a policy of its own: inline styles and https pictures, no script, framed only by its own pages.
+    expect(p.address.url).toMatch(/^https:\/\/crm\.garden\.test\/public\/v1\/email-previews\/[^/]+$/);
+    const path = new URL(p.address.url).pathname;
+    const page = await fetch(`${t.url}${path}`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    const policy = page.headers.get('content-security-policy')!;
+    expect(policy).toContain("default-src 'none'");
+    expect(policy).toContain("style-src 'unsafe-inline'");
+    expect(policy).not.toContain('script-src');
+    expect(policy).toContain("frame-ancestors 'self'");
+    expect(policy).toMatch(/sandbox allow-popups/);
+    expect(page.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(await page.text()).toBe(p.html);
+    // An altered address opens nothing.
+    const altered = await fetch(`${t.url}${path.slice(0, -2)}${path.endsWith('AA') ? 'BB' : 'AA'}`);
+    expect(altered.status).toBe(403);
+    t.clock.advance(301_000);
+    expect((await fetch(`${t.url}${path}`)).status).toBe(403);
 
     // A change shows at once in the next preview.
     await api.ok('mutation($id: ID!, $i: EmailMessageInput!) { changeEmailMessage(id: $id, input: $i) { id } }', {

@@ -1,5 +1,6 @@
 import { one, sql } from '../../db/sql.js';
 import type { Ctx } from '../context.js';
+import { signedDownloads } from '../downloads/signed-address.js';
 import { notFound } from '../errors.js';
 import { UNSUBSCRIBE_PAGE, PREFERENCES_PAGE } from './addresses.js';
 import { peopleSql } from './batch.js';
@@ -16,6 +17,12 @@ import { renderedNow } from './sending.js';
 // preference centre's links are the pages' addresses with `preview` for the person's token. For a
 // person of the email's app-mode (a contact of another is not found), it says where it would go and
 // whether a sending now would skip them, and why; without one, it goes to a sample address.
+//
+// The HTML is also given as a page of this service (`address`): a signed, short-lived address of the
+// public route `GET /public/v1/email-previews/{token}` (src/domain/downloads/signed-address.ts, under a
+// key of its own), answered with a policy of its own: the email's inline styles and https pictures,
+// no script, sandboxed, framed only by this service's pages. The staff console frames it: a frame
+// written from the page's own text would take the console's policy, which allows no inline style.
 
 /** What a preview's `to` is without a person. */
 export const SAMPLE_TO = 'someone@example.com';
@@ -23,6 +30,16 @@ export const SAMPLE_TO = 'someone@example.com';
 export const PREVIEW_TOKEN = 'preview';
 /** A 1x1 transparent GIF, inline: the preview's open pixel. */
 const NO_PIXEL = 'data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7';
+
+export const EMAIL_PREVIEW_PATH = '/public/v1/email-previews/';
+export const EMAIL_PREVIEW_SECONDS = 300;
+
+const previews = signedDownloads({
+  name: 'email-preview',
+  path: EMAIL_PREVIEW_PATH,
+  seconds: EMAIL_PREVIEW_SECONDS,
+  contentType: 'text/html',
+});
 
 export interface EmailPreview {
   subject: string;
@@ -36,11 +53,27 @@ export interface EmailPreview {
   to: string | null;
   /** Why a sending now would skip the person (suppressed, topic_closed, all_off, unsubscribed, no_consent); null: it would go (or no person). */
   skipped: string | null;
+  /** The HTML as a page of this service, good for EMAIL_PREVIEW_SECONDS: the email as saved when it is opened. */
+  address: { url: string; expiresAt: Date };
+}
+
+/** The email's subject, preheader, HTML and text as a sending would mail them now, with the preview's stand-ins. */
+async function previewed(ctx: Ctx, messageId: string) {
+  const { message, rendered } = await renderedNow(ctx, messageId);
+  const base = ctx.svc.config.baseUrl;
+  const body = personalise(rendered, {
+    links: rendered.links,
+    open: NO_PIXEL,
+    ...(message.topicId
+      ? { unsubscribe: `${base}${UNSUBSCRIBE_PAGE}/${PREVIEW_TOKEN}`, preferences: `${base}${PREFERENCES_PAGE}/${PREVIEW_TOKEN}` }
+      : {}),
+  });
+  return { message, ...body };
 }
 
 /** The email as a sending would mail it now, to a person of its app-mode (`contactId`) or to a sample address. */
 export async function previewEmail(ctx: Ctx, messageId: string, contactId?: string | null): Promise<EmailPreview> {
-  const { message, rendered } = await renderedNow(ctx, messageId);
+  const { message, html, text } = await previewed(ctx, messageId);
   let to: string | null = SAMPLE_TO;
   let skipped: string | null = null;
   if (contactId != null) {
@@ -54,22 +87,23 @@ export async function previewEmail(ctx: Ctx, messageId: string, contactId?: stri
       skipped =
         (await one<{ skip: string | null }>(ctx, peopleSql(message.appModeId, message.topicId, sql`k.id = ${contact.id}`)))?.skip ?? null;
   }
-  const base = ctx.svc.config.baseUrl;
-  const body = personalise(rendered, {
-    links: rendered.links,
-    open: NO_PIXEL,
-    ...(message.topicId
-      ? { unsubscribe: `${base}${UNSUBSCRIBE_PAGE}/${PREVIEW_TOKEN}`, preferences: `${base}${PREFERENCES_PAGE}/${PREVIEW_TOKEN}` }
-      : {}),
-  });
   return {
     subject: message.subject,
     preheader: message.preheader,
-    html: body.html,
-    text: body.text,
+    html,
+    text,
     from: fromOf(message, ctx.svc.mail.from),
     replyTo: message.replyTo,
     to,
     skipped,
+    address: previews.address(ctx, message.appModeId, message.id),
   };
+}
+
+/** The HTML of the email a preview address names, as saved now: 403 for an address altered, forged or expired; 404 once the email is gone. */
+export async function previewPage(ctx: Ctx, token: string): Promise<{ appModeId: string; html: string }> {
+  const terms = previews.open(ctx, token);
+  const found = await ctx.db.emailMessage.findFirst({ where: { id: terms.id, appModeId: terms.appModeId }, select: { id: true } });
+  if (!found) throw notFound('No such email.');
+  return { appModeId: terms.appModeId, html: (await previewed(ctx, found.id)).html };
 }

@@ -128,6 +128,17 @@ builder.mutationField('deleteEmailMessage', (t) =>
   }),
 );
 
+const EmailPreviewAddress = builder.objectRef<{ url: string; expiresAt: Date }>('EmailPreviewAddress').implement({
+  description: "Where an email's preview is a page: an address of this service, signed, good for a few minutes.",
+  fields: (t) => ({
+    url: t.exposeString('url', {
+      description:
+        'GET answers the HTML (`GET /public/v1/email-previews/{token}`), with a policy of its own (inline styles and https pictures, no script, sandboxed). The address is the credential: do not share or log it.',
+    }),
+    expiresAt: t.expose('expiresAt', { type: 'DateTime', description: 'After this the address is refused (403 address_expired).' }),
+  }),
+});
+
 const EmailPreviewRef = builder.objectRef<EmailPreview>('EmailPreview').implement({
   description:
     'An email as a sending would mail it now, rendered as a sending renders it. Tracked links lead where they were written, the open ' +
@@ -142,6 +153,11 @@ const EmailPreviewRef = builder.objectRef<EmailPreview>('EmailPreview').implemen
     to: t.exposeString('to', {
       nullable: true,
       description: `The person's address; null when they have none (no sending reaches them); ${SAMPLE_TO} without a person.`,
+    }),
+    address: t.field({
+      type: EmailPreviewAddress,
+      description: 'The HTML as a page of this service, to frame (sandboxed): the email as saved when it is opened.',
+      resolve: (p) => p.address,
     }),
     skipped: t.exposeString('skipped', {
       nullable: true,
