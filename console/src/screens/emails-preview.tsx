@@ -43,7 +43,7 @@ export function EmailPreview(props: { messageId: string; modeId: string; savedAt
     <section class="email-preview" aria-labelledby="email-preview-title">
       <h3 id="email-preview-title">Preview (as saved)</h3>
       <form class="email-preview-person" aria-label="Preview for" onSubmit={choose}>
-        <label for="email-preview-who">Preview for a person (user id; empty: a sample address)</label>
+        <label for="email-preview-who">Preview for a person (their id in your app; empty: a sample address)</label>
         <input
           id="email-preview-who"
           value={who}
