@@ -155,14 +155,16 @@ describe('emails in the console', { timeout: 90_000 }, () => {
     await frame.getByText('The seeds are in:').waitFor();
     expect(await frame.getByRole('link', { name: 'see them' }).getAttribute('href')).toBe('https://garden.test/seeds?a=1&b=2');
     expect(await frame.getByRole('link', { name: 'Unsubscribe' }).getAttribute('href')).toBe(`${t.url}/unsubscribe/preview`);
-    // Its styles apply (the page's own policy allows the email's inline styles): the button-less body sits on white.
+    // Its styles apply (the page's own policy allows the email's inline styles): the email's grey background.
     const frameHandle = (await frameElement.elementHandle())!;
     const inner = (await frameHandle.contentFrame())!;
     expect(await inner.evaluate(() => document.querySelectorAll('script').length)).toBe(0);
     expect(await inner.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(244, 245, 247)');
     expect(await preview.locator('.email-preview-head').textContent()).toContain('"Garden shop" <news@garden.test>');
     expect(await seriousFindings(page)).toEqual([]);
-    await preview.scrollIntoViewIfNeeded();
+    await frameElement.scrollIntoViewIfNeeded();
+    // The frame is painted by a process of its own (another origin): a moment for its paint to reach the page.
+    await page.waitForTimeout(500);
     await page.screenshot({ path: `${SHOTS}console-emails-preview.png` });
     await preview.getByRole('button', { name: 'Plain text' }).click();
     const text = preview.getByLabel('The email as plain text');
