@@ -20,6 +20,7 @@ import { getPublicApp } from './public/apps.js';
 import { getContactExportDownload } from './public/contact-exports.js';
 import { getSurveyExportDownload } from './public/survey-exports.js';
 import { emailHookRoutes } from './public/email-hooks.js';
+import { getEmailPreviewPage } from './public/email-previews.js';
 import { emailLinkRoutes } from './public/email-links.js';
 import { publicHelpRoutes } from './public/help.js';
 import { postGuestEvents } from './guest/events.js';
@@ -56,6 +57,7 @@ export function allRoutes(): AnyRoute[] {
     getPublicApp,
     getContactExportDownload,
     getSurveyExportDownload,
+    getEmailPreviewPage,
     ...publicHelpRoutes,
     ...emailLinkRoutes,
     ...emailHookRoutes,

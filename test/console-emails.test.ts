@@ -12,9 +12,10 @@ import { startTestServer, testConfig, type TestServer } from './support/server.j
 import { smtpServer } from './support/smtp.js';
 
 // The console's emails, in headless Chromium against a real test server whose mail goes to a real
-// SMTP server: an email written with a topic, a refusal shown beside the field it names, a test copy
-// to the member, a sending to everyone confirmed by its count, followed from Sending to Done by the
-// page's polling, its statistics (sent, skipped by reason in words, opened by a person and only by a
+// SMTP server: an email written with a topic, a refusal shown beside the field it names, its preview
+// as mailed (a sandboxed frame of the preview page, and the plain text; read again after a save; for a
+// person a sending would skip), a test copy to the member, a sending to everyone confirmed by its
+// count, followed from Sending to Done live (emailSendingChanged: the page polls no more), its statistics (sent, skipped by reason in words, opened by a person and only by a
 // machine, unsubscribed), a sending stopped; then the complaint rate in words and the suppression list
 // (refused, added, found, removed) in settings. axe-core on each; screenshots test/screenshots/console-emails*.png.
 
@@ -83,6 +84,13 @@ describe('emails in the console', { timeout: 90_000 }, () => {
   it('writes an email, shows a refusal beside its field, sends a test and a sending to everyone, and shows its statistics', async () => {
     const errors: string[] = [];
     const page = await signedInConsole(browser, { url: t.url, token: app.owner, errors });
+    /** The names of the queries and mutations the page sent. */
+    const reads: string[] = [];
+    page.on('request', (r) => {
+      if (!r.url().endsWith('/graphql') || r.method() !== 'POST') return;
+      const name = /^\s*(?:query|mutation)\s+(\w+)/.exec(String((r.postDataJSON() as { query?: string } | null)?.query ?? ''));
+      if (name) reads.push(name[1]!);
+    });
     await page.goto(`${t.url}/console/inbox/open`);
     await page.locator('.conversations, .quiet-text').first().waitFor();
     await runCommand(page, 'go to emails');
@@ -137,6 +145,47 @@ describe('emails in the console', { timeout: 90_000 }, () => {
       },
     ]);
 
+    // The preview: the email as mailed in a sandboxed frame without scripts, its link as written, nothing tracked.
+    const preview = pane.getByRole('region', { name: 'Preview (as saved)' });
+    const frameElement = preview.locator('iframe[title="The email as mailed"]');
+    await frameElement.waitFor();
+    expect(await frameElement.getAttribute('sandbox')).toBe('allow-popups allow-popups-to-escape-sandbox');
+    expect(await frameElement.getAttribute('srcdoc')).toBeNull();
+    const frame = page.frameLocator('iframe[title="The email as mailed"]');
+    await frame.getByText('The seeds are in:').waitFor();
+    expect(await frame.getByRole('link', { name: 'see them' }).getAttribute('href')).toBe('https://garden.test/seeds?a=1&b=2');
+    expect(await frame.getByRole('link', { name: 'Unsubscribe' }).getAttribute('href')).toBe(`${t.url}/unsubscribe/preview`);
+    // Its styles apply (the page's own policy allows the email's inline styles): the email's grey background.
+    const frameHandle = (await frameElement.elementHandle())!;
+    const inner = (await frameHandle.contentFrame())!;
+    expect(await inner.evaluate(() => document.querySelectorAll('script').length)).toBe(0);
+    expect(await inner.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(244, 245, 247)');
+    expect(await preview.locator('.email-preview-head').textContent()).toContain('"Garden shop" <news@garden.test>');
+    expect(await seriousFindings(page)).toEqual([]);
+    await frameElement.scrollIntoViewIfNeeded();
+    // The frame is painted by a process of its own (another origin): a moment for its paint to reach the page.
+    await page.waitForTimeout(500);
+    await page.screenshot({ path: `${SHOTS}console-emails-preview.png` });
+    await preview.getByRole('button', { name: 'Plain text' }).click();
+    const text = preview.getByLabel('The email as plain text');
+    expect(await text.textContent()).toContain('The seeds are in: see them (https://garden.test/seeds?a=1&b=2).');
+    expect(await text.textContent()).toContain('Unsubscribe: ');
+    expect(await seriousFindings(page)).toEqual([]);
+    await page.screenshot({ path: `${SHOTS}console-emails-preview-text.png` });
+    // A save shows in the preview.
+    await pane
+      .getByRole('form', { name: 'The email' })
+      .getByLabel('Paragraph (block 1)')
+      .fill('The **bulbs** are in: [see them](https://garden.test/seeds?a=1&b=2).');
+    await pane.getByRole('button', { name: 'Save', exact: true }).click();
+    await preview.getByRole('button', { name: 'As mailed (HTML)' }).click();
+    await page.frameLocator('iframe[title="The email as mailed"]').getByText('The bulbs are in:').waitFor();
+    // For Bob, whose address bounced: a sending now would skip him.
+    await preview.getByLabel(/^Preview for a person/).fill('bob');
+    await preview.getByRole('button', { name: 'Show' }).click();
+    await preview.getByRole('status').filter({ hasText: 'A sending now would skip bob: address on the suppression list.' }).waitFor();
+    expect(await preview.locator('.email-preview-head').textContent()).toContain('bob@example.com');
+
     // A test copy to the member themselves.
     await pane.getByRole('combobox', { name: 'To', exact: true }).waitFor();
     await pane.getByRole('button', { name: 'Send a test' }).click();
@@ -162,10 +211,13 @@ describe('emails in the console', { timeout: 90_000 }, () => {
     await sending.scrollIntoViewIfNeeded();
     await page.screenshot({ path: `${SHOTS}console-emails-sending.png` });
 
-    // The process sends; the page, reading again while it is sending, shows it done with its statistics.
+    // The process sends; the page, told live of the sending's progress (it polls no more), shows it done with its statistics.
+    const listReads = () => reads.filter((r) => r === 'EmailSendings').length;
+    const before = listReads();
     await runUntil(() => mailTo('ann@example.com').length === 1 && mailTo('cy@example.com').length === 1);
     await sending.locator('[data-state="done"]').waitFor();
     await expect.poll(() => stat(sending, 'sent')).toBe('2');
+    expect(listReads()).toBe(before);
     expect(await stat(sending, 'skipped')).toBe('1');
     expect(await sending.getByRole('list', { name: 'Skipped, by reason' }).textContent()).toBe(
       '1 skipped: address on the suppression list',

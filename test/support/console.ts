@@ -45,7 +45,10 @@ export async function signedInConsole(
   const context = await browser.newContext({ locale: 'en-US', timezoneId: 'Europe/Berlin', viewport });
   context.setDefaultTimeout(15_000);
   const session = JSON.stringify({ token: opts.token, name: viewer.name, email: viewer.email, viewerId: viewer.id });
-  await context.addInitScript((value) => localStorage.setItem('crm.console.session', value), session);
+  // The console's own page only: a frame it holds (an email's preview, sandboxed) has no storage to write.
+  await context.addInitScript((value) => {
+    if (window.top === window) localStorage.setItem('crm.console.session', value);
+  }, session);
   const page = await context.newPage();
   page.on('console', (m) => m.type() === 'error' && opts.errors.push(m.text()));
   page.on('pageerror', (e) => opts.errors.push(String(e)));

@@ -617,6 +617,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/public/v1/email-previews/{token}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** An email's preview as an HTML page, by the signed address the staff API's emailPreview gave a team member (good for 5 minutes, for that one email); the token is the only credential */
+    get: operations['getPublicV1EmailPreviewsToken'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/public/v1/help/articles': {
     parameters: {
       query?: never;
@@ -6194,6 +6211,86 @@ export interface operations {
         };
       };
       /** @description The survey is gone */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too many requests; wait for Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not set up here yet, or the database connection was lost mid-request (nothing was done; send it again after Retry-After) */
+      503: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Something failed on our side (code internal): try again later; nothing was half done */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getPublicV1EmailPreviewsToken: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        token: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The email as saved now, rendered as a sending renders it (links as written, nothing tracked). Its Content-Security-Policy allows inline styles and https pictures only, sandboxed, framed by this service's pages only; Cache-Control: no-store, Referrer-Policy: no-referrer. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': string;
+        };
+      };
+      /** @description The request could not be read; the problem names the field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description address_expired: the address is older than its minutes (ask the staff API for another); address_invalid: altered, forged, or not a preview address */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The email is gone */
       404: {
         headers: {
           [name: string]: unknown;

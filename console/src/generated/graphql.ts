@@ -1160,6 +1160,66 @@ export type UnsuppressEmailAddressMutationVariables = Exact<{
 
 export type UnsuppressEmailAddressMutation = { unsuppressEmailAddress: boolean };
 
+export type EmailPreviewQueryVariables = Exact<{
+  id: string;
+  contactId?: string | null | undefined;
+}>;
+
+export type EmailPreviewQuery = {
+  emailPreview: {
+    subject: string;
+    preheader: string;
+    text: string;
+    from: string;
+    to: string | null;
+    skipped: string | null;
+    address: { url: string };
+  };
+};
+
+export type EmailPreviewPersonQueryVariables = Exact<{
+  appModeId: string;
+  externalId: string;
+}>;
+
+export type EmailPreviewPersonQuery = { contact: { id: string } };
+
+export type EmailSendingChangedSubscriptionVariables = Exact<{
+  id: string;
+  after?: string | null | undefined;
+}>;
+
+export type EmailSendingChangedSubscription = {
+  emailSendingChanged: {
+    version: string;
+    reload: boolean;
+    sending: {
+      id: string;
+      number: number;
+      test: boolean;
+      subject: string;
+      state: string;
+      people: number;
+      stopReason: string | null;
+      createdAt: string;
+      finishedAt: string | null;
+      statistics: {
+        sent: number;
+        failed: number;
+        pending: number;
+        opened: number;
+        machineOpenedOnly: number;
+        clicked: number;
+        machineClickedOnly: number;
+        unsubscribed: number;
+        bounced: number;
+        complained: number;
+        skipped: Array<{ reason: string; count: number }>;
+      };
+    };
+  };
+};
+
 export type HelpAppQueryVariables = Exact<{
   appId: string;
 }>;
@@ -4898,6 +4958,68 @@ export const UnsuppressEmailAddressDocument = new TypedDocumentString(`
   )
 }
     `) as unknown as TypedDocumentString<UnsuppressEmailAddressMutation, UnsuppressEmailAddressMutationVariables>;
+export const EmailPreviewDocument = new TypedDocumentString(`
+    query EmailPreview($id: ID!, $contactId: ID) {
+  emailPreview(emailMessageId: $id, contactId: $contactId) {
+    subject
+    preheader
+    text
+    from
+    to
+    skipped
+    address {
+      url
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<EmailPreviewQuery, EmailPreviewQueryVariables>;
+export const EmailPreviewPersonDocument = new TypedDocumentString(`
+    query EmailPreviewPerson($appModeId: ID!, $externalId: String!) {
+  contact(appModeId: $appModeId, externalId: $externalId) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<EmailPreviewPersonQuery, EmailPreviewPersonQueryVariables>;
+export const EmailSendingChangedDocument = new TypedDocumentString(`
+    subscription EmailSendingChanged($id: ID!, $after: String) {
+  emailSendingChanged(id: $id, after: $after) {
+    version
+    reload
+    sending {
+      ...EmailSendingRow
+    }
+  }
+}
+    fragment EmailStats on EmailStatistics {
+  sent
+  failed
+  pending
+  opened
+  machineOpenedOnly
+  clicked
+  machineClickedOnly
+  unsubscribed
+  bounced
+  complained
+  skipped {
+    reason
+    count
+  }
+}
+fragment EmailSendingRow on EmailSending {
+  id
+  number
+  test
+  subject
+  state
+  people
+  stopReason
+  createdAt
+  finishedAt
+  statistics {
+    ...EmailStats
+  }
+}`) as unknown as TypedDocumentString<EmailSendingChangedSubscription, EmailSendingChangedSubscriptionVariables>;
 export const HelpAppDocument = new TypedDocumentString(`
     query HelpApp($appId: ID!) {
   app(id: $appId) {

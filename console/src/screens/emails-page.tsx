@@ -5,6 +5,7 @@ import { Confirm } from '../ui/confirm';
 import { useActionCommands } from '../ui/own-commands';
 import { fullTime } from '../ui/time';
 import { EmailCompose } from './emails-compose';
+import { EmailPreview } from './emails-preview';
 import { EmailSend } from './emails-send';
 import { EmailSendings, useSendings } from './emails-sendings';
 import { EmailStatsView } from './emails-stats';
@@ -13,6 +14,7 @@ import { useAudienceChoices } from './messages-push-audience';
 
 // An email's page: its name, topic and every sending's statistics together; the compose form; a test
 // copy; a sending to an audience; and its sendings, followed while one goes out (emails-sendings.tsx).
+// Below the form, the email as it will be mailed, as saved (emails-preview.tsx).
 // An email never sent can be deleted (asked first); one sent stays, its emails' links lead through it.
 // With no id (`new`), only the compose form, which makes the email.
 
@@ -52,7 +54,7 @@ function EmailShown(props: Props & { id: string }) {
       .then(({ emailMessage }) => (setM(emailMessage), setError(undefined)))
       .catch((err) => setError(messageOf(err)));
   useEffect(() => void read(), [props.id]);
-  // The totals are read again with each reading of the sendings while one goes out.
+  // The totals are read again with each change a sending going out tells.
   const sendings = useSendings(props.id, () => void read());
   const saved = (next: EmailPageFragment) => (setM(next), props.onChanged(next));
 
@@ -114,6 +116,7 @@ function EmailShown(props: Props & { id: string }) {
         onSaved={saved}
         onUnsaved={setUnsaved}
       />
+      <EmailPreview messageId={m.id} modeId={props.modeId} savedAt={m.updatedAt} />
       <EmailTest messageId={m.id} workspaceId={props.workspaceId} held={held} onSent={sendings.add} />
       <EmailSend messageId={m.id} modeId={props.modeId} transactional={!m.topic} choices={choices} held={held} onSent={sendings.add} />
       <EmailSendings sendings={sendings} />

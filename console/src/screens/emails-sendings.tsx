@@ -1,6 +1,12 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { live } from '../api/live';
 import { request } from '../api/request';
-import { EmailSendingsDocument, StopEmailSendingDocument, type EmailSendingRowFragment } from '../generated/graphql';
+import {
+  EmailSendingChangedDocument,
+  EmailSendingsDocument,
+  StopEmailSendingDocument,
+  type EmailSendingRowFragment,
+} from '../generated/graphql';
 import { Confirm } from '../ui/confirm';
 import { withPage } from '../ui/live-list';
 import { pageOf, usePagedList } from '../ui/paged-list';
@@ -9,14 +15,14 @@ import { fullTime } from '../ui/time';
 import { EmailStatsView } from './emails-stats';
 
 // An email's sendings and test copies, the latest first (20 to a page, the next read as the list's end
-// comes into view), each with its state and statistics. No subscription tells of a sending's progress:
-// while one is `sending`, the rows held are read again every 2 s (and the page told, to read the email's
-// totals again). A sending going out can be stopped (asked first): what went stays sent.
+// comes into view), each with its state and statistics. Each sending going out is followed live
+// (emailSendingChanged: its row replaced as the service tells of its progress, at most about once a
+// second, and the page told, to read the email's totals again) until it ends. Opens and clicks come
+// after: "Read again" reads the rows. A sending going out can be stopped (asked first): what went stays sent.
 
 const PAGE = 20;
-/** The most rows read again at once while a sending goes out. */
+/** The most rows read again at once. */
 const MAX_REREAD = 100;
-export const POLL_MS = 2000;
 
 const STATE_WORDS: Record<string, string> = { sending: 'Sending', done: 'Done', stopped: 'Stopped' };
 
@@ -36,18 +42,27 @@ export function useSendings(messageId: string, onTick: () => void) {
     tick.current();
   };
   const sending = list.rows.some((r) => r.state === 'sending');
+  /** The sendings going out, each followed while it goes. */
+  const going = list.rows
+    .filter((r) => r.state === 'sending')
+    .map((r) => r.id)
+    .join(' ');
   useEffect(() => {
-    if (!sending) return;
-    let over = false;
-    let timer: ReturnType<typeof setTimeout>;
-    const next = () =>
-      (timer = setTimeout(async () => {
-        await again();
-        if (!over) next();
-      }, POLL_MS));
-    next();
-    return () => ((over = true), clearTimeout(timer));
-  }, [sending]);
+    if (!going) return;
+    const stops = going.split(' ').map((id) => {
+      let after: string | null = null;
+      return live(
+        EmailSendingChangedDocument,
+        () => ({ id, after }),
+        ({ emailSendingChanged: e }) => {
+          after = e.version;
+          list.setRows((old) => old.map((r) => (r.id === e.sending.id ? e.sending : r)));
+          tick.current();
+        },
+      );
+    });
+    return () => stops.forEach((stop) => stop());
+  }, [going]);
   /** A sending just begun, at the top. */
   const add = (s: EmailSendingRowFragment) => list.setRows((old) => [s, ...old.filter((r) => r.id !== s.id)]);
   return { ...list, sending, add, again };

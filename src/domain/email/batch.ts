@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { EmailVersion } from '../../generated/prisma/client.js';
-import { empty, exec, one, rows, sql } from '../../db/sql.js';
+import { empty, exec, one, rows, sql, type Sql } from '../../db/sql.js';
 import { audienceSql, type SendAudience } from '../audiences/send-audience.js';
 import { retried } from '../../db/retried.js';
-import type { Ctx } from '../context.js';
+import { transaction, type Ctx } from '../context.js';
 import { ALL_ON, JOINS, NEEDS_CONSENT, SUBSCRIBED } from '../preferences/hears.js';
 import { handOver, type Claimed } from './hand-over.js';
 import { EMAILS_AT_ONCE, STEP_PEOPLE } from './schedule.js';
+import { sendingProgressed } from './progress.js';
 import { settleInterrupted } from './record.js';
 
 // One step of a sending: the emails an earlier attempt claimed but never handed over, those the mail
@@ -74,12 +75,12 @@ interface Person {
   skip: string | null;
 }
 
-/** The next people of the audience after `after` with an address, each with the reason they are skipped (none: sent). */
-async function nextPage(ctx: Ctx, version: EmailVersion, after: string | null, size: number) {
-  const topic = version.topicId;
-  const found = await rows<Person>(
-    ctx,
-    sql`
+/**
+ * The people `where` picks (a condition on the contact, `k`) who have an address, each with the
+ * reason a sending of the topic (null: transactional mail) skips them now; none: it is sent.
+ */
+export function peopleSql(appModeId: string, topic: string | null, where: Sql): Sql {
+  return sql`
     SELECT k.id, k.email,
       CASE WHEN sup.address IS NOT NULL THEN 'suppressed'
       ${
@@ -94,8 +95,14 @@ async function nextPage(ctx: Ctx, version: EmailVersion, after: string | null, s
     FROM contact k
     ${topic ? sql`LEFT JOIN preference_topic t ON t.id = ${topic} CROSS JOIN (SELECT 'email'::"PreferenceChannel" AS ch) x ${JOINS}` : empty}
     LEFT JOIN email_suppression sup ON sup.app_mode_id = k.app_mode_id AND sup.address = lower(k.email)
-    WHERE k.app_mode_id = ${version.appModeId} AND k.email IS NOT NULL AND k.id > ${after ?? ''}
-      AND ${audienceSql(version.audience as SendAudience)}
+    WHERE k.app_mode_id = ${appModeId} AND k.email IS NOT NULL AND ${where}`;
+}
+
+/** The next people of the audience after `after` with an address, each with the reason they are skipped (none: sent). */
+async function nextPage(ctx: Ctx, version: EmailVersion, after: string | null, size: number) {
+  const found = await rows<Person>(
+    ctx,
+    sql`${peopleSql(version.appModeId, version.topicId, sql`k.id > ${after ?? ''} AND ${audienceSql(version.audience as SendAudience)}`)}
     ORDER BY k.id LIMIT ${size}`,
   );
   return { people: found, after: found.at(-1)?.id ?? after, done: found.length < size };
@@ -107,9 +114,10 @@ async function nextPage(ctx: Ctx, version: EmailVersion, after: string | null, s
  * an earlier try of this statement was lost) are answered again.
  */
 async function claimPage(ctx: Ctx, version: EmailVersion, people: Person[], claim: string, now: Date): Promise<Claimed[]> {
-  const claimed = await rows<Claimed & { state: string }>(
-    ctx,
-    sql`
+  return transaction(ctx, async (tx) => {
+    const claimed = await rows<Claimed & { state: string }>(
+      tx,
+      sql`
     INSERT INTO email_send (id, app_mode_id, version_id, message_id, contact_id, address, state, reason, claim, tries, created_at)
     SELECT gen_random_uuid(), ${version.appModeId}, ${version.id}, ${version.messageId}, x.contact_id, x.address,
            CASE WHEN x.skip IS NULL THEN 'sending' ELSE 'skipped' END::"EmailSendState", x.skip, ${claim}::uuid,
@@ -118,8 +126,11 @@ async function claimPage(ctx: Ctx, version: EmailVersion, people: Person[], clai
       AS x(contact_id, address, skip)
     ON CONFLICT (version_id, contact_id) DO UPDATE SET claim = EXCLUDED.claim WHERE email_send.claim = EXCLUDED.claim
     RETURNING id::text, contact_id, address, tries, state::text`,
-  );
-  return claimed.filter((c) => c.state === 'sending');
+    );
+    // People claimed (and some skipped): the sending's subscribers are told once it commits.
+    if (claimed.length) await sendingProgressed(tx, version);
+    return claimed.filter((c) => c.state === 'sending');
+  });
 }
 
 /** Past the last page: wait for the next email put off; else the sending is done. */
@@ -133,6 +144,12 @@ async function afterLastPage(ctx: Ctx, version: EmailVersion): Promise<Omit<Emai
   ))!;
   if (left.claimed) return { finished: false, waitUntil: null };
   if (left.retry_at) return { finished: false, waitUntil: left.retry_at > now ? left.retry_at.toISOString() : null };
-  await ctx.db.emailVersion.updateMany({ where: { id: version.id, state: 'sending' }, data: { state: 'done', finishedAt: now } });
+  await transaction(ctx, async (tx) => {
+    const { count } = await tx.db.emailVersion.updateMany({
+      where: { id: version.id, state: 'sending' },
+      data: { state: 'done', finishedAt: now },
+    });
+    if (count) await sendingProgressed(tx, version);
+  });
   return { finished: true, waitUntil: null };
 }

@@ -31,6 +31,12 @@ export interface Addressing {
 /** A display name quoted for a From header. */
 const quoted = (name: string) => `"${name.replace(/["\\]/g, (c) => `\\${c}`)}"`;
 
+/** The From: the email's sender (name and address), else the deployment's. */
+export function fromOf(version: Pick<VersionToSend, 'fromName' | 'fromAddress'>, defaultFrom: string): string {
+  const address = version.fromAddress ?? defaultFrom;
+  return version.fromName ? `${quoted(version.fromName)} <${/<([^<>]*)>/.exec(address)?.[1] ?? address}>` : address;
+}
+
 export function composeEmail(
   version: VersionToSend,
   to: { sendId: string; address: string },
@@ -47,8 +53,7 @@ export function composeEmail(
     open: go.open(token('open')),
     ...(topic ? { unsubscribe, preferences: go.preferencesPage(token('preferences')) } : {}),
   });
-  const address = version.fromAddress ?? at.defaultFrom;
-  const from = version.fromName ? `${quoted(version.fromName)} <${/<([^<>]*)>/.exec(address)?.[1] ?? address}>` : address;
+  const from = fromOf(version, at.defaultFrom);
   const headers = [
     ...(version.replyTo ? [{ name: 'Reply-To', value: version.replyTo }] : []),
     ...(unsubscribe

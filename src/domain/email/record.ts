@@ -3,11 +3,13 @@ import { OUTBOX_CHANNEL } from '../../db/outbox-dispatcher.js';
 import { exec, sql, type Sql } from '../../db/sql.js';
 import { transaction, type Ctx } from '../context.js';
 import { MESSAGE_SENT } from '../push/record.js';
+import { progressedCte } from './progress.js';
 
 // What became of emails handed to the mail server, written in one statement for a chunk: each row
 // still claimed by the attempt gets its answer, and each person's email the server took tells
-// `message.sent` (`message_id`, `channel: email`, `email_id`) through the outbox. A test copy tells
-// nothing.
+// `message.sent` (`message_id`, `channel: email`, `email_id`) through the outbox (a test copy tells
+// nothing), and the sending's live progress is told (`email.progressed`, progress.ts), all in the
+// statement's own transaction.
 
 export type Answer =
   | { id: string; state: 'sent'; mailMessageId: string }
@@ -16,15 +18,19 @@ export type Answer =
   /** The mail server could not be reached: handed over again by the next attempt, not a try. */
   | { id: string; state: 'unsent' };
 
-/** The statement's end after a `written` CTE (id, contact_id, state): `message.sent` for each person's email sent, and the outbox woken. */
+/**
+ * The statement's end after a `written` CTE (id, contact_id, state): `message.sent` for each person's
+ * email sent, the sending's progress when anything was written, and the outbox woken.
+ */
 const tellingSent = (version: EmailVersion, now: Date): Sql => sql`
+  ${progressedCte(version, now, sql`EXISTS (SELECT 1 FROM written)`)},
   told AS (
     INSERT INTO outbox_event (app_mode_id, topic, external_id, data, created_at)
     SELECT ${version.appModeId}, ${MESSAGE_SENT}, k.external_id,
            jsonb_build_object('message_id', ${version.messageId}::text, 'channel', 'email', 'email_id', w.id::text), ${now}
     FROM written w JOIN contact k ON k.id = w.contact_id WHERE w.state = 'sent'
     RETURNING 1)
-  SELECT pg_notify(${OUTBOX_CHANNEL}, '') FROM (SELECT count(*) AS n FROM told) t WHERE t.n > 0`;
+  SELECT pg_notify(${OUTBOX_CHANNEL}, '') FROM (SELECT (SELECT count(*) FROM told) + (SELECT count(*) FROM progressed) AS n) t WHERE t.n > 0`;
 
 /** What an email marked posted whose answer was never written (its step stopped) is counted as: sent, and never sent again. */
 export const INTERRUPTED = 'its step stopped before the answer was written: counted as sent, not sent again';

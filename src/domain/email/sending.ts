@@ -24,8 +24,11 @@ export const MAX_VERSIONS = 1000;
 /** Test copies an app-mode sends in an hour at most. */
 export const MAX_TESTS_AN_HOUR = 50;
 
-/** The message as it is now, rendered: what a new version keeps. Read and rendered before any lock is taken (MJML's first load takes a second). */
-async function renderedNow(ctx: Ctx, messageId: string) {
+/**
+ * The message as it is now, rendered: what a new version keeps (and what a preview shows). Read and
+ * rendered before any lock is taken (MJML's first load takes a second).
+ */
+export async function renderedNow(ctx: Ctx, messageId: string) {
   const message = await emailMessageIn(ctx, messageId);
   const mode = await ctx.db.appMode.findUniqueOrThrow({ where: { id: message.appModeId } });
   const topic = message.topicId ? await ctx.db.preferenceTopic.findUnique({ where: { id: message.topicId } }) : null;

@@ -1,5 +1,6 @@
 import { exec, sql } from '../../db/sql.js';
 import { transaction, type Ctx } from '../context.js';
+import { sendingProgressed } from './progress.js';
 
 // A sending stops before its end when staff stop it, or its process gives up (its steps kept failing)
 // or is cancelled: what was sent stays sent and counted; what was claimed and not handed over, or put
@@ -11,12 +12,17 @@ export async function stopEmailSending(ctx: Ctx, versionId: string, reason: stri
       where: { id: versionId, state: 'sending' },
       data: { state: 'stopped', stopReason: reason, finishedAt: tx.clock.now() },
     });
-    if (count)
-      await exec(
-        tx,
-        sql`UPDATE email_send SET state = 'skipped', reason = 'stopped', retry_at = NULL
-            WHERE version_id = ${versionId} AND state IN ('sending', 'retry') AND NOT posted`,
-      );
-    return count > 0;
+    if (!count) return false;
+    await exec(
+      tx,
+      sql`UPDATE email_send SET state = 'skipped', reason = 'stopped', retry_at = NULL
+          WHERE version_id = ${versionId} AND state IN ('sending', 'retry') AND NOT posted`,
+    );
+    const version = await tx.db.emailVersion.findUniqueOrThrow({
+      where: { id: versionId },
+      select: { id: true, appModeId: true, messageId: true },
+    });
+    await sendingProgressed(tx, version);
+    return true;
   });
 }

@@ -1,9 +1,11 @@
+import { emailSendingIn, liveEmailSending, PROGRESS_EVERY_MS, type SendingProgressEvent } from '../../domain/email/progress.js';
 import { emailStatistics, complaintRate, COMPLAINT_WINDOW_DAYS, type EmailStatistics } from '../../domain/email/statistics.js';
 import { countEmailAudience, MAX_TESTS_AN_HOUR, MAX_VERSIONS, sendEmailMessage, sendTestEmail } from '../../domain/email/sending.js';
 import { stopEmailSending } from '../../domain/email/stop.js';
 import { suppressAddress, unsuppressAddress, normalAddress } from '../../domain/email/suppression.js';
 import { builder, connectionType } from '../builder.js';
 import { asStaff } from '../context.js';
+import { liveFor } from '../subscription-access.js';
 import { EmailMessageRef } from './email.js';
 import { StaffUserRef } from './staff.js';
 import { staffUserById } from './teams.js';
@@ -56,11 +58,43 @@ const EmailSending = builder.prismaObject('EmailVersion', {
     sentBy: t.exposeString('sentBy', { nullable: true, description: 'The id of the team member who sent it.' }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     finishedAt: t.expose('finishedAt', { type: 'DateTime', nullable: true }),
-    statistics: t.field({ type: Statistics, resolve: (v, _args, ctx) => emailStatistics(asStaff(ctx), { versionId: v.id }) }),
+    statistics: t.field({
+      type: Statistics,
+      // A live answer carries what it came to, read with its state (src/domain/email/progress.ts).
+      resolve: (v, _args, ctx) =>
+        'statistics' in v ? (v.statistics as EmailStatistics) : emailStatistics(asStaff(ctx), { versionId: v.id }),
+    }),
   }),
 });
 
 const EmailSendingConnection = connectionType(EmailSending, 'EmailSending');
+
+const EmailSendingEventRef = builder.objectRef<SendingProgressEvent>('EmailSendingEvent').implement({
+  description: 'A sending as it is now, with what it came to: replace what you show.',
+  fields: (t) => ({
+    version: t.exposeString('version', { description: 'Name it as `after` to resume from here.' }),
+    reload: t.exposeBoolean('reload', { description: 'The first answer, or after a gap.' }),
+    sending: t.field({ type: EmailSending, resolve: (e) => e.value }),
+  }),
+});
+
+builder.subscriptionField('emailSendingChanged', (t) =>
+  t.field({
+    type: EmailSendingEventRef,
+    description:
+      'A sending (or test copy) as emailSendings answers it, its state and statistics, then again as it goes: after people are claimed or ' +
+      'skipped, as the mail server answers, when it is done or stopped; from any server process, in order, resumable with `after`. Changes ' +
+      `that come close together are answered once: the sending is read at most once every ${PROGRESS_EVERY_MS / 1000} second per sending and ` +
+      'server process, for all its subscribers. Opens, clicks, bounces and complaints after it went are not told: read emailSendings again.',
+    args: { id: t.arg.id({ required: true }), after: t.arg.string() },
+    authScopes: (_root, { id }) => ({ read: { emailSendingId: id } }),
+    subscribe: async (_root, { id, after }, ctx) => {
+      const sending = await emailSendingIn(asStaff(ctx), id);
+      return liveFor(ctx, { emailSendingId: id }, 'read', (signal) => liveEmailSending(asStaff(ctx), sending, { after, signal }));
+    },
+    resolve: (event) => event,
+  }),
+);
 
 builder.objectField(EmailMessageRef, 'statistics', (t) =>
   t.field({

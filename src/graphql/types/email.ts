@@ -8,6 +8,7 @@ import {
   MAX_SUBJECT,
   type EmailMessageInput,
 } from '../../domain/email/messages.js';
+import { previewEmail, SAMPLE_TO, type EmailPreview } from '../../domain/email/preview.js';
 import { batchLoad } from '../batch.js';
 import { builder, connectionType } from '../builder.js';
 import { asStaff } from '../context.js';
@@ -124,5 +125,56 @@ builder.mutationField('deleteEmailMessage', (t) =>
       await deleteEmailMessage(asStaff(ctx), id);
       return true;
     },
+  }),
+);
+
+const EmailPreviewAddress = builder.objectRef<{ url: string; expiresAt: Date }>('EmailPreviewAddress').implement({
+  description: "Where an email's preview is a page: an address of this service, signed, good for a few minutes.",
+  fields: (t) => ({
+    url: t.exposeString('url', {
+      description:
+        'GET answers the HTML (`GET /public/v1/email-previews/{token}`), with a policy of its own (inline styles and https pictures, no script, sandboxed). The address is the credential: do not share or log it.',
+    }),
+    expiresAt: t.expose('expiresAt', { type: 'DateTime', description: 'After this the address is refused (403 address_expired).' }),
+  }),
+});
+
+const EmailPreviewRef = builder.objectRef<EmailPreview>('EmailPreview').implement({
+  description:
+    'An email as a sending would mail it now, rendered as a sending renders it. Tracked links lead where they were written, the open ' +
+    "pixel is an inline picture (nothing is fetched or counted) and the unsubscribe and preference centre's links stand in for the person's.",
+  fields: (t) => ({
+    subject: t.exposeString('subject'),
+    preheader: t.exposeString('preheader'),
+    html: t.exposeString('html', { description: 'The whole HTML document: show it in a sandboxed frame, never in your own page.' }),
+    text: t.exposeString('text', { description: 'The plain-text alternative.' }),
+    from: t.exposeString('from', { description: "The From a sending writes: the email's sender, else the service's." }),
+    replyTo: t.exposeString('replyTo', { nullable: true }),
+    to: t.exposeString('to', {
+      nullable: true,
+      description: `The person's address; null when they have none (no sending reaches them); ${SAMPLE_TO} without a person.`,
+    }),
+    address: t.field({
+      type: EmailPreviewAddress,
+      description: 'The HTML as a page of this service, to frame (sandboxed): the email as saved when it is opened.',
+      resolve: (p) => p.address,
+    }),
+    skipped: t.exposeString('skipped', {
+      nullable: true,
+      description:
+        'Why a sending now would skip the person (suppressed, topic_closed, all_off, unsubscribed, no_consent); null: it would go.',
+    }),
+  }),
+});
+
+builder.queryField('emailPreview', (t) =>
+  t.field({
+    type: EmailPreviewRef,
+    description:
+      "The email as saved, as a sending would mail it now: to a person of the email's app-mode (`contactId`, Contact.id; another's is " +
+      'not_found) or to a sample address. Refused naming `topic` when its topic no longer goes by email, as a sending is.',
+    args: { emailMessageId: t.arg.id({ required: true }), contactId: t.arg.id() },
+    authScopes: (_root, { emailMessageId }) => ({ read: { emailMessageId } }),
+    resolve: (_root, { emailMessageId, contactId }, ctx) => previewEmail(asStaff(ctx), emailMessageId, contactId),
   }),
 );

@@ -71,7 +71,7 @@ const SurveyResultsEventRef = builder.objectRef<SurveyResultsEvent>('SurveyResul
   fields: (t) => ({
     version: t.exposeString('version', { description: 'Name it as `after` to resume from here.' }),
     reload: t.exposeBoolean('reload', { description: 'The first answer, or after a gap.' }),
-    results: t.field({ type: [SurveyVariantResults], resolve: (e) => e.results }),
+    results: t.field({ type: [SurveyVariantResults], resolve: (e) => e.value }),
   }),
 });
 
