@@ -21,6 +21,7 @@ import { getContactExportDownload } from './public/contact-exports.js';
 import { getSurveyExportDownload } from './public/survey-exports.js';
 import { emailLinkRoutes } from './public/email-links.js';
 import { publicHelpRoutes } from './public/help.js';
+import { postSignup } from './public/signup.js';
 import { postGuestEvents } from './guest/events.js';
 import { deleteContact, getContactExport, putContact } from './server/contacts.js';
 import { putEventDefinitions } from './server/event-definitions.js';
@@ -57,6 +58,7 @@ export function allRoutes(): AnyRoute[] {
     getSurveyExportDownload,
     ...publicHelpRoutes,
     ...emailLinkRoutes,
+    postSignup,
   ];
 }
 
