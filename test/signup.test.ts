@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readConfig } from '../src/config.js';
 import { createStaffUser } from '../src/domain/staff/staff-users.js';
 import { call } from './support/http.js';
 import { staffApi } from './support/graphql.js';
@@ -94,6 +95,40 @@ const page = (path: string, method = 'GET', client = newClient()) =>
   fetch(t.url + path, { method, redirect: 'manual', headers: { 'X-Forwarded-For': client } });
 
 const accepted = (email: string) => ({ email, next: 'confirm_email', expires_in_seconds: 86_400, mail_window_seconds: 3_600 });
+
+describe('the settings', () => {
+  it('read an origin and the bot check together, and stop the start on anything else', () => {
+    expect(readConfig({}).signup).toBeUndefined();
+    expect(readConfig({ SIGNUP_HOME_ORIGIN: 'https://www.example.com' }).signup).toEqual({
+      homeOrigin: 'https://www.example.com',
+      botCheck: undefined,
+    });
+    expect(
+      readConfig({
+        SIGNUP_HOME_ORIGIN: 'https://www.example.com',
+        SIGNUP_BOT_CHECK_URL: 'https://verify.example.com/siteverify',
+        SIGNUP_BOT_CHECK_SECRET: 's',
+      }).signup,
+    ).toEqual({ homeOrigin: 'https://www.example.com', botCheck: { url: 'https://verify.example.com/siteverify', secret: 's' } });
+    for (const origin of ['https://www.example.com/', 'https://www.example.com/signup', 'www.example.com', 'ftp://example.com'])
+      expect(() => readConfig({ SIGNUP_HOME_ORIGIN: origin }), origin).toThrow(/SIGNUP_HOME_ORIGIN must be an origin/);
+    expect(() => readConfig({ SIGNUP_HOME_ORIGIN: 'https://www.example.com', SIGNUP_BOT_CHECK_URL: 'https://verify.example.com' })).toThrow(
+      /SIGNUP_BOT_CHECK_SECRET is missing/,
+    );
+    expect(() => readConfig({ SIGNUP_BOT_CHECK_SECRET: 's', SIGNUP_BOT_CHECK_URL: 'https://verify.example.com' })).toThrow(
+      /need SIGNUP_HOME_ORIGIN/,
+    );
+    const shown = (() => {
+      try {
+        readConfig({ SIGNUP_HOME_ORIGIN: 'https://www.example.com', SIGNUP_BOT_CHECK_URL: 'nope', SIGNUP_BOT_CHECK_SECRET: 'very-secret' });
+      } catch (err) {
+        return (err as Error).message;
+      }
+    })();
+    expect(shown).toMatch(/SIGNUP_BOT_CHECK_URL must be/);
+    expect(shown).not.toContain('very-secret');
+  });
+});
 
 describe('sign-up not set up', () => {
   it('is 503 on a deployment without SIGNUP_HOME_ORIGIN, and mails nothing', async () => {
