@@ -23,6 +23,7 @@ import { emailHookRoutes } from './public/email-hooks.js';
 import { getEmailPreviewPage } from './public/email-previews.js';
 import { emailLinkRoutes } from './public/email-links.js';
 import { publicHelpRoutes } from './public/help.js';
+import { postSignup } from './public/signup.js';
 import { postGuestEvents } from './guest/events.js';
 import { deleteContact, getContactExport, putContact } from './server/contacts.js';
 import { putEventDefinitions } from './server/event-definitions.js';
@@ -61,6 +62,7 @@ export function allRoutes(): AnyRoute[] {
     ...publicHelpRoutes,
     ...emailLinkRoutes,
     ...emailHookRoutes,
+    postSignup,
   ];
 }
 

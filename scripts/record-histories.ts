@@ -45,6 +45,7 @@ const RUNS: { [Name in Processes['name']]: { input: unknown; says: string } } = 
   },
   'push-send': { input: { sendId: 'send-1' }, says: 'a step, a step at once, a wait for a provider’s pause, a last step' },
   'email-send': { input: { sendId: 'sending-1' }, says: 'a step, a step at once, a wait for emails put off, a last step' },
+  'signup-mail': { input: { signupId: 'signup-1' }, says: 'mails the sign-up once' },
 };
 
 const stepsOfPush = new Map<string | null, () => { after: string | null; finished: boolean; waitUntil: string | null }>([
@@ -67,6 +68,7 @@ const activities: ActivitiesOf<Processes> = {
   stopPushSend: async () => undefined,
   sendEmailBatch: async ({ after }) => stepsOfPush.get(after)!(),
   stopEmailSend: async () => undefined,
+  mailSignup: async () => undefined,
 };
 
 Runtime.install({ logger: new DefaultLogger('ERROR') }); // try 2's failure is meant: no warning for it

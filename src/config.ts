@@ -63,6 +63,15 @@ export interface Config {
   /** Where pushes go: the providers' own addresses. Private addresses (a test's stand-ins) are reached only when OUTBOUND_TEST_TRUST names them. */
   push: PushAddresses;
   limits: RateLimits;
+  /** Public sign-up (POST /public/v1/signup): off, answered 503, without SIGNUP_HOME_ORIGIN. */
+  signup: SignupSettings | undefined;
+}
+
+export interface SignupSettings {
+  /** The customer's home page origin (SIGNUP_HOME_ORIGIN): the only one a page may call sign-up from. */
+  homeOrigin: string;
+  /** A Cloudflare Turnstile siteverify-compatible verifier of `bot_check_token` (SIGNUP_BOT_CHECK_URL, SIGNUP_BOT_CHECK_SECRET): both or none. */
+  botCheck: { url: string; secret: string } | undefined;
 }
 
 export interface DkimSettings {
@@ -152,6 +161,32 @@ function readDkim(env: NodeJS.ProcessEnv): DkimSettings | undefined {
   return { domainName, keySelector, privateKey };
 }
 
+/**
+ * SIGNUP_HOME_ORIGIN (an origin as a browser writes it: scheme, host, a port only if not the usual
+ * one; no path), and the bot check's SIGNUP_BOT_CHECK_URL with SIGNUP_BOT_CHECK_SECRET (both or
+ * none). Anything else stops the start, naming what is wrong (never showing the secret).
+ */
+function readSignup(env: NodeJS.ProcessEnv): SignupSettings | undefined {
+  const origin = env.SIGNUP_HOME_ORIGIN?.trim();
+  const url = env.SIGNUP_BOT_CHECK_URL?.trim();
+  const secret = env.SIGNUP_BOT_CHECK_SECRET?.trim();
+  if (!origin) {
+    if (url || secret)
+      throw new Error('SIGNUP_BOT_CHECK_URL and SIGNUP_BOT_CHECK_SECRET need SIGNUP_HOME_ORIGIN: sign-up is off without it');
+    return undefined;
+  }
+  const parsed = URL.canParse(origin) ? new URL(origin) : undefined;
+  if (!parsed || !/^https?:$/.test(parsed.protocol) || parsed.origin !== origin)
+    throw new Error(`SIGNUP_HOME_ORIGIN must be an origin such as https://www.example.com (no path, no trailing slash), not "${origin}"`);
+  if (!url !== !secret)
+    throw new Error(
+      `The sign-up bot check needs SIGNUP_BOT_CHECK_URL and SIGNUP_BOT_CHECK_SECRET together: ${url ? 'SIGNUP_BOT_CHECK_SECRET' : 'SIGNUP_BOT_CHECK_URL'} is missing`,
+    );
+  if (url && !(URL.canParse(url) && /^https?:$/.test(new URL(url).protocol)))
+    throw new Error(`SIGNUP_BOT_CHECK_URL must be an absolute http(s) address, not "${url}"`);
+  return { homeOrigin: origin, botCheck: url && secret ? { url, secret } : undefined };
+}
+
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = int(env.PORT, 8080);
   if (env.BASE_URL && !/^https?:\/\/[^/]/.test(env.BASE_URL))
@@ -202,5 +237,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
       publicAddressPerMinute: int(env.RATE_PUBLIC_ADDRESS_PER_MINUTE, 300),
       blobAddressPerMinute: int(env.RATE_BLOB_ADDRESS_PER_MINUTE, 1200),
     },
+    signup: readSignup(env),
   };
 }

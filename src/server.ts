@@ -5,6 +5,7 @@ import { blobCors, blobRouter } from '../rest-facade/blobs.js';
 import { emailPagesRouter } from '../rest-facade/pages/email.js';
 import { helpSiteRouter } from '../rest-facade/pages/help.js';
 import { helpSitePath } from '../rest-facade/pages/help-paths.js';
+import { signupPagesRouter } from '../rest-facade/pages/signup.js';
 import { allRoutes, restRouter } from '../rest-facade/routes.js';
 import { guestCors, publicCors } from '../rest-facade/http/access.js';
 import { readBody } from '../rest-facade/http/body.js';
@@ -18,6 +19,7 @@ import { purgeIdempotencyKeys } from './domain/conversations/idempotency.js';
 import { flushViews } from './domain/help/views.js';
 import { sweepUnnamedHelpPictures } from './domain/help/picture-sweep.js';
 import { sweepVoteAddresses } from './domain/help/ratings.js';
+import { sweepPendingSignups } from './domain/signup/signup.js';
 import { purgeOutbox } from './domain/outbox.js';
 import { systemContext, type Services } from './domain/context.js';
 import { DomainError } from './domain/errors.js';
@@ -152,13 +154,15 @@ export async function startServer(
         helpSiteRouter(svc).routes() as Koa.Middleware,
         // The pages an email's links lead to: the unsubscribe page and the preference centre.
         emailPagesRouter(svc).routes() as Koa.Middleware,
+        // The page a sign-up's confirmation link leads to, and its button's confirm.
+        signupPagesRouter(svc, CONSOLE_PATH).routes() as Koa.Middleware,
       ]),
     ),
   );
 
   server.on('request', drainer.handle(app.callback()));
 
-  // Housekeeping every process may do: spent rate buckets, erase requests past their block, old outbox rows, unused attachments, help pictures no article names, past days' public vote counts.
+  // Housekeeping every process may do: spent rate buckets, erase requests past their block, old outbox rows, unused attachments, help pictures no article names, past days' public vote counts, expired sign-ups.
   const sweeping = systemContext(svc, 'sweep');
   let swept: Promise<unknown> = Promise.resolve();
   const sweep = () =>
@@ -170,6 +174,7 @@ export async function startServer(
       sweepUnusedAttachments(sweeping),
       sweepUnnamedHelpPictures(sweeping),
       sweepVoteAddresses(sweeping),
+      sweepPendingSignups(sweeping),
     ]).catch(() => {}));
   // The first a second after the start rather than during it: housekeeping answers no request, and
   // its statements' first compiling would hold the start's last steps (and the first /readyz).

@@ -21,6 +21,8 @@ const NAMING = (column: string) =>
 const NOT_A_PERSON: Record<string, string> = {
   staff_user: "staff accounts: the app's team, not its users",
   invitation: 'invitations of staff to a workspace',
+  // Someone asking for a staff account of their own, not a contact of any app; swept a day after it came.
+  pending_signup: 'public sign-ups waiting for their confirmation: future staff, not an app’s users',
   // The erase's own record: its external id is cleared when the erase is done (a keyed hash keeps the block).
   erase_request: 'cleared by finishErase, purged after the block',
 };

@@ -11,6 +11,9 @@ import { utf8Text } from '../../src/lib/text.js';
 import { crossOrigin } from './cors.js';
 import { checkHookPost } from '../../src/domain/email-in/hook-access.js';
 
+/** The sign-up route, whose cross-origin rule is its own (publicCors). */
+export const SIGNUP_PATH = '/public/v1/signup';
+
 // The credential and rate-limit chain of each surface. Cookies are never read.
 
 /** The app-mode named by X-CRM-App-Key, looked up once per request (null: none). */
@@ -26,9 +29,14 @@ export const guestCors = (svc: Services) =>
     return (await headerAppMode(svc, ctx))?.webOrigins.includes(origin) ?? false;
   });
 
-/** `GET /public/v1/apps/{key}`: readable from that app's web origins. Other public routes: no one. */
+/**
+ * `GET /public/v1/apps/{key}`: readable from that app's web origins. `POST /public/v1/signup`: from
+ * the deployment's home page origin alone (SIGNUP_HOME_ORIGIN), which reads every answer, refusals
+ * and a 429's Retry-After included. Other public routes: no one.
+ */
 export const publicCors = (svc: Services) =>
   crossOrigin(async (ctx, origin) => {
+    if (ctx.path === SIGNUP_PATH) return origin === svc.config.signup?.homeOrigin;
     const key = /^\/public\/v1\/apps\/([\w-]+)$/.exec(ctx.path)?.[1];
     if (!key) return false;
     if (ctx.method === 'OPTIONS') return isAnyWebOrigin(svc, origin);

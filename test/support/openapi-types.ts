@@ -892,6 +892,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/public/v1/signup': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** A workspace, its first app (both modes) and its owner, asked for: the address gets a confirmation link (or, when it has an account, a note saying so), at most one mail an hour; nothing is made until the link is confirmed, within a day */
+    post: operations['postPublicV1Signup'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2091,6 +2108,31 @@ export interface components {
       subscribed: boolean;
     };
     PublicPreferences: components['schemas']['Preferences'];
+    SignupAccepted: {
+      /** @description The address the mail goes to, as it is kept (trimmed, lower case) */
+      email: string;
+      /**
+       * @description What comes next: the link in the mail, confirmed on the page it leads to
+       * @constant
+       */
+      next: 'confirm_email';
+      /** @description How long the link works (86400: a day) */
+      expires_in_seconds: number;
+      /** @description Within this long (3600: an hour) of the last mail to the address, a sign-up sends no other and changes nothing */
+      mail_window_seconds: number;
+    };
+    SignupBody: {
+      /** @description The first app's name, 1 to 100 characters (also its brand name) */
+      app_name: string;
+      /** @description The owner's email address: the confirmation goes there, and it is the owner's sign-in */
+      email: string;
+      /** @description The owner's password, at least 10 characters; kept only hashed */
+      password: string;
+      /** @description The workspace's name, 1 to 100 characters */
+      workspace_name: string;
+      /** @description The anti-bot challenge's token (such as Cloudflare Turnstile's), required when the deployment checks for bots */
+      bot_check_token?: string;
+    };
     Problem: {
       type: string;
       status: number;
@@ -7865,6 +7907,97 @@ export interface operations {
         };
       };
       /** @description Not set up here yet, or the database connection was lost mid-request (nothing was done; send it again after Retry-After) */
+      503: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Something failed on our side (code internal): try again later; nothing was half done */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  postPublicV1Signup: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['SignupBody'];
+      };
+    };
+    responses: {
+      /** @description SignupAccepted: the same whether or not the address has an account */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SignupAccepted'];
+        };
+      };
+      /** @description A field breaks its rule (email, password, app_name, workspace_name): the problem names it */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The anti-bot check failed (code `bot_check_failed`) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is declared in a charset other than UTF-8 */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too many sign-ups for this address or from this client: wait Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds to wait */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Sign-up is not set up on this deployment (code `not_set_up`), or its anti-bot check cannot be reached (code `bot_check_unavailable`) */
       503: {
         headers: {
           /** @description Seconds to wait */

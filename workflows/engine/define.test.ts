@@ -11,6 +11,7 @@ import { createDurableEngine } from './engine.js';
 import type { ProcessInputs, ProcessStarter } from './types.js';
 import type { ConversationWakeInput } from '../processes/conversation-wake/decide.js';
 import type { PushSendInput } from '../processes/push-send/decide.js';
+import type { SignupMailInput } from '../processes/signup-mail/decide.js';
 
 // What the compiler holds a process to. Vitest does not type-check: `tsc --noEmit` does (npm test
 // runs it first), and every `@ts-expect-error` below fails it the day its line compiles, so the
@@ -40,6 +41,7 @@ describe('a process declared with defineProcess', () => {
       'conversation-wake': ConversationWakeInput;
       'push-send': PushSendInput;
       'email-send': PushSendInput;
+      'signup-mail': SignupMailInput;
     }>();
   });
 });

@@ -4,6 +4,7 @@ import { emailSendProcess } from './email-send/decide.js';
 import { eraseProcess } from './erase/decide.js';
 import { processModule } from './module.js';
 import { pushSendProcess } from './push-send/decide.js';
+import { signupMailProcess } from './signup-mail/decide.js';
 import { webhookProcess } from './webhook/decide.js';
 
 // Every durable process the service runs, each listed once (module.ts says what a process folder
@@ -17,6 +18,7 @@ export const PROCESS_MODULES = [
   processModule(conversationWakeProcess, () => import(/* webpackIgnore: true */ './conversation-wake/wiring.js')),
   processModule(pushSendProcess, () => import(/* webpackIgnore: true */ './push-send/wiring.js')),
   processModule(emailSendProcess, () => import(/* webpackIgnore: true */ './email-send/wiring.js')),
+  processModule(signupMailProcess, () => import(/* webpackIgnore: true */ './signup-mail/wiring.js')),
 ] as const;
 
 export const processes = new ProcessRegistry(PROCESS_MODULES.map((m) => m.definition));

@@ -30,11 +30,15 @@ export interface CreatedApp {
 /** An app's name is also its first brand name, so it follows the brand name's rule. */
 export const MAX_APP_NAME = 100;
 
+/** What is wrong with an app's name, or undefined when nothing is. */
+export const appNameProblem = (text: string): string | undefined =>
+  !text.trim() || text.trim().length > MAX_APP_NAME ? `must be 1 to ${MAX_APP_NAME} characters` : undefined;
+
 /** The app's name as kept, or a refusal naming `name`. */
 export function checkAppName(text: string): string {
-  const name = text.trim();
-  if (!name || name.length > MAX_APP_NAME) throw invalidField('name', `must be 1 to ${MAX_APP_NAME} characters`);
-  return name;
+  const problem = appNameProblem(text);
+  if (problem) throw invalidField('name', problem);
+  return text.trim();
 }
 
 /** Renames the app (its two modes share the name); the brand names people see stay as they are. */

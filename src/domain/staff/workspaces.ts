@@ -22,11 +22,25 @@ export async function createWorkspace(
   const email = normalizeEmail(input.ownerEmail);
   if (await emailInUse(ctx, email)) throw emailTaken();
   const passwordHash = await hashPassword(input.ownerPassword);
+  const made = await insertWorkspaceWithOwner(ctx, { name: input.name, email, ownerName: input.ownerName, passwordHash });
+  if (!made) throw emailTaken();
+  return made;
+}
+
+/**
+ * The workspace, its owner (a new staff user with the password already hashed) and the membership,
+ * in one statement (raw SQL, so `crm workspace create` runs without loading Prisma's client); part
+ * of the caller's transaction when it is in one. Someone may have taken the email meanwhile: then
+ * nothing is made, the workspace neither, and the answer is undefined.
+ */
+export async function insertWorkspaceWithOwner(
+  ctx: Ctx,
+  input: { name: string; email: string; ownerName?: string; passwordHash: string },
+): Promise<{ workspaceId: string; ownerId: string } | undefined> {
+  const { email, passwordHash } = input;
   const workspaceId = randomUUID();
   const ownerId = randomUUID();
   const now = new Date();
-  // One statement (raw SQL, so `crm workspace create` runs without loading Prisma's client). Someone may
-  // have taken the email while the password was hashed: then nothing is made, the workspace neither.
   const made = await exec(
     ctx,
     sql`WITH owner AS (INSERT INTO staff_user (id, email, name, password_hash, created_at)
@@ -36,6 +50,5 @@ export async function createWorkspace(
         INSERT INTO membership (workspace_id, staff_user_id, role, created_at)
         SELECT workspace.id, owner.id, 'owner', ${now} FROM workspace, owner`,
   );
-  if (!made) throw emailTaken();
-  return { workspaceId, ownerId };
+  return made ? { workspaceId, ownerId } : undefined;
 }
