@@ -143,7 +143,7 @@ const HEADER_WORD_START = /^(?:-+\s*)?(?:On|At|In message|Le|Am|Op|El|Em|Il|Dnia
 const HEADER_START = /^(?:-+\s*)?(?:On|At|In message|Le|Am|Op|El|Em|Il|Dnia|Dňa|W dniu|Den|Dne|pe|søn\.|在|\d)[\s,.]/iu;
 // Words a quote header ends with, or holds before the sender's name ("Am … schrieb Max <…>:").
 const HEADER_VERB =
-  /(?:^|[\s"'>)])(?:wrote|writes|said|says|a écrit|nous a dit|schrieb|schrieben Sie|geschrieben|schreef|escribió|escreveu|ha scritto|scrisse|napisał(?:\(a\))?|napsal\(a\)|napsal|skrev|kirjoitti|написал(?:\(а\)|а)?|пише|писал|写道|작성|のメッセージ)(?=[\s:：.>\-*]|$)/iu;
+  /(?:^|[\s"'>)])(?:wrote|writes|said|says|a écrit|nous a dit|schrieb|schrieben Sie|geschrieben|schreef|escribió|escreveu|ha scritto|scrisse|napisał(?:\(a\))?|pisze|napsal\(a\)|napsal|skrev|kirjoitti|написал(?:\(а\)|а)?|пише|писал|写道|작성|のメッセージ)(?=[\s:：.>\-*]|$)/iu;
 const HEADER_END = /(?::|：|\bwrote|\bwrites|\bsaid|\bgeschreven)[\s\-*>]*$/u;
 const ADDRESS = /[^\s<>@]@[^\s<>@]*\.[^\s<>@]/;
 // A quote header names a time, a year or an address: "On 2 May I wrote:" is the person's text.
@@ -169,20 +169,13 @@ function namedQuote(line: string): string {
   return line.replace(NAMED_QUOTE, '>');
 }
 
-/** Without the blank lines at either end, and without trailing spaces. */
+/** Without the blank lines at either end; the lines themselves as written. */
 function edges(lines: string[]): string[] {
   let start = 0;
   let end = lines.length;
   while (start < end && blank(lines[start]!)) start++;
   while (end > start && blank(lines[end - 1]!)) end--;
-  return lines.slice(start, end).map(trimEnd);
-}
-
-/** Without trailing spaces and tabs (a loop: /[ \t]+$/ is quadratic on a long run of spaces). */
-function trimEnd(line: string): string {
-  let end = line.length;
-  while (end > 0 && (line[end - 1] === ' ' || line[end - 1] === '\t')) end--;
-  return end === line.length ? line : line.slice(0, end);
+  return lines.slice(start, end);
 }
 
 function blank(line: string): boolean {
@@ -256,8 +249,9 @@ function unquote(line: string): string {
 function quoteHeader(text: string): boolean {
   if (!WHEN_OR_WHO.test(text)) return false;
   if (!HEADER_VERB.test(text)) {
-    // "2016-10-24 15:36 GMT+02:00 Foo bar <info@foo.bar>:": a date, an address, a colon.
-    return /^\d/.test(text) && /\d{4}/.test(text) && /<\s*[^<>\s@]+@[^<>\s@]+\s*>\s*:?$/.test(text);
+    // "2016-10-24 15:36 GMT+02:00 Foo bar <info@foo.bar>:", "вт, 5 мар. 2024 г. в 10:12, Foo <info@foo.bar>:":
+    // a year, a time, an address in angle brackets and a colon.
+    return /\d{4}/.test(text) && /\d{1,2}[:.]\d\d/.test(text) && /<\s*[^<>\s@]+@[^<>\s@]+\s*>\s*:$/.test(text);
   }
   return HEADER_START.test(text) || ADDRESS.test(text) || SENDER_WORD.test(text);
 }
