@@ -3,6 +3,8 @@ import { serverApi, staffApp, unique, type StaffApp } from './support/factories.
 import { staffApi } from './support/graphql.js';
 import { ENGINES, sayIfTemporalSkipped, startTestServer, testConfig, type EngineName, type TestServer } from './support/server.js';
 import { smtpServer } from './support/smtp.js';
+import { call } from './support/http.js';
+import { signatureHeader } from '../src/domain/webhooks/signature.js';
 
 // Sending an email, black-box: the staff API starts a sending, its durable process hands each
 // person's email to a real SMTP server, and what reached the server is read back: who got it, who
@@ -194,6 +196,38 @@ describe.each(ENGINES)('on the $engine engine', ({ engine, skip }) => {
         const [got] = to(`off-${batch}@example.com`);
         expect(got!.mail.headerLines.map((h) => h.key)).not.toContain('list-unsubscribe');
         expect(got!.mail.headerLines.map((h) => h.key)).not.toContain('list-unsubscribe-post');
+      });
+
+      it('skips in the next sending an address a hard bounce posted to the email-events hook suppressed, not one that bounced softly', async () => {
+        const batch = unique('b');
+        await person(batch, `hard-${batch}@example.com`);
+        await person(batch, `soft-${batch}@example.com`);
+        const messageId = await email(null, 'Your order');
+        expect((await finished((await sendTo(messageId, batch)).id)).statistics).toMatchObject({ sent: 2 });
+        // The provider tells of each email by the Message-ID it was sent with.
+        for (const [kind, hard] of [
+          ['hard', true],
+          ['soft', false],
+        ] as const) {
+          const [got] = to(`${kind}-${batch}@example.com`);
+          const raw = JSON.stringify({
+            id: unique('evt'),
+            kind: 'bounce',
+            hard,
+            message_id: got!.mail.messageId,
+            address: `${kind}-${batch}@example.com`,
+            occurred_at: new Date().toISOString(),
+          });
+          const posted = await call(t.url, 'POST', `/public/v1/apps/${app.live.app_key}/email-events`, {
+            headers: { 'Content-Type': 'application/json', 'X-CRM-Signature': signatureHeader(app.live.inbound_secret, raw, new Date()) },
+            body: raw,
+          });
+          expect(posted.status).toBe(202);
+        }
+        const again = await finished((await sendTo(messageId, batch)).id);
+        expect(again.statistics).toMatchObject({ sent: 1, skipped: [{ reason: 'suppressed', count: 1 }] });
+        expect(to(`hard-${batch}@example.com`)).toHaveLength(1);
+        expect(to(`soft-${batch}@example.com`)).toHaveLength(2);
       });
 
       it('fails an email the mail server refuses for good, with its answer, and sends the others', async () => {

@@ -90,14 +90,20 @@ describe('replies to a conversation’s reply address', () => {
     expect(parts[1]).toMatchObject({ id: answer.part_id, kind: 'message', authorKind: 'contact' });
     expect(parts[1]!.text).toContain('They came this morning, thank you!');
     expect(parts[1]!.text).not.toContain('We have sent your seeds again');
-    const seen = await api.ok(
-      'query($id: ID!) { conversation(id: $id) { parts(first: 10) { edges { node { text email { from subject text } } } } } }',
-      {
-        id: conversationId,
-      },
-    );
-    const byEmail = seen.conversation.parts.edges.map((e: { node: { email: unknown } }) => e.node.email).filter(Boolean);
-    expect(byEmail).toEqual([{ from: address, subject: 'Re: your seeds', text: GMAIL_REPLY }]);
+    const seen = await api.ok('query($c: ID!, $p: ID!) { conversationPartEmail(conversationId: $c, partId: $p) { from subject text } }', {
+      c: conversationId,
+      p: answer.part_id,
+    });
+    expect(seen.conversationPartEmail).toEqual({ from: address, subject: 'Re: your seeds', text: GMAIL_REPLY });
+    // Another app's staff read nothing of it.
+    const stranger = await staffApi(
+      () => t.url,
+      () => other.owner,
+    ).refused('query($c: ID!, $p: ID!) { conversationPartEmail(conversationId: $c, partId: $p) { text } }', {
+      c: conversationId,
+      p: answer.part_id,
+    });
+    expect(stranger.code).toBe('not_found');
     // The person sees it in the messenger as their own message.
     expect(
       await t.svc.db.outboxEvent.count({ where: { topic: 'conversation.replied', data: { path: ['part_id'], equals: answer.part_id } } }),

@@ -415,6 +415,7 @@ export type ConversationsQuery = {
 
 export type PartFragment = {
   id: string;
+  conversationId: string;
   seq: number;
   kind: ConversationPartKind;
   internal: boolean;
@@ -443,6 +444,7 @@ export type ConversationQuery = {
       edges: Array<{
         node: {
           id: string;
+          conversationId: string;
           seq: number;
           kind: ConversationPartKind;
           internal: boolean;
@@ -509,6 +511,7 @@ export type ReplyToConversationMutationVariables = Exact<{
 export type ReplyToConversationMutation = {
   replyToConversation: {
     id: string;
+    conversationId: string;
     seq: number;
     kind: ConversationPartKind;
     internal: boolean;
@@ -532,6 +535,7 @@ export type AddConversationNoteMutationVariables = Exact<{
 export type AddConversationNoteMutation = {
   addConversationNote: {
     id: string;
+    conversationId: string;
     seq: number;
     kind: ConversationPartKind;
     internal: boolean;
@@ -793,6 +797,15 @@ export type InboxTeamsQueryVariables = Exact<{
 }>;
 
 export type InboxTeamsQuery = { teams: { edges: Array<{ node: { id: string; name: string } }> } };
+
+export type ConversationPartEmailQueryVariables = Exact<{
+  conversationId: string;
+  partId: string;
+}>;
+
+export type ConversationPartEmailQuery = {
+  conversationPartEmail: { from: string; to: Array<string>; subject: string | null; text: string; receivedAt: string } | null;
+};
 
 export type ExportContactMutationVariables = Exact<{
   appModeId: string;
@@ -3050,6 +3063,7 @@ export const PartFragmentDoc = new TypedDocumentString(
   `
     fragment Part on ConversationPart {
   id
+  conversationId
   seq
   kind
   internal
@@ -4085,6 +4099,7 @@ export const ConversationDocument = new TypedDocumentString(`
 }
 fragment Part on ConversationPart {
   id
+  conversationId
   seq
   kind
   internal
@@ -4142,6 +4157,7 @@ export const InboxChangedDocument = new TypedDocumentString(`
 }
 fragment Part on ConversationPart {
   id
+  conversationId
   seq
   kind
   internal
@@ -4175,6 +4191,7 @@ export const ReplyToConversationDocument = new TypedDocumentString(`
 }
     fragment Part on ConversationPart {
   id
+  conversationId
   seq
   kind
   internal
@@ -4208,6 +4225,7 @@ export const AddConversationNoteDocument = new TypedDocumentString(`
 }
     fragment Part on ConversationPart {
   id
+  conversationId
   seq
   kind
   internal
@@ -4598,6 +4616,17 @@ export const InboxTeamsDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<InboxTeamsQuery, InboxTeamsQueryVariables>;
+export const ConversationPartEmailDocument = new TypedDocumentString(`
+    query ConversationPartEmail($conversationId: ID!, $partId: ID!) {
+  conversationPartEmail(conversationId: $conversationId, partId: $partId) {
+    from
+    to
+    subject
+    text
+    receivedAt
+  }
+}
+    `) as unknown as TypedDocumentString<ConversationPartEmailQuery, ConversationPartEmailQueryVariables>;
 export const ExportContactDocument = new TypedDocumentString(`
     mutation ExportContact($appModeId: ID!, $id: ID!) {
   exportContact(appModeId: $appModeId, id: $id) {

@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'preact/hooks';
 import type { PartFragment } from '../generated/graphql';
 import { fullTime } from '../ui/time';
 import { sameOrigin } from './composer-pictures';
+import { cameByEmail, PartEmail } from './part-email';
 
 // A conversation's parts, oldest first: the person's and the team's messages, notes (marked, never
 // shown to the person), and event lines. It opens at the latest page, scrolled to the newest part;
@@ -99,6 +100,7 @@ export function Parts({
                 </p>
                 {p.text && <p class="part-text">{p.text}</p>}
                 {p.pictures.length > 0 && <PartPictures part={p} from={authorName(p)} />}
+                {cameByEmail(p) && <PartEmail conversationId={p.conversationId} partId={p.id} />}
               </article>
             )}
           </li>

@@ -36,19 +36,6 @@ const InboundEmailRef = builder.prismaObject('InboundEmail', {
   }),
 });
 
-builder.prismaObjectFields('ConversationPart', (t) => ({
-  email: t.field({
-    type: InboundEmailRef,
-    nullable: true,
-    description: 'The email this message came as (a reply by email): read it whole, as it came.',
-    select: { id: true, appModeId: true, data: true },
-    resolve: (p, _args, ctx) => {
-      const id = (p.data as { inbound_email_id?: unknown } | null)?.inbound_email_id;
-      return typeof id === 'string' ? ctx.svc.db.inboundEmail.findFirst({ where: { id, appModeId: p.appModeId, partId: p.id } }) : null;
-    },
-  }),
-}));
-
 const RolledInboundSecret = builder.objectRef<{ inboundSecret: string; previousValidUntil: Date | null }>('RolledInboundSecret').implement({
   description: 'The new inbound secret, shown this once.',
   fields: (t) => ({
@@ -69,5 +56,18 @@ builder.mutationField('rollInboundSecret', (t) =>
     authScopes: (_root, { appModeId }) => ({ manage_keys: { appModeId } }),
     resolve: (_root, { appModeId, keepPreviousHours }, ctx) =>
       rollInboundSecret(asStaff(ctx), appModeId, keepPreviousHours ?? DEFAULT_KEEP_HOURS),
+  }),
+);
+
+builder.queryField('conversationPartEmail', (t) =>
+  t.prismaField({
+    type: 'InboundEmail',
+    nullable: true,
+    description:
+      'The email a message of the conversation came as, whole (null for a message that did not come by email): read when staff open it, not with the list.',
+    args: { conversationId: t.arg.id({ required: true }), partId: t.arg.id({ required: true }) },
+    authScopes: (_root, { conversationId }) => ({ read: { conversationId } }),
+    resolve: (query, _root, { conversationId, partId }, ctx) =>
+      ctx.svc.db.inboundEmail.findFirst({ ...query, where: { conversationId, partId } }),
   }),
 );

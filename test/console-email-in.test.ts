@@ -1,0 +1,85 @@
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { type Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signatureHeader } from '../src/domain/webhooks/signature.js';
+import { serverApi, staffApp, type StaffApp } from './support/factories.js';
+import { launchBrowser, seriousFindings } from './support/browser.js';
+import { signedInConsole } from './support/console.js';
+import { staffApi } from './support/graphql.js';
+import { call } from './support/http.js';
+import { guestOf } from './support/messenger.js';
+import { startAddressedServer, type TestServer } from './support/server.js';
+
+// A reply by email in the console: the person answers the conversation's reply address from their
+// mail client; the inbox shows the reply alone as their message, and "The email as it came" opens
+// the whole email, quote and signature included. Screenshot: test/screenshots/console-email-in.png.
+
+const SHOTS = fileURLToPath(new URL('./screenshots/', import.meta.url));
+const EMAIL = [
+  'Yes, the export works again. Thanks!',
+  '',
+  '--',
+  'Grace Hopper',
+  '',
+  'On Sat, Nov 28, 2026 at 9:15 AM Acme Support <support@acme.test> wrote:',
+  '> We fixed the export. Could you try again?',
+].join('\n');
+
+let t: TestServer;
+let app: StaffApp;
+let browser: Browser;
+let conversationId: string;
+const errors: string[] = [];
+
+beforeAll(async () => {
+  t = await startAddressedServer();
+  app = await staffApp(t, 'Acme Cloud');
+  await serverApi(t, app.live.server_key).identify('grace', { email: 'grace@example.com', display_name: 'Grace Hopper' });
+  const started = await guestOf(t, app.live, 'grace').start({ text: 'My export is empty.' });
+  expect(started.status).toBe(201);
+  conversationId = started.json.id;
+  browser = await launchBrowser();
+  mkdirSync(SHOTS, { recursive: true });
+});
+afterAll(async () => {
+  await browser?.close();
+  await t?.close();
+});
+
+describe('a reply by email in the console', { timeout: 60_000 }, () => {
+  it('shows the reply alone, and the whole email when opened', async () => {
+    const { conversation } = await staffApi(
+      () => t.url,
+      () => app.owner,
+    ).ok('query($id: ID!) { conversation(id: $id) { replyAddress } }', { id: conversationId });
+    const raw = JSON.stringify({
+      id: 'provider-1',
+      from: 'Grace Hopper <grace@example.com>',
+      to: [conversation.replyAddress],
+      subject: 'Re: My export is empty',
+      received_at: new Date().toISOString(),
+      text: EMAIL,
+    });
+    const posted = await call(t.url, 'POST', `/public/v1/apps/${app.live.app_key}/inbound-email`, {
+      headers: { 'Content-Type': 'application/json', 'X-CRM-Signature': signatureHeader(app.live.inbound_secret, raw, new Date()) },
+      body: raw,
+    });
+    expect(posted.json.outcome).toBe('threaded');
+
+    const page = await signedInConsole(browser, { url: t.url, token: app.owner, errors });
+    await page.goto(`${t.url}/console/inbox/open/${conversationId}`);
+    const reply = page.locator('.part', { hasText: 'the export works again' });
+    await reply.waitFor();
+    expect(await reply.locator('.part-text').textContent()).toBe('Yes, the export works again. Thanks!');
+    // The whole email, read when opened.
+    await reply.getByText('The email as it came').click();
+    const whole = reply.locator('.part-email-text');
+    await whole.waitFor();
+    expect(await whole.textContent()).toBe(EMAIL);
+    expect(await reply.locator('.part-email-head').textContent()).toContain('Re: My export is empty');
+    expect(await seriousFindings(page)).toEqual([]);
+    await page.screenshot({ path: `${SHOTS}console-email-in.png` });
+    expect(errors).toEqual([]);
+  });
+});
