@@ -49,7 +49,9 @@ export function PartEmail({ conversationId, partId }: { conversationId: string; 
               <time dateTime={email.receivedAt}>{fullTime(email.receivedAt)}</time>
             </dd>
           </dl>
-          <pre class="part-email-text" tabIndex={0}>{email.text}</pre>
+          <pre class="part-email-text" tabIndex={0}>
+            {email.text}
+          </pre>
         </>
       )}
     </details>
