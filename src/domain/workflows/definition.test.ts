@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { readWorkflow, type RuleReader } from './definition.js';
+
+// Conditions are read by the caller's audience reader; here any object is a rule.
+const anyRule: RuleReader = (r, value, path) => (typeof value === 'object' && value !== null ? value : r.fail(path, 'must be a rule'));
+
+const welcome = {
+  trigger: { kind: 'event', event: 'signed_up' },
+  entry: { againAfterDays: 30 },
+  exit: { goalEvent: 'order_paid' },
+  steps: [
+    { key: 'wait_a_day', kind: 'wait', seconds: 86_400, next: 'morning' },
+    { key: 'morning', kind: 'wait_until', time: '09:00', next: 'pro' },
+    { key: 'pro', kind: 'branch', condition: { attribute: 'plan', op: 'eq', value: 'pro' }, yes: 'hello_pro', no: 'hello' },
+    { key: 'hello_pro', kind: 'send', channel: 'email', messageId: 'msg-1', next: 'opened' },
+    { key: 'hello', kind: 'send', channel: 'notice', messageId: 'msg-2', next: 'opened' },
+    { key: 'opened', kind: 'wait_for_event', event: 'app_opened', timeoutSeconds: 604_800, next: 'tag', timeout: 'nudge' },
+    { key: 'nudge', kind: 'webhook', url: 'https://hooks.example.com/nudge', next: 'mark' },
+    { key: 'mark', kind: 'set_attribute', attribute: 'nudged', value: true, next: 'done' },
+    { key: 'tag', kind: 'tag', action: 'add', tag: 'engaged', next: 'done' },
+    { key: 'done', kind: 'end', outcome: 'welcomed' },
+  ],
+};
+
+describe('readWorkflow', () => {
+  it('reads a workflow of every step kind, its trigger, entry and exit rules', () => {
+    const { workflow, errors } = readWorkflow(welcome, anyRule);
+    expect(errors).toEqual([]);
+    expect(workflow!.entry).toEqual({ once: false, againAfterDays: 30 });
+    expect(workflow!.exit).toEqual({ goalEvent: 'order_paid' });
+    expect(workflow!.steps.map((s) => s.kind)).toEqual([
+      'wait',
+      'wait_until',
+      'branch',
+      'send',
+      'send',
+      'wait_for_event',
+      'webhook',
+      'set_attribute',
+      'tag',
+      'end',
+    ]);
+    expect(readWorkflow({ ...welcome, entry: undefined }, anyRule).workflow!.entry).toEqual({ once: true });
+  });
+
+  it('refuses each bad member, named by its path', () => {
+    const steps = [
+      { key: 'Bad Key', kind: 'end' },
+      { key: 'w', kind: 'wait', next: 'done' },
+      { key: 'at', kind: 'wait_until', time: '25:00', next: 'done' },
+      { key: 's', kind: 'send', channel: 'fax', messageId: 'm', next: 'done' },
+      { key: 'h', kind: 'webhook', url: 'http://plain.example.com', next: 'done' },
+      { key: 'x', kind: 'teleport' },
+      { key: 'done', kind: 'end' },
+      { key: 'done', kind: 'end' },
+    ];
+    const { errors } = readWorkflow({ trigger: { kind: 'event' }, exit: { leavesAudience: true }, steps }, anyRule);
+    expect(errors.map((e) => e.field)).toEqual([
+      'trigger.event',
+      'steps.0.key',
+      'steps.1.seconds',
+      'steps.2.time',
+      'steps.3.channel',
+      'steps.4.url',
+      'steps.5.kind',
+      'steps.7.key',
+    ]);
+  });
+
+  it('refuses leaving the audience as an exit of a workflow no audience starts', () => {
+    const { errors } = readWorkflow({ ...welcome, exit: { leavesAudience: true } }, anyRule);
+    expect(errors).toEqual([
+      { field: 'exit.leavesAudience', message: 'only a workflow its audience starts can end when the person leaves it' },
+    ]);
+  });
+
+  it('refuses, naming the step, a step unreached, a path that never ends and a loop without a wait', () => {
+    const steps = [
+      { key: 'a', kind: 'tag', action: 'add', tag: 't', next: 'b' },
+      { key: 'b', kind: 'tag', action: 'remove', tag: 't', next: 'a' },
+      { key: 'lost', kind: 'end' },
+    ];
+    const { workflow, errors } = readWorkflow({ trigger: { kind: 'event', event: 'e' }, steps }, anyRule);
+    expect(workflow).toBeUndefined();
+    expect(errors.map((e) => e.message)).toEqual([
+      'step lost cannot be reached from the first step (a)',
+      'step a never ends: every way on from it loops without reaching an end step',
+      'step b never ends: every way on from it loops without reaching an end step',
+      'steps a, b loop without waiting: put a wait in the loop',
+    ]);
+    const wrongWay = readWorkflow(
+      { trigger: { kind: 'event', event: 'e' }, steps: [{ key: 'a', kind: 'wait', seconds: 60, next: 'zz' }] },
+      anyRule,
+    );
+    expect(wrongWay.errors).toEqual([{ field: 'steps.0.next', message: 'step a leads to zz, which is no step of this workflow' }]);
+  });
+});
