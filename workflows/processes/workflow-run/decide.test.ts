@@ -1,0 +1,130 @@
+import { describe, expect, it } from 'vitest';
+import type { Step } from '../../../src/domain/workflows/definition.js';
+import type { Command, ProcessEvent } from '../../engine/types.js';
+import { MAX_UNWAITED, workflowRunProcess as run, type RunInput, type RunState } from './decide.js';
+
+const steps: Step[] = [
+  { key: 'wait_a_day', kind: 'wait', seconds: 86_400, next: 'pro' },
+  { key: 'pro', kind: 'branch', condition: {}, yes: 'hello_pro', no: 'hello' },
+  { key: 'hello_pro', kind: 'send', channel: 'email', messageId: 'm1', next: 'opened' },
+  { key: 'hello', kind: 'send', channel: 'notice', messageId: 'm2', next: 'opened' },
+  { key: 'opened', kind: 'wait_for_event', event: 'app_opened', timeoutSeconds: 3600, next: 'engaged', timeout: 'nudge' },
+  { key: 'nudge', kind: 'webhook', url: 'https://hooks.example.com/n', next: 'done' },
+  { key: 'engaged', kind: 'tag', action: 'add', tag: 'engaged', next: 'done' },
+  { key: 'done', kind: 'end', outcome: 'welcomed' },
+];
+const input: RunInput = { appModeId: 'm', workflowId: 'w', versionId: 'v1', runKey: 'k', contactId: 'c', steps, goalEvent: 'order_paid' };
+const at = '2026-11-29T10:00:00.000Z';
+
+/** Feeds events one after another; answers each command and the last state. */
+function drive(events: ProcessEvent[], from?: RunState) {
+  let state = from ?? run.initialState(input);
+  const commands: Command[] = [];
+  for (const event of events) {
+    const d = run.decide(state, event as never);
+    state = d.state;
+    commands.push(d.command as Command);
+  }
+  return { state, commands, last: commands.at(-1)! };
+}
+const started: ProcessEvent = { kind: 'started', at, input };
+const done = (activity: string, result: unknown = { outcome: 'sent' }): ProcessEvent => ({
+  kind: 'activity_completed',
+  at,
+  activity,
+  result,
+});
+const signal = (name: string, payload: unknown): ProcessEvent => ({ kind: 'signal', at, name, payload });
+const later = '2026-11-30T10:00:00.000Z';
+
+describe('a workflow run', () => {
+  it('walks wait, branch, send and a wait for an event that came, to its end, each step its own activity', () => {
+    const { commands, last } = drive([
+      started,
+      done('beginWorkflowWait', { until: later }),
+      { kind: 'timer_fired', at: later },
+      done('checkWorkflowCondition', { matched: true }),
+      done('sendWorkflowMessage'),
+      done('beginWorkflowWait', { until: later }),
+      signal('event', { name: 'app_opened' }),
+      done('tagWorkflowPerson'),
+      done('endWorkflowRun', undefined),
+    ]);
+    expect(commands.map((c) => (c.kind === 'call' ? c.activity : c.kind))).toEqual([
+      'beginWorkflowWait',
+      'wait',
+      'checkWorkflowCondition',
+      'sendWorkflowMessage',
+      'beginWorkflowWait',
+      'wait',
+      'tagWorkflowPerson',
+      'endWorkflowRun',
+      'end',
+    ]);
+    expect(commands[1]).toEqual({ kind: 'wait', until: later, signals: ['event', 'exit', 'move'] });
+    expect(last).toEqual({ kind: 'end', outcome: { outcome: 'welcomed', at: 'done' } });
+  });
+
+  it('takes the other way of a branch and the timeout way of a wait for an event, posting the webhook under its visit', () => {
+    const { commands } = drive([
+      started,
+      done('beginWorkflowWait', { until: later }),
+      { kind: 'timer_fired', at: later },
+      done('checkWorkflowCondition', { matched: false }),
+      done('sendWorkflowMessage'),
+      done('beginWorkflowWait', { until: later }),
+      signal('event', { name: 'something_else' }),
+      { kind: 'timer_fired', at: later },
+    ]);
+    const calls = commands.filter((c) => c.kind === 'call');
+    expect(calls[2]).toMatchObject({ activity: 'sendWorkflowMessage', input: { step: { key: 'hello' }, visit: 1 } });
+    // Another event than the awaited one: the run waits on, until the same time.
+    expect(commands[6]).toEqual({ kind: 'wait', until: later, signals: ['event', 'exit', 'move'] });
+    expect(commands.at(-1)).toMatchObject({
+      kind: 'call',
+      activity: 'postWorkflowWebhook',
+      input: { step: { key: 'nudge' }, visit: 1, runKey: 'k' },
+    });
+  });
+
+  it('ends with the goal when the goal event comes at any wait, and on an exit', () => {
+    const goal = drive([started, done('beginWorkflowWait', { until: later }), signal('event', { name: 'order_paid' })]);
+    expect(goal.last).toMatchObject({ kind: 'call', activity: 'endWorkflowRun', input: { at: 'wait_a_day', outcome: 'goal' } });
+    expect(drive([done('endWorkflowRun', undefined)], goal.state).last).toEqual({
+      kind: 'end',
+      outcome: { outcome: 'goal', at: 'wait_a_day' },
+    });
+    const left = drive([started, done('beginWorkflowWait', { until: later }), signal('exit', { outcome: 'left_audience' })]);
+    expect(left.last).toMatchObject({ kind: 'call', activity: 'endWorkflowRun', input: { outcome: 'left_audience' } });
+  });
+
+  it('moves a waiting run to a newer version where its step is still there, and keeps it where it is not', () => {
+    const waitingRun = drive([started, done('beginWorkflowWait', { until: later })]).state;
+    const newer = [{ ...steps[0]!, seconds: 60 }, ...steps.slice(1)];
+    const moved = drive([signal('move', { versionId: 'v2', steps: newer, goalEvent: 'order_paid' })], waitingRun);
+    expect(moved.state).toMatchObject({ versionId: 'v2', at: 'wait_a_day' });
+    expect(moved.last).toEqual({ kind: 'wait', until: later, signals: ['event', 'exit', 'move'] });
+    const kept = drive([signal('move', { versionId: 'v3', steps: steps.slice(1) })], waitingRun);
+    expect(kept.state.versionId).toBe('v1');
+  });
+
+  it('ends as failed when a step’s retries are spent, and at once when cancelled (an erase)', () => {
+    const failed = drive([started, { kind: 'activity_failed', at, activity: 'beginWorkflowWait', error: 'db away', attempts: 5 }]);
+    expect(failed.last).toMatchObject({ kind: 'call', activity: 'endWorkflowRun', input: { outcome: 'failed' } });
+    expect(drive([started, { kind: 'cancelled', at }]).last).toEqual({ kind: 'end', outcome: { outcome: 'cancelled', at: 'wait_a_day' } });
+  });
+
+  it('ends as failed rather than spin, should a loop without a wait ever be run', () => {
+    const spin: Step[] = [
+      { key: 'a', kind: 'tag', action: 'add', tag: 't', next: 'b' },
+      { key: 'b', kind: 'tag', action: 'remove', tag: 't', next: 'a' },
+    ];
+    let state = run.initialState({ ...input, steps: spin });
+    let d = run.decide(state, { kind: 'started', at, input } as never);
+    for (let i = 0; i < MAX_UNWAITED + 5 && d.command.kind === 'call' && d.command.activity !== 'endWorkflowRun'; i++) {
+      state = d.state;
+      d = run.decide(state, done('tagWorkflowPerson') as never);
+    }
+    expect(d.command).toMatchObject({ kind: 'call', activity: 'endWorkflowRun', input: { outcome: 'failed' } });
+  });
+});

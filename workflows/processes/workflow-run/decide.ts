@@ -1,0 +1,214 @@
+import type { Step } from '../../../src/domain/workflows/definition.js';
+import { defineProcess } from '../../engine/define.js';
+import type { Decision, Instant } from '../../engine/types.js';
+
+// One person's run of a workflow: its decide function walks the version's steps. Each step is an
+// activity named for what it does, so an operator reads a run's history in Temporal as its steps;
+// each activity keeps the step's outcome where staff read it (why a person got a message or not).
+// Waits are durable timers: `wait` and `wait_until` a time the activity works out (a time of day
+// in the person's zone), `wait_for_event` a timer with a signal (the event wakes it; else the
+// timeout way on). Every wait also hears the exit rules (the goal event, leaving the audience) and
+// a move to a newer version of the workflow (taken when the step the run waits at is still there).
+// A cancel (an erase) ends the run at once.
+
+export interface RunInput {
+  appModeId: string;
+  workflowId: string;
+  versionId: string;
+  /** The run's own key (its entry de-duplication key): deliveries of its webhook steps are named by it. */
+  runKey: string;
+  contactId: string;
+  steps: Step[];
+  goalEvent?: string;
+}
+
+export interface RunState {
+  appModeId: string;
+  workflowId: string;
+  versionId: string;
+  runKey: string;
+  contactId: string;
+  steps: Step[];
+  goalEvent?: string;
+  /** The step the run is at. */
+  at: string;
+  /** A waiting run's timer. */
+  until?: Instant;
+  /** Steps taken since the last wait: a guard against a loop that never waits (publishing refuses one). */
+  unwaited: number;
+  /** The outcome it ends with, once its end is being recorded. */
+  ended?: string;
+  /** Visits per step, so each visit of a webhook step posts under a delivery id of its own, kept over its tries. */
+  visits: Record<string, number>;
+}
+
+/** What each step's activity is told: the run and the step. */
+export interface StepCall {
+  appModeId: string;
+  workflowId: string;
+  versionId: string;
+  contactId: string;
+  runKey: string;
+  step: Step;
+  /** The step's visit, from 1. */
+  visit: number;
+}
+
+/** Why a step went as it did, for the person's runs (sent, skipped with its reason, failed with the provider's answer). */
+export interface StepOutcome {
+  outcome: 'passed' | 'sent' | 'skipped' | 'failed';
+  reason?: string;
+}
+
+/** The activities, by the names a history shows. Their implementations are type-checked against this set when wired. */
+export type RunActivities = {
+  beginWorkflowWait: (input: StepCall) => Promise<{ until: Instant }>;
+  checkWorkflowCondition: (input: StepCall) => Promise<{ matched: boolean }>;
+  sendWorkflowMessage: (input: StepCall) => Promise<StepOutcome>;
+  postWorkflowWebhook: (input: StepCall) => Promise<StepOutcome>;
+  setWorkflowAttribute: (input: StepCall) => Promise<StepOutcome>;
+  tagWorkflowPerson: (input: StepCall) => Promise<StepOutcome>;
+  endWorkflowRun: (input: RunEnd) => Promise<void>;
+};
+
+/** The run's end, as recorded: the step it ended at and its outcome (an end step's, goal, failed, an exit's). */
+export interface RunEnd {
+  appModeId: string;
+  workflowId: string;
+  contactId: string;
+  runKey: string;
+  at: string;
+  outcome: string;
+}
+
+export const RUN_SIGNALS = ['event', 'exit', 'move'] as const;
+export type RunSignal = (typeof RUN_SIGNALS)[number];
+
+/** Steps a run may take in a row without waiting before it is ended as failed. */
+export const MAX_UNWAITED = 1000;
+
+const { call, define } = defineProcess<RunState, RunInput, RunActivities>();
+const RETRY = { retry: { maxAttempts: 5 }, timeoutMs: 60_000 };
+
+type Decided = Decision<RunState, RunActivities, RunSignal>;
+
+const stepOf = (state: RunState, key: string) => state.steps.find((s) => s.key === key);
+
+/** Enters a step: its activity, or for an end its record. */
+function enter(state: RunState, key: string): Decided {
+  const step = stepOf(state, key);
+  if (!step) return finish({ ...state, at: key }, 'failed');
+  const unwaited = state.unwaited + 1;
+  if (unwaited > MAX_UNWAITED) return finish(state, 'failed');
+  const visit = (state.visits[key] ?? 0) + 1;
+  const next: RunState = { ...state, at: key, until: undefined, unwaited, visits: { ...state.visits, [key]: visit } };
+  const input: StepCall = {
+    appModeId: state.appModeId,
+    workflowId: state.workflowId,
+    versionId: state.versionId,
+    contactId: state.contactId,
+    runKey: state.runKey,
+    step,
+    visit,
+  };
+  switch (step.kind) {
+    case 'wait':
+    case 'wait_until':
+    case 'wait_for_event':
+      return { state: next, command: call('beginWorkflowWait', input, RETRY) };
+    case 'branch':
+      return { state: next, command: call('checkWorkflowCondition', input, RETRY) };
+    case 'send':
+      return { state: next, command: call('sendWorkflowMessage', input, RETRY) };
+    case 'webhook':
+      // The endpoints' retry rules are the activity's own (one delivery id over its tries, Retry-After honoured).
+      return { state: next, command: call('postWorkflowWebhook', input, { retry: { maxAttempts: 1 }, timeoutMs: 24 * 3_600_000 }) };
+    case 'set_attribute':
+      return { state: next, command: call('setWorkflowAttribute', input, RETRY) };
+    case 'tag':
+      return { state: next, command: call('tagWorkflowPerson', input, RETRY) };
+    case 'end':
+      return finish(next, step.outcome);
+  }
+}
+
+/** Records the run's end, then ends it. */
+function finish(state: RunState, outcome: string): Decided {
+  const { appModeId, workflowId, contactId, runKey, at } = state;
+  return {
+    state: { ...state, until: undefined, ended: outcome },
+    command: call('endWorkflowRun', { appModeId, workflowId, contactId, runKey, at, outcome }, { retry: { maxAttempts: 10 } }),
+  };
+}
+
+/** Waits (again) at the step the run is at: its timer, and the signals every wait hears. */
+const waiting = (state: RunState): Decided => ({
+  state,
+  command: state.until ? { kind: 'wait', until: state.until, signals: [...RUN_SIGNALS] } : { kind: 'wait', signals: [...RUN_SIGNALS] },
+});
+
+/** Where a step leads once passed. */
+function wayOn(step: Step, branch?: 'yes' | 'no' | 'timeout'): string | undefined {
+  switch (step.kind) {
+    case 'end':
+      return undefined;
+    case 'branch':
+      return branch === 'yes' ? step.yes : step.no;
+    case 'wait_for_event':
+      return branch === 'timeout' ? step.timeout : step.next;
+    default:
+      return step.next;
+  }
+}
+
+export const workflowRunProcess = define({
+  name: 'workflow-run',
+  version: 1,
+  signals: RUN_SIGNALS,
+  initialState: (input) => ({ ...input, at: input.steps[0]?.key ?? '', unwaited: 0, visits: {} }),
+  fairness: ({ appModeId }) => ({ key: appModeId }),
+  decide(state, event): Decided {
+    const step = stepOf(state, state.at);
+    switch (event.kind) {
+      case 'started':
+        return enter(state, state.at);
+      case 'activity_completed':
+        switch (event.activity) {
+          case 'endWorkflowRun':
+            return { state, command: { kind: 'end', outcome: { outcome: state.ended, at: state.at } } };
+          case 'beginWorkflowWait':
+            return waiting({ ...state, until: event.result.until, unwaited: 0 });
+          case 'checkWorkflowCondition':
+            return enter(state, wayOn(step!, event.result.matched ? 'yes' : 'no')!);
+          default:
+            return enter(state, wayOn(step!)!);
+        }
+      case 'activity_failed':
+        // Retries spent (the database or a provider away for long): the run ends, and says so.
+        return event.activity === 'endWorkflowRun'
+          ? { state, command: { kind: 'end', outcome: { outcome: state.ended, at: state.at, unrecorded: true } } }
+          : finish(state, 'failed');
+      case 'timer_fired':
+        return enter(state, wayOn(step!, 'timeout')!);
+      case 'signal': {
+        const payload = (event.payload ?? {}) as {
+          name?: string;
+          outcome?: string;
+          versionId?: string;
+          steps?: Step[];
+          goalEvent?: string;
+        };
+        if (event.name === 'exit') return finish(state, payload.outcome ?? 'exited');
+        if (event.name === 'event' && payload.name !== undefined) {
+          if (state.goalEvent && payload.name === state.goalEvent) return finish(state, 'goal');
+          if (step?.kind === 'wait_for_event' && payload.name === step.event) return enter({ ...state, unwaited: 0 }, step.next);
+        }
+        if (event.name === 'move' && payload.versionId && payload.steps?.some((s) => s.key === state.at && s.kind === step?.kind))
+          return waiting({ ...state, versionId: payload.versionId, steps: payload.steps, goalEvent: payload.goalEvent });
+        return waiting(state);
+      }
+      case 'cancelled':
+        return { state, command: { kind: 'end', outcome: { outcome: 'cancelled', at: state.at } } };
+    }
+  },
+});
