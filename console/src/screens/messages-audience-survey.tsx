@@ -120,95 +120,97 @@ export function SurveyConditionRow(props: {
   const optionsBad = !!fieldError(problem, `${base}.options`);
   const scale = q?.scale ? Array.from({ length: q.scale.max - q.scale.min + 1 }, (_, i) => String(q.scale!.min + i)) : [];
   return (
-    <li class="audience-survey" role="group" aria-label={`Condition ${n}: a survey's answers`}>
-      <span>
-        <label for={id('survey')}>Condition {n}: survey</label>
-        <select
-          {...invalid(problem, `${base}.survey`, id('survey'))}
-          value={r.survey}
-          onChange={(e) => set({ survey: e.currentTarget.value, question: '', options: [], min: '', max: '' })}
-        >
-          {!survey && <option value={r.survey}>{r.survey || 'Choose…'}</option>}
-          {surveys.map((s) => (
-            <option key={s.id} value={s.id}>
-              {s.name}
-            </option>
-          ))}
-        </select>
-        <FieldError problem={problem} field={`${base}.survey`} id={id('survey')} />
-      </span>
-      <span>
-        <label for={id('question')}>Question</label>
-        <select
-          {...invalid(problem, `${base}.question`, id('question'))}
-          value={r.question}
-          onChange={(e) => set({ question: e.currentTarget.value, options: [], min: '', max: '' })}
-        >
-          <option value="">The survey itself</option>
-          {survey?.questions.map((x) => (
-            <option key={x.id} value={x.id}>
-              {x.title} ({x.id})
-            </option>
-          ))}
-          {r.question && !q && <option value={r.question}>{r.question}</option>}
-        </select>
-        <FieldError problem={problem} field={`${base}.question`} id={id('question')} />
-      </span>
-      <span>
-        <label for={id('rule')}>The person</label>
-        <select id={id('rule')} {...whole} value={r.rule} onChange={(e) => set({ rule: e.currentTarget.value as SurveyRule })}>
-          {rules.map(([rule, words]) => (
-            <option key={rule} value={rule}>
-              {words}
-            </option>
-          ))}
-          {!rules.some(([rule]) => rule === r.rule) && <option value={r.rule}>{r.rule}</option>}
-        </select>
-        {problem?.fields[base] && (
-          <p class="field-error" id={id('rule-error')}>
-            {problem.fields[base]}
-          </p>
-        )}
-      </span>
-      {r.rule === 'range' && (
-        <span class="audience-survey-range">
-          <label for={id('min')}>From</label>
-          <select id={id('min')} {...rangeBad} value={r.min} onChange={(e) => set({ min: e.currentTarget.value })}>
-            {scale.map((v) => (
-              <option key={v}>{v}</option>
+    <li class="audience-survey">
+      <div class="audience-survey-fields" role="group" aria-label={`Condition ${n}: a survey's answers`}>
+        <span>
+          <label for={id('survey')}>Condition {n}: survey</label>
+          <select
+            {...invalid(problem, `${base}.survey`, id('survey'))}
+            value={r.survey}
+            onChange={(e) => set({ survey: e.currentTarget.value, question: '', options: [], min: '', max: '' })}
+          >
+            {!survey && <option value={r.survey}>{r.survey || 'Choose…'}</option>}
+            {surveys.map((s) => (
+              <option key={s.id} value={s.id}>
+                {s.name}
+              </option>
             ))}
-            {!scale.includes(r.min) && <option value={r.min}>{r.min}</option>}
           </select>
-          <label for={id('max')}>to</label>
-          <select id={id('max')} {...rangeBad} value={r.max} onChange={(e) => set({ max: e.currentTarget.value })}>
-            {scale.map((v) => (
-              <option key={v}>{v}</option>
-            ))}
-            {!scale.includes(r.max) && <option value={r.max}>{r.max}</option>}
-          </select>
-          <FieldError problem={problem} field={`${base}.range`} id={id('range')} />
+          <FieldError problem={problem} field={`${base}.survey`} id={id('survey')} />
         </span>
-      )}
-      {r.rule === 'options' && (
-        <fieldset class="audience-survey-options" id={id('options')} aria-describedby={optionsBad ? id('options-error') : undefined}>
-          <legend>Options (any of them)</legend>
-          {(q?.options ?? r.options.map((o) => ({ id: o, label: o }))).map((o) => (
-            <label key={o.id} class="check">
-              <input
-                type="checkbox"
-                aria-invalid={optionsBad || undefined}
-                checked={r.options.includes(o.id)}
-                onChange={(e) => set({ options: e.currentTarget.checked ? [...r.options, o.id] : r.options.filter((x) => x !== o.id) })}
-              />
-              {o.label}
-            </label>
-          ))}
-          <FieldError problem={problem} field={`${base}.options`} id={id('options')} />
-        </fieldset>
-      )}
-      <button type="button" class="quiet small" aria-label={`Remove condition ${n}`} onClick={props.onRemove}>
-        Remove
-      </button>
+        <span>
+          <label for={id('question')}>Question</label>
+          <select
+            {...invalid(problem, `${base}.question`, id('question'))}
+            value={r.question}
+            onChange={(e) => set({ question: e.currentTarget.value, options: [], min: '', max: '' })}
+          >
+            <option value="">The survey itself</option>
+            {survey?.questions.map((x) => (
+              <option key={x.id} value={x.id}>
+                {x.title} ({x.id})
+              </option>
+            ))}
+            {r.question && !q && <option value={r.question}>{r.question}</option>}
+          </select>
+          <FieldError problem={problem} field={`${base}.question`} id={id('question')} />
+        </span>
+        <span>
+          <label for={id('rule')}>The person</label>
+          <select id={id('rule')} {...whole} value={r.rule} onChange={(e) => set({ rule: e.currentTarget.value as SurveyRule })}>
+            {rules.map(([rule, words]) => (
+              <option key={rule} value={rule}>
+                {words}
+              </option>
+            ))}
+            {!rules.some(([rule]) => rule === r.rule) && <option value={r.rule}>{r.rule}</option>}
+          </select>
+          {problem?.fields[base] && (
+            <p class="field-error" id={id('rule-error')}>
+              {problem.fields[base]}
+            </p>
+          )}
+        </span>
+        {r.rule === 'range' && (
+          <span class="audience-survey-range">
+            <label for={id('min')}>From</label>
+            <select id={id('min')} {...rangeBad} value={r.min} onChange={(e) => set({ min: e.currentTarget.value })}>
+              {scale.map((v) => (
+                <option key={v}>{v}</option>
+              ))}
+              {!scale.includes(r.min) && <option value={r.min}>{r.min}</option>}
+            </select>
+            <label for={id('max')}>to</label>
+            <select id={id('max')} {...rangeBad} value={r.max} onChange={(e) => set({ max: e.currentTarget.value })}>
+              {scale.map((v) => (
+                <option key={v}>{v}</option>
+              ))}
+              {!scale.includes(r.max) && <option value={r.max}>{r.max}</option>}
+            </select>
+            <FieldError problem={problem} field={`${base}.range`} id={id('range')} />
+          </span>
+        )}
+        {r.rule === 'options' && (
+          <fieldset class="audience-survey-options" id={id('options')} aria-describedby={optionsBad ? id('options-error') : undefined}>
+            <legend>Options (any of them)</legend>
+            {(q?.options ?? r.options.map((o) => ({ id: o, label: o }))).map((o) => (
+              <label key={o.id} class="check">
+                <input
+                  type="checkbox"
+                  aria-invalid={optionsBad || undefined}
+                  checked={r.options.includes(o.id)}
+                  onChange={(e) => set({ options: e.currentTarget.checked ? [...r.options, o.id] : r.options.filter((x) => x !== o.id) })}
+                />
+                {o.label}
+              </label>
+            ))}
+            <FieldError problem={problem} field={`${base}.options`} id={id('options')} />
+          </fieldset>
+        )}
+        <button type="button" class="quiet small" aria-label={`Remove condition ${n}`} onClick={props.onRemove}>
+          Remove
+        </button>
+      </div>
     </li>
   );
 }
