@@ -66,4 +66,32 @@ describe("the console's message content and audience models", () => {
     });
     expect(audienceOf(modelOf(null))).toBeNull();
   });
+
+  it("holds survey conditions as survey rows and gives them back as the service's rule takes them", () => {
+    const conditions = [
+      { survey: 's1', question: 'q1', range: { min: 0, max: 6 } },
+      { survey: 's1', question: 'q3', options: ['other', 'tea'] },
+      { survey: 's1', submitted: false },
+      { survey: 's1', answered: true },
+      { survey: 's1', question: 'q2', answered: false },
+    ];
+    // Two forms at once, or a member the row has no field for: kept as read.
+    const odd = [
+      { survey: 's1', submitted: true, answered: true },
+      { survey: 's1', submitted: true, note: 'x' },
+    ];
+    const model = modelOf({ any: [...conditions, ...odd] });
+    expect(model.surveys.map((r) => [r.question, r.rule])).toEqual([
+      ['q1', 'range'],
+      ['q3', 'options'],
+      ['', 'not_submitted'],
+      ['', 'answered'],
+      ['q2', 'not_answered'],
+    ]);
+    expect(model.kept).toEqual(odd);
+    expect(audienceOf(model)).toEqual({ any: [...conditions, ...odd] });
+    // Attribute rows first, then the survey rows, then the kept rules: a refusal names each by its place.
+    const mixed = modelOf({ all: [odd[0], conditions[0], { attribute: 'plan', op: 'is', value: 'pro' }] });
+    expect(audienceOf(mixed)).toEqual({ all: [{ attribute: 'plan', op: 'is', value: 'pro' }, conditions[0], odd[0]] });
+  });
 });

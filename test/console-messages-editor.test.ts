@@ -1,12 +1,8 @@
-import { mkdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { type Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serverApi, staffApp, type StaffApp } from './support/factories.js';
-import { launchBrowser, seriousFindings } from './support/browser.js';
+import { describe, expect, it } from 'vitest';
+import { serverApi } from './support/factories.js';
+import { seriousFindings } from './support/browser.js';
 import { appUser } from './support/inapp.js';
-import { startAddressedServer, type TestServer } from './support/server.js';
-import { runCommand, signedInConsole } from './support/console.js';
+import { consoleSuite, runCommand, SHOTS, signedInConsole } from './support/console.js';
 
 // The console's message editor: a carousel of two screens made and edited (a button that branches
 // to the end, a refusal shown beside the field it names), stepped through in the preview; its
@@ -14,31 +10,17 @@ import { runCommand, signedInConsole } from './support/console.js';
 // from the messages area and a test copy in the test sends' log; a statistic changing live in the
 // list. axe-core on the editor and the test phones. Screenshots: test/screenshots/console-messages-editor*.png.
 
-const SHOTS = fileURLToPath(new URL('./screenshots/', import.meta.url));
-
-let t: TestServer;
-let app: StaffApp;
-let browser: Browser;
-const errors: string[] = [];
-
-beforeAll(async () => {
-  t = await startAddressedServer();
-  app = await staffApp(t, 'Acme Cloud');
-  // Three people: two on the pro plan, and the phone the team tests on.
+// Three people: two on the pro plan, and the phone the team tests on.
+const suite = consoleSuite(async ({ t, app }) => {
   const server = serverApi(t, app.live.server_key);
   await server.identify('ada', { attributes: { plan: 'pro' } });
   await server.identify('bob', { attributes: { plan: 'free' } });
   await appUser(t, app.live, 'qa-phone').checkedIn();
-  browser = await launchBrowser();
-  mkdirSync(SHOTS, { recursive: true });
-});
-afterAll(async () => {
-  await browser?.close();
-  await t?.close();
 });
 
 describe('the message editor in the console', { timeout: 90_000 }, () => {
   it('makes a carousel of two screens with a branch, sets its audience, marks a test phone and follows a statistic live', async () => {
+    const { t, app, browser, errors } = suite;
     const page = await signedInConsole(browser, { url: t.url, token: app.owner, errors, viewport: { width: 1360, height: 1100 } });
     await page.goto(`${t.url}/console/messages`);
     await page.getByText('No messages yet.').waitFor();

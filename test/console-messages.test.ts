@@ -1,12 +1,7 @@
-import { mkdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { type Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { staffApp, type StaffApp } from './support/factories.js';
-import { launchBrowser, seriousFindings } from './support/browser.js';
+import { describe, expect, it } from 'vitest';
+import { seriousFindings } from './support/browser.js';
 import { appUser } from './support/inapp.js';
-import { startAddressedServer, type TestServer } from './support/server.js';
-import { runCommand, signedInConsole } from './support/console.js';
+import { consoleSuite, runCommand, SHOTS, signedInConsole } from './support/console.js';
 
 // The console's messages: a banner made from a name and a paragraph, set live, shown in the list
 // with its kind and state; a person's app checks in and sees it, and the statistics follow live on
@@ -14,16 +9,7 @@ import { runCommand, signedInConsole } from './support/console.js';
 // Pushes: the list, and a send refused while no provider has credentials, said in words.
 // Screenshots: test/screenshots/console-messages*.png.
 
-const SHOTS = fileURLToPath(new URL('./screenshots/', import.meta.url));
-
-let t: TestServer;
-let app: StaffApp;
-let browser: Browser;
-const errors: string[] = [];
-
-beforeAll(async () => {
-  t = await startAddressedServer();
-  app = await staffApp(t, 'Acme Cloud');
+const suite = consoleSuite(async ({ t, app }) => {
   await appUser(t, app.live, 'qa-phone').checkedIn(); // the person the test phone is
   const r = await fetch(`${t.url}/graphql`, {
     method: 'POST',
@@ -34,16 +20,11 @@ beforeAll(async () => {
     }),
   });
   expect(((await r.json()) as { errors?: unknown }).errors).toBeUndefined();
-  browser = await launchBrowser();
-  mkdirSync(SHOTS, { recursive: true });
-});
-afterAll(async () => {
-  await browser?.close();
-  await t?.close();
 });
 
 describe('messages in the console', { timeout: 60_000 }, () => {
   it('makes a banner, sets it live, and shows its state and live statistics', async () => {
+    const { t, app, browser, errors } = suite;
     const page = await signedInConsole(browser, { url: t.url, token: app.owner, errors });
     await page.goto(`${t.url}/console/inbox/open`);
     await page.locator('.conversations, .quiet-text').first().waitFor();
@@ -126,6 +107,7 @@ describe('messages in the console', { timeout: 60_000 }, () => {
   });
 
   it('lists pushes and says in words why one is refused while no provider has credentials', async () => {
+    const { t, app, browser } = suite;
     const page = await signedInConsole(browser, { url: t.url, token: app.owner, errors: [] });
     await page.goto(`${t.url}/console/messages`);
     await page

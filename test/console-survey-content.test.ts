@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import * as content from '../console/src/screens/messages-survey-content.js';
 import * as changes from '../console/src/screens/messages-survey-edits.js';
-import { ATTRIBUTE_TYPE, NPS_MAX, NPS_MIN, QUESTION_TYPES, otherOption } from '../src/domain/surveys/model.js';
+import { questionShapes } from '../src/domain/audiences/survey-rule.js';
+import { ATTRIBUTE_TYPE, NPS_MAX, NPS_MIN, QUESTION_TYPES, otherOption, type Survey } from '../src/domain/surveys/model.js';
 
 // The console's survey editor gives a survey back as it read it (every question type, branches by
 // a range and by values, members it has no field for), speaks the model's words, and keeps its
@@ -110,5 +111,47 @@ describe("the console's survey editor model", () => {
     expect(edits.newBranch(e.steps[2]!.questions[0]!, 'thanks')).toMatchObject({ by: 'values', values: [] });
     expect(edits.stepName(e.steps, 'thanks')).toBe('The thank-you step (thanks)');
     expect(edits.stepName(e.steps, 'pick')).toBe('Step 3 (pick)');
+  });
+
+  it("reads a survey's questions for an audience condition as the service's rule does", () => {
+    const other = {
+      steps: [
+        {
+          id: 'rate',
+          questions: [
+            { id: 'score', type: 'nps', title: 'How likely, again?' },
+            { id: 'stars', type: 'rating', title: 'Stars?', display: 'numbers', min: 0, max: 7 },
+          ],
+        },
+        {
+          id: 'pick',
+          questions: [
+            {
+              id: 'best',
+              type: 'single',
+              title: 'Best?',
+              options: [
+                { id: 'tea', label: 'Tea!' },
+                { id: 'cake', label: 'Cake' },
+              ],
+            },
+          ],
+        },
+        { id: 'thanks', thankYou: true, blocks: para('Thanks') },
+      ],
+    };
+    const variants = [SURVEY, other];
+    const read = content.surveyQuestions(variants);
+    const shapes = questionShapes(variants as unknown as Survey[]);
+    expect(read.map((q) => q.id)).toEqual([...shapes.keys()]);
+    for (const q of read) {
+      const shape = shapes.get(q.id)!;
+      expect(q.type).toBe(shape.type);
+      expect(q.scale).toEqual(shape.scale);
+      expect(q.options?.map((o) => o.id).sort()).toEqual(shape.options && [...shape.options].sort());
+    }
+    // The words of the first variant asking each.
+    expect(read.find((q) => q.id === 'score')!.title).toBe('How likely?');
+    expect(read.find((q) => q.id === 'stars')!.scale).toEqual({ min: 0, max: 7 });
   });
 });

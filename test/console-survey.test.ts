@@ -1,41 +1,30 @@
-import { mkdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { type Browser, type Locator } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { staffApp, type StaffApp } from './support/factories.js';
-import { launchBrowser, seriousFindings } from './support/browser.js';
+import { readFile } from 'node:fs/promises';
+import { type Locator } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { seriousFindings } from './support/browser.js';
 import { appUser } from './support/inapp.js';
-import { startAddressedServer, type TestServer } from './support/server.js';
-import { signedInConsole } from './support/console.js';
+import { consoleSuite, SHOTS, signedInConsole } from './support/console.js';
 
 // The console's survey screens: a survey made from the messages list and written in its editor
 // (three question steps, a branch by range on its NPS question), refused beside the field the
 // service names (ranges that leave part of the scale uncovered; a step that loops back), then
-// saved (a rating drawn as stars offered five points at most); set live, answered by four people through the guest routes, and its results read: shown,
-// started, completed, views, exits and drop-off on the paths taken, the answers as bars with their
-// numbers, the NPS with its groups; "Read again" after one more answer. axe-core on the editor and
-// the results. Screenshots: test/screenshots/console-survey*.png.
+// saved (a rating drawn as stars offered five points at most); set live, answered by four people
+// through the guest routes, and its results read: shown, started, completed, views, exits and
+// drop-off on the paths taken, the answers as bars with their numbers, the NPS with its groups, the
+// words written (a long text's answers, Other's words) listed. The results then change live while
+// the screen is open as more people answer through the guest routes (no "Read again"), the words
+// too; the words paged as the list's end comes into view, and searched. "Download CSV" downloads
+// the responses, their rows checked. A banner's audience given survey conditions (a range of the
+// NPS question, an option picked) in the audience editor, counted, saved and read back through
+// GraphQL, and shown again as read. axe-core on the editor, the results and the audience editor.
+// Screenshots: test/screenshots/console-survey*.png.
 
-const SHOTS = fileURLToPath(new URL('./screenshots/', import.meta.url));
-
-let t: TestServer;
-let app: StaffApp;
-let browser: Browser;
-const errors: string[] = [];
-
-beforeAll(async () => {
-  t = await startAddressedServer();
-  app = await staffApp(t, 'Acme Cloud');
-  browser = await launchBrowser();
-  mkdirSync(SHOTS, { recursive: true });
-});
-afterAll(async () => {
-  await browser?.close();
-  await t?.close();
-});
+const suite = consoleSuite();
 
 /** A person whose app checks in (and is answered the survey), sees it, and answers it through the guest routes. */
 async function person(sub: string, surveyId: string) {
+  const { t, app } = suite;
+  t.clock.advance(1000); // each person answers a second after the one before, by the server's clock
   const u = appUser(t, app.live, sub);
   const checkin = (await u.checkedIn()) as { messages: { id: string }[] };
   expect(checkin.messages.map((m) => m.id)).toEqual([surveyId]);
@@ -63,6 +52,7 @@ const scrollPaneTo = (el: Locator) =>
 
 describe('surveys in the console', { timeout: 120_000 }, () => {
   it('writes a survey with a branch, shows refusals beside their fields, and reads its results', async () => {
+    const { t, app, browser, errors } = suite;
     const page = await signedInConsole(browser, { url: t.url, token: app.owner, errors, viewport: { width: 1360, height: 1100 } });
     await page.goto(`${t.url}/console/messages`);
     await page.getByText('No messages yet.').waitFor();
@@ -208,10 +198,12 @@ describe('surveys in the console', { timeout: 120_000 }, () => {
     const results = page.locator('.survey-results');
     await results.getByRole('heading', { name: 'Results: Checkout survey' }).waitFor();
     const stat = (name: string) => results.locator(`[data-stat="${name}"]`);
+    /** The list of the words written to a question, by its name. */
+    const words = (name: string) => results.getByRole('list', { name });
     await expect.poll(() => stat('shown').textContent()).toBe('4');
     expect(await stat('started').textContent()).toBe('3 (75%)');
     expect(await stat('completed').textContent()).toBe('2 (50%)');
-    const nps = results.getByRole('region', { name: 'How likely are you to recommend us?' });
+    const nps = results.getByRole('region', { name: 'How likely are you to recommend us?', exact: true });
     const counts = async (q: Locator) =>
       Object.fromEntries(
         await q
@@ -230,38 +222,214 @@ describe('surveys in the console', { timeout: 120_000 }, () => {
     expect(await row(nps, '9').allTextContents()).toEqual(['9133.3%']);
     expect(await nps.getByRole('table', { name: 'Answers to “How likely are you to recommend us?”' }).getByRole('row').count()).toBe(12);
     // Step 3 was reached by ada and cy (not by bob's branch): drop-off over its own views, not over the row before.
-    const best = results.getByRole('region', { name: 'What do you like best?' });
+    const best = results.getByRole('region', { name: 'What do you like best?', exact: true });
     expect(await counts(best)).toEqual({ Views: '2', Answered: '1', Exits: '1', 'Drop-off': '50%' });
     expect(await row(best, 'The prices').allTextContents()).toEqual(['The prices1100%']);
     expect(await row(best, 'Other').allTextContents()).toEqual(['Other00%']);
-    const stars = results.getByRole('region', { name: 'How easy was checkout?' });
+    const stars = results.getByRole('region', { name: 'How easy was checkout?', exact: true });
     expect(await counts(stars)).toEqual({ Views: '2', Answered: '0', Exits: '1', 'Drop-off': '50%' });
     expect(await row(stars, '5 stars').allTextContents()).toEqual(['5 stars00%']);
-    const better = results.getByRole('region', { name: 'What should we do better?' });
+    const better = results.getByRole('region', { name: 'What should we do better?', exact: true });
     expect(await counts(better)).toEqual({ Views: '1', Answered: '1', Exits: '0', 'Drop-off': '0%' });
+    // The words written: bob's answer to the long text; nobody has written beside Other yet.
+    const betterWords = words('Answers written to “What should we do better?”');
+    await expect.poll(() => betterWords.locator('blockquote').allTextContents()).toEqual(['Faster delivery']);
+    expect(await betterWords.locator('li').first().textContent()).toContain('submitted');
+    const otherWords = results.getByRole('region', { name: 'Words written beside “Other” to “What do you like best?”' });
+    await otherWords.getByText('Nobody has written anything yet.').waitFor();
     expect(await seriousFindings(page)).toEqual([]);
     await page.screenshot({ path: `${SHOTS}console-survey-results.png` });
     await scrollPaneTo(best);
     await page.screenshot({ path: `${SHOTS}console-survey-results-choice.png` });
 
-    // cy finishes: "Read again" (the one function that reads the results) shows it.
+    // The screen open, cy finishes (Other, in her own words) and eve answers on the detractors' path
+    // through the guest routes: the results and the words follow live, nothing clicked.
     await cy.submit([
       { question: 'q1', number: 8 },
-      { question: 'q3', options: ['other'] },
+      { question: 'q3', options: ['other'], other: 'The tea' },
       { question: 'q4', number: 4 },
     ]);
-    await results.getByRole('button', { name: 'Read again' }).click();
     await expect.poll(() => stat('completed').textContent()).toBe('3 (75%)');
     expect(await counts(best)).toEqual({ Views: '2', Answered: '2', Exits: '0', 'Drop-off': '0%' });
     expect(await row(best, 'Other').allTextContents()).toEqual(['Other150%']);
     expect(await row(stars, '4 stars').allTextContents()).toEqual(['4 stars1100%']);
+    await expect
+      .poll(() => words('Words written beside “Other” to “What do you like best?”').locator('blockquote').allTextContents())
+      .toEqual(['The tea']);
+    const eve = await person('eve', id);
+    await eve.submit([
+      { question: 'q1', number: 2 },
+      { question: 'q2', text: 'More plants, please' },
+    ]);
+    await expect.poll(() => stat('shown').textContent()).toBe('5');
+    await expect.poll(() => stat('completed').textContent()).toBe('4 (80%)');
+    expect(await counts(better)).toEqual({ Views: '2', Answered: '2', Exits: '0', 'Drop-off': '0%' });
+    await nps.getByText('NPS -25').waitFor();
+    // The most recently answered first.
+    await expect.poll(() => betterWords.locator('blockquote').allTextContents()).toEqual(['More plants, please', 'Faster delivery']);
+    expect(await seriousFindings(page)).toEqual([]);
+    await scrollPaneTo(better);
+    await page.screenshot({ path: `${SHOTS}console-survey-results-words.png` });
+
+    // 22 more people write an answer: 20 shown, the next page read as the list's end comes into view.
+    const many = Array.from({ length: 22 }, (_, i) => i + 1);
+    for (let i = 0; i < many.length; i += 6)
+      await Promise.all(
+        many.slice(i, i + 6).map(async (n) =>
+          (await person(`p${n}`, id)).submit([
+            { question: 'q1', number: 1 },
+            { question: 'q2', text: `Answer ${n}` },
+          ]),
+        ),
+      );
+    await expect.poll(() => stat('completed').textContent()).toBe('26 (96.3%)');
+    await expect.poll(() => betterWords.locator('blockquote').count()).toBe(20);
+    await betterWords.getByText('Loading more…').scrollIntoViewIfNeeded();
+    await expect.poll(() => betterWords.locator('blockquote').count()).toBe(24);
+    expect((await betterWords.locator('blockquote').allTextContents()).sort()).toEqual(
+      ['Faster delivery', 'More plants, please', ...many.map((n) => `Answer ${n}`)].sort(),
+    );
+    // Searched in any case.
+    const search = better.getByLabel('Search the answers');
+    await search.fill('answer 7');
+    await expect.poll(() => betterWords.locator('blockquote').allTextContents()).toEqual(['Answer 7']);
+    await search.fill('nothing like it');
+    await better.getByText('No answer holds “nothing like it”.').waitFor();
+    await search.fill('');
+    await expect.poll(() => betterWords.locator('blockquote').count()).toBe(20);
+
+    // "Download CSV": the responses in the order they were started (dee never answered: no row), no person named.
+    const [download] = await Promise.all([page.waitForEvent('download'), results.getByRole('button', { name: 'Download CSV' }).click()]);
+    expect(download.suggestedFilename()).toBe(`survey-${id}.csv`);
+    const file = await readFile((await download.path())!, 'utf8');
+    expect(file.startsWith('\uFEFF')).toBe(true);
+    const [header, ...rows] = parseCsv(file.slice(1));
+    expect(header).toEqual([
+      'started_at',
+      'submitted_at',
+      'variant',
+      'How likely are you to recommend us?',
+      'What should we do better?',
+      'What do you like best?',
+      'How easy was checkout?',
+    ]);
+    expect(rows).toHaveLength(26);
+    expect(rows.slice(0, 4).map((r) => r.slice(2))).toEqual([
+      ['a', '9', '', 'the-prices', ''],
+      ['a', '3', 'Faster delivery', '', ''],
+      ['a', '8', '', 'other (The tea)', '4'],
+      ['a', '2', 'More plants, please', '', ''],
+    ]);
+    for (const r of rows) {
+      expect(r[0]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/);
+      expect(r[1]).toMatch(/^\d{4}-\d\d-\d\dT/);
+    }
+    expect(rows.map((r) => r[4] ?? '').filter((w) => w.startsWith('Answer '))).toHaveLength(22);
     // Its own address: read again after a reload.
     await page.reload();
-    await expect.poll(() => stat('completed').textContent()).toBe('3 (75%)');
+    await expect.poll(() => stat('completed').textContent()).toBe('26 (96.3%)');
 
     // Esc goes back to the list; the survey's page links its results again.
     await page.keyboard.press('Escape');
     await page.waitForURL(/\/console\/messages$/);
+
+    // A banner for the detractors and those who wrote beside Other: survey conditions in its audience editor.
+    await page.getByRole('button', { name: 'Make a banner' }).click();
+    const form = page.getByRole('form', { name: 'Make a banner' });
+    await form.getByLabel('Name').fill('Sorry to hear it');
+    await form.getByLabel('Text').fill('Tell us more: we read every word.');
+    await form.getByRole('button', { name: 'Make the banner' }).click();
+    await pane.getByRole('heading', { name: 'Sorry to hear it' }).waitFor();
+    const banner = page.url().split('/').pop()!;
+    await pane.getByRole('button', { name: 'Change the audience' }).click();
+    const audience = pane.getByRole('form', { name: 'Change the audience' });
+    await audience.getByLabel('Who sees it').selectOption({ label: 'People who match any of these' });
+    await audience.getByRole('button', { name: 'Add a survey condition' }).click();
+    const c1 = audience.getByRole('group', { name: "Condition 1: a survey's answers" });
+    await c1.getByLabel('Condition 1: survey').selectOption({ label: 'Checkout survey' });
+    await c1.getByLabel('Question').selectOption({ label: 'How likely are you to recommend us? (q1)' });
+    expect(await c1.getByLabel('The person').locator('option').allTextContents()).toEqual([
+      'answered it',
+      'did not answer it',
+      'answered within a range',
+    ]);
+    await c1.getByLabel('The person').selectOption({ label: 'answered within a range' });
+    expect(await c1.getByLabel('From').locator('option').allTextContents()).toEqual([
+      '0',
+      '1',
+      '2',
+      '3',
+      '4',
+      '5',
+      '6',
+      '7',
+      '8',
+      '9',
+      '10',
+    ]);
+    await c1.getByLabel('to', { exact: true }).selectOption('6');
+    // bob, eve and the 22 who scored 1: the detractors.
+    const reach = audience.locator('.audience-reach');
+    await expect.poll(() => reach.textContent()).toMatch(/^Reaches 24 people now/);
+    await audience.getByRole('button', { name: 'Add a survey condition' }).click();
+    const c2 = audience.getByRole('group', { name: "Condition 2: a survey's answers" });
+    await c2.getByLabel('Question').selectOption({ label: 'What do you like best? (q3)' });
+    await c2.getByLabel('The person').selectOption({ label: 'picked any of' });
+    // No option picked: refused beside the options, as the service words it.
+    await audience.getByRole('button', { name: 'Save the audience' }).click();
+    const optionsSaid = c2.locator('.field-error');
+    await optionsSaid.waitFor();
+    expect(await optionsSaid.textContent()).toContain('must be a list of 1 to 100 option ids');
+    await c2.getByLabel('Other').check();
+    await expect.poll(() => reach.textContent()).toMatch(/^Reaches 25 people now/);
+    expect(await seriousFindings(page)).toEqual([]);
+    await audience.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${SHOTS}console-survey-audience.png` });
+    await audience.getByRole('button', { name: 'Save the audience' }).click();
+    await audience.waitFor({ state: 'detached' });
+
+    // Read back through GraphQL as the service keeps it, and shown again as read.
+    const r = await fetch(`${t.url}/graphql`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${app.owner}` },
+      body: JSON.stringify({ query: 'query($id: ID!) { inAppMessage(id: $id) { audience } }', variables: { id: banner } }),
+    });
+    expect(((await r.json()) as { data: { inAppMessage: { audience: unknown } } }).data.inAppMessage.audience).toEqual({
+      any: [
+        { survey: id, question: 'q1', range: { min: 0, max: 6 } },
+        { survey: id, question: 'q3', options: ['other'] },
+      ],
+    });
+    await pane.getByRole('button', { name: 'Change the audience' }).click();
+    await expect.poll(() => c1.getByLabel('Question').inputValue()).toBe('q1');
+    expect(await c1.getByLabel('Condition 1: survey').inputValue()).toBe(id);
+    expect(await c1.getByLabel('The person').inputValue()).toBe('range');
+    expect([await c1.getByLabel('From').inputValue(), await c1.getByLabel('to', { exact: true }).inputValue()]).toEqual(['0', '6']);
+    expect(await c2.getByLabel('Other').isChecked()).toBe(true);
+    expect(await c2.getByLabel('The prices').isChecked()).toBe(false);
+    await audience.getByRole('button', { name: 'Cancel' }).click();
     expect(errors).toEqual([]);
   });
 });
+
+/** RFC 4180 rows: quoted cells may hold commas, doubled quotes and line ends. */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let cell = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') ((cell += '"'), i++);
+      else if (c === '"') quoted = false;
+      else cell += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') (row.push(cell), (cell = ''));
+    else if (c === '\r' && text[i + 1] === '\n') {
+      (row.push(cell), rows.push(row), (row = []), (cell = ''), i++);
+    } else cell += c;
+  }
+  if (cell || row.length) (row.push(cell), rows.push(row));
+  return rows;
+}

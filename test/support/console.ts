@@ -1,7 +1,45 @@
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { launchBrowser } from './browser.js';
+import { staffApp, type StaffApp } from './factories.js';
+import { startAddressedServer, type TestServer } from './server.js';
 
 // What the console's browser tests share.
+
+/** Where the console's tests put the screenshots to look at. */
+export const SHOTS = fileURLToPath(new URL('../screenshots/', import.meta.url));
+
+export interface ConsoleSuite {
+  t: TestServer;
+  /** The staff app "Acme Cloud" (its owner signs in). */
+  app: StaffApp;
+  browser: Browser;
+  /** What the pages logged as errors. */
+  errors: string[];
+}
+
+/**
+ * A test file's server on an address, its staff app "Acme Cloud" and a browser, started before its
+ * tests and closed after them (`prepare` runs once the app is made, before the browser starts). The
+ * members are there once the tests run.
+ */
+export function consoleSuite(prepare?: (s: Omit<ConsoleSuite, 'browser'>) => Promise<void>): ConsoleSuite {
+  const s = { errors: [] as string[] } as ConsoleSuite;
+  beforeAll(async () => {
+    s.t = await startAddressedServer();
+    s.app = await staffApp(s.t, 'Acme Cloud');
+    await prepare?.(s);
+    s.browser = await launchBrowser();
+    mkdirSync(SHOTS, { recursive: true });
+  });
+  afterAll(async () => {
+    await s.browser?.close();
+    await s.t?.close();
+  });
+  return s;
+}
 
 /**
  * Runs a command of the console's command menu (Ctrl/⌘-K) by its words, as a person would: the

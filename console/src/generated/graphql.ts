@@ -2759,6 +2759,85 @@ export type SurveyResultsQuery = {
   }>;
 };
 
+export type SurveyResultsLiveSubscriptionVariables = Exact<{
+  messageId: string;
+  after?: string | null | undefined;
+}>;
+
+export type SurveyResultsLiveSubscription = {
+  surveyResultsChanged: {
+    version: string;
+    reload: boolean;
+    results: Array<{
+      variant: string;
+      shown: number;
+      started: number;
+      completed: number;
+      questions: Array<{
+        question: string;
+        type: string;
+        title: string;
+        views: number;
+        exits: number;
+        dropOff: number | null;
+        answered: number;
+        distribution: Array<{ value: string; count: number }>;
+        nps: { answered: number; promoters: number; passives: number; detractors: number; score: number } | null;
+      }>;
+    }>;
+  };
+};
+
+export type SurveyTextAnswerRowFragment = {
+  contactId: string;
+  text: string;
+  other: boolean;
+  variant: string;
+  answeredAt: string;
+  submitted: boolean;
+};
+
+export type SurveyTextAnswersQueryVariables = Exact<{
+  messageId: string;
+  question: string;
+  search?: string | null | undefined;
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+}>;
+
+export type SurveyTextAnswersQuery = {
+  surveyTextAnswers: {
+    edges: Array<{ node: { contactId: string; text: string; other: boolean; variant: string; answeredAt: string; submitted: boolean } }>;
+    pageInfo: { hasNextPage: boolean; endCursor: string | null };
+  };
+};
+
+export type ExportSurveyResponsesMutationVariables = Exact<{
+  messageId: string;
+}>;
+
+export type ExportSurveyResponsesMutation = { exportSurveyResponses: { url: string; expiresAt: string } };
+
+export type AudienceSurveysQueryVariables = Exact<{
+  appModeId: string;
+  after?: string | null | undefined;
+}>;
+
+export type AudienceSurveysQuery = {
+  inAppMessages: {
+    edges: Array<{ node: { id: string; name: string; kind: InAppKind } }>;
+    pageInfo: { hasNextPage: boolean; endCursor: string | null };
+  };
+};
+
+export type AudienceSurveyQueryVariables = Exact<{
+  id: string;
+}>;
+
+export type AudienceSurveyQuery = {
+  inAppMessage: { id: string; name: string; kind: InAppKind; variants: Array<{ key: string; content: unknown }> };
+};
+
 export type TicketStateWordsFragment = { key: string; label: string; final: boolean };
 
 export type TicketTypeRowFragment = {
@@ -3839,6 +3918,19 @@ export const SurveyVariantResultsRowFragmentDoc = new TypedDocumentString(
 }`,
   { fragmentName: 'SurveyVariantResultsRow' },
 ) as unknown as TypedDocumentString<SurveyVariantResultsRowFragment, unknown>;
+export const SurveyTextAnswerRowFragmentDoc = new TypedDocumentString(
+  `
+    fragment SurveyTextAnswerRow on SurveyTextAnswer {
+  contactId
+  text
+  other
+  variant
+  answeredAt
+  submitted
+}
+    `,
+  { fragmentName: 'SurveyTextAnswerRow' },
+) as unknown as TypedDocumentString<SurveyTextAnswerRowFragment, unknown>;
 export const TicketStateWordsFragmentDoc = new TypedDocumentString(
   `
     fragment TicketStateWords on TicketState {
@@ -6583,6 +6675,111 @@ fragment SurveyVariantResultsRow on SurveyVariantResults {
     ...SurveyQuestionResultsRow
   }
 }`) as unknown as TypedDocumentString<SurveyResultsQuery, SurveyResultsQueryVariables>;
+export const SurveyResultsLiveDocument = new TypedDocumentString(`
+    subscription SurveyResultsLive($messageId: ID!, $after: String) {
+  surveyResultsChanged(messageId: $messageId, after: $after) {
+    version
+    reload
+    results {
+      ...SurveyVariantResultsRow
+    }
+  }
+}
+    fragment SurveyQuestionResultsRow on SurveyQuestionResults {
+  question
+  type
+  title
+  views
+  exits
+  dropOff
+  answered
+  distribution {
+    value
+    count
+  }
+  nps {
+    answered
+    promoters
+    passives
+    detractors
+    score
+  }
+}
+fragment SurveyVariantResultsRow on SurveyVariantResults {
+  variant
+  shown
+  started
+  completed
+  questions {
+    ...SurveyQuestionResultsRow
+  }
+}`) as unknown as TypedDocumentString<SurveyResultsLiveSubscription, SurveyResultsLiveSubscriptionVariables>;
+export const SurveyTextAnswersDocument = new TypedDocumentString(`
+    query SurveyTextAnswers($messageId: ID!, $question: String!, $search: String, $first: Int, $after: String) {
+  surveyTextAnswers(
+    messageId: $messageId
+    question: $question
+    search: $search
+    first: $first
+    after: $after
+  ) {
+    edges {
+      node {
+        ...SurveyTextAnswerRow
+      }
+    }
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+  }
+}
+    fragment SurveyTextAnswerRow on SurveyTextAnswer {
+  contactId
+  text
+  other
+  variant
+  answeredAt
+  submitted
+}`) as unknown as TypedDocumentString<SurveyTextAnswersQuery, SurveyTextAnswersQueryVariables>;
+export const ExportSurveyResponsesDocument = new TypedDocumentString(`
+    mutation ExportSurveyResponses($messageId: ID!) {
+  exportSurveyResponses(messageId: $messageId) {
+    url
+    expiresAt
+  }
+}
+    `) as unknown as TypedDocumentString<ExportSurveyResponsesMutation, ExportSurveyResponsesMutationVariables>;
+export const AudienceSurveysDocument = new TypedDocumentString(`
+    query AudienceSurveys($appModeId: ID!, $after: String) {
+  inAppMessages(appModeId: $appModeId, after: $after, first: 200) {
+    edges {
+      node {
+        id
+        name
+        kind
+      }
+    }
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<AudienceSurveysQuery, AudienceSurveysQueryVariables>;
+export const AudienceSurveyDocument = new TypedDocumentString(`
+    query AudienceSurvey($id: ID!) {
+  inAppMessage(id: $id) {
+    id
+    name
+    kind
+    variants {
+      key
+      content
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<AudienceSurveyQuery, AudienceSurveyQueryVariables>;
 export const TicketTypesDocument = new TypedDocumentString(`
     query TicketTypes($appModeId: ID!, $includeArchived: Boolean) {
   ticketTypes(appModeId: $appModeId, first: 50, includeArchived: $includeArchived) {

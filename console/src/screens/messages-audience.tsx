@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { request } from '../api/request';
 import { AudienceAttributesDocument, type InAppMessagePageFragment } from '../generated/graphql';
+import { fitted, SurveyConditionRow, useAudienceSurveys } from './messages-audience-survey';
 import { AudienceReach } from './messages-reach';
 import { useMessageChange } from './messages-change';
 import { audienceOf, FIELD_TYPES, modelOf, nextRowKey, OPS, OP_WORDS, type Model, type Row } from './messages-content';
@@ -8,9 +9,10 @@ import { FieldError, FormProblem, invalid } from './settings-common';
 
 // A message's audience (src/domain/audiences: { all | any: [rules] }, a condition being
 // { attribute | field, op, value } or { event, … }), edited as a list of conditions on the
-// person's attributes and own fields, all or any of them; a rule the editor has no row for (an
-// event condition, a nested group) is kept as written, shown as JSON, and sent back unchanged. The
-// people it reaches are counted as the conditions change (AudienceReach).
+// person's attributes and own fields and on their answers to a survey (messages-audience-survey.tsx),
+// all or any of them; a rule the editor has no row for (an event condition, a nested group) is kept
+// as written, shown as JSON, and sent back unchanged. The people it reaches are counted as the
+// conditions change (AudienceReach).
 
 export function AudienceEditor(props: { m: InAppMessagePageFragment; onSaved(m: InAppMessagePageFragment): void; onCancel(): void }) {
   const [model, setModel] = useState<Model>(() => modelOf(props.m.audience));
@@ -31,6 +33,10 @@ export function AudienceEditor(props: { m: InAppMessagePageFragment; onSaved(m: 
         'string');
   const setRow = (key: number, patch: Partial<Row>) =>
     setModel({ ...model, rows: model.rows.map((r) => (r.key === key ? { ...r, ...patch } : r)) });
+  const { surveys, loaded } = useAudienceSurveys(
+    props.m.appModeId,
+    model.surveys.map((r) => r.survey),
+  );
   const audience = audienceOf(model);
   const base = (i: number) => `audience.${model.group}.${i}`;
 
@@ -55,7 +61,9 @@ export function AudienceEditor(props: { m: InAppMessagePageFragment; onSaved(m: 
         <option value="all">People who match all of these</option>
         <option value="any">People who match any of these</option>
       </select>
-      {model.rows.length === 0 && model.kept.length === 0 && <p class="quiet-text">No condition: everyone.</p>}
+      {model.rows.length === 0 && model.surveys.length === 0 && model.kept.length === 0 && (
+        <p class="quiet-text">No condition: everyone.</p>
+      )}
       <ol class="audience-rows">
         {model.rows.map((r, i) => {
           const id = (f: string) => `aud-${r.key}-${f}`;
@@ -131,6 +139,18 @@ export function AudienceEditor(props: { m: InAppMessagePageFragment; onSaved(m: 
             </li>
           );
         })}
+        {model.surveys.map((r, j) => (
+          <SurveyConditionRow
+            key={r.key}
+            row={r}
+            n={model.rows.length + j + 1}
+            base={base(model.rows.length + j)}
+            surveys={surveys}
+            problem={problem}
+            onChange={(row) => setModel({ ...model, surveys: model.surveys.map((x) => (x.key === r.key ? row : x)) })}
+            onRemove={() => setModel({ ...model, surveys: model.surveys.filter((x) => x.key !== r.key) })}
+          />
+        ))}
       </ol>
       {model.kept.length > 0 && (
         <div class="audience-kept">
@@ -164,6 +184,26 @@ export function AudienceEditor(props: { m: InAppMessagePageFragment; onSaved(m: 
           }}
         >
           Add a condition
+        </button>{' '}
+        <button
+          type="button"
+          class="quiet small"
+          disabled={loaded && surveys.length === 0}
+          title={loaded && surveys.length === 0 ? 'This app has no survey yet.' : undefined}
+          onClick={() => {
+            const row = {
+              key: nextRowKey(),
+              survey: surveys[0]?.id ?? '',
+              question: '',
+              rule: 'submitted' as const,
+              min: '',
+              max: '',
+              options: [],
+            };
+            setModel({ ...model, surveys: [...model.surveys, fitted(row, surveys)] });
+          }}
+        >
+          Add a survey condition
         </button>
       </p>
       <AudienceReach appModeId={props.m.appModeId} audience={audience} />

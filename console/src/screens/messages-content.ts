@@ -164,11 +164,26 @@ export function targetName(target: string, screens: { id: string }[], fallback: 
 }
 
 // A message's audience as rows of conditions (messages-audience.tsx): { all | any: [rules] } where
-// a condition on an attribute or the person's own field is a row, and any other rule (an event
-// condition, a nested group) is kept as read and sent back unchanged.
+// a condition on an attribute or the person's own field is a row, a condition on a survey's answers
+// (src/domain/audiences/survey-rule.ts: { survey, question?, answered | submitted | range | options })
+// a survey row, and any other rule (an event condition, a nested group) is kept as read and sent back
+// unchanged. Sent in that order: rows, survey rows, kept rules (a refusal names a condition by its place).
 
 export type Row = { key: number; subject: string; op: string; value: string; type: string };
-export type Model = { group: 'all' | 'any'; rows: Row[]; kept: unknown[] };
+/** What a survey row asks of the person's answers: the service's four forms, "did not" being the form negated. */
+export type SurveyRule = 'answered' | 'not_answered' | 'submitted' | 'not_submitted' | 'range' | 'options';
+export type SurveyRow = {
+  key: number;
+  survey: string;
+  /** '' for the survey itself. */
+  question: string;
+  rule: SurveyRule;
+  /** A range's ends, as the selects hold them. */
+  min: string;
+  max: string;
+  options: string[];
+};
+export type Model = { group: 'all' | 'any'; rows: Row[]; surveys: SurveyRow[]; kept: unknown[] };
 
 /** The person's own fields a condition may name (the check-in-only ones: platform, app_version, screen), and the operators of each type: the service's own words. */
 export const FIELD_TYPES: Record<string, string> = FIELDS;
@@ -212,17 +227,65 @@ function rowOf(c: unknown): Row | undefined {
 }
 
 export function modelOf(audience: unknown): Model {
-  if (audience === null || audience === undefined) return { group: 'all', rows: [], kept: [] };
+  if (audience === null || audience === undefined) return { group: 'all', rows: [], surveys: [], kept: [] };
   const group = isObj(audience) && Array.isArray(audience.any) ? 'any' : 'all';
   const list = isObj(audience) && Array.isArray(audience[group]) ? (audience[group] as unknown[]) : [audience];
   const rows: Row[] = [];
+  const surveys: SurveyRow[] = [];
   const kept: unknown[] = [];
   for (const c of list) {
     const row = rowOf(c);
+    const surveyRow = row ? undefined : surveyRowOf(c);
     if (row) rows.push(row);
+    else if (surveyRow) surveys.push(surveyRow);
     else kept.push(c);
   }
-  return { group, rows, kept };
+  return { group, rows, surveys, kept };
+}
+
+const SURVEY_MEMBERS = new Set(['survey', 'question', 'answered', 'submitted', 'range', 'options']);
+
+/** A survey condition a survey row holds and writes back the same: one form, no member the row lacks. */
+function surveyRowOf(c: unknown): SurveyRow | undefined {
+  if (!isObj(c) || typeof c.survey !== 'string' || Object.keys(c).some((k) => !SURVEY_MEMBERS.has(k))) return undefined;
+  if (c.question !== undefined && typeof c.question !== 'string') return undefined;
+  const forms = (['answered', 'submitted', 'range', 'options'] as const).filter((f) => c[f] !== undefined);
+  if (forms.length !== 1) return undefined;
+  const base = { key: ++keys, survey: c.survey, question: c.question ?? '', min: '', max: '', options: [] as string[] };
+  const range = c.range;
+  switch (forms[0]) {
+    case 'answered':
+    case 'submitted': {
+      const v = c[forms[0]];
+      if (typeof v !== 'boolean') return undefined;
+      return { ...base, rule: v ? forms[0] : (`not_${forms[0]}` as SurveyRule) };
+    }
+    case 'range':
+      if (!isObj(range) || !Number.isInteger(range.min) || !Number.isInteger(range.max)) return undefined;
+      return { ...base, rule: 'range', min: String(range.min), max: String(range.max) };
+    case 'options':
+      if (!Array.isArray(c.options) || c.options.some((o) => typeof o !== 'string')) return undefined;
+      return { ...base, rule: 'options', options: c.options as string[] };
+  }
+}
+
+/** A survey row as the service's audience rule takes it. */
+export function surveyConditionOf(r: SurveyRow): Json {
+  const question = r.question ? { question: r.question } : {};
+  switch (r.rule) {
+    case 'answered':
+    case 'not_answered':
+      return { survey: r.survey, ...question, answered: r.rule === 'answered' };
+    case 'submitted':
+    case 'not_submitted':
+      return { survey: r.survey, submitted: r.rule === 'submitted' };
+    case 'range': {
+      const end = (v: string) => (v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : v);
+      return { survey: r.survey, ...question, range: { min: end(r.min), max: end(r.max) } };
+    }
+    case 'options':
+      return { survey: r.survey, ...question, options: r.options };
+  }
 }
 
 function valueOf(row: Row): unknown {
@@ -248,6 +311,7 @@ export function audienceOf(m: Model): unknown {
       const value = valueOf(r);
       return { [kind]: name, op: r.op, ...(value === undefined ? {} : { value }) };
     }),
+    ...m.surveys.map(surveyConditionOf),
     ...m.kept,
   ];
   return conditions.length ? { [m.group]: conditions } : null;

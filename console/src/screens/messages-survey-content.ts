@@ -233,3 +233,40 @@ export function fromEditSurvey(e: EditSurvey): Json {
     submitLabel: e.submitLabel,
   });
 }
+
+// A survey's questions as an audience condition reads them (src/domain/audiences/survey-rule.ts's
+// questionShapes, the test compares them): over every variant, a rating's or NPS question's widest
+// scale and every option id of a choice, with the words of the first variant that asks each.
+
+export interface QuestionChoice {
+  id: string;
+  title: string;
+  type: string;
+  scale?: { min: number; max: number };
+  options?: { id: string; label: string }[];
+}
+
+type ContentRead = {
+  steps?: {
+    questions?: { id: string; type: string; title?: string; min?: number; max?: number; options?: { id: string; label?: string }[] }[];
+  }[];
+};
+
+export function surveyQuestions(variants: readonly unknown[]): QuestionChoice[] {
+  const found = new Map<string, QuestionChoice>();
+  for (const v of variants)
+    for (const step of (v as ContentRead).steps ?? [])
+      for (const q of step.questions ?? []) {
+        const c = found.get(q.id) ?? { id: q.id, title: q.title ?? q.id, type: q.type };
+        found.set(q.id, c);
+        const scale =
+          q.type === 'nps' ? { min: NPS_MIN, max: NPS_MAX } : q.type === 'rating' ? { min: q.min ?? 1, max: q.max ?? 5 } : undefined;
+        if (scale) c.scale = c.scale ? { min: Math.min(c.scale.min, scale.min), max: Math.max(c.scale.max, scale.max) } : scale;
+        if (q.options)
+          for (const o of q.options) {
+            c.options ??= [];
+            if (!c.options.some((x) => x.id === o.id)) c.options.push({ id: o.id, label: o.label ?? o.id });
+          }
+      }
+  return [...found.values()];
+}

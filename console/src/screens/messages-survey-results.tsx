@@ -1,58 +1,113 @@
+import type { ComponentChildren } from 'preact';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { live } from '../api/live';
 import { messageOf, request } from '../api/request';
 import { actionCommands } from '../commands';
 import {
+  ExportSurveyResponsesDocument,
   InAppMessageDocument,
   SurveyResultsDocument,
+  SurveyResultsLiveDocument,
   type InAppMessagePageFragment,
   type SurveyQuestionResultsRowFragment,
   type SurveyVariantResultsRowFragment,
 } from '../generated/graphql';
 import { messagesPath, navigate } from '../router';
 import { Distribution, NpsScore, percent } from './messages-survey-bars';
-import { TYPE_NAMES, type QuestionType } from './messages-survey-content';
+import { TYPE_NAMES, otherOption, type QuestionType } from './messages-survey-content';
+import { TextAnswers } from './messages-survey-text';
 import './messages-survey.css';
 
-// A survey's results (`/console/messages/<id>/results`, beside the list; fetched when first
-// opened): per variant how many were shown, started and completed it; per question its views on the
-// paths taken, exits, drop-off (exits over the question's own views), how many answered, its answers
-// as bars with their numbers, and for NPS the score with its three groups.
+// A survey's results (`/console/messages/<id>/results`, beside the list), live for as long as the
+// screen is open (`surveyResultsChanged`: the whole results again after people answer or submit):
+// per variant how many were shown, started and completed it; per question its views on the paths
+// taken, exits, drop-off (exits over the question's own views), how many answered, its answers as
+// bars with their numbers, for NPS the score with its three groups, and the words people wrote (a
+// text question's, Other's beside a choice) a page at a time, searchable. "Download CSV" asks for a
+// signed address of the responses' CSV and downloads the file from it.
 
 type Variant = SurveyVariantResultsRowFragment;
 type Question = SurveyQuestionResultsRowFragment;
 
 /**
- * A survey's results, and `reload`: the one function that reads them (again). Whatever learns that
- * they changed (the "Read again" button today; a live subscription of results) calls it; an answer
- * that comes after a later reading began is dropped, so the newest reading wins.
+ * A survey's results, live: the subscription's first event holds them as they are, each later one
+ * holds them again after people answered (replacing what is shown), resumed from the last version
+ * after a lost connection. `reload` reads them once more ("Read again"); whatever comes last wins:
+ * a reading's answer is dropped when a newer reading began or an event came since. `changes` counts
+ * the results taken, so what is read beside them (the text answers) can be read again.
  */
 export function useSurveyResults(messageId: string) {
   const [results, setResults] = useState<Variant[] | undefined>();
   const [error, setError] = useState<string | undefined>();
   const [readAt, setReadAt] = useState<Date | undefined>();
+  const [changes, setChanges] = useState(0);
   const latest = useRef(0);
+  const version = useRef<string | null>(null);
+  const take = (r: Variant[]) => {
+    setResults(r);
+    setReadAt(new Date());
+    setError(undefined);
+    setChanges((n) => n + 1);
+  };
   const reload = useCallback(async () => {
     const mine = ++latest.current;
     try {
       const { surveyResults } = await request(SurveyResultsDocument, { messageId });
-      if (mine !== latest.current) return;
-      setResults(surveyResults);
-      setReadAt(new Date());
-      setError(undefined);
+      if (mine === latest.current) take(surveyResults);
     } catch (err) {
       if (mine === latest.current) setError(messageOf(err));
     }
   }, [messageId]);
-  useEffect(() => void reload(), [reload]);
-  return { results, error, readAt, reload };
+  useEffect(() => {
+    version.current = null;
+    return live(
+      SurveyResultsLiveDocument,
+      () => ({ messageId, after: version.current }),
+      ({ surveyResultsChanged: e }) => {
+        version.current = e.version;
+        ++latest.current;
+        take(e.results);
+      },
+    );
+  }, [messageId]);
+  return { results, error, readAt, changes, reload };
+}
+
+/** Asks for the CSV's signed address and downloads the file from it (the address is the credential: never kept). */
+function useCsvDownload(messageId: string) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | undefined>();
+  const download = useCallback(async () => {
+    setBusy(true);
+    try {
+      const { exportSurveyResponses } = await request(ExportSurveyResponsesDocument, { messageId });
+      const a = document.createElement('a');
+      a.href = exportSurveyResponses.url;
+      a.download = `survey-${messageId}.csv`;
+      document.body.append(a);
+      a.click();
+      a.remove();
+      setError(undefined);
+    } catch (err) {
+      setError(messageOf(err));
+    } finally {
+      setBusy(false);
+    }
+  }, [messageId]);
+  return { busy, error, download };
 }
 
 type Content = { steps?: { questions?: { id: string; display?: string; options?: { id: string; label: string }[] }[] }[] };
 
+/** The question as a variant asks it. */
+function askedIn(m: InAppMessagePageFragment | undefined, variant: string, question: string) {
+  const content = (m?.variants.find((v) => v.key === variant)?.content ?? {}) as Content;
+  return (content.steps ?? []).flatMap((s) => s.questions ?? []).find((x) => x.id === question);
+}
+
 /** A value of a question's distribution in words: an option's label, a number of a rating's scale. */
 function labeller(m: InAppMessagePageFragment | undefined, variant: string, q: Question): (value: string) => string {
-  const content = (m?.variants.find((v) => v.key === variant)?.content ?? {}) as Content;
-  const asked = (content.steps ?? []).flatMap((s) => s.questions ?? []).find((x) => x.id === q.question);
+  const asked = askedIn(m, variant, q.question);
   const options = new Map((asked?.options ?? []).map((o) => [o.id, o.label]));
   return (value) => {
     if (options.has(value)) return options.get(value)!;
@@ -62,22 +117,31 @@ function labeller(m: InAppMessagePageFragment | undefined, variant: string, q: Q
 }
 
 export function SurveyResultsPage({ id }: { id: string }) {
-  const { results, error, readAt, reload } = useSurveyResults(id);
+  const { results, error, readAt, changes, reload } = useSurveyResults(id);
+  const csv = useCsvDownload(id);
   const [m, setM] = useState<InAppMessagePageFragment | undefined>();
+  const [missing, setMissing] = useState<string | undefined>();
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
     request(InAppMessageDocument, { id })
       .then(({ inAppMessage }) => setM(inAppMessage))
-      .catch(() => undefined);
+      .catch((err) => setMissing(messageOf(err)));
   }, [id]);
   useEffect(() => heading.current?.focus(), []);
   useEffect(() => {
     actionCommands.set([
       { id: 'survey-results-reload', label: 'Survey results: Read again', run: () => void reload() },
+      { id: 'survey-results-csv', label: 'Survey results: Download CSV', run: () => void csv.download() },
       { id: 'survey-results-back', label: 'Survey results: Back to the survey', run: () => navigate(messagesPath(id)) },
     ]);
     return () => actionCommands.set([]);
-  }, [id, reload]);
+  }, [id, reload, csv.download]);
+  // A question's words are listed once, under the first variant that asks it (the list holds every variant's).
+  const listed = new Set<string>();
+  const wordsUnder = (v: Variant) =>
+    new Set(
+      v.questions.filter((q) => !listed.has(q.question) && takesWords(m, v.variant, q)).map((q) => (listed.add(q.question), q.question)),
+    );
 
   return (
     <section class="conversation-pane message-page survey-results" aria-labelledby="survey-results-title">
@@ -92,28 +156,47 @@ export function SurveyResultsPage({ id }: { id: string }) {
           <button type="button" class="small" onClick={() => void reload()}>
             Read again
           </button>
+          <button type="button" class="small" disabled={csv.busy} onClick={() => void csv.download()}>
+            Download CSV
+          </button>
           <span role="status" class="quiet-text">
-            {readAt ? `Read at ${readAt.toLocaleTimeString()}` : 'Reading…'}
+            {csv.busy ? 'Preparing the CSV…' : readAt ? `Live: updated at ${readAt.toLocaleTimeString()}` : 'Reading…'}
           </span>
         </p>
-        {error && (
+        {(error ?? csv.error ?? missing) && (
           <p class="error" role="alert">
-            {error}
+            {error ?? csv.error ?? missing}
           </p>
         )}
       </header>
       <p class="quiet-text">
-        Test copies are not counted. Drop-off is the share of the people who reached a question and left the survey there, unanswered.
+        Test copies are not counted. Drop-off is the share of the people who reached a question and left the survey there, unanswered. The
+        results follow as people answer. The CSV holds one row per response, no person named.
       </p>
       {results?.length === 0 && <p>No variant has results yet.</p>}
       {results?.map((v) => (
-        <VariantResults key={v.variant} v={v} only={results.length === 1} m={m} />
+        <VariantResults key={v.variant} v={v} only={results.length === 1} m={m} words={wordsUnder(v)} messageId={id} changes={changes} />
       ))}
     </section>
   );
 }
 
-function VariantResults({ v, only, m }: { v: Variant; only: boolean; m: InAppMessagePageFragment | undefined }) {
+/** Whether people write words to the question: a text question, or a choice offering Other. */
+function takesWords(m: InAppMessagePageFragment | undefined, variant: string, q: Question): boolean {
+  if (q.type === 'short_text' || q.type === 'long_text') return true;
+  return !!askedIn(m, variant, q.question)?.options?.some((o) => o.id === otherOption);
+}
+
+function VariantResults(props: {
+  v: Variant;
+  only: boolean;
+  m: InAppMessagePageFragment | undefined;
+  /** The questions whose words are listed under this variant. */
+  words: Set<string>;
+  messageId: string;
+  changes: number;
+}) {
+  const { v, only, m } = props;
   const vid = `survey-v-${v.variant}`;
   return (
     <section class="survey-variant" aria-labelledby={vid}>
@@ -139,7 +222,18 @@ function VariantResults({ v, only, m }: { v: Variant; only: boolean; m: InAppMes
       <ol class="survey-result-questions">
         {v.questions.map((q) => (
           <li key={q.question}>
-            <QuestionResults q={q} id={`${vid}-${q.question}`} label={labeller(m, v.variant, q)} />
+            <QuestionResults q={q} id={`${vid}-${q.question}`} label={labeller(m, v.variant, q)}>
+              {props.words.has(q.question) && (
+                <TextAnswers
+                  messageId={props.messageId}
+                  question={q.question}
+                  title={q.title}
+                  other={q.type !== 'short_text' && q.type !== 'long_text'}
+                  everyVariant={!only}
+                  changes={props.changes}
+                />
+              )}
+            </QuestionResults>
           </li>
         ))}
       </ol>
@@ -147,7 +241,17 @@ function VariantResults({ v, only, m }: { v: Variant; only: boolean; m: InAppMes
   );
 }
 
-function QuestionResults({ q, id, label }: { q: Question; id: string; label(value: string): string }) {
+function QuestionResults({
+  q,
+  id,
+  label,
+  children,
+}: {
+  q: Question;
+  id: string;
+  label(value: string): string;
+  children?: ComponentChildren;
+}) {
   const text = q.type === 'short_text' || q.type === 'long_text';
   return (
     <section class="survey-result" aria-labelledby={id}>
@@ -174,11 +278,8 @@ function QuestionResults({ q, id, label }: { q: Question; id: string; label(valu
         </div>
       </dl>
       {q.nps && <NpsScore nps={q.nps} id={id} />}
-      {text ? (
-        <p class="quiet-text">The words people wrote are not shown here yet.</p>
-      ) : (
-        q.distribution.length > 0 && <Distribution q={q} label={label} />
-      )}
+      {!text && q.distribution.length > 0 && <Distribution q={q} label={label} />}
+      {children}
     </section>
   );
 }
