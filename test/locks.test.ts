@@ -23,6 +23,7 @@ describe('advisory locks', () => {
       'team',
       'ticket_types',
       'webhook-tries',
+      'workflows',
     ]);
     const code = sources.map((f) => f.text).join('\n');
     expect(LOCK_KINDS.filter((kind) => !new RegExp(`\\block\\(\\w+, '${kind}'`).test(code))).toEqual([]);

@@ -8,6 +8,7 @@ import { registerTargets } from './staff/access-targets.js';
 import { staffTargets } from './staff/staff-access.js';
 import { ticketTargets } from './tickets/staff-access.js';
 import { webhookTargets } from './webhooks/staff-access.js';
+import { workflowTargets } from './workflows/staff-access.js';
 
 // The registry of areas: what each area declares in its own folder, collected once here. An area
 // whose things staff act on adds its staff-access.ts here (the kinds of id its staff fields take,
@@ -26,4 +27,5 @@ export const ACCESS_TARGETS = registerTargets(
   preferenceTargets,
   inAppTargets,
   emailTargets,
+  workflowTargets,
 );

@@ -34,6 +34,8 @@ export const LOCK_KINDS = [
   'ticket_types',
   /** A webhook endpoint's log of tries (`endpointId`): it holds the last LOG_TRIES, never more. */
   'webhook-tries',
+  /** An app-mode's workflows (`appModeId`): their count holds. */
+  'workflows',
 ] as const;
 export type LockKind = (typeof LOCK_KINDS)[number];
 

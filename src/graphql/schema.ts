@@ -26,6 +26,7 @@ import './types/inapp.js';
 import './types/email.js';
 import './types/email-sending.js';
 import './types/inbound-email.js';
+import './types/workflows.js';
 import './types/survey-results.js';
 
 let schema: GraphQLSchema | undefined;

@@ -1,0 +1,115 @@
+import { randomUUID } from 'node:crypto';
+import { rows, sql } from '../../db/sql.js';
+import type { Prisma, Workflow } from '../../generated/prisma/client.js';
+import { readAudience, vocabularyOf } from '../audiences/rules.js';
+import { transaction, type Ctx, type StaffCaller } from '../context.js';
+import { conflict, DomainError, invalid, invalidField, notFound } from '../errors.js';
+import { lock } from '../locks.js';
+import { readWorkflow, type RuleReader } from './definition.js';
+
+// Workflows as staff keep them: a draft saved as written (so work in progress is never lost to a
+// refusal), published into a numbered version once it reads and checks whole (definition.ts, the
+// audience rules against the app-mode's vocabulary), each refusal naming the member under
+// `definition`. New runs start on the live version; a paused workflow takes no one new.
+
+export const MAX_WORKFLOWS = 500;
+export const MAX_NAME = 100;
+/** A draft's size as JSON. */
+export const MAX_DRAFT_BYTES = 256 * 1024;
+
+export interface WorkflowInput {
+  name?: string | null;
+  definition?: unknown;
+}
+
+function readName(name: unknown): string {
+  const text = typeof name === 'string' ? name.trim() : '';
+  if (!text || text.length > MAX_NAME) throw invalidField('name', `must be 1 to ${MAX_NAME} characters`);
+  return text;
+}
+
+function readDraft(definition: unknown): Prisma.InputJsonValue {
+  const text = JSON.stringify(definition ?? {});
+  if (Buffer.byteLength(text) > MAX_DRAFT_BYTES) throw invalidField('definition', `must be at most ${MAX_DRAFT_BYTES / 1024} KiB as JSON`);
+  return JSON.parse(text) as Prisma.InputJsonValue;
+}
+
+export async function workflowIn(ctx: Ctx, id: string): Promise<Workflow> {
+  const found = await ctx.db.workflow.findUnique({ where: { id } });
+  if (!found) throw notFound('No such workflow.');
+  return found;
+}
+
+/** A new workflow of the app-mode, a draft (at most MAX_WORKFLOWS, held exactly under concurrency). */
+export async function createWorkflow(ctx: Ctx<StaffCaller>, appModeId: string, input: WorkflowInput): Promise<Workflow> {
+  const name = readName(input.name);
+  const draft = readDraft(input.definition);
+  return transaction(ctx, async (tx) => {
+    await lock(tx, 'workflows', appModeId);
+    if ((await tx.db.workflow.count({ where: { appModeId } })) >= MAX_WORKFLOWS)
+      throw conflict('workflow_limit', `An app-mode has at most ${MAX_WORKFLOWS} workflows.`);
+    const now = tx.clock.now();
+    return tx.db.workflow.create({ data: { id: randomUUID(), appModeId, name, draft, createdAt: now, updatedAt: now } });
+  });
+}
+
+/** Saves the draft (and the name) as written; what is published stays as it was until published again. */
+export async function changeWorkflow(ctx: Ctx<StaffCaller>, id: string, input: WorkflowInput): Promise<Workflow> {
+  await workflowIn(ctx, id);
+  const data: Prisma.WorkflowUpdateInput = { updatedAt: ctx.clock.now() };
+  if (input.name !== undefined && input.name !== null) data.name = readName(input.name);
+  if (input.definition !== undefined) data.draft = readDraft(input.definition);
+  return ctx.db.workflow.update({ where: { id }, data });
+}
+
+/** The app-mode's audience rules, read as a workflow's members: each problem on the workflow's reader. */
+const audienceReader =
+  (vocabulary: Awaited<ReturnType<typeof vocabularyOf>>): RuleReader =>
+  (r, value, path) => {
+    try {
+      return readAudience(value, vocabulary, path) ?? r.fail(path, 'is required');
+    } catch (err) {
+      if (!(err instanceof DomainError) || err.status !== 400) throw err;
+      for (const e of err.errors) r.fail(e.field, e.message);
+      return undefined;
+    }
+  };
+
+/** Publishes the draft as the next version, which new runs start on; refused naming each problem under `definition`. */
+export async function publishWorkflow(ctx: Ctx<StaffCaller>, id: string): Promise<Workflow> {
+  const current = await workflowIn(ctx, id);
+  const vocabulary = await vocabularyOf(ctx, current.appModeId, current.draft);
+  const { workflow, errors } = readWorkflow(current.draft, audienceReader(vocabulary));
+  if (!workflow) throw invalid(errors.map((e) => ({ ...e, field: `definition.${e.field}` })));
+  return transaction(ctx, async (tx) => {
+    // One publish of a workflow at a time: version numbers follow one another.
+    const [held] = await rows<{ id: string }>(tx, sql`SELECT id FROM workflow WHERE id = ${id} FOR UPDATE`);
+    if (!held) throw notFound('No such workflow.');
+    const last = await tx.db.workflowVersion.findFirst({
+      where: { workflowId: id },
+      orderBy: { number: 'desc' },
+      select: { number: true },
+    });
+    const number = (last?.number ?? 0) + 1;
+    const now = tx.clock.now();
+    await tx.db.workflowVersion.create({
+      data: {
+        id: randomUUID(),
+        workflowId: id,
+        appModeId: current.appModeId,
+        number,
+        definition: workflow as unknown as Prisma.InputJsonValue,
+        publishedBy: ctx.caller.staffUser.id,
+        publishedAt: now,
+      },
+    });
+    return tx.db.workflow.update({ where: { id }, data: { state: 'live', liveVersion: number, updatedAt: now } });
+  });
+}
+
+/** Takes no one new (paused) or takes people again (live); runs under way go on either way. */
+export async function setWorkflowLive(ctx: Ctx<StaffCaller>, id: string, live: boolean): Promise<Workflow> {
+  const current = await workflowIn(ctx, id);
+  if (current.liveVersion === null) throw conflict('workflow_unpublished', 'Publish the workflow first.');
+  return ctx.db.workflow.update({ where: { id }, data: { state: live ? 'live' : 'paused', updatedAt: ctx.clock.now() } });
+}
