@@ -150,7 +150,6 @@ it(
       twice: twice.length,
       interrupted: interrupted.length,
     };
-    console.log('DEBUG twice', twice.map((a) => a.match(/\d+/)![0]).join(','), 'missed', missed.map((a) => a.match(/\d+/)![0]).join(','));
     console.log(`email crash: ${atKill!} arrived at the kill, all done in ${took} ms: ${JSON.stringify(result)}`);
     expect(result).toMatchObject({
       state: 'done',
