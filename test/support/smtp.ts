@@ -60,3 +60,52 @@ export async function smtpServer() {
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
+
+/**
+ * An SMTP server that counts what each address is sent (by RCPT TO), without parsing the messages
+ * or asking for a sign-in: for sendings to thousands. `arrived` lists each recipient as its
+ * message's data ends, in that order; `tell(address, { hold })` holds the answer to a message for
+ * that address so long (the message has come; its sender waits for the 250), so a test knows a
+ * message is in flight at a moment of its choosing. A held message is counted when it arrives.
+ */
+export async function smtpSink() {
+  const counts = new Map<string, number>();
+  const arrived: string[] = [];
+  const holds = new Map<string, number>();
+  const timers = new Set<NodeJS.Timeout>();
+  const server = new SMTPServer({
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    size: 10_000_000,
+    onData(stream, session, done) {
+      stream.on('end', () => {
+        const to = session.envelope.rcptTo.map((r) => r.address);
+        for (const a of to) {
+          counts.set(a, (counts.get(a) ?? 0) + 1);
+          arrived.push(a);
+        }
+        const hold = Math.max(0, ...to.map((a) => holds.get(a) ?? 0));
+        if (!hold) return done();
+        const timer = setTimeout(() => {
+          timers.delete(timer);
+          done();
+        }, hold);
+        timers.add(timer);
+      });
+      stream.resume();
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.server.address() as AddressInfo).port;
+  return {
+    port,
+    url: `smtp://127.0.0.1:${port}`,
+    counts,
+    arrived,
+    tell: (address: string, how: { hold: number }) => holds.set(address, how.hold),
+    close: () => {
+      for (const t of timers) clearTimeout(t);
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

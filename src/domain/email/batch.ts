@@ -47,7 +47,12 @@ export async function sendEmailBatch(ctx: Ctx, input: EmailStepInput, opts: Emai
   await retried(() => settleInterrupted(ctx, version, claim));
   const carried = await retried(() => takeUp(ctx, version, claim, now, size));
   const page = version.test ? { people: [], after: null, done: true } : await retried(() => nextPage(ctx, version, input.after, size));
-  const fresh = page.people.length ? await retried(() => claimPage(ctx, version, page.people, claim, now)) : [];
+  // A person taken up above is claimed under this attempt's claim already, and claimPage answers such
+  // a row again (as it does when the answer to its own statement was lost): hand each over once.
+  const taken = new Set(carried.map((c) => c.id));
+  const fresh = page.people.length
+    ? (await retried(() => claimPage(ctx, version, page.people, claim, now))).filter((c) => !taken.has(c.id))
+    : [];
   await handOver(ctx, version, claim, [...carried, ...fresh], opts.atOnce ?? EMAILS_AT_ONCE);
   if (!page.done) return { after: page.after, finished: false, waitUntil: null };
   return { after: page.after, ...(await retried(() => afterLastPage(ctx, version))) };

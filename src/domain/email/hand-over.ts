@@ -5,15 +5,18 @@ import type { Ctx } from '../context.js';
 import { MailNotSent } from '../mail/transport.js';
 import { composeEmail, type Addressing } from './compose.js';
 import { recordAnswers, type Answer } from './record.js';
-import { MAX_TRIES, RETRY_WAITS_MS, WRITE_AT } from './schedule.js';
+import { MARK_AT, MAX_TRIES, RETRY_WAITS_MS, WRITE_AT, WRITE_MS } from './schedule.js';
 import { emailTokenKey } from './tokens.js';
 
-// Handing a step's claimed emails to the mail server: `atOnce` in flight, a new one as soon as one is
-// answered (never waiting for the slowest of a group). Each group of `atOnce` is marked posted while
-// the group before it is handed over, so at most three times `atOnce` are marked and not yet answered
-// at any moment; answers are written WRITE_AT at a time, one write after another, while the next go out.
-// A mail server that cannot be reached stops the handing over: what was marked and not handed over
-// is answered `unsent` (handed over by the next attempt), and the step fails.
+// Handing a step's claimed emails to the mail server: `atOnce` in flight, new ones as soon as places
+// are free (never waiting for the slowest of a group). Each email is marked posted just before it is
+// handed over, MARK_AT or more at a time in one statement (as many as there are free places), so
+// at no moment are more than `atOnce` marked and not yet answered: a kill leaves at most those,
+// which the next step counts as sent (record.ts settleInterrupted), and the rest are sent by it.
+// Answers are written WRITE_AT at a time (or WRITE_MS after the first of them waits), one write
+// after another, while the next go out. A mail server that cannot be reached stops the handing over:
+// what was marked and not handed over is answered `unsent` (handed over by the next attempt), and
+// the step fails.
 
 export interface Claimed {
   id: string;
@@ -37,7 +40,10 @@ export async function handOver(ctx: Ctx, version: EmailVersion, claim: string, c
   const at: Addressing = { key: emailTokenKey(ctx.svc), baseUrl: ctx.svc.config.baseUrl, defaultFrom: ctx.svc.mail.from };
   const answers: Answer[] = [];
   let writing: Promise<unknown> = Promise.resolve();
+  let due: NodeJS.Timeout | undefined;
   const write = () => {
+    clearTimeout(due);
+    due = undefined;
     const batch = answers.splice(0);
     if (batch.length) writing = writing.then(() => retried(() => recordAnswers(ctx, version, claim, batch)));
   };
@@ -59,36 +65,35 @@ export async function handOver(ctx: Ctx, version: EmailVersion, claim: string, c
       .then((answer) => {
         answers.push(answer);
         if (answers.length >= WRITE_AT) write();
+        else due ??= setTimeout(write, WRITE_MS);
       })
       .finally(() => inFlight.delete(going));
     inFlight.add(going);
   };
-  // The next group is marked while this one is handed over, so no email waits for a mark.
   const mark = (group: Claimed[]) =>
     retried(() =>
       exec(ctx, sql`UPDATE email_send SET posted = true WHERE id = ANY(${group.map((c) => c.id)}::uuid[]) AND claim = ${claim}::uuid`),
     );
-  const groups = Array.from({ length: Math.ceil(claimed.length / atOnce) }, (_, g) => claimed.slice(g * atOnce, (g + 1) * atOnce));
-  let marked = groups.length ? mark(groups[0]!) : Promise.resolve(0);
-  for (let g = 0; g < groups.length; g++) {
-    await marked;
-    if (g + 1 < groups.length) {
-      marked = mark(groups[g + 1]!);
-      marked.catch(() => undefined); // awaited at the next group
+  try {
+    let next = 0;
+    while (next < claimed.length && !unreachable) {
+      // Places for MARK_AT at least (or for all that are left): a statement marks them together.
+      const want = Math.min(MARK_AT, atOnce, claimed.length - next);
+      while (inFlight.size > atOnce - want) await Promise.race(inFlight);
+      if (unreachable) break;
+      const group = claimed.slice(next, next + atOnce - inFlight.size);
+      next += group.length;
+      await mark(group);
+      // Marked while the server became unreachable: handed over by the next attempt.
+      for (const c of group)
+        if (unreachable) answers.push({ id: c.id, state: 'unsent' });
+        else one(c);
     }
-    for (const c of groups[g]!) {
-      while (inFlight.size >= atOnce) await Promise.race(inFlight);
-      if (unreachable) answers.push({ id: c.id, state: 'unsent' });
-      else one(c);
-    }
-    if (unreachable) {
-      // The group marked ahead goes back unsent too.
-      await marked.catch(() => undefined);
-      for (const rest of groups.slice(g + 1)) for (const c of rest) answers.push({ id: c.id, state: 'unsent' });
-      break;
-    }
+    for (const c of claimed.slice(next)) answers.push({ id: c.id, state: 'unsent' });
+    await Promise.all(inFlight);
+  } finally {
+    clearTimeout(due);
   }
-  await Promise.all(inFlight);
   write();
   await writing;
   if (unreachable) throw unreachable;

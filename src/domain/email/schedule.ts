@@ -6,8 +6,11 @@
 export const STEP_PEOPLE = 500;
 /** Emails handed to the mail server at once (its connections are pooled). */
 export const EMAILS_AT_ONCE = 20;
-/** Answers written at once at most. */
+/** Emails marked posted in one statement at least (fewer only at a step's end): each is marked just before it is handed over. */
+export const MARK_AT = 5;
+/** Answers written at once at most, and the longest an answer waits for others before it is written. */
 export const WRITE_AT = 100;
+export const WRITE_MS = 50;
 /** How long the process gives one step. */
 export const STEP_TIMEOUT_MS = 300_000;
 /** Tries of an email the mail server puts off (a 4yz answer), and the waits before each next try. */
