@@ -9,14 +9,14 @@ import { retriedInParts } from '../../db/retried.js';
 import { exec, rows, sql } from '../../db/sql.js';
 import { OUTBOX_CHANNEL } from '../../db/outbox-dispatcher.js';
 
-// What pushes came to, written as the providers answer, a few hundred at a time, each batch in one
-// transaction: each device's row (only rows still claimed: a batch written twice, its first commit's
-// answer lost, writes nothing the second time), the send's counts, gone devices forgotten, and for
-// each person reached for the first time by this send one notice and one message.sent. A throttled
-// device is tried again after the wait the provider asked for (at least a backoff that doubles with
-// each try), MAX_TRIES times in all. A device claimed by a step that stopped (killed, its lease lost)
-// before writing its answer, and whose push had left, counts as sent, with its person's notice and
-// message.sent (settleInterrupted).
+// What pushes came to, written as the providers answer, a few hundred at a time (fewer while the
+// database connection is being cut: recordInParts), each part in one transaction: each device's row
+// (only rows still claimed: a part written twice, its first commit's answer lost, writes nothing the
+// second time), the send's counts, gone devices forgotten, and for each person reached for the first
+// time by this send one notice and one message.sent. A throttled device is tried again after the wait
+// the provider asked for (at least a backoff that doubles with each try), MAX_TRIES times in all. A
+// device claimed by a step that stopped (killed, its lease lost) before writing its answer, and whose
+// push had left, counts as sent, with its person's notice and message.sent (settleInterrupted).
 
 /** The least wait before the n-th try again: 1 s, 2 s, 4 s, … */
 const backoffMs = (tries: number) => 1000 * 2 ** (tries - 1);
