@@ -29,7 +29,7 @@ const DEVICES = 5_000;
 const BUNDLE = 'com.example.crash';
 /**
  * The whole send, from sendPush to done, kill and restart included, is done within 30 s on a quiet
- * machine (the killed send 17 to 28 s there, the cut one 6 to 14 s). Beside the rest of the suite on a
+ * machine (the killed send 17 to 28 s there, the cut one 5 to 14 s). Beside the rest of the suite on a
  * busy 2-core machine it has taken up to 53 s. The cut send once took over 150 s: the answers a failed
  * attempt left were written again in one statement that took longer than the second between cuts, so
  * every attempt failed the same way and its cursor never moved; its writes are now in parts that shrink
