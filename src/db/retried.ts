@@ -17,3 +17,28 @@ export async function retried<T>(fn: () => Promise<T>): Promise<T> {
     }
   }
 }
+
+/**
+ * Work done in parts, each part its own statement (or short transaction) tried again through a cut
+ * connection like `retried`: `part(n)` does at most `n` of what is left and answers whether any is
+ * left after it. A part that fails is tried again at half its size (down to one), and the parts grow
+ * back to `most` as they go through: a write too long to fit between cuts gets short enough to fit,
+ * and each part that went through stays done when a later one fails. `part` must be safe to repeat.
+ */
+export async function retriedInParts(most: number, part: (n: number) => Promise<boolean>): Promise<void> {
+  let size = Math.max(1, most);
+  for (let failed = 0; ;) {
+    let more: boolean;
+    try {
+      more = await part(size);
+    } catch (err) {
+      if (++failed >= DB_TRIES) throw err;
+      size = Math.max(1, Math.ceil(size / 2));
+      await sleep(50 * 2 ** failed);
+      continue;
+    }
+    if (!more) return;
+    failed = 0;
+    size = Math.min(most, size * 2);
+  }
+}

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { PushSend } from '../../generated/prisma/client.js';
 import { DEFAULT_RETRY_MS, type PushOutcome } from '../../lib/push/outcome.js';
-import { retried } from '../../db/retried.js';
+import { retried, retriedInParts } from '../../db/retried.js';
 import type { Ctx } from '../context.js';
 import { devicesOf, type PushDevice } from '../devices/devices.js';
 import { whoHear } from '../preferences/hears.js';
 import { audienceSql, type SendAudience } from '../audiences/send-audience.js';
 import { openCredentials } from './credentials.js';
-import { recordOutcomes, settleInterrupted, type Tried } from './record.js';
+import { recordInParts, settleInterrupted, type Tried } from './record.js';
 import { BATCH_DEVICES, CLAIM_DEVICES, PUSHES_AT_ONCE, WRITE_AT, WRITE_MS, WRITERS } from './schedule.js';
 import { pushSends } from '../../lib/process-metrics.js';
 import { PLATFORM_PROVIDER, type PushSenders } from './senders.js';
@@ -27,9 +27,17 @@ import { exec, one, rows, sql } from '../../db/sql.js';
 // is not sent anything more this step.
 //
 // Each attempt of a step claims under an id of its own, so it knows its claims again when the answer
-// to one is lost (a cut connection). An attempt that fails (the database away) still waits for every
+// to one is lost (a cut connection). Every write of a step is short and stands alone, so that it fits
+// between cuts of its connection and what it did outlasts the attempt: the claims, the answers and
+// the settling of an interrupted step's devices are each written in parts of their own
+// (retriedInParts), a part cut short tried again at half its size, so a write too long to fit between
+// cuts (hundreds of answers with their notices, on a busy machine) gets short enough to fit rather
+// than being cut again at every try. An attempt that fails (the database away) still waits for every
 // post it made and keeps, in this server process, the answers it could not write (StepMemory): the
-// next attempt here writes them first, so none of those is sent again or counted without its answer.
+// next attempt here writes them first, in parts, keeping for the attempt after it only what it could
+// not write either, so none of those is sent again or counted without its answer. Its claims stay in
+// the rows: the next attempt, from the same cursor, leaves out the devices claimed already and takes
+// up those claimed and not posted.
 //
 // What is left open: a kill in the moment between posts leaving and their rows saying so (one
 // statement's time, for the posts of one turn of the event loop, a few devices) sends those devices
@@ -86,8 +94,11 @@ export class StepMemory {
     if (unwritten.length) this.unwritten.set(sendId, [...(this.unwritten.get(sendId) ?? []), ...unwritten]);
   }
 
-  unwrittenOf(sendId: string): Tried[] {
-    return this.unwritten.get(sendId) ?? [];
+  /** The answers kept for the send, no longer kept. */
+  take(sendId: string): Tried[] {
+    const kept = this.unwritten.get(sendId) ?? [];
+    this.unwritten.delete(sendId);
+    return kept;
   }
 
   forget(sendId: string): void {
@@ -115,11 +126,14 @@ async function step(ctx: Ctx, senders: PushSenders, input: BatchInput, opts: Bat
   const claim = randomUUID();
   const now = ctx.clock.now();
   // What an earlier attempt in this process left: its answers first.
-  const held = memory.unwrittenOf(send.id);
-  if (held.length) await retried(() => recordOutcomes(ctx, send, held));
-  memory.forget(send.id);
+  const held = memory.take(send.id);
+  const heldWritten = await recordInParts(ctx, send, held);
+  if (!heldWritten.ok) {
+    memory.keep(send.id, heldWritten.left);
+    throw heldWritten.failure;
+  }
   // Claimed by an attempt that stopped: posted, counted as sent; not posted, sent now.
-  await retried(() => settleInterrupted(ctx, send, claim));
+  await settleInterrupted(ctx, send, claim);
   const due = await retried(() => dueAgain(ctx, send, now, size, claim));
   const carried = await retried(() => takeUp(ctx, send, now, claim));
 
@@ -133,7 +147,7 @@ async function step(ctx: Ctx, senders: PushSenders, input: BatchInput, opts: Bat
 
   const creds = await retried(() => openCredentials(ctx, send.appModeId));
   const content = { sendId: send.id, title: send.title, body: send.body, link: send.link };
-  const pause = await sendAll(ctx, send, {
+  const sent = await sendAll(ctx, send, {
     work,
     fresh,
     hearing,
@@ -143,9 +157,13 @@ async function step(ctx: Ctx, senders: PushSenders, input: BatchInput, opts: Bat
     memory,
   });
 
+  const pause = later(heldWritten.pause, sent);
   if (!page.done) return { after: page.after, finished: false, waitUntil: pause };
   return { after: page.after, ...(await retried(() => afterLastPage(ctx, send, pause))) };
 }
+
+/** The later of two times (ISO strings), either of which may be missing. */
+const later = (a: string | null, b: string | null) => (a && b ? (a > b ? a : b) : (a ?? b));
 
 /** Devices claimed by an attempt that stopped before their posts left: claimed for this one (with those it took up already, when the answer to that was lost). */
 async function takeUp(ctx: Ctx, send: PushSend, now: Date, claim: string): Promise<Work[]> {
@@ -317,12 +335,19 @@ async function sendAll(ctx: Ctx, send: PushSend, s: Sending): Promise<string | n
   const notify = () => waiting.splice(0).forEach((wake) => wake());
   const claimer = (async () => {
     try {
-      for (let i = 0; i < s.fresh.length; i += chunk) {
+      // A chunk is claimed in parts, fewer devices at a time while connections are cut (retriedInParts).
+      for (let i = 0; i < s.fresh.length;) {
         while (claimed.length >= chunk && failure === undefined) await change();
         if (failure !== undefined) return;
         if (writer.failure !== undefined) throw writer.failure;
-        claimed.push(...(await retried(() => claimSome(ctx, send, s.fresh.slice(i, i + chunk), s.hearing, s.claim))));
-        notify();
+        const end = Math.min(s.fresh.length, i + chunk);
+        await retriedInParts(chunk, async (most) => {
+          const part = s.fresh.slice(i, Math.min(end, i + most));
+          claimed.push(...(await claimSome(ctx, send, part, s.hearing, s.claim)));
+          i += part.length;
+          notify();
+          return i < end;
+        });
       }
     } catch (err) {
       failure ??= err;
@@ -469,12 +494,11 @@ class AnswerWriter {
         this.unwritten.push(...batch);
         continue;
       }
-      try {
-        const pause = await retried(() => recordOutcomes(this.ctx, this.send, batch));
-        if (pause) this.pause = Math.max(this.pause ?? 0, Date.parse(pause));
-      } catch (err) {
-        this.failure = err;
-        this.unwritten.push(...batch);
+      const written = await recordInParts(this.ctx, this.send, batch);
+      if (written.pause) this.pause = Math.max(this.pause ?? 0, Date.parse(written.pause));
+      if (!written.ok) {
+        this.failure = written.failure;
+        this.unwritten.push(...written.left);
       }
     }
   }

@@ -4,18 +4,19 @@ import { transaction, type Ctx, type TxCtx } from '../context.js';
 import { forgetGoneToken, type PushDevice } from '../devices/devices.js';
 import { addNotices } from '../notices/add.js';
 import { emitMany } from '../outbox.js';
-import { MAX_TRIES } from './schedule.js';
+import { MAX_TRIES, WRITE_AT } from './schedule.js';
+import { retriedInParts } from '../../db/retried.js';
 import { exec, rows, sql } from '../../db/sql.js';
 import { OUTBOX_CHANNEL } from '../../db/outbox-dispatcher.js';
 
-// What pushes came to, written as the providers answer, a few hundred at a time, each batch in one
-// transaction: each device's row (only rows still claimed: a batch written twice, its first commit's
-// answer lost, writes nothing the second time), the send's counts, gone devices forgotten, and for
-// each person reached for the first time by this send one notice and one message.sent. A throttled
-// device is tried again after the wait the provider asked for (at least a backoff that doubles with
-// each try), MAX_TRIES times in all. A device claimed by a step that stopped (killed, its lease lost)
-// before writing its answer, and whose push had left, counts as sent, with its person's notice and
-// message.sent (settleInterrupted).
+// What pushes came to, written as the providers answer, a few hundred at a time (fewer while the
+// database connection is being cut: recordInParts), each part in one transaction: each device's row
+// (only rows still claimed: a part written twice, its first commit's answer lost, writes nothing the
+// second time), the send's counts, gone devices forgotten, and for each person reached for the first
+// time by this send one notice and one message.sent. A throttled device is tried again after the wait
+// the provider asked for (at least a backoff that doubles with each try), MAX_TRIES times in all. A
+// device claimed by a step that stopped (killed, its lease lost) before writing its answer, and whose
+// push had left, counts as sent, with its person's notice and message.sent (settleInterrupted).
 
 /** The least wait before the n-th try again: 1 s, 2 s, 4 s, … */
 const backoffMs = (tries: number) => 1000 * 2 ** (tries - 1);
@@ -77,6 +78,32 @@ export async function recordOutcomes(ctx: Ctx, send: PushSend, tried: Tried[]): 
   return paused;
 }
 
+/** What recordInParts came to: the pause a provider asked for, if one did; and when the database stayed away, what is left unwritten. */
+export type Recorded = { ok: true; pause: string | null } | { ok: false; pause: string | null; left: Tried[]; failure: unknown };
+
+/**
+ * Writes what the pushes came to in parts (retriedInParts: WRITE_AT at most, fewer while connections
+ * are cut), each part its own transaction: a batch too long to fit between cuts is written in
+ * shorter ones, and what went through stays written when the database then stays away.
+ */
+export async function recordInParts(ctx: Ctx, send: PushSend, tried: Tried[]): Promise<Recorded> {
+  let done = 0;
+  let paused: number | null = null;
+  const pause = () => (paused === null ? null : new Date(paused).toISOString());
+  try {
+    await retriedInParts(WRITE_AT, async (most) => {
+      const part = tried.slice(done, done + most);
+      const asked = await recordOutcomes(ctx, send, part);
+      if (asked) paused = Math.max(paused ?? 0, Date.parse(asked));
+      done += part.length;
+      return done < tried.length;
+    });
+    return { ok: true, pause: pause() };
+  } catch (failure) {
+    return { ok: false, pause: pause(), left: tried.slice(done), failure };
+  }
+}
+
 /**
  * What recordOutcomes writes, in one statement (so one transaction): the rows still claimed, the
  * people reached for the first time with their notices and message.sent (as addNotices and
@@ -122,9 +149,21 @@ export const INTERRUPTED = 'its step stopped before the answer was written: coun
 /**
  * Devices of the send still claimed by another attempt than `claim` (a step that stopped before
  * writing their answers) whose pushes had left are counted as sent: each person reached gets the
- * notice and a message.sent. Answers how many devices.
+ * notice and a message.sent. In parts (retriedInParts: WRITE_AT at most, fewer while connections are
+ * cut), each its own transaction, so a part settled stays settled. Answers how many devices.
  */
 export async function settleInterrupted(ctx: Ctx, send: PushSend, claim: string): Promise<number> {
+  let settled = 0;
+  await retriedInParts(WRITE_AT, async (most) => {
+    const n = await settleSome(ctx, send, claim, most);
+    settled += n;
+    return n === most;
+  });
+  return settled;
+}
+
+/** Settles at most `most` of the devices settleInterrupted settles, in one transaction; answers how many. */
+async function settleSome(ctx: Ctx, send: PushSend, claim: string, most: number): Promise<number> {
   const now = ctx.clock.now();
   return transaction(ctx, async (tx) => {
     const written = await rows<{ device_id: string; contact_id: string; state: Kept['state'] }>(
@@ -132,6 +171,10 @@ export async function settleInterrupted(ctx: Ctx, send: PushSend, claim: string)
       sql`
       UPDATE push_delivery SET state = 'sent', detail = ${INTERRUPTED}, retry_at = NULL, at = ${now}
       WHERE send_id = ${send.id} AND state = 'sending' AND posted AND claim IS DISTINCT FROM ${claim}
+        AND device_id IN (
+          SELECT device_id FROM push_delivery
+          WHERE send_id = ${send.id} AND state = 'sending' AND posted AND claim IS DISTINCT FROM ${claim}
+          LIMIT ${most})
       RETURNING device_id, contact_id, 'sent' AS state`,
     );
     if (written.length) await counted(tx, send, written, now);
