@@ -82,4 +82,39 @@ describe('a reply by email in the console', { timeout: 60_000 }, () => {
     await page.screenshot({ path: `${SHOTS}console-email-in.png` });
     expect(errors).toEqual([]);
   });
+
+  it('shows the inbox address in the email settings, and rolls the inbound secret, shown once, the old one ended at once', async () => {
+    const page = await signedInConsole(browser, { url: t.url, token: app.owner, errors });
+    await page.goto(`${t.url}/console/settings/email`);
+    const section = page.getByRole('region', { name: 'Email in' });
+    await section.getByText(`inbox+${app.live.app_key}@`).waitFor();
+    expect(await section.textContent()).toContain('none verifies');
+    await section.getByRole('button', { name: 'Roll the inbound secret…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Roll the inbound secret?' });
+    await dialog.getByRole('checkbox', { name: /Keep the current secret working/ }).uncheck();
+    await dialog.getByRole('button', { name: 'Roll' }).click();
+    const once = page.getByRole('textbox', { name: 'New inbound secret' });
+    await once.waitFor();
+    const secret = await once.inputValue();
+    expect(await seriousFindings(page)).toEqual([]);
+    await page.screenshot({ path: `${SHOTS}console-email-in-settings.png` });
+
+    // The converter's posts: under the new secret taken, under the old one refused.
+    const post = (key: string) => {
+      const raw = JSON.stringify({
+        id: `evt-${key.slice(0, 6)}`,
+        kind: 'delivered',
+        message_id: '<x@y>',
+        address: 'a@example.com',
+        occurred_at: new Date().toISOString(),
+      });
+      return call(t.url, 'POST', `/public/v1/apps/${app.live.app_key}/email-events`, {
+        headers: { 'Content-Type': 'application/json', 'X-CRM-Signature': signatureHeader(key, raw, new Date()) },
+        body: raw,
+      });
+    };
+    expect((await post(secret)).status).toBe(202);
+    expect((await post(app.live.inbound_secret)).status).toBe(401);
+    expect(errors).toEqual([]);
+  });
 });

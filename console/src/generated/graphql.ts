@@ -1233,6 +1233,21 @@ export type EmailSendingChangedSubscription = {
   };
 };
 
+export type InboundEmailSettingsQueryVariables = Exact<{
+  appModeId: string;
+}>;
+
+export type InboundEmailSettingsQuery = {
+  inboundEmailSettings: { inboxAddress: string; replyDomain: string; previousSecretUntil: string | null };
+};
+
+export type RollInboundSecretMutationVariables = Exact<{
+  appModeId: string;
+  keepPreviousHours?: number | null | undefined;
+}>;
+
+export type RollInboundSecretMutation = { rollInboundSecret: { inboundSecret: string; previousValidUntil: string | null } };
+
 export type HelpAppQueryVariables = Exact<{
   appId: string;
 }>;
@@ -5141,6 +5156,23 @@ fragment EmailSendingRow on EmailSending {
     ...EmailStats
   }
 }`) as unknown as TypedDocumentString<EmailSendingChangedSubscription, EmailSendingChangedSubscriptionVariables>;
+export const InboundEmailSettingsDocument = new TypedDocumentString(`
+    query InboundEmailSettings($appModeId: ID!) {
+  inboundEmailSettings(appModeId: $appModeId) {
+    inboxAddress
+    replyDomain
+    previousSecretUntil
+  }
+}
+    `) as unknown as TypedDocumentString<InboundEmailSettingsQuery, InboundEmailSettingsQueryVariables>;
+export const RollInboundSecretDocument = new TypedDocumentString(`
+    mutation RollInboundSecret($appModeId: ID!, $keepPreviousHours: Int) {
+  rollInboundSecret(appModeId: $appModeId, keepPreviousHours: $keepPreviousHours) {
+    inboundSecret
+    previousValidUntil
+  }
+}
+    `) as unknown as TypedDocumentString<RollInboundSecretMutation, RollInboundSecretMutationVariables>;
 export const HelpAppDocument = new TypedDocumentString(`
     query HelpApp($appId: ID!) {
   app(id: $appId) {

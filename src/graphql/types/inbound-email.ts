@@ -71,3 +71,38 @@ builder.queryField('conversationPartEmail', (t) =>
       ctx.svc.db.inboundEmail.findFirst({ ...query, where: { conversationId, partId } }),
   }),
 );
+
+const InboundEmailSettings = builder
+  .objectRef<{ inboxAddress: string; replyDomain: string; previousSecretUntil: Date | null }>('InboundEmailSettings')
+  .implement({
+    description: "Where the app-mode's mail comes in, and whether its inbound secret before the last roll still verifies.",
+    fields: (t) => ({
+      inboxAddress: t.exposeString('inboxAddress'),
+      replyDomain: t.exposeString('replyDomain', { description: 'The domain of conversations’ reply addresses (INBOUND_EMAIL_DOMAIN).' }),
+      previousSecretUntil: t.expose('previousSecretUntil', {
+        type: 'DateTime',
+        nullable: true,
+        description: 'Until when the secret before the last roll still verifies hook posts; null: none does.',
+      }),
+    }),
+  });
+
+builder.queryField('inboundEmailSettings', (t) =>
+  t.field({
+    type: InboundEmailSettings,
+    args: { appModeId: t.arg.id({ required: true }) },
+    authScopes: (_root, { appModeId }) => ({ read: { appModeId } }),
+    resolve: async (_root, { appModeId }, ctx) => {
+      const mode = await ctx.svc.db.appMode.findUniqueOrThrow({
+        where: { id: appModeId },
+        select: { appKey: true, previousInboundUntil: true },
+      });
+      const until = mode.previousInboundUntil && mode.previousInboundUntil > ctx.svc.clock.now() ? mode.previousInboundUntil : null;
+      return {
+        inboxAddress: inboxAddress(ctx.svc.config.inboundDomain, mode.appKey),
+        replyDomain: ctx.svc.config.inboundDomain,
+        previousSecretUntil: until,
+      };
+    },
+  }),
+);
