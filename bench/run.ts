@@ -34,7 +34,7 @@ process.exit(
     const push = await import('./push.js');
     push.printPush(await push.benchPush(url, BENCH_SECRET_KEY));
 
-    // Email fan-out (bench/email.ts): one email to 100,000 people (BENCH_EMAIL_PEOPLE for fewer) through SMTP by the email-send process, restarted halfway, beside nodemailer from a plain loop.
+    // Email fan-out (bench/email.ts): one email to 100,000 people (BENCH_EMAIL_PEOPLE for fewer) through SMTP by the email-send process, restarted halfway, on the embedded engine and (TEMPORAL_ADDRESS set; else skipped, saying so) on Temporal with its worker in a process of its own, beside nodemailer from a plain loop.
     const email = await import('./email.js');
     email.printEmail(await email.benchEmail(url, BENCH_SECRET_KEY));
 

@@ -378,6 +378,34 @@ describe('the embedded engine on PostgreSQL', () => {
     await newer.runDue();
   });
 
+  it('claims nothing more once closing: the step in hand ends, the runs due are left to the next engine', async () => {
+    const slow = gate();
+    const { activities, count } = counted({
+      sendPing: async (input: { to: string }) => {
+        if (input.to === 'closing-first') await slow.opened;
+        return { ...input, sentAt: clock.now().toISOString() };
+      },
+    });
+    const engine = new EmbeddedEngine(await serverProcess(), processes, activities, { pollMs: 60_000 });
+    engine.startWorker();
+    await engine.start('ping', 'closing-first', { to: 'closing-first', replyWithinMs: 60_000 });
+    await vi.waitFor(async () => expect(count('sendPing', 'closing-first')).toBe(1), { timeout: 3_000 });
+    const closed = engine.close();
+    // Due while the engine closes (started by another server process): not this engine's to take any more.
+    const other = new EmbeddedEngine(await serverProcess(), processes, activities);
+    await other.start('ping', 'closing-second', { to: 'closing-second', replyWithinMs: 60_000 });
+    slow.open();
+    await closed;
+    expect(count('sendPing', 'closing-second')).toBe(0);
+    expect(await other.describe('closing-second')).toMatchObject({ state: 'active', attempts: 0 });
+    // The step in hand was finished and recorded: the next engine goes on from it, sending nothing twice.
+    await other.runDue();
+    expect(await other.describe('closing-first')).toMatchObject({ state: 'waiting' });
+    expect(await other.describe('closing-second')).toMatchObject({ state: 'waiting' });
+    expect(count('sendPing', 'closing-first')).toBe(1);
+    expect(count('sendPing', 'closing-second')).toBe(1);
+  });
+
   it('advances runs in the background, at once when this process starts or signals one', async () => {
     const { activities, count } = counted();
     const engine = new EmbeddedEngine(await serverProcess(), processes, activities, { pollMs: 60_000 });

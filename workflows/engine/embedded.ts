@@ -207,6 +207,12 @@ export class EmbeddedEngine<Def extends AnyProcess = AnyProcess> implements Dura
   async runDue(): Promise<number> {
     let stepped = 0;
     for (;;) {
+      // Closing: nothing more is claimed; the steps in hand end and are recorded, and the runs due
+      // are left to the next engine (a restart of a long sending stops halfway, not at its end).
+      if (this.stopping) {
+        await Promise.all(this.running);
+        return stepped;
+      }
       const room = this.batchSize - this.running.size;
       const { claimed, calls } = await this.claimDue(room).then(
         (answer) => ((this.claimFailures = 0), answer),
@@ -239,7 +245,7 @@ export class EmbeddedEngine<Def extends AnyProcess = AnyProcess> implements Dura
     this.loop = this.work();
   }
 
-  /** Stops the background loop once its current pass is done. */
+  /** Stops the background loop: the steps in hand end, nothing more is claimed. */
   async close(): Promise<void> {
     this.stopping = true;
     this.wake?.();
