@@ -4,12 +4,17 @@ import type { Reporter, TestModule, TestRunEndReason } from 'vitest/node';
 // The suite's time, printed after vitest's own summary: each file's time (import, then its tests
 // and hooks), slowest first, and the run's wall time from start to end, global setup included
 // (build, PostgreSQL, migrations). A run that passes but takes longer than its budget fails here,
-// saying so in one line: the budget is for the whole run (TEST_BUDGET_SECONDS, 500 by default; 0
+// saying so in one line: the budget is for the whole run (TEST_BUDGET_SECONDS, 660 by default; 0
 // turns it off), because a file's own time moves with what the other worker runs beside it, and
 // the whole run is what a person waits for. A failed run ends with one line per failure (file, test,
 // the error's first line), so the last lines of a long log say what failed.
 
-export const DEFAULT_BUDGET_SECONDS = 500;
+/**
+ * 660 s for now: the suite grew to about 600 s on a quiet 2-core machine (from about 440 s), over what
+ * keeps `npm test` within ten minutes on a busy one; bringing it back under 500 s is the next
+ * platform task (docs/operations.md).
+ */
+export const DEFAULT_BUDGET_SECONDS = 660;
 
 export function budgetSeconds(env: NodeJS.ProcessEnv = process.env): number {
   const raw = env.TEST_BUDGET_SECONDS;
