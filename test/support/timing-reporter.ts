@@ -10,8 +10,8 @@ import type { Reporter, TestModule, TestRunEndReason } from 'vitest/node';
 // the error's first line), so the last lines of a long log say what failed.
 
 /**
- * 660 s for now: the suite grew to about 600 s on a quiet 2-core machine (from about 440 s), over what
- * keeps `npm test` within ten minutes on a busy one; bringing it back under 500 s is the next
+ * 660 s for now: the suite grew to 500 to 600 s on a quiet 2-core machine (from about 440 s), over
+ * what keeps `npm test` within ten minutes on a busy one; bringing it back under 500 s is the next
  * platform task (docs/operations.md).
  */
 export const DEFAULT_BUDGET_SECONDS = 660;
