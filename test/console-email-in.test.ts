@@ -1,21 +1,16 @@
-import { mkdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { type Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { signatureHeader } from '../src/domain/webhooks/signature.js';
-import { serverApi, staffApp, type StaffApp } from './support/factories.js';
-import { launchBrowser, seriousFindings } from './support/browser.js';
-import { signedInConsole } from './support/console.js';
+import { serverApi } from './support/factories.js';
+import { seriousFindings } from './support/browser.js';
+import { consoleSuite, SHOTS, signedInConsole } from './support/console.js';
 import { staffApi } from './support/graphql.js';
 import { call } from './support/http.js';
 import { guestOf } from './support/messenger.js';
-import { startAddressedServer, type TestServer } from './support/server.js';
 
 // A reply by email in the console: the person answers the conversation's reply address from their
 // mail client; the inbox shows the reply alone as their message, and "The email as it came" opens
 // the whole email, quote and signature included. Screenshot: test/screenshots/console-email-in.png.
 
-const SHOTS = fileURLToPath(new URL('./screenshots/', import.meta.url));
 const EMAIL = [
   'Yes, the export works again. Thanks!',
   '',
@@ -26,29 +21,17 @@ const EMAIL = [
   '> We fixed the export. Could you try again?',
 ].join('\n');
 
-let t: TestServer;
-let app: StaffApp;
-let browser: Browser;
 let conversationId: string;
-const errors: string[] = [];
-
-beforeAll(async () => {
-  t = await startAddressedServer();
-  app = await staffApp(t, 'Acme Cloud');
+const suite = consoleSuite(async ({ t, app }) => {
   await serverApi(t, app.live.server_key).identify('grace', { email: 'grace@example.com', display_name: 'Grace Hopper' });
   const started = await guestOf(t, app.live, 'grace').start({ text: 'My export is empty.' });
   expect(started.status).toBe(201);
   conversationId = started.json.id;
-  browser = await launchBrowser();
-  mkdirSync(SHOTS, { recursive: true });
-});
-afterAll(async () => {
-  await browser?.close();
-  await t?.close();
 });
 
 describe('a reply by email in the console', { timeout: 60_000 }, () => {
   it('shows the reply alone, and the whole email when opened', async () => {
+    const { t, app, browser, errors } = suite;
     const { conversation } = await staffApi(
       () => t.url,
       () => app.owner,
@@ -84,6 +67,7 @@ describe('a reply by email in the console', { timeout: 60_000 }, () => {
   });
 
   it('shows the inbox address in the email settings, and rolls the inbound secret, shown once, the old one ended at once', async () => {
+    const { t, app, browser, errors } = suite;
     const page = await signedInConsole(browser, { url: t.url, token: app.owner, errors });
     await page.goto(`${t.url}/console/settings/email`);
     const section = page.getByRole('region', { name: 'Email in' });

@@ -10,6 +10,7 @@ import { reopen, REPLIED } from '../conversations/messages.js';
 import { addPart } from '../conversations/parts.js';
 import { markReadTo } from '../conversations/read.js';
 import { startRuleOf } from '../conversations/settings.js';
+import { openConversationOf, startRefused } from '../conversations/start-rule.js';
 import { STARTED } from '../conversations/start.js';
 import { DomainError, invalidField, notFound } from '../errors.js';
 import { lock } from '../locks.js';
@@ -246,16 +247,11 @@ async function conversationFor(tx: TxCtx, target: Target): Promise<{ conversatio
   // Held as a start from the messenger holds it: two at once cannot both find none open.
   const [held] = await rows(tx, sql`SELECT id FROM contact WHERE id = ${person.id} AND erase_requested_at IS NULL FOR UPDATE`);
   if (!held) throw notFound('No such person.');
+  // The app's start rule, as for a start from the messenger; where one open at a time is allowed, the one open is joined.
   const rule = await startRuleOf(tx, appModeId);
-  if (rule === 'never') throw new DomainError(409, 'start_refused', 'Refused', 'This app does not let people start conversations.');
-  if (rule === 'when_none_open') {
-    const open = await tx.db.conversation.findFirst({
-      where: { appModeId, contactId: person.id, state: { in: ['open', 'snoozed'] } },
-      orderBy: { createdAt: 'desc' },
-      select: { id: true },
-    });
-    if (open) return { conversation: await holdConversation(tx, open.id), started: false };
-  }
+  if (rule === 'never') throw startRefused();
+  const open = rule === 'when_none_open' ? await openConversationOf(tx, appModeId, person.id) : null;
+  if (open) return { conversation: await holdConversation(tx, open.id), started: false };
   const now = tx.clock.now();
   const conversation = await tx.db.conversation.create({
     data: {

@@ -64,9 +64,8 @@ export function graphProblems(steps: CheckedStep[], path = 'steps'): GraphProble
   // Loops without a wait: a cycle among the steps that do not wait.
   const still = steps.map((s) => !s.waits);
   for (const component of components(edges, still)) {
-    const first = Math.min(...component);
     problems.push({
-      field: `${path}.${first}`,
+      field: `${path}.${component[0]}`,
       message: `steps ${component.map((i) => steps[i]!.key).join(', ')} loop without waiting: put a wait in the loop`,
     });
   }
@@ -83,7 +82,8 @@ function walk(from: number[], next: (i: number) => number[]): Set<number> {
 
 /**
  * The loops among the nodes `inside` (Tarjan's strongly connected components, iterative): each
- * component of two or more, or of one with an edge to itself, in order of its first node.
+ * component of two or more, or of one with an edge to itself, its nodes in order, the components in
+ * order of their first node.
  */
 function components(edges: number[][], inside: boolean[]): number[][] {
   const n = edges.length;

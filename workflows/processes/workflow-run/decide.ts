@@ -22,14 +22,8 @@ export interface RunInput {
   goalEvent?: string;
 }
 
-export interface RunState {
-  appModeId: string;
-  workflowId: string;
-  versionId: string;
-  runKey: string;
-  contactId: string;
-  steps: Step[];
-  goalEvent?: string;
+/** What a run keeps: its input (the version's steps among it), and where it stands. */
+export interface RunState extends RunInput {
   /** The step the run is at. */
   at: string;
   /** A waiting run's timer. */
