@@ -26,6 +26,7 @@ export type Route =
   | { screen: 'messages'; messageId?: string | undefined; results?: boolean }
   | { screen: 'pushes' }
   | { screen: 'emails'; emailId?: string | undefined }
+  | { screen: 'workflows'; workflowId?: string | undefined }
   | { screen: 'settings'; page: string }
   | { screen: 'not-found' };
 
@@ -50,6 +51,7 @@ export function route(pathname: string): Route {
   if (parts[0] === 'ticket-types' && parts.length === 1) return { screen: 'ticket-types' };
   if (parts[0] === 'pushes' && parts.length === 1) return { screen: 'pushes' };
   if (parts[0] === 'emails' && parts.length <= 2) return { screen: 'emails', emailId: parts[1] };
+  if (parts[0] === 'workflows' && parts.length <= 2) return { screen: 'workflows', workflowId: parts[1] };
   if (parts[0] === 'messages' && parts.length <= 2) return { screen: 'messages', messageId: parts[1] };
   if (parts[0] === 'messages' && parts.length === 3 && parts[2] === 'results')
     return { screen: 'messages', messageId: parts[1], results: true };
@@ -78,3 +80,5 @@ export const surveyResultsPath = (messageId: string) => `${messagesPath(messageI
 export const PUSHES_PATH = `${BASE}/pushes`;
 /** Emails, and the one open beside the list (`new`: one being written). */
 export const emailsPath = (emailId?: string) => `${BASE}/emails${emailId ? `/${encodeURIComponent(emailId)}` : ''}`;
+/** Workflows, and the one open beside the list. */
+export const workflowsPath = (workflowId?: string) => `${BASE}/workflows${workflowId ? `/${encodeURIComponent(workflowId)}` : ''}`;

@@ -340,6 +340,15 @@ export type WebhookEndpointInput = {
   url?: string | null | undefined;
 };
 
+export type WorkflowInput = {
+  /** The definition (docs/areas/workflows.md), saved as written up to 256 KiB. */
+  definition?: unknown;
+  /** 1 to 100 characters. */
+  name?: string | null | undefined;
+};
+
+export type WorkflowState = 'draft' | 'live' | 'paused';
+
 export type SignInMutationVariables = Exact<{
   email: string;
   password: string;
@@ -3111,6 +3120,138 @@ export type ArchiveTicketTypeMutation = {
   };
 };
 
+export type WorkflowRowFragment = { id: string; name: string; state: WorkflowState; liveVersion: number | null; updatedAt: string };
+
+export type WorkflowVersionRowFragment = { id: string; number: number; publishedAt: string };
+
+export type WorkflowPageFragment = {
+  appModeId: string;
+  draft: unknown;
+  createdAt: string;
+  id: string;
+  name: string;
+  state: WorkflowState;
+  liveVersion: number | null;
+  updatedAt: string;
+};
+
+export type WorkflowsQueryVariables = Exact<{
+  appModeId: string;
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+}>;
+
+export type WorkflowsQuery = {
+  workflows: {
+    edges: Array<{ node: { id: string; name: string; state: WorkflowState; liveVersion: number | null; updatedAt: string } }>;
+    pageInfo: { hasNextPage: boolean; endCursor: string | null };
+  };
+};
+
+export type WorkflowQueryVariables = Exact<{
+  id: string;
+}>;
+
+export type WorkflowQuery = {
+  workflow: {
+    appModeId: string;
+    draft: unknown;
+    createdAt: string;
+    id: string;
+    name: string;
+    state: WorkflowState;
+    liveVersion: number | null;
+    updatedAt: string;
+  };
+};
+
+export type WorkflowVersionsQueryVariables = Exact<{
+  id: string;
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+}>;
+
+export type WorkflowVersionsQuery = {
+  workflow: {
+    id: string;
+    versions: {
+      edges: Array<{ node: { id: string; number: number; publishedAt: string } }>;
+      pageInfo: { hasNextPage: boolean; endCursor: string | null };
+    };
+  };
+};
+
+export type CreateWorkflowMutationVariables = Exact<{
+  appModeId: string;
+  input: WorkflowInput;
+}>;
+
+export type CreateWorkflowMutation = {
+  createWorkflow: {
+    appModeId: string;
+    draft: unknown;
+    createdAt: string;
+    id: string;
+    name: string;
+    state: WorkflowState;
+    liveVersion: number | null;
+    updatedAt: string;
+  };
+};
+
+export type ChangeWorkflowMutationVariables = Exact<{
+  id: string;
+  input: WorkflowInput;
+}>;
+
+export type ChangeWorkflowMutation = {
+  changeWorkflow: {
+    appModeId: string;
+    draft: unknown;
+    createdAt: string;
+    id: string;
+    name: string;
+    state: WorkflowState;
+    liveVersion: number | null;
+    updatedAt: string;
+  };
+};
+
+export type PublishWorkflowMutationVariables = Exact<{
+  id: string;
+}>;
+
+export type PublishWorkflowMutation = {
+  publishWorkflow: {
+    appModeId: string;
+    draft: unknown;
+    createdAt: string;
+    id: string;
+    name: string;
+    state: WorkflowState;
+    liveVersion: number | null;
+    updatedAt: string;
+  };
+};
+
+export type SetWorkflowLiveMutationVariables = Exact<{
+  id: string;
+  live: boolean;
+}>;
+
+export type SetWorkflowLiveMutation = {
+  setWorkflowLive: {
+    appModeId: string;
+    draft: unknown;
+    createdAt: string;
+    id: string;
+    name: string;
+    state: WorkflowState;
+    liveVersion: number | null;
+    updatedAt: string;
+  };
+};
+
 export class TypedDocumentString<TResult, TVariables> extends String implements DocumentTypeDecoration<TResult, TVariables> {
   __apiType?: NonNullable<DocumentTypeDecoration<TResult, TVariables>['__apiType']>;
   private value: string;
@@ -4062,6 +4203,45 @@ fragment TicketRow on Ticket {
 }`,
   { fragmentName: 'TicketPage' },
 ) as unknown as TypedDocumentString<TicketPageFragment, unknown>;
+export const WorkflowVersionRowFragmentDoc = new TypedDocumentString(
+  `
+    fragment WorkflowVersionRow on WorkflowVersion {
+  id
+  number
+  publishedAt
+}
+    `,
+  { fragmentName: 'WorkflowVersionRow' },
+) as unknown as TypedDocumentString<WorkflowVersionRowFragment, unknown>;
+export const WorkflowRowFragmentDoc = new TypedDocumentString(
+  `
+    fragment WorkflowRow on Workflow {
+  id
+  name
+  state
+  liveVersion
+  updatedAt
+}
+    `,
+  { fragmentName: 'WorkflowRow' },
+) as unknown as TypedDocumentString<WorkflowRowFragment, unknown>;
+export const WorkflowPageFragmentDoc = new TypedDocumentString(
+  `
+    fragment WorkflowPage on Workflow {
+  ...WorkflowRow
+  appModeId
+  draft
+  createdAt
+}
+    fragment WorkflowRow on Workflow {
+  id
+  name
+  state
+  liveVersion
+  updatedAt
+}`,
+  { fragmentName: 'WorkflowPage' },
+) as unknown as TypedDocumentString<WorkflowPageFragment, unknown>;
 export const SignInDocument = new TypedDocumentString(`
     mutation SignIn($email: String!, $password: String!) {
   signIn(email: $email, password: $password) {
@@ -7216,3 +7396,141 @@ fragment TicketTypeRow on TicketType {
     ...TicketStateWords
   }
 }`) as unknown as TypedDocumentString<ArchiveTicketTypeMutation, ArchiveTicketTypeMutationVariables>;
+export const WorkflowsDocument = new TypedDocumentString(`
+    query Workflows($appModeId: ID!, $first: Int, $after: String) {
+  workflows(appModeId: $appModeId, first: $first, after: $after) {
+    edges {
+      node {
+        ...WorkflowRow
+      }
+    }
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+  }
+}
+    fragment WorkflowRow on Workflow {
+  id
+  name
+  state
+  liveVersion
+  updatedAt
+}`) as unknown as TypedDocumentString<WorkflowsQuery, WorkflowsQueryVariables>;
+export const WorkflowDocument = new TypedDocumentString(`
+    query Workflow($id: ID!) {
+  workflow(id: $id) {
+    ...WorkflowPage
+  }
+}
+    fragment WorkflowRow on Workflow {
+  id
+  name
+  state
+  liveVersion
+  updatedAt
+}
+fragment WorkflowPage on Workflow {
+  ...WorkflowRow
+  appModeId
+  draft
+  createdAt
+}`) as unknown as TypedDocumentString<WorkflowQuery, WorkflowQueryVariables>;
+export const WorkflowVersionsDocument = new TypedDocumentString(`
+    query WorkflowVersions($id: ID!, $first: Int, $after: String) {
+  workflow(id: $id) {
+    id
+    versions(first: $first, after: $after) {
+      edges {
+        node {
+          ...WorkflowVersionRow
+        }
+      }
+      pageInfo {
+        hasNextPage
+        endCursor
+      }
+    }
+  }
+}
+    fragment WorkflowVersionRow on WorkflowVersion {
+  id
+  number
+  publishedAt
+}`) as unknown as TypedDocumentString<WorkflowVersionsQuery, WorkflowVersionsQueryVariables>;
+export const CreateWorkflowDocument = new TypedDocumentString(`
+    mutation CreateWorkflow($appModeId: ID!, $input: WorkflowInput!) {
+  createWorkflow(appModeId: $appModeId, input: $input) {
+    ...WorkflowPage
+  }
+}
+    fragment WorkflowRow on Workflow {
+  id
+  name
+  state
+  liveVersion
+  updatedAt
+}
+fragment WorkflowPage on Workflow {
+  ...WorkflowRow
+  appModeId
+  draft
+  createdAt
+}`) as unknown as TypedDocumentString<CreateWorkflowMutation, CreateWorkflowMutationVariables>;
+export const ChangeWorkflowDocument = new TypedDocumentString(`
+    mutation ChangeWorkflow($id: ID!, $input: WorkflowInput!) {
+  changeWorkflow(id: $id, input: $input) {
+    ...WorkflowPage
+  }
+}
+    fragment WorkflowRow on Workflow {
+  id
+  name
+  state
+  liveVersion
+  updatedAt
+}
+fragment WorkflowPage on Workflow {
+  ...WorkflowRow
+  appModeId
+  draft
+  createdAt
+}`) as unknown as TypedDocumentString<ChangeWorkflowMutation, ChangeWorkflowMutationVariables>;
+export const PublishWorkflowDocument = new TypedDocumentString(`
+    mutation PublishWorkflow($id: ID!) {
+  publishWorkflow(id: $id) {
+    ...WorkflowPage
+  }
+}
+    fragment WorkflowRow on Workflow {
+  id
+  name
+  state
+  liveVersion
+  updatedAt
+}
+fragment WorkflowPage on Workflow {
+  ...WorkflowRow
+  appModeId
+  draft
+  createdAt
+}`) as unknown as TypedDocumentString<PublishWorkflowMutation, PublishWorkflowMutationVariables>;
+export const SetWorkflowLiveDocument = new TypedDocumentString(`
+    mutation SetWorkflowLive($id: ID!, $live: Boolean!) {
+  setWorkflowLive(id: $id, live: $live) {
+    ...WorkflowPage
+  }
+}
+    fragment WorkflowRow on Workflow {
+  id
+  name
+  state
+  liveVersion
+  updatedAt
+}
+fragment WorkflowPage on Workflow {
+  ...WorkflowRow
+  appModeId
+  draft
+  createdAt
+}`) as unknown as TypedDocumentString<SetWorkflowLiveMutation, SetWorkflowLiveMutationVariables>;

@@ -1,44 +1,21 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { request } from '../api/request';
-import { AudienceAttributesDocument, type InAppMessagePageFragment } from '../generated/graphql';
-import { fitted, SurveyConditionRow, useAudienceSurveys } from './messages-audience-survey';
+import type { InAppMessagePageFragment } from '../generated/graphql';
+import { AudienceRules } from './audience-rules';
 import { AudienceReach } from './messages-reach';
 import { useMessageChange } from './messages-change';
-import { audienceOf, FIELD_TYPES, modelOf, nextRowKey, OPS, OP_WORDS, type Model, type Row } from './messages-content';
+import { audienceOf, modelOf, type Model } from './messages-content';
 import { FieldError, FormProblem, invalid } from './settings-common';
 
-// A message's audience (src/domain/audiences: { all | any: [rules] }, a condition being
-// { attribute | field, op, value } or { event, … }), edited as a list of conditions on the
-// person's attributes and own fields and on their answers to a survey (messages-audience-survey.tsx),
-// all or any of them; a rule the editor has no row for (an event condition, a nested group) is kept
-// as written, shown as JSON, and sent back unchanged. The people it reaches are counted as the
-// conditions change (AudienceReach).
+// A message's audience, edited as conditions (audience-rules.tsx: on the person's attributes, own
+// fields and answers to a survey, all or any of them; a rule the rows cannot hold kept as written),
+// the people it reaches counted as the conditions change (AudienceReach).
 
 export function AudienceEditor(props: { m: InAppMessagePageFragment; onSaved(m: InAppMessagePageFragment): void; onCancel(): void }) {
   const [model, setModel] = useState<Model>(() => modelOf(props.m.audience));
-  const [attributes, setAttributes] = useState<{ name: string; type: string }[]>([]);
   const { problem, busy, change } = useMessageChange(props.m.id, props.onSaved);
   const first = useRef<HTMLSelectElement>(null);
-  useEffect(() => {
-    first.current?.focus();
-    request(AudienceAttributesDocument, { appModeId: props.m.appModeId })
-      .then(({ attributeDefinitions }) => setAttributes(attributeDefinitions.edges.map((e) => e.node)))
-      .catch(() => setAttributes([]));
-  }, []);
-  const typeOf = (subject: string) =>
-    subject.startsWith('field:')
-      ? FIELD_TYPES[subject.slice(6)]!
-      : (attributes.find((a) => `attribute:${a.name}` === subject)?.type ??
-        model.rows.find((r) => r.subject === subject)?.type ??
-        'string');
-  const setRow = (key: number, patch: Partial<Row>) =>
-    setModel({ ...model, rows: model.rows.map((r) => (r.key === key ? { ...r, ...patch } : r)) });
-  const { surveys, loaded } = useAudienceSurveys(
-    props.m.appModeId,
-    model.surveys.map((r) => r.survey),
-  );
+  useEffect(() => first.current?.focus(), []);
   const audience = audienceOf(model);
-  const base = (i: number) => `audience.${model.group}.${i}`;
 
   return (
     <form
@@ -51,161 +28,15 @@ export function AudienceEditor(props: { m: InAppMessagePageFragment; onSaved(m: 
       }}
     >
       <FormProblem problem={problem} fields={['audience']} />
-      <label for="aud-group">Who sees it</label>
-      <select
-        id="aud-group"
-        ref={first}
-        value={model.group}
-        onChange={(e) => setModel({ ...model, group: e.currentTarget.value as 'all' | 'any' })}
-      >
-        <option value="all">People who match all of these</option>
-        <option value="any">People who match any of these</option>
-      </select>
-      {model.rows.length === 0 && model.surveys.length === 0 && model.kept.length === 0 && (
-        <p class="quiet-text">No condition: everyone.</p>
-      )}
-      <ol class="audience-rows">
-        {model.rows.map((r, i) => {
-          const id = (f: string) => `aud-${r.key}-${f}`;
-          const ops = OPS[r.type] ?? OPS.string!;
-          return (
-            <li key={r.key}>
-              <span>
-                <label for={id('subject')}>Condition {i + 1}</label>
-                <select
-                  {...invalid(problem, `${base(i)}.attribute`, id('subject'))}
-                  value={r.subject}
-                  onChange={(e) => {
-                    const subject = e.currentTarget.value;
-                    const type = typeOf(subject);
-                    setRow(r.key, { subject, type, op: (OPS[type] ?? OPS.string!).includes(r.op) ? r.op : OPS[type]![0]! });
-                  }}
-                >
-                  <optgroup label="Attributes">
-                    {attributes.map((a) => (
-                      <option key={a.name} value={`attribute:${a.name}`}>
-                        {a.name}
-                      </option>
-                    ))}
-                    {r.subject.startsWith('attribute:') && !attributes.some((a) => `attribute:${a.name}` === r.subject) && (
-                      <option value={r.subject}>{r.subject.slice(10)}</option>
-                    )}
-                  </optgroup>
-                  <optgroup label="The person">
-                    {Object.keys(FIELD_TYPES).map((f) => (
-                      <option key={f} value={`field:${f}`}>
-                        {f.replace(/_/g, ' ')}
-                      </option>
-                    ))}
-                  </optgroup>
-                </select>
-                <FieldError problem={problem} field={`${base(i)}.attribute`} id={id('subject')} />
-              </span>
-              <span>
-                <label for={id('op')}>Operator</label>
-                <select
-                  {...invalid(problem, `${base(i)}.op`, id('op'))}
-                  value={r.op}
-                  onChange={(e) => setRow(r.key, { op: e.currentTarget.value })}
-                >
-                  {ops.map((op) => (
-                    <option key={op} value={op}>
-                      {OP_WORDS[op] ?? op}
-                    </option>
-                  ))}
-                  {!ops.includes(r.op) && <option value={r.op}>{r.op}</option>}
-                </select>
-                <FieldError problem={problem} field={`${base(i)}.op`} id={id('op')} />
-              </span>
-              {r.op !== 'exists' && r.op !== 'not_exists' && (
-                <span>
-                  <label for={id('value')}>Value</label>
-                  <input
-                    {...invalid(problem, `${base(i)}.value`, id('value'))}
-                    value={r.value}
-                    onInput={(e) => setRow(r.key, { value: e.currentTarget.value })}
-                  />
-                  <FieldError problem={problem} field={`${base(i)}.value`} id={id('value')} />
-                </span>
-              )}
-              <button
-                type="button"
-                class="quiet small"
-                aria-label={`Remove condition ${i + 1}`}
-                onClick={() => setModel({ ...model, rows: model.rows.filter((x) => x.key !== r.key) })}
-              >
-                Remove
-              </button>
-            </li>
-          );
-        })}
-        {model.surveys.map((r, j) => (
-          <SurveyConditionRow
-            key={r.key}
-            row={r}
-            n={model.rows.length + j + 1}
-            base={base(model.rows.length + j)}
-            surveys={surveys}
-            problem={problem}
-            onChange={(row) => setModel({ ...model, surveys: model.surveys.map((x) => (x.key === r.key ? row : x)) })}
-            onRemove={() => setModel({ ...model, surveys: model.surveys.filter((x) => x.key !== r.key) })}
-          />
-        ))}
-      </ol>
-      {model.kept.length > 0 && (
-        <div class="audience-kept">
-          <p>Kept as written (events, nested groups: changed through the API):</p>
-          <ul>
-            {model.kept.map((k, i) => (
-              <li key={i}>
-                <code>{JSON.stringify(k)}</code>{' '}
-                <button
-                  type="button"
-                  class="quiet small"
-                  aria-label={`Remove kept rule ${i + 1}`}
-                  onClick={() => setModel({ ...model, kept: model.kept.filter((_, j) => j !== i) })}
-                >
-                  Remove
-                </button>
-              </li>
-            ))}
-          </ul>
-        </div>
-      )}
-      <p>
-        <button
-          type="button"
-          class="quiet small"
-          onClick={() => {
-            const a = attributes[0];
-            const subject = a ? `attribute:${a.name}` : 'field:email';
-            const type = a ? a.type : 'string';
-            setModel({ ...model, rows: [...model.rows, { key: nextRowKey(), subject, op: OPS[type]![0]!, value: '', type }] });
-          }}
-        >
-          Add a condition
-        </button>{' '}
-        <button
-          type="button"
-          class="quiet small"
-          disabled={loaded && surveys.length === 0}
-          title={loaded && surveys.length === 0 ? 'This app has no survey yet.' : undefined}
-          onClick={() => {
-            const row = {
-              key: nextRowKey(),
-              survey: surveys[0]?.id ?? '',
-              question: '',
-              rule: 'submitted' as const,
-              min: '',
-              max: '',
-              options: [],
-            };
-            setModel({ ...model, surveys: [...model.surveys, fitted(row, surveys)] });
-          }}
-        >
-          Add a survey condition
-        </button>
-      </p>
+      <AudienceRules
+        appModeId={props.m.appModeId}
+        model={model}
+        onChange={setModel}
+        problem={problem}
+        at="audience"
+        groupLabel="Who sees it"
+        first={first}
+      />
       <AudienceReach appModeId={props.m.appModeId} audience={audience} />
       <div class="actions">
         <button type="submit" disabled={busy}>

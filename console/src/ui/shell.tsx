@@ -22,6 +22,7 @@ import {
   TICKET_TYPES_PATH,
   ticketsPath,
   type Route,
+  workflowsPath,
 } from '../router';
 import { ContactPage } from '../screens/contact-page';
 import { Contacts } from '../screens/contacts';
@@ -32,6 +33,7 @@ import { Messages } from '../screens/messages-lazy';
 import { Pushes } from '../screens/messages-pushes';
 import { Tickets } from '../screens/tickets';
 import { TicketTypes } from '../screens/tickets-types';
+import { Workflows } from '../screens/workflows-lazy';
 import { Settings, settingsCommands, SettingsNav } from '../screens/settings';
 import { CommandMenu } from './command-menu';
 import { Invitations } from './invitations';
@@ -77,6 +79,7 @@ export function Shell({ route }: { route: Exclude<Route, { screen: 'sign-in' }> 
       { id: 'messages', label: 'Go to messages', run: () => navigate(messagesPath()) },
       { id: 'pushes', label: 'Go to pushes', run: () => navigate(PUSHES_PATH) },
       { id: 'emails', label: 'Go to emails', run: () => navigate(emailsPath()) },
+      { id: 'workflows', label: 'Go to workflows', run: () => navigate(workflowsPath()) },
       { id: 'tickets', label: 'Go to tickets', run: () => navigate(ticketsPath()) },
       { id: 'ticket-types', label: 'Go to ticket types', run: () => navigate(TICKET_TYPES_PATH) },
       ...settingsCommands(),
@@ -182,6 +185,18 @@ export function Shell({ route }: { route: Exclude<Route, { screen: 'sign-in' }> 
             </a>
           </li>
         </ul>
+        <h2 class="side-title">Automation</h2>
+        <ul>
+          <li>
+            <a
+              href={workflowsPath()}
+              aria-current={route.screen === 'workflows' ? 'page' : undefined}
+              onClick={(e) => (e.preventDefault(), navigate(workflowsPath()))}
+            >
+              Workflows
+            </a>
+          </li>
+        </ul>
         <h2 class="side-title">Support</h2>
         <ul>
           <li>
@@ -243,6 +258,8 @@ export function Shell({ route }: { route: Exclude<Route, { screen: 'sign-in' }> 
           <Pushes key={`${here.app.id}-${here.mode}`} place={here} />
         ) : here && route.screen === 'emails' ? (
           <Emails key={`${here.app.id}-${here.mode}`} place={here} emailId={route.emailId} />
+        ) : here && route.screen === 'workflows' ? (
+          <Workflows key={`${here.app.id}-${here.mode}`} place={here} workflowId={route.workflowId} />
         ) : here && route.screen === 'ticket-types' ? (
           <TicketTypes key={`${here.app.id}-${here.mode}`} place={here} />
         ) : here && route.screen === 'settings' ? (
