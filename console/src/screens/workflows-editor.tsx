@@ -19,6 +19,7 @@ import {
 } from './workflows-content';
 import { StepCard, stepName } from './workflows-step';
 import { TriggerFields } from './workflows-trigger';
+import './messages-survey.css';
 
 // The step editor of a workflow's draft: its name, trigger, entry and exit, and its steps as an
 // ordered list of cards (the first is where a run starts), each added of a kind, moved and removed.
