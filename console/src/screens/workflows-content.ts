@@ -7,6 +7,8 @@ import { audienceOf, modelOf, type Model } from './messages-content';
 // by its place when it was sent: `definition.steps.3.next`). Members the editor has no field for
 // are kept and sent back as they were.
 
+export const STATE_WORDS = { draft: 'Draft', live: 'Live', paused: 'Paused' } as const;
+
 export const STEP_KINDS = ['wait', 'wait_until', 'wait_for_event', 'branch', 'send', 'webhook', 'set_attribute', 'tag', 'end'] as const;
 export type StepKind = (typeof STEP_KINDS)[number];
 export const KIND_WORDS: Record<StepKind, string> = {

@@ -3,7 +3,7 @@ import { messageOf, request } from '../api/request';
 import { SetWorkflowLiveDocument, WorkflowDocument, type WorkflowPageFragment } from '../generated/graphql';
 import { fullTime } from '../ui/time';
 import { Reason } from './settings-common';
-import { STATE_WORDS } from './workflows';
+import { STATE_WORDS } from './workflows-content';
 import { WorkflowEditor } from './workflows-editor';
 import { WorkflowRuns } from './workflows-runs';
 import { WorkflowVersions } from './workflows-versions';

@@ -11,7 +11,7 @@ import { RowLink } from '../ui/row-link';
 import { useMoreWhenSeen, useRowKeys } from '../ui/row-keys';
 import { when } from '../ui/time';
 import { refusedFor, useRole } from './settings-common';
-import { fromEdit, toEdit } from './workflows-content';
+import { fromEdit, STATE_WORDS, toEdit } from './workflows-content';
 import { WorkflowPage } from './workflows-page';
 import './workflows.css';
 
@@ -21,7 +21,6 @@ import './workflows.css';
 // "New workflow" asks for a name, makes the workflow (an empty draft) and opens it.
 
 const PAGE = 30;
-export const STATE_WORDS = { draft: 'Draft', live: 'Live', paused: 'Paused' } as const;
 
 export function Workflows({ place, workflowId }: { place: Place; workflowId?: string | undefined }) {
   const modeId = appModeId(place);
