@@ -46,6 +46,25 @@ const RUNS: { [Name in Processes['name']]: { input: unknown; says: string } } = 
   'push-send': { input: { sendId: 'send-1' }, says: 'a step, a step at once, a wait for a provider’s pause, a last step' },
   'email-send': { input: { sendId: 'sending-1' }, says: 'a step, a step at once, a wait for emails put off, a last step' },
   'signup-mail': { input: { signupId: 'signup-1' }, says: 'mails the sign-up once' },
+  'workflow-run': {
+    input: {
+      appModeId: 'app-mode-1',
+      workflowId: 'workflow-1',
+      versionId: 'version-1',
+      runKey: 'wfr_recorded',
+      contactId: 'contact-1',
+      goalEvent: 'bought',
+      steps: [
+        { key: 'pause', kind: 'wait', seconds: 2, next: 'is_pro' },
+        { key: 'is_pro', kind: 'branch', condition: { attribute: 'plan', op: 'is', value: 'pro' }, yes: 'tell', no: 'done' },
+        { key: 'tell', kind: 'webhook', url: 'https://example.com/hook', next: 'mark' },
+        { key: 'mark', kind: 'set_attribute', attribute: 'welcomed', value: true, next: 'label' },
+        { key: 'label', kind: 'tag', action: 'add', tag: 'welcomed', next: 'done' },
+        { key: 'done', kind: 'end', outcome: 'welcomed' },
+      ],
+    },
+    says: 'a wait, a branch taken yes, a webhook tried again after its wait then sent, an attribute set, a tag added, the end recorded',
+  },
 };
 
 const stepsOfPush = new Map<string | null, () => { after: string | null; finished: boolean; waitUntil: string | null }>([
@@ -69,6 +88,13 @@ const activities: ActivitiesOf<Processes> = {
   sendEmailBatch: async ({ after }) => stepsOfPush.get(after)!(),
   stopEmailSend: async () => undefined,
   mailSignup: async () => undefined,
+  beginWorkflowWait: async () => ({ until: inSeconds(2) }),
+  checkWorkflowCondition: async () => ({ matched: true }),
+  sendWorkflowMessage: async () => ({ outcome: 'skipped', reason: 'not_available' }),
+  postWorkflowWebhook: async ({ attempt }) => (attempt === 1 ? { outcome: 'retry', retryInMs: 1000 } : { outcome: 'sent' }),
+  setWorkflowAttribute: async () => ({ outcome: 'passed' }),
+  tagWorkflowPerson: async () => ({ outcome: 'passed' }),
+  endWorkflowRun: async () => undefined,
 };
 
 Runtime.install({ logger: new DefaultLogger('ERROR') }); // try 2's failure is meant: no warning for it

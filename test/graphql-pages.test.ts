@@ -82,6 +82,7 @@ describe('the shape', () => {
       'MessengerSettings.faces',
       'OutgoingMail.headers',
       'OutgoingMail.to',
+      'PersonRun.steps',
       'PreferenceTopic.channels',
       'Query.conversationReadMarks',
       'Query.surveyResults',

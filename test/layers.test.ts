@@ -252,6 +252,7 @@ export const KNOWN_AREA_CYCLES: { from: string; to: string; why: string }[] = [
     'surveys/',
     'tickets/',
     'webhooks/',
+    'workflows/',
   ].map((to) => ({
     from: 'personal-data/',
     to,

@@ -111,11 +111,35 @@ export const ExportContact = z
     surveyResponses: z.array(z.object({ question: z.string(), answer: z.string() })),
     workflows: z.array(
       z.object({
-        workflow: z.string(),
-        state: z.string(),
+        workflow: z.string().describe("The workflow's name"),
+        state: z.enum(['active', 'waiting', 'parked', 'ended']),
         startedAt: instant,
-        outcome: z.unknown().describe('What the run ended with, as its workflow records it: any JSON value, null while it runs'),
+        outcome: z
+          .string()
+          .nullable()
+          .describe("What the run ended with: an end step's outcome, goal, failed, exited or cancelled; null while it runs"),
         endedAt: instant.nullable(),
+        step: z.string().describe('The step it is at (an ended run: the step it ended at)'),
+        since: instant.describe('Since when it is at that step, in that state'),
+        waitsFor: z.string().nullable().describe('The event a waiting run waits for, besides the goal'),
+        until: instant.nullable().describe("A waiting run's timer"),
+        steps: z
+          .array(
+            z.object({
+              step: z.string(),
+              kind: z.string(),
+              visit: z.number().int().describe('The visit, from 1: a loop visits a step again'),
+              enteredAt: instant,
+              leftAt: instant.nullable(),
+              outcome: z
+                .string()
+                .nullable()
+                .describe('passed, sent, skipped, failed, yes, no; for a wait waited, event or timeout; null while the run is at it'),
+              reason: z.string().nullable().describe('Why a step was skipped or failed: a code (see the workflows documentation)'),
+              detail: z.string().nullable().describe("A line more: the receiver's answer, the rule that refused"),
+            }),
+          )
+          .describe('Its newest 100 visits of steps, oldest first: why it went as it did'),
       }),
     ),
     collected: z.array(z.object({ conversationId: z.string(), key: z.string(), value: z.string() })),

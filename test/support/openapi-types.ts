@@ -1954,13 +1954,42 @@ export interface components {
         answer: string;
       }[];
       workflows: {
+        /** @description The workflow's name */
         workflow: string;
-        state: string;
+        /** @enum {string} */
+        state: 'active' | 'waiting' | 'parked' | 'ended';
         /** Format: date-time */
         startedAt: string;
-        /** @description What the run ended with, as its workflow records it: any JSON value, null while it runs */
-        outcome: unknown;
+        /** @description What the run ended with: an end step's outcome, goal, failed, exited or cancelled; null while it runs */
+        outcome: string | null;
         endedAt: string | null;
+        /** @description The step it is at (an ended run: the step it ended at) */
+        step: string;
+        /**
+         * Format: date-time
+         * @description Since when it is at that step, in that state
+         */
+        since: string;
+        /** @description The event a waiting run waits for, besides the goal */
+        waitsFor: string | null;
+        /** @description A waiting run's timer */
+        until: string | null;
+        /** @description Its newest 100 visits of steps, oldest first: why it went as it did */
+        steps: {
+          step: string;
+          kind: string;
+          /** @description The visit, from 1: a loop visits a step again */
+          visit: number;
+          /** Format: date-time */
+          enteredAt: string;
+          leftAt: string | null;
+          /** @description passed, sent, skipped, failed, yes, no; for a wait waited, event or timeout; null while the run is at it */
+          outcome: string | null;
+          /** @description Why a step was skipped or failed: a code (see the workflows documentation) */
+          reason: string | null;
+          /** @description A line more: the receiver's answer, the rule that refused */
+          detail: string | null;
+        }[];
       }[];
       collected: {
         conversationId: string;

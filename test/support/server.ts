@@ -14,7 +14,7 @@ import { activitySlots } from '../../workflows/temporal/activity-slots.js';
 import type { ProcessRef, ProcessStarter, RunDescription } from '../../workflows/engine/types.js';
 import { buildActivities } from '../../workflows/processes/activities.js';
 import { processes, type Processes } from '../../workflows/processes/registry.js';
-import { PROCESS_STARTS, startProcesses } from '../../workflows/processes/starts.js';
+import { PROCESS_STARTS, startProcesses, type ProcessSteerer } from '../../workflows/processes/starts.js';
 import { openServices, type OpenServices } from '../../src/services.js';
 import { freePort } from '../../bench/processes.js';
 import { createTestDatabase } from './db.js';
@@ -210,12 +210,14 @@ async function temporalTestEngine(
   const open = new Set<string>();
   /** The clock's time each of them was last told: a run is told again only once the clock has moved. */
   const told = new Map<string, number>();
-  const tracked: ProcessStarter<Processes> = {
+  const tracked: ProcessSteerer<Processes> = {
     start: async (process, runId, input) => {
       open.add(runId);
       told.set(runId, clock.now().getTime()); // a run starts on the clock's time (DurableArgs.clock)
       return engine.start(process, runId, input);
     },
+    signal: (runId, name, payload) => engine.signal(runId, name, payload),
+    cancel: (runId) => engine.cancel(runId),
   };
   if (starts) svc.outbox.consume(PROCESS_STARTS, startProcesses(tracked, svc));
 

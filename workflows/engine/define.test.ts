@@ -12,6 +12,7 @@ import type { ProcessInputs, ProcessStarter } from './types.js';
 import type { ConversationWakeInput } from '../processes/conversation-wake/decide.js';
 import type { PushSendInput } from '../processes/push-send/decide.js';
 import type { SignupMailInput } from '../processes/signup-mail/decide.js';
+import type { RunInput } from '../processes/workflow-run/decide.js';
 
 // What the compiler holds a process to. Vitest does not type-check: `tsc --noEmit` does (npm test
 // runs it first), and every `@ts-expect-error` below fails it the day its line compiles, so the
@@ -42,6 +43,7 @@ describe('a process declared with defineProcess', () => {
       'push-send': PushSendInput;
       'email-send': PushSendInput;
       'signup-mail': SignupMailInput;
+      'workflow-run': RunInput;
     }>();
   });
 });

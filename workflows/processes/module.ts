@@ -31,11 +31,21 @@ export type StartsOn<Input> =
    */
   | { topics: readonly string[] | 'all'; runs: (ctx: Ctx, rows: readonly OutboxRow[]) => Promise<RunStart<Input>[]> };
 
+/** What an outbox row asks of a running run: a signal (its decide function hears it at its next wait that listens), or a cancel. */
+export type RunSteer = { runId: string; signal: string; payload?: unknown } | { runId: string; cancel: true };
+
+/** Which outbox rows steer runs under way, read a batch at a time after the batch's starts. A run that has ended is passed over. */
+export interface SteersOn {
+  topics: readonly string[];
+  steers: (ctx: Ctx, rows: readonly OutboxRow[]) => Promise<RunSteer[]>;
+}
+
 /** What the service runs of a process beside its decide function. */
 export interface ProcessWiring<Def extends AnyProcess> {
   /** Every activity the process calls, each with the signature its decide module expects. */
   activities: (svc: Services) => ActivitiesOf<Def>;
   startsOn: StartsOn<InputOf<Def>>;
+  steersOn?: SteersOn;
 }
 
 /** A wiring.ts's default export: checked against the definition it wires (its activities, its start input). */

@@ -6,6 +6,7 @@ import { processModule } from './module.js';
 import { pushSendProcess } from './push-send/decide.js';
 import { signupMailProcess } from './signup-mail/decide.js';
 import { webhookProcess } from './webhook/decide.js';
+import { workflowRunProcess } from './workflow-run/decide.js';
 
 // Every durable process the service runs, each listed once (module.ts says what a process folder
 // holds). The engines, the Temporal workflows, the activities and the starts from the outbox are
@@ -19,6 +20,7 @@ export const PROCESS_MODULES = [
   processModule(pushSendProcess, () => import(/* webpackIgnore: true */ './push-send/wiring.js')),
   processModule(emailSendProcess, () => import(/* webpackIgnore: true */ './email-send/wiring.js')),
   processModule(signupMailProcess, () => import(/* webpackIgnore: true */ './signup-mail/wiring.js')),
+  processModule(workflowRunProcess, () => import(/* webpackIgnore: true */ './workflow-run/wiring.js')),
 ] as const;
 
 export const processes = new ProcessRegistry(PROCESS_MODULES.map((m) => m.definition));

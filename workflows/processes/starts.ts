@@ -1,7 +1,9 @@
 import type { OutboxConsumer } from '../../src/db/outbox-dispatcher.js';
 import { systemContext, type Ctx, type Services } from '../../src/domain/context.js';
-import type { AnyProcess, ProcessStarter } from '../engine/types.js';
+import { RunNotFoundError } from '../engine/errors.js';
+import type { AnyProcess, DurableEngine, ProcessStarter } from '../engine/types.js';
 import type { Processes } from './registry.js';
+import type { RunSteer } from './module.js';
 import { WIRED, type WiredProcess } from './wired.js';
 
 // Processes are started from the outbox, not by the request that asked for them: the row commits
@@ -13,17 +15,21 @@ export const PROCESS_STARTS = 'process-starts';
 /** The most runs started by one statement. */
 const START_BATCH = 500;
 
-export const startProcesses = (engine: ProcessStarter<Processes>, svc: Services): OutboxConsumer =>
+/** What the consumer asks of the engine: starts, and for processes that are steered (steersOn) signals and cancels. */
+export type ProcessSteerer<Def extends AnyProcess> = ProcessStarter<Def> & Partial<Pick<DurableEngine<Def>, 'signal' | 'cancel'>>;
+
+export const startProcesses = (engine: ProcessSteerer<Processes>, svc: Services): OutboxConsumer =>
   startsFrom(WIRED, engine, systemContext(svc, 'process-starts'));
 
 /**
  * The consumer that starts what the processes' rows ask for: first the one-run-per-row starts, row
  * by row in outbox order (a row of several processes' topics starts each, in the registry's
- * order), then each batch-reading process's runs, in the registry's order.
+ * order), then each batch-reading process's runs, in the registry's order; then what the rows ask
+ * of runs under way (steersOn): signals and cancels, a run that has ended passed over.
  */
 export function startsFrom<Def extends AnyProcess>(
   processes: readonly WiredProcess[],
-  engine: ProcessStarter<Def>,
+  engine: ProcessSteerer<Def>,
   ctx: Ctx,
 ): OutboxConsumer {
   // Each name and input as the engine takes them: wireProcess checked each startsOn against its definition.
@@ -48,5 +54,21 @@ export function startsFrom<Def extends AnyProcess>(
         else for (const { runId, input } of some) await start(p, runId, input);
       }
     }
+    for (const p of processes) {
+      const on = p.steersOn;
+      const mine = on ? rows.filter((row) => on.topics.includes(row.topic)) : [];
+      if (!mine.length) continue;
+      for (const steer of await on!.steers(ctx, mine)) await steerRun(engine, steer);
+    }
   };
+}
+
+async function steerRun<Def extends AnyProcess>(engine: ProcessSteerer<Def>, steer: RunSteer): Promise<void> {
+  if (!engine.signal || !engine.cancel) throw new Error('this engine cannot signal or cancel runs');
+  try {
+    if ('cancel' in steer) await engine.cancel(steer.runId);
+    else await engine.signal(steer.runId, steer.signal, steer.payload);
+  } catch (err) {
+    if (!(err instanceof RunNotFoundError)) throw err;
+  }
 }

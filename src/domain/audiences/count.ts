@@ -1,9 +1,7 @@
 import { rows, sql } from '../../db/sql.js';
 import type { Ctx } from '../context.js';
-import { compileAudience, type PersonFacts } from './compile.js';
-import { eventCounter, eventCountsSql, needLiterals } from './event-counts.js';
-import { surveyMatchesSql, surveyNeedsParam } from './survey-answers.js';
-import { surveyMatcher } from './survey-rule.js';
+import { compileAudience } from './compile.js';
+import { peopleFacts, type PersonRow } from './people-facts.js';
 import { FIELDS, readAudience, vocabularyOf, type Rule } from './rules.js';
 
 // How many people an audience reaches now, for staff writing a message: the app-mode's people (not
@@ -40,37 +38,11 @@ function outsideCheckin(rule: Rule): Rule {
   return 'field' in rule && CHECKIN_ONLY.has(rule.field) ? { all: [] } : rule;
 }
 
-interface PersonRow {
-  external_id: string;
-  email: string | null;
-  display_name: string | null;
-  provider: string | null;
-  time_zone: string | null;
-  signed_up_at: Date | null;
-  created_at: Date;
-  tags: string[];
-  attributes: Record<string, unknown>;
-  language: string | null;
-  events: number[] | null;
-  surveys: boolean[] | null;
-}
-
 /** The people an audience (as staff write it; null: everyone) reaches in the app-mode now; a bad rule is refused naming its member. */
 export async function countAudience(ctx: Ctx, appModeId: string, input: unknown, examine = COUNT_EXAMINED): Promise<AudienceCount> {
   const rule = readAudience(input, await vocabularyOf(ctx, appModeId, input));
   const audience = compileAudience(rule && outsideCheckin(rule));
-  const needs = audience.events;
-  const lists = needLiterals(needs);
-  const now = ctx.clock.now();
-  const events = needs.length
-    ? eventCountsSql(
-        sql`(SELECT e.name, e.occurred_at FROM event e WHERE e.app_mode_id = ${appModeId}::uuid AND e.external_id = k.external_id
-               AND e.name = ANY(${lists.names}::text[])) ev`,
-        lists,
-        now,
-      )
-    : sql`NULL`;
-  const surveys = audience.surveys.length ? surveyMatchesSql(surveyNeedsParam(audience.surveys), sql`k.id`) : sql`NULL`;
+  const { columns, factsOf } = peopleFacts(appModeId, audience, ctx.clock.now());
   let count = 0;
   let examined = 0;
   let after: string | null = null;
@@ -78,32 +50,13 @@ export async function countAudience(ctx: Ctx, appModeId: string, input: unknown,
     const limit = Math.min(PAGE, examine - examined);
     const page: PersonRow[] = await rows<PersonRow>(
       ctx,
-      sql`SELECT k.external_id, k.email, k.display_name, k.provider, k.time_zone, k.signed_up_at, k.created_at, k.tags, k.attributes, k.language,
-                 ${events} AS events, ${surveys} AS surveys
+      sql`SELECT ${columns}
           FROM contact k
           WHERE k.app_mode_id = ${appModeId} AND k.erase_requested_at IS NULL AND (${after}::text IS NULL OR k.external_id > ${after})
           ORDER BY k.external_id LIMIT ${limit}`,
     );
     for (const p of page) {
-      const facts: PersonFacts = {
-        now,
-        externalId: p.external_id,
-        contact: {
-          email: p.email,
-          displayName: p.display_name,
-          provider: p.provider,
-          timeZone: p.time_zone,
-          signedUpAt: p.signed_up_at,
-          createdAt: p.created_at,
-          tags: p.tags,
-        },
-        attributes: p.attributes,
-        language: p.language,
-        platform: null,
-        appVersion: null,
-        eventCount: eventCounter(needs, (p.events ?? []).map(Number)),
-        surveyMatch: surveyMatcher(audience.surveys, p.surveys ?? []),
-      };
+      const facts = factsOf(p);
       if (audience.test(facts)) count++;
     }
     examined += page.length;

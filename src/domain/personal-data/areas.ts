@@ -13,6 +13,7 @@ import { pushData } from '../push/personal-data.js';
 import { surveyData } from '../surveys/personal-data.js';
 import { ticketData } from '../tickets/personal-data.js';
 import { webhookData } from '../webhooks/personal-data.js';
+import { workflowData } from '../workflows/personal-data.js';
 import type { Ctx, TxCtx } from '../context.js';
 import { outboxData } from './outbox.js';
 import { PagedArray } from '../../lib/json-stream.js';
@@ -36,6 +37,8 @@ export const PERSONAL_DATA: PersonalDataArea[] = [
   noticeData,
   pushData,
   preferenceData,
+  // Before the contact: its runs are found (and cancelled) by the person's contacts.
+  workflowData,
   contactData,
 ];
 

@@ -78,7 +78,7 @@ export interface ExportContact {
     completedAt: string | null;
   }>;
   surveyResponses: Listed<{ question: string; answer: string }>;
-  workflows: { workflow: string; state: string; startedAt: string; outcome: unknown; endedAt: string | null }[];
+  workflows: Listed<{ workflow: string; state: string; startedAt: string; outcome: unknown; endedAt: string | null }>;
   collected: Listed<{ conversationId: string; key: string; value: string }>;
   testPhone: boolean;
   testSends: Listed<unknown>;

@@ -5,7 +5,7 @@ import { readAudience, vocabularyOf } from '../audiences/rules.js';
 import { transaction, type Ctx, type StaffCaller } from '../context.js';
 import { conflict, DomainError, invalid, invalidField, notFound } from '../errors.js';
 import { lock } from '../locks.js';
-import { readWorkflow, type RuleReader } from './definition.js';
+import { readWorkflow, type RuleReader, type WorkflowGraph } from './definition.js';
 
 // Workflows as staff keep them: a draft saved as written (so work in progress is never lost to a
 // refusal), published into a numbered version once it reads and checks whole (definition.ts, the
@@ -13,6 +13,8 @@ import { readWorkflow, type RuleReader } from './definition.js';
 // `definition`. New runs start on the live version; a paused workflow takes no one new.
 
 export const MAX_WORKFLOWS = 500;
+/** Send steps are read and saved in drafts, and refused on publishing until runs can send (docs/areas/workflows.md). */
+export const SEND_NOT_YET = 'send steps cannot be published yet: a run cannot send messages in this version';
 export const MAX_NAME = 100;
 /** A draft's size as JSON. */
 export const MAX_DRAFT_BYTES = 256 * 1024;
@@ -81,6 +83,10 @@ export async function publishWorkflow(ctx: Ctx<StaffCaller>, id: string): Promis
   const vocabulary = await vocabularyOf(ctx, current.appModeId, current.draft);
   const { workflow, errors } = readWorkflow(current.draft, audienceReader(vocabulary));
   if (!workflow) throw invalid(errors.map((e) => ({ ...e, field: `definition.${e.field}` })));
+  const unsent = workflow.steps.flatMap((s, i) =>
+    s.kind === 'send' ? [{ field: `definition.steps.${i}.kind`, message: SEND_NOT_YET }] : [],
+  );
+  if (unsent.length) throw invalid(unsent);
   return transaction(ctx, async (tx) => {
     // One publish of a workflow at a time: version numbers follow one another.
     const [held] = await rows<{ id: string }>(tx, sql`SELECT id FROM workflow WHERE id = ${id} FOR UPDATE`);
@@ -103,8 +109,24 @@ export async function publishWorkflow(ctx: Ctx<StaffCaller>, id: string): Promis
         publishedAt: now,
       },
     });
+    // The events its runs hear, added to those of its earlier versions (runs on them still hear theirs).
+    const events = heardEvents(workflow);
+    if (events.length)
+      await tx.db.workflowListen.createMany({
+        data: events.map((event) => ({ appModeId: current.appModeId, event, workflowId: id })),
+        skipDuplicates: true,
+      });
     return tx.db.workflow.update({ where: { id }, data: { state: 'live', liveVersion: number, updatedAt: now } });
   });
+}
+
+/** The events a version's runs hear: its trigger's, its goal, and those its waits for an event wait for. */
+export function heardEvents(w: WorkflowGraph): string[] {
+  const names = new Set<string>();
+  if (w.trigger.kind === 'event') names.add(w.trigger.event);
+  if (w.exit.goalEvent) names.add(w.exit.goalEvent);
+  for (const s of w.steps) if (s.kind === 'wait_for_event') names.add(s.event);
+  return [...names];
 }
 
 /** Takes no one new (paused) or takes people again (live); runs under way go on either way. */

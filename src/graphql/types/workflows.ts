@@ -1,10 +1,13 @@
 import { changeWorkflow, createWorkflow, MAX_WORKFLOWS, publishWorkflow, setWorkflowLive } from '../../domain/workflows/workflows.js';
+import { staffContactWhere } from '../../domain/contacts/staff.js';
+import { invalidField } from '../../domain/errors.js';
+import { MAX_STEPS_SHOWN } from '../../domain/workflows/person-runs.js';
 import { builder, connectionType } from '../builder.js';
 import { asStaff } from '../context.js';
 import { JSONValue } from '../json.js';
 
 // Workflows on the staff side: kept as drafts, published into versions (refused naming each problem
-// under `definition`), paused and resumed. Runs are not built yet.
+// under `definition`), paused and resumed; a person's runs, each step with how it went and why.
 
 const WorkflowStateEnum = builder.enumType('WorkflowState', { values: ['draft', 'live', 'paused'] as const });
 
@@ -112,4 +115,91 @@ builder.mutationField('setWorkflowLive', (t) =>
       return ctx.svc.db.workflow.findUniqueOrThrow({ ...query, where: { id } });
     },
   }),
+);
+
+// A person's runs: where each stands and why each step went as it did (the "why" of a message sent or not).
+
+const PersonRunStateEnum = builder.enumType('PersonRunState', {
+  description: 'active: doing a step; waiting: on a timer (perhaps for an event too); parked: on an event only; ended: with its outcome.',
+  values: ['active', 'waiting', 'parked', 'ended'] as const,
+});
+
+const PersonRunStepRef = builder.prismaObject('PersonRunStep', {
+  description: 'One visit of a step by a run, and how it went.',
+  fields: (t) => ({
+    step: t.exposeString('stepKey', { description: 'The step’s key.' }),
+    kind: t.exposeString('kind'),
+    visit: t.exposeInt('visit', { description: 'The visit, from 1 (a loop visits a step again).' }),
+    enteredAt: t.expose('enteredAt', { type: 'DateTime' }),
+    leftAt: t.expose('leftAt', { type: 'DateTime', nullable: true, description: 'Null while the run is at it.' }),
+    outcome: t.exposeString('outcome', {
+      nullable: true,
+      description:
+        'passed, sent, skipped, failed, yes or no; a wait: waited, event, timeout (or goal, exited when the run ended there). Null while at it.',
+    }),
+    reason: t.exposeString('reason', {
+      nullable: true,
+      description:
+        'Why a step was skipped or failed, a code (docs/areas/workflows.md): unchanged, wrong_type, attribute_undefined, webhook_refused, no_webhook_secret…',
+    }),
+    detail: t.exposeString('detail', { nullable: true, description: 'A line more: the receiver’s answer, the rule that refused.' }),
+  }),
+});
+
+const PersonRunRef = builder.prismaObject('PersonRun', {
+  description: 'A person’s run of a workflow.',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    workflow: t.relation('workflow'),
+    contactId: t.exposeID('contactId'),
+    versionNumber: t.exposeInt('versionNumber', { description: 'The version it runs on.' }),
+    state: t.expose('state', { type: PersonRunStateEnum }),
+    step: t.exposeString('atStep', { description: 'The step it is at (an ended run: the step it ended at).' }),
+    since: t.expose('since', { type: 'DateTime', description: 'Since when it is at that step, in that state.' }),
+    waitsFor: t.exposeString('waitsFor', {
+      nullable: true,
+      description: 'The event a waiting run waits for (besides the workflow’s goal).',
+    }),
+    until: t.expose('until', { type: 'DateTime', nullable: true, description: 'A waiting run’s timer.' }),
+    outcome: t.exposeString('outcome', {
+      nullable: true,
+      description: 'An ended run’s: an end step’s outcome, goal, failed or cancelled.',
+    }),
+    startedAt: t.expose('startedAt', { type: 'DateTime' }),
+    endedAt: t.expose('endedAt', { type: 'DateTime', nullable: true }),
+    steps: t.prismaField({
+      type: ['PersonRunStep'],
+      description: `Its newest ${MAX_STEPS_SHOWN} visits of steps, oldest first.`,
+      resolve: async (query, run, _args, ctx) =>
+        (
+          await ctx.svc.db.personRunStep.findMany({ ...query, where: { runId: run.id }, orderBy: { id: 'desc' }, take: MAX_STEPS_SHOWN })
+        ).reverse(),
+    }),
+  }),
+});
+
+builder.queryField('personWorkflowRuns', (t) =>
+  t.prismaConnection(
+    {
+      type: 'PersonRun',
+      cursor: 'id',
+      description: 'A person’s runs of the app-mode’s workflows (of one, when `workflowId` is given), newest first.',
+      args: {
+        appModeId: t.arg.id({ required: true }),
+        externalId: t.arg.string(),
+        contactId: t.arg.id({ description: 'The contact’s id in this service; or give externalId.' }),
+        workflowId: t.arg.id(),
+      },
+      authScopes: (_root, { appModeId }) => ({ read: { appModeId } }),
+      resolve: (query, _root, { appModeId, externalId, contactId, workflowId }, ctx) => {
+        if (!contactId === !externalId) throw invalidField('contactId', 'give either contactId or externalId, not both');
+        return ctx.svc.db.personRun.findMany({
+          ...query,
+          where: { appModeId, contact: staffContactWhere(appModeId, { id: contactId, externalId }), ...(workflowId && { workflowId }) },
+          orderBy: [{ startedAt: 'desc' }, { id: 'desc' }],
+        });
+      },
+    },
+    connectionType(PersonRunRef, 'PersonRun'),
+  ),
 );

@@ -135,7 +135,7 @@ function send(
       answer =
         status >= 300 && status < 400
           ? fail('redirect', `answered ${status}; redirects are not followed`, status)
-          : { status, ms: elapsed() };
+          : answered(status, elapsed(), res.headers['retry-after']);
       const done = () => {
         res.destroy();
         finish(answer!);
@@ -169,4 +169,19 @@ function beforeDeadline<T>(promise: Promise<T>, signal: AbortSignal): Promise<T>
       (err) => (signal.removeEventListener('abort', onAbort), reject(err)),
     );
   });
+}
+
+/** An answer, with its Retry-After (seconds, or a date) read as a wait in ms when it gives one. */
+function answered(status: number, ms: number, retryAfter: string | undefined): PostResult {
+  const wait = retryAfterMs(retryAfter, Date.now());
+  return wait === undefined ? { status, ms } : { status, ms, retryAfterMs: wait };
+}
+
+/** A Retry-After header as a wait in ms from `now`: whole seconds, or an HTTP date; undefined when absent or unreadable. */
+export function retryAfterMs(value: string | undefined, now: number): number | undefined {
+  if (value === undefined) return undefined;
+  const text = value.trim();
+  if (/^\d{1,10}$/.test(text)) return Number(text) * 1000;
+  const at = Date.parse(text);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }

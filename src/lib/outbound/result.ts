@@ -24,6 +24,8 @@ export interface Answered {
   status: number;
   /** From the call to the response headers, whole milliseconds. */
   ms: number;
+  /** The answer's Retry-After, as a wait in ms, when it gave one. */
+  retryAfterMs?: number;
   failure?: never;
 }
 

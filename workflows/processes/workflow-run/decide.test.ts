@@ -128,3 +128,53 @@ describe('a workflow run', () => {
     expect(d.command).toMatchObject({ kind: 'call', activity: 'endWorkflowRun', input: { outcome: 'failed' } });
   });
 });
+
+describe('a workflow run’s ways out and webhook tries', () => {
+  const toWebhook = [
+    started,
+    done('beginWorkflowWait', { until: later }),
+    { kind: 'timer_fired', at: later } as ProcessEvent,
+    done('checkWorkflowCondition', { matched: false }),
+    done('sendWorkflowMessage'),
+    done('beginWorkflowWait', { until: later }),
+    { kind: 'timer_fired', at: later } as ProcessEvent,
+  ];
+
+  it('tells each step the way the run left the step before it', () => {
+    const { commands } = drive(toWebhook);
+    const froms = commands.filter((c) => c.kind === 'call').map((c) => (c.input as { from?: { key: string; way: string } }).from);
+    expect(froms).toEqual([
+      undefined,
+      { key: 'wait_a_day', visit: 1, way: 'waited' },
+      { key: 'pro', visit: 1, way: 'no' },
+      { key: 'hello', visit: 1, way: 'sent' },
+      { key: 'opened', visit: 1, way: 'timeout' },
+    ]);
+  });
+
+  it('waits on a timer when a try asks to be made again, then tries the same visit with the next attempt and the first try’s time', () => {
+    const first = drive(toWebhook);
+    expect(first.last).toMatchObject({
+      kind: 'call',
+      activity: 'postWorkflowWebhook',
+      input: { step: { key: 'nudge' }, visit: 1, attempt: 1, at: later },
+    });
+    const retry = '2026-11-30T10:00:05.000Z';
+    const waited = drive(
+      [{ kind: 'activity_completed', at: later, activity: 'postWorkflowWebhook', result: { outcome: 'retry', retryInMs: 5000 } }],
+      first.state,
+    );
+    expect(waited.last).toEqual({ kind: 'wait', until: retry, signals: ['event', 'exit', 'move'] });
+    const again = drive([{ kind: 'timer_fired', at: retry }], waited.state);
+    expect(again.last).toMatchObject({
+      kind: 'call',
+      activity: 'postWorkflowWebhook',
+      input: { step: { key: 'nudge' }, visit: 1, attempt: 2, at: later },
+    });
+    const sent = drive(
+      [{ kind: 'activity_completed', at: retry, activity: 'postWorkflowWebhook', result: { outcome: 'sent' } }],
+      again.state,
+    );
+    expect(sent.last).toMatchObject({ kind: 'call', activity: 'endWorkflowRun', input: { at: 'done', outcome: 'welcomed' } });
+  });
+});

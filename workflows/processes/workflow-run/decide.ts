@@ -1,4 +1,6 @@
 import type { Step } from '../../../src/domain/workflows/definition.js';
+import type { WorkflowRunInput } from '../../../src/domain/workflows/entry.js';
+import { addMs } from '../../engine/commands.js';
 import { defineProcess } from '../../engine/define.js';
 import type { Decision, Instant } from '../../engine/types.js';
 
@@ -11,16 +13,8 @@ import type { Decision, Instant } from '../../engine/types.js';
 // a move to a newer version of the workflow (taken when the step the run waits at is still there).
 // A cancel (an erase) ends the run at once.
 
-export interface RunInput {
-  appModeId: string;
-  workflowId: string;
-  versionId: string;
-  /** The run's own key (its entry de-duplication key): deliveries of its webhook steps are named by it. */
-  runKey: string;
-  contactId: string;
-  steps: Step[];
-  goalEvent?: string;
-}
+/** What a run starts with (src/domain/workflows/entry.ts makes it): the version's steps travel in it, so a run keeps its version. */
+export type RunInput = WorkflowRunInput;
 
 /** What a run keeps: its input (the version's steps among it), and where it stands. */
 export interface RunState extends RunInput {
@@ -34,6 +28,19 @@ export interface RunState extends RunInput {
   ended?: string;
   /** Visits per step, so each visit of a webhook step posts under a delivery id of its own, kept over its tries. */
   visits: Record<string, number>;
+  /** When the run entered the step it is at. */
+  enteredAt?: Instant;
+  /** A webhook step's try under way (or, with `waiting`, the last made before the wait for the next). */
+  tries?: number;
+  /** A webhook step waits to be tried again. */
+  retrying?: boolean;
+}
+
+/** The step a run has just left and the way it left it (a wait: waited, event or timeout), closed where staff read it. */
+export interface CameFrom {
+  key: string;
+  visit: number;
+  way: string;
 }
 
 /** What each step's activity is told: the run and the step. */
@@ -46,12 +53,18 @@ export interface StepCall {
   step: Step;
   /** The step's visit, from 1. */
   visit: number;
+  /** When the run entered the step. */
+  at: Instant;
+  /** A webhook step's try, from 1. */
+  attempt?: number;
+  from?: CameFrom;
 }
 
 /** Why a step went as it did, for the person's runs (sent, skipped with its reason, failed with the provider's answer). */
 export interface StepOutcome {
-  outcome: 'passed' | 'sent' | 'skipped' | 'failed';
+  outcome: string;
   reason?: string;
+  detail?: string;
 }
 
 /** The activities, by the names a history shows. Their implementations are type-checked against this set when wired. */
@@ -59,7 +72,8 @@ export type RunActivities = {
   beginWorkflowWait: (input: StepCall) => Promise<{ until: Instant }>;
   checkWorkflowCondition: (input: StepCall) => Promise<{ matched: boolean }>;
   sendWorkflowMessage: (input: StepCall) => Promise<StepOutcome>;
-  postWorkflowWebhook: (input: StepCall) => Promise<StepOutcome>;
+  /** One try; `retryInMs` when the post is to be tried again after that wait (the step not yet recorded). */
+  postWorkflowWebhook: (input: StepCall) => Promise<StepOutcome & { retryInMs?: number }>;
   setWorkflowAttribute: (input: StepCall) => Promise<StepOutcome>;
   tagWorkflowPerson: (input: StepCall) => Promise<StepOutcome>;
   endWorkflowRun: (input: RunEnd) => Promise<void>;
@@ -73,6 +87,7 @@ export interface RunEnd {
   runKey: string;
   at: string;
   outcome: string;
+  from?: CameFrom;
 }
 
 export const RUN_SIGNALS = ['event', 'exit', 'move'] as const;
@@ -88,14 +103,28 @@ type Decided = Decision<RunState, RunActivities, RunSignal>;
 
 const stepOf = (state: RunState, key: string) => state.steps.find((s) => s.key === key);
 
-/** Enters a step: its activity, or for an end its record. */
-function enter(state: RunState, key: string): Decided {
+/** The step the run is at, left by `way`. */
+const leaving = (state: RunState, way: string): CameFrom | undefined =>
+  state.visits[state.at] ? { key: state.at, visit: state.visits[state.at]!, way } : undefined;
+
+/** Enters a step, leaving the one it is at by `way`: its activity, or for an end its record. */
+function enter(state: RunState, key: string, at: Instant, way = 'passed'): Decided {
   const step = stepOf(state, key);
-  if (!step) return finish({ ...state, at: key }, 'failed');
+  if (!step) return finish(state, 'failed', way);
   const unwaited = state.unwaited + 1;
-  if (unwaited > MAX_UNWAITED) return finish(state, 'failed');
+  if (unwaited > MAX_UNWAITED) return finish(state, 'failed', way);
+  const from = leaving(state, way);
   const visit = (state.visits[key] ?? 0) + 1;
-  const next: RunState = { ...state, at: key, until: undefined, unwaited, visits: { ...state.visits, [key]: visit } };
+  const next: RunState = {
+    ...state,
+    at: key,
+    enteredAt: at,
+    until: undefined,
+    tries: undefined,
+    retrying: undefined,
+    unwaited,
+    visits: { ...state.visits, [key]: visit },
+  };
   const input: StepCall = {
     appModeId: state.appModeId,
     workflowId: state.workflowId,
@@ -104,6 +133,8 @@ function enter(state: RunState, key: string): Decided {
     runKey: state.runKey,
     step,
     visit,
+    at,
+    ...(from && { from }),
   };
   switch (step.kind) {
     case 'wait':
@@ -115,23 +146,40 @@ function enter(state: RunState, key: string): Decided {
     case 'send':
       return { state: next, command: call('sendWorkflowMessage', input, RETRY) };
     case 'webhook':
-      // The endpoints' retry rules are the activity's own (one delivery id over its tries, Retry-After honoured).
-      return { state: next, command: call('postWorkflowWebhook', input, { retry: { maxAttempts: 1 }, timeoutMs: 24 * 3_600_000 }) };
+      return postWebhook(next, { ...input, attempt: 1 });
     case 'set_attribute':
       return { state: next, command: call('setWorkflowAttribute', input, RETRY) };
     case 'tag':
       return { state: next, command: call('tagWorkflowPerson', input, RETRY) };
     case 'end':
-      return finish(next, step.outcome);
+      return finish(next, step.outcome, way, from);
   }
 }
 
-/** Records the run's end, then ends it. */
-function finish(state: RunState, outcome: string): Decided {
+/**
+ * One try of a webhook step: the endpoints' retry rules are the activity's (one delivery id over the
+ * tries, Retry-After honoured), the waits between tries the run's durable timers.
+ */
+const postWebhook = (state: RunState, input: StepCall): Decided => ({
+  state: { ...state, tries: input.attempt, retrying: undefined },
+  command: call('postWorkflowWebhook', input, { retry: { maxAttempts: 1 }, timeoutMs: 60_000 }),
+});
+
+/** The call of the step the run is at, again (a webhook's next try). */
+function again(state: RunState, attempt: number): Decided {
+  const { appModeId, workflowId, versionId, contactId, runKey } = state;
+  const step = stepOf(state, state.at)!;
+  const at = state.enteredAt!;
+  return postWebhook(state, { appModeId, workflowId, versionId, contactId, runKey, step, visit: state.visits[state.at]!, at, attempt });
+}
+
+/** Records the run's end (at its end step, or where an exit or a failure found it), then ends it. */
+function finish(state: RunState, outcome: string, way: string, from = leaving(state, way)): Decided {
   const { appModeId, workflowId, contactId, runKey, at } = state;
+  const end: RunEnd = { appModeId, workflowId, contactId, runKey, at, outcome, ...(from && { from }) };
   return {
     state: { ...state, until: undefined, ended: outcome },
-    command: call('endWorkflowRun', { appModeId, workflowId, contactId, runKey, at, outcome }, { retry: { maxAttempts: 10 } }),
+    command: call('endWorkflowRun', end, { retry: { maxAttempts: 10 } }),
   };
 }
 
@@ -165,25 +213,35 @@ export const workflowRunProcess = define({
     const step = stepOf(state, state.at);
     switch (event.kind) {
       case 'started':
-        return enter(state, state.at);
+        return enter(state, state.at, event.at);
       case 'activity_completed':
         switch (event.activity) {
           case 'endWorkflowRun':
             return { state, command: { kind: 'end', outcome: { outcome: state.ended, at: state.at } } };
           case 'beginWorkflowWait':
             return waiting({ ...state, until: event.result.until, unwaited: 0 });
-          case 'checkWorkflowCondition':
-            return enter(state, wayOn(step!, event.result.matched ? 'yes' : 'no')!);
+          case 'checkWorkflowCondition': {
+            const way = event.result.matched ? 'yes' : 'no';
+            return enter(state, wayOn(step!, way)!, event.at, way);
+          }
+          case 'postWorkflowWebhook':
+            if (event.result.retryInMs !== undefined) {
+              return waiting({ ...state, retrying: true, until: addMs(event.at, event.result.retryInMs) });
+            }
+            return enter(state, wayOn(step!)!, event.at, event.result.outcome);
           default:
-            return enter(state, wayOn(step!)!);
+            return enter(state, wayOn(step!)!, event.at, event.result.outcome);
         }
       case 'activity_failed':
         // Retries spent (the database or a provider away for long): the run ends, and says so.
         return event.activity === 'endWorkflowRun'
           ? { state, command: { kind: 'end', outcome: { outcome: state.ended, at: state.at, unrecorded: true } } }
-          : finish(state, 'failed');
+          : finish(state, 'failed', 'failed');
       case 'timer_fired':
-        return enter(state, wayOn(step!, 'timeout')!);
+        if (state.retrying) return again({ ...state, until: undefined }, (state.tries ?? 1) + 1);
+        return step?.kind === 'wait_for_event'
+          ? enter(state, step.timeout, event.at, 'timeout')
+          : enter(state, wayOn(step!)!, event.at, 'waited');
       case 'signal': {
         const payload = (event.payload ?? {}) as {
           name?: string;
@@ -192,10 +250,11 @@ export const workflowRunProcess = define({
           steps?: Step[];
           goalEvent?: string;
         };
-        if (event.name === 'exit') return finish(state, payload.outcome ?? 'exited');
+        if (event.name === 'exit') return finish(state, payload.outcome ?? 'exited', 'exited');
         if (event.name === 'event' && payload.name !== undefined) {
-          if (state.goalEvent && payload.name === state.goalEvent) return finish(state, 'goal');
-          if (step?.kind === 'wait_for_event' && payload.name === step.event) return enter({ ...state, unwaited: 0 }, step.next);
+          if (state.goalEvent && payload.name === state.goalEvent) return finish(state, 'goal', 'goal');
+          if (step?.kind === 'wait_for_event' && payload.name === step.event && !state.retrying)
+            return enter({ ...state, unwaited: 0 }, step.next, event.at, 'event');
         }
         if (event.name === 'move' && payload.versionId && payload.steps?.some((s) => s.key === state.at && s.kind === step?.kind))
           return waiting({ ...state, versionId: payload.versionId, steps: payload.steps, goalEvent: payload.goalEvent });

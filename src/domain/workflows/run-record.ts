@@ -1,0 +1,131 @@
+import { join, one, sql, type Sql } from '../../db/sql.js';
+import { sqlTransaction, type Ctx, type TxCtx } from '../context.js';
+
+// A run's record where staff read it (person_run, person_run_step): each step's activity takes the
+// step in the transaction that records it, so a step's effect on the database and its record
+// commit together, and a retried activity finds its visit recorded and does nothing twice. The
+// step the run came from is closed first, with the way it was left (a wait: waited, event,
+// timeout). A run whose record is gone (the person was erased) takes no step.
+
+/** The step a run has just left and how. */
+export interface Left {
+  key: string;
+  visit: number;
+  way: string;
+}
+
+/** One visit of one step by a run. */
+export interface Visit {
+  runKey: string;
+  contactId: string;
+  step: { key: string; kind: string };
+  visit: number;
+  from?: Left;
+}
+
+/** How a step went: its outcome (passed, sent, skipped, failed, yes, no) and why, in a reason code and a line of detail. */
+export interface Done {
+  outcome: string;
+  reason?: string;
+  detail?: string;
+}
+
+/** Where a step leaves the run: at the step, active; or waiting on a timer (perhaps for an event too), or parked on an event only. */
+export type Standing = { state: 'active' } | { state: 'waiting'; until: Date; waitsFor?: string } | { state: 'parked'; waitsFor: string };
+
+/** What a step's effect is given: the transaction, and the person as they are (locked with the run). */
+export interface Taking {
+  tx: TxCtx;
+  person: {
+    id: string;
+    appModeId: string;
+    externalId: string;
+    timeZone: string | null;
+    tags: string[];
+    attributes: Record<string, unknown>;
+  };
+}
+
+/** Closes the step left, if still open: its way out becomes its outcome (unless it recorded one). */
+const closing = (runKey: string, from: Left | undefined, now: Date): Sql[] =>
+  from
+    ? [
+        sql`closed AS (
+          UPDATE person_run_step SET left_at = coalesce(left_at, ${now}), outcome = coalesce(outcome, ${from.way})
+          WHERE run_id = ${runKey} AND step_key = ${from.key} AND visit = ${from.visit} AND left_at IS NULL)`,
+      ]
+    : [];
+
+/**
+ * Takes a step once: its effect and its record in one transaction. Answers what was recorded: the
+ * effect's now, or the visit's first record when the step was taken already (a retried activity),
+ * or `erased` when the run's record is gone.
+ */
+export async function takeStep(
+  ctx: Ctx,
+  visit: Visit,
+  effect: (t: Taking) => Promise<Done & { standing?: Standing }>,
+): Promise<Done & { until?: Date }> {
+  return sqlTransaction(ctx, async (tx) => {
+    const now = tx.clock.now();
+    type Found = { done: boolean; outcome: string | null; reason: string | null; detail: string | null; until: Date | null };
+    const found = await one<Found & Taking['person']>(
+      tx,
+      sql`
+      SELECT s.id IS NOT NULL AS done, s.outcome, s.reason, s.detail, r.until,
+             k.id, k.app_mode_id AS "appModeId", k.external_id AS "externalId", k.time_zone AS "timeZone", k.tags, k.attributes
+      FROM person_run r JOIN contact k ON k.id = r.contact_id
+      LEFT JOIN person_run_step s ON s.run_id = r.id AND s.step_key = ${visit.step.key} AND s.visit = ${visit.visit}
+      WHERE r.id = ${visit.runKey}
+      FOR UPDATE OF r, k`,
+    );
+    if (!found) return { outcome: 'skipped', reason: 'erased' };
+    if (found.done)
+      return {
+        ...doneOf({ outcome: found.outcome ?? 'waiting', reason: found.reason, detail: found.detail }),
+        ...(found.until && { until: found.until }),
+      };
+    const { done: _d, outcome: _o, reason: _r, detail: _t, until: _u, ...person } = found;
+    const done = await effect({ tx, person });
+    const standing = done.standing ?? { state: 'active' };
+    const open = standing.state !== 'active';
+    await one(
+      tx,
+      sql`
+      WITH ${join([
+        ...closing(visit.runKey, visit.from, now),
+        sql`visited AS (
+          INSERT INTO person_run_step (run_id, step_key, kind, visit, entered_at, left_at, outcome, reason, detail)
+          VALUES (${visit.runKey}, ${visit.step.key}, ${visit.step.kind}, ${visit.visit}, ${now}, ${open ? null : now},
+                  ${open ? null : done.outcome}, ${done.reason ?? null}, ${done.detail ?? null}))`,
+      ])}
+      UPDATE person_run SET at_step = ${visit.step.key}, state = ${standing.state}::"PersonRunState", since = ${now},
+        until = ${standing.state === 'waiting' ? standing.until : null},
+        waits_for = ${standing.state === 'active' ? null : (standing.waitsFor ?? null)}
+      WHERE id = ${visit.runKey}
+      RETURNING 1`,
+    );
+    return { ...doneOf(done), ...(standing.state === 'waiting' && { until: standing.until }) };
+  });
+}
+
+const doneOf = (d: { outcome: string; reason?: string | null; detail?: string | null }): Done => ({
+  outcome: d.outcome,
+  ...(d.reason && { reason: d.reason }),
+  ...(d.detail && { detail: d.detail }),
+});
+
+/** Records the run's end: the step left closed, the run ended with its outcome at the step it ended at. Idempotent. */
+export async function endRun(ctx: Ctx, end: { runKey: string; at: string; outcome: string; from?: Left }): Promise<void> {
+  const now = ctx.clock.now();
+  const also = closing(end.runKey, end.from, now);
+  await one(
+    ctx,
+    sql`
+    ${also.length ? sql`WITH ${also[0]!}` : sql``}
+    UPDATE person_run SET state = 'ended', outcome = ${end.outcome}, at_step = ${end.at}, since = ${now}, ended_at = ${now},
+      until = NULL, waits_for = NULL
+    WHERE id = ${end.runKey} AND state <> 'ended'
+    RETURNING 1`,
+  );
+}

@@ -1,0 +1,66 @@
+import { systemContext, type Services } from '../../../src/domain/context.js';
+import { endRun, takeStep } from '../../../src/domain/workflows/run-record.js';
+import { meetsCondition, setAttribute, tagPerson } from '../../../src/domain/workflows/step-effects.js';
+import { nextTimeOfDay } from '../../../src/domain/workflows/wait-until.js';
+import { tryStepWebhook, type WebhookOptions } from '../../../src/domain/workflows/webhook-step.js';
+import type { Instant } from '../../engine/types.js';
+import type { RunActivities, StepCall } from './decide.js';
+
+// Each step of a run, taken and recorded in one transaction (run-record.ts), so a retried
+// activity finds its visit recorded and does nothing twice.
+
+const waitEnd = (step: StepCall['step'], now: Date, zone: string | null): Date => {
+  switch (step.kind) {
+    case 'wait':
+      return new Date(now.getTime() + step.seconds * 1000);
+    case 'wait_for_event':
+      return new Date(now.getTime() + step.timeoutSeconds * 1000);
+    case 'wait_until':
+      return nextTimeOfDay(now, step.time, zone);
+    default:
+      throw new Error(`${step.kind} is not a wait`);
+  }
+};
+
+export const workflowRunActivities = (svc: Services, opts: WebhookOptions = {}, ctx = systemContext(svc, 'workflow-run')) =>
+  ({
+    beginWorkflowWait: async (call) => {
+      const done = await takeStep(ctx, call, async ({ tx, person }) => {
+        const until = waitEnd(call.step, tx.clock.now(), person.timeZone);
+        const waitsFor = call.step.kind === 'wait_for_event' ? call.step.event : undefined;
+        return { outcome: 'waiting', standing: { state: 'waiting', until, ...(waitsFor && { waitsFor }) } };
+      });
+      // An erased person's run waits no more (its cancel is on its way).
+      return { until: (done.until ?? ctx.clock.now()).toISOString() as Instant };
+    },
+    checkWorkflowCondition: async (call) => {
+      if (call.step.kind !== 'branch') throw new Error('not a branch');
+      const condition = call.step.condition;
+      const done = await takeStep(ctx, call, async (t) => ((await meetsCondition(t, condition)) ? { outcome: 'yes' } : { outcome: 'no' }));
+      return { matched: done.outcome === 'yes' };
+    },
+    sendWorkflowMessage: (call) =>
+      // Publishing refuses send steps for now (SEND_NOT_YET); a version from before that rule skips them, saying why.
+      takeStep(ctx, call, async () => ({
+        outcome: 'skipped',
+        reason: 'not_available',
+        detail: 'sending from a workflow is not built yet',
+      })),
+    postWorkflowWebhook: (call) => {
+      if (call.step.kind !== 'webhook') throw new Error('not a webhook step');
+      return tryStepWebhook(ctx, { ...call, step: call.step, attempt: call.attempt ?? 1 }, opts);
+    },
+    setWorkflowAttribute: (call) => {
+      const step = call.step;
+      if (step.kind !== 'set_attribute') throw new Error('not a set_attribute step');
+      return takeStep(ctx, call, (t) => setAttribute(t, step.attribute, step.value));
+    },
+    tagWorkflowPerson: (call) => {
+      const step = call.step;
+      if (step.kind !== 'tag') throw new Error('not a tag step');
+      return takeStep(ctx, call, (t) => tagPerson(t, step.action, step.tag));
+    },
+    endWorkflowRun: (end) => endRun(ctx, { runKey: end.runKey, at: end.at, outcome: end.outcome, ...(end.from && { from: end.from }) }),
+  }) satisfies RunActivities;
+
+export type WorkflowRunActivities = ReturnType<typeof workflowRunActivities>;

@@ -1,0 +1,35 @@
+import { enterOnEvents, runsHearing, WORKFLOW_EVENT } from '../../../src/domain/workflows/entry.js';
+import { RUNS_CANCELLED } from '../../../src/domain/workflows/personal-data.js';
+import { wireProcess } from '../module.js';
+import { workflowRunActivities } from './activities.js';
+import { workflowRunProcess } from './decide.js';
+
+// Events a workflow hears start runs (their trigger) and wake the person's runs under way (a goal,
+// a wait for an event); an erase cancels the person's runs. Each from the outbox rows written with
+// the change.
+export default wireProcess(workflowRunProcess, {
+  activities: (svc) =>
+    workflowRunActivities(svc, {
+      testTrust: svc.config.outboundTestTrust,
+      ...(svc.config.webhookTestRetryWaitMs !== undefined && { retryWaitMs: svc.config.webhookTestRetryWaitMs }),
+    }),
+  startsOn: { topics: [WORKFLOW_EVENT], runs: (ctx, rows) => enterOnEvents(ctx, rows) },
+  steersOn: {
+    topics: [WORKFLOW_EVENT, RUNS_CANCELLED],
+    steers: async (ctx, rows) => [
+      ...(
+        await runsHearing(
+          ctx,
+          rows.filter((r) => r.topic === WORKFLOW_EVENT),
+        )
+      ).map(({ runId, name }) => ({
+        runId,
+        signal: 'event',
+        payload: { name },
+      })),
+      ...rows
+        .filter((r) => r.topic === RUNS_CANCELLED)
+        .flatMap((r) => (r.data.run_ids as string[]).map((runId) => ({ runId, cancel: true as const }))),
+    ],
+  },
+});
