@@ -152,6 +152,7 @@ const PersonRunRef = builder.prismaObject('PersonRun', {
     id: t.exposeID('id'),
     workflow: t.relation('workflow'),
     contactId: t.exposeID('contactId'),
+    contact: t.relation('contact', { description: 'The person (a person being erased is gone with their runs).' }),
     versionNumber: t.exposeInt('versionNumber', { description: 'The version it runs on.' }),
     state: t.expose('state', { type: PersonRunStateEnum }),
     step: t.exposeString('atStep', { description: 'The step it is at (an ended run: the step it ended at).' }),
@@ -178,6 +179,27 @@ const PersonRunRef = builder.prismaObject('PersonRun', {
   }),
 });
 
+const PersonRunConnection = connectionType(PersonRunRef, 'PersonRun');
+
+builder.queryField('workflowRuns', (t) =>
+  t.prismaConnection(
+    {
+      type: 'PersonRun',
+      cursor: 'id',
+      description: 'The runs of a workflow, newest first; of one state when `state` is given.',
+      args: { workflowId: t.arg.id({ required: true }), state: t.arg({ type: PersonRunStateEnum }) },
+      authScopes: (_root, { workflowId }) => ({ read: { workflowId } }),
+      resolve: (query, _root, { workflowId, state }, ctx) =>
+        ctx.svc.db.personRun.findMany({
+          ...query,
+          where: { workflowId, ...(state && { state }) },
+          orderBy: [{ startedAt: 'desc' }, { id: 'desc' }],
+        }),
+    },
+    PersonRunConnection,
+  ),
+);
+
 builder.queryField('personWorkflowRuns', (t) =>
   t.prismaConnection(
     {
@@ -200,6 +222,6 @@ builder.queryField('personWorkflowRuns', (t) =>
         });
       },
     },
-    connectionType(PersonRunRef, 'PersonRun'),
+    PersonRunConnection,
   ),
 );
