@@ -228,6 +228,22 @@ describe.each(ENGINES)('workflow runs on the $engine engine', ({ engine, skip })
       expect(await runsOf(p, id)).toHaveLength(2);
     });
 
+    it('enters a person once when their trigger comes twenty times at once', async () => {
+      const p = unique('burst');
+      await serverApi(t, app.live.server_key).identify(p);
+      const id = await workflow('Once', {
+        trigger: { kind: 'event', event: 'clicked' },
+        steps: [
+          { key: 'hold', kind: 'wait', seconds: 600, next: 'done' },
+          { key: 'done', kind: 'end' },
+        ],
+      });
+      await Promise.all(Array.from({ length: 20 }, () => events([p, 'clicked'])));
+      await settle();
+      expect(await runsOf(p, id)).toHaveLength(1);
+      expect(await t.svc.db.workflowEntry.count({ where: { workflowId: id } })).toBe(1);
+    });
+
     it('gives the runs in the export’s workflows, and an erase cancels the person’s runs and removes them', async () => {
       const p = unique('erased');
       await serverApi(t, app.live.server_key).identify(p);
@@ -266,5 +282,72 @@ describe.each(ENGINES)('workflow runs on the $engine engine', ({ engine, skip })
       await expect.poll(async () => (await t.engine.describe(run!.id))?.state).toBe('ended');
       expect(await t.svc.db.personRun.count({ where: { id: run!.id } })).toBe(0);
     });
+  });
+});
+
+describe('a run across restarts of the embedded engine', () => {
+  const servers: TestServer[] = [];
+  afterAll(async () => {
+    for (const s of servers) await s.close().catch(() => {});
+    await receiver?.close();
+  });
+
+  it('resumes exactly where it waited: its timer, then a webhook’s next try under the same delivery id', async () => {
+    const cert = await makeTestCertificate();
+    const seen: string[] = [];
+    receiver = await startReceiver(cert, {
+      handler: (req, res) => {
+        seen.push(String(req.headers['x-crm-delivery']));
+        res.writeHead(seen.length === 1 ? 503 : 200).end();
+      },
+    });
+    const config = testConfig({ outboundTestTrust: { allow: [receiver.hostPort], ca: cert.cert }, webhookTestRetryWaitMs: 1000 });
+    const first = await startTestServer({ config });
+    servers.push(first);
+    t = first;
+    app = await staffApp(t, 'Restarts');
+    api = staffApi(
+      () => t.url,
+      () => app.owner,
+    );
+    await api.ok('mutation($m: ID!) { renewAppWebhookSecret(appModeId: $m) { secret } }', { m: app.modes.live });
+    const p = unique('restart');
+    await serverApi(t, app.live.server_key).identify(p);
+    const id = await workflow('Survivor', {
+      trigger: { kind: 'event', event: 'joined' },
+      steps: [
+        { key: 'pause', kind: 'wait', seconds: 3600, next: 'tell' },
+        { key: 'tell', kind: 'webhook', url: `${receiver.origin}/hook`, next: 'done' },
+        { key: 'done', kind: 'end' },
+      ],
+    });
+    await events([p, 'joined']);
+    await settle();
+    expect((await runsOf(p, id))[0]).toMatchObject({ state: 'waiting', step: 'pause' });
+
+    // Stopped while waiting; another server on the same database takes the run up when its timer is due.
+    await first.close();
+    t = await startTestServer({ dbUrl: first.dbUrl, config, clock: first.clock });
+    servers.push(t);
+    t.clock.advance(3_601_000);
+    await settle();
+    expect(seen).toHaveLength(1);
+    expect((await runsOf(p, id))[0]).toMatchObject({ state: 'active', step: 'tell' });
+
+    // Stopped between a webhook's tries; the next server makes the second try, with the first's delivery id.
+    await t.close();
+    t = await startTestServer({ dbUrl: first.dbUrl, config, clock: first.clock });
+    servers.push(t);
+    t.clock.advance(1_000);
+    await settle();
+    expect(seen).toHaveLength(2);
+    expect(seen[1]).toBe(seen[0]);
+    const [run] = await runsOf(p, id);
+    expect(run).toMatchObject({ state: 'ended', outcome: 'done' });
+    // Each step was taken once: the wait was not begun again, the post not recorded twice.
+    expect(run!.steps.map((s) => [s.step, s.visit, s.outcome])).toEqual([
+      ['pause', 1, 'waited'],
+      ['tell', 1, 'sent'],
+    ]);
   });
 });

@@ -115,6 +115,23 @@ const doneOf = (d: { outcome: string; reason?: string | null; detail?: string | 
   ...(d.detail && { detail: d.detail }),
 });
 
+/**
+ * A step begun and not yet done (a webhook between its tries): the step left is closed and the run
+ * shown at this step, active, from the step's first try; its visit is recorded when done (takeStep).
+ */
+export async function stepBegun(ctx: Ctx, visit: Visit & { at: string }): Promise<void> {
+  const now = ctx.clock.now();
+  const also = closing(visit.runKey, visit.from, now);
+  await one(
+    ctx,
+    sql`
+    ${also.length ? sql`WITH ${also[0]!}` : sql``}
+    UPDATE person_run SET at_step = ${visit.step.key}, state = 'active', since = ${new Date(visit.at)}, until = NULL, waits_for = NULL
+    WHERE id = ${visit.runKey} AND state <> 'ended'
+    RETURNING 1`,
+  );
+}
+
 /** Records the run's end: the step left closed, the run ended with its outcome at the step it ended at. Idempotent. */
 export async function endRun(ctx: Ctx, end: { runKey: string; at: string; outcome: string; from?: Left }): Promise<void> {
   const now = ctx.clock.now();

@@ -5,7 +5,7 @@ import { DomainError } from '../errors.js';
 import { signAsApp } from '../webhooks/app-secret.js';
 import { webhookBody } from '../webhooks/body.js';
 import { MAX_TRIES, refusedForGood, RETRY_WAITS_MS } from '../webhooks/schedule.js';
-import { takeStep, type Done, type Visit } from './run-record.js';
+import { stepBegun, takeStep, type Done, type Visit } from './run-record.js';
 
 // A workflow's webhook step: posts to the customer's server signed with the app's own webhook
 // secret (spec: Delivery rules 5), in the scheme and under the retry rules of every endpoint: one
@@ -78,6 +78,7 @@ export async function tryStepWebhook(ctx: Ctx, v: WebhookVisit, opts: WebhookOpt
   const detail = result.failure === undefined ? `answered ${result.status}` : `${result.failure}: ${result.detail}`;
   const final = v.attempt >= MAX_TRIES || result.failure === 'redirect' || (result.failure === undefined && refusedForGood(result.status));
   if (final) return record({ outcome: 'failed', reason: 'webhook_refused', detail: `${detail} (try ${v.attempt} of ${MAX_TRIES})` });
+  await stepBegun(ctx, v);
   const scheduled = opts.retryWaitMs ?? RETRY_WAITS_MS[v.attempt - 1]!;
   const asked = result.failure === undefined ? Math.min(result.retryAfterMs ?? 0, MAX_RETRY_AFTER_MS) : 0;
   return { outcome: 'retry', detail, retryInMs: Math.max(scheduled, asked) };
