@@ -89,10 +89,13 @@ describe('the shape', () => {
       'Query.webhookTopics',
       'SurveyQuestionResults.distribution',
       'SurveyResultsEvent.results',
+      'Subscription.workflowStatisticsChanged',
       'SurveyVariantResults.questions',
       'TicketType.states',
       'TopicPreference.channels',
       'WebhookEndpoint.topics',
+      'Workflow.statistics',
+      'WorkflowStepStatistics.outcomes',
     ]);
   });
 });

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serverApi, staffApp, unique, type StaffApp } from './support/factories.js';
-import { staffApi } from './support/graphql.js';
+import { staffApi, staffSocket } from './support/graphql.js';
 import { makeTestCertificate, startReceiver, type Receiver } from './support/https-receiver.js';
 import { ENGINES, sayIfTemporalSkipped, startTestServer, testConfig, type TestServer } from './support/server.js';
 import { call } from './support/http.js';
@@ -174,6 +174,28 @@ describe.each(ENGINES)('workflow runs on the $engine engine', ({ engine, skip })
       expect(ended).toMatchObject({ state: 'ended', outcome: 'engaged', step: 'happy' });
       expect(ended!.steps.find((s) => s.step === 'opened')!.outcome).toBe('event');
 
+      // The statistics per step count both people: each step's visits, runs waiting there now, and how the visits went.
+      const { workflow: stats } = await api.ok(
+        'query($id: ID!) { workflow(id: $id) { statistics { step entered waiting outcomes { outcome count } } } }',
+        { id },
+      );
+      const byStep = Object.fromEntries(
+        stats.statistics.map((s: { step: string; entered: number; waiting: number; outcomes: { outcome: string; count: number }[] }) => [
+          s.step,
+          { entered: s.entered, waiting: s.waiting, ...Object.fromEntries(s.outcomes.map((o) => [o.outcome, o.count])) },
+        ]),
+      );
+      expect(byStep).toMatchObject({
+        pause: { entered: 2, waiting: 0, waited: 2 },
+        is_pro: { entered: 2, yes: 1, no: 1 },
+        tell: { entered: 1, sent: 1 },
+        opened: { entered: 1, waiting: 0, event: 1 },
+        happy: { 'end:engaged': 1 },
+        plain: { entered: 1, skipped: 1 },
+        done: { 'end:done': 1 },
+        quiet: { entered: 0, waiting: 0 },
+      });
+
       // The other person went the `no` way: their tag to remove was not there, skipped and said why.
       const [plain] = await runsOf(free, id);
       expect(plain).toMatchObject({ state: 'ended', outcome: 'done' });
@@ -196,8 +218,20 @@ describe.each(ENGINES)('workflow runs on the $engine engine', ({ engine, skip })
           { key: 'nudge', kind: 'end', outcome: 'nudged' },
         ],
       });
+      // Followed live over graphql-ws: the statistics now, then again as they change.
+      const client = staffSocket(t.url, app.owner);
+      const seen: { step: string; waiting: number }[][] = [];
+      const stop = client.subscribe<{ workflowStatisticsChanged: { step: string; waiting: number }[] }>(
+        { query: 'subscription($w: ID!) { workflowStatisticsChanged(workflowId: $w) { step waiting } }', variables: { w: id } },
+        { next: ({ data }) => data && seen.push(data.workflowStatisticsChanged), error: () => {}, complete: () => {} },
+      );
+      await expect.poll(() => seen.length).toBe(1);
+      expect(seen[0]!.find((s) => s.step === 'listen')!.waiting).toBe(0);
       await events([late, 'trial_started'], [goal, 'trial_started']);
       await settle();
+      await expect.poll(() => seen.at(-1)!.find((s) => s.step === 'listen')!.waiting).toBe(2);
+      stop();
+      await client.dispose();
       await events([goal, 'upgraded']);
       await settle();
       expect((await runsOf(goal, id))[0]).toMatchObject({ state: 'ended', outcome: 'goal', step: 'listen' });

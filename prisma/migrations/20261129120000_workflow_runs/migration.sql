@@ -160,3 +160,14 @@ BEGIN
     WHERE e.x = ANY(erased)
   ) AS refused;
 END $$;
+
+-- A workflow's statistics per step (src/domain/workflows/run-record.ts keeps them, statistics.ts reads them).
+CREATE TABLE "workflow_step_count" (
+    "workflow_id" TEXT NOT NULL,
+    "step_key" TEXT NOT NULL,
+    "measure" TEXT NOT NULL,
+    "slot" SMALLINT NOT NULL,
+    "n" BIGINT NOT NULL,
+
+    CONSTRAINT "workflow_step_count_pkey" PRIMARY KEY ("workflow_id","step_key","measure","slot")
+);

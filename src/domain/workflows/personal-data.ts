@@ -1,6 +1,7 @@
 import { emitMany } from '../outbox.js';
 import { keyset, pagedMember, type PersonalDataArea } from '../personal-data/registry.js';
 import { exportedRun, RUN_DETAIL, type RunWithSteps } from './person-runs.js';
+import { uncountWaiting } from './run-record.js';
 
 // A person's workflow runs in the export's `workflows`, newest first, read a page at a time while
 // the export is written. An erase cancels their runs under way (the outbox row, written with the
@@ -36,8 +37,12 @@ export const workflowData: PersonalDataArea = {
     if (!contactIds.length) return { workflowRuns: 0, workflowEntries: 0 };
     const going = await tx.db.personRun.findMany({
       where: { contactId: { in: contactIds }, state: { not: 'ended' } },
-      select: { id: true, appModeId: true },
+      select: { id: true, appModeId: true, workflowId: true, atStep: true, state: true },
     });
+    await uncountWaiting(
+      tx,
+      going.filter((r) => r.state === 'waiting' || r.state === 'parked'),
+    );
     for (const appModeId of new Set(going.map((r) => r.appModeId))) {
       const ids = going.filter((r) => r.appModeId === appModeId).map((r) => r.id);
       const rows = [];

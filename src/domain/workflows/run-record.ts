@@ -1,4 +1,4 @@
-import { join, one, sql, type Sql } from '../../db/sql.js';
+import { join, one, raw, sql, type Sql } from '../../db/sql.js';
 import { sqlTransaction, type Ctx, type TxCtx } from '../context.js';
 
 // A run's record where staff read it (person_run, person_run_step): each step's activity takes the
@@ -46,13 +46,22 @@ export interface Taking {
   };
 }
 
-/** Closes the step left, if still open: its way out becomes its outcome (unless it recorded one). */
-const closing = (runKey: string, from: Left | undefined, now: Date): Sql[] =>
+/** Adds to a workflow's step counters (statistics.ts): rows of (step, measure, n) from `source`, in this connection's slot. */
+const counting = (name: string, workflowId: string, source: Sql): Sql => sql`${raw(name)} AS (
+  INSERT INTO workflow_step_count (workflow_id, step_key, measure, slot, n)
+  SELECT ${workflowId}, c.step_key, c.measure, (pg_backend_pid() % 8)::smallint, sum(c.n) FROM (${source}) c(step_key, measure, n)
+  GROUP BY 1, 2, 3, 4 ORDER BY 2, 3
+  ON CONFLICT (workflow_id, step_key, measure, slot) DO UPDATE SET n = workflow_step_count.n + excluded.n)`;
+
+/** Closes the step left (a wait), if still open: its way out becomes its outcome, and it is counted as left. */
+const closing = (runKey: string, workflowId: string, from: Left | undefined, now: Date): Sql[] =>
   from
     ? [
         sql`closed AS (
-          UPDATE person_run_step SET left_at = coalesce(left_at, ${now}), outcome = coalesce(outcome, ${from.way})
-          WHERE run_id = ${runKey} AND step_key = ${from.key} AND visit = ${from.visit} AND left_at IS NULL)`,
+          UPDATE person_run_step SET left_at = ${now}, outcome = ${from.way}
+          WHERE run_id = ${runKey} AND step_key = ${from.key} AND visit = ${from.visit} AND left_at IS NULL
+          RETURNING step_key)`,
+        counting('closed_count', workflowId, sql`SELECT step_key, m, n FROM closed, (VALUES ('waiting', -1), (${from.way}, 1)) v(m, n)`),
       ]
     : [];
 
@@ -68,11 +77,18 @@ export async function takeStep(
 ): Promise<Done & { until?: Date }> {
   return sqlTransaction(ctx, async (tx) => {
     const now = tx.clock.now();
-    type Found = { done: boolean; outcome: string | null; reason: string | null; detail: string | null; until: Date | null };
+    type Found = {
+      done: boolean;
+      outcome: string | null;
+      reason: string | null;
+      detail: string | null;
+      until: Date | null;
+      workflowId: string;
+    };
     const found = await one<Found & Taking['person']>(
       tx,
       sql`
-      SELECT s.id IS NOT NULL AS done, s.outcome, s.reason, s.detail, r.until,
+      SELECT s.id IS NOT NULL AS done, s.outcome, s.reason, s.detail, r.until, r.workflow_id AS "workflowId",
              k.id, k.app_mode_id AS "appModeId", k.external_id AS "externalId", k.time_zone AS "timeZone", k.tags, k.attributes
       FROM person_run r JOIN contact k ON k.id = r.contact_id
       LEFT JOIN person_run_step s ON s.run_id = r.id AND s.step_key = ${visit.step.key} AND s.visit = ${visit.visit}
@@ -85,7 +101,7 @@ export async function takeStep(
         ...doneOf({ outcome: found.outcome ?? 'waiting', reason: found.reason, detail: found.detail }),
         ...(found.until && { until: found.until }),
       };
-    const { done: _d, outcome: _o, reason: _r, detail: _t, until: _u, ...person } = found;
+    const { done: _d, outcome: _o, reason: _r, detail: _t, until: _u, workflowId, ...person } = found;
     const done = await effect({ tx, person });
     const standing = done.standing ?? { state: 'active' };
     const open = standing.state !== 'active';
@@ -93,7 +109,12 @@ export async function takeStep(
       tx,
       sql`
       WITH ${join([
-        ...closing(visit.runKey, visit.from, now),
+        ...closing(visit.runKey, workflowId, visit.from, now),
+        counting(
+          'visit_count',
+          workflowId,
+          sql`VALUES (${visit.step.key}, 'entered', 1), (${visit.step.key}, ${open ? 'waiting' : done.outcome}, 1)`,
+        ),
         sql`visited AS (
           INSERT INTO person_run_step (run_id, step_key, kind, visit, entered_at, left_at, outcome, reason, detail)
           VALUES (${visit.runKey}, ${visit.step.key}, ${visit.step.kind}, ${visit.visit}, ${now}, ${open ? null : now},
@@ -119,13 +140,13 @@ const doneOf = (d: { outcome: string; reason?: string | null; detail?: string | 
  * A step begun and not yet done (a webhook between its tries): the step left is closed and the run
  * shown at this step, active, from the step's first try; its visit is recorded when done (takeStep).
  */
-export async function stepBegun(ctx: Ctx, visit: Visit & { at: string }): Promise<void> {
+export async function stepBegun(ctx: Ctx, visit: Visit & { at: string; workflowId: string }): Promise<void> {
   const now = ctx.clock.now();
-  const also = closing(visit.runKey, visit.from, now);
+  const also = closing(visit.runKey, visit.workflowId, visit.from, now);
   await one(
     ctx,
     sql`
-    ${also.length ? sql`WITH ${also[0]!}` : sql``}
+    ${also.length ? sql`WITH ${join(also)}` : sql``}
     UPDATE person_run SET at_step = ${visit.step.key}, state = 'active', since = ${new Date(visit.at)}, until = NULL, waits_for = NULL
     WHERE id = ${visit.runKey} AND state <> 'ended'
     RETURNING 1`,
@@ -133,16 +154,34 @@ export async function stepBegun(ctx: Ctx, visit: Visit & { at: string }): Promis
 }
 
 /** Records the run's end: the step left closed, the run ended with its outcome at the step it ended at. Idempotent. */
-export async function endRun(ctx: Ctx, end: { runKey: string; at: string; outcome: string; from?: Left }): Promise<void> {
+export async function endRun(
+  ctx: Ctx,
+  end: { runKey: string; workflowId: string; at: string; outcome: string; from?: Left },
+): Promise<void> {
   const now = ctx.clock.now();
-  const also = closing(end.runKey, end.from, now);
-  await one(
-    ctx,
-    sql`
-    ${also.length ? sql`WITH ${also[0]!}` : sql``}
+  await sqlTransaction(ctx, async (tx) => {
+    const ended = await one(
+      tx,
+      sql`
+    WITH ${join([
+      ...closing(end.runKey, end.workflowId, end.from, now),
+      sql`ended AS (
     UPDATE person_run SET state = 'ended', outcome = ${end.outcome}, at_step = ${end.at}, since = ${now}, ended_at = ${now},
       until = NULL, waits_for = NULL
     WHERE id = ${end.runKey} AND state <> 'ended'
-    RETURNING 1`,
-  );
+    RETURNING at_step)`,
+      counting('end_count', end.workflowId, sql`SELECT at_step, ${`end:${end.outcome}`}, 1 FROM ended`),
+    ])}
+    SELECT 1 FROM ended`,
+    );
+    void ended;
+  });
+}
+
+/** Runs removed while waiting (an erase): no longer counted as waiting at their step. */
+export async function uncountWaiting(tx: TxCtx, runs: { workflowId: string; atStep: string }[]): Promise<void> {
+  for (const workflowId of new Set(runs.map((r) => r.workflowId))) {
+    const steps = runs.filter((r) => r.workflowId === workflowId).map((r) => r.atStep);
+    await one(tx, sql`WITH ${counting('gone', workflowId, sql`SELECT s, 'waiting', -1 FROM unnest(${steps}::text[]) s`)} SELECT 1`);
+  }
 }

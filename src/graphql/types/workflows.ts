@@ -2,7 +2,14 @@ import { changeWorkflow, createWorkflow, MAX_WORKFLOWS, publishWorkflow, setWork
 import { staffContactWhere } from '../../domain/contacts/staff.js';
 import { invalidField } from '../../domain/errors.js';
 import { MAX_STEPS_SHOWN } from '../../domain/workflows/person-runs.js';
+import { changesOf } from '../../domain/changes-of.js';
+import type { WorkflowGraph } from '../../domain/workflows/definition.js';
+import { workflowStatistics, type StepStatistics } from '../../domain/workflows/statistics.js';
 import { builder, connectionType } from '../builder.js';
+import { liveFor } from '../subscription-access.js';
+
+/** How often a statistics subscription reads the counters again. */
+const STATISTICS_EVERY_MS = 2_000;
 import { asStaff } from '../context.js';
 import { JSONValue } from '../json.js';
 
@@ -224,4 +231,53 @@ builder.queryField('personWorkflowRuns', (t) =>
     },
     PersonRunConnection,
   ),
+);
+
+// Statistics per step, and the same live.
+
+const StepOutcomeCountRef = builder.objectRef<{ outcome: string; count: number }>('WorkflowStepOutcomeCount').implement({
+  fields: (t) => ({ outcome: t.exposeString('outcome'), count: t.exposeInt('count') }),
+});
+
+const StepStatisticsRef = builder.objectRef<StepStatistics>('WorkflowStepStatistics').implement({
+  description: 'One step of a workflow over all its versions: visits that entered it, runs waiting at it now, and how the visits went.',
+  fields: (t) => ({
+    step: t.exposeString('step'),
+    entered: t.exposeInt('entered'),
+    waiting: t.exposeInt('waiting', { description: 'Runs waiting at the step now.' }),
+    outcomes: t.field({
+      type: [StepOutcomeCountRef],
+      description: 'By outcome (passed, sent, skipped, failed, yes, no, waited, event, timeout, goal; a run’s end there: end:<outcome>).',
+      resolve: (s) => s.outcomes,
+    }),
+  }),
+});
+
+const statisticsOf = async (ctx: Parameters<typeof asStaff>[0], workflowId: string) => {
+  const w = await ctx.svc.db.workflow.findUniqueOrThrow({ where: { id: workflowId }, select: { liveVersion: true } });
+  const live =
+    w.liveVersion === null
+      ? null
+      : await ctx.svc.db.workflowVersion.findUnique({ where: { workflowId_number: { workflowId, number: w.liveVersion } } });
+  return workflowStatistics(asStaff(ctx), workflowId, (live?.definition ?? null) as WorkflowGraph | null);
+};
+
+builder.objectField(WorkflowRef, 'statistics', (t) =>
+  t.field({
+    type: [StepStatisticsRef],
+    description: 'Per step, in the order of the live version (steps only older versions have come after).',
+    resolve: (w, _args, ctx) => statisticsOf(ctx, w.id),
+  }),
+);
+
+builder.subscriptionField('workflowStatisticsChanged', (t) =>
+  t.field({
+    type: [StepStatisticsRef],
+    description: `A workflow's statistics per step now, then again each time they change (read every ${STATISTICS_EVERY_MS / 1000} s while subscribed).`,
+    args: { workflowId: t.arg.id({ required: true }) },
+    authScopes: (_root, { workflowId }) => ({ read: { workflowId } }),
+    subscribe: (_root, { workflowId }, ctx) =>
+      liveFor(ctx, { workflowId }, 'read', (signal) => changesOf(() => statisticsOf(ctx, workflowId), STATISTICS_EVERY_MS, signal)),
+    resolve: (s) => s,
+  }),
 );

@@ -60,7 +60,8 @@ export const workflowRunActivities = (svc: Services, opts: WebhookOptions = {}, 
       if (step.kind !== 'tag') throw new Error('not a tag step');
       return takeStep(ctx, call, (t) => tagPerson(t, step.action, step.tag));
     },
-    endWorkflowRun: (end) => endRun(ctx, { runKey: end.runKey, at: end.at, outcome: end.outcome, ...(end.from && { from: end.from }) }),
+    endWorkflowRun: (end) =>
+      endRun(ctx, { runKey: end.runKey, workflowId: end.workflowId, at: end.at, outcome: end.outcome, ...(end.from && { from: end.from }) }),
   }) satisfies RunActivities;
 
 export type WorkflowRunActivities = ReturnType<typeof workflowRunActivities>;
