@@ -61,7 +61,13 @@ export const workflowRunActivities = (svc: Services, opts: WebhookOptions = {}, 
       return takeStep(ctx, call, (t) => tagPerson(t, step.action, step.tag));
     },
     endWorkflowRun: (end) =>
-      endRun(ctx, { runKey: end.runKey, workflowId: end.workflowId, at: end.at, outcome: end.outcome, ...(end.from && { from: end.from }) }),
+      endRun(ctx, {
+        runKey: end.runKey,
+        workflowId: end.workflowId,
+        at: end.at,
+        outcome: end.outcome,
+        ...(end.from && { from: end.from }),
+      }),
   }) satisfies RunActivities;
 
 export type WorkflowRunActivities = ReturnType<typeof workflowRunActivities>;
