@@ -69,7 +69,7 @@ describe('workflows in the console', { timeout: 120_000 }, () => {
       .locator('a.row', { hasText: 'Welcome series' })
       .getByText('not published')
       .waitFor();
-    await pane.getByRole('region', { name: 'Runs' }).getByText('Runs and statistics appear here once runs are built.').waitFor();
+    await pane.getByRole('region', { name: 'Runs' }).getByText('No runs yet: a run starts when a person does the trigger.').waitFor();
 
     // Trigger, entry and exit.
     const editor = pane.getByRole('form', { name: 'The workflow' });

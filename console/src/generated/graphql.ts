@@ -264,6 +264,9 @@ export type MessengerSettingsInput = {
 
 export type Mode = 'live' | 'test';
 
+/** active: doing a step; waiting: on a timer (perhaps for an event too); parked: on an event only; ended: with its outcome. */
+export type PersonRunState = 'active' | 'ended' | 'parked' | 'waiting';
+
 export type PreferenceChannel = 'email' | 'in_app' | 'push';
 
 /** Only the fields given change; the key never does. */
@@ -3252,6 +3255,120 @@ export type SetWorkflowLiveMutation = {
   };
 };
 
+export type RunStepRowFragment = {
+  step: string;
+  kind: string;
+  visit: number;
+  enteredAt: string;
+  leftAt: string | null;
+  outcome: string | null;
+  reason: string | null;
+  detail: string | null;
+};
+
+export type RunRowFragment = {
+  id: string;
+  state: PersonRunState;
+  step: string;
+  since: string;
+  waitsFor: string | null;
+  until: string | null;
+  outcome: string | null;
+  versionNumber: number;
+  startedAt: string;
+  endedAt: string | null;
+  contact: { id: string; externalId: string; displayName: string | null; email: string | null };
+  workflow: { id: string; name: string };
+  steps: Array<{
+    step: string;
+    kind: string;
+    visit: number;
+    enteredAt: string;
+    leftAt: string | null;
+    outcome: string | null;
+    reason: string | null;
+    detail: string | null;
+  }>;
+};
+
+export type WorkflowRunsQueryVariables = Exact<{
+  workflowId: string;
+  state?: PersonRunState | null | undefined;
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+}>;
+
+export type WorkflowRunsQuery = {
+  workflowRuns: {
+    edges: Array<{
+      node: {
+        id: string;
+        state: PersonRunState;
+        step: string;
+        since: string;
+        waitsFor: string | null;
+        until: string | null;
+        outcome: string | null;
+        versionNumber: number;
+        startedAt: string;
+        endedAt: string | null;
+        contact: { id: string; externalId: string; displayName: string | null; email: string | null };
+        workflow: { id: string; name: string };
+        steps: Array<{
+          step: string;
+          kind: string;
+          visit: number;
+          enteredAt: string;
+          leftAt: string | null;
+          outcome: string | null;
+          reason: string | null;
+          detail: string | null;
+        }>;
+      };
+    }>;
+    pageInfo: { hasNextPage: boolean; endCursor: string | null };
+  };
+};
+
+export type PersonWorkflowRunsQueryVariables = Exact<{
+  appModeId: string;
+  contactId: string;
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+}>;
+
+export type PersonWorkflowRunsQuery = {
+  personWorkflowRuns: {
+    edges: Array<{
+      node: {
+        id: string;
+        state: PersonRunState;
+        step: string;
+        since: string;
+        waitsFor: string | null;
+        until: string | null;
+        outcome: string | null;
+        versionNumber: number;
+        startedAt: string;
+        endedAt: string | null;
+        contact: { id: string; externalId: string; displayName: string | null; email: string | null };
+        workflow: { id: string; name: string };
+        steps: Array<{
+          step: string;
+          kind: string;
+          visit: number;
+          enteredAt: string;
+          leftAt: string | null;
+          outcome: string | null;
+          reason: string | null;
+          detail: string | null;
+        }>;
+      };
+    }>;
+    pageInfo: { hasNextPage: boolean; endCursor: string | null };
+  };
+};
+
 export class TypedDocumentString<TResult, TVariables> extends String implements DocumentTypeDecoration<TResult, TVariables> {
   __apiType?: NonNullable<DocumentTypeDecoration<TResult, TVariables>['__apiType']>;
   private value: string;
@@ -4242,6 +4359,60 @@ export const WorkflowPageFragmentDoc = new TypedDocumentString(
 }`,
   { fragmentName: 'WorkflowPage' },
 ) as unknown as TypedDocumentString<WorkflowPageFragment, unknown>;
+export const RunStepRowFragmentDoc = new TypedDocumentString(
+  `
+    fragment RunStepRow on PersonRunStep {
+  step
+  kind
+  visit
+  enteredAt
+  leftAt
+  outcome
+  reason
+  detail
+}
+    `,
+  { fragmentName: 'RunStepRow' },
+) as unknown as TypedDocumentString<RunStepRowFragment, unknown>;
+export const RunRowFragmentDoc = new TypedDocumentString(
+  `
+    fragment RunRow on PersonRun {
+  id
+  state
+  step
+  since
+  waitsFor
+  until
+  outcome
+  versionNumber
+  startedAt
+  endedAt
+  contact {
+    id
+    externalId
+    displayName
+    email
+  }
+  workflow {
+    id
+    name
+  }
+  steps {
+    ...RunStepRow
+  }
+}
+    fragment RunStepRow on PersonRunStep {
+  step
+  kind
+  visit
+  enteredAt
+  leftAt
+  outcome
+  reason
+  detail
+}`,
+  { fragmentName: 'RunRow' },
+) as unknown as TypedDocumentString<RunRowFragment, unknown>;
 export const SignInDocument = new TypedDocumentString(`
     mutation SignIn($email: String!, $password: String!) {
   signIn(email: $email, password: $password) {
@@ -7534,3 +7705,111 @@ fragment WorkflowPage on Workflow {
   draft
   createdAt
 }`) as unknown as TypedDocumentString<SetWorkflowLiveMutation, SetWorkflowLiveMutationVariables>;
+export const WorkflowRunsDocument = new TypedDocumentString(`
+    query WorkflowRuns($workflowId: ID!, $state: PersonRunState, $first: Int, $after: String) {
+  workflowRuns(
+    workflowId: $workflowId
+    state: $state
+    first: $first
+    after: $after
+  ) {
+    edges {
+      node {
+        ...RunRow
+      }
+    }
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+  }
+}
+    fragment RunStepRow on PersonRunStep {
+  step
+  kind
+  visit
+  enteredAt
+  leftAt
+  outcome
+  reason
+  detail
+}
+fragment RunRow on PersonRun {
+  id
+  state
+  step
+  since
+  waitsFor
+  until
+  outcome
+  versionNumber
+  startedAt
+  endedAt
+  contact {
+    id
+    externalId
+    displayName
+    email
+  }
+  workflow {
+    id
+    name
+  }
+  steps {
+    ...RunStepRow
+  }
+}`) as unknown as TypedDocumentString<WorkflowRunsQuery, WorkflowRunsQueryVariables>;
+export const PersonWorkflowRunsDocument = new TypedDocumentString(`
+    query PersonWorkflowRuns($appModeId: ID!, $contactId: ID!, $first: Int, $after: String) {
+  personWorkflowRuns(
+    appModeId: $appModeId
+    contactId: $contactId
+    first: $first
+    after: $after
+  ) {
+    edges {
+      node {
+        ...RunRow
+      }
+    }
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+  }
+}
+    fragment RunStepRow on PersonRunStep {
+  step
+  kind
+  visit
+  enteredAt
+  leftAt
+  outcome
+  reason
+  detail
+}
+fragment RunRow on PersonRun {
+  id
+  state
+  step
+  since
+  waitsFor
+  until
+  outcome
+  versionNumber
+  startedAt
+  endedAt
+  contact {
+    id
+    externalId
+    displayName
+    email
+  }
+  workflow {
+    id
+    name
+  }
+  steps {
+    ...RunStepRow
+  }
+}`) as unknown as TypedDocumentString<PersonWorkflowRunsQuery, PersonWorkflowRunsQueryVariables>;

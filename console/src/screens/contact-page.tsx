@@ -12,10 +12,12 @@ import {
 import { appModeId, type Place } from '../place';
 import { CONTACTS_PATH, navigate } from '../router';
 import { fullTime } from '../ui/time';
+import { ContactWorkflows } from './contact-workflows';
 import { PersonDetails, personName } from './person-panel';
 import { ContactTicket } from './tickets-make';
 
 // A person's page: who they are (the panel's details, their past conversations linked), their
+// tickets, their workflow runs (each with why its steps went as they did), their
 // export downloaded (a signed address the service gives, good for minutes), and erasing them: asked
 // after typing their email or user id, then followed until done (the service removes them from both
 // modes within minutes), with the rows removed by kind.
@@ -109,6 +111,7 @@ export function ContactPage({ place, id }: { place: Place; id: string }) {
             )}
           </section>
         </div>
+        {!erase && <ContactWorkflows contactId={person.id} modeId={modeId} />}
       </div>
       {confirming && (
         <ConfirmErase

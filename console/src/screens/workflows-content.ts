@@ -1,4 +1,7 @@
 import { audienceOf, modelOf, type Model } from './messages-content';
+import { STEP_KINDS, type StepKind } from './workflows-kinds';
+
+export { KIND_WORDS, STEP_KINDS, type StepKind } from './workflows-kinds';
 
 // A workflow's definition (docs/areas/workflows.md) as the step editor holds it, and back: every
 // member as typed (a number that is not one is sent as written, and publishing refuses it naming
@@ -9,19 +12,6 @@ import { audienceOf, modelOf, type Model } from './messages-content';
 
 export const STATE_WORDS = { draft: 'Draft', live: 'Live', paused: 'Paused' } as const;
 
-export const STEP_KINDS = ['wait', 'wait_until', 'wait_for_event', 'branch', 'send', 'webhook', 'set_attribute', 'tag', 'end'] as const;
-export type StepKind = (typeof STEP_KINDS)[number];
-export const KIND_WORDS: Record<StepKind, string> = {
-  wait: 'Wait',
-  wait_until: 'Wait until a time of day',
-  wait_for_event: 'Wait for an event',
-  branch: 'Branch',
-  send: 'Send a message',
-  webhook: 'Call a webhook',
-  set_attribute: 'Set an attribute',
-  tag: 'Tag',
-  end: 'End',
-};
 /** The ways on of each kind, with their words. */
 export const WAYS: Record<StepKind, { member: Way; words: string }[]> = {
   wait: [{ member: 'next', words: 'Then go to' }],
