@@ -4,7 +4,7 @@ import { type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { marksOf, parseMarks, toBlocks, toEdit } from '../console/src/screens/help-content.js';
 import { staffApp, type StaffApp } from './support/factories.js';
-import { launchBrowser, seriousFindings } from './support/browser.js';
+import { releaseBrowser, seriousFindings, sharedBrowser } from './support/browser.js';
 import { png } from './support/pictures.js';
 import { startAddressedServer, type TestServer } from './support/server.js';
 import { runCommand, signedInConsole } from './support/console.js';
@@ -37,11 +37,11 @@ beforeAll(async () => {
     m: app.modes.live,
     i: { languages: ['en', 'de'], brandColor: '#0f766e' },
   });
-  browser = await launchBrowser();
+  browser = await sharedBrowser();
   mkdirSync(SHOTS, { recursive: true });
 });
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   await t?.close();
 });
 

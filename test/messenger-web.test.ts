@@ -4,7 +4,7 @@ import { type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { updateSettings } from '../src/domain/apps/settings.js';
 import { billingBot, botOf } from './support/bot.js';
-import { launchBrowser, seriousFindings } from './support/browser.js';
+import { releaseBrowser, seriousFindings, sharedBrowser } from './support/browser.js';
 import { staffApp, type StaffApp } from './support/factories.js';
 import { staffApi } from './support/graphql.js';
 import { helpAuthor } from './support/help.js';
@@ -52,11 +52,11 @@ beforeAll(async () => {
   touring = await website('web-user-5');
   inFrench = await website('web-user-6', ", language: 'fr-FR'");
   await updateSettings(t.ctx, app.modes.live, { webOrigins: [allowed, withBot, travelling, touring, inFrench] });
-  browser = await launchBrowser();
+  browser = await sharedBrowser();
   mkdirSync(SHOTS, { recursive: true });
 });
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   closeSites();
   await t?.close();
 });

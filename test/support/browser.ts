@@ -5,7 +5,34 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 // nothing of its own reaching out (no updates, sync or background requests), and axe-core run in a
 // page the way the tests judge it.
 
-/** Headless chromium; `args` add flags. */
+/**
+ * This process's browser: launched by the first file that asks, and kept for every later browser
+ * file the worker runs (a launch and a close take half a second to a second of a busy machine, per
+ * file). Each file works in contexts of its own and closes them when it is done (`releaseBrowser`),
+ * so nothing of one file's pages, storage or cookies reaches the next. It ends with the worker
+ * process: Playwright closes the browsers it launched when the process is stopped.
+ */
+export async function sharedBrowser(): Promise<Browser> {
+  // No QUIC: the tests that watch what the browser sends (CORS, sign-up from another origin) see plain HTTP only.
+  const launching = (shared ??= launchBrowser(['--disable-quic']));
+  const browser = await launching.catch((e: unknown) => {
+    if (shared === launching) shared = undefined;
+    throw e;
+  });
+  if (browser.isConnected()) return browser;
+  // Gone (it crashed, or a file closed it): a new one.
+  if (shared === launching) shared = undefined;
+  return sharedBrowser();
+}
+let shared: Promise<Browser> | undefined;
+
+/** A file's end with the shared browser: its contexts (and their pages) closed, the browser kept for the next file. */
+export async function releaseBrowser(browser: Browser | undefined): Promise<void> {
+  if (!browser?.isConnected()) return;
+  await Promise.all(browser.contexts().map((c) => c.close().catch(() => {})));
+}
+
+/** Headless chromium of a file's own; `args` add flags. */
 export function launchBrowser(args: string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
