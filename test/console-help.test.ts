@@ -195,6 +195,10 @@ describe('the help center in the console', { timeout: 90_000 }, () => {
     await page.getByLabel('Title', { exact: true }).fill('');
     await page.locator('.save-state', { hasText: 'Not saved: Give the article a title to save it.' }).waitFor();
     await page.getByLabel('Paragraph (block 2)').fill('Sie brauchen die E-Mail-Adresse.');
+    // Kept in the tab once the screen has drawn the change (a reload before that would find the words before it).
+    await expect
+      .poll(() => page.evaluate(() => Object.values(sessionStorage).some((v) => v.includes('Sie brauchen die E-Mail-Adresse.'))))
+      .toBe(true);
     await page.reload();
     await page.locator('.help-restored', { hasText: 'What you typed before and was not saved yet is kept here.' }).waitFor();
     await page.locator('.save-state', { hasText: 'Not saved: Give the article a title to save it.' }).waitFor();
