@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memberOf, serverApi, staffApp, type StaffApp } from './support/factories.js';
-import { launchBrowser, seriousFindings } from './support/browser.js';
+import { releaseBrowser, seriousFindings, sharedBrowser } from './support/browser.js';
 import { guestOf } from './support/messenger.js';
 import { startAddressedServer, type TestServer } from './support/server.js';
 
@@ -45,11 +45,11 @@ beforeAll(async () => {
   const started = await grace.start({ text: 'Hello, my invoice shows the wrong VAT number.' });
   expect(started.status, started.text).toBe(201);
   conversationId = started.json.id;
-  browser = await launchBrowser();
+  browser = await sharedBrowser();
   mkdirSync(SHOTS, { recursive: true });
 });
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   await t?.close();
 });
 

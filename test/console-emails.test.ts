@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../bench/processes.js';
-import { launchBrowser, seriousFindings } from './support/browser.js';
+import { releaseBrowser, seriousFindings, sharedBrowser } from './support/browser.js';
 import { runCommand, signedInConsole } from './support/console.js';
 import { sentEmail } from './support/email.js';
 import { serverApi, staffApp, type StaffApp } from './support/factories.js';
@@ -55,11 +55,11 @@ beforeAll(async () => {
   await t.svc.db.emailSuppression.create({
     data: { appModeId: app.modes.live, address: 'bob@example.com', reason: 'bounce', createdAt: t.clock.now() },
   });
-  browser = await launchBrowser();
+  browser = await sharedBrowser();
   mkdirSync(SHOTS, { recursive: true });
 });
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   await t?.close();
   await smtp?.close();
 });

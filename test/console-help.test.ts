@@ -4,7 +4,7 @@ import { type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { marksOf, parseMarks, toBlocks, toEdit } from '../console/src/screens/help-content.js';
 import { staffApp, type StaffApp } from './support/factories.js';
-import { launchBrowser, seriousFindings } from './support/browser.js';
+import { releaseBrowser, seriousFindings, sharedBrowser } from './support/browser.js';
 import { png } from './support/pictures.js';
 import { startAddressedServer, type TestServer } from './support/server.js';
 import { runCommand, signedInConsole } from './support/console.js';
@@ -37,11 +37,11 @@ beforeAll(async () => {
     m: app.modes.live,
     i: { languages: ['en', 'de'], brandColor: '#0f766e' },
   });
-  browser = await launchBrowser();
+  browser = await sharedBrowser();
   mkdirSync(SHOTS, { recursive: true });
 });
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   await t?.close();
 });
 
@@ -195,6 +195,10 @@ describe('the help center in the console', { timeout: 90_000 }, () => {
     await page.getByLabel('Title', { exact: true }).fill('');
     await page.locator('.save-state', { hasText: 'Not saved: Give the article a title to save it.' }).waitFor();
     await page.getByLabel('Paragraph (block 2)').fill('Sie brauchen die E-Mail-Adresse.');
+    // Kept in the tab once the screen has drawn the change (a reload before that would find the words before it).
+    await expect
+      .poll(() => page.evaluate(() => Object.values(sessionStorage).some((v) => v.includes('Sie brauchen die E-Mail-Adresse.'))))
+      .toBe(true);
     await page.reload();
     await page.locator('.help-restored', { hasText: 'What you typed before and was not saved yet is kept here.' }).waitFor();
     await page.locator('.save-state', { hasText: 'Not saved: Give the article a title to save it.' }).waitFor();

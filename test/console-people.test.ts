@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serverApi, staffApp, type StaffApp } from './support/factories.js';
-import { launchBrowser, seriousFindings } from './support/browser.js';
+import { releaseBrowser, seriousFindings, sharedBrowser } from './support/browser.js';
 import { call } from './support/http.js';
 import { startAddressedServer, type TestServer } from './support/server.js';
 import { runCommand, signedInConsole } from './support/console.js';
@@ -27,11 +27,11 @@ beforeAll(async () => {
   const server = serverApi(t, app.live.server_key);
   await server.identify('ada', { display_name: 'Ada Lovelace', email: 'ada@example.com', attributes: { plan: 'pro' } });
   await server.identify('alan', { display_name: 'Alan Turing', email: 'alan@example.com' });
-  browser = await launchBrowser();
+  browser = await sharedBrowser();
   mkdirSync(SHOTS, { recursive: true });
 });
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   await t?.close();
 });
 

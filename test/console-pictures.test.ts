@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { staffApp, type StaffApp } from './support/factories.js';
-import { launchBrowser, seriousFindings } from './support/browser.js';
+import { releaseBrowser, seriousFindings, sharedBrowser } from './support/browser.js';
 import { signedInConsole } from './support/console.js';
 import { guestOf } from './support/messenger.js';
 import { png } from './support/pictures.js';
@@ -28,11 +28,11 @@ beforeAll(async () => {
   const started = await guestOf(t, app.live, 'grace').start({ text: 'The chart on my dashboard is empty.' });
   expect(started.status).toBe(201);
   conversationId = started.json.id;
-  browser = await launchBrowser();
+  browser = await sharedBrowser();
   mkdirSync(SHOTS, { recursive: true });
 });
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   await t?.close();
 });
 

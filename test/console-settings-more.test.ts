@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serverApi, staffApp, type StaffApp } from './support/factories.js';
-import { launchBrowser, seriousFindings } from './support/browser.js';
+import { releaseBrowser, seriousFindings, sharedBrowser } from './support/browser.js';
 import { startAddressedServer, type TestServer } from './support/server.js';
 import { runCommand, signedInConsole } from './support/console.js';
 import { staffApi } from './support/graphql.js';
@@ -30,11 +30,11 @@ const { ok: staff } = staffApi(
 beforeAll(async () => {
   t = await startAddressedServer();
   app = await staffApp(t, 'Acme Cloud');
-  browser = await launchBrowser();
+  browser = await sharedBrowser();
   mkdirSync(SHOTS, { recursive: true });
 });
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   await t?.close();
 });
 

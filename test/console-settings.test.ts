@@ -4,7 +4,7 @@ import { type Browser, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../bench/processes.js';
 import { memberOf, staffApp, type StaffApp } from './support/factories.js';
-import { launchBrowser, seriousFindings } from './support/browser.js';
+import { releaseBrowser, seriousFindings, sharedBrowser } from './support/browser.js';
 import { makeTestCertificate, startReceiver, type Receiver } from './support/https-receiver.js';
 import { startTestServer, testConfig, type TestServer } from './support/server.js';
 import { runCommand, signedInConsole } from './support/console.js';
@@ -42,11 +42,11 @@ beforeAll(async () => {
     config: testConfig({ baseUrl: `http://127.0.0.1:${port}`, outboundTestTrust: { allow: [receiver.hostPort], ca: cert.cert } }),
   });
   app = await staffApp(t, 'Acme Cloud');
-  browser = await launchBrowser();
+  browser = await sharedBrowser();
   mkdirSync(SHOTS, { recursive: true });
 });
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   await t?.close();
   await receiver?.close();
 });

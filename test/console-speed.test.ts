@@ -6,7 +6,7 @@ import { type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exec, sql } from '../src/db/sql.js';
 import { staffApp, type StaffApp } from './support/factories.js';
-import { launchBrowser, seriousFindings } from './support/browser.js';
+import { releaseBrowser, seriousFindings, sharedBrowser } from './support/browser.js';
 import { signedInConsole } from './support/console.js';
 import { guestOf } from './support/messenger.js';
 import { startAddressedServer, type TestServer } from './support/server.js';
@@ -49,11 +49,11 @@ beforeAll(async () => {
     t.svc,
     sql`UPDATE conversation SET last_seq = ${PARTS}, visible_seq = ${PARTS}, last_activity_at = now() WHERE id = ${conversationId}`,
   );
-  browser = await launchBrowser();
+  browser = await sharedBrowser();
   mkdirSync(SHOTS, { recursive: true });
 });
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   await t?.close();
 });
 

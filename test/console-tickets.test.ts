@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serverApi, staffApp, type StaffApp } from './support/factories.js';
-import { launchBrowser, seriousFindings } from './support/browser.js';
+import { releaseBrowser, seriousFindings, sharedBrowser } from './support/browser.js';
 import { guestOf } from './support/messenger.js';
 import { startAddressedServer, type TestServer } from './support/server.js';
 import { STATES } from './support/tickets.js';
@@ -41,11 +41,11 @@ beforeAll(async () => {
     m: app.modes.live,
     s: STATES,
   });
-  browser = await launchBrowser();
+  browser = await sharedBrowser();
   mkdirSync(SHOTS, { recursive: true });
 });
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   await t?.close();
 });
 

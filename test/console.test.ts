@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { staffApp, type StaffApp } from './support/factories.js';
 import { guestOf } from './support/messenger.js';
 import { startAddressedServer, type TestServer } from './support/server.js';
-import { launchBrowser, seriousFindings } from './support/browser.js';
+import { releaseBrowser, seriousFindings, sharedBrowser } from './support/browser.js';
 import { runCommand } from './support/console.js';
 
 // The staff console (console/, served at /console) in headless Chromium against a real server: the
@@ -36,12 +36,12 @@ beforeAll(async () => {
   const started = await guest.start({ text: 'Hello, my invoice shows the wrong VAT number.' });
   expect(started.status, started.text).toBe(201);
   conversationId = started.json.id;
-  browser = await launchBrowser();
+  browser = await sharedBrowser();
   mkdirSync(SHOTS, { recursive: true });
 });
 afterAll(async () => {
   for (const c of opened) await c.close().catch(() => {});
-  await browser?.close();
+  await releaseBrowser(browser);
   await t?.close();
 });
 

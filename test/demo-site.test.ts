@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemo } from '../src/demo.js';
-import { launchBrowser, seriousFindings } from './support/browser.js';
+import { releaseBrowser, seriousFindings, sharedBrowser } from './support/browser.js';
 import { freePort } from '../bench/processes.js';
 import { startTestServer, testConfig, type TestServer } from './support/server.js';
 
@@ -31,11 +31,11 @@ beforeAll(async () => {
   appKey = /live app key\s+(app_\S+)/.exec(banner)![1]!;
   expect(banner).toContain(`demo site          ${t.url}/demo/`);
   plain = await startTestServer({ dbUrl: t.dbUrl });
-  browser = await launchBrowser();
+  browser = await sharedBrowser();
   mkdirSync(SHOTS, { recursive: true });
 }, 60_000);
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   await plain?.close();
   await t?.close();
 });

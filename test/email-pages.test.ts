@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, seriousFindings } from './support/browser.js';
+import { releaseBrowser, seriousFindings, sharedBrowser } from './support/browser.js';
 import { personWithEmail } from './support/email.js';
 import { staffApp, type StaffApp } from './support/factories.js';
 import { staffApi } from './support/graphql.js';
@@ -39,11 +39,11 @@ beforeAll(async () => {
     );
     topics[key] = made.addPreferenceTopic.id;
   }
-  browser = await launchBrowser();
+  browser = await sharedBrowser();
   mkdirSync(SHOTS, { recursive: true });
 }, 60_000);
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   await t?.close();
 });
 

@@ -8,7 +8,7 @@ import { contrast, inkOf, READABLE, textOn } from '../src/lib/html/index.js';
 import { helpAuthor } from './support/help.js';
 import { png } from './support/pictures.js';
 import { startAddressedServer, type TestServer } from './support/server.js';
-import { launchBrowser, seriousFindings } from './support/browser.js';
+import { releaseBrowser, seriousFindings, sharedBrowser } from './support/browser.js';
 
 // The public help site in a real browser (Debian's chromium, JavaScript off): search, open an
 // article with its picture, vote helpful with the plain form, switch language; the pages carry
@@ -140,11 +140,11 @@ beforeAll(async () => {
   empty = await staffApp(t, 'Quiet Co');
   await updateSettings(t.ctx, empty.modes.live, { languages: ['en', 'de'], defaultLanguage: 'en' });
 
-  browser = await launchBrowser();
+  browser = await sharedBrowser();
   mkdirSync(SHOTS, { recursive: true });
 });
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   await t?.close();
 });
 

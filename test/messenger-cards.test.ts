@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { updateSettings } from '../src/domain/apps/settings.js';
-import { launchBrowser, seriousFindings } from './support/browser.js';
+import { releaseBrowser, seriousFindings, sharedBrowser } from './support/browser.js';
 import { staffApp, type StaffApp } from './support/factories.js';
 import { staffApi } from './support/graphql.js';
 import { helpAuthor } from './support/help.js';
@@ -49,11 +49,11 @@ beforeAll(async () => {
       ],
     },
   });
-  browser = await launchBrowser();
+  browser = await sharedBrowser();
   mkdirSync(SHOTS, { recursive: true });
 });
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   closeSites();
   await t?.close();
 });

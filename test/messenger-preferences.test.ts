@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { type Browser, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { updateSettings } from '../src/domain/apps/settings.js';
-import { launchBrowser, seriousFindings } from './support/browser.js';
+import { releaseBrowser, seriousFindings, sharedBrowser } from './support/browser.js';
 import { staffApp, type StaffApp } from './support/factories.js';
 import { staffApi } from './support/graphql.js';
 import { helpAuthor } from './support/help.js';
@@ -42,11 +42,11 @@ beforeAll(async () => {
   await staff(topic, { m: app.modes.live, k: 'news', n: 'Garden news', c: ['email', 'in_app'] });
   await staff(topic, { m: app.modes.live, k: 'deals', n: 'Deals', c: ['email', 'push'], o: true });
   promo = (await staff(topic, { m: app.modes.live, k: 'promo', n: 'Spring promotion', c: ['email'] })).addPreferenceTopic.id;
-  browser = await launchBrowser();
+  browser = await sharedBrowser();
   mkdirSync(SHOTS, { recursive: true });
 });
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   closeSites();
   await t?.close();
 });

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { updateSettings } from '../src/domain/apps/settings.js';
 import { openCredentials } from '../src/domain/push/credentials.js';
 import { webPayload } from '../src/domain/push/payload.js';
-import { launchBrowser, seriousFindings } from './support/browser.js';
+import { releaseBrowser, seriousFindings, sharedBrowser } from './support/browser.js';
 import { staffApp, type StaffApp } from './support/factories.js';
 import { staffApi } from './support/graphql.js';
 import { userToken } from './support/http.js';
@@ -95,11 +95,11 @@ beforeAll(async () => {
   await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
   origin = `http://localhost:${(site.address() as { port: number }).port}`;
   await updateSettings(t.ctx, app.modes.live, { webOrigins: [origin] });
-  browser = await launchBrowser();
+  browser = await sharedBrowser();
   mkdirSync(SHOTS, { recursive: true });
 });
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   site?.close();
   await t?.close();
 });

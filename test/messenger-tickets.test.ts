@@ -4,7 +4,7 @@ import { type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { updateSettings } from '../src/domain/apps/settings.js';
 import { MAX_TEXT } from '../src/domain/conversations/content.js';
-import { launchBrowser, seriousFindings } from './support/browser.js';
+import { releaseBrowser, seriousFindings, sharedBrowser } from './support/browser.js';
 import { staffApp, type StaffApp } from './support/factories.js';
 import { guestOf, customerSites } from './support/messenger.js';
 import { startAddressedServer, type TestServer } from './support/server.js';
@@ -38,11 +38,11 @@ beforeAll(async () => {
   await updateSettings(t.ctx, app.modes.live, { webOrigins: [site] });
   const conversationId = await startedBy(guestOf(t, app.live, 'ticket-user-1'));
   ticket = await tickets.fromConversation(conversationId, await tickets.addType('Refund'));
-  browser = await launchBrowser();
+  browser = await sharedBrowser();
   mkdirSync(SHOTS, { recursive: true });
 });
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   sites.close();
   await t?.close();
 });

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import { type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, seriousFindings } from './support/browser.js';
+import { releaseBrowser, seriousFindings, sharedBrowser } from './support/browser.js';
 import { startTestServer, testConfig, type TestServer } from './support/server.js';
 
 // Cross-origin rule 6 in a real browser (Debian's chromium): a page on the deployment's home page
@@ -28,10 +28,10 @@ beforeAll(async () => {
   ({ srv: homePage, origin: home } = await servePage());
   ({ srv: otherPage, origin: other } = await servePage());
   t = await startTestServer({ config: testConfig({ signup: { homeOrigin: home, botCheck: undefined } }) });
-  browser = await launchBrowser(['--disable-quic']);
+  browser = await sharedBrowser();
 });
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   homePage?.close();
   otherPage?.close();
   await t?.close();

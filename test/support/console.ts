@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { launchBrowser } from './browser.js';
+import { releaseBrowser, sharedBrowser } from './browser.js';
 import { staffApp, type StaffApp } from './factories.js';
 import { startAddressedServer, type TestServer } from './server.js';
 
@@ -22,7 +22,7 @@ export interface ConsoleSuite {
 
 /**
  * A test file's server on an address, its staff app "Acme Cloud" and a browser, started before its
- * tests and closed after them (`prepare` runs once the app is made, before the browser starts). The
+ * tests and closed after them (the browser is the process's, its contexts closed) (`prepare` runs once the app is made, before the browser starts). The
  * members are there once the tests run.
  */
 export function consoleSuite(prepare?: (s: Omit<ConsoleSuite, 'browser'>) => Promise<void>): ConsoleSuite {
@@ -31,11 +31,11 @@ export function consoleSuite(prepare?: (s: Omit<ConsoleSuite, 'browser'>) => Pro
     s.t = await startAddressedServer();
     s.app = await staffApp(s.t, 'Acme Cloud');
     await prepare?.(s);
-    s.browser = await launchBrowser();
+    s.browser = await sharedBrowser();
     mkdirSync(SHOTS, { recursive: true });
   });
   afterAll(async () => {
-    await s.browser?.close();
+    await releaseBrowser(s.browser);
     await s.t?.close();
   });
   return s;
