@@ -1,11 +1,11 @@
-import { randomBytes, scryptSync } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INVITATION_DAYS, MAX_PENDING_INVITATIONS } from '../src/domain/staff/invitations.js';
 import { SIGN_IN_PER_EMAIL, SIGN_IN_PER_EMAIL_AND_ADDRESS, SIGN_IN_SLOW_MS } from '../src/domain/staff/sessions.js';
 import { createStaffUser } from '../src/domain/staff/staff-users.js';
 import { call } from './support/http.js';
 import { staffApi, type GqlError } from './support/graphql.js';
-import { seedApp, startTestServer, testConfig, type TestServer } from './support/server.js';
+import { cheapPasswordHash, seedApp, startTestServer, testConfig, type TestServer } from './support/server.js';
 
 // Who belongs to a workspace: invitations the invited person accepts, roles, the last owner; and
 // the limits on signing in, which must not let anyone lock a chosen person out. Black-box over
@@ -31,19 +31,10 @@ const PASSWORD = 'a long enough password';
 const newEmail = (name: string) => `${name}-${randomBytes(4).toString('hex')}@example.com`;
 /** Someone an operator made with `crm staff create`: an account, no workspace. */
 const person = async (name: string) => (await createStaffUser(t.ctx, { email: newEmail(name), password: PASSWORD, name })).email;
-/**
- * The same, its password stored as a cheap scrypt (N=2^10 rather than the service's 2^15; a stored hash
- * names its own parameters, and the check uses them): for the sign-in limits, whose tests make a hundred
- * tries, each a real check of the password, at what a try costs beside the hash.
- */
+/** The same, its password stored as a cheap scrypt (cheapPasswordHash): for the sign-in limits, whose tests make a hundred real checks of it. */
 async function cheapPerson(name: string): Promise<string> {
   const email = await person(name);
-  const salt = randomBytes(16);
-  const key = scryptSync(PASSWORD.normalize('NFKC'), salt, 32, { N: 1024, r: 8, p: 1 });
-  await t.svc.db.staffUser.update({
-    where: { email },
-    data: { passwordHash: `scrypt$1024$8$1$${salt.toString('base64url')}$${key.toString('base64url')}` },
-  });
+  await t.svc.db.staffUser.update({ where: { email }, data: { passwordHash: cheapPasswordHash(PASSWORD) } });
   return email;
 }
 
