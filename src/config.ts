@@ -42,6 +42,11 @@ export interface Config {
   outboundTestTrust: TestTrust | undefined;
   /** Tests only (WEBHOOK_TEST_RETRY_WAIT_MS): every wait between a webhook delivery's tries is this long, instead of 5 s growing to 5 minutes. */
   webhookTestRetryWaitMs: number | undefined;
+  /**
+   * The embedded engine's lease on a running activity (EMBEDDED_ENGINE_LEASE_MS): a killed server's
+   * runs are taken up by another this soon; its heartbeat extends the leases every three tenths of it.
+   */
+  embeddedEngineLeaseMs: number;
   /** How long a client may take to send a request's headers, the whole request, and how long a connection may sit idle (ms). */
   timeouts: { headersMs: number; requestMs: number; idleMs: number; keepAliveMs: number };
   /** Connections each server process keeps to PostgreSQL. */
@@ -187,6 +192,19 @@ function readSignup(env: NodeJS.ProcessEnv): SignupSettings | undefined {
   return { homeOrigin: origin, botCheck: url && secret ? { url, secret } : undefined };
 }
 
+/** The lease bounds: a heartbeat every three tenths of a second at the least, and a killed server's runs taken up within 10 minutes. */
+export const ENGINE_LEASE_BOUNDS_MS = { min: 1_000, max: 600_000, default: 10_000 } as const;
+
+/** EMBEDDED_ENGINE_LEASE_MS: a whole number of milliseconds within ENGINE_LEASE_BOUNDS_MS; anything else stops the start. */
+function readEngineLease(value: string | undefined): number {
+  const { min, max } = ENGINE_LEASE_BOUNDS_MS;
+  if (value === undefined || value.trim() === '') return ENGINE_LEASE_BOUNDS_MS.default;
+  const ms = /^\d+$/.test(value.trim()) ? Number(value.trim()) : NaN;
+  if (!(ms >= min && ms <= max))
+    throw new Error(`EMBEDDED_ENGINE_LEASE_MS must be a whole number of milliseconds from ${min} to ${max}, not "${value}"`);
+  return ms;
+}
+
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = int(env.PORT, 8080);
   if (env.BASE_URL && !/^https?:\/\/[^/]/.test(env.BASE_URL))
@@ -207,6 +225,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxBodyBytes: int(env.MAX_BODY_BYTES, 1_048_576),
     outboundTestTrust: readTestTrust(env.OUTBOUND_TEST_TRUST),
     webhookTestRetryWaitMs: env.WEBHOOK_TEST_RETRY_WAIT_MS ? int(env.WEBHOOK_TEST_RETRY_WAIT_MS, 0) : undefined,
+    embeddedEngineLeaseMs: readEngineLease(env.EMBEDDED_ENGINE_LEASE_MS),
     timeouts: {
       headersMs: int(env.HTTP_HEADERS_TIMEOUT_MS, 10_000),
       requestMs: int(env.HTTP_REQUEST_TIMEOUT_MS, 30_000),

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { hashServerKey } from '../src/domain/apps/credentials.js';
 import { openServices, type OpenServices } from '../src/services.js';
 import { createEmptyDatabase, createTestDatabase } from './support/db.js';
@@ -11,8 +11,8 @@ import { seedApp, startTestServer, testConfig, TEST_SECRET_KEY } from './support
 
 // The real `crm` bin, spawned as operators run it (the build in dist/, which the global setup
 // refreshed), on a real database. Each test makes its own database and waits only for its own
-// processes: its timeout measures its own work, whatever else the machine runs. Independent runs
-// of one test go together through Promise.all.
+// processes, so the tests run side by side (describe.concurrent: most of their time is spent
+// waiting for the processes they spawn). Independent runs of one test go together through Promise.all.
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = path.join(root, 'scripts/crm.mjs');
@@ -69,11 +69,15 @@ function refused(r: Run, status: number, code: string, field?: string) {
   expect(Object.keys(r.json)).toEqual(['error']);
 }
 
+/** Closed once every test is done (the tests run side by side: a test's own hooks are its context's). */
+const opened: { close(): Promise<void> }[] = [];
+afterAll(() => Promise.all(opened.map((o) => o.close())));
+
 /** The test's own database (a copy of the migrated template), the services on it, and `crm` on it. */
 async function fresh() {
   const dbUrl = await createTestDatabase();
   const svc: OpenServices = await openServices({ config: testConfig(), url: dbUrl, secretKey: TEST_SECRET_KEY });
-  onTestFinished(() => svc.close());
+  opened.push(svc);
   return {
     svc,
     run: (args: string[], opts?: { cwd?: string }) => crm(dbUrl, args, opts),
@@ -83,7 +87,8 @@ async function fresh() {
 
 const CREDENTIALS = ['app_key', 'server_key', 'identity_secret', 'inbound_secret'];
 
-describe('crm', () => {
+// Side by side, a test waits for the others' processes too: its time is not its own work alone.
+describe.concurrent('crm', { timeout: 90_000 }, () => {
   it('makes a workspace with its owner, and apps in a new, the only or a given workspace', async () => {
     const { svc, run, modeRow } = await fresh();
     // Without --workspace on an empty database: a new workspace named after the app, with no owner.
@@ -531,7 +536,7 @@ describe('crm', () => {
 
   it('makes user tokens the guest API accepts, for the mode its key names', async () => {
     const t = await startTestServer();
-    onTestFinished(() => t.close());
+    opened.push(t);
     const a = await seedApp(t.svc, 'Token app');
     const run = (args: string[]) => crm(t.dbUrl, args);
     const before = Math.floor(Date.now() / 1000);

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { readConfig } from '../src/config.js';
 import { ManualClock } from '../src/lib/clock.js';
 import { openServices, type OpenServices } from '../src/services.js';
 import type { Activities } from '../workflows/engine/activities.js';
@@ -331,6 +332,50 @@ describe('the embedded engine on PostgreSQL', () => {
     slow.open();
     await running;
     expect(await second.describe('heartbeat')).toMatchObject({ state: 'waiting', attempts: 0 });
+  });
+
+  it('takes the lease the deployment sets (EMBEDDED_ENGINE_LEASE_MS), its heartbeats three tenths of it apart', async () => {
+    const slow = gate();
+    const long = counted({
+      sendPing: async (input: { to: string }) => {
+        await slow.opened;
+        return { ...input, sentAt: 'after the lease' };
+      },
+    });
+    const svc = await openServices({
+      config: testConfig({ embeddedEngineLeaseMs: 2_000 }),
+      url: dbUrl,
+      secretKey: TEST_SECRET_KEY,
+      clock,
+    });
+    opened.push(svc);
+    const engine = new EmbeddedEngine(svc, processes, long.activities);
+    await engine.start('ping', 'short-lease', { to: 'short-lease', replyWithinMs: 30_000 });
+    const leasedAt = clock.now().getTime();
+    const running = engine.runDue();
+    await vi.waitFor(() => expect(long.count('sendPing')).toBe(1));
+    expect((await engine.describe('short-lease'))!.wakeAt!.getTime()).toBe(leasedAt + 2_000);
+    // Two heartbeats within 5 s of the activity's start: 600 ms apart they come at once; at the default
+    // 3 s (a 10 s lease's) the second would not have come. Each extends the lease by 2 s from its time.
+    for (let i = 0; i < 2; i++) {
+      clock.advance(1_500);
+      const beatFrom = clock.now().getTime();
+      await vi.waitFor(async () => expect((await engine.describe('short-lease'))!.wakeAt!.getTime()).toBe(beatFrom + 2_000), {
+        timeout: 2_500,
+      });
+    }
+    slow.open();
+    await running;
+    expect(await engine.describe('short-lease')).toMatchObject({ state: 'waiting', attempts: 0 });
+  });
+
+  it('refuses to start on a lease that is not a whole number of milliseconds from 1000 to 600000', () => {
+    expect(readConfig({}).embeddedEngineLeaseMs).toBe(10_000);
+    expect(readConfig({ EMBEDDED_ENGINE_LEASE_MS: '2500' }).embeddedEngineLeaseMs).toBe(2_500);
+    for (const bad of ['999', '600001', '2.5', '2s', '-3000', 'ten'])
+      expect(() => readConfig({ EMBEDDED_ENGINE_LEASE_MS: bad }), bad).toThrow(
+        `EMBEDDED_ENGINE_LEASE_MS must be a whole number of milliseconds from 1000 to 600000, not "${bad}"`,
+      );
   });
 
   it('makes an attempt lost with its worker again with the same input, even with its retries spent: decide never hears it failed', async () => {

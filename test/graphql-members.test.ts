@@ -5,7 +5,7 @@ import { SIGN_IN_PER_EMAIL, SIGN_IN_PER_EMAIL_AND_ADDRESS, SIGN_IN_SLOW_MS } fro
 import { createStaffUser } from '../src/domain/staff/staff-users.js';
 import { call } from './support/http.js';
 import { staffApi, type GqlError } from './support/graphql.js';
-import { seedApp, startTestServer, testConfig, type TestServer } from './support/server.js';
+import { cheapPasswordHash, seedApp, startTestServer, testConfig, type TestServer } from './support/server.js';
 
 // Who belongs to a workspace: invitations the invited person accepts, roles, the last owner; and
 // the limits on signing in, which must not let anyone lock a chosen person out. Black-box over
@@ -31,6 +31,12 @@ const PASSWORD = 'a long enough password';
 const newEmail = (name: string) => `${name}-${randomBytes(4).toString('hex')}@example.com`;
 /** Someone an operator made with `crm staff create`: an account, no workspace. */
 const person = async (name: string) => (await createStaffUser(t.ctx, { email: newEmail(name), password: PASSWORD, name })).email;
+/** The same, its password stored as a cheap scrypt (cheapPasswordHash): for the sign-in limits, whose tests make a hundred real checks of it. */
+async function cheapPerson(name: string): Promise<string> {
+  const email = await person(name);
+  await t.svc.db.staffUser.update({ where: { email }, data: { passwordHash: cheapPasswordHash(PASSWORD) } });
+  return email;
+}
 
 const INVITE =
   'mutation($w: ID!, $e: String!, $r: StaffRole!) { inviteMember(workspaceId: $w, email: $e, role: $r) { id email role createdAt expiresAt workspace { id name } } }';
@@ -325,7 +331,7 @@ describe('signing in', () => {
   });
 
   it(`refuses the ${SIGN_IN_PER_EMAIL_AND_ADDRESS + 1}th try at one email from one address, yet its owner signs in from another`, async () => {
-    const email = await person('target');
+    const email = await cheapPerson('target');
     const guesses = await Promise.all(tries('203.0.113.1', email, SIGN_IN_PER_EMAIL_AND_ADDRESS));
     expect(guesses.map((g) => g.code)).toEqual(Array(SIGN_IN_PER_EMAIL_AND_ADDRESS).fill('unauthorized'));
     const limited = await signInFrom('203.0.113.1', email, PASSWORD);
@@ -340,17 +346,22 @@ describe('signing in', () => {
   });
 
   it(`slows down, but still answers, tries at one email past ${SIGN_IN_PER_EMAIL} a minute from everywhere`, async () => {
-    const email = await person('popular');
+    const email = await cheapPerson('popular');
     const addresses = Array.from({ length: SIGN_IN_PER_EMAIL / SIGN_IN_PER_EMAIL_AND_ADDRESS }, (_, i) => `192.0.2.${i + 1}`);
     const guesses = await Promise.all(addresses.map(async (a) => Promise.all(tries(a, email, SIGN_IN_PER_EMAIL_AND_ADDRESS))));
     expect(new Set(guesses.flat().map((g) => g.code))).toEqual(new Set(['unauthorized']));
 
-    let started = Date.now();
-    expect((await signInFrom('192.0.2.200', email, 'wrong')).code).toBe('unauthorized');
+    // A wrong and a right password past the ceiling, side by side (each waits on its own).
+    const timed = async (address: string, password: string) => {
+      const started = Date.now();
+      const answer = await signInFrom(address, email, password);
+      return { answer, took: Date.now() - started };
+    };
+    const [wrong, right] = await Promise.all([timed('192.0.2.200', 'wrong'), timed('192.0.2.201', PASSWORD)]);
+    expect(wrong.answer.code).toBe('unauthorized');
+    expect(right.answer).toEqual({ code: 'ok' });
     // Loosely: a wait was added, never how long the whole took.
-    expect(Date.now() - started).toBeGreaterThanOrEqual(SIGN_IN_SLOW_MS - 50);
-    started = Date.now();
-    expect(await signInFrom('192.0.2.201', email, PASSWORD)).toEqual({ code: 'ok' });
-    expect(Date.now() - started).toBeGreaterThanOrEqual(SIGN_IN_SLOW_MS - 50);
-  }, 120_000); // a hundred real password checks: seconds of CPU, more on a busy machine
+    expect(wrong.took).toBeGreaterThanOrEqual(SIGN_IN_SLOW_MS - 50);
+    expect(right.took).toBeGreaterThanOrEqual(SIGN_IN_SLOW_MS - 50);
+  }, 120_000); // a hundred real password checks (cheap ones: cheapPerson), more on a busy machine
 });

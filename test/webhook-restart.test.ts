@@ -50,14 +50,17 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-/** A real server process on the test database, allowed to post to the local receiver. */
+/**
+ * A real server process on the test database, allowed to post to the local receiver. Its deliveries
+ * wait 3 s between tries rather than the schedule's first 5 s (WEBHOOK_TEST_RETRY_WAIT_MS): still
+ * seconds more than the kill takes once every first try is logged (were the first server to try
+ * again before it, the test fails: it counts the posts made before the kill).
+ */
 function serverProcess(port: number): Proc {
-  process.env.OUTBOUND_TEST_TRUST = `allow=${receiver.hostPort};ca=${path.join(dir, 'ca.pem')}`;
-  try {
-    return launch(dbUrl, port);
-  } finally {
-    delete process.env.OUTBOUND_TEST_TRUST;
-  }
+  return launch(dbUrl, port, {
+    OUTBOUND_TEST_TRUST: `allow=${receiver.hostPort};ca=${path.join(dir, 'ca.pem')}`,
+    WEBHOOK_TEST_RETRY_WAIT_MS: '3000',
+  });
 }
 
 async function until(check: () => Promise<boolean>, what: string, ms: number) {
@@ -74,9 +77,8 @@ it(
   async () => {
     const [portA, portB] = await freePorts(2);
     first = serverProcess(portA!);
-    await ready(first);
-
-    const app = await seedApp(svc);
+    // The app is seeded while the server starts.
+    const [app] = await Promise.all([seedApp(svc), ready(first)]);
     const api = staffApi(
       () => first!.url,
       () => '',
@@ -96,7 +98,7 @@ it(
       expect(r.status).toBe(200);
     }
 
-    // Each delivery's first try failed and is logged; its run waits 5 s for the next. Then the kill.
+    // Each delivery's first try failed and is logged; its run waits 3 s for the next. Then the kill.
     const runs = () => svc.db.workflowRun.findMany({ where: { process: 'webhook' } });
     await until(
       async () => (await runs()).filter((r) => r.status === 'waiting').length === EVENTS,

@@ -31,7 +31,8 @@ import type { Services } from '../../src/domain/services.js';
 // Each can be told to answer a token "gone", or 429 with Retry-After (a number of times); APNs can
 // also hold its answer for a while (a push in flight when a server stops).
 
-export type Trick = { gone: true } | { throttle: number; times?: number; status?: 429 | 503 } | { hold: number };
+/** `hold`: the answer waits this many ms, or until the promise settles (a test lets it go when it is done with it). */
+export type Trick = { gone: true } | { throttle: number; times?: number; status?: 429 | 503 } | { hold: number | Promise<unknown> };
 
 /** The answers a test asks for, per device token. */
 class Tricks {
@@ -201,7 +202,8 @@ export async function startApnsStandin(
       return no(400, 'BadPayload');
     if (opts.keep !== false) arrived.push(token);
     const trick = tricks.take(token);
-    if (trick && 'hold' in trick) await new Promise((resolve) => setTimeout(resolve, trick.hold));
+    if (trick && 'hold' in trick)
+      await (typeof trick.hold === 'number' ? new Promise((resolve) => setTimeout(resolve, trick.hold as number)) : trick.hold);
     if (trick && 'gone' in trick) return no(410, 'Unregistered', { timestamp: now().getTime() });
     if (trick && 'throttle' in trick) {
       refused.push({ status: trick.status ?? 429, reason: 'TooManyRequests' });

@@ -1,9 +1,9 @@
 import { systemContext, type Ctx, type SystemCaller } from '../../src/domain/context.js';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID, scryptSync } from 'node:crypto';
 import { inject } from 'vitest';
 import { readConfig, type Config } from '../../src/config.js';
 import { createApp, type CreatedApp } from '../../src/domain/apps/create-app.js';
-import { createWorkspace } from '../../src/domain/staff/workspaces.js';
+import { insertWorkspaceWithOwner } from '../../src/domain/staff/workspaces.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { createLogger, type Logger } from '../../src/lib/logger.js';
 import { startServer } from '../../src/server.js';
@@ -287,13 +287,35 @@ async function temporalTestEngine(
 
 export type SeededApp = CreatedApp & { ownerEmail: string; ownerPassword: string };
 
+/**
+ * A password stored as a cheap scrypt (N=2^10 where the service hashes at 2^15): a stored hash names
+ * its own parameters and a sign-in checks the password by them, so signing in with it is the real
+ * check at a hundredth of the CPU (a 2^15 hash took half a second on the busy 2-core machine, and most
+ * files seed an owner and sign in as it, some a dozen times). The service's own hashing is what the
+ * sign-up tests, the crm tests and the members tests' invited people go through.
+ */
+export function cheapPasswordHash(password: string): string {
+  const salt = randomBytes(16);
+  const key = scryptSync(password.normalize('NFKC'), salt, 32, { N: 1024, r: 8, p: 1 });
+  return `scrypt$1024$8$1$${salt.toString('base64url')}$${key.toString('base64url')}`;
+}
+
+const SEEDED_PASSWORD = 'correct horse battery staple';
+/** The seeded owners' password, hashed once per process. */
+let seededHash: string | undefined;
+
 /** A workspace with an owner and one app; the app's credentials as shown once. */
 export async function seedApp(svc: OpenServices, name = 'Test app'): Promise<SeededApp> {
   const ownerEmail = `owner-${randomBytes(4).toString('hex')}@example.com`;
-  const ownerPassword = 'correct horse battery staple';
   const ctx = systemContext(svc, 'test');
-  const { workspaceId } = await createWorkspace(ctx, { name: `${name} workspace`, ownerEmail, ownerPassword });
-  return { ...(await createApp(ctx, { workspaceId, name })), ownerEmail, ownerPassword };
+  // As createWorkspace makes it (one statement: the workspace, its owner and the membership), the password hashed cheaply.
+  const made = await insertWorkspaceWithOwner(ctx, {
+    name: `${name} workspace`,
+    email: ownerEmail,
+    passwordHash: (seededHash ??= cheapPasswordHash(SEEDED_PASSWORD)),
+  });
+  if (!made) throw new Error(`seedApp: ${ownerEmail} is taken`);
+  return { ...(await createApp(ctx, { workspaceId: made.workspaceId, name })), ownerEmail, ownerPassword: SEEDED_PASSWORD };
 }
 
 /** A test server on a fresh database with one seeded app: `({ t, app } = await startWithApp())`. */

@@ -12,7 +12,7 @@ import {
   cancelPending,
   commandOf,
   describeRun,
-  LEASE_MS,
+  heartbeatOf,
   setsOf,
   settle,
   stepWithoutActivity,
@@ -30,7 +30,7 @@ import { isConnectionLost, isConnectionRefused, throughCuts } from '../../src/db
 // statement for all of its runs every few seconds; the activity's own timeout still bounds the
 // attempt. Its result is saved with the step it leads to, in one transaction, only if the revision
 // is still the one it claimed (a lost connection: saved again, the result held in memory). A
-// worker that dies mid-activity stops heartbeating: its leases run out within LEASE_MS and any
+// worker that dies mid-activity stops heartbeating: its leases run out within the lease and any
 // live process retries the attempt, so activities run at least once and a step is never lost. An
 // attempt lost with its worker is retried with the same input even past the retry policy (a few
 // times), so a process never hears of a failure for an activity that was never done.
@@ -53,7 +53,12 @@ export interface EmbeddedEngineOptions {
    * together still leave room for a tenant that comes with one quick step.
    */
   reserve?: number;
-  /** How often the leases of the activities this process runs are extended (HEARTBEAT_MS; tests make it quicker). */
+  /**
+   * How long a running activity's lease lasts without a heartbeat (the config's
+   * embeddedEngineLeaseMs, EMBEDDED_ENGINE_LEASE_MS): a killed process's runs are taken up this soon.
+   */
+  leaseMs?: number;
+  /** How often the leases of the activities this process runs are extended (three tenths of the lease; tests make it quicker). */
   heartbeatMs?: number;
   log?: Logger;
 }
@@ -72,8 +77,6 @@ const MAX_BACKOFF_MS = 10_000;
 const MAX_CUT_BACKOFF_MS = 1_000;
 /** How long a run whose step cannot be taken here (its decide threw, its version is unknown) waits before the next try. */
 const STUCK_RETRY_MS = 60_000;
-/** How often a process extends the leases of the activities it runs: a few heartbeats fit in a lease. */
-export const HEARTBEAT_MS = 3_000;
 /** The most due runs one claim reads before ranking them (the oldest first, tenants at their cap passed over). */
 const CANDIDATES_PER_SLOT = 8;
 
@@ -94,6 +97,7 @@ export class EmbeddedEngine<Def extends AnyProcess = AnyProcess> implements Dura
   private readonly keyCap: number;
   private readonly laneCap: number;
   private readonly reserve: number;
+  private readonly leaseMs: number;
   private readonly heartbeatMs: number;
   private loop: Promise<void> | undefined;
   private stopping = false;
@@ -127,7 +131,8 @@ export class EmbeddedEngine<Def extends AnyProcess = AnyProcess> implements Dura
     this.keyCap = opts.keyCap ?? Math.max(1, Math.floor(this.batchSize / 2));
     this.laneCap = opts.laneCap ?? LANE_CAP;
     this.reserve = opts.reserve ?? Math.max(1, Math.floor(this.batchSize / 4));
-    this.heartbeatMs = opts.heartbeatMs ?? HEARTBEAT_MS;
+    this.leaseMs = opts.leaseMs ?? svc.config.embeddedEngineLeaseMs;
+    this.heartbeatMs = opts.heartbeatMs ?? heartbeatOf(this.leaseMs);
   }
 
   async start<Name extends Def['name']>(process: ProcessRef<Name>, runId: string, input: StartInput<Def, Name>): Promise<string> {
@@ -315,7 +320,7 @@ export class EmbeddedEngine<Def extends AnyProcess = AnyProcess> implements Dura
       const def = this.registry.get(run.process, run.processVersion);
       if (def) calls.push({ def, run, call: commandOf(run) as CallCommand });
       // This code cannot run it (a version it does not know): the run waits and says why, the attempt not counted.
-      else await this.saveIfUnchanged(run, () => stepWithoutActivity(def, run, now), now, { attempts: run.attempts - 1 });
+      else await this.saveIfUnchanged(run, () => stepWithoutActivity(def, run, now, this.leaseMs), now, { attempts: run.attempts - 1 });
     }
     if (answer[0]?.freeDue) claimed += await this.stepFree(now);
     return { claimed, calls };
@@ -359,7 +364,7 @@ export class EmbeddedEngine<Def extends AnyProcess = AnyProcess> implements Dura
    */
   private leaseStatement(room: number, now: Date): Sql {
     const at = utc(now);
-    const leaseMs = sql`LEAST(${LEASE_MS}, coalesce((r.command->>'timeoutMs')::int, ${defaultTimeoutMs}))`;
+    const leaseMs = sql`LEAST(${this.leaseMs}, coalesce((r.command->>'timeoutMs')::int, ${defaultTimeoutMs}))`;
     const until = sql`${at} + ${leaseMs} * interval '1 millisecond'`;
     return sql`
       WITH ${this.dueRuns(at)},
@@ -413,7 +418,12 @@ export class EmbeddedEngine<Def extends AnyProcess = AnyProcess> implements Dura
       // Rechecked: another server may have made it a call to start meanwhile; it is then left for a claim with a slot.
       const steps = runs.filter((run) => !startsActivity(run));
       for (const run of steps)
-        await this.save(tx, run, () => stepWithoutActivity(this.registry.get(run.process, run.processVersion), run, now), now);
+        await this.save(
+          tx,
+          run,
+          () => stepWithoutActivity(this.registry.get(run.process, run.processVersion), run, now, this.leaseMs),
+          now,
+        );
       return steps.length;
     });
   }
@@ -492,7 +502,7 @@ export class EmbeddedEngine<Def extends AnyProcess = AnyProcess> implements Dura
     if (this.leases.size === 0 || this.beating) return;
     this.beating = true;
     const now = this.clock.now();
-    const until = utc(new Date(now.getTime() + LEASE_MS));
+    const until = utc(new Date(now.getTime() + this.leaseMs));
     const ids = [...this.leases.keys()];
     const revisions = ids.map((id) => this.leases.get(id)!);
     await exec(

@@ -1,3 +1,4 @@
+import { ENGINE_LEASE_BOUNDS_MS } from '../../src/config.js';
 import { Prisma, type WorkflowRun } from '../../src/generated/prisma/client.js';
 import { join, raw, sql, type Sql } from '../../src/db/sql.js';
 import { awaitsSignal, backoffMs, retryPolicyOf, runStateOf, timeoutOf } from './commands.js';
@@ -86,10 +87,15 @@ export function advance(def: AnyProcess, run: WorkflowRun, event: ProcessEvent, 
   return cancelDelivered ? { ...change, cancelDeliveredAt: now } : change;
 }
 
-/** How long a running activity's lease lasts without a heartbeat: a killed worker's runs are taken up by another this soon. */
-export const LEASE_MS = 10_000;
+/**
+ * How long a running activity's lease lasts without a heartbeat by default: a killed worker's runs
+ * are taken up by another this soon. A deployment sets its own (EMBEDDED_ENGINE_LEASE_MS).
+ */
+export const LEASE_MS: number = ENGINE_LEASE_BOUNDS_MS.default;
+/** How often a process extends its leases: three tenths of the lease, so a few heartbeats fit in one (3 s of 10 s). */
+export const heartbeatOf = (leaseMs: number): number => Math.round((leaseMs * 3) / 10);
 /** The lease an activity call is taken under: short, extended by its process's heartbeat; never past its own timeout. */
-export const leaseOf = (call: CallCommand): number => Math.min(LEASE_MS, timeoutOf(call));
+export const leaseOf = (call: CallCommand, leaseMs = LEASE_MS): number => Math.min(leaseMs, timeoutOf(call));
 
 /** How many more times than its retry policy allows an attempt is made again after it was lost with its worker
  *  or its connection to the database: nothing says it was done, so decide is not told it failed. Ten, a second
@@ -113,7 +119,7 @@ export function afterFailure(def: AnyProcess, run: WorkflowRun, call: CallComman
 }
 
 /** The step a claimed run takes when it is not the start of an activity. Throws when this code cannot take it. */
-export function stepWithoutActivity(def: AnyProcess | undefined, run: WorkflowRun, now: Date): RunChange {
+export function stepWithoutActivity(def: AnyProcess | undefined, run: WorkflowRun, now: Date, leaseMs = LEASE_MS): RunChange {
   if (!def) throw new Error(`this code has no ${run.process} v${run.processVersion}`);
   const at = now.toISOString();
   const command = commandOf(run);
@@ -124,7 +130,7 @@ export function stepWithoutActivity(def: AnyProcess | undefined, run: WorkflowRu
       def,
       run,
       command,
-      `${command.activity} was lost with its worker: no heartbeat within ${leaseOf(command)} ms`,
+      `${command.activity} was lost with its worker: no heartbeat within ${leaseOf(command, leaseMs)} ms`,
       now,
       true,
     );
