@@ -5,6 +5,7 @@ import { withPage } from '../ui/live-list';
 import { pageOf, usePagedList } from '../ui/paged-list';
 import { useMoreWhenSeen } from '../ui/row-keys';
 import { RunList } from './workflows-run-view';
+import { ListStatus } from '../ui/list-status';
 
 // A person's page, "Workflows": their runs of the app-mode's workflows, newest first (10 to a page, the
 // next read as the list's end comes into view; personWorkflowRuns by their contact id), each with its
@@ -24,18 +25,9 @@ export function ContactWorkflows({ contactId, modeId }: { contactId: string; mod
   return (
     <section aria-labelledby="contact-workflows-title" class="contact-workflows">
       <h2 id="contact-workflows-title">Workflows</h2>
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
-      {loading && rows.length === 0 ? (
-        <p class="quiet-text">Loading…</p>
-      ) : rows.length === 0 ? (
-        <p class="quiet-text">No workflow has taken this person yet.</p>
-      ) : (
+      <ListStatus error={error} loading={loading} count={rows.length} empty="No workflow has taken this person yet.">
         <RunList rows={rows} subject="workflow" label="Their workflow runs" end={end} hasMore={next !== null} />
-      )}
+      </ListStatus>
     </section>
   );
 }

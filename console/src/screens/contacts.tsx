@@ -9,6 +9,7 @@ import { pageOf, usePagedList } from '../ui/paged-list';
 import { useMoreWhenSeen, useRowKeys } from '../ui/row-keys';
 import { when } from '../ui/time';
 import { personName } from './person-panel';
+import { ListStatus, MoreRow } from '../ui/list-status';
 
 // Contacts: the app-mode's people, most recently updated first, narrowed by a search of their
 // email, name or user id (the service's `contacts(search)`), 30 to a page, the next page loaded as
@@ -88,16 +89,7 @@ export function Contacts({ place }: { place: Place }) {
           }}
         />
       </header>
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
-      {loading && rows.length === 0 ? (
-        <p class="quiet-text">Loading…</p>
-      ) : rows.length === 0 ? (
-        <p class="quiet-text">{asked ? `No contact matches “${asked}”.` : 'No contact yet.'}</p>
-      ) : (
+      <ListStatus error={error} loading={loading} count={rows.length} empty={asked ? `No contact matches “${asked}”.` : 'No contact yet.'}>
         <ul class="contact-rows" ref={list} aria-label="Contacts">
           {rows.map((c) => (
             <li key={c.id}>
@@ -120,13 +112,9 @@ export function Contacts({ place }: { place: Place }) {
               </a>
             </li>
           ))}
-          {next && (
-            <li ref={end} class="quiet-text">
-              Loading more…
-            </li>
-          )}
+          <MoreRow more={next !== null} end={end} />
         </ul>
-      )}
+      </ListStatus>
       <p class="hint">j and k move, Enter opens a person’s page.</p>
     </main>
   );

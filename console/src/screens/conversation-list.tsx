@@ -5,6 +5,7 @@ import { isUnread, readMarks } from '../read-marks';
 import { RowLink } from '../ui/row-link';
 import { useMoreWhenSeen, useRowKeys } from '../ui/row-keys';
 import { when } from '../ui/time';
+import { MoreRow } from '../ui/list-status';
 
 // The inbox's rows: j/k move the focus (by key position, any layout), Enter opens; the next page
 // loads when the end of the list comes into view. A row with a part the member has not had on
@@ -52,11 +53,7 @@ export function ConversationList(props: {
           </li>
         );
       })}
-      {props.more && (
-        <li ref={end} class="quiet-text">
-          Loading more…
-        </li>
-      )}
+      <MoreRow more={props.more} end={end} />
     </ul>
   );
 }

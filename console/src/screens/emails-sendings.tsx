@@ -13,6 +13,7 @@ import { pageOf, usePagedList } from '../ui/paged-list';
 import { useMoreWhenSeen } from '../ui/row-keys';
 import { fullTime } from '../ui/time';
 import { EmailStatsView } from './emails-stats';
+import { ListStatus, MoreRow } from '../ui/list-status';
 
 // An email's sendings and test copies, the latest first (20 to a page, the next read as the list's end
 // comes into view), each with its state and statistics. Each sending going out is followed live
@@ -81,16 +82,7 @@ export function EmailSendings({ sendings }: { sendings: ReturnType<typeof useSen
           Read again
         </button>
       </div>
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
-      {loading && rows.length === 0 ? (
-        <p class="quiet-text">Loading…</p>
-      ) : rows.length === 0 ? (
-        <p class="quiet-text">Not sent yet.</p>
-      ) : (
+      <ListStatus error={error} loading={loading} count={rows.length} empty="Not sent yet.">
         <ol class="sending-rows" aria-label="Sendings">
           {rows.map((s) => (
             <li
@@ -117,13 +109,9 @@ export function EmailSendings({ sendings }: { sendings: ReturnType<typeof useSen
               )}
             </li>
           ))}
-          {next && (
-            <li ref={end} class="quiet-text">
-              Loading more…
-            </li>
-          )}
+          <MoreRow more={next !== null} end={end} />
         </ol>
-      )}
+      </ListStatus>
       {stopping && (
         <Confirm
           title={`Stop sending ${stopping.number}?`}

@@ -10,6 +10,7 @@ import { pageOf, usePagedList } from '../ui/paged-list';
 import { useMoreWhenSeen } from '../ui/row-keys';
 import { fullTime } from '../ui/time';
 import { FieldError, FormProblem, invalid, problemOf, type Problem } from './settings-common';
+import { ListStatus } from '../ui/list-status';
 
 // The app-mode's suppression list: addresses no email goes to (a bounce or a complaint put them there,
 // or a member did). Listed by address, 50 to a page (the next read as the list's end comes into view);
@@ -101,16 +102,12 @@ export function Suppressions({ modeId, refused }: { modeId: string; refused: str
         )}
       </form>
       <p role="status">{said}</p>
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
-      {loading && rows.length === 0 ? (
-        <p class="quiet-text">Loading…</p>
-      ) : rows.length === 0 ? (
-        <p class="quiet-text">{found ? `${found} is not on the list.` : 'No address on the list.'}</p>
-      ) : (
+      <ListStatus
+        error={error}
+        loading={loading}
+        count={rows.length}
+        empty={found ? `${found} is not on the list.` : 'No address on the list.'}
+      >
         <table class="suppression-rows">
           <caption class="visually-hidden">Addresses on the suppression list</caption>
           <thead>
@@ -169,7 +166,7 @@ export function Suppressions({ modeId, refused }: { modeId: string; refused: str
             )}
           </tbody>
         </table>
-      )}
+      </ListStatus>
     </section>
   );
 }

@@ -15,6 +15,7 @@ import { EmailPage } from './emails-page';
 import { refusedFor, useRole } from './settings-common';
 import { settingsPath } from './settings';
 import './emails.css';
+import { ListStatus, MoreRow } from '../ui/list-status';
 
 // Emails: the app-mode's emails, newest first, 30 to a page (the next page read as the list is
 // scrolled), each with its subject and topic (or transactional); the complaint rate of the last 30
@@ -72,16 +73,7 @@ export function Emails({ place, emailId }: { place: Place; emailId?: string | un
           </span>
         </div>
         <ComplaintRate modeId={modeId} compact />
-        {error && (
-          <p class="error" role="alert">
-            {error}
-          </p>
-        )}
-        {loading && rows.length === 0 ? (
-          <p class="quiet-text">Loading…</p>
-        ) : rows.length === 0 ? (
-          <p class="quiet-text">No emails yet.</p>
-        ) : (
+        <ListStatus error={error} loading={loading} count={rows.length} empty="No emails yet.">
           <ul class="conversations message-rows" ref={list} aria-label="Emails">
             {rows.map((m) => {
               const selected = m.id === emailId;
@@ -99,13 +91,9 @@ export function Emails({ place, emailId }: { place: Place; emailId?: string | un
                 </li>
               );
             })}
-            {next && (
-              <li ref={end} class="quiet-text">
-                Loading more…
-              </li>
-            )}
+            <MoreRow more={next !== null} end={end} />
           </ul>
-        )}
+        </ListStatus>
       </section>
       {emailId ? (
         <EmailPage

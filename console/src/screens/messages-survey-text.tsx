@@ -5,6 +5,7 @@ import { contactPath, navigate } from '../router';
 import { pageOf, usePagedList } from '../ui/paged-list';
 import { useMoreWhenSeen } from '../ui/row-keys';
 import { fullTime } from '../ui/time';
+import { MoreRow } from '../ui/list-status';
 
 // The words people wrote to one question of a survey (`surveyTextAnswers`): a text question's
 // answers, or the words beside Other of a choice; the most recently answered first, 20 to a page, the
@@ -98,11 +99,7 @@ export function TextAnswers(props: {
               </p>
             </li>
           ))}
-          {next && (
-            <li ref={end} class="quiet-text">
-              Loading more…
-            </li>
-          )}
+          <MoreRow more={next !== null} end={end} />
         </ol>
       )}
     </section>

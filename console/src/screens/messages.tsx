@@ -21,6 +21,7 @@ import { when } from '../ui/time';
 import { addCount, KIND_NAMES, MessagePage, STATE_NAMES, totals } from './messages-page';
 import { SurveyResults } from './messages-lazy';
 import { TestPhones } from './messages-phones';
+import { ListStatus, MoreRow } from '../ui/list-status';
 
 // Messages: the app-mode's in-app messages, newest first, 30 to a page (the next page loaded as the
 // list is scrolled), each with its kind, state and statistics (people counted once each, the
@@ -150,16 +151,12 @@ export function Messages({ place, messageId, results }: { place: Place; messageI
             }}
           />
         )}
-        {error && (
-          <p class="error" role="alert">
-            {error}
-          </p>
-        )}
-        {loading && rows.length === 0 ? (
-          <p class="quiet-text">Loading…</p>
-        ) : rows.length === 0 ? (
-          <p class="quiet-text">{shown ? `No ${STATE_NAMES[shown].toLowerCase()} messages.` : 'No messages yet.'}</p>
-        ) : (
+        <ListStatus
+          error={error}
+          loading={loading}
+          count={rows.length}
+          empty={shown ? `No ${STATE_NAMES[shown].toLowerCase()} messages.` : 'No messages yet.'}
+        >
           <ul class="conversations message-rows" ref={list} aria-label="Messages">
             {rows.map((m) => {
               const selected = m.id === messageId;
@@ -179,13 +176,9 @@ export function Messages({ place, messageId, results }: { place: Place; messageI
                 </li>
               );
             })}
-            {next && (
-              <li ref={end} class="quiet-text">
-                Loading more…
-              </li>
-            )}
+            <MoreRow more={next !== null} end={end} />
           </ul>
-        )}
+        </ListStatus>
       </section>
       {messageId && results ? (
         <SurveyResults key={`${messageId}-results`} id={messageId} />

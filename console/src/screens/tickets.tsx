@@ -14,6 +14,7 @@ import { personName } from './person-panel';
 import { useTicketTypes } from './tickets-make';
 import { TicketPage } from './tickets-page';
 import { withChange, withPage } from '../ui/live-list';
+import { ListStatus, MoreRow } from '../ui/list-status';
 
 // Tickets: the app-mode's tickets, the latest step first, of one type or all and in one state or
 // all, 30 to a page, the next page loaded as the list is scrolled; kept live by ticketsChanged
@@ -131,16 +132,7 @@ export function Tickets({ place, state, ticketId }: { place: Place; state: strin
             </select>
           </label>
         </div>
-        {error && (
-          <p class="error" role="alert">
-            {error}
-          </p>
-        )}
-        {loading && rows.length === 0 ? (
-          <p class="quiet-text">Loading…</p>
-        ) : rows.length === 0 ? (
-          <p class="quiet-text">No tickets here yet.</p>
-        ) : (
+        <ListStatus error={error} loading={loading} count={rows.length} empty="No tickets here yet.">
           <ul class="conversations ticket-rows" ref={list} aria-label="Tickets">
             {rows.map((t) => {
               const selected = t.id === ticketId;
@@ -161,13 +153,9 @@ export function Tickets({ place, state, ticketId }: { place: Place; state: strin
                 </li>
               );
             })}
-            {next && (
-              <li ref={end} class="quiet-text">
-                Loading more…
-              </li>
-            )}
+            <MoreRow more={next !== null} end={end} />
           </ul>
-        )}
+        </ListStatus>
       </section>
       {ticketId ? (
         <TicketPage

@@ -6,6 +6,7 @@ import { fullTime } from '../ui/time';
 import { personName } from './person-panel';
 import { KIND_WORDS, type StepKind } from './workflows-kinds';
 import './workflows-runs.css';
+import { MoreRow } from '../ui/list-status';
 
 // Runs as a list, shared by a workflow's page (each run's person) and a person's page (each run's
 // workflow): where a run stands (its state, the step it is at and since when, what it waits for and
@@ -99,11 +100,7 @@ export function RunList(props: {
       {props.rows.map((r) => (
         <RunItem key={r.id} run={r} subject={props.subject} />
       ))}
-      {props.hasMore && (
-        <li ref={props.end} class="quiet-text">
-          Loading more…
-        </li>
-      )}
+      {props.end && <MoreRow more={!!props.hasMore} end={props.end} />}
     </ol>
   );
 }

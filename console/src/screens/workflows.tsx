@@ -14,6 +14,7 @@ import { refusedFor, useRole } from './settings-common';
 import { fromEdit, STATE_WORDS, toEdit } from './workflows-content';
 import { WorkflowPage } from './workflows-page';
 import './workflows.css';
+import { ListStatus, MoreRow } from '../ui/list-status';
 
 // Workflows: the app-mode's automations, most recently changed first, 30 to a page (the next page
 // read as the list is scrolled), each with its name, its state (draft, live or paused), its live
@@ -66,16 +67,7 @@ export function Workflows({ place, workflowId }: { place: Place; workflowId?: st
         {making && (
           <MakeWorkflow modeId={modeId} onCancel={() => setMaking(false)} onMade={(w) => (setMaking(false), changed(w), open(w.id))} />
         )}
-        {error && (
-          <p class="error" role="alert">
-            {error}
-          </p>
-        )}
-        {loading && rows.length === 0 ? (
-          <p class="quiet-text">Loading…</p>
-        ) : rows.length === 0 ? (
-          <p class="quiet-text">No workflows yet.</p>
-        ) : (
+        <ListStatus error={error} loading={loading} count={rows.length} empty="No workflows yet.">
           <ul class="conversations message-rows" ref={list} aria-label="Workflows">
             {rows.map((w) => (
               <li key={w.id}>
@@ -94,13 +86,9 @@ export function Workflows({ place, workflowId }: { place: Place; workflowId?: st
                 </RowLink>
               </li>
             ))}
-            {next && (
-              <li ref={end} class="quiet-text">
-                Loading more…
-              </li>
-            )}
+            <MoreRow more={next !== null} end={end} />
           </ul>
-        )}
+        </ListStatus>
       </section>
       {workflowId ? (
         <WorkflowPage key={workflowId} id={workflowId} refused={refused} onChanged={changed} />
