@@ -132,7 +132,9 @@ describe('replies to a conversation’s reply address', () => {
   it('a forged reply address, or another app’s on this app’s route, reaches nothing; the deployment’s route reaches any app’s', async () => {
     const address = `forge_${unique('a')}@example.com`;
     const mine = await talking(app, address);
-    const forged = mine.replyAddress.replace(/[0-9a-f](@)/, (d, at) => `${d === '0' ? '1' : '0'}${at}`);
+    // The mark's last digit changed (a '0' to '1', any other to '0'): the address never stays as it was.
+    const forged = mine.replyAddress.replace(/([0-9a-f])@/, (_m, digit: string) => `${digit === '0' ? '1' : '0'}@`);
+    expect(forged).not.toBe(mine.replyAddress);
     // Not taken for mail to the inbox either: a reply address that does not hold reaches nothing.
     expect(await mailIn(app, { from: address, to: [forged], text: 'Hello' })).toEqual({ outcome: 'dropped', reason: 'unknown_address' });
     const theirs = await talking(other, address);
