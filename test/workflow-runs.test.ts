@@ -243,6 +243,29 @@ describe.each(ENGINES)('workflow runs on the $engine engine', ({ engine, skip })
       expect(timedOut!.steps[0]).toMatchObject({ step: 'listen', outcome: 'timeout' });
     });
 
+    it('parks a run that waits for an event alone, and the event takes it on', async () => {
+      const p = unique('parked');
+      await serverApi(t, app.live.server_key).identify(p);
+      const id = await workflow('Patient', {
+        trigger: { kind: 'event', event: 'asked' },
+        steps: [
+          { key: 'answer', kind: 'wait_for_event', event: 'answered', next: 'done' },
+          { key: 'done', kind: 'end', outcome: 'answered' },
+        ],
+      });
+      await events([p, 'asked']);
+      await settle();
+      expect((await runsOf(p, id))[0]).toMatchObject({ state: 'parked', step: 'answer', waitsFor: 'answered', until: null });
+      t.clock.advance(3_600_000);
+      await settle();
+      expect((await runsOf(p, id))[0]).toMatchObject({ state: 'parked', step: 'answer' });
+      await events([p, 'answered']);
+      await settle();
+      const [run] = await runsOf(p, id);
+      expect(run).toMatchObject({ state: 'ended', outcome: 'answered' });
+      expect(run!.steps[0]).toMatchObject({ step: 'answer', outcome: 'event' });
+    });
+
     it('lets a person in again only once the entry rule’s days have passed', async () => {
       const p = unique('again');
       await serverApi(t, app.live.server_key).identify(p);

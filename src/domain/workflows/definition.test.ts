@@ -67,6 +67,23 @@ describe('readWorkflow', () => {
     ]);
   });
 
+  it('reads a wait for an event alone (no timeout, no timeout way), and refuses one of the pair without the other', () => {
+    const parked = (step: Record<string, unknown>) =>
+      readWorkflow(
+        {
+          trigger: { kind: 'event', event: 'asked' },
+          steps: [
+            { key: 'answer', kind: 'wait_for_event', event: 'answered', next: 'done', ...step },
+            { key: 'done', kind: 'end' },
+          ],
+        },
+        anyRule,
+      );
+    expect(parked({}).workflow!.steps[0]).toEqual({ key: 'answer', kind: 'wait_for_event', event: 'answered', next: 'done' });
+    expect(parked({ timeout: 'done' }).errors).toEqual([{ field: 'steps.0.timeoutSeconds', message: 'is required' }]);
+    expect(parked({ timeoutSeconds: 60 }).errors).toEqual([{ field: 'steps.0.timeout', message: 'must name a step by its key' }]);
+  });
+
   it('refuses leaving the audience as an exit of a workflow no audience starts', () => {
     const { errors } = readWorkflow({ ...welcome, exit: { leavesAudience: true } }, anyRule);
     expect(errors).toEqual([

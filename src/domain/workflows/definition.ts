@@ -34,7 +34,8 @@ export type Channel = 'inapp' | 'push' | 'email' | 'notice';
 export type Step = { key: string } & (
   | { kind: 'wait'; seconds: number; next: string }
   | { kind: 'wait_until'; time: string; next: string }
-  | { kind: 'wait_for_event'; event: string; timeoutSeconds: number; next: string; timeout: string }
+  /** Without `timeoutSeconds` and `timeout` a run waits for the event alone (parked). */
+  | { kind: 'wait_for_event'; event: string; timeoutSeconds?: number; next: string; timeout?: string }
   | { kind: 'branch'; condition: unknown; yes: string; no: string }
   | { kind: 'send'; channel: Channel; messageId: string; next: string }
   | { kind: 'webhook'; url: string; next: string }
@@ -70,10 +71,7 @@ export function waysOn(step: Step): { member: string; to: string }[] {
         { member: 'no', to: step.no },
       ];
     case 'wait_for_event':
-      return [
-        { member: 'next', to: step.next },
-        { member: 'timeout', to: step.timeout },
-      ];
+      return [{ member: 'next', to: step.next }, ...(step.timeout === undefined ? [] : [{ member: 'timeout', to: step.timeout }])];
     default:
       return [{ member: 'next', to: step.next }];
   }
@@ -189,6 +187,10 @@ function readStep(r: Reader, value: unknown, path: string, readRule: RuleReader)
     }
     case 'wait_for_event': {
       const event = r.text(s.event, `${path}.event`, 100, { required: true });
+      if (s.timeoutSeconds === undefined && s.timeout === undefined) {
+        const next = to('next');
+        return event && next ? { key, kind: 'wait_for_event', event, next } : undefined;
+      }
       const [timeoutSeconds, next, timeout] = [seconds('timeoutSeconds'), to('next'), to('timeout')];
       return event && timeoutSeconds && next && timeout ? { key, kind: 'wait_for_event', event, timeoutSeconds, next, timeout } : undefined;
     }

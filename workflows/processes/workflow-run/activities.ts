@@ -9,12 +9,13 @@ import type { RunActivities, StepCall } from './decide.js';
 // Each step of a run, taken and recorded in one transaction (run-record.ts), so a retried
 // activity finds its visit recorded and does nothing twice.
 
-const waitEnd = (step: StepCall['step'], now: Date, zone: string | null): Date => {
+/** When a wait ends: null for a wait for an event alone. */
+const waitEnd = (step: StepCall['step'], now: Date, zone: string | null): Date | null => {
   switch (step.kind) {
     case 'wait':
       return new Date(now.getTime() + step.seconds * 1000);
     case 'wait_for_event':
-      return new Date(now.getTime() + step.timeoutSeconds * 1000);
+      return step.timeoutSeconds === undefined ? null : new Date(now.getTime() + step.timeoutSeconds * 1000);
     case 'wait_until':
       return nextTimeOfDay(now, step.time, zone);
     default:
@@ -28,10 +29,12 @@ export const workflowRunActivities = (svc: Services, opts: WebhookOptions = {}, 
       const done = await takeStep(ctx, call, async ({ tx, person }) => {
         const until = waitEnd(call.step, tx.clock.now(), person.timeZone);
         const waitsFor = call.step.kind === 'wait_for_event' ? call.step.event : undefined;
+        if (!until) return { outcome: 'waiting', standing: { state: 'parked', waitsFor: waitsFor! } };
         return { outcome: 'waiting', standing: { state: 'waiting', until, ...(waitsFor && { waitsFor }) } };
       });
-      // An erased person's run waits no more (its cancel is on its way).
-      return { until: (done.until ?? ctx.clock.now()).toISOString() as Instant };
+      // Parked: no timer. An erased person's run waits no more (its cancel is on its way).
+      if (done.reason === 'erased') return { until: ctx.clock.now().toISOString() as Instant };
+      return done.until ? { until: done.until.toISOString() as Instant } : {};
     },
     checkWorkflowCondition: async (call) => {
       if (call.step.kind !== 'branch') throw new Error('not a branch');

@@ -69,7 +69,8 @@ export interface StepOutcome {
 
 /** The activities, by the names a history shows. Their implementations are type-checked against this set when wired. */
 export type RunActivities = {
-  beginWorkflowWait: (input: StepCall) => Promise<{ until: Instant }>;
+  /** The wait's end; none for a wait for an event alone (the run is parked). */
+  beginWorkflowWait: (input: StepCall) => Promise<{ until?: Instant }>;
   checkWorkflowCondition: (input: StepCall) => Promise<{ matched: boolean }>;
   sendWorkflowMessage: (input: StepCall) => Promise<StepOutcome>;
   /** One try; `retryInMs` when the post is to be tried again after that wait (the step not yet recorded). */
@@ -197,7 +198,7 @@ function wayOn(step: Step, branch?: 'yes' | 'no' | 'timeout'): string | undefine
     case 'branch':
       return branch === 'yes' ? step.yes : step.no;
     case 'wait_for_event':
-      return branch === 'timeout' ? step.timeout : step.next;
+      return branch === 'timeout' ? (step.timeout ?? step.next) : step.next;
     default:
       return step.next;
   }
@@ -240,7 +241,7 @@ export const workflowRunProcess = define({
       case 'timer_fired':
         if (state.retrying) return again({ ...state, until: undefined }, (state.tries ?? 1) + 1);
         return step?.kind === 'wait_for_event'
-          ? enter(state, step.timeout, event.at, 'timeout')
+          ? enter(state, step.timeout ?? step.next, event.at, 'timeout')
           : enter(state, wayOn(step!)!, event.at, 'waited');
       case 'signal': {
         const payload = (event.payload ?? {}) as {
