@@ -5,7 +5,7 @@ import type { PostResult, TestTrust } from '../../lib/outbound/index.js';
 import { sqlTransaction, type Ctx, type TxCtx } from '../context.js';
 import { emitting } from '../outbox.js';
 import { postSigned } from './post.js';
-import { LOG_TRIES, MAX_TRIES, refusedForGood, SWITCH_OFF_AFTER_MS, SWITCH_OFF_FAILURES } from './schedule.js';
+import { lastTry, LOG_TRIES, MAX_TRIES, SWITCH_OFF_AFTER_MS, SWITCH_OFF_FAILURES } from './schedule.js';
 import { triedRow, WEBHOOK_TRIED } from './tries-live.js';
 import { webhookDeliveries } from '../../lib/process-metrics.js';
 import { exec, one, sql, type Sql } from '../../db/sql.js';
@@ -55,8 +55,7 @@ export async function tryDelivery(ctx: Ctx, deliveryId: string, attempt: number,
   }
 
   const { result, delivered } = await postSigned(ctx, delivery, delivery.id, delivery.body, opts);
-  const final =
-    delivered || attempt >= MAX_TRIES || (result.failure === undefined && refusedForGood(result.status)) || result.failure === 'redirect';
+  const final = delivered || lastTry(result, attempt);
   const outcome: TryOutcome = delivered ? 'delivered' : final ? 'final' : 'retry';
   webhookDeliveries.inc({ outcome });
 

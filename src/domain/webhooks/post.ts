@@ -2,12 +2,12 @@ import { postOutbound, type PostResult, type TestTrust } from '../../lib/outboun
 import type { Ctx } from '../context.js';
 import { signatureHeader } from './signature.js';
 
-// One signed post to an endpoint, as every try and the test ping send it: the endpoint's secret as
-// it is now (a renewed one stops the old at once), signed afresh, through the outbound client.
+// One signed post, as every webhook post is sent (an endpoint's tries and test ping, a workflow's
+// webhook step): the headers of the scheme, through the outbound client; delivered on a 2xx.
 
-export async function postSigned(
-  ctx: Ctx,
-  endpoint: { url: string; secretEnc: string },
+export async function postSignedAs(
+  url: string,
+  signature: string,
   deliveryId: string,
   body: string,
   opts: { testTrust?: TestTrust } = {},
@@ -16,8 +16,17 @@ export async function postSigned(
     'Content-Type': 'application/json',
     'User-Agent': 'crm-webhooks/1',
     'X-CRM-Delivery': deliveryId,
-    'X-CRM-Signature': signatureHeader(ctx.svc.secrets.open(endpoint.secretEnc), body, ctx.clock.now()),
+    'X-CRM-Signature': signature,
   };
-  const result = await postOutbound(endpoint.url, body, headers, { testTrust: opts.testTrust });
+  const result = await postOutbound(url, body, headers, { testTrust: opts.testTrust });
   return { result, delivered: result.failure === undefined && result.status >= 200 && result.status < 300 };
 }
+
+/** A post to an endpoint: its secret as it is now (a renewed one stops the old at once), signed afresh. */
+export const postSigned = (
+  ctx: Ctx,
+  endpoint: { url: string; secretEnc: string },
+  deliveryId: string,
+  body: string,
+  opts: { testTrust?: TestTrust } = {},
+) => postSignedAs(endpoint.url, signatureHeader(ctx.svc.secrets.open(endpoint.secretEnc), body, ctx.clock.now()), deliveryId, body, opts);

@@ -1,3 +1,5 @@
+import type { PostResult } from '../../lib/outbound/index.js';
+
 // When a failed post is tried again: 10 tries in all, the waits growing, about twenty minutes
 // from the first try to the last.
 
@@ -12,3 +14,7 @@ export const LOG_TRIES = 50;
 
 /** Whether an answer is final though not delivered: a 4xx other than 408, 425 and 429. (Redirects are failures of their own kind.) */
 export const refusedForGood = (status: number) => status >= 400 && status < 500 && ![408, 425, 429].includes(status);
+
+/** Whether a failed try is the last: the tries spent, a redirect, or an answer refused for good. */
+export const lastTry = (result: PostResult, attempt: number) =>
+  attempt >= MAX_TRIES || result.failure === 'redirect' || (result.failure === undefined && refusedForGood(result.status));

@@ -1,5 +1,4 @@
 import type { PersonRun, PersonRunStep, Prisma } from '../../generated/prisma/client.js';
-import type { Ctx } from '../context.js';
 
 // A person's runs, as staff ask "why did this person get it, or not" and as the export gives
 // them: each run's state, the step it is at and since when, what it waits for, and each step it
@@ -10,29 +9,17 @@ export const MAX_STEPS_SHOWN = 100;
 
 export type RunWithSteps = PersonRun & { steps: PersonRunStep[]; workflow: { name: string } };
 
-/** The include that reads a run's newest visits (oldest first once reversed) and its workflow's name. */
-export const RUN_DETAIL = {
-  workflow: { select: { name: true } },
-  steps: { orderBy: { id: 'desc' }, take: MAX_STEPS_SHOWN },
-} satisfies Prisma.PersonRunInclude;
+/** Runs as they are listed: newest first. */
+export const RUNS_ORDER = [{ startedAt: 'desc' }, { id: 'desc' }] satisfies Prisma.PersonRunOrderByWithRelationInput[];
+
+/** A run's newest visits (oldest first once reversed: stepsInOrder). */
+export const NEWEST_STEPS = { orderBy: { id: 'desc' }, take: MAX_STEPS_SHOWN } satisfies Prisma.PersonRunStepFindManyArgs;
+
+/** The include that reads a run's newest visits and its workflow's name. */
+export const RUN_DETAIL = { workflow: { select: { name: true } }, steps: NEWEST_STEPS } satisfies Prisma.PersonRunInclude;
 
 /** Visits oldest first. */
 export const stepsInOrder = (run: RunWithSteps): PersonRunStep[] => [...run.steps].reverse();
-
-/** The person's runs in the app-mode (of one workflow when given), newest first, a page at a time by id. */
-export function personRuns(
-  ctx: Ctx,
-  where: { appModeId: string; contactId: string; workflowId?: string | null },
-  page: { take: number; after?: string },
-): Promise<RunWithSteps[]> {
-  return ctx.db.personRun.findMany({
-    where: { appModeId: where.appModeId, contactId: where.contactId, ...(where.workflowId && { workflowId: where.workflowId }) },
-    orderBy: [{ startedAt: 'desc' }, { id: 'desc' }],
-    include: RUN_DETAIL,
-    take: page.take,
-    ...(page.after && { cursor: { id: page.after }, skip: 1 }),
-  });
-}
 
 /** A run as the export gives it (the spec's members, and where it stands with its steps' outcomes and reasons). */
 export const exportedRun = (run: RunWithSteps) => ({

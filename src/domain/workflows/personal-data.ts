@@ -1,6 +1,6 @@
 import { emitMany } from '../outbox.js';
 import { keyset, pagedMember, type PersonalDataArea } from '../personal-data/registry.js';
-import { exportedRun, RUN_DETAIL, type RunWithSteps } from './person-runs.js';
+import { exportedRun, RUN_DETAIL, RUNS_ORDER, type RunWithSteps } from './person-runs.js';
 import { uncountWaiting } from './run-record.js';
 
 // A person's workflow runs in the export's `workflows`, newest first, read a page at a time while
@@ -23,7 +23,7 @@ export const workflowData: PersonalDataArea = {
       (last: RunWithSteps | undefined, take) =>
         db.personRun.findMany({
           where: { appModeId, contactId: contact.id },
-          orderBy: [{ startedAt: 'desc' }, { id: 'desc' }],
+          orderBy: RUNS_ORDER,
           include: RUN_DETAIL,
           ...keyset(last && { id: last.id }, take),
         }),

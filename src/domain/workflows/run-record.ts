@@ -159,23 +159,20 @@ export async function endRun(
   end: { runKey: string; workflowId: string; at: string; outcome: string; from?: Left },
 ): Promise<void> {
   const now = ctx.clock.now();
-  await sqlTransaction(ctx, async (tx) => {
-    const ended = await one(
-      tx,
-      sql`
+  await one(
+    ctx,
+    sql`
     WITH ${join([
       ...closing(end.runKey, end.workflowId, end.from, now),
       sql`ended AS (
-    UPDATE person_run SET state = 'ended', outcome = ${end.outcome}, at_step = ${end.at}, since = ${now}, ended_at = ${now},
-      until = NULL, waits_for = NULL
-    WHERE id = ${end.runKey} AND state <> 'ended'
-    RETURNING at_step)`,
+        UPDATE person_run SET state = 'ended', outcome = ${end.outcome}, at_step = ${end.at}, since = ${now}, ended_at = ${now},
+          until = NULL, waits_for = NULL
+        WHERE id = ${end.runKey} AND state <> 'ended'
+        RETURNING at_step)`,
       counting('end_count', end.workflowId, sql`SELECT at_step, ${`end:${end.outcome}`}, 1 FROM ended`),
     ])}
     SELECT 1 FROM ended`,
-    );
-    void ended;
-  });
+  );
 }
 
 /** Runs removed while waiting (an erase): no longer counted as waiting at their step. */

@@ -1,6 +1,7 @@
 import { rows, sql } from '../../db/sql.js';
 import type { Ctx } from '../context.js';
 import type { WorkflowGraph } from './definition.js';
+import { workflowIn } from './workflows.js';
 
 // A workflow's statistics per step, over all its versions, from the counters its runs' steps keep
 // as they are taken (run-record.ts): how many visits entered each step, how many runs wait there
@@ -16,12 +17,17 @@ export interface StepStatistics {
 }
 
 /** The workflow's steps in the order of its live version (steps only older versions have come after, by key). */
-export async function workflowStatistics(ctx: Ctx, workflowId: string, live: WorkflowGraph | null): Promise<StepStatistics[]> {
+export async function workflowStatistics(ctx: Ctx, workflowId: string): Promise<StepStatistics[]> {
+  const workflow = await workflowIn(ctx, workflowId);
+  const live =
+    workflow.liveVersion === null
+      ? null
+      : await ctx.db.workflowVersion.findUnique({ where: { workflowId_number: { workflowId, number: workflow.liveVersion } } });
   const counted = await rows<{ step_key: string; measure: string; n: string }>(
     ctx,
     sql`SELECT step_key, measure, sum(n)::text AS n FROM workflow_step_count WHERE workflow_id = ${workflowId} GROUP BY 1, 2 ORDER BY 1, 2`,
   );
-  const order = live?.steps.map((s) => s.key) ?? [];
+  const order = (live?.definition as WorkflowGraph | undefined)?.steps.map((s) => s.key) ?? [];
   const byStep = new Map<string, StepStatistics>(order.map((step) => [step, { step, entered: 0, waiting: 0, outcomes: [] }]));
   for (const c of counted) {
     let s = byStep.get(c.step_key);

@@ -1,10 +1,11 @@
 import { one, sql } from '../../db/sql.js';
-import { postOutbound, type TestTrust } from '../../lib/outbound/index.js';
+import type { TestTrust } from '../../lib/outbound/index.js';
 import type { Ctx } from '../context.js';
 import { DomainError } from '../errors.js';
 import { signAsApp } from '../webhooks/app-secret.js';
 import { webhookBody } from '../webhooks/body.js';
-import { MAX_TRIES, refusedForGood, RETRY_WAITS_MS } from '../webhooks/schedule.js';
+import { postSignedAs } from '../webhooks/post.js';
+import { lastTry, MAX_TRIES, RETRY_WAITS_MS } from '../webhooks/schedule.js';
 import { stepBegun, takeStep, type Done, type Visit } from './run-record.js';
 
 // A workflow's webhook step: posts to the customer's server signed with the app's own webhook
@@ -66,18 +67,11 @@ export async function tryStepWebhook(ctx: Ctx, v: WebhookVisit, opts: WebhookOpt
       return record({ outcome: 'failed', reason: 'no_webhook_secret', detail: err.detail });
     throw err;
   }
-  const headers = {
-    'Content-Type': 'application/json',
-    'User-Agent': 'crm-webhooks/1',
-    'X-CRM-Delivery': `dlv_${id}`,
-    'X-CRM-Signature': signature,
-  };
-  const result = await postOutbound(v.step.url, body, headers, { testTrust: opts.testTrust });
-  if (result.failure === undefined && result.status >= 200 && result.status < 300)
-    return record({ outcome: 'sent', detail: `answered ${result.status}` });
+  const { result, delivered } = await postSignedAs(v.step.url, signature, `dlv_${id}`, body, opts);
   const detail = result.failure === undefined ? `answered ${result.status}` : `${result.failure}: ${result.detail}`;
-  const final = v.attempt >= MAX_TRIES || result.failure === 'redirect' || (result.failure === undefined && refusedForGood(result.status));
-  if (final) return record({ outcome: 'failed', reason: 'webhook_refused', detail: `${detail} (try ${v.attempt} of ${MAX_TRIES})` });
+  if (delivered) return record({ outcome: 'sent', detail });
+  if (lastTry(result, v.attempt))
+    return record({ outcome: 'failed', reason: 'webhook_refused', detail: `${detail} (try ${v.attempt} of ${MAX_TRIES})` });
   await stepBegun(ctx, v);
   const scheduled = opts.retryWaitMs ?? RETRY_WAITS_MS[v.attempt - 1]!;
   const asked = result.failure === undefined ? Math.min(result.retryAfterMs ?? 0, MAX_RETRY_AFTER_MS) : 0;

@@ -1,9 +1,8 @@
 import { changeWorkflow, createWorkflow, MAX_WORKFLOWS, publishWorkflow, setWorkflowLive } from '../../domain/workflows/workflows.js';
 import { staffContactWhere } from '../../domain/contacts/staff.js';
 import { invalidField } from '../../domain/errors.js';
-import { MAX_STEPS_SHOWN } from '../../domain/workflows/person-runs.js';
+import { MAX_STEPS_SHOWN, NEWEST_STEPS, RUNS_ORDER } from '../../domain/workflows/person-runs.js';
 import { changesOf } from '../../domain/changes-of.js';
-import type { WorkflowGraph } from '../../domain/workflows/definition.js';
 import { workflowStatistics, type StepStatistics } from '../../domain/workflows/statistics.js';
 import { builder, connectionType } from '../builder.js';
 import { liveFor } from '../subscription-access.js';
@@ -179,9 +178,7 @@ const PersonRunRef = builder.prismaObject('PersonRun', {
       type: ['PersonRunStep'],
       description: `Its newest ${MAX_STEPS_SHOWN} visits of steps, oldest first.`,
       resolve: async (query, run, _args, ctx) =>
-        (
-          await ctx.svc.db.personRunStep.findMany({ ...query, where: { runId: run.id }, orderBy: { id: 'desc' }, take: MAX_STEPS_SHOWN })
-        ).reverse(),
+        (await ctx.svc.db.personRunStep.findMany({ ...query, where: { runId: run.id }, ...NEWEST_STEPS })).reverse(),
     }),
   }),
 });
@@ -200,7 +197,7 @@ builder.queryField('workflowRuns', (t) =>
         ctx.svc.db.personRun.findMany({
           ...query,
           where: { workflowId, ...(state && { state }) },
-          orderBy: [{ startedAt: 'desc' }, { id: 'desc' }],
+          orderBy: RUNS_ORDER,
         }),
     },
     PersonRunConnection,
@@ -225,7 +222,7 @@ builder.queryField('personWorkflowRuns', (t) =>
         return ctx.svc.db.personRun.findMany({
           ...query,
           where: { appModeId, contact: staffContactWhere(appModeId, { id: contactId, externalId }), ...(workflowId && { workflowId }) },
-          orderBy: [{ startedAt: 'desc' }, { id: 'desc' }],
+          orderBy: RUNS_ORDER,
         });
       },
     },
@@ -253,20 +250,11 @@ const StepStatisticsRef = builder.objectRef<StepStatistics>('WorkflowStepStatist
   }),
 });
 
-const statisticsOf = async (ctx: Parameters<typeof asStaff>[0], workflowId: string) => {
-  const w = await ctx.svc.db.workflow.findUniqueOrThrow({ where: { id: workflowId }, select: { liveVersion: true } });
-  const live =
-    w.liveVersion === null
-      ? null
-      : await ctx.svc.db.workflowVersion.findUnique({ where: { workflowId_number: { workflowId, number: w.liveVersion } } });
-  return workflowStatistics(asStaff(ctx), workflowId, (live?.definition ?? null) as WorkflowGraph | null);
-};
-
 builder.objectField(WorkflowRef, 'statistics', (t) =>
   t.field({
     type: [StepStatisticsRef],
     description: 'Per step, in the order of the live version (steps only older versions have come after).',
-    resolve: (w, _args, ctx) => statisticsOf(ctx, w.id),
+    resolve: (w, _args, ctx) => workflowStatistics(asStaff(ctx), w.id),
   }),
 );
 
@@ -277,7 +265,9 @@ builder.subscriptionField('workflowStatisticsChanged', (t) =>
     args: { workflowId: t.arg.id({ required: true }) },
     authScopes: (_root, { workflowId }) => ({ read: { workflowId } }),
     subscribe: (_root, { workflowId }, ctx) =>
-      liveFor(ctx, { workflowId }, 'read', (signal) => changesOf(() => statisticsOf(ctx, workflowId), STATISTICS_EVERY_MS, signal)),
+      liveFor(ctx, { workflowId }, 'read', (signal) =>
+        changesOf(() => workflowStatistics(asStaff(ctx), workflowId), STATISTICS_EVERY_MS, signal),
+      ),
     resolve: (s) => s,
   }),
 );
