@@ -1,14 +1,13 @@
-import { useEffect, useRef } from 'preact/hooks';
+import { useRef } from 'preact/hooks';
 import { request } from '../api/request';
 import { EmailMessagesDocument, type EmailPageFragment, type EmailRowFragment } from '../generated/graphql';
-import { plainKey } from '../keys';
 import { appModeId, type Place } from '../place';
 import { emailsPath, navigate } from '../router';
 import { withPage } from '../ui/live-list';
 import { pageOf, usePagedList } from '../ui/paged-list';
 import { useActionCommands } from '../ui/own-commands';
 import { RowLink } from '../ui/row-link';
-import { useMoreWhenSeen, useRowKeys } from '../ui/row-keys';
+import { useEscapeCloses, useMoreWhenSeen, useRowKeys } from '../ui/row-keys';
 import { when } from '../ui/time';
 import { ComplaintRate } from './emails-complaints';
 import { EmailPage } from './emails-page';
@@ -41,13 +40,7 @@ export function Emails({ place, emailId }: { place: Place; emailId?: string | un
   useMoreWhenSeen(end, more, next !== null, rows, readings);
   useRowKeys(list, open);
 
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (plainKey(e, 'Escape') && emailId && !document.querySelector('.overlay')) navigate(emailsPath());
-    };
-    addEventListener('keydown', onKey);
-    return () => removeEventListener('keydown', onKey);
-  }, [emailId]);
+  useEscapeCloses(emailId, () => navigate(emailsPath()));
 
   useActionCommands([{ id: 'emails-write', label: 'Write an email', run: () => open(NEW) }]);
 

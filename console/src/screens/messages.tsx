@@ -10,13 +10,12 @@ import {
   type InAppState,
   type InAppVariantCountsFragment,
 } from '../generated/graphql';
-import { plainKey } from '../keys';
 import { appModeId, type Place } from '../place';
 import { messagesPath, navigate } from '../router';
 import { withPage } from '../ui/live-list';
 import { pageOf, usePagedList } from '../ui/paged-list';
 import { RowLink } from '../ui/row-link';
-import { useMoreWhenSeen, useRowKeys } from '../ui/row-keys';
+import { useEscapeCloses, useMoreWhenSeen, useRowKeys } from '../ui/row-keys';
 import { when } from '../ui/time';
 import { addCount, KIND_NAMES, MessagePage, STATE_NAMES, totals } from './messages-page';
 import { SurveyResults } from './messages-lazy';
@@ -85,13 +84,7 @@ export function Messages({ place, messageId, results }: { place: Place; messageI
   useMoreWhenSeen(end, more, next !== null, rows, readings);
   useRowKeys(list, open);
 
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (plainKey(e, 'Escape') && messageId && !document.querySelector('.overlay')) navigate(messagesPath());
-    };
-    addEventListener('keydown', onKey);
-    return () => removeEventListener('keydown', onKey);
-  }, [messageId]);
+  useEscapeCloses(messageId, () => navigate(messagesPath()));
 
   useEffect(() => {
     actionCommands.set([

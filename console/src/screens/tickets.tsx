@@ -3,12 +3,11 @@ import { live } from '../api/live';
 import { request } from '../api/request';
 import { actionCommands } from '../commands';
 import { TicketsChangedDocument, TicketsDocument, type TicketRowFragment, type TicketTypeRowFragment } from '../generated/graphql';
-import { plainKey } from '../keys';
 import { appModeId, type Place } from '../place';
 import { navigate, ticketsPath } from '../router';
 import { pageOf, usePagedList } from '../ui/paged-list';
 import { RowLink } from '../ui/row-link';
-import { useMoreWhenSeen, useRowKeys } from '../ui/row-keys';
+import { useEscapeCloses, useMoreWhenSeen, useRowKeys } from '../ui/row-keys';
 import { when } from '../ui/time';
 import { personName } from './person-panel';
 import { useTicketTypes } from './tickets-make';
@@ -80,13 +79,7 @@ export function Tickets({ place, state, ticketId }: { place: Place; state: strin
   useMoreWhenSeen(end, more, next !== null, rows, readings);
   useRowKeys(list, open);
 
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (plainKey(e, 'Escape') && ticketId && !document.querySelector('.overlay')) navigate(ticketsPath(state));
-    };
-    addEventListener('keydown', onKey);
-    return () => removeEventListener('keydown', onKey);
-  }, [state, ticketId]);
+  useEscapeCloses(ticketId, () => navigate(ticketsPath(state)));
 
   const shownTypes = (types ?? []).filter((t) => t.id === type || type === null);
   const states = statesOf(type ? shownTypes : (types ?? []));

@@ -1,14 +1,13 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { messageOf, request } from '../api/request';
 import { CreateWorkflowDocument, WorkflowsDocument, type WorkflowPageFragment, type WorkflowRowFragment } from '../generated/graphql';
-import { plainKey } from '../keys';
 import { appModeId, type Place } from '../place';
 import { navigate, workflowsPath } from '../router';
 import { withPage } from '../ui/live-list';
 import { useActionCommands } from '../ui/own-commands';
 import { pageOf, usePagedList } from '../ui/paged-list';
 import { RowLink } from '../ui/row-link';
-import { useMoreWhenSeen, useRowKeys } from '../ui/row-keys';
+import { useEscapeCloses, useMoreWhenSeen, useRowKeys } from '../ui/row-keys';
 import { when } from '../ui/time';
 import { refusedFor, useRole } from './settings-common';
 import { fromEdit, STATE_WORDS, toEdit } from './workflows-content';
@@ -40,13 +39,7 @@ export function Workflows({ place, workflowId }: { place: Place; workflowId?: st
   useMoreWhenSeen(end, more, next !== null, rows, readings);
   useRowKeys(list, open);
 
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (plainKey(e, 'Escape') && workflowId && !document.querySelector('.overlay')) navigate(workflowsPath());
-    };
-    addEventListener('keydown', onKey);
-    return () => removeEventListener('keydown', onKey);
-  }, [workflowId]);
+  useEscapeCloses(workflowId, () => navigate(workflowsPath()));
 
   useActionCommands([{ id: 'workflows-new', label: 'New workflow', run: () => setMaking(true) }]);
 

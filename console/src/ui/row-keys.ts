@@ -74,3 +74,17 @@ export function useMoreWhenSeen(
     return () => seen.disconnect();
   }, [hasMore, ...keys]);
 }
+
+/** Escape closes what a list has open beside it (`open`: its id, if any), unless a dialog is over the page. */
+export function useEscapeCloses(open: string | null | undefined, close: () => void) {
+  const closing = useRef(close);
+  closing.current = close;
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (plainKey(e, 'Escape') && !document.querySelector('.overlay')) closing.current();
+    };
+    addEventListener('keydown', onKey);
+    return () => removeEventListener('keydown', onKey);
+  }, [open]);
+}
