@@ -58,6 +58,13 @@ export const REASON_WORDS: Record<string, string> = {
   no_webhook_secret: 'The app has no workflow webhook secret to sign the post with',
   erased: 'The person was erased',
   not_available: 'Not available yet in a workflow',
+  all_off: 'The person turned everything off',
+  unsubscribed: 'The person turned the topic off by this channel (or it is off unless they turn it on)',
+  topic_closed: 'The topic no longer goes by this channel (archived, or the channel taken off it)',
+  no_consent: 'An offers topic, and the person has not agreed to offers by this channel',
+  no_device: 'The person has no device to push to (none registered, or every token gone)',
+  provider_refused: 'The push provider refused it (its answer is beside)',
+  provider_unavailable: 'The push provider asked to wait or did not answer (its answer is beside)',
 };
 
 /** An ended run's outcome in words: an end step's own word, or the service's. */

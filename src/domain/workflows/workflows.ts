@@ -3,7 +3,9 @@ import { rows, sql } from '../../db/sql.js';
 import type { Prisma, Workflow } from '../../generated/prisma/client.js';
 import { readAudience, vocabularyOf } from '../audiences/rules.js';
 import { transaction, type Ctx, type StaffCaller } from '../context.js';
-import { conflict, DomainError, invalid, invalidField, notFound } from '../errors.js';
+import { conflict, DomainError, invalid, invalidField, notFound, type FieldError } from '../errors.js';
+import { noticeProblems } from '../notices/add.js';
+import { payloadProblems } from '../push/payload.js';
 import { lock } from '../locks.js';
 import { readWorkflow, type RuleReader, type WorkflowGraph } from './definition.js';
 
@@ -13,8 +15,8 @@ import { readWorkflow, type RuleReader, type WorkflowGraph } from './definition.
 // `definition`. New runs start on the live version; a paused workflow takes no one new.
 
 export const MAX_WORKFLOWS = 500;
-/** Send steps are read and saved in drafts, and refused on publishing until runs can send (docs/areas/workflows.md). */
-export const SEND_NOT_YET = 'send steps cannot be published yet: a run cannot send messages in this version';
+/** In-app and email send steps are read and saved in drafts, and refused on publishing until runs can send them (docs/areas/workflows.md). */
+export const CHANNEL_NOT_YET = 'in-app messages and emails cannot be sent from a workflow yet: send a notice or a push';
 export const MAX_NAME = 100;
 /** A draft's size as JSON. */
 export const MAX_DRAFT_BYTES = 256 * 1024;
@@ -83,10 +85,8 @@ export async function publishWorkflow(ctx: Ctx<StaffCaller>, id: string): Promis
   const vocabulary = await vocabularyOf(ctx, current.appModeId, current.draft);
   const { workflow, errors } = readWorkflow(current.draft, audienceReader(vocabulary));
   if (!workflow) throw invalid(errors.map((e) => ({ ...e, field: `definition.${e.field}` })));
-  const unsent = workflow.steps.flatMap((s, i) =>
-    s.kind === 'send' ? [{ field: `definition.steps.${i}.kind`, message: SEND_NOT_YET }] : [],
-  );
-  if (unsent.length) throw invalid(unsent);
+  const unsendable = await sendProblems(ctx, current.appModeId, workflow);
+  if (unsendable.length) throw invalid(unsendable);
   return transaction(ctx, async (tx) => {
     // One publish of a workflow at a time: version numbers follow one another.
     const [held] = await rows<{ id: string }>(tx, sql`SELECT id FROM workflow WHERE id = ${id} FOR UPDATE`);
@@ -117,6 +117,42 @@ export async function publishWorkflow(ctx: Ctx<StaffCaller>, id: string): Promis
         skipDuplicates: true,
       });
     return tx.db.workflow.update({ where: { id }, data: { state: 'live', liveVersion: number, updatedAt: now } });
+  });
+}
+
+/**
+ * What a version's send steps could not send, each naming its member: in-app and email steps (not
+ * yet), a topic that is not the app-mode's or does not go by the step's channel (the inbox is
+ * in-app), words the notice's rules refuse, a push too large for a provider.
+ */
+async function sendProblems(ctx: Ctx, appModeId: string, w: WorkflowGraph): Promise<FieldError[]> {
+  const sends = w.steps.flatMap((s, i) => (s.kind === 'send' ? [{ s, at: `definition.steps.${i}` }] : []));
+  if (!sends.length) return [];
+  const topics = await ctx.db.preferenceTopic.findMany({ where: { appModeId, archivedAt: null }, select: { key: true, channels: true } });
+  return sends.flatMap(({ s, at }) => {
+    if (!('content' in s)) return [{ field: `${at}.channel`, message: CHANNEL_NOT_YET }];
+    const problems = noticeProblems(s.content).map((e) => ({ field: `${at}.content.${e.field}`, message: e.message }));
+    if (s.channel === 'push' && !problems.length)
+      // The push's own id is the visit's key (run, step, visit), never longer than this.
+      problems.push(
+        ...payloadProblems({
+          sendId: 'x'.repeat(96),
+          title: s.content.title,
+          body: s.content.body ?? null,
+          link: s.content.link ?? null,
+        }).map((e) => ({ field: `${at}.content.${e.field}`, message: e.message })),
+      );
+    if (s.topic !== undefined) {
+      const channel = s.channel === 'push' ? 'push' : 'in_app';
+      const topic = topics.find((t) => t.key === s.topic);
+      if (!topic) problems.push({ field: `${at}.topic`, message: 'is not a topic of this app' });
+      else if (!topic.channels.includes(channel))
+        problems.push({
+          field: `${at}.topic`,
+          message: `does not go ${s.channel === 'push' ? 'by push' : 'in-app'}: add ${channel} to its channels`,
+        });
+    }
+    return problems;
   });
 }
 

@@ -7,7 +7,7 @@ const steps: Step[] = [
   { key: 'wait_a_day', kind: 'wait', seconds: 86_400, next: 'pro' },
   { key: 'pro', kind: 'branch', condition: {}, yes: 'hello_pro', no: 'hello' },
   { key: 'hello_pro', kind: 'send', channel: 'email', messageId: 'm1', next: 'opened' },
-  { key: 'hello', kind: 'send', channel: 'notice', messageId: 'm2', next: 'opened' },
+  { key: 'hello', kind: 'send', channel: 'notice', content: { title: 'Hello' }, next: 'opened' },
   { key: 'opened', kind: 'wait_for_event', event: 'app_opened', timeoutSeconds: 3600, next: 'engaged', timeout: 'nudge' },
   { key: 'nudge', kind: 'webhook', url: 'https://hooks.example.com/n', next: 'done' },
   { key: 'engaged', kind: 'tag', action: 'add', tag: 'engaged', next: 'done' },
