@@ -159,6 +159,8 @@ describe('a workflow run’s ways out and webhook tries', () => {
       activity: 'postWorkflowWebhook',
       input: { step: { key: 'nudge' }, visit: 1, attempt: 1, at: later },
     });
+    // The activity's own attempts are retried (a try lost with a killed worker is made again), not one only.
+    expect(first.last).toMatchObject({ retry: { maxAttempts: 5 } });
     const retry = '2026-11-30T10:00:05.000Z';
     const waited = drive(
       [{ kind: 'activity_completed', at: later, activity: 'postWorkflowWebhook', result: { outcome: 'retry', retryInMs: 5000 } }],
