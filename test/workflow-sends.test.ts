@@ -5,6 +5,7 @@ import { staffApi } from './support/graphql.js';
 import { makeTestCertificate } from './support/https-receiver.js';
 import { guestOf } from './support/messenger.js';
 import { apnsToken, makeApnsKey, startApnsStandin, type ApnsStandin } from './support/push-standins.js';
+import { smtpServer } from './support/smtp.js';
 import { ENGINES, sayIfTemporalSkipped, startTestServer, testConfig, type TestServer } from './support/server.js';
 
 // A workflow's send steps, black-box on both engines: a notice to the person's inbox and a push to
@@ -27,16 +28,20 @@ describe.each(ENGINES)('send steps on the $engine engine', ({ engine, skip }) =>
     let app: StaffApp;
     let api: ReturnType<typeof staffApi>;
     let clock: ManualClock;
+    let smtp: Awaited<ReturnType<typeof smtpServer>>;
 
     beforeAll(async () => {
       const cert = await makeTestCertificate();
       clock = new (await import('../src/lib/clock.js')).ManualClock();
       apns = await startApnsStandin(cert, { key, bundleId: BUNDLE, now: () => clock.now() });
+      smtp = await smtpServer();
       t = await startTestServer({
         engine,
         clock,
         config: testConfig({
           outboundTestTrust: { allow: [apns.hostPort], ca: cert.cert },
+          smtpUrl: smtp.url,
+          mailFrom: 'Orchard <news@mail.orchard.test>',
           push: { apnsUrl: apns.origin, apnsSandboxUrl: apns.origin, fcmUrl: apns.origin, fcmTokenUrl: `${apns.origin}/token` },
         }),
       });
@@ -55,6 +60,7 @@ describe.each(ENGINES)('send steps on the $engine engine', ({ engine, skip }) =>
         ['news', ['push', 'in_app'], false],
         ['deals', ['push', 'in_app'], true],
         ['letters', ['email'], false],
+        ['offers', ['email'], true],
       ] as const)
         await api.ok(
           'mutation($m: ID!, $k: String!, $c: [PreferenceChannel!]!, $o: Boolean) { addPreferenceTopic(appModeId: $m, key: $k, name: $k, channels: $c, offers: $o) { id } }',
@@ -64,6 +70,7 @@ describe.each(ENGINES)('send steps on the $engine engine', ({ engine, skip }) =>
     afterAll(async () => {
       await t?.close();
       await apns?.close();
+      await smtp?.close();
     });
 
     const settle = async () => {
@@ -95,11 +102,11 @@ describe.each(ENGINES)('send steps on the $engine engine', ({ engine, skip }) =>
       return { g, token, sub: g.sub };
     };
 
-    it('refuses on publishing an email or in-app step, a topic that does not go by the channel, and a push too large, naming each', async () => {
+    it('refuses on publishing an in-app step, a topic that does not go by the channel, and a push too large, naming each', async () => {
       const id = await draft({
         trigger: { kind: 'event', event: 'ordered' },
         steps: [
-          { key: 'mail', kind: 'send', channel: 'email', messageId: 'em_1', next: 'card' },
+          { key: 'mail', kind: 'send', channel: 'inapp', messageId: 'im_1', next: 'card' },
           { key: 'card', kind: 'send', channel: 'notice', content: { title: 'Hi' }, topic: 'letters', next: 'buzz' },
           { key: 'buzz', kind: 'send', channel: 'push', content: { title: 'Hi', body: 'é'.repeat(1990) }, topic: 'nope', next: 'done' },
           { key: 'done', kind: 'end' },
@@ -192,6 +199,105 @@ describe.each(ENGINES)('send steps on the $engine engine', ({ engine, skip }) =>
       expect(ofRuns.map((r) => [r.externalId, (r.data as { channel: string }).channel]).sort()).toEqual(
         [...[hears, newsOff, noDevice, gone, throttled].map((p) => [p.sub, 'notice']), [hears.sub, 'push']].sort(),
       );
+    });
+
+    it('sends an email as it was when the workflow was published, once a version, and says why it was not sent to whom it was not', async () => {
+      const m = app.modes.live;
+      const emailOf = async (subject: string, topic: string | null) =>
+        (
+          await api.ok('mutation($m: ID!, $i: EmailMessageInput!) { createEmailMessage(appModeId: $m, input: $i) { id } }', {
+            m,
+            i: { subject, topic, blocks: [{ type: 'paragraph', spans: [{ text: 'Thank you.' }] }] },
+          })
+        ).createEmailMessage.id as string;
+      const [letter, deal] = [await emailOf('Your order', 'letters'), await emailOf('A deal', 'offers')];
+      // Another tenant's email is refused, naming the member.
+      const other = await staffApp(t, 'Other');
+      const foreign = (
+        await staffApi(
+          () => t.url,
+          () => other.owner,
+        ).ok('mutation($m: ID!, $i: EmailMessageInput!) { createEmailMessage(appModeId: $m, input: $i) { id } }', {
+          m: other.modes.live,
+          i: { subject: 'Theirs', topic: null, blocks: [{ type: 'paragraph', spans: [{ text: 'x' }] }] },
+        })
+      ).createEmailMessage.id as string;
+      const definition = (first: string) => ({
+        trigger: { kind: 'event', event: 'paid' },
+        entry: { againAfterDays: 1 },
+        steps: [
+          { key: 'letter', kind: 'send', channel: 'email', messageId: first, next: 'deal' },
+          { key: 'deal', kind: 'send', channel: 'email', messageId: deal, next: 'done' },
+          { key: 'done', kind: 'end' },
+        ],
+      });
+      const id = await draft(definition(foreign));
+      const refused = await api.refused(PUBLISH, { id });
+      expect(refused.errors!.map((e: { field: string }) => e.field)).toEqual(['definition.steps.0.messageId']);
+      await api.ok('mutation($id: ID!, $i: WorkflowInput!) { changeWorkflow(id: $id, input: $i) { id } }', {
+        id,
+        i: { definition: definition(letter) },
+      });
+      await api.ok(PUBLISH, { id });
+      // Edited after publishing: the runs of the published version send the email as it was.
+      await api.ok('mutation($id: ID!, $i: EmailMessageInput!) { changeEmailMessage(id: $id, input: $i) { id } }', {
+        id: letter,
+        i: { subject: 'Edited later', topic: 'letters', blocks: [{ type: 'paragraph', spans: [{ text: 'Changed.' }] }] },
+      });
+
+      const server = serverApi(t, app.live.server_key);
+      const who = (name: string) => `${name}-${unique('x')}@example.com`;
+      const [ann, bob, cy, dee] = [unique('ann'), unique('bob'), unique('cy'), unique('dee')];
+      const addresses = { ann: who('ann'), bob: who('bob'), dee: who('dee') };
+      await server.identify(ann, { email: addresses.ann });
+      await server.identify(bob, { email: addresses.bob });
+      await server.identify(cy);
+      await server.identify(dee, { email: addresses.dee });
+      await t.svc.db.emailSuppression.create({
+        data: { appModeId: m, address: addresses.bob.toLowerCase(), reason: 'bounce', createdAt: clock.now() },
+      });
+      smtp.refuse.set(addresses.dee, [550, '5.1.1 No such mailbox here']);
+      const paid = async (...people: string[]) => {
+        const sent = await server.sendEvents(
+          people.map((p) => ({ id: unique('ev'), external_id: p, name: 'paid', at: clock.now().toISOString() })),
+        );
+        expect(sent.rejected).toEqual([]);
+        await settle();
+      };
+      await paid(ann, bob, cy, dee);
+      const why = async (p: string) => {
+        const runs = (await api.ok(RUNS, { m, x: p, w: id })).personWorkflowRuns.edges;
+        return runs.map((r: { node: { steps: { step: string; outcome: string; reason: string | null; detail: string | null }[] } }) =>
+          r.node.steps.map((s) => [s.step, s.outcome, s.reason]),
+        );
+      };
+      expect(await why(ann)).toEqual([
+        [
+          ['letter', 'sent', null],
+          ['deal', 'skipped', 'no_consent'],
+        ],
+      ]);
+      expect((await why(bob))[0][0]).toEqual(['letter', 'skipped', 'suppressed']);
+      expect((await why(cy))[0][0]).toEqual(['letter', 'skipped', 'no_address']);
+      expect((await why(dee))[0][0]).toEqual(['letter', 'failed', 'provider_refused']);
+      const refusedStep = (await api.ok(RUNS, { m, x: dee, w: id })).personWorkflowRuns.edges[0].node.steps[0];
+      expect(refusedStep.detail).toMatch(/No such mailbox/);
+
+      // The mail server got ann's email once, as it was when published, with its unsubscribe headers.
+      const toAnn = smtp.received.filter((r) => r.envelope.to.includes(addresses.ann));
+      expect(toAnn).toHaveLength(1);
+      expect(toAnn[0]!.raw.toString()).toMatch(/Subject: Your order/);
+      expect(toAnn[0]!.raw.toString()).toMatch(/List-Unsubscribe-Post: List-Unsubscribe=One-Click/i);
+
+      // Entering again a day later: the same version's email is not sent twice.
+      clock.advance(86_400_000 + 1000);
+      await paid(ann);
+      const again = await why(ann);
+      expect(again).toHaveLength(2);
+      expect(again.some((steps: unknown[][]) => JSON.stringify(steps[0]) === JSON.stringify(['letter', 'skipped', 'already_sent']))).toBe(
+        true,
+      );
+      expect(smtp.received.filter((r) => r.envelope.to.includes(addresses.ann))).toHaveLength(1);
     });
   });
 });

@@ -41,7 +41,14 @@ export interface SendContent {
 /** A send step: a notice or a push written in the step (under a topic, or none), or an in-app message or an email by its id. */
 export type SendStep =
   | { kind: 'send'; channel: 'notice' | 'push'; content: SendContent; topic?: string; next: string }
-  | { kind: 'send'; channel: 'inapp' | 'email'; messageId: string; next: string };
+  | {
+      kind: 'send';
+      channel: 'inapp' | 'email';
+      messageId: string;
+      next: string;
+      /** An email step's sending, made when the version is published (the email as it was then). */
+      emailVersionId?: string;
+    };
 
 export type Step = { key: string } & (
   | { kind: 'wait'; seconds: number; next: string }

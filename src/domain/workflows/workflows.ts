@@ -5,6 +5,7 @@ import { readAudience, vocabularyOf } from '../audiences/rules.js';
 import { transaction, type Ctx, type StaffCaller } from '../context.js';
 import { conflict, DomainError, invalid, invalidField, notFound, type FieldError } from '../errors.js';
 import { noticeProblems } from '../notices/add.js';
+import { renderedNow, workflowSending } from '../email/sending.js';
 import { payloadProblems } from '../push/payload.js';
 import { lock } from '../locks.js';
 import { readWorkflow, type RuleReader, type WorkflowGraph } from './definition.js';
@@ -15,8 +16,8 @@ import { readWorkflow, type RuleReader, type WorkflowGraph } from './definition.
 // `definition`. New runs start on the live version; a paused workflow takes no one new.
 
 export const MAX_WORKFLOWS = 500;
-/** In-app and email send steps are read and saved in drafts, and refused on publishing until runs can send them (docs/areas/workflows.md). */
-export const CHANNEL_NOT_YET = 'in-app messages and emails cannot be sent from a workflow yet: send a notice or a push';
+/** In-app send steps are read and saved in drafts, and refused on publishing until runs can send them (docs/areas/workflows.md). */
+export const CHANNEL_NOT_YET = 'in-app messages cannot be sent from a workflow yet: send a notice, a push or an email';
 export const MAX_NAME = 100;
 /** A draft's size as JSON. */
 export const MAX_DRAFT_BYTES = 256 * 1024;
@@ -87,6 +88,7 @@ export async function publishWorkflow(ctx: Ctx<StaffCaller>, id: string): Promis
   if (!workflow) throw invalid(errors.map((e) => ({ ...e, field: `definition.${e.field}` })));
   const unsendable = await sendProblems(ctx, current.appModeId, workflow);
   if (unsendable.length) throw invalid(unsendable);
+  const emails = await emailsOf(ctx, current.appModeId, workflow);
   return transaction(ctx, async (tx) => {
     // One publish of a workflow at a time: version numbers follow one another.
     const [held] = await rows<{ id: string }>(tx, sql`SELECT id FROM workflow WHERE id = ${id} FOR UPDATE`);
@@ -98,6 +100,10 @@ export async function publishWorkflow(ctx: Ctx<StaffCaller>, id: string): Promis
     });
     const number = (last?.number ?? 0) + 1;
     const now = tx.clock.now();
+    // Each email step's sending: the email frozen as it is now, what this version's runs send.
+    for (const step of workflow.steps)
+      if (step.kind === 'send' && step.channel === 'email')
+        step.emailVersionId = (await workflowSending(tx, emails.get(step.messageId)!, ctx.caller.staffUser.id)).id;
     await tx.db.workflowVersion.create({
       data: {
         id: randomUUID(),
@@ -130,7 +136,8 @@ async function sendProblems(ctx: Ctx, appModeId: string, w: WorkflowGraph): Prom
   if (!sends.length) return [];
   const topics = await ctx.db.preferenceTopic.findMany({ where: { appModeId, archivedAt: null }, select: { key: true, channels: true } });
   return sends.flatMap(({ s, at }) => {
-    if (!('content' in s)) return [{ field: `${at}.channel`, message: CHANNEL_NOT_YET }];
+    if (s.channel === 'inapp') return [{ field: `${at}.channel`, message: CHANNEL_NOT_YET }];
+    if (!('content' in s)) return [];
     const problems = noticeProblems(s.content).map((e) => ({ field: `${at}.content.${e.field}`, message: e.message }));
     if (s.channel === 'push' && !problems.length)
       // The push's own id is the visit's key (run, step, visit), never longer than this.
@@ -154,6 +161,29 @@ async function sendProblems(ctx: Ctx, appModeId: string, w: WorkflowGraph): Prom
     }
     return problems;
   });
+}
+
+/** The emails a version's email steps send, each rendered as it is now; one of another app-mode, or gone, refused naming the step's `messageId`. */
+async function emailsOf(ctx: Ctx, appModeId: string, w: WorkflowGraph) {
+  const emails = new Map<string, Awaited<ReturnType<typeof renderedNow>>>();
+  const errors: FieldError[] = [];
+  for (const [i, s] of w.steps.entries()) {
+    if (s.kind !== 'send' || s.channel !== 'email' || emails.has(s.messageId)) continue;
+    const field = `definition.steps.${i}.messageId`;
+    const found = await ctx.db.emailMessage.findFirst({ where: { id: s.messageId, appModeId }, select: { id: true } });
+    if (!found) {
+      errors.push({ field, message: 'is not an email of this app' });
+      continue;
+    }
+    try {
+      emails.set(s.messageId, await renderedNow(ctx, s.messageId));
+    } catch (err) {
+      if (!(err instanceof DomainError) || err.status !== 400) throw err;
+      errors.push(...err.errors.map((e) => ({ field, message: `the email's ${e.field} ${e.message}` })));
+    }
+  }
+  if (errors.length) throw invalid(errors);
+  return emails;
 }
 
 /** The events a version's runs hear: its trigger's, its goal, and those its waits for an event wait for. */

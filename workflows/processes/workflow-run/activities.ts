@@ -1,6 +1,7 @@
 import { systemContext, type Services } from '../../../src/domain/context.js';
 import { endRun, takeStep } from '../../../src/domain/workflows/run-record.js';
 import { meetsCondition, setAttribute, tagPerson } from '../../../src/domain/workflows/step-effects.js';
+import { sendEmailStep } from '../../../src/domain/workflows/email-step.js';
 import { sendNoticeStep, sendPushStep } from '../../../src/domain/workflows/send-step.js';
 import { providerTokenStore } from '../../../src/domain/push/provider-tokens.js';
 import { PushSenders } from '../../../src/domain/push/senders.js';
@@ -57,11 +58,12 @@ export const workflowRunActivities = (svc: Services, opts: WebhookOptions = {}, 
       if (step.kind !== 'send') throw new Error('not a send step');
       if (step.channel === 'notice') return sendNoticeStep(ctx, { ...call, step });
       if (step.channel === 'push') return sendPushStep(ctx, senders(), { ...call, step });
-      // Publishing refuses in-app and email steps for now (CHANNEL_NOT_YET); a version from before that rule skips them, saying why.
+      if (step.channel === 'email') return sendEmailStep(ctx, { ...call, step });
+      // Publishing refuses in-app steps for now (CHANNEL_NOT_YET); a version from before that rule skips them, saying why.
       return takeStep(ctx, call, async () => ({
         outcome: 'skipped',
         reason: 'not_available',
-        detail: `sending ${step.channel === 'email' ? 'an email' : 'an in-app message'} from a workflow is not built yet`,
+        detail: 'sending an in-app message from a workflow is not built yet',
       }));
     },
     postWorkflowWebhook: (call) => {
