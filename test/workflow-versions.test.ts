@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exec, sql } from '../src/db/sql.js';
+import { systemContext } from '../src/domain/context.js';
+import { MAX_MOVED, MOVE_PAGE, RUNS_MOVED, runsToMove } from '../src/domain/workflows/run-moves.js';
 import { serverApi, staffApp, unique, type StaffApp } from './support/factories.js';
 import { staffApi } from './support/graphql.js';
 import { ENGINES, sayIfTemporalSkipped, startTestServer, type TestServer } from './support/server.js';
@@ -228,5 +231,73 @@ describe.each(ENGINES)('workflow versions on the $engine engine', ({ engine, ski
       });
       expect((await api.refused(MOVE, { w: draft.createWorkflow.id })).code).toBe('workflow_unpublished');
     });
+  });
+});
+
+describe('a move of very many runs', () => {
+  let s: TestServer;
+  afterAll(async () => {
+    await s?.close();
+  });
+
+  it(`asks at most ${MAX_MOVED} runs a request, counting the rest, and reads them ${MOVE_PAGE} at a time`, async () => {
+    s = await startTestServer();
+    t = s;
+    app = await staffApp(s, 'Crowd');
+    api = staffApi(
+      () => s.url,
+      () => app.owner,
+    );
+    const event = unique('crowd');
+    const id = await workflow('Crowd', simple(event, 'old'));
+    await publish(id, {
+      ...simple(event, 'new'),
+      steps: [
+        { key: 'nap', kind: 'wait', seconds: 60, next: 'done' },
+        { key: 'done', kind: 'end', outcome: 'new' },
+      ],
+    });
+    const [v1, v2] = await s.svc.db.workflowVersion.findMany({ where: { workflowId: id }, orderBy: { number: 'asc' } });
+    // Runs made as entry makes them, straight in the database: MAX_MOVED + 30 waiting or parked at `nap`, 7 at a step v2 lacks.
+    const ctx = systemContext(s.svc, 'test');
+    const many = MAX_MOVED + 30;
+    await exec(
+      ctx,
+      sql`WITH people AS (
+            INSERT INTO contact (id, app_mode_id, external_id, updated_at)
+            SELECT ${id} || '-' || n, ${app.modes.live}, ${id} || '-' || n, now() FROM generate_series(1, ${many + 7}) n
+            RETURNING id, (split_part(id, '-', 6))::int AS n)
+          INSERT INTO person_run (id, app_mode_id, workflow_id, version_id, version_number, contact_id, state, at_step, since, started_at)
+          SELECT 'run-' || id, ${app.modes.live}, ${id}, ${v1!.id}, 1, id,
+                 (CASE WHEN n % 3 = 0 THEN 'parked' ELSE 'waiting' END)::"PersonRunState",
+                 CASE WHEN n > ${many} THEN 'gone' ELSE 'nap' END, now(), now() - n * interval '1 second'
+          FROM people`,
+    );
+    expect((await api.ok(MOVE, { w: id })).moveWorkflowRuns).toEqual({
+      versionNumber: 2,
+      moving: MAX_MOVED,
+      notYet: 30,
+      staying: 7,
+      stayingAt: [{ versionNumber: 1, step: 'gone', runs: 7 }],
+    });
+    const [moved] = await s.svc.db.outboxEvent.findMany({ where: { topic: RUNS_MOVED, appModeId: app.modes.live } });
+    expect(moved!.data).toEqual({ workflow_id: id, version_id: v2!.id, version_number: 2, at_most: MAX_MOVED });
+    // The consumer's reading: pages of at most MOVE_PAGE, each run once, none at the step v2 lacks, MAX_MOVED in all.
+    const pages: number[] = [];
+    const asked = new Set<string>();
+    for await (const page of runsToMove(ctx, [{ ...moved!, data: moved!.data as Record<string, unknown> }])) {
+      pages.push(page.length);
+      for (const steer of page) {
+        asked.add(steer.runId);
+        expect(steer.payload).toEqual({
+          versionId: v2!.id,
+          steps: expect.arrayContaining([expect.objectContaining({ key: 'nap', seconds: 60 })]),
+        });
+      }
+    }
+    expect(Math.max(...pages)).toBe(MOVE_PAGE);
+    expect(asked.size).toBe(MAX_MOVED);
+    const gone = await s.svc.db.personRun.findMany({ where: { workflowId: id, atStep: 'gone' }, select: { id: true } });
+    expect(gone.filter((r) => asked.has(r.id))).toEqual([]);
   });
 });
