@@ -95,6 +95,7 @@ const activities: ActivitiesOf<Processes> = {
   setWorkflowAttribute: async () => ({ outcome: 'passed' }),
   tagWorkflowPerson: async () => ({ outcome: 'passed' }),
   endWorkflowRun: async () => undefined,
+  moveWorkflowRun: async () => undefined,
 };
 
 Runtime.install({ logger: new DefaultLogger('ERROR') }); // try 2's failure is meant: no warning for it

@@ -2,6 +2,7 @@ import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { seriousFindings } from './support/browser.js';
 import { consoleSuite, SHOTS, signedInConsole } from './support/console.js';
+import { serverApi, unique } from './support/factories.js';
 import { staffApi } from './support/graphql.js';
 
 // The console's workflows: one made from the list by its name and written in the step editor (an
@@ -11,7 +12,9 @@ import { staffApi } from './support/graphql.js';
 // summary above, the field taking the focus; then refused for a step no path reaches (said at the top
 // of that step's card), which is removed; published as version 1, listed with its time; paused and
 // resumed. Work not saved outlives a reload of the tab. axe-core on the list, the refused editor and
-// the published page; screenshots test/screenshots/console-workflows*.png.
+// the published page; screenshots test/screenshots/console-workflows*.png. Then, on a workflow's
+// versions, "Move waiting runs to version 2": confirmed in a dialog, its answer says how many runs
+// were asked and which stay (their step gone), and the moved run shows version 2 among the runs.
 
 const suite = consoleSuite(async ({ t, app }) => {
   const api = staffApi(
@@ -242,6 +245,89 @@ describe('workflows in the console', { timeout: 120_000 }, () => {
     await page.keyboard.press('j');
     await page.keyboard.press('Enter');
     await page.waitForURL(new RegExp(`/console/workflows/${id}$`));
+    expect(errors).toEqual([]);
+  });
+
+  it('moves the runs waiting on an older version to the live one, once confirmed, saying which stay', async () => {
+    const { t, app, browser, errors } = suite;
+    const api = staffApi(
+      () => t.url,
+      () => app.owner,
+    );
+    const settle = async () => {
+      for (let i = 0; i < 6; i++) await t.engine.runDue();
+    };
+    const event = unique('trial');
+    const steps = (v: number) => [
+      {
+        key: 'start',
+        kind: 'branch',
+        condition: { attribute: 'plan', op: 'is', value: 'pro' },
+        yes: 'nap',
+        no: v === 1 ? 'linger' : 'nap',
+      },
+      { key: 'nap', kind: 'wait', seconds: 3600, next: 'done' },
+      ...(v === 1 ? [{ key: 'linger', kind: 'wait', seconds: 3600, next: 'done' }] : []),
+      { key: 'done', kind: 'end', outcome: `v${v}` },
+    ];
+    const { createWorkflow } = await api.ok('mutation($m: ID!, $i: WorkflowInput!) { createWorkflow(appModeId: $m, input: $i) { id } }', {
+      m: app.modes.live,
+      i: { name: 'Trial nudges', definition: { trigger: { kind: 'event', event }, steps: steps(1) } },
+    });
+    const id = createWorkflow.id as string;
+    await api.ok('mutation($id: ID!) { publishWorkflow(id: $id) { id } }', { id });
+    const server = serverApi(t, app.live.server_key);
+    const [pro, free] = [unique('pro'), unique('free')];
+    await server.identify(pro, { attributes: { plan: 'pro' } });
+    await server.identify(free, { attributes: { plan: 'free' } });
+    const sent = await server.sendEvents(
+      [pro, free].map((external_id) => ({ id: unique('ev'), external_id, name: event, at: t.clock.now().toISOString() })),
+    );
+    expect(sent.rejected).toEqual([]);
+    await settle();
+    await api.ok('mutation($id: ID!, $i: WorkflowInput!) { changeWorkflow(id: $id, input: $i) { id } }', {
+      id,
+      i: { definition: { trigger: { kind: 'event', event }, steps: steps(2) } },
+    });
+    await api.ok('mutation($id: ID!) { publishWorkflow(id: $id) { id } }', { id });
+
+    const page = await signedInConsole(browser, { url: t.url, token: app.owner, errors, viewport: { width: 1360, height: 1000 } });
+    await page.goto(`${t.url}/console/workflows/${id}`);
+    const versions = page.locator('.workflow-versions');
+    await versions.getByRole('list', { name: 'Versions' }).getByText('Version 2').waitFor();
+    await versions.getByRole('button', { name: 'Move waiting runs to version 2' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Move waiting runs to version 2?' });
+    await dialog.getByText('Runs at a step version 2 lacks stay on their version.').waitFor();
+    expect(await seriousFindings(page)).toEqual([]);
+    // Cancel leaves it: nothing asked.
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect.poll(() => dialog.count()).toBe(0);
+    expect(await t.svc.db.outboxEvent.count({ where: { topic: 'workflow.runs_moved', appModeId: app.modes.live } })).toBe(0);
+
+    await versions.getByRole('button', { name: 'Move waiting runs to version 2' }).click();
+    await dialog.getByRole('button', { name: 'Move to version 2' }).click();
+    const said = versions.getByRole('status');
+    await said.getByText('1 run asked to move to version 2').waitFor();
+    await said.getByText('1 run stays on its version: the step it waits at is not in version 2.').waitFor();
+    expect(await said.getByRole('list', { name: 'Runs that stay' }).textContent()).toBe('1 run on version 1 at linger');
+    expect(await seriousFindings(page)).toEqual([]);
+    await page.screenshot({ path: `${SHOTS}console-workflows-moved.png` });
+
+    // The run moves; the runs, read again, show it on version 2 and the other on version 1.
+    await settle();
+    await expect
+      .poll(async () =>
+        (
+          await api.ok('query($w: ID!) { workflowRuns(workflowId: $w) { edges { node { step versionNumber } } } }', { w: id })
+        ).workflowRuns.edges
+          .map((e: { node: { step: string; versionNumber: number } }) => `${e.node.step}:${e.node.versionNumber}`)
+          .sort(),
+      )
+      .toEqual(['linger:1', 'nap:2']);
+    const runs = page.locator('.workflow-runs');
+    await runs.getByRole('button', { name: 'Read again' }).click();
+    await runs.getByText('version 2').waitFor();
+    await runs.getByText('version 1').waitFor();
     expect(errors).toEqual([]);
   });
 });

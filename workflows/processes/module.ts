@@ -34,10 +34,14 @@ export type StartsOn<Input> =
 /** What an outbox row asks of a running run: a signal (its decide function hears it at its next wait that listens), or a cancel. */
 export type RunSteer = { runId: string; signal: string; payload?: unknown } | { runId: string; cancel: true };
 
-/** Which outbox rows steer runs under way, read a batch at a time after the batch's starts. A run that has ended is passed over. */
+/**
+ * Which outbox rows steer runs under way, read a batch at a time after the batch's starts. A run that
+ * has ended is passed over. What a batch asks may come a page at a time (an async iterable of pages),
+ * each page sent before the next is read: a row that asks of very many runs is never held whole.
+ */
 export interface SteersOn {
   topics: readonly string[];
-  steers: (ctx: Ctx, rows: readonly OutboxRow[]) => Promise<RunSteer[]>;
+  steers: (ctx: Ctx, rows: readonly OutboxRow[]) => Promise<RunSteer[]> | AsyncIterable<RunSteer[]>;
 }
 
 /** What the service runs of a process beside its decide function. */

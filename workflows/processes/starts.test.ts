@@ -4,6 +4,7 @@ import type { Ctx } from '../../src/domain/context.js';
 import { ERASE_REQUESTED } from '../../src/domain/contacts/erasure.js';
 import { SNOOZED } from '../../src/domain/inbox/snooze.js';
 import { PUSH_REQUESTED } from '../../src/domain/push/send.js';
+import { RunNotFoundError } from '../engine/errors.js';
 import type { ProcessStarter } from '../engine/types.js';
 import { eraseActivities } from './erase/activities.js';
 import { eraseProcess } from './erase/decide.js';
@@ -76,6 +77,44 @@ describe('starting processes from the outbox', () => {
       `each:each-${rows[1]!.id}`,
       ...rows.map((r) => `all:all-${r.id}`),
       `some:some-${rows[2]!.id}`,
+    ]);
+  });
+
+  it('sends what steered runs are asked a page at a time, each page before the next is read, and passes over runs that have ended', async () => {
+    const done: string[] = [];
+    const engine = {
+      start: async () => undefined,
+      signal: async (runId: string, name: string) => {
+        if (runId === 'gone') throw new RunNotFoundError(runId);
+        done.push(`${name}:${runId}`);
+      },
+      cancel: async (runId: string) => void done.push(`cancel:${runId}`),
+    };
+    const steered: WiredProcess = {
+      ...perRow('steered', []),
+      steersOn: {
+        topics: ['move'],
+        steers: async function* (_ctx, rows) {
+          for (const r of rows) {
+            done.push(`read:${r.id}`);
+            yield [
+              { runId: `a${r.id}`, signal: 'move' },
+              { runId: 'gone', signal: 'move' },
+              { runId: `b${r.id}`, cancel: true },
+            ];
+          }
+        },
+      },
+    };
+    const [one, two] = [row('move'), row('move')];
+    await startsFrom([steered], engine, noCtx)([one, row('other'), two]);
+    expect(done).toEqual([
+      `read:${one.id}`,
+      `move:a${one.id}`,
+      `cancel:b${one.id}`,
+      `read:${two.id}`,
+      `move:a${two.id}`,
+      `cancel:b${two.id}`,
     ]);
   });
 

@@ -58,9 +58,15 @@ export function startsFrom<Def extends AnyProcess>(
       const on = p.steersOn;
       const mine = on ? rows.filter((row) => on.topics.includes(row.topic)) : [];
       if (!mine.length) continue;
-      for (const steer of await on!.steers(ctx, mine)) await steerRun(engine, steer);
+      for await (const page of pagesOf(on!.steers(ctx, mine))) for (const steer of page) await steerRun(engine, steer);
     }
   };
+}
+
+/** What a batch asks of runs under way, a page at a time. */
+async function* pagesOf(steers: Promise<RunSteer[]> | AsyncIterable<RunSteer[]>): AsyncGenerator<RunSteer[]> {
+  if (Symbol.asyncIterator in steers) yield* steers;
+  else yield await steers;
 }
 
 async function steerRun<Def extends AnyProcess>(engine: ProcessSteerer<Def>, steer: RunSteer): Promise<void> {

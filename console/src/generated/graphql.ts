@@ -3369,6 +3369,20 @@ export type PersonWorkflowRunsQuery = {
   };
 };
 
+export type MoveWorkflowRunsMutationVariables = Exact<{
+  workflowId: string;
+}>;
+
+export type MoveWorkflowRunsMutation = {
+  moveWorkflowRuns: {
+    versionNumber: number;
+    moving: number;
+    notYet: number;
+    staying: number;
+    stayingAt: Array<{ versionNumber: number; step: string; runs: number }>;
+  };
+};
+
 export class TypedDocumentString<TResult, TVariables> extends String implements DocumentTypeDecoration<TResult, TVariables> {
   __apiType?: NonNullable<DocumentTypeDecoration<TResult, TVariables>['__apiType']>;
   private value: string;
@@ -7813,3 +7827,18 @@ fragment RunRow on PersonRun {
     ...RunStepRow
   }
 }`) as unknown as TypedDocumentString<PersonWorkflowRunsQuery, PersonWorkflowRunsQueryVariables>;
+export const MoveWorkflowRunsDocument = new TypedDocumentString(`
+    mutation MoveWorkflowRuns($workflowId: ID!) {
+  moveWorkflowRuns(workflowId: $workflowId) {
+    versionNumber
+    moving
+    notYet
+    staying
+    stayingAt {
+      versionNumber
+      step
+      runs
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<MoveWorkflowRunsMutation, MoveWorkflowRunsMutationVariables>;

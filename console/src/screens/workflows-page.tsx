@@ -54,7 +54,7 @@ export function WorkflowPage(props: {
         <LiveSwitch w={w} refused={props.refused} onChanged={changed} />
       </header>
       <WorkflowEditor key={w.id} w={w} refused={props.refused} onSaved={changed} />
-      <WorkflowVersions id={w.id} liveVersion={w.liveVersion} />
+      <WorkflowVersions id={w.id} liveVersion={w.liveVersion} refused={props.refused} />
       <WorkflowRuns workflowId={w.id} />
     </section>
   );

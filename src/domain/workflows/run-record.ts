@@ -189,6 +189,22 @@ export async function endRun(
   );
 }
 
+/**
+ * Records a waiting run on the newer version it moves to (its version, and the event its step waits
+ * for there), in one statement. Idempotent; a run ended or gone (erased) is left as it is.
+ */
+export async function moveRun(ctx: Ctx, move: { runKey: string; workflowId: string; versionId: string; waitsFor?: string }): Promise<void> {
+  await one(
+    ctx,
+    sql`
+    UPDATE person_run r SET version_id = v.id, version_number = v.number,
+      waits_for = CASE WHEN r.state IN ('waiting', 'parked') THEN ${move.waitsFor ?? null} ELSE r.waits_for END
+    FROM workflow_version v
+    WHERE r.id = ${move.runKey} AND r.state <> 'ended' AND v.id = ${move.versionId} AND v.workflow_id = r.workflow_id
+    RETURNING 1`,
+  );
+}
+
 /** Runs removed while waiting (an erase): no longer counted as waiting at their step. */
 export async function uncountWaiting(tx: TxCtx, runs: { workflowId: string; atStep: string }[]): Promise<void> {
   for (const workflowId of new Set(runs.map((r) => r.workflowId))) {

@@ -1,4 +1,5 @@
 import { changeWorkflow, createWorkflow, MAX_WORKFLOWS, publishWorkflow, setWorkflowLive } from '../../domain/workflows/workflows.js';
+import { MAX_MOVED, moveWaitingRuns, STAYING_SHOWN, type RunsMove, type StayingRuns } from '../../domain/workflows/run-moves.js';
 import { staffContactWhere } from '../../domain/contacts/staff.js';
 import { invalidField } from '../../domain/errors.js';
 import { MAX_STEPS_SHOWN, NEWEST_STEPS, RUNS_ORDER } from '../../domain/workflows/person-runs.js';
@@ -120,6 +121,43 @@ builder.mutationField('setWorkflowLive', (t) =>
       await setWorkflowLive(asStaff(ctx), id, live);
       return ctx.svc.db.workflow.findUniqueOrThrow({ ...query, where: { id } });
     },
+  }),
+);
+
+// Moving waiting runs to the live version.
+
+const StayingRunsRef = builder.objectRef<StayingRuns>('WorkflowRunsStaying').implement({
+  description: 'Runs that stay on an older version: the step they wait at is not in the live version (or is another kind of step there).',
+  fields: (t) => ({
+    versionNumber: t.exposeInt('versionNumber'),
+    step: t.exposeString('step'),
+    runs: t.exposeInt('runs'),
+  }),
+});
+
+const RunsMoveRef = builder.objectRef<RunsMove>('WorkflowRunsMove').implement({
+  description: 'What a move of waiting runs asked: the runs are moved by their processes shortly after.',
+  fields: (t) => ({
+    versionNumber: t.exposeInt('versionNumber', { description: 'The live version the runs move to.' }),
+    moving: t.exposeInt('moving', { description: `Runs asked to move (at most ${MAX_MOVED} a request).` }),
+    notYet: t.exposeInt('notYet', { description: 'Runs that could move beyond that bound: ask again once these have moved.' }),
+    staying: t.exposeInt('staying', { description: 'Runs that stay on their version: the step they wait at is not in the live version.' }),
+    stayingAt: t.field({
+      type: [StayingRunsRef],
+      description: `The staying runs by version and step (the first ${STAYING_SHOWN}).`,
+      resolve: (m) => m.stayingAt,
+    }),
+  }),
+});
+
+builder.mutationField('moveWorkflowRuns', (t) =>
+  t.field({
+    type: RunsMoveRef,
+    description:
+      'Moves the workflow’s runs waiting (or parked) on older versions to its live version, each where the step it waits at is there with the same kind: it waits on with its timer and walks the live version from that step. The others stay on their version, counted. 409 workflow_unpublished before the first version.',
+    args: { workflowId: t.arg.id({ required: true }) },
+    authScopes: (_root, { workflowId }) => ({ manage_settings: { workflowId } }),
+    resolve: (_root, { workflowId }, ctx) => moveWaitingRuns(asStaff(ctx), workflowId),
   }),
 );
 

@@ -1,5 +1,5 @@
 import { systemContext, type Services } from '../../../src/domain/context.js';
-import { endRun, takeStep } from '../../../src/domain/workflows/run-record.js';
+import { endRun, moveRun, takeStep } from '../../../src/domain/workflows/run-record.js';
 import { meetsCondition, setAttribute, tagPerson } from '../../../src/domain/workflows/step-effects.js';
 import { sendEmailStep } from '../../../src/domain/workflows/email-step.js';
 import { sendNoticeStep, sendPushStep } from '../../../src/domain/workflows/send-step.js';
@@ -87,6 +87,13 @@ export const workflowRunActivities = (svc: Services, opts: WebhookOptions = {}, 
         at: end.at,
         outcome: end.outcome,
         ...(end.from && { from: end.from }),
+      }),
+    moveWorkflowRun: (move) =>
+      moveRun(ctx, {
+        runKey: move.runKey,
+        workflowId: move.workflowId,
+        versionId: move.versionId,
+        ...(move.waitsFor && { waitsFor: move.waitsFor }),
       }),
   } satisfies RunActivities;
 };

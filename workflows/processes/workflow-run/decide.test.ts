@@ -98,14 +98,85 @@ describe('a workflow run', () => {
     expect(left.last).toMatchObject({ kind: 'call', activity: 'endWorkflowRun', input: { outcome: 'left_audience' } });
   });
 
-  it('moves a waiting run to a newer version where its step is still there, and keeps it where it is not', () => {
+  it('moves a waiting run to a newer version where its step is still there, recording the move first, and keeps it where it is not', () => {
     const waitingRun = drive([started, done('beginWorkflowWait', { until: later })]).state;
-    const newer = [{ ...steps[0]!, seconds: 60 }, ...steps.slice(1)];
-    const moved = drive([signal('move', { versionId: 'v2', steps: newer, goalEvent: 'order_paid' })], waitingRun);
-    expect(moved.state).toMatchObject({ versionId: 'v2', at: 'wait_a_day' });
+    const newer = [{ ...steps[0]!, seconds: 60, next: 'hello' }, ...steps.slice(1)];
+    const asked = drive([signal('move', { versionId: 'v2', steps: newer })], waitingRun);
+    // The move is recorded before it is taken: the run is still on its version meanwhile.
+    expect(asked.last).toEqual({
+      kind: 'call',
+      activity: 'moveWorkflowRun',
+      input: { appModeId: 'm', workflowId: 'w', runKey: 'k', versionId: 'v2' },
+      retry: { maxAttempts: 5 },
+      timeoutMs: 60_000,
+    });
+    expect(asked.state.versionId).toBe('v1');
+    const moved = drive([done('moveWorkflowRun', undefined)], asked.state);
+    // On v2, without v1's goal (v2 has none), waiting again with the same timer.
+    expect(moved.state).toMatchObject({ versionId: 'v2', at: 'wait_a_day', steps: newer, goalEvent: undefined, moving: undefined });
     expect(moved.last).toEqual({ kind: 'wait', until: later, signals: ['event', 'exit', 'move'] });
-    const kept = drive([signal('move', { versionId: 'v3', steps: steps.slice(1) })], waitingRun);
-    expect(kept.state.versionId).toBe('v1');
+    // Its timer then takes it on by v2's way.
+    expect(drive([{ kind: 'timer_fired', at: later }], moved.state).last).toMatchObject({
+      activity: 'sendWorkflowMessage',
+      input: { versionId: 'v2', step: { key: 'hello' } },
+    });
+
+    // A step v3 lacks, or has as another kind: the run stays on its version and waits on.
+    const gone = drive([signal('move', { versionId: 'v3', steps: steps.slice(1) })], waitingRun);
+    expect(gone.state.versionId).toBe('v1');
+    expect(gone.last).toEqual({ kind: 'wait', until: later, signals: ['event', 'exit', 'move'] });
+    const otherKind = [{ key: 'wait_a_day', kind: 'wait_until', time: '09:00', next: 'pro' } as Step, ...steps.slice(1)];
+    expect(drive([signal('move', { versionId: 'v3', steps: otherKind })], waitingRun).last.kind).toBe('wait');
+    // A move to the version it is on already (a row handed on twice) records nothing.
+    expect(drive([signal('move', { versionId: 'v1', steps })], waitingRun).last.kind).toBe('wait');
+  });
+
+  it('tells the record the event a moved wait for an event now waits for, and keeps the move off a webhook between its tries', () => {
+    const atOpened = drive([
+      started,
+      done('beginWorkflowWait', { until: later }),
+      { kind: 'timer_fired', at: later },
+      done('checkWorkflowCondition', { matched: true }),
+      done('sendWorkflowMessage'),
+      done('beginWorkflowWait', { until: later }),
+    ]).state;
+    const newer = steps.map((s) => (s.key === 'opened' ? { ...s, event: 'app_launched' } : s));
+    const asked = drive([signal('move', { versionId: 'v2', steps: newer, goalEvent: 'order_paid' })], atOpened);
+    expect(asked.last).toMatchObject({ activity: 'moveWorkflowRun', input: { versionId: 'v2', waitsFor: 'app_launched' } });
+    // v2's event takes it on once moved (v1's no longer does).
+    const moved = drive([done('moveWorkflowRun', undefined)], asked.state).state;
+    expect(drive([signal('event', { name: 'app_opened' })], moved).last.kind).toBe('wait');
+    expect(drive([signal('event', { name: 'app_launched' })], moved).last).toMatchObject({ activity: 'tagWorkflowPerson' });
+
+    const retrying = drive(
+      [{ kind: 'timer_fired', at: later }, done('postWorkflowWebhook', { outcome: 'failed', retryInMs: 1000 })],
+      atOpened,
+    );
+    expect(retrying.state).toMatchObject({ at: 'nudge', retrying: true });
+    expect(drive([signal('move', { versionId: 'v2', steps })], retrying.state).last).toMatchObject({ kind: 'wait' });
+  });
+
+  it('answers a timer, an event or the goal that came while the move was being recorded, once it waits again, on the new version', () => {
+    const waitingRun = drive([started, done('beginWorkflowWait', { until: later })]).state;
+    const newer = [{ ...steps[0]!, next: 'hello' }, ...steps.slice(1)];
+    const asked = drive([signal('move', { versionId: 'v2', steps: newer, goalEvent: 'renewed' })], waitingRun).state;
+    // The timer's time passed meanwhile: the wait set again is due at once (the engines fire it), and leads by v2's way.
+    const { commands } = drive([done('moveWorkflowRun', undefined), { kind: 'timer_fired', at: later }], asked);
+    expect(commands[0]).toEqual({ kind: 'wait', until: later, signals: ['event', 'exit', 'move'] });
+    expect(commands[1]).toMatchObject({ activity: 'sendWorkflowMessage', input: { step: { key: 'hello' } } });
+    // The new version's goal, heard in the wait after the move, ends the run; v1's goal no longer does.
+    const moved = drive([done('moveWorkflowRun', undefined)], asked).state;
+    expect(drive([signal('event', { name: 'renewed' })], moved).last).toMatchObject({
+      activity: 'endWorkflowRun',
+      input: { outcome: 'goal' },
+    });
+    expect(drive([signal('event', { name: 'order_paid' })], moved).last.kind).toBe('wait');
+    // A move whose record cannot be written is not taken: the run waits on its version.
+    const failed = drive([{ kind: 'activity_failed', at, activity: 'moveWorkflowRun', error: 'db away', attempts: 5 }], asked);
+    expect(failed.state).toMatchObject({ versionId: 'v1', steps, moving: undefined });
+    expect(failed.last).toEqual({ kind: 'wait', until: later, signals: ['event', 'exit', 'move'] });
+    // A cancel while it is recorded ends the run.
+    expect(drive([{ kind: 'cancelled', at }], asked).last).toMatchObject({ kind: 'end', outcome: { outcome: 'cancelled' } });
   });
 
   it('ends as failed when a step’s retries are spent, and at once when cancelled (an erase)', () => {

@@ -34,6 +34,15 @@ export interface RunState extends RunInput {
   tries?: number;
   /** A webhook step waits to be tried again. */
   retrying?: boolean;
+  /** A move to a newer version, taken once its record is written (moveWorkflowRun). */
+  moving?: VersionMove;
+}
+
+/** The version a run moves to: what a `move` signal carries. */
+export interface VersionMove {
+  versionId: string;
+  steps: Step[];
+  goalEvent?: string;
 }
 
 /** The step a run has just left and the way it left it (a wait: waited, event or timeout), closed where staff read it. */
@@ -78,7 +87,19 @@ export type RunActivities = {
   setWorkflowAttribute: (input: StepCall) => Promise<StepOutcome>;
   tagWorkflowPerson: (input: StepCall) => Promise<StepOutcome>;
   endWorkflowRun: (input: RunEnd) => Promise<void>;
+  /** Records the run on the version it moves to (person_run's version), before it waits again. */
+  moveWorkflowRun: (input: RunMove) => Promise<void>;
 };
+
+/** A run's move, as recorded. */
+export interface RunMove {
+  appModeId: string;
+  workflowId: string;
+  runKey: string;
+  versionId: string;
+  /** The event the step waits for in that version (a wait for an event), shown where staff read the run. */
+  waitsFor?: string;
+}
 
 /** The run's end, as recorded: the step it ended at and its outcome (an end step's, goal, failed, an exit's). */
 export interface RunEnd {
@@ -193,6 +214,24 @@ const waiting = (state: RunState): Decided => ({
   command: state.until ? { kind: 'wait', until: state.until, signals: [...RUN_SIGNALS] } : { kind: 'wait', signals: [...RUN_SIGNALS] },
 });
 
+/**
+ * A move to a newer version: its record first, then the run waits again at the same step with the
+ * same timer. Signals that come meanwhile wait in the inbox for that wait; a timer due meanwhile
+ * fires as soon as it is set again, on the new version.
+ */
+function moveTo(state: RunState, to: VersionMove): Decided {
+  const { appModeId, workflowId, runKey } = state;
+  const step = to.steps.find((s) => s.key === state.at);
+  const waitsFor = step?.kind === 'wait_for_event' ? step.event : undefined;
+  return {
+    state: { ...state, moving: to },
+    command: call('moveWorkflowRun', { appModeId, workflowId, runKey, versionId: to.versionId, ...(waitsFor && { waitsFor }) }, RETRY),
+  };
+}
+
+/** A move's version, each member taken (a version without a goal has none). */
+const movedTo = ({ versionId, steps, goalEvent }: VersionMove): VersionMove => ({ versionId, steps, goalEvent });
+
 /** Where a step leads once passed. */
 function wayOn(step: Step, branch?: 'yes' | 'no' | 'timeout'): string | undefined {
   switch (step.kind) {
@@ -222,6 +261,9 @@ export const workflowRunProcess = define({
         switch (event.activity) {
           case 'endWorkflowRun':
             return { state, command: { kind: 'end', outcome: { outcome: state.ended, at: state.at } } };
+          case 'moveWorkflowRun':
+            // Recorded: on the new version, waiting again with its timer (a timer due meanwhile fires at once).
+            return waiting({ ...state, ...movedTo(state.moving!), moving: undefined });
           case 'beginWorkflowWait':
             return waiting({ ...state, until: event.result.until, unwaited: 0 });
           case 'checkWorkflowCondition': {
@@ -237,7 +279,8 @@ export const workflowRunProcess = define({
             return enter(state, wayOn(step!)!, event.at, event.result.outcome);
         }
       case 'activity_failed':
-        // Retries spent (the database or a provider away for long): the run ends, and says so.
+        // Retries spent (the database or a provider away for long): the run ends, and says so; a move not recorded is not taken.
+        if (event.activity === 'moveWorkflowRun') return waiting({ ...state, moving: undefined });
         return event.activity === 'endWorkflowRun'
           ? { state, command: { kind: 'end', outcome: { outcome: state.ended, at: state.at, unrecorded: true } } }
           : finish(state, 'failed', 'failed');
@@ -260,8 +303,14 @@ export const workflowRunProcess = define({
           if (step?.kind === 'wait_for_event' && payload.name === step.event && !state.retrying)
             return enter({ ...state, unwaited: 0 }, step.next, event.at, 'event');
         }
-        if (event.name === 'move' && payload.versionId && payload.steps?.some((s) => s.key === state.at && s.kind === step?.kind))
-          return waiting({ ...state, versionId: payload.versionId, steps: payload.steps, goalEvent: payload.goalEvent });
+        if (
+          event.name === 'move' &&
+          payload.versionId &&
+          payload.versionId !== state.versionId &&
+          !state.retrying &&
+          payload.steps?.some((s) => s.key === state.at && s.kind === step?.kind)
+        )
+          return moveTo(state, movedTo(payload as VersionMove));
         return waiting(state);
       }
       case 'cancelled':

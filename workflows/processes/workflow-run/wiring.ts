@@ -1,12 +1,13 @@
 import { enterOnEvents, runsHearing, WORKFLOW_EVENT } from '../../../src/domain/workflows/entry.js';
 import { RUNS_CANCELLED } from '../../../src/domain/workflows/personal-data.js';
+import { RUNS_MOVED, withMoves } from '../../../src/domain/workflows/run-moves.js';
 import { wireProcess } from '../module.js';
 import { workflowRunActivities } from './activities.js';
 import { workflowRunProcess } from './decide.js';
 
 // Events a workflow hears start runs (their trigger) and wake the person's runs under way (a goal,
-// a wait for an event); an erase cancels the person's runs. Each from the outbox rows written with
-// the change.
+// a wait for an event); an erase cancels the person's runs; staff move waiting runs to a newer
+// version. Each from the outbox rows written with the change.
 export default wireProcess(workflowRunProcess, {
   activities: (svc) =>
     workflowRunActivities(svc, {
@@ -15,8 +16,8 @@ export default wireProcess(workflowRunProcess, {
     }),
   startsOn: { topics: [WORKFLOW_EVENT], runs: (ctx, rows) => enterOnEvents(ctx, rows) },
   steersOn: {
-    topics: [WORKFLOW_EVENT, RUNS_CANCELLED],
-    steers: async (ctx, rows) => [
+    topics: [WORKFLOW_EVENT, RUNS_CANCELLED, RUNS_MOVED],
+    steers: withMoves(async (ctx, rows) => [
       ...(
         await runsHearing(
           ctx,
@@ -30,6 +31,6 @@ export default wireProcess(workflowRunProcess, {
       ...rows
         .filter((r) => r.topic === RUNS_CANCELLED)
         .flatMap((r) => (r.data.run_ids as string[]).map((runId) => ({ runId, cancel: true as const }))),
-    ],
+    ]),
   },
 });
