@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serverApi, staffApp, unique, type StaffApp } from './support/factories.js';
 import { staffApi } from './support/graphql.js';
+import { workflowsIn, type Run } from './support/workflows.js';
 import { makeTestCertificate, startReceiver, type Receiver } from './support/https-receiver.js';
 import { ENGINES, sayIfTemporalSkipped, startTestServer, takeOver, testConfig, type TestServer } from './support/server.js';
 
@@ -18,20 +19,6 @@ import { ENGINES, sayIfTemporalSkipped, startTestServer, takeOver, testConfig, t
 
 sayIfTemporalSkipped('test/workflow-restarts.test.ts');
 
-const RUNS = `query($m: ID!, $x: String, $w: ID) { personWorkflowRuns(appModeId: $m, externalId: $x, workflowId: $w) {
-  edges { node { id state step waitsFor until outcome endedAt steps { step visit outcome leftAt } } } } }`;
-
-type Run = {
-  id: string;
-  state: string;
-  step: string;
-  waitsFor: string | null;
-  until: string | null;
-  outcome: string | null;
-  endedAt: string | null;
-  steps: { step: string; visit: number; outcome: string | null; leftAt: string | null }[];
-};
-
 /** The short lease of the crash tests: a killed server's activity is taken up once the clock has passed it. */
 const LEASE_MS = 2_000;
 
@@ -41,6 +28,10 @@ describe.each(ENGINES)('a run across restarts on the $engine engine', ({ engine,
     const servers: TestServer[] = [];
     let app: StaffApp;
     let api: ReturnType<typeof staffApi>;
+    const { runOf, workflow } = workflowsIn(
+      () => api,
+      () => app.modes.live,
+    );
     let receiver: Receiver;
     let config: ReturnType<typeof testConfig>;
     /** `/tries/…` is refused once per delivery (503); `/held/…` is held the first time, until released. */
@@ -92,26 +83,11 @@ describe.each(ENGINES)('a run across restarts on the $engine engine', ({ engine,
       servers.push(t);
     }
 
-    async function runOf(externalId: string, workflowId: string): Promise<Run> {
-      const { edges } = (await api.ok(RUNS, { m: app.modes.live, x: externalId, w: workflowId })).personWorkflowRuns;
-      expect(edges).toHaveLength(1);
-      return edges[0].node;
-    }
     const visits = (run: Run) => run.steps.map((s) => [s.step, s.visit, s.outcome]);
 
     /** Runs due process steps until nothing more is due now. */
     async function settle() {
       for (let i = 0; i < 10 && (await t.engine.runDue()) > 0; i++);
-    }
-
-    async function workflow(name: string, definition: unknown): Promise<string> {
-      const made = await api.ok('mutation($m: ID!, $i: WorkflowInput!) { createWorkflow(appModeId: $m, input: $i) { id } }', {
-        m: app.modes.live,
-        i: { name, definition },
-      });
-      const id = made.createWorkflow.id as string;
-      await api.ok('mutation($id: ID!) { publishWorkflow(id: $id) { liveVersion } }', { id });
-      return id;
     }
 
     /** A new person, and the event that starts their run. */

@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serverApi, staffApp, unique, type StaffApp } from './support/factories.js';
 import { staffApi, staffSocket } from './support/graphql.js';
+import { workflowsIn } from './support/workflows.js';
 import { makeTestCertificate, startReceiver, type Receiver } from './support/https-receiver.js';
 import { ENGINES, sayIfTemporalSkipped, startTestServer, testConfig, type TestServer } from './support/server.js';
 import { call } from './support/http.js';
@@ -19,52 +20,18 @@ sayIfTemporalSkipped('test/workflow-runs.test.ts');
 let t: TestServer;
 let app: StaffApp;
 let api: ReturnType<typeof staffApi>;
+const { runsOf, workflow } = workflowsIn(
+  () => api,
+  () => app.modes.live,
+);
 let receiver: Receiver;
 let secret: string;
 /** What the receiver answers next (a status and headers), else 200. */
 const answers: { status: number; headers?: Record<string, string> }[] = [];
 
-const RUNS = `query($m: ID!, $x: String, $w: ID) { personWorkflowRuns(appModeId: $m, externalId: $x, workflowId: $w) {
-  edges { node { id state step waitsFor until outcome versionNumber endedAt workflow { name } steps { step kind visit outcome reason detail leftAt } } } } }`;
-
-type Run = {
-  id: string;
-  state: string;
-  step: string;
-  waitsFor: string | null;
-  until: string | null;
-  outcome: string | null;
-  versionNumber: number;
-  steps: {
-    step: string;
-    kind: string;
-    visit: number;
-    outcome: string | null;
-    reason: string | null;
-    detail: string | null;
-    leftAt: string | null;
-  }[];
-};
-
-async function runsOf(externalId: string, workflowId?: string): Promise<Run[]> {
-  return (await api.ok(RUNS, { m: app.modes.live, x: externalId, w: workflowId ?? null })).personWorkflowRuns.edges.map(
-    (e: { node: Run }) => e.node,
-  );
-}
-
 /** Runs due process steps until nothing more is due now. */
 async function settle() {
   for (let i = 0; i < 6; i++) await t.engine.runDue();
-}
-
-async function workflow(name: string, definition: unknown): Promise<string> {
-  const made = await api.ok('mutation($m: ID!, $i: WorkflowInput!) { createWorkflow(appModeId: $m, input: $i) { id } }', {
-    m: app.modes.live,
-    i: { name, definition },
-  });
-  const id = made.createWorkflow.id as string;
-  await api.ok('mutation($id: ID!) { publishWorkflow(id: $id) { liveVersion } }', { id });
-  return id;
 }
 
 async function events(...list: [externalId: string, name: string, id?: string][]) {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ManualClock } from '../src/lib/clock.js';
 import { serverApi, staffApp, unique, type StaffApp } from './support/factories.js';
 import { staffApi } from './support/graphql.js';
+import { workflowsIn } from './support/workflows.js';
 import { makeTestCertificate } from './support/https-receiver.js';
 import { guestOf } from './support/messenger.js';
 import { apnsToken, makeApnsKey, startApnsStandin, type ApnsStandin } from './support/push-standins.js';
@@ -18,8 +19,6 @@ sayIfTemporalSkipped('test/workflow-sends.test.ts');
 
 const BUNDLE = 'com.example.orchard';
 const key = makeApnsKey();
-const RUNS = `query($m: ID!, $x: String, $w: ID) { personWorkflowRuns(appModeId: $m, externalId: $x, workflowId: $w) {
-  edges { node { state outcome steps { step outcome reason detail } } } } }`;
 
 describe.each(ENGINES)('send steps on the $engine engine', ({ engine, skip }) => {
   describe.skipIf(skip)('', () => {
@@ -76,23 +75,12 @@ describe.each(ENGINES)('send steps on the $engine engine', ({ engine, skip }) =>
     const settle = async () => {
       for (let i = 0; i < 8; i++) await t.engine.runDue();
     };
-    const draft = async (definition: unknown) =>
-      (
-        await api.ok('mutation($m: ID!, $i: WorkflowInput!) { createWorkflow(appModeId: $m, input: $i) { id } }', {
-          m: app.modes.live,
-          i: { name: unique('Sends'), definition },
-        })
-      ).createWorkflow.id as string;
-    const PUBLISH = 'mutation($id: ID!) { publishWorkflow(id: $id) { liveVersion } }';
-    const stepsOf = async (externalId: string, workflowId: string) => {
-      const runs = (await api.ok(RUNS, { m: app.modes.live, x: externalId, w: workflowId })).personWorkflowRuns.edges;
-      expect(runs).toHaveLength(1);
-      return runs[0].node as {
-        state: string;
-        outcome: string;
-        steps: { step: string; outcome: string; reason: string | null; detail: string | null }[];
-      };
-    };
+    const wf = workflowsIn(
+      () => api,
+      () => app.modes.live,
+    );
+    const { PUBLISH, runOf: stepsOf, runsOf } = wf;
+    const draft = (definition: unknown) => wf.draft(unique('Sends'), definition);
     /** A person of the app with an iPhone registered (or none), as the app registers it. */
     const person = async (iphone = true) => {
       const g = guestOf(t, app.live, unique('p'));
@@ -266,10 +254,7 @@ describe.each(ENGINES)('send steps on the $engine engine', ({ engine, skip }) =>
       };
       await paid(ann, bob, cy, dee);
       const why = async (p: string) => {
-        const runs = (await api.ok(RUNS, { m, x: p, w: id })).personWorkflowRuns.edges;
-        return runs.map((r: { node: { steps: { step: string; outcome: string; reason: string | null; detail: string | null }[] } }) =>
-          r.node.steps.map((s) => [s.step, s.outcome, s.reason]),
-        );
+        return (await runsOf(p, id)).map((r) => r.steps.map((s) => [s.step, s.outcome, s.reason]));
       };
       expect(await why(ann)).toEqual([
         [
@@ -277,10 +262,10 @@ describe.each(ENGINES)('send steps on the $engine engine', ({ engine, skip }) =>
           ['deal', 'skipped', 'no_consent'],
         ],
       ]);
-      expect((await why(bob))[0][0]).toEqual(['letter', 'skipped', 'suppressed']);
-      expect((await why(cy))[0][0]).toEqual(['letter', 'skipped', 'no_address']);
-      expect((await why(dee))[0][0]).toEqual(['letter', 'failed', 'provider_refused']);
-      const refusedStep = (await api.ok(RUNS, { m, x: dee, w: id })).personWorkflowRuns.edges[0].node.steps[0];
+      expect((await why(bob))[0]![0]).toEqual(['letter', 'skipped', 'suppressed']);
+      expect((await why(cy))[0]![0]).toEqual(['letter', 'skipped', 'no_address']);
+      expect((await why(dee))[0]![0]).toEqual(['letter', 'failed', 'provider_refused']);
+      const refusedStep = (await stepsOf(dee, id)).steps[0]!;
       expect(refusedStep.detail).toMatch(/No such mailbox/);
 
       // The mail server got ann's email once, as it was when published, with its unsubscribe headers.

@@ -4,6 +4,7 @@ import { systemContext } from '../src/domain/context.js';
 import { MAX_MOVED, MOVE_PAGE, RUNS_MOVED, runsToMove } from '../src/domain/workflows/run-moves.js';
 import { serverApi, staffApp, unique, type StaffApp } from './support/factories.js';
 import { staffApi } from './support/graphql.js';
+import { workflowsIn } from './support/workflows.js';
 import { ENGINES, sayIfTemporalSkipped, startTestServer, type TestServer } from './support/server.js';
 
 // Versions of a workflow, black-box, on both engines: publishing makes a new version while a run
@@ -18,27 +19,12 @@ sayIfTemporalSkipped('test/workflow-versions.test.ts');
 let t: TestServer;
 let app: StaffApp;
 let api: ReturnType<typeof staffApi>;
+const { runOf, workflow } = workflowsIn(
+  () => api,
+  () => app.modes.live,
+);
 
-const RUNS = `query($m: ID!, $x: String, $w: ID) { personWorkflowRuns(appModeId: $m, externalId: $x, workflowId: $w) {
-  edges { node { id state step waitsFor until outcome versionNumber steps { step outcome } } } } }`;
 const MOVE = `mutation($w: ID!) { moveWorkflowRuns(workflowId: $w) { versionNumber moving notYet staying stayingAt { versionNumber step runs } } }`;
-
-type Run = {
-  id: string;
-  state: string;
-  step: string;
-  waitsFor: string | null;
-  until: string | null;
-  outcome: string | null;
-  versionNumber: number;
-  steps: { step: string; outcome: string | null }[];
-};
-
-async function runOf(externalId: string, workflowId: string, mode = app.modes.live): Promise<Run> {
-  const runs = (await api.ok(RUNS, { m: mode, x: externalId, w: workflowId })).personWorkflowRuns.edges.map((e: { node: Run }) => e.node);
-  expect(runs).toHaveLength(1);
-  return runs[0]!;
-}
 
 async function settle() {
   for (let i = 0; i < 6; i++) await t.engine.runDue();
@@ -48,15 +34,6 @@ async function publish(id: string, definition?: unknown) {
   if (definition)
     await api.ok('mutation($id: ID!, $i: WorkflowInput!) { changeWorkflow(id: $id, input: $i) { id } }', { id, i: { definition } });
   await api.ok('mutation($id: ID!) { publishWorkflow(id: $id) { liveVersion } }', { id });
-}
-
-async function workflow(name: string, definition: unknown, mode = app.modes.live): Promise<string> {
-  const made = await api.ok('mutation($m: ID!, $i: WorkflowInput!) { createWorkflow(appModeId: $m, input: $i) { id } }', {
-    m: mode,
-    i: { name, definition },
-  });
-  await publish(made.createWorkflow.id);
-  return made.createWorkflow.id as string;
 }
 
 async function enter(serverKey: string, event: string, ...people: string[]) {
