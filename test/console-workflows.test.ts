@@ -161,6 +161,23 @@ describe('workflows in the console', { timeout: 120_000 }, () => {
     // The draft as written was saved even so.
     expect(((await draftOf()).draft as { steps: unknown[] }).steps).toHaveLength(4);
 
+    // A send step: a notice or a push is written in the step (its words and topic), an email or in-app message named by id.
+    await addStep(page, 'Send a message', 'tell_late');
+    const tell = card(page, /^Step 5: tell_late \(Send a message\)/);
+    expect(await tell.getByLabel('Channel').inputValue()).toBe('notice');
+    await tell.getByLabel('Title', { exact: true }).fill('Welcome aboard');
+    await tell.getByLabel(/^Link/).fill('/start');
+    await tell.getByLabel(/^Topic/).fill('news');
+    expect(await seriousFindings(page)).toEqual([]);
+    await tell.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${SHOTS}console-workflows-send.png` });
+    await tell.getByLabel('Channel').selectOption('email');
+    await tell.getByLabel(/^Message id/).waitFor();
+    expect(await tell.getByLabel('Title', { exact: true }).count()).toBe(0);
+    await tell.getByLabel('Channel').selectOption('push');
+    expect(await tell.getByLabel('Title', { exact: true }).inputValue()).toBe('Welcome aboard');
+    await tell.getByRole('button', { name: 'Remove step 5' }).click();
+
     // Removed, and published: version 1, live.
     await late.getByRole('button', { name: 'Remove step 4' }).click();
     await editor.getByRole('button', { name: 'Publish' }).click();

@@ -11,6 +11,7 @@ import { EmbeddedEngine } from '../../workflows/engine/embedded.js';
 import { TemporalEngine } from '../../workflows/engine/temporal-client.js';
 import { ACTIVITY_SLOTS } from '../../workflows/temporal/definitions.js';
 import { activitySlots } from '../../workflows/temporal/activity-slots.js';
+import { heartbeating } from '../../workflows/temporal/heartbeat.js';
 import type { ProcessRef, ProcessStarter, RunDescription } from '../../workflows/engine/types.js';
 import { buildActivities } from '../../workflows/processes/activities.js';
 import { processes, type Processes } from '../../workflows/processes/registry.js';
@@ -57,6 +58,9 @@ export interface TestEngine {
   describe(runId: string): Promise<RunDescription | null>;
   /** How many runs of the process have the id. */
   runs(process: ProcessRef, runId: string): Promise<number>;
+  /** Temporal: the task queue its worker serves, and the runs it follows (for a server taking over from it). */
+  readonly taskQueue?: string;
+  following(): string[];
   close(): Promise<void>;
 }
 
@@ -69,6 +73,12 @@ export interface TestServer {
   dbUrl: string;
   engine: TestEngine;
   close(): Promise<void>;
+  /**
+   * Stops as a killed server does, mid-work: its HTTP server and its database connections closed at
+   * once, its engine taking nothing more; an activity in hand is left where it is (were it to end,
+   * nothing of it could be saved). close() afterwards waits for what was left and closes the rest.
+   */
+  kill(): Promise<void>;
 }
 
 export const TEST_SECRET_KEY = Buffer.alloc(32, 7).toString('base64');
@@ -103,6 +113,14 @@ export async function startTestServer(
     engine?: EngineName;
     /** Temporal: the worker's activity slots (the service's worker has ACTIVITY_SLOTS). */
     activitySlots?: number;
+    /**
+     * Temporal: the worker's task queue (a new one unless told) and the runs to follow from the start
+     * (a server taking over from another on the same database: `takeOver(server)` gives both).
+     */
+    taskQueue?: string;
+    following?: string[];
+    /** Temporal: false, its activities do not beat while they run, as a killed worker's look to the Temporal server. */
+    heartbeats?: boolean;
     /** The address to listen on (127.0.0.1 unless told). */
     host?: string;
     /** The demo site at /demo/ (npm start's, on the embedded PostgreSQL). */
@@ -116,10 +134,16 @@ export async function startTestServer(
   const activities = (opts.activities ?? buildActivities)(svc);
   const engine =
     opts.engine === 'temporal'
-      ? await temporalTestEngine(svc, clock, activities, opts.startProcesses !== false, opts.activitySlots ?? ACTIVITY_SLOTS)
+      ? await temporalTestEngine(svc, clock, activities, opts.startProcesses !== false, {
+          slots: opts.activitySlots ?? ACTIVITY_SLOTS,
+          taskQueue: opts.taskQueue ?? `crm-test-${randomUUID()}`,
+          following: opts.following ?? [],
+          heartbeats: opts.heartbeats !== false,
+        })
       : embeddedTestEngine(svc, activities, opts.startProcesses !== false);
   // Closed at once, without the linger a kept-alive connection gets for a request on its way
   // (test/shutdown.test.ts shows it on a real process): every test file closes its server.
+  let killed: Promise<void> | undefined;
   const server = await startServer(svc, opts.log ?? createLogger('silent'), {
     port: opts.port ?? 0,
     host: opts.host ?? '127.0.0.1',
@@ -134,10 +158,33 @@ export async function startTestServer(
     dbUrl,
     engine,
     async close() {
+      if (killed) return killed;
       await server.close();
       await engine.close();
       await svc.close();
     },
+    async kill() {
+      // The database first: nothing this server has in hand is saved after the kill.
+      await svc.close();
+      await server.close();
+      killed = engine.close().catch(() => {});
+    },
+  };
+}
+
+/**
+ * The options for a server that takes over from `from` (stopped or killed) on its database: the same
+ * database, clock and engine, and on Temporal the same task queue and the runs it followed.
+ */
+export function takeOver(
+  from: TestServer,
+): Pick<Parameters<typeof startTestServer>[0] & {}, 'dbUrl' | 'clock' | 'engine' | 'taskQueue' | 'following'> {
+  return {
+    dbUrl: from.dbUrl,
+    clock: from.clock,
+    engine: from.engine.name,
+    ...(from.engine.taskQueue && { taskQueue: from.engine.taskQueue }),
+    following: from.engine.following(),
   };
 }
 
@@ -155,11 +202,19 @@ function embeddedTestEngine(svc: OpenServices, activities: ReturnType<typeof bui
     describe: (runId) => engine.describe(runId),
     runs: (process, runId) =>
       svc.db.workflowRun.count({ where: { process: typeof process === 'string' ? process : process.name, id: runId } }),
+    following: () => [], // every server on the database runs every run due
     close: () => engine.close(),
   };
 }
 
 let runtimeInstalled = false;
+
+/** The service's worker's way of running activities; without heartbeats, as a killed worker's look to the Temporal server. */
+function workerSlots(slots: number, heartbeats: boolean): ReturnType<typeof activitySlots> {
+  const run = activitySlots(slots);
+  if (heartbeats) return run;
+  return { ...run, interceptors: { activity: run.interceptors!.activity!.filter((i) => i !== heartbeating) } };
+}
 
 /**
  * The service's Temporal engine on the Temporal server at TEMPORAL_ADDRESS, and a worker in this
@@ -172,7 +227,7 @@ async function temporalTestEngine(
   clock: ManualClock,
   activities: ReturnType<typeof buildActivities>,
   starts: boolean,
-  slots: number,
+  { slots, taskQueue, following, heartbeats }: { slots: number; taskQueue: string; following: string[]; heartbeats: boolean },
 ): Promise<TestEngine> {
   const address = TEMPORAL_ADDRESS;
   if (!address) throw new Error('the temporal engine needs TEMPORAL_ADDRESS');
@@ -188,7 +243,6 @@ async function temporalTestEngine(
       /* installed already */
     }
   }
-  const taskQueue = `crm-test-${randomUUID()}`;
   const engine = new TemporalEngine(
     { temporalAddress: address, temporalNamespace: TEMPORAL_NAMESPACE, temporalTaskQueue: taskQueue },
     processes,
@@ -201,13 +255,13 @@ async function temporalTestEngine(
     taskQueue,
     workflowBundle: { codePath },
     activities,
-    ...activitySlots(slots),
+    ...workerSlots(slots, heartbeats),
     shutdownGraceTime: '1s',
   });
   const running = worker.run();
 
-  // This server's runs: the ones its outbox started, until they are seen ended.
-  const open = new Set<string>();
+  // This server's runs: the ones its outbox started (or another server's it took over), until they are seen ended.
+  const open = new Set<string>(following);
   /** The clock's time each of them was last told: a run is told again only once the clock has moved. */
   const told = new Map<string, number>();
   const tracked: ProcessSteerer<Processes> = {
@@ -245,6 +299,8 @@ async function temporalTestEngine(
 
   return {
     name: 'temporal',
+    taskQueue,
+    following: () => [...open],
     async runDue() {
       let stepped = 0;
       for (;;) {

@@ -69,6 +69,11 @@ export interface EditStep {
   condition: Model;
   channel: string;
   messageId: string;
+  /** A notice's or a push's words, and the topic it goes under (none: only everything-off holds). */
+  title: string;
+  body: string;
+  link: string;
+  topic: string;
   url: string;
   attribute: string;
   valueType: ValueType;
@@ -136,6 +141,8 @@ const STEP_MEMBERS = [
   'condition',
   'channel',
   'messageId',
+  'content',
+  'topic',
   'url',
   'attribute',
   'value',
@@ -152,12 +159,13 @@ export function newStep(kind: StepKind, steps: EditStep[]): EditStep {
   const taken = new Set(steps.map((s) => s.key));
   let n = 1;
   while (taken.has(`${kind}_${n}`)) n++;
-  return stepOf({ key: `${kind}_${n}`, kind, ...(kind === 'send' ? { channel: 'inapp' } : kind === 'tag' ? { action: 'add' } : {}) });
+  return stepOf({ key: `${kind}_${n}`, kind, ...(kind === 'send' ? { channel: 'notice' } : kind === 'tag' ? { action: 'add' } : {}) });
 }
 
 function stepOf(raw: unknown): EditStep {
   const s = isObj(raw) ? raw : {};
   const v = s.value;
+  const content = isObj(s.content) ? s.content : {};
   const valueType: ValueType =
     v === null ? 'null' : v === true ? 'true' : v === false ? 'false' : typeof v === 'number' ? 'number' : 'string';
   return {
@@ -171,6 +179,10 @@ function stepOf(raw: unknown): EditStep {
     condition: modelOf(s.condition),
     channel: text(s.channel),
     messageId: text(s.messageId),
+    title: text(content.title),
+    body: text(content.body),
+    link: text(content.link),
+    topic: text(s.topic),
     url: text(s.url),
     attribute: text(s.attribute),
     valueType,
@@ -208,6 +220,9 @@ export function toEdit(draft: unknown): EditWorkflow {
 
 const present = (o: Json) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== ''));
 
+/** Channels whose words are written in the step (the others name a message by its id). */
+export const WRITTEN = ['notice', 'push'];
+
 function fromStep(s: EditStep): Json {
   const ways = Object.fromEntries((WAYS[s.kind as StepKind] ?? []).map((w) => [w.member, s.ways[w.member]]));
   const value =
@@ -225,7 +240,9 @@ function fromStep(s: EditStep): Json {
     wait_until: { time: s.time },
     wait_for_event: { event: s.event, timeoutSeconds: secondsOf(s.timeout) },
     branch: { condition: audienceOf(s.condition) ?? undefined },
-    send: { channel: s.channel, messageId: s.messageId.trim() },
+    send: WRITTEN.includes(s.channel)
+      ? { channel: s.channel, content: present({ title: s.title, body: s.body, link: s.link.trim() }), topic: s.topic.trim() }
+      : { channel: s.channel, messageId: s.messageId.trim() },
     webhook: { url: s.url.trim() },
     set_attribute: { attribute: s.attribute, value },
     tag: { action: s.action, tag: s.tag },

@@ -58,6 +58,17 @@ export const REASON_WORDS: Record<string, string> = {
   no_webhook_secret: 'The app has no workflow webhook secret to sign the post with',
   erased: 'The person was erased',
   not_available: 'Not available yet in a workflow',
+  all_off: 'The person turned everything off',
+  unsubscribed: 'The person turned the topic off by this channel (or it is off unless they turn it on)',
+  topic_closed: 'The topic no longer goes by this channel (archived, or the channel taken off it)',
+  no_consent: 'An offers topic, and the person has not agreed to offers by this channel',
+  no_device: 'The person has no device to push to (none registered, or every token gone)',
+  provider_refused: 'The push provider or the mail server refused it (its answer is beside)',
+  provider_unavailable: 'The push provider or the mail server asked to wait or did not answer (its answer is beside)',
+  suppressed: 'The person’s email address is on the app’s suppression list (a bounce or a complaint)',
+  no_address: 'The person has no email address',
+  already_sent: 'The person was sent this email by this version of the workflow before',
+  stopped: 'Staff stopped the workflow’s sending of this email',
 };
 
 /** An ended run's outcome in words: an end step's own word, or the service's. */

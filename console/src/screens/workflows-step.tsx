@@ -5,6 +5,7 @@ import {
   STEP_KINDS,
   UNITS,
   WAYS,
+  WRITTEN,
   type EditStep,
   type Span,
   type StepKind,
@@ -48,7 +49,7 @@ export function StepCard(props: StepProps) {
   const { step: s, n, steps, at, problem, onChange } = props;
   const id = (f: string) => `wf-${s.uid}-${f}`;
   const kind = s.kind as StepKind;
-  const text = (member: keyof EditStep & string, label: string, field = member, extra: { max?: number } = {}) => (
+  const text = (member: keyof EditStep & string, label: string, field: string = member, extra: { max?: number } = {}) => (
     <TextField
       id={id(member)}
       label={label}
@@ -174,7 +175,16 @@ export function StepCard(props: StepProps) {
               </select>
               <FieldSaid problem={problem} field={`${at}.channel`} id={id('channel')} />
             </span>
-            {text('messageId', 'Message id (the message, push or email to send)', 'messageId', { max: 64 })}
+            {WRITTEN.includes(s.channel) ? (
+              <>
+                {text('title', 'Title', 'content.title', { max: 200 })}
+                {text('body', 'Body', 'content.body', { max: 2000 })}
+                {text('link', 'Link (a path in the app, or https)', 'content.link', { max: 2000 })}
+                {text('topic', 'Topic (its key; none: only “everything off” stops it)')}
+              </>
+            ) : (
+              text('messageId', 'Message id (the in-app message or email to send)', 'messageId', { max: 64 })
+            )}
           </>
         )}
         {kind === 'webhook' && text('url', 'Address (https; posted to, signed with the app’s webhook secret)', 'url', { max: 2000 })}

@@ -4,7 +4,7 @@ import { empty, exec, one, rows, sql, type Sql } from '../../db/sql.js';
 import { audienceSql, type SendAudience } from '../audiences/send-audience.js';
 import { retried } from '../../db/retried.js';
 import { transaction, type Ctx } from '../context.js';
-import { ALL_ON, JOINS, NEEDS_CONSENT, SUBSCRIBED } from '../preferences/hears.js';
+import { JOINS, WHY_NOT } from '../preferences/hears.js';
 import { handOver, type Claimed } from './hand-over.js';
 import { EMAILS_AT_ONCE, STEP_PEOPLE } from './schedule.js';
 import { sendingProgressed } from './progress.js';
@@ -88,14 +88,7 @@ export function peopleSql(appModeId: string, topic: string | null, where: Sql): 
   return sql`
     SELECT k.id, k.email,
       CASE WHEN sup.address IS NOT NULL THEN 'suppressed'
-      ${
-        topic
-          ? sql`WHEN t.id IS NULL OR t.archived_at IS NOT NULL OR NOT (x.ch = ANY(t.channels)) THEN 'topic_closed'
-                WHEN NOT ${ALL_ON} THEN 'all_off'
-                WHEN NOT ${SUBSCRIBED} THEN 'unsubscribed'
-                WHEN ${NEEDS_CONSENT} THEN 'no_consent'`
-          : empty
-      }
+      ${topic ? sql`ELSE ${WHY_NOT}` : empty}
       END AS skip
     FROM contact k
     ${topic ? sql`LEFT JOIN preference_topic t ON t.id = ${topic} CROSS JOIN (SELECT 'email'::"PreferenceChannel" AS ch) x ${JOINS}` : empty}

@@ -81,6 +81,16 @@ async function newVersion(
   });
 }
 
+/**
+ * A workflow's sending of the email as rendered now (made when the workflow is published): its
+ * people are those the workflow's runs reach, each sent to by the step (src/domain/workflows/email-step.ts),
+ * so an edit of the email later never changes what a published workflow sends.
+ */
+export async function workflowSending(tx: TxCtx, rendered: Awaited<ReturnType<typeof renderedNow>>, sentBy: string): Promise<EmailVersion> {
+  await lock(tx, 'email-messages', rendered.message.appModeId);
+  return newVersion(tx, rendered, { test: false, audience: null, people: 0, sentBy });
+}
+
 /** The audience's people with an address now: how many a sending to it begins with (some may then be skipped). */
 async function peopleWithAddress(ctx: Ctx, appModeId: string, audience: SendAudience): Promise<number> {
   const { people } = (await one<{ people: number }>(

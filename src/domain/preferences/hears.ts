@@ -16,6 +16,19 @@ export const SUBSCRIBED = sql`coalesce(c.subscribed, t.subscribed_by_default)`;
 export const NEEDS_CONSENT = sql`(t.offers AND ((x.ch = 'email' AND k.offers_by_email IS NOT TRUE) OR (x.ch = 'push' AND k.offers_by_push IS NOT TRUE)))`;
 export const HEARS = sql`(t.archived_at IS NULL AND x.ch = ANY(t.channels) AND ${ALL_ON} AND ${SUBSCRIBED} AND NOT ${NEEDS_CONSENT})`;
 
+/**
+ * Why a person does not hear of a topic `t` by the channel `x.ch` (null: they do), beside the same
+ * joins, in the rule's order: the topic closed to the channel (gone, archived, or not by it),
+ * everything turned off, the topic turned off (or off by default), no consent to offers.
+ */
+export const WHY_NOT = sql`CASE WHEN t.id IS NULL OR t.archived_at IS NOT NULL OR NOT (x.ch = ANY(t.channels)) THEN 'topic_closed'
+  WHEN NOT ${ALL_ON} THEN 'all_off'
+  WHEN NOT ${SUBSCRIBED} THEN 'unsubscribed'
+  WHEN ${NEEDS_CONSENT} THEN 'no_consent' END`;
+
+/** Why a person does not hear: the codes WHY_NOT answers, or `all_off` without a topic. */
+export type NotHearing = 'topic_closed' | 'all_off' | 'unsubscribed' | 'no_consent';
+
 /** The person's switch and choice beside a contact `k`, a topic `t` and a channel `x.ch` already in the query. */
 export const JOINS = sql`
   LEFT JOIN preference_state s ON s.contact_id = k.id
@@ -60,3 +73,25 @@ export async function whoHear(
 /** Whether one person hears of the topic by the channel. */
 export const hears = async (ctx: Ctx, contact: { id: string; appModeId: string }, topicKey: TopicKey, channel: Channel): Promise<boolean> =>
   (await whoHear(ctx, contact.appModeId, topicKey, channel, [contact.id])).has(contact.id);
+
+/** Why one contact of the app-mode does not hear of the topic by the channel (null: they do); without a topic only everything-off holds. */
+export async function whyNotHear(
+  ctx: Ctx,
+  appModeId: string,
+  contactId: string,
+  topicKey: TopicKey,
+  channel: Channel,
+): Promise<NotHearing | null> {
+  const [found] = await rows<{ why: NotHearing | null }>(
+    ctx,
+    topicKey === null
+      ? sql`SELECT CASE WHEN NOT ${ALL_ON} THEN 'all_off' END AS why FROM contact k LEFT JOIN preference_state s ON s.contact_id = k.id
+            WHERE k.app_mode_id = ${appModeId} AND k.id = ${contactId}`
+      : sql`SELECT ${WHY_NOT} AS why FROM contact k
+            LEFT JOIN preference_topic t ON t.app_mode_id = ${appModeId} AND t.key = ${topicKey}
+            CROSS JOIN (SELECT ${channel}::"PreferenceChannel" AS ch) x
+            ${JOINS}
+            WHERE k.app_mode_id = ${appModeId} AND k.id = ${contactId}`,
+  );
+  return found?.why ?? null;
+}

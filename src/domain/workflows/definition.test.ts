@@ -13,7 +13,7 @@ const welcome = {
     { key: 'morning', kind: 'wait_until', time: '09:00', next: 'pro' },
     { key: 'pro', kind: 'branch', condition: { attribute: 'plan', op: 'eq', value: 'pro' }, yes: 'hello_pro', no: 'hello' },
     { key: 'hello_pro', kind: 'send', channel: 'email', messageId: 'msg-1', next: 'opened' },
-    { key: 'hello', kind: 'send', channel: 'notice', messageId: 'msg-2', next: 'opened' },
+    { key: 'hello', kind: 'send', channel: 'notice', content: { title: 'Hello', link: '/start' }, topic: 'news', next: 'opened' },
     { key: 'opened', kind: 'wait_for_event', event: 'app_opened', timeoutSeconds: 604_800, next: 'tag', timeout: 'nudge' },
     { key: 'nudge', kind: 'webhook', url: 'https://hooks.example.com/nudge', next: 'mark' },
     { key: 'mark', kind: 'set_attribute', attribute: 'nudged', value: true, next: 'done' },
@@ -110,5 +110,36 @@ describe('readWorkflow', () => {
       anyRule,
     );
     expect(wrongWay.errors).toEqual([{ field: 'steps.0.next', message: 'step a leads to zz, which is no step of this workflow' }]);
+  });
+});
+
+describe('a send step', () => {
+  const sendOf = (step: Record<string, unknown>) =>
+    readWorkflow(
+      {
+        trigger: { kind: 'event', event: 'x' },
+        steps: [
+          { key: 's', kind: 'send', next: 'e', ...step },
+          { key: 'e', kind: 'end' },
+        ],
+      },
+      anyRule,
+    );
+
+  it('reads a notice or a push with its words and topic, and an email or in-app message by id', () => {
+    expect(sendOf({ channel: 'push', content: { title: 'Hi', body: '', link: '' } }).workflow!.steps[0]).toEqual({
+      key: 's',
+      kind: 'send',
+      channel: 'push',
+      content: { title: 'Hi' },
+      next: 'e',
+    });
+    expect(sendOf({ channel: 'email', messageId: 'em_1' }).workflow!.steps[0]).toMatchObject({ channel: 'email', messageId: 'em_1' });
+  });
+
+  it('refuses a notice without its words, naming the member', () => {
+    expect(sendOf({ channel: 'notice' }).errors.map((e) => e.field)).toEqual(['steps.0.content']);
+    expect(sendOf({ channel: 'notice', content: { body: 'no title' } }).errors.map((e) => e.field)).toEqual(['steps.0.content.title']);
+    expect(sendOf({ channel: 'push', content: { title: 'Hi' }, topic: 7 }).errors.map((e) => e.field)).toEqual(['steps.0.topic']);
   });
 });

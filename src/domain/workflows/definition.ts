@@ -31,13 +31,32 @@ export interface Exit {
 
 export type Channel = 'inapp' | 'push' | 'email' | 'notice';
 
+/** What a notice or a push from a workflow says: a notice's title, body and link (a path in the app or an https URL). */
+export interface SendContent {
+  title: string;
+  body?: string;
+  link?: string;
+}
+
+/** A send step: a notice or a push written in the step (under a topic, or none), or an in-app message or an email by its id. */
+export type SendStep =
+  | { kind: 'send'; channel: 'notice' | 'push'; content: SendContent; topic?: string; next: string }
+  | {
+      kind: 'send';
+      channel: 'inapp' | 'email';
+      messageId: string;
+      next: string;
+      /** An email step's sending, made when the version is published (the email as it was then). */
+      emailVersionId?: string;
+    };
+
 export type Step = { key: string } & (
   | { kind: 'wait'; seconds: number; next: string }
   | { kind: 'wait_until'; time: string; next: string }
   /** Without `timeoutSeconds` and `timeout` a run waits for the event alone (parked). */
   | { kind: 'wait_for_event'; event: string; timeoutSeconds?: number; next: string; timeout?: string }
   | { kind: 'branch'; condition: unknown; yes: string; no: string }
-  | { kind: 'send'; channel: Channel; messageId: string; next: string }
+  | SendStep
   | { kind: 'webhook'; url: string; next: string }
   | { kind: 'set_attribute'; attribute: string; value: string | number | boolean | null; next: string }
   | { kind: 'tag'; action: 'add' | 'remove'; tag: string; next: string }
@@ -203,8 +222,13 @@ function readStep(r: Reader, value: unknown, path: string, readRule: RuleReader)
       const channel = CHANNELS.includes(s.channel as Channel)
         ? (s.channel as Channel)
         : r.fail(`${path}.channel`, `must be ${CHANNELS.join(', ')}`);
-      const messageId = r.id(s.messageId, `${path}.messageId`);
       const next = to('next');
+      if (channel === 'notice' || channel === 'push') {
+        const content = readContent(r, s.content, `${path}.content`);
+        const topic = s.topic === undefined || s.topic === null ? undefined : r.text(s.topic, `${path}.topic`, 100, { required: true });
+        return content && next ? { key, kind: 'send', channel, content, ...(topic && { topic }), next } : undefined;
+      }
+      const messageId = r.id(s.messageId, `${path}.messageId`);
       return channel && messageId && next ? { key, kind: 'send', channel, messageId, next } : undefined;
     }
     case 'webhook': {
@@ -243,4 +267,15 @@ function readStep(r: Reader, value: unknown, path: string, readRule: RuleReader)
     default:
       return r.fail(`${path}.kind`, `must be one of ${STEP_KINDS.join(', ')}`);
   }
+}
+
+/** A notice's or a push's words as written in a send step; their rules (lengths, the link's form) are the notice's, checked on publishing. */
+function readContent(r: Reader, value: unknown, path: string): SendContent | undefined {
+  const c = r.object(value, path);
+  if (!c) return undefined;
+  const title = r.text(c.title, `${path}.title`, 200, { required: true });
+  const body = c.body === undefined || c.body === null ? undefined : r.text(c.body, `${path}.body`, 2000, { blank: true });
+  const link =
+    c.link === undefined || c.link === null || c.link === '' ? undefined : r.text(c.link, `${path}.link`, 2000, { required: true });
+  return title === undefined ? undefined : { title, ...(body && { body }), ...(link && { link }) };
 }

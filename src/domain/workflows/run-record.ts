@@ -46,6 +46,20 @@ export interface Taking {
   };
 }
 
+/**
+ * Whether a visit is still to be taken: false when its run's record is gone (an erase) or the
+ * visit was recorded (before a restart); then takeStep answers what stands. Read before an effect
+ * made outside the database (a post), so that one recorded is not made again.
+ */
+export async function stillToTake(ctx: Ctx, visit: Pick<Visit, 'runKey' | 'step' | 'visit'>): Promise<boolean> {
+  const taken = await one<{ outcome: string | null }>(
+    ctx,
+    sql`SELECT s.outcome FROM person_run r LEFT JOIN person_run_step s ON s.run_id = r.id AND s.step_key = ${visit.step.key} AND s.visit = ${visit.visit}
+        WHERE r.id = ${visit.runKey}`,
+  );
+  return taken !== undefined && taken !== null && taken.outcome === null;
+}
+
 /** Adds to a workflow's step counters (statistics.ts): rows of (step, measure, n) from `source`, in this connection's slot. */
 const counting = (name: string, workflowId: string, source: Sql): Sql => sql`${raw(name)} AS (
   INSERT INTO workflow_step_count (workflow_id, step_key, measure, slot, n)

@@ -6,7 +6,7 @@ import { signAsApp } from '../webhooks/app-secret.js';
 import { webhookBody } from '../webhooks/body.js';
 import { postSignedAs } from '../webhooks/post.js';
 import { lastTry, MAX_TRIES, RETRY_WAITS_MS } from '../webhooks/schedule.js';
-import { stepBegun, takeStep, type Done, type Visit } from './run-record.js';
+import { stepBegun, stillToTake, takeStep, type Done, type Visit } from './run-record.js';
 
 // A workflow's webhook step: posts to the customer's server signed with the app's own webhook
 // secret (spec: Delivery rules 5), in the scheme and under the retry rules of every endpoint: one
@@ -38,13 +38,8 @@ const keyOf = (v: WebhookVisit) => `${v.runKey}\u0000${v.step.key}\u0000${v.visi
 /** One try: `sent`, `failed` with the receiver's answer, or (not recorded yet) another try after `retryInMs`. */
 export async function tryStepWebhook(ctx: Ctx, v: WebhookVisit, opts: WebhookOptions = {}): Promise<Done & { retryInMs?: number }> {
   const record = (done: Done) => takeStep(ctx, v, async () => done);
-  const taken = await one<{ outcome: string | null }>(
-    ctx,
-    sql`SELECT s.outcome FROM person_run r LEFT JOIN person_run_step s ON s.run_id = r.id AND s.step_key = ${v.step.key} AND s.visit = ${v.visit}
-        WHERE r.id = ${v.runKey}`,
-  );
   // Erased, or tried and recorded before a restart: takeStep answers what stands.
-  if (!taken || taken.outcome !== null) return record({ outcome: 'skipped', reason: 'erased' });
+  if (!(await stillToTake(ctx, v))) return record({ outcome: 'skipped', reason: 'erased' });
   const mode = await one<{ appId: string; externalId: string }>(
     ctx,
     sql`SELECT m.app_id AS "appId", k.external_id AS "externalId" FROM app_mode m, contact k WHERE m.id = ${v.appModeId} AND k.id = ${v.contactId}`,

@@ -3,7 +3,10 @@ import { rows, sql } from '../../db/sql.js';
 import type { Prisma, Workflow } from '../../generated/prisma/client.js';
 import { readAudience, vocabularyOf } from '../audiences/rules.js';
 import { transaction, type Ctx, type StaffCaller } from '../context.js';
-import { conflict, DomainError, invalid, invalidField, notFound } from '../errors.js';
+import { conflict, DomainError, invalid, invalidField, notFound, type FieldError } from '../errors.js';
+import { noticeProblems } from '../notices/add.js';
+import { renderedNow, workflowSending } from '../email/sending.js';
+import { payloadProblems } from '../push/payload.js';
 import { lock } from '../locks.js';
 import { readWorkflow, type RuleReader, type WorkflowGraph } from './definition.js';
 
@@ -13,8 +16,8 @@ import { readWorkflow, type RuleReader, type WorkflowGraph } from './definition.
 // `definition`. New runs start on the live version; a paused workflow takes no one new.
 
 export const MAX_WORKFLOWS = 500;
-/** Send steps are read and saved in drafts, and refused on publishing until runs can send (docs/areas/workflows.md). */
-export const SEND_NOT_YET = 'send steps cannot be published yet: a run cannot send messages in this version';
+/** In-app send steps are read and saved in drafts, and refused on publishing until runs can send them (docs/areas/workflows.md). */
+export const CHANNEL_NOT_YET = 'in-app messages cannot be sent from a workflow yet: send a notice, a push or an email';
 export const MAX_NAME = 100;
 /** A draft's size as JSON. */
 export const MAX_DRAFT_BYTES = 256 * 1024;
@@ -83,10 +86,9 @@ export async function publishWorkflow(ctx: Ctx<StaffCaller>, id: string): Promis
   const vocabulary = await vocabularyOf(ctx, current.appModeId, current.draft);
   const { workflow, errors } = readWorkflow(current.draft, audienceReader(vocabulary));
   if (!workflow) throw invalid(errors.map((e) => ({ ...e, field: `definition.${e.field}` })));
-  const unsent = workflow.steps.flatMap((s, i) =>
-    s.kind === 'send' ? [{ field: `definition.steps.${i}.kind`, message: SEND_NOT_YET }] : [],
-  );
-  if (unsent.length) throw invalid(unsent);
+  const unsendable = await sendProblems(ctx, current.appModeId, workflow);
+  if (unsendable.length) throw invalid(unsendable);
+  const emails = await emailsOf(ctx, current.appModeId, workflow);
   return transaction(ctx, async (tx) => {
     // One publish of a workflow at a time: version numbers follow one another.
     const [held] = await rows<{ id: string }>(tx, sql`SELECT id FROM workflow WHERE id = ${id} FOR UPDATE`);
@@ -98,6 +100,10 @@ export async function publishWorkflow(ctx: Ctx<StaffCaller>, id: string): Promis
     });
     const number = (last?.number ?? 0) + 1;
     const now = tx.clock.now();
+    // Each email step's sending: the email frozen as it is now, what this version's runs send.
+    for (const step of workflow.steps)
+      if (step.kind === 'send' && step.channel === 'email')
+        step.emailVersionId = (await workflowSending(tx, emails.get(step.messageId)!, ctx.caller.staffUser.id)).id;
     await tx.db.workflowVersion.create({
       data: {
         id: randomUUID(),
@@ -118,6 +124,66 @@ export async function publishWorkflow(ctx: Ctx<StaffCaller>, id: string): Promis
       });
     return tx.db.workflow.update({ where: { id }, data: { state: 'live', liveVersion: number, updatedAt: now } });
   });
+}
+
+/**
+ * What a version's send steps could not send, each naming its member: in-app and email steps (not
+ * yet), a topic that is not the app-mode's or does not go by the step's channel (the inbox is
+ * in-app), words the notice's rules refuse, a push too large for a provider.
+ */
+async function sendProblems(ctx: Ctx, appModeId: string, w: WorkflowGraph): Promise<FieldError[]> {
+  const sends = w.steps.flatMap((s, i) => (s.kind === 'send' ? [{ s, at: `definition.steps.${i}` }] : []));
+  if (!sends.length) return [];
+  const topics = await ctx.db.preferenceTopic.findMany({ where: { appModeId, archivedAt: null }, select: { key: true, channels: true } });
+  return sends.flatMap(({ s, at }) => {
+    if (s.channel === 'inapp') return [{ field: `${at}.channel`, message: CHANNEL_NOT_YET }];
+    if (!('content' in s)) return [];
+    const problems = noticeProblems(s.content).map((e) => ({ field: `${at}.content.${e.field}`, message: e.message }));
+    if (s.channel === 'push' && !problems.length)
+      // The push's own id is the visit's key (run, step, visit), never longer than this.
+      problems.push(
+        ...payloadProblems({
+          sendId: 'x'.repeat(96),
+          title: s.content.title,
+          body: s.content.body ?? null,
+          link: s.content.link ?? null,
+        }).map((e) => ({ field: `${at}.content.${e.field}`, message: e.message })),
+      );
+    if (s.topic !== undefined) {
+      const channel = s.channel === 'push' ? 'push' : 'in_app';
+      const topic = topics.find((t) => t.key === s.topic);
+      if (!topic) problems.push({ field: `${at}.topic`, message: 'is not a topic of this app' });
+      else if (!topic.channels.includes(channel))
+        problems.push({
+          field: `${at}.topic`,
+          message: `does not go ${s.channel === 'push' ? 'by push' : 'in-app'}: add ${channel} to its channels`,
+        });
+    }
+    return problems;
+  });
+}
+
+/** The emails a version's email steps send, each rendered as it is now; one of another app-mode, or gone, refused naming the step's `messageId`. */
+async function emailsOf(ctx: Ctx, appModeId: string, w: WorkflowGraph) {
+  const emails = new Map<string, Awaited<ReturnType<typeof renderedNow>>>();
+  const errors: FieldError[] = [];
+  for (const [i, s] of w.steps.entries()) {
+    if (s.kind !== 'send' || s.channel !== 'email' || emails.has(s.messageId)) continue;
+    const field = `definition.steps.${i}.messageId`;
+    const found = await ctx.db.emailMessage.findFirst({ where: { id: s.messageId, appModeId }, select: { id: true } });
+    if (!found) {
+      errors.push({ field, message: 'is not an email of this app' });
+      continue;
+    }
+    try {
+      emails.set(s.messageId, await renderedNow(ctx, s.messageId));
+    } catch (err) {
+      if (!(err instanceof DomainError) || err.status !== 400) throw err;
+      errors.push(...err.errors.map((e) => ({ field, message: `the email's ${e.field} ${e.message}` })));
+    }
+  }
+  if (errors.length) throw invalid(errors);
+  return emails;
 }
 
 /** The events a version's runs hear: its trigger's, its goal, and those its waits for an event wait for. */

@@ -9,6 +9,7 @@ const NoticeSource = builder.enumType('NoticeSource', {
   values: {
     push: { description: 'The notice of a push sent.' },
     staff: { description: 'A card a team member posted without a push.' },
+    workflow: { description: "A card a workflow's send step added." },
   } as const,
 });
 

@@ -1,6 +1,10 @@
 import { systemContext, type Services } from '../../../src/domain/context.js';
 import { endRun, takeStep } from '../../../src/domain/workflows/run-record.js';
 import { meetsCondition, setAttribute, tagPerson } from '../../../src/domain/workflows/step-effects.js';
+import { sendEmailStep } from '../../../src/domain/workflows/email-step.js';
+import { sendNoticeStep, sendPushStep } from '../../../src/domain/workflows/send-step.js';
+import { providerTokenStore } from '../../../src/domain/push/provider-tokens.js';
+import { PushSenders } from '../../../src/domain/push/senders.js';
 import { nextTimeOfDay } from '../../../src/domain/workflows/wait-until.js';
 import { tryStepWebhook, type WebhookOptions } from '../../../src/domain/workflows/webhook-step.js';
 import type { Instant } from '../../engine/types.js';
@@ -23,8 +27,15 @@ const waitEnd = (step: StepCall['step'], now: Date, zone: string | null): Date |
   }
 };
 
-export const workflowRunActivities = (svc: Services, opts: WebhookOptions = {}, ctx = systemContext(svc, 'workflow-run')) =>
-  ({
+export const workflowRunActivities = (svc: Services, opts: WebhookOptions = {}, ctx = systemContext(svc, 'workflow-run')) => {
+  // The push senders (connections to the providers, their tokens) last as long as the activities, made on the first push.
+  let pushSenders: PushSenders | undefined;
+  const senders = () =>
+    (pushSenders ??= new PushSenders(svc.config.push, {
+      transport: { testTrust: svc.config.outboundTestTrust },
+      apnsTokenStore: providerTokenStore(svc),
+    }));
+  return {
     beginWorkflowWait: async (call) => {
       const done = await takeStep(ctx, call, async ({ tx, person }) => {
         const until = waitEnd(call.step, tx.clock.now(), person.timeZone);
@@ -42,13 +53,19 @@ export const workflowRunActivities = (svc: Services, opts: WebhookOptions = {}, 
       const done = await takeStep(ctx, call, async (t) => ((await meetsCondition(t, condition)) ? { outcome: 'yes' } : { outcome: 'no' }));
       return { matched: done.outcome === 'yes' };
     },
-    sendWorkflowMessage: (call) =>
-      // Publishing refuses send steps for now (SEND_NOT_YET); a version from before that rule skips them, saying why.
-      takeStep(ctx, call, async () => ({
+    sendWorkflowMessage: (call) => {
+      const step = call.step;
+      if (step.kind !== 'send') throw new Error('not a send step');
+      if (step.channel === 'notice') return sendNoticeStep(ctx, { ...call, step });
+      if (step.channel === 'push') return sendPushStep(ctx, senders(), { ...call, step });
+      if (step.channel === 'email') return sendEmailStep(ctx, { ...call, step });
+      // Publishing refuses in-app steps for now (CHANNEL_NOT_YET); a version from before that rule skips them, saying why.
+      return takeStep(ctx, call, async () => ({
         outcome: 'skipped',
         reason: 'not_available',
-        detail: 'sending from a workflow is not built yet',
-      })),
+        detail: 'sending an in-app message from a workflow is not built yet',
+      }));
+    },
     postWorkflowWebhook: (call) => {
       if (call.step.kind !== 'webhook') throw new Error('not a webhook step');
       return tryStepWebhook(ctx, { ...call, step: call.step, attempt: call.attempt ?? 1 }, opts);
@@ -71,6 +88,7 @@ export const workflowRunActivities = (svc: Services, opts: WebhookOptions = {}, 
         outcome: end.outcome,
         ...(end.from && { from: end.from }),
       }),
-  }) satisfies RunActivities;
+  } satisfies RunActivities;
+};
 
 export type WorkflowRunActivities = ReturnType<typeof workflowRunActivities>;

@@ -7,7 +7,7 @@ const steps: Step[] = [
   { key: 'wait_a_day', kind: 'wait', seconds: 86_400, next: 'pro' },
   { key: 'pro', kind: 'branch', condition: {}, yes: 'hello_pro', no: 'hello' },
   { key: 'hello_pro', kind: 'send', channel: 'email', messageId: 'm1', next: 'opened' },
-  { key: 'hello', kind: 'send', channel: 'notice', messageId: 'm2', next: 'opened' },
+  { key: 'hello', kind: 'send', channel: 'notice', content: { title: 'Hello' }, next: 'opened' },
   { key: 'opened', kind: 'wait_for_event', event: 'app_opened', timeoutSeconds: 3600, next: 'engaged', timeout: 'nudge' },
   { key: 'nudge', kind: 'webhook', url: 'https://hooks.example.com/n', next: 'done' },
   { key: 'engaged', kind: 'tag', action: 'add', tag: 'engaged', next: 'done' },
@@ -159,6 +159,8 @@ describe('a workflow run’s ways out and webhook tries', () => {
       activity: 'postWorkflowWebhook',
       input: { step: { key: 'nudge' }, visit: 1, attempt: 1, at: later },
     });
+    // The activity's own attempts are retried (a try lost with a killed worker is made again), not one only.
+    expect(first.last).toMatchObject({ retry: { maxAttempts: 5 } });
     const retry = '2026-11-30T10:00:05.000Z';
     const waited = drive(
       [{ kind: 'activity_completed', at: later, activity: 'postWorkflowWebhook', result: { outcome: 'retry', retryInMs: 5000 } }],

@@ -159,11 +159,14 @@ function enter(state: RunState, key: string, at: Instant, way = 'passed'): Decid
 
 /**
  * One try of a webhook step: the endpoints' retry rules are the activity's (one delivery id over the
- * tries, Retry-After honoured), the waits between tries the run's durable timers.
+ * tries, Retry-After honoured), the waits between tries the run's durable timers. The activity's own
+ * attempts are retried as every step's are: a try lost with its worker (killed mid-post; on Temporal
+ * a lost attempt counts against them) or stopped by the database is made again, the same try under
+ * the same delivery id, rather than ending the run as failed.
  */
 const postWebhook = (state: RunState, input: StepCall): Decided => ({
   state: { ...state, tries: input.attempt, retrying: undefined },
-  command: call('postWorkflowWebhook', input, { retry: { maxAttempts: 1 }, timeoutMs: 60_000 }),
+  command: call('postWorkflowWebhook', input, RETRY),
 });
 
 /** The call of the step the run is at, again (a webhook's next try). */
