@@ -38,6 +38,10 @@ process.exit(
     const email = await import('./email.js');
     email.printEmail(await email.benchEmail(url, BENCH_SECRET_KEY));
 
+    // Workflows (bench/workflows.ts): 100,000 people (BENCH_WORKFLOW_PEOPLE for fewer) through wait 60 s, branch and notice on the embedded engine on a controlled clock, beside the same state changes as plain SQL in batches.
+    const workflows = await import('./workflows.js');
+    workflows.printWorkflows(await workflows.benchWorkflows(url, BENCH_SECRET_KEY));
+
     // Fairness (bench/fairness.ts): tenant A's flood of 160 posts that never answer beside tenant B's deliveries and snooze, on a server process of its own.
     const fairness = await import('./fairness.js');
     fairness.printFairness(await fairness.benchFairness(adminUrl, BENCH_SECRET_KEY));

@@ -399,20 +399,31 @@ export class EmbeddedEngine<Def extends AnyProcess = AnyProcess> implements Dura
       FROM (SELECT EXISTS (SELECT 1 FROM due WHERE NOT due.needs_slot) AS free_due) f LEFT JOIN taken t ON true`;
   }
 
+  /** The due runs whose step needs no slot (a timer's wake, a signal, a cancel), oldest first, locked: up to `batchSize`. */
+  private freeStatement(now: Date): Sql {
+    const at = utc(now);
+    return sql`
+      WITH ${this.dueRuns(at)}
+      SELECT f.id FROM workflow_run f
+      JOIN due d ON d.id = f.id AND NOT d.needs_slot
+      WHERE f.status IN ('active', 'waiting', 'parked') AND f.wake_at <= ${at}
+      ORDER BY d.wake_at LIMIT ${this.batchSize}
+      FOR UPDATE OF f SKIP LOCKED`;
+  }
+
+  /**
+   * The statements a claim at `now` runs (the lease of runs that start an activity, and the wakes
+   * and signals that need no slot), as they are sent: for EXPLAIN, so a test holds them to the
+   * wake time's index however many runs wait.
+   */
+  claimStatements(now: Date, room = this.batchSize): { lease: Sql; free: Sql } {
+    return { lease: this.leaseStatement(room, now), free: this.freeStatement(now) };
+  }
+
   /** Takes up to `batchSize` due steps that need no slot (a timer's wake, a signal, a cancel, a lost worker's run), in one transaction. */
   private stepFree(now: Date): Promise<number> {
     return this.db.$transaction(async (tx) => {
-      const at = utc(now);
-      const due = await rows<{ id: string }>(
-        { db: tx, svc: this.sqlOn },
-        sql`
-        WITH ${this.dueRuns(at)}
-        SELECT f.id FROM workflow_run f
-        JOIN due d ON d.id = f.id AND NOT d.needs_slot
-        WHERE f.status IN ('active', 'waiting', 'parked') AND f.wake_at <= ${at}
-        ORDER BY d.wake_at LIMIT ${this.batchSize}
-        FOR UPDATE OF f SKIP LOCKED`,
-      );
+      const due = await rows<{ id: string }>({ db: tx, svc: this.sqlOn }, this.freeStatement(now));
       if (due.length === 0) return 0;
       const runs = await tx.workflowRun.findMany({ where: { id: { in: due.map((r) => r.id) } } });
       // Rechecked: another server may have made it a call to start meanwhile; it is then left for a claim with a slot.

@@ -1,4 +1,4 @@
-import { rows, sql } from '../../db/sql.js';
+import { rows, sql, type Sql } from '../../db/sql.js';
 import { sqlTransaction, type Ctx } from '../context.js';
 import type { Entry, Step, WorkflowGraph } from './definition.js';
 
@@ -141,16 +141,14 @@ async function enterMode(ctx: Ctx, appModeId: string, events: HeardEvent[]) {
 export async function runsHearing(ctx: Ctx, heard: readonly HeardEvent[]): Promise<{ runId: string; name: string }[]> {
   const some = heard.filter((h) => h.externalId);
   if (!some.length) return [];
-  return (
-    await rows<{ id: string; name: string }>(
-      ctx,
-      sql`
+  return (await rows<{ id: string; name: string }>(ctx, hearingStatement(some))).map((r) => ({ runId: r.id, name: r.name }));
+}
+
+/** runsHearing's statement: each event's person by the contact's key, their runs by person_run's index on the person, the workflow's names by workflow_listen's key. */
+export const hearingStatement = (some: readonly HeardEvent[]): Sql => sql`
       SELECT r.id, x.name
       FROM unnest(${some.map((h) => h.appModeId)}::text[], ${some.map((h) => h.externalId)}::text[], ${some.map((h) => String(h.data.name))}::text[],
                   ${some.map((h) => String(h.txId))}::bigint[], ${some.map((h) => String(h.id))}::bigint[]) AS x(app_mode_id, external_id, name, tx_id, id)
       JOIN contact k ON k.app_mode_id = x.app_mode_id AND k.external_id = x.external_id
       JOIN person_run r ON r.contact_id = k.id AND r.state <> 'ended' AND (r.trigger_tx, r.trigger_row) < (x.tx_id, x.id)
-      WHERE EXISTS (SELECT 1 FROM workflow_listen l WHERE l.app_mode_id = x.app_mode_id AND l.event = x.name AND l.workflow_id = r.workflow_id)`,
-    )
-  ).map((r) => ({ runId: r.id, name: r.name }));
-}
+      WHERE EXISTS (SELECT 1 FROM workflow_listen l WHERE l.app_mode_id = x.app_mode_id AND l.event = x.name AND l.workflow_id = r.workflow_id)`;
