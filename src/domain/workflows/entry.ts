@@ -1,4 +1,4 @@
-import { rows, sql } from '../../db/sql.js';
+import { rows, sql, type Sql } from '../../db/sql.js';
 import { sqlTransaction, type Ctx } from '../context.js';
 import type { Entry, Step, WorkflowGraph } from './definition.js';
 
@@ -34,34 +34,52 @@ export interface HeardEvent {
   createdAt: Date;
 }
 
-interface Live {
+/** A workflow's live version, as entering reads it. */
+export interface Live {
   id: string;
   version_id: string;
   version_number: number;
   definition: WorkflowGraph;
 }
 
-/** The run id of a person's entry: one per person and workflow once only, one per trigger event when entering again. */
-export const runIdOf = (ctx: Ctx, workflowId: string, contactId: string, entry: Entry, eventId: string) =>
-  `wfr_${ctx.svc.secrets.keyedHash('workflow-run', [workflowId, contactId, entry.once ? '' : eventId].join('\u0000')).slice(0, 32)}`;
+/** The live workflows of an app-mode whose live version meets `where` (over `v.definition`). */
+export const liveWorkflows = (ctx: Ctx, appModeId: string, where: Sql) =>
+  rows<Live>(
+    ctx,
+    sql`SELECT w.id, v.id AS version_id, v.number AS version_number, v.definition
+        FROM workflow w JOIN workflow_version v ON v.workflow_id = w.id AND v.number = w.live_version
+        WHERE w.app_mode_id = ${appModeId} AND w.state = 'live' AND ${where}`,
+  );
+
+/** A person a trigger would enter into a workflow: `key` names the trigger (an event's id, a change's row, a date) for entry again; `by` is the outbox row that brought it. */
+export interface Entering {
+  w: Live;
+  contactId: string;
+  key: string;
+  by: { txId: bigint; id: bigint };
+}
+
+/** The run id of a person's entry: one per person and workflow once only, one per trigger (its key) when entering again. */
+export const runIdOf = (ctx: Ctx, workflowId: string, contactId: string, entry: Entry, key: string) =>
+  `wfr_${ctx.svc.secrets.keyedHash('workflow-run', [workflowId, contactId, entry.once ? '' : key].join('\u0000')).slice(0, 32)}`;
+
+export type RunToStart = { runId: string; input: WorkflowRunInput };
 
 /** The runs the batch's events start: entry decided and each run's record made, in one transaction. */
-export async function enterOnEvents(ctx: Ctx, heard: readonly HeardEvent[]): Promise<{ runId: string; input: WorkflowRunInput }[]> {
+export async function enterOnEvents(ctx: Ctx, heard: readonly HeardEvent[]): Promise<RunToStart[]> {
   const byMode = new Map<string, HeardEvent[]>();
   for (const h of heard) if (h.externalId) byMode.set(h.appModeId, [...(byMode.get(h.appModeId) ?? []), h]);
-  const starts: { runId: string; input: WorkflowRunInput }[] = [];
+  const starts: RunToStart[] = [];
   for (const [appModeId, events] of byMode) starts.push(...(await enterMode(ctx, appModeId, events)));
   return starts;
 }
 
 async function enterMode(ctx: Ctx, appModeId: string, events: HeardEvent[]) {
   const names = [...new Set(events.map((e) => String(e.data.name)))];
-  const live = await rows<Live>(
+  const live = await liveWorkflows(
     ctx,
-    sql`SELECT w.id, v.id AS version_id, v.number AS version_number, v.definition
-        FROM workflow w JOIN workflow_version v ON v.workflow_id = w.id AND v.number = w.live_version
-        WHERE w.app_mode_id = ${appModeId} AND w.state = 'live'
-          AND v.definition->'trigger'->>'kind' = 'event' AND v.definition->'trigger'->>'event' = ANY(${names}::text[])`,
+    appModeId,
+    sql`v.definition->'trigger'->>'kind' = 'event' AND v.definition->'trigger'->>'event' = ANY(${names}::text[])`,
   );
   if (!live.length) return [];
   const people = new Map(
@@ -73,17 +91,28 @@ async function enterMode(ctx: Ctx, appModeId: string, events: HeardEvent[]) {
       )
     ).map((p) => [p.external_id, p.id]),
   );
-  // One candidate per workflow and person: the batch's first trigger (a second within a day cannot enter again).
-  const candidates = new Map<string, { w: Live; contactId: string; runId: string; by: HeardEvent }>();
+  const list: Entering[] = [];
   for (const e of events) {
     const contactId = people.get(e.externalId!);
     if (!contactId) continue;
-    for (const w of live) {
-      if ((w.definition.trigger as { event?: string }).event !== e.data.name) continue;
-      const key = `${w.id} ${contactId}`;
-      if (!candidates.has(key))
-        candidates.set(key, { w, contactId, by: e, runId: runIdOf(ctx, w.id, contactId, w.definition.entry, String(e.data.event_id)) });
-    }
+    for (const w of live)
+      if ((w.definition.trigger as { event?: string }).event === e.data.name)
+        list.push({ w, contactId, key: String(e.data.event_id), by: e });
+  }
+  return enterPeople(ctx, appModeId, list);
+}
+
+/**
+ * Enters people into workflows, whatever the trigger: entry decided in one statement on
+ * workflow_entry and each entered run's record made, in one transaction. One candidate per
+ * workflow and person: the first (a second in one batch cannot enter again). Callers pass only
+ * people not being erased.
+ */
+export async function enterPeople(ctx: Ctx, appModeId: string, entering: readonly Entering[]): Promise<RunToStart[]> {
+  const candidates = new Map<string, Entering & { runId: string }>();
+  for (const c of entering) {
+    const key = `${c.w.id} ${c.contactId}`;
+    if (!candidates.has(key)) candidates.set(key, { ...c, runId: runIdOf(ctx, c.w.id, c.contactId, c.w.definition.entry, c.key) });
   }
   if (!candidates.size) return [];
   const list = [...candidates.values()];

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { rows, sql } from '../../db/sql.js';
 import type { Prisma, Workflow } from '../../generated/prisma/client.js';
-import { readAudience, vocabularyOf } from '../audiences/rules.js';
+import { readAudience, vocabularyOf, type Rule } from '../audiences/rules.js';
+import { fieldName } from '../contacts/changes.js';
 import { transaction, type Ctx, type StaffCaller } from '../context.js';
 import { conflict, DomainError, invalid, invalidField, notFound } from '../errors.js';
 import { lock } from '../locks.js';
@@ -109,24 +110,50 @@ export async function publishWorkflow(ctx: Ctx<StaffCaller>, id: string): Promis
         publishedAt: now,
       },
     });
-    // The events its runs hear, added to those of its earlier versions (runs on them still hear theirs).
+    // The events its runs hear and the changes of a person it watches, added to those of its earlier versions (runs on them still hear theirs).
     const events = heardEvents(workflow);
     if (events.length)
       await tx.db.workflowListen.createMany({
         data: events.map((event) => ({ appModeId: current.appModeId, event, workflowId: id })),
         skipDuplicates: true,
       });
+    const watched = watchedNames(workflow);
+    if (watched.length)
+      await tx.db.workflowWatch.createMany({
+        data: watched.map((name) => ({ appModeId: current.appModeId, name, workflowId: id })),
+        skipDuplicates: true,
+      });
     return tx.db.workflow.update({ where: { id }, data: { state: 'live', liveVersion: number, updatedAt: now } });
   });
 }
 
-/** The events a version's runs hear: its trigger's, its goal, and those its waits for an event wait for. */
+/** The events a version's runs hear: its trigger's, its goal, those its waits for an event wait for, and those its audience counts. */
 export function heardEvents(w: WorkflowGraph): string[] {
   const names = new Set<string>();
   if (w.trigger.kind === 'event') names.add(w.trigger.event);
+  if (w.trigger.kind === 'audience_entered') for (const n of ruleNames(w.trigger.audience as Rule)) if (n.event) names.add(n.event);
   if (w.exit.goalEvent) names.add(w.exit.goalEvent);
   for (const s of w.steps) if (s.kind === 'wait_for_event') names.add(s.event);
   return [...names];
+}
+
+/** The changes of a person a version watches (contacts/changes.ts): its trigger's attribute, and the attributes and fields its audience reads. */
+export function watchedNames(w: WorkflowGraph): string[] {
+  const names = new Set<string>();
+  if (w.trigger.kind === 'attribute_changed') names.add(w.trigger.attribute);
+  if (w.trigger.kind === 'audience_entered') for (const n of ruleNames(w.trigger.audience as Rule)) if (n.watched) names.add(n.watched);
+  return [...names];
+}
+
+/** What an audience rule reads of a person: attributes and fields (as watched names), and events. */
+export function ruleNames(rule: Rule | null): { watched?: string; event?: string }[] {
+  if (!rule) return [];
+  if ('all' in rule) return rule.all.flatMap(ruleNames);
+  if ('any' in rule) return rule.any.flatMap(ruleNames);
+  if ('event' in rule) return [{ event: rule.event }];
+  if ('attribute' in rule) return [{ watched: rule.attribute }];
+  if ('field' in rule) return [{ watched: fieldName(rule.field) }];
+  return [];
 }
 
 /** Takes no one new (paused) or takes people again (live); runs under way go on either way. */

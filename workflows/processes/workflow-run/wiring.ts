@@ -1,21 +1,23 @@
-import { enterOnEvents, runsHearing, WORKFLOW_EVENT } from '../../../src/domain/workflows/entry.js';
+import { CONTACT_CHANGED } from '../../../src/domain/contacts/changes.js';
+import { runsHearing, WORKFLOW_EVENT } from '../../../src/domain/workflows/entry.js';
 import { RUNS_CANCELLED } from '../../../src/domain/workflows/personal-data.js';
+import { enterOnTriggers, LEFT_AUDIENCE, runsLeaving } from '../../../src/domain/workflows/triggers.js';
 import { wireProcess } from '../module.js';
 import { workflowRunActivities } from './activities.js';
 import { workflowRunProcess } from './decide.js';
 
-// Events a workflow hears start runs (their trigger) and wake the person's runs under way (a goal,
-// a wait for an event); an erase cancels the person's runs. Each from the outbox rows written with
-// the change.
+// Events a workflow hears and a person's changes it watches start runs (their trigger) and wake the
+// person's runs under way (a goal, a wait for an event, leaving the audience); an erase cancels the
+// person's runs. Each from the outbox rows written with the change.
 export default wireProcess(workflowRunProcess, {
   activities: (svc) =>
     workflowRunActivities(svc, {
       testTrust: svc.config.outboundTestTrust,
       ...(svc.config.webhookTestRetryWaitMs !== undefined && { retryWaitMs: svc.config.webhookTestRetryWaitMs }),
     }),
-  startsOn: { topics: [WORKFLOW_EVENT], runs: (ctx, rows) => enterOnEvents(ctx, rows) },
+  startsOn: { topics: [WORKFLOW_EVENT, CONTACT_CHANGED], runs: (ctx, rows) => enterOnTriggers(ctx, rows) },
   steersOn: {
-    topics: [WORKFLOW_EVENT, RUNS_CANCELLED],
+    topics: [WORKFLOW_EVENT, CONTACT_CHANGED, RUNS_CANCELLED],
     steers: async (ctx, rows) => [
       ...(
         await runsHearing(
@@ -27,6 +29,12 @@ export default wireProcess(workflowRunProcess, {
         signal: 'event',
         payload: { name },
       })),
+      ...(
+        await runsLeaving(
+          ctx,
+          rows.filter((r) => r.topic !== RUNS_CANCELLED),
+        )
+      ).map(({ runId }) => ({ runId, signal: 'exit', payload: { outcome: LEFT_AUDIENCE } })),
       ...rows
         .filter((r) => r.topic === RUNS_CANCELLED)
         .flatMap((r) => (r.data.run_ids as string[]).map((runId) => ({ runId, cancel: true as const }))),
