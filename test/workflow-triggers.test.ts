@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sweepDateTriggers } from '../src/domain/workflows/date-trigger.js';
 import { serverApi, staffApp, unique, type StaffApp } from './support/factories.js';
 import { staffApi } from './support/graphql.js';
 import { ENGINES, sayIfTemporalSkipped, startTestServer, type TestServer } from './support/server.js';
@@ -7,7 +8,9 @@ import { ENGINES, sayIfTemporalSkipped, startTestServer, type TestServer } from 
 // workflow's set_attribute step) enters its person by the entry rules, and a change of another
 // attribute does not; twenty identical changes at once enter once; a person entering a workflow's
 // audience (an attribute, a tag, an event it counts) enters once per move in, and leaving it ends
-// their run with outcome left_audience; another app-mode's changes start nothing, nor write a row.
+// their run with outcome left_audience; another app-mode's changes start nothing, nor write a row;
+// the date sweep enters a person on the day their date plus the offset is today on their clock,
+// once per date.
 
 sayIfTemporalSkipped('test/workflow-triggers.test.ts');
 
@@ -37,6 +40,10 @@ async function workflow(name: string, definition: Record<string, unknown>, mode 
   await api.ok('mutation($id: ID!) { publishWorkflow(id: $id) { liveVersion } }', { id });
   return id;
 }
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const plusDays = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY).toISOString().slice(0, 10);
 
 /** A run that waits thirty days, then ends. */
 const HOLD = [
@@ -207,6 +214,52 @@ describe.each(ENGINES)('workflow triggers on the $engine engine', ({ engine, ski
       expect(await runsOf(buyer, vips)).toEqual([]);
       expect(await runsOf(buyer, buyers)).toMatchObject([{ state: 'waiting' }]);
       expect(await runsOf(tagged, buyers)).toEqual([]);
+    });
+
+    it('enters on the day the date plus the offset is today on the person’s clock, once per date', async () => {
+      // Noon UTC: a person in UTC+14 is a day ahead.
+      const now = t.clock.now().getTime();
+      t.clock.advance(DAY - ((now - 12 * HOUR + DAY) % DAY));
+      const today = t.clock.now().toISOString().slice(0, 10);
+      const [soon, later, east] = [unique('soon'), unique('later'), unique('east')];
+      await identify(soon, { renewal: plusDays(today, 3) });
+      await identify(later, { renewal: plusDays(today, 4) });
+      await serverApi(t, app.live.server_key).identify(east, {
+        time_zone: 'Pacific/Kiritimati',
+        attributes: { renewal: plusDays(today, 4) },
+      });
+      const id = await workflow('Renewal', {
+        trigger: { kind: 'date_reached', attribute: 'renewal', offsetDays: -3 },
+        entry: { againAfterDays: 1 },
+        steps: HOLD,
+      });
+      await sweepDateTriggers(t.ctx);
+      await settle();
+      expect(await runsOf(soon, id)).toHaveLength(1);
+      expect(await runsOf(east, id)).toHaveLength(1);
+      expect(await runsOf(later, id)).toEqual([]);
+
+      // Another pass the same day enters no one twice.
+      t.clock.advance(HOUR);
+      await sweepDateTriggers(t.ctx);
+      await settle();
+      expect(await runsOf(soon, id)).toHaveLength(1);
+      expect(await runsOf(east, id)).toHaveLength(1);
+
+      // The next day: the later date is due; the others' dates are past.
+      t.clock.advance(DAY - HOUR);
+      await sweepDateTriggers(t.ctx);
+      await settle();
+      expect(await runsOf(later, id)).toHaveLength(1);
+      expect(await runsOf(soon, id)).toHaveLength(1);
+      expect(await runsOf(east, id)).toHaveLength(1);
+
+      // A new date is a new entry, the entry rule's day having passed.
+      t.clock.advance(HOUR);
+      await identify(soon, { renewal: plusDays(t.clock.now().toISOString().slice(0, 10), 3) });
+      await sweepDateTriggers(t.ctx);
+      await settle();
+      expect(await runsOf(soon, id)).toHaveLength(2);
     });
 
     it('starts nothing on another app-mode’s changes, and writes no change row there', async () => {

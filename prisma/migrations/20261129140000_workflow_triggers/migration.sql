@@ -17,6 +17,15 @@ CREATE TABLE "workflow_audience" (
     CONSTRAINT "workflow_audience_pkey" PRIMARY KEY ("workflow_id","contact_id")
 );
 
+-- CreateTable
+CREATE TABLE "workflow_date_sweep" (
+    "workflow_id" TEXT NOT NULL,
+    "hour" TIMESTAMP(3) NOT NULL,
+    "after_contact" TEXT,
+
+    CONSTRAINT "workflow_date_sweep_pkey" PRIMARY KEY ("workflow_id")
+);
+
 -- CreateIndex
 CREATE INDEX "workflow_watch_workflow_id_idx" ON "workflow_watch"("workflow_id");
 

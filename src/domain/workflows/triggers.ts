@@ -5,6 +5,7 @@ import { peopleFacts, type PersonRow } from '../audiences/people-facts.js';
 import type { Rule } from '../audiences/rules.js';
 import { CONTACT_CHANGED } from '../contacts/changes.js';
 import { sqlTransaction, type Ctx } from '../context.js';
+import { DATE_REACHED, enterOnDates } from './date-trigger.js';
 import { enterOnEvents, enterPeople, liveWorkflows, WORKFLOW_EVENT, type Entering, type Live, type RunToStart } from './entry.js';
 import { ruleNames } from './workflows.js';
 
@@ -32,7 +33,7 @@ const byMode = (list: readonly OutboxRow[]) => {
   return out;
 };
 
-/** The runs a batch of the workflows' rows starts: event triggers, attribute changes, and people entering an audience. */
+/** The runs a batch of the workflows' rows starts: event triggers, attribute changes, people entering an audience, and dates reached. */
 export async function enterOnTriggers(ctx: Ctx, batch: readonly OutboxRow[]): Promise<RunToStart[]> {
   const starts = await enterOnEvents(
     ctx,
@@ -43,6 +44,12 @@ export async function enterOnTriggers(ctx: Ctx, batch: readonly OutboxRow[]): Pr
   // An audience is read again on an event it counts, too.
   const moves = await audienceMoves(ctx, batch);
   for (const [appModeId, entered] of moves.entered) starts.push(...(await enterPeople(ctx, appModeId, entered)));
+  starts.push(
+    ...(await enterOnDates(
+      ctx,
+      batch.filter((r) => r.topic === DATE_REACHED),
+    )),
+  );
   return starts;
 }
 

@@ -1,4 +1,5 @@
 import { CONTACT_CHANGED } from '../../../src/domain/contacts/changes.js';
+import { DATE_REACHED } from '../../../src/domain/workflows/date-trigger.js';
 import { runsHearing, WORKFLOW_EVENT } from '../../../src/domain/workflows/entry.js';
 import { RUNS_CANCELLED } from '../../../src/domain/workflows/personal-data.js';
 import { enterOnTriggers, LEFT_AUDIENCE, runsLeaving } from '../../../src/domain/workflows/triggers.js';
@@ -6,7 +7,7 @@ import { wireProcess } from '../module.js';
 import { workflowRunActivities } from './activities.js';
 import { workflowRunProcess } from './decide.js';
 
-// Events a workflow hears and a person's changes it watches start runs (their trigger) and wake the
+// Events a workflow hears, a person's changes it watches and dates reached start runs (their trigger) and wake the
 // person's runs under way (a goal, a wait for an event, leaving the audience); an erase cancels the
 // person's runs. Each from the outbox rows written with the change.
 export default wireProcess(workflowRunProcess, {
@@ -15,7 +16,7 @@ export default wireProcess(workflowRunProcess, {
       testTrust: svc.config.outboundTestTrust,
       ...(svc.config.webhookTestRetryWaitMs !== undefined && { retryWaitMs: svc.config.webhookTestRetryWaitMs }),
     }),
-  startsOn: { topics: [WORKFLOW_EVENT, CONTACT_CHANGED], runs: (ctx, rows) => enterOnTriggers(ctx, rows) },
+  startsOn: { topics: [WORKFLOW_EVENT, CONTACT_CHANGED, DATE_REACHED], runs: (ctx, rows) => enterOnTriggers(ctx, rows) },
   steersOn: {
     topics: [WORKFLOW_EVENT, CONTACT_CHANGED, RUNS_CANCELLED],
     steers: async (ctx, rows) => [
