@@ -2,11 +2,13 @@ import { rows, sql, type Sql } from '../../db/sql.js';
 import { sqlTransaction, type Ctx } from '../context.js';
 import type { Entry, Step, WorkflowGraph } from './definition.js';
 
-// People entering workflows. An event a live workflow's trigger names (handed on through the
-// outbox as `workflow.event`, written with the event itself) enters its person, once per person
-// or again once the workflow's days have passed, decided in one statement on workflow_entry, so a
-// trigger sent twice, or two at once, enters once. The run's id is its de-duplication key: the
-// person and the workflow for once-only entry, with the trigger event's id for entry again; the
+// People entering workflows, by every trigger through one statement (enterPeople): an event a
+// live workflow's trigger names (handed on through the outbox as `workflow.event`, written with
+// the event itself), and the triggers of triggers.ts and date-trigger.ts, each enter the person
+// once per person or again once the workflow's days have passed, decided in one statement on
+// workflow_entry, so a trigger sent twice, or two at once, enters once. The run's id is its
+// de-duplication key: the person and the workflow for once-only entry, with the trigger's own key
+// for entry again (an event's id, a change's outbox row, an audience move's row, a date); the
 // engine starts a run once by its id, so a batch handed on twice starts each run once.
 
 /** The outbox topic of events a workflow hears (written by crm_ingest_events for names in workflow_listen). */
