@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sweepDateTriggers } from '../src/domain/workflows/date-trigger.js';
 import { serverApi, staffApp, unique, type StaffApp } from './support/factories.js';
 import { staffApi } from './support/graphql.js';
+import { ownInAppApp } from './support/inapp.js';
 import { ENGINES, sayIfTemporalSkipped, startTestServer, type TestServer } from './support/server.js';
 
 // The triggers beside the event, black-box, on both engines: an attribute's change (identify, a
@@ -143,6 +144,40 @@ describe.each(ENGINES)('workflow triggers on the $engine engine', ({ engine, ski
       await settle();
       expect(await runsOf(p, setter)).toMatchObject([{ state: 'ended' }]);
       expect(await runsOf(p, hearer)).toMatchObject([{ state: 'waiting', step: 'hold' }]);
+    });
+
+    it('enters on an attribute a survey’s answer writes through the guest API', async () => {
+      const inapp = await ownInAppApp(t);
+      const own = staffApi(
+        () => t.url,
+        () => inapp.own.owner,
+      );
+      const sub = unique('guest');
+      await inapp.server.identify(sub, { attributes: { nps_score: 5 } });
+      const made = await own.ok('mutation($m: ID!, $i: WorkflowInput!) { createWorkflow(appModeId: $m, input: $i) { id } }', {
+        m: inapp.own.modes.live,
+        i: { name: 'Scored', definition: { trigger: { kind: 'attribute_changed', attribute: 'nps_score' }, steps: HOLD } },
+      });
+      const id = made.createWorkflow.id as string;
+      await own.ok('mutation($id: ID!) { publishWorkflow(id: $id) { liveVersion } }', { id });
+      const m = await inapp.staff.live(inapp.own.modes.live, 'survey', {
+        content: {
+          steps: [
+            { id: 'rate', questions: [{ id: 'score', type: 'nps', title: 'How likely?', attribute: 'nps_score' }], next: 'thanks' },
+            { id: 'thanks', thankYou: true, blocks: [{ type: 'paragraph', spans: [{ text: 'Thanks' }] }] },
+          ],
+        },
+      });
+      const u = inapp.user(sub);
+      await u.checkedIn();
+      const submitted = await u.send('POST', `/guest/v1/surveys/${m.id}/submit`, {
+        answers: [{ question: 'score', number: 9 }],
+        variant: 'a',
+      });
+      expect(submitted.status, submitted.text).toBe(204);
+      await settle();
+      const runs = (await own.ok(RUNS, { m: inapp.own.modes.live, x: sub, w: id })).personWorkflowRuns.edges;
+      expect(runs).toHaveLength(1);
     });
 
     it('enters a person who moves into the audience, once per move, and ends their run with left_audience when they leave', async () => {
