@@ -1,5 +1,5 @@
 import type { OutboxRow } from '../../db/outbox-dispatcher.js';
-import { rows, sql } from '../../db/sql.js';
+import { exec, rows, sql } from '../../db/sql.js';
 import { compileAudience } from '../audiences/compile.js';
 import { peopleFacts, type PersonRow } from '../audiences/people-facts.js';
 import type { Rule } from '../audiences/rules.js';
@@ -85,26 +85,44 @@ async function peopleIn(ctx: Ctx, appModeId: string, list: readonly OutboxRow[])
   return new Map(found.map((p) => [p.id, p.external_id]));
 }
 
+/** Per person the batch names (of the app-mode, not being erased): the first row naming them (their moves' key), and what of them changed. */
+async function changedPeople(ctx: Ctx, appModeId: string, list: readonly OutboxRow[]) {
+  const people = await peopleIn(ctx, appModeId, list);
+  const byExternal = new Map([...people].map(([id, x]) => [x, id]));
+  const seen = new Map<string, { first: OutboxRow; changed: Set<string> }>();
+  for (const r of list) {
+    const contactId = r.topic === CONTACT_CHANGED ? changeOf(r).contactId : byExternal.get(r.externalId!);
+    if (!contactId || !people.has(contactId)) continue;
+    const s = seen.get(contactId) ?? { first: r, changed: new Set<string>() };
+    for (const n of r.topic === CONTACT_CHANGED ? changeOf(r).names : [`event:${String(r.data.name)}`]) s.changed.add(n);
+    seen.set(contactId, s);
+  }
+  return seen;
+}
+
+/** The rows an audience is read again on: changes, and events of a person. */
+const audienceRows = (batch: readonly OutboxRow[]) =>
+  batch.filter((r) => r.topic === CONTACT_CHANGED || (r.topic === WORKFLOW_EVENT && r.externalId));
+
 interface AudienceWorkflow extends Live {
   state: 'live' | 'paused';
 }
 
-/** Who entered and who left the app-mode's workflows' audiences by the batch's changes and events. */
+/** Who entered the workflows' audiences by the batch's changes and events (who left is read by runsLeaving). */
 interface Moves {
   /** By app-mode: people now inside a live workflow's audience who were not. */
   entered: Map<string, Entering[]>;
-  left: { workflowId: string; contactId: string }[];
 }
 
 /**
  * Reads the audiences again for the people the batch changed, and records who moved (in or out).
  * Each move is kept with the first row of the batch that named the person (`changed_by`), so the
- * batch handed on again finds its own moves again (the starts and the steers both ask).
+ * batch handed on again finds its own moves again, and the batch's steers (which come after its
+ * starts) find who left without reading the audiences again.
  */
 export async function audienceMoves(ctx: Ctx, batch: readonly OutboxRow[]): Promise<Moves> {
-  const moves: Moves = { entered: new Map(), left: [] };
-  const mine = batch.filter((r) => r.topic === CONTACT_CHANGED || (r.topic === WORKFLOW_EVENT && r.externalId));
-  for (const [appModeId, list] of byMode(mine)) {
+  const moves: Moves = { entered: new Map() };
+  for (const [appModeId, list] of byMode(audienceRows(batch))) {
     const names = [...new Set(list.flatMap((r) => (r.topic === CONTACT_CHANGED ? changeOf(r).names : [])))];
     const events = [...new Set(list.flatMap((r) => (r.topic === WORKFLOW_EVENT ? [String(r.data.name)] : [])))];
     // The audience workflows (live or paused: a paused one's runs still leave) that watch one of the names or count one of the events, by index.
@@ -117,17 +135,7 @@ export async function audienceMoves(ctx: Ctx, batch: readonly OutboxRow[]): Prom
                  OR w.id IN (SELECT workflow_id FROM workflow_listen WHERE app_mode_id = ${appModeId} AND event = ANY(${events}::text[])))`,
     );
     if (!workflows.length) continue;
-    const people = await peopleIn(ctx, appModeId, list);
-    const byExternal = new Map([...people].map(([id, x]) => [x, id]));
-    // Per person: the first row naming them (their moves' key), and what of them changed.
-    const seen = new Map<string, { first: OutboxRow; changed: Set<string> }>();
-    for (const r of list) {
-      const contactId = r.topic === CONTACT_CHANGED ? changeOf(r).contactId : byExternal.get(r.externalId!);
-      if (!contactId || !people.has(contactId)) continue;
-      const s = seen.get(contactId) ?? { first: r, changed: new Set<string>() };
-      for (const n of r.topic === CONTACT_CHANGED ? changeOf(r).names : [`event:${String(r.data.name)}`]) s.changed.add(n);
-      seen.set(contactId, s);
-    }
+    const seen = await changedPeople(ctx, appModeId, list);
     const inside: { w: AudienceWorkflow; contactId: string }[] = [];
     const outside: { w: AudienceWorkflow; contactId: string }[] = [];
     const now = ctx.clock.now();
@@ -158,15 +166,15 @@ export async function audienceMoves(ctx: Ctx, batch: readonly OutboxRow[]): Prom
             WHERE NOT workflow_audience.inside OR workflow_audience.changed_by = excluded.changed_by
             RETURNING workflow_id, contact_id, changed_by::text`,
       );
-      const left = await rows<{ workflow_id: string; contact_id: string }>(
+      // Those who left: their runs are ended by the batch's steers (runsLeaving), which read these moves.
+      await exec(
         tx,
         sql`UPDATE workflow_audience a SET inside = false, changed_by = x.k
             FROM unnest(${outside.map((m) => m.w.id)}::text[], ${outside.map((m) => m.contactId)}::text[],
                         ${outside.map((m) => key(m.contactId))}::bigint[]) AS x(w, c, k)
-            WHERE a.workflow_id = x.w AND a.contact_id = x.c AND (a.inside OR a.changed_by = x.k)
-            RETURNING a.workflow_id, a.contact_id`,
+            WHERE a.workflow_id = x.w AND a.contact_id = x.c AND a.inside`,
       );
-      return { entered, left };
+      return { entered };
     });
     const live = new Map(workflows.filter((w) => w.state === 'live').map((w) => [w.id, w]));
     const entering: Entering[] = moved.entered.flatMap((m) => {
@@ -174,20 +182,26 @@ export async function audienceMoves(ctx: Ctx, batch: readonly OutboxRow[]): Prom
       return w ? [{ w, contactId: m.contact_id, key: `audience:${m.changed_by}`, by: seen.get(m.contact_id)!.first }] : [];
     });
     if (entering.length) moves.entered.set(appModeId, entering);
-    moves.left.push(...moved.left.map((m) => ({ workflowId: m.workflow_id, contactId: m.contact_id })));
   }
   return moves;
 }
 
-/** The runs under way of people who left a workflow's audience, of versions that exit on leaving: each to end, outcome left_audience. */
+/**
+ * The runs under way of people the batch moved out of a workflow's audience (as the batch's starts
+ * recorded the moves: audienceMoves, by the person's first row of the batch), of versions that exit
+ * on leaving: each to end, outcome left_audience. Read by index, the audiences not read again.
+ */
 export async function runsLeaving(ctx: Ctx, batch: readonly OutboxRow[]): Promise<{ runId: string }[]> {
-  const { left } = await audienceMoves(ctx, batch);
-  if (!left.length) return [];
+  const moved: { contactId: string; key: string }[] = [];
+  for (const [appModeId, list] of byMode(audienceRows(batch)))
+    for (const [contactId, s] of await changedPeople(ctx, appModeId, list)) moved.push({ contactId, key: String(s.first.id) });
+  if (!moved.length) return [];
   return (
     await rows<{ id: string }>(
       ctx,
-      sql`SELECT r.id FROM unnest(${left.map((l) => l.workflowId)}::text[], ${left.map((l) => l.contactId)}::text[]) AS x(w, c)
-          JOIN person_run r ON r.contact_id = x.c AND r.workflow_id = x.w AND r.state <> 'ended'
+      sql`SELECT r.id FROM unnest(${moved.map((m) => m.contactId)}::text[], ${moved.map((m) => m.key)}::bigint[]) AS x(c, k)
+          JOIN workflow_audience a ON a.contact_id = x.c AND a.changed_by = x.k AND NOT a.inside
+          JOIN person_run r ON r.contact_id = a.contact_id AND r.workflow_id = a.workflow_id AND r.state <> 'ended'
           JOIN workflow_version v ON v.id = r.version_id
           WHERE (v.definition->'exit'->>'leavesAudience')::boolean IS TRUE`,
     )
