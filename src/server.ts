@@ -20,6 +20,7 @@ import { flushViews } from './domain/help/views.js';
 import { sweepUnnamedHelpPictures } from './domain/help/picture-sweep.js';
 import { sweepVoteAddresses } from './domain/help/ratings.js';
 import { sweepPendingSignups } from './domain/signup/signup.js';
+import { sweepDateTriggers } from './domain/workflows/date-trigger.js';
 import { purgeOutbox } from './domain/outbox.js';
 import { systemContext, type Services } from './domain/context.js';
 import { DomainError } from './domain/errors.js';
@@ -162,7 +163,7 @@ export async function startServer(
 
   server.on('request', drainer.handle(app.callback()));
 
-  // Housekeeping every process may do: spent rate buckets, erase requests past their block, old outbox rows, unused attachments, help pictures no article names, past days' public vote counts, expired sign-ups.
+  // Housekeeping every process may do: spent rate buckets, erase requests past their block, old outbox rows, unused attachments, help pictures no article names, past days' public vote counts, expired sign-ups; and the workflows' date triggers (people whose date is today).
   const sweeping = systemContext(svc, 'sweep');
   let swept: Promise<unknown> = Promise.resolve();
   const sweep = () =>
@@ -175,6 +176,7 @@ export async function startServer(
       sweepUnnamedHelpPictures(sweeping),
       sweepVoteAddresses(sweeping),
       sweepPendingSignups(sweeping),
+      sweepDateTriggers(sweeping),
     ]).catch(() => {}));
   // The first a second after the start rather than during it: housekeeping answers no request, and
   // its statements' first compiling would hold the start's last steps (and the first /readyz).

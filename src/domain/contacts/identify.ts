@@ -11,6 +11,7 @@ import {
   type AttributeType,
   type AttributeValue,
 } from './attributes.js';
+import { FIELD_NAMES, fieldName, noteChanged } from './changes.js';
 import { applyConsent, type ConsentInput } from './consent.js';
 import { touchContact } from './contacts.js';
 import { emit } from '../outbox.js';
@@ -47,18 +48,20 @@ export async function identify(ctx: Ctx<AppCaller>, externalId: string, input: I
       if (v !== undefined && !same(before[f], v)) (data as Record<string, unknown>)[f] = v;
     }
     const kept = { ...(before.attributes as Record<string, AttributeValue>) };
-    let attributesChanged = false;
+    const changed = Object.keys(data).map((f) => fieldName(FIELD_NAMES[f]!));
     for (const [name, value] of Object.entries(attributes)) {
-      if (value === null ? Object.hasOwn(kept, name) : !same(kept[name], value)) attributesChanged = true;
+      if (value === null ? Object.hasOwn(kept, name) : !same(kept[name], value)) changed.push(name);
       if (value === null) delete kept[name];
       else kept[name] = value;
     }
-    if (attributesChanged) data.attributes = kept;
+    if (changed.some((n) => !n.startsWith('#'))) data.attributes = kept;
     let after: Contact = Object.keys(data).length
       ? await tx.contact.update({ where: { id: before.id }, data: { ...data, updatedAt: now } })
       : before;
     if (input.consent) after = await applyConsent(ttx, after, input.consent);
 
+    // What workflows watch of the change (attribute_changed triggers, audiences), in this transaction.
+    await noteChanged(ttx, { appModeId: ctx.caller.appModeId, contactId: before.id, externalId, names: changed });
     if (created || after !== before) {
       await emit(ttx, created ? CONTACT_CREATED : 'contact.updated', {
         appModeId: ctx.caller.appModeId,

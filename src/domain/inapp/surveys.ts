@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { holdToType, type AttributeType, type AttributeValue } from '../contacts/attributes.js';
+import { noteChanged } from '../contacts/changes.js';
 import { transaction, type Ctx, type GuestCaller, type TxCtx } from '../context.js';
 import { conflict, DomainError, notFound, type FieldError } from '../errors.js';
 import { liveMode } from './live-messages.js';
@@ -175,10 +176,16 @@ async function writeAttributes(tx: TxCtx<GuestCaller>, contactId: string, survey
     if ('value' in held && d.type === wanted.get(d.name)!.type) values[d.name] = held.value;
   }
   if (!Object.keys(values).length) return;
-  const [changed] = await rows(
+  const written = JSON.stringify(values);
+  const [changed] = await rows<{ names: string[] }>(
     tx,
-    sql`UPDATE contact SET attributes = attributes || ${JSON.stringify(values)}::jsonb, updated_at = ${tx.clock.now()}
-        WHERE id = ${contactId} AND attributes || ${JSON.stringify(values)}::jsonb IS DISTINCT FROM attributes RETURNING 1`,
+    sql`WITH before AS (SELECT attributes FROM contact WHERE id = ${contactId} FOR UPDATE)
+        UPDATE contact k SET attributes = k.attributes || ${written}::jsonb, updated_at = ${tx.clock.now()}
+        FROM before b
+        WHERE k.id = ${contactId} AND k.attributes || ${written}::jsonb IS DISTINCT FROM k.attributes
+        RETURNING ARRAY(SELECT e.key FROM jsonb_each(${written}::jsonb) e WHERE b.attributes -> e.key IS DISTINCT FROM e.value) AS names`,
   );
-  if (changed) await emit(tx, 'contact.updated', { appModeId, externalId, data: { external_id: externalId } });
+  if (!changed) return;
+  await emit(tx, 'contact.updated', { appModeId, externalId, data: { external_id: externalId } });
+  await noteChanged(tx, { appModeId, contactId, externalId, names: changed.names });
 }

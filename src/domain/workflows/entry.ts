@@ -2,11 +2,13 @@ import { rows, sql, type Sql } from '../../db/sql.js';
 import { sqlTransaction, type Ctx } from '../context.js';
 import type { Entry, Step, WorkflowGraph } from './definition.js';
 
-// People entering workflows. An event a live workflow's trigger names (handed on through the
-// outbox as `workflow.event`, written with the event itself) enters its person, once per person
-// or again once the workflow's days have passed, decided in one statement on workflow_entry, so a
-// trigger sent twice, or two at once, enters once. The run's id is its de-duplication key: the
-// person and the workflow for once-only entry, with the trigger event's id for entry again; the
+// People entering workflows, by every trigger through one statement (enterPeople): an event a
+// live workflow's trigger names (handed on through the outbox as `workflow.event`, written with
+// the event itself), and the triggers of triggers.ts and date-trigger.ts, each enter the person
+// once per person or again once the workflow's days have passed, decided in one statement on
+// workflow_entry, so a trigger sent twice, or two at once, enters once. The run's id is its
+// de-duplication key: the person and the workflow for once-only entry, with the trigger's own key
+// for entry again (an event's id, a change's outbox row, an audience move's row, a date); the
 // engine starts a run once by its id, so a batch handed on twice starts each run once.
 
 /** The outbox topic of events a workflow hears (written by crm_ingest_events for names in workflow_listen). */
@@ -34,34 +36,52 @@ export interface HeardEvent {
   createdAt: Date;
 }
 
-interface Live {
+/** A workflow's live version, as entering reads it. */
+export interface Live {
   id: string;
   version_id: string;
   version_number: number;
   definition: WorkflowGraph;
 }
 
-/** The run id of a person's entry: one per person and workflow once only, one per trigger event when entering again. */
-export const runIdOf = (ctx: Ctx, workflowId: string, contactId: string, entry: Entry, eventId: string) =>
-  `wfr_${ctx.svc.secrets.keyedHash('workflow-run', [workflowId, contactId, entry.once ? '' : eventId].join('\u0000')).slice(0, 32)}`;
+/** The live workflows of an app-mode whose live version meets `where` (over `v.definition`). */
+export const liveWorkflows = (ctx: Ctx, appModeId: string, where: Sql) =>
+  rows<Live>(
+    ctx,
+    sql`SELECT w.id, v.id AS version_id, v.number AS version_number, v.definition
+        FROM workflow w JOIN workflow_version v ON v.workflow_id = w.id AND v.number = w.live_version
+        WHERE w.app_mode_id = ${appModeId} AND w.state = 'live' AND ${where}`,
+  );
+
+/** A person a trigger would enter into a workflow: `key` names the trigger (an event's id, a change's row, a date) for entry again; `by` is the outbox row that brought it. */
+export interface Entering {
+  w: Live;
+  contactId: string;
+  key: string;
+  by: { txId: bigint; id: bigint };
+}
+
+/** The run id of a person's entry: one per person and workflow once only, one per trigger (its key) when entering again. */
+export const runIdOf = (ctx: Ctx, workflowId: string, contactId: string, entry: Entry, key: string) =>
+  `wfr_${ctx.svc.secrets.keyedHash('workflow-run', [workflowId, contactId, entry.once ? '' : key].join('\u0000')).slice(0, 32)}`;
+
+export type RunToStart = { runId: string; input: WorkflowRunInput };
 
 /** The runs the batch's events start: entry decided and each run's record made, in one transaction. */
-export async function enterOnEvents(ctx: Ctx, heard: readonly HeardEvent[]): Promise<{ runId: string; input: WorkflowRunInput }[]> {
+export async function enterOnEvents(ctx: Ctx, heard: readonly HeardEvent[]): Promise<RunToStart[]> {
   const byMode = new Map<string, HeardEvent[]>();
   for (const h of heard) if (h.externalId) byMode.set(h.appModeId, [...(byMode.get(h.appModeId) ?? []), h]);
-  const starts: { runId: string; input: WorkflowRunInput }[] = [];
+  const starts: RunToStart[] = [];
   for (const [appModeId, events] of byMode) starts.push(...(await enterMode(ctx, appModeId, events)));
   return starts;
 }
 
 async function enterMode(ctx: Ctx, appModeId: string, events: HeardEvent[]) {
   const names = [...new Set(events.map((e) => String(e.data.name)))];
-  const live = await rows<Live>(
+  const live = await liveWorkflows(
     ctx,
-    sql`SELECT w.id, v.id AS version_id, v.number AS version_number, v.definition
-        FROM workflow w JOIN workflow_version v ON v.workflow_id = w.id AND v.number = w.live_version
-        WHERE w.app_mode_id = ${appModeId} AND w.state = 'live'
-          AND v.definition->'trigger'->>'kind' = 'event' AND v.definition->'trigger'->>'event' = ANY(${names}::text[])`,
+    appModeId,
+    sql`v.definition->'trigger'->>'kind' = 'event' AND v.definition->'trigger'->>'event' = ANY(${names}::text[])`,
   );
   if (!live.length) return [];
   const people = new Map(
@@ -73,17 +93,28 @@ async function enterMode(ctx: Ctx, appModeId: string, events: HeardEvent[]) {
       )
     ).map((p) => [p.external_id, p.id]),
   );
-  // One candidate per workflow and person: the batch's first trigger (a second within a day cannot enter again).
-  const candidates = new Map<string, { w: Live; contactId: string; runId: string; by: HeardEvent }>();
+  const list: Entering[] = [];
   for (const e of events) {
     const contactId = people.get(e.externalId!);
     if (!contactId) continue;
-    for (const w of live) {
-      if ((w.definition.trigger as { event?: string }).event !== e.data.name) continue;
-      const key = `${w.id} ${contactId}`;
-      if (!candidates.has(key))
-        candidates.set(key, { w, contactId, by: e, runId: runIdOf(ctx, w.id, contactId, w.definition.entry, String(e.data.event_id)) });
-    }
+    for (const w of live)
+      if ((w.definition.trigger as { event?: string }).event === e.data.name)
+        list.push({ w, contactId, key: String(e.data.event_id), by: e });
+  }
+  return enterPeople(ctx, appModeId, list);
+}
+
+/**
+ * Enters people into workflows, whatever the trigger: entry decided in one statement on
+ * workflow_entry and each entered run's record made, in one transaction. One candidate per
+ * workflow and person: the first (a second in one batch cannot enter again). Callers pass only
+ * people not being erased.
+ */
+export async function enterPeople(ctx: Ctx, appModeId: string, entering: readonly Entering[]): Promise<RunToStart[]> {
+  const candidates = new Map<string, Entering & { runId: string }>();
+  for (const c of entering) {
+    const key = `${c.w.id} ${c.contactId}`;
+    if (!candidates.has(key)) candidates.set(key, { ...c, runId: runIdOf(ctx, c.w.id, c.contactId, c.w.definition.entry, c.key) });
   }
   if (!candidates.size) return [];
   const list = [...candidates.values()];

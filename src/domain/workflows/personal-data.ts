@@ -6,7 +6,7 @@ import { uncountWaiting } from './run-record.js';
 // A person's workflow runs in the export's `workflows`, newest first, read a page at a time while
 // the export is written. An erase cancels their runs under way (the outbox row, written with the
 // erase, reaches the engine: the runs end at once, whatever step they are at) and removes their
-// runs, their steps and their entries.
+// runs, their steps, their entries and whether they are in the workflows' audiences.
 
 /** The outbox topic that cancels runs: its rows carry run ids only, nothing of the person. */
 export const RUNS_CANCELLED = 'workflow.runs_cancelled';
@@ -15,7 +15,7 @@ const CANCELS_PER_ROW = 500;
 
 export const workflowData: PersonalDataArea = {
   name: 'workflows',
-  tables: ['person_run', 'person_run_step', 'workflow_entry'],
+  tables: ['person_run', 'person_run_step', 'workflow_entry', 'workflow_audience'],
   async exportOf({ db }, { appModeId, externalId }) {
     const contact = await db.contact.findUnique({ where: { appModeId_externalId: { appModeId, externalId } }, select: { id: true } });
     if (!contact) return undefined;
@@ -51,6 +51,7 @@ export const workflowData: PersonalDataArea = {
     }
     const { count: workflowRuns } = await tx.db.personRun.deleteMany({ where: { contactId: { in: contactIds } } });
     const { count: workflowEntries } = await tx.db.workflowEntry.deleteMany({ where: { contactId: { in: contactIds } } });
+    await tx.db.workflowAudience.deleteMany({ where: { contactId: { in: contactIds } } });
     return { workflowRuns, workflowEntries };
   },
 };

@@ -12,6 +12,7 @@ import {
   typeOfValue,
   type AttributeType,
 } from '../contacts/attributes.js';
+import { fieldName, noteChanged } from '../contacts/changes.js';
 import { emit } from '../outbox.js';
 import type { Done, Taking } from './run-record.js';
 
@@ -29,12 +30,15 @@ export async function meetsCondition({ tx, person }: Taking, condition: unknown)
   return !!row && audience.test(factsOf(row));
 }
 
-const told = (t: Taking) =>
-  emit(t.tx, 'contact.updated', {
+/** `contact.updated`, and the change to the workflows that watch it (attribute_changed triggers, audiences). */
+const told = async (t: Taking, name: string) => {
+  await emit(t.tx, 'contact.updated', {
     appModeId: t.person.appModeId,
     externalId: t.person.externalId,
     data: { external_id: t.person.externalId },
   });
+  await noteChanged(t.tx, { appModeId: t.person.appModeId, contactId: t.person.id, externalId: t.person.externalId, names: [name] });
+};
 
 /** Sets (or, with null, removes) a custom attribute, held to its definition; a new name is defined unless the app has strict data. */
 export async function setAttribute(t: Taking, name: string, value: string | number | boolean | null): Promise<Done> {
@@ -48,7 +52,7 @@ export async function setAttribute(t: Taking, name: string, value: string | numb
       tx,
       sql`UPDATE contact SET attributes = attributes - ${name}, updated_at = ${tx.clock.now()} WHERE id = ${person.id} RETURNING 1`,
     );
-    await told(t);
+    await told(t, name);
     return { outcome: 'passed' };
   }
   const def = await one<{ type: AttributeType | null; strict: boolean }>(
@@ -77,7 +81,7 @@ export async function setAttribute(t: Taking, name: string, value: string | numb
     sql`UPDATE contact SET attributes = attributes || jsonb_build_object(${name}::text, ${JSON.stringify(held.value)}::jsonb), updated_at = ${tx.clock.now()}
         WHERE id = ${person.id} RETURNING 1`,
   );
-  await told(t);
+  await told(t, name);
   return { outcome: 'passed' };
 }
 
@@ -90,6 +94,6 @@ export async function tagPerson(t: Taking, action: 'add' | 'remove', tag: string
     return { outcome: 'skipped', reason: 'too_many_tags', detail: `a person holds at most ${MAX_LIST_ITEMS} tags` };
   const tags = action === 'add' ? [...person.tags, tag] : person.tags.filter((x) => x !== tag);
   await one(tx, sql`UPDATE contact SET tags = ${tags}::text[], updated_at = ${tx.clock.now()} WHERE id = ${person.id} RETURNING 1`);
-  await told(t);
+  await told(t, fieldName('tags'));
   return { outcome: 'passed' };
 }

@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { rows, sql } from '../../db/sql.js';
 import type { Prisma, Workflow } from '../../generated/prisma/client.js';
-import { readAudience, vocabularyOf } from '../audiences/rules.js';
+import { readAudience, vocabularyOf, type Rule } from '../audiences/rules.js';
+import { fieldName } from '../contacts/changes.js';
 import { transaction, type Ctx, type StaffCaller } from '../context.js';
-import { conflict, DomainError, invalid, invalidField, notFound, type FieldError } from '../errors.js';
-import { noticeProblems } from '../notices/add.js';
-import { renderedNow, workflowSending } from '../email/sending.js';
-import { payloadProblems } from '../push/payload.js';
+import { conflict, DomainError, invalid, invalidField, notFound } from '../errors.js';
+import { workflowSending } from '../email/sending.js';
 import { lock } from '../locks.js';
 import { readWorkflow, type RuleReader, type WorkflowGraph } from './definition.js';
+import { emailsOf, sendProblems } from './send-checks.js';
 
 // Workflows as staff keep them: a draft saved as written (so work in progress is never lost to a
 // refusal), published into a numbered version once it reads and checks whole (definition.ts, the
@@ -16,8 +16,6 @@ import { readWorkflow, type RuleReader, type WorkflowGraph } from './definition.
 // `definition`. New runs start on the live version; a paused workflow takes no one new.
 
 export const MAX_WORKFLOWS = 500;
-/** In-app send steps are read and saved in drafts, and refused on publishing until runs can send them (docs/areas/workflows.md). */
-export const CHANNEL_NOT_YET = 'in-app messages cannot be sent from a workflow yet: send a notice, a push or an email';
 export const MAX_NAME = 100;
 /** A draft's size as JSON. */
 export const MAX_DRAFT_BYTES = 256 * 1024;
@@ -115,84 +113,50 @@ export async function publishWorkflow(ctx: Ctx<StaffCaller>, id: string): Promis
         publishedAt: now,
       },
     });
-    // The events its runs hear, added to those of its earlier versions (runs on them still hear theirs).
+    // The events its runs hear and the changes of a person it watches, added to those of its earlier versions (runs on them still hear theirs).
     const events = heardEvents(workflow);
     if (events.length)
       await tx.db.workflowListen.createMany({
         data: events.map((event) => ({ appModeId: current.appModeId, event, workflowId: id })),
         skipDuplicates: true,
       });
+    const watched = watchedNames(workflow);
+    if (watched.length)
+      await tx.db.workflowWatch.createMany({
+        data: watched.map((name) => ({ appModeId: current.appModeId, name, workflowId: id })),
+        skipDuplicates: true,
+      });
     return tx.db.workflow.update({ where: { id }, data: { state: 'live', liveVersion: number, updatedAt: now } });
   });
 }
 
-/**
- * What a version's send steps could not send, each naming its member: in-app and email steps (not
- * yet), a topic that is not the app-mode's or does not go by the step's channel (the inbox is
- * in-app), words the notice's rules refuse, a push too large for a provider.
- */
-async function sendProblems(ctx: Ctx, appModeId: string, w: WorkflowGraph): Promise<FieldError[]> {
-  const sends = w.steps.flatMap((s, i) => (s.kind === 'send' ? [{ s, at: `definition.steps.${i}` }] : []));
-  if (!sends.length) return [];
-  const topics = await ctx.db.preferenceTopic.findMany({ where: { appModeId, archivedAt: null }, select: { key: true, channels: true } });
-  return sends.flatMap(({ s, at }) => {
-    if (s.channel === 'inapp') return [{ field: `${at}.channel`, message: CHANNEL_NOT_YET }];
-    if (!('content' in s)) return [];
-    const problems = noticeProblems(s.content).map((e) => ({ field: `${at}.content.${e.field}`, message: e.message }));
-    if (s.channel === 'push' && !problems.length)
-      // The push's own id is the visit's key (run, step, visit), never longer than this.
-      problems.push(
-        ...payloadProblems({
-          sendId: 'x'.repeat(96),
-          title: s.content.title,
-          body: s.content.body ?? null,
-          link: s.content.link ?? null,
-        }).map((e) => ({ field: `${at}.content.${e.field}`, message: e.message })),
-      );
-    if (s.topic !== undefined) {
-      const channel = s.channel === 'push' ? 'push' : 'in_app';
-      const topic = topics.find((t) => t.key === s.topic);
-      if (!topic) problems.push({ field: `${at}.topic`, message: 'is not a topic of this app' });
-      else if (!topic.channels.includes(channel))
-        problems.push({
-          field: `${at}.topic`,
-          message: `does not go ${s.channel === 'push' ? 'by push' : 'in-app'}: add ${channel} to its channels`,
-        });
-    }
-    return problems;
-  });
-}
-
-/** The emails a version's email steps send, each rendered as it is now; one of another app-mode, or gone, refused naming the step's `messageId`. */
-async function emailsOf(ctx: Ctx, appModeId: string, w: WorkflowGraph) {
-  const emails = new Map<string, Awaited<ReturnType<typeof renderedNow>>>();
-  const errors: FieldError[] = [];
-  for (const [i, s] of w.steps.entries()) {
-    if (s.kind !== 'send' || s.channel !== 'email' || emails.has(s.messageId)) continue;
-    const field = `definition.steps.${i}.messageId`;
-    const found = await ctx.db.emailMessage.findFirst({ where: { id: s.messageId, appModeId }, select: { id: true } });
-    if (!found) {
-      errors.push({ field, message: 'is not an email of this app' });
-      continue;
-    }
-    try {
-      emails.set(s.messageId, await renderedNow(ctx, s.messageId));
-    } catch (err) {
-      if (!(err instanceof DomainError) || err.status !== 400) throw err;
-      errors.push(...err.errors.map((e) => ({ field, message: `the email's ${e.field} ${e.message}` })));
-    }
-  }
-  if (errors.length) throw invalid(errors);
-  return emails;
-}
-
-/** The events a version's runs hear: its trigger's, its goal, and those its waits for an event wait for. */
+/** The events a version's runs hear: its trigger's, its goal, those its waits for an event wait for, and those its audience counts. */
 export function heardEvents(w: WorkflowGraph): string[] {
   const names = new Set<string>();
   if (w.trigger.kind === 'event') names.add(w.trigger.event);
+  if (w.trigger.kind === 'audience_entered') for (const n of ruleNames(w.trigger.audience as Rule)) if (n.event) names.add(n.event);
   if (w.exit.goalEvent) names.add(w.exit.goalEvent);
   for (const s of w.steps) if (s.kind === 'wait_for_event') names.add(s.event);
   return [...names];
+}
+
+/** The changes of a person a version watches (contacts/changes.ts): its trigger's attribute, and the attributes and fields its audience reads. */
+export function watchedNames(w: WorkflowGraph): string[] {
+  const names = new Set<string>();
+  if (w.trigger.kind === 'attribute_changed') names.add(w.trigger.attribute);
+  if (w.trigger.kind === 'audience_entered') for (const n of ruleNames(w.trigger.audience as Rule)) if (n.watched) names.add(n.watched);
+  return [...names];
+}
+
+/** What an audience rule reads of a person: attributes and fields (as watched names), and events. */
+export function ruleNames(rule: Rule | null): { watched?: string; event?: string }[] {
+  if (!rule) return [];
+  if ('all' in rule) return rule.all.flatMap(ruleNames);
+  if ('any' in rule) return rule.any.flatMap(ruleNames);
+  if ('event' in rule) return [{ event: rule.event }];
+  if ('attribute' in rule) return [{ watched: rule.attribute }];
+  if ('field' in rule) return [{ watched: fieldName(rule.field) }];
+  return [];
 }
 
 /** Takes no one new (paused) or takes people again (live); runs under way go on either way. */
