@@ -105,6 +105,17 @@ describe('the message editor in the console', { timeout: 90_000 }, () => {
       all: [{ attribute: 'plan', op: 'is', value: 'pro', type: 'string' }],
     });
 
+    // For workflows only: shown to no one but the people a workflow sends it to; then back to its audience.
+    await pane.getByRole('button', { name: 'Change the audience' }).click();
+    await audience.getByLabel('Only people a workflow sends it to').check();
+    await audience.getByRole('button', { name: 'Save the audience' }).click();
+    await pane.getByText('Only people a workflow sends it to.').waitFor();
+    expect((await t.svc.db.inAppMessage.findUniqueOrThrow({ where: { id } })).workflowOnly).toBe(true);
+    await pane.getByRole('button', { name: 'Change the audience' }).click();
+    await audience.getByLabel('Only people a workflow sends it to').uncheck();
+    await audience.getByRole('button', { name: 'Save the audience' }).click();
+    await pane.getByText('People who match all of 1 condition.').waitFor();
+
     // When: a sending window, refused beside its field while it ends before it starts, then every day all day.
     await runCommand(page, 'message change when');
     const when = pane.getByRole('form', { name: 'Change when it is shown' });

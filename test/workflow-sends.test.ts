@@ -7,6 +7,7 @@ import { makeTestCertificate } from './support/https-receiver.js';
 import { guestOf } from './support/messenger.js';
 import { apnsToken, makeApnsKey, startApnsStandin, type ApnsStandin } from './support/push-standins.js';
 import { smtpServer } from './support/smtp.js';
+import { appUser, banner, inAppStaff } from './support/inapp.js';
 import { ENGINES, sayIfTemporalSkipped, startTestServer, testConfig, type TestServer } from './support/server.js';
 
 // A workflow's send steps, black-box on both engines: a notice to the person's inbox and a push to
@@ -90,11 +91,11 @@ describe.each(ENGINES)('send steps on the $engine engine', ({ engine, skip }) =>
       return { g, token, sub: g.sub };
     };
 
-    it('refuses on publishing an in-app step, a topic that does not go by the channel, and a push too large, naming each', async () => {
+    it('refuses on publishing an in-app message not of the app, a topic that does not go by the channel, and a push too large, naming each', async () => {
       const id = await draft({
         trigger: { kind: 'event', event: 'ordered' },
         steps: [
-          { key: 'mail', kind: 'send', channel: 'inapp', messageId: 'im_1', next: 'card' },
+          { key: 'show', kind: 'send', channel: 'inapp', messageId: 'im_1', next: 'card' },
           { key: 'card', kind: 'send', channel: 'notice', content: { title: 'Hi' }, topic: 'letters', next: 'buzz' },
           { key: 'buzz', kind: 'send', channel: 'push', content: { title: 'Hi', body: 'é'.repeat(1990) }, topic: 'nope', next: 'done' },
           { key: 'done', kind: 'end' },
@@ -103,7 +104,7 @@ describe.each(ENGINES)('send steps on the $engine engine', ({ engine, skip }) =>
       const refused = await api.refused(PUBLISH, { id });
       expect(refused.code).toBe('invalid_request');
       expect(refused.errors!.map((e: { field: string }) => e.field)).toEqual([
-        'definition.steps.0.channel',
+        'definition.steps.0.messageId',
         'definition.steps.1.topic',
         'definition.steps.2.content.body',
         'definition.steps.2.topic',
@@ -283,6 +284,57 @@ describe.each(ENGINES)('send steps on the $engine engine', ({ engine, skip }) =>
         true,
       );
       expect(smtp.received.filter((r) => r.envelope.to.includes(addresses.ann))).toHaveLength(1);
+    });
+
+    it('sends an in-app message: the person’s check-ins show it as if they were in its audience, one for workflows only to no one else', async () => {
+      const m = app.modes.live;
+      const inApp = inAppStaff(
+        () => t,
+        () => app.owner,
+      );
+      const only = await inApp.live(m, 'banner', { content: banner('Welcome in'), topic: 'news', workflowOnly: true });
+      const draftOne = await inApp.create(m, 'banner', { content: banner('Not yet') });
+      const id = await draft({
+        trigger: { kind: 'event', event: 'joined' },
+        steps: [
+          { key: 'show', kind: 'send', channel: 'inapp', messageId: only.id, next: 'later' },
+          { key: 'later', kind: 'send', channel: 'inapp', messageId: draftOne.id, next: 'done' },
+          { key: 'done', kind: 'end' },
+        ],
+      });
+      await api.ok(PUBLISH, { id });
+      const server = serverApi(t, app.live.server_key);
+      const [sent, off, other] = [
+        appUser(t, app.live, unique('in')),
+        appUser(t, app.live, unique('off')),
+        appUser(t, app.live, unique('other')),
+      ];
+      for (const u of [sent, off, other]) await server.identify(u.sub);
+      expect(
+        (await off.send('PUT', '/guest/v1/preferences', { choices: [{ topic: 'news', channel: 'in_app', subscribed: false }] })).status,
+      ).toBe(200);
+      const ids = async (u: ReturnType<typeof appUser>) => (await u.checkedIn()).messages.map((x: { id: string }) => x.id);
+      // Before the workflow sent it, no one is shown a message for workflows only.
+      expect(await ids(sent)).not.toContain(only.id);
+      const joined = await server.sendEvents(
+        [sent, off].map((u) => ({ id: unique('ev'), external_id: u.sub, name: 'joined', at: clock.now().toISOString() })),
+      );
+      expect(joined.rejected).toEqual([]);
+      await settle();
+      const why = async (sub: string) => (await stepsOf(sub, id)).steps.map((x) => [x.step, x.outcome, x.reason]);
+      expect(await why(sent.sub)).toEqual([
+        ['show', 'sent', null],
+        ['later', 'skipped', 'message_not_live'],
+      ]);
+      expect((await why(off.sub))[0]).toEqual(['show', 'skipped', 'unsubscribed']);
+
+      clock.advance(21_000); // past the check-in spacing
+      sent.newSession();
+      expect(await ids(sent)).toContain(only.id);
+      expect(await ids(other)).not.toContain(only.id);
+      expect(await ids(off)).not.toContain(only.id);
+      // Shown as any check-in shows a message: its receipt written.
+      expect(await t.svc.db.inAppReceipt.count({ where: { messageId: only.id } })).toBe(1);
     });
   });
 });

@@ -178,6 +178,8 @@ export type InAppMessageInput = {
   topic?: string | null | undefined;
   /** Several variants (1 to 5), each with its content. */
   variants?: Array<InAppVariantInput> | null | undefined;
+  /** Shown only to the people a workflow sends it to (false when left out). */
+  workflowOnly?: boolean | null | undefined;
 };
 
 export type InAppQuietHoursInput = {
@@ -1585,6 +1587,7 @@ export type InAppMessagePageFragment = {
   endedAt: string | null;
   show: InAppShow;
   audience: unknown;
+  workflowOnly: boolean;
   id: string;
   name: string;
   kind: InAppKind;
@@ -1655,6 +1658,7 @@ export type InAppMessageQuery = {
     endedAt: string | null;
     show: InAppShow;
     audience: unknown;
+    workflowOnly: boolean;
     id: string;
     name: string;
     kind: InAppKind;
@@ -1699,6 +1703,7 @@ export type CreateInAppMessageMutation = {
     endedAt: string | null;
     show: InAppShow;
     audience: unknown;
+    workflowOnly: boolean;
     id: string;
     name: string;
     kind: InAppKind;
@@ -1736,6 +1741,7 @@ export type SetInAppMessageStateMutation = {
     endedAt: string | null;
     show: InAppShow;
     audience: unknown;
+    workflowOnly: boolean;
     id: string;
     name: string;
     kind: InAppKind;
@@ -1852,6 +1858,7 @@ export type ChangeInAppMessageMutation = {
     endedAt: string | null;
     show: InAppShow;
     audience: unknown;
+    workflowOnly: boolean;
     id: string;
     name: string;
     kind: InAppKind;
@@ -3874,6 +3881,7 @@ export const InAppMessagePageFragmentDoc = new TypedDocumentString(
   endedAt
   show
   audience
+  workflowOnly
   variants {
     key
     weight
@@ -5923,6 +5931,7 @@ fragment InAppMessagePage on InAppMessage {
   endedAt
   show
   audience
+  workflowOnly
   variants {
     key
     weight
@@ -5984,6 +5993,7 @@ fragment InAppMessagePage on InAppMessage {
   endedAt
   show
   audience
+  workflowOnly
   variants {
     key
     weight
@@ -6033,6 +6043,7 @@ fragment InAppMessagePage on InAppMessage {
   endedAt
   show
   audience
+  workflowOnly
   variants {
     key
     weight
@@ -6147,6 +6158,7 @@ fragment InAppMessagePage on InAppMessage {
   endedAt
   show
   audience
+  workflowOnly
   variants {
     key
     weight

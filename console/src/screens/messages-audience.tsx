@@ -8,10 +8,12 @@ import { FieldError, FormProblem, invalid } from './settings-common';
 
 // A message's audience, edited as conditions (audience-rules.tsx: on the person's attributes, own
 // fields and answers to a survey, all or any of them; a rule the rows cannot hold kept as written),
-// the people it reaches counted as the conditions change (AudienceReach).
+// the people it reaches counted as the conditions change (AudienceReach). A message may be for
+// workflows only: then only the people a workflow's send step sends it to see it.
 
 export function AudienceEditor(props: { m: InAppMessagePageFragment; onSaved(m: InAppMessagePageFragment): void; onCancel(): void }) {
   const [model, setModel] = useState<Model>(() => modelOf(props.m.audience));
+  const [workflowOnly, setWorkflowOnly] = useState(props.m.workflowOnly);
   const { problem, busy, change } = useMessageChange(props.m.id, props.onSaved);
   const first = useRef<HTMLSelectElement>(null);
   useEffect(() => first.current?.focus(), []);
@@ -24,10 +26,14 @@ export function AudienceEditor(props: { m: InAppMessagePageFragment; onSaved(m: 
       noValidate
       onSubmit={async (e) => {
         e.preventDefault();
-        await change(() => ({ audience }));
+        await change(() => ({ audience, workflowOnly }));
       }}
     >
       <FormProblem problem={problem} fields={['audience']} />
+      <label class="check">
+        <input type="checkbox" checked={workflowOnly} onChange={(e) => setWorkflowOnly(e.currentTarget.checked)} />
+        Only people a workflow sends it to
+      </label>
       <AudienceRules
         appModeId={props.m.appModeId}
         model={model}

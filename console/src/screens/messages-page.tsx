@@ -303,8 +303,14 @@ export function MessagePage(props: {
         />
       ) : (
         <div class="message-audience" aria-labelledby="message-audience-title" role="group">
-          <p>{audienceWords(m.audience)}</p>
-          <AudienceReach appModeId={m.appModeId} audience={m.audience} />
+          {m.workflowOnly ? (
+            <p>Only people a workflow sends it to.</p>
+          ) : (
+            <>
+              <p>{audienceWords(m.audience)}</p>
+              <AudienceReach appModeId={m.appModeId} audience={m.audience} />
+            </>
+          )}
           {m.state !== 'ended' && (
             <button type="button" onClick={() => void changeAudience()}>
               Change the audience

@@ -67,8 +67,10 @@ export const REASON_WORDS: Record<string, string> = {
   provider_unavailable: 'The push provider or the mail server asked to wait or did not answer (its answer is beside)',
   suppressed: 'The person’s email address is on the app’s suppression list (a bounce or a complaint)',
   no_address: 'The person has no email address',
-  already_sent: 'The person was sent this email by this version of the workflow before',
+  already_sent: 'The person was sent it before (an email by this version of the workflow; an in-app message by any workflow)',
   stopped: 'Staff stopped the workflow’s sending of this email',
+  message_not_live: 'The in-app message is not live (a draft, paused or ended)',
+  outside_schedule: 'The in-app message’s schedule is over',
 };
 
 /** An ended run's outcome in words: an end step's own word, or the service's. */

@@ -25,7 +25,7 @@ import { drawVariant } from './variants.js';
 // The rules, in the answer's order (test copies first, then priority, then the earliest to go
 // live): a message is answered to nobody who turned everything off or does not hear of its topic
 // in-app; within its schedule, sending window and quiet hours in the person's zone; to its
-// audience; for some screens only to an app that holds messages for screens; at most once a
+// audience (or to whom a workflow sent it: alone for a message for workflows only); for some screens only to an app that holds messages for screens; at most once a
 // session; a `once` message until it is seen, others until dismissed or completed; one large
 // message (post, carousel) a session; and no more new ones a day than the daily cap, in the
 // person's zone. A person drawn into the control group is counted once and never shown it.
@@ -254,7 +254,9 @@ function choose(ctx: Ctx<GuestCaller>, mode: LiveMode, person: PersonRead, input
     if (!inSchedule(m, now) || !holds(m.screens) || (m.topicKey && !person.hears.has(m.topicKey))) continue;
     const r = receipts.get(m.id);
     if (r && (r.control || r.sessions.includes(input.sessionId) || finished(r, m.show))) continue;
-    if (!inWindow(m.window, m.quiet, local) || !m.audience.test(facts)) continue;
+    // A workflow that sent the person the message put them in its audience; one for workflows only has no other.
+    const inAudience = person.workflowSent.has(m.id) || (!m.workflowOnly && m.audience.test(facts));
+    if (!inWindow(m.window, m.quiet, local) || !inAudience) continue;
     const variant = r?.variant ?? drawVariant(m, ctx.caller.externalId);
     if (variant === CONTROL) {
       choice.controls.push({ message: m });

@@ -67,6 +67,8 @@ export interface PersonRead {
   receipts: ReceiptFact[];
   goalsByEvent: string[];
   tests: TestFact[];
+  /** The messages workflows sent the person: shown as if they were in each one's audience. */
+  workflowSent: Set<string>;
   testPhone: boolean;
   allOff: boolean;
   hears: Set<string>;
@@ -122,6 +124,7 @@ interface Row {
       | null;
     goals: string[] | null;
     tests: TestFact[] | null;
+    workflowSent: string[] | null;
     testPhone: boolean;
     allOff: boolean;
     hears: string[] | null;
@@ -197,6 +200,7 @@ export function factsStatement(
                                   AND e.occurred_at >= ${goalFrom} AND e.occurred_at <= ${goalFrom} + m.goal_days * interval '1 day')),
         'tests', (SELECT json_agg(json_build_object('id', t.id, 'kind', t.kind, 'variant', t.variant, 'content', t.content, 'screens', t.screens) ORDER BY t.created_at, t.id)
                   FROM inapp_test_send t WHERE t.contact_id = ci.person_id AND t.delivered_at IS NULL),
+        'workflowSent', (SELECT json_agg(w.message_id) FROM inapp_workflow_send w WHERE w.contact_id = ci.person_id),
         'testPhone', EXISTS (SELECT 1 FROM inapp_test_phone p WHERE p.contact_id = ci.person_id),
         'allOff', coalesce((SELECT s.all_off FROM preference_state s WHERE s.contact_id = ci.person_id), false),
         'hears', ${hears},
@@ -257,6 +261,7 @@ export async function readFacts(ctx: Ctx<GuestCaller>, mode: LiveMode, opts: { l
       })),
       goalsByEvent: f.goals ?? [],
       tests: f.tests ?? [],
+      workflowSent: new Set(f.workflowSent ?? []),
       testPhone: f.testPhone,
       allOff: f.allOff,
       hears: new Set(f.hears ?? []),

@@ -33,6 +33,8 @@ export interface LiveMessage {
   variants: { key: string; weight: number; content: Content }[];
   controlWeight: number;
   audience: CompiledAudience;
+  /** Shown only to the people a workflow sent it to. */
+  workflowOnly: boolean;
   goal: { days: number; attribute?: CompiledAudience } | null;
 }
 
@@ -63,6 +65,7 @@ export const compileMessage = (m: InAppMessage): LiveMessage => {
     variants: m.variants as unknown as LiveMessage['variants'],
     controlWeight: m.controlWeight,
     audience: compileAudience(m.audience as Rule | null),
+    workflowOnly: m.workflowOnly,
     goal: goal && { days: goal.days, attribute: goal.attribute ? compileAudience(goal.attribute) : undefined },
   };
 };

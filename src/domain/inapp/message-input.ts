@@ -29,6 +29,8 @@ export interface MessageInput {
   variants?: VariantInput[];
   controlWeight?: number;
   audience?: unknown;
+  /** Shown only to the people a workflow's send step sends it to. */
+  workflowOnly?: boolean;
   screens?: string[];
   topic?: string | null;
   show?: InAppShow;
@@ -61,6 +63,7 @@ export type Columns = Partial<
     | 'variants'
     | 'controlWeight'
     | 'audience'
+    | 'workflowOnly'
     | 'screens'
     | 'topicKey'
     | 'show'
@@ -147,6 +150,7 @@ export async function readMessageInput(
       errors.push(...((err as { errors?: FieldError[] }).errors ?? []));
     }
   }
+  if (input.workflowOnly !== undefined) data.workflowOnly = input.workflowOnly;
   if (input.screens !== undefined) {
     const screens = [...new Set(input.screens.map((s) => s.trim()))];
     if (screens.length > MAX_SCREEN_NAMES || screens.some((s) => !s || s.length > 100))

@@ -13,7 +13,7 @@ const contactsOf = async (db: Parameters<PersonalDataArea['erase']>[0]['db'], ap
 
 export const inAppData: PersonalDataArea = {
   name: 'inapp',
-  tables: ['inapp_receipt', 'inapp_test_phone', 'inapp_test_send', 'inapp_checkin'],
+  tables: ['inapp_receipt', 'inapp_test_phone', 'inapp_test_send', 'inapp_checkin', 'inapp_workflow_send'],
   async exportOf({ db }, { appModeId, externalId }) {
     const contactId = (await db.contact.findUnique({ where: { appModeId_externalId: { appModeId, externalId } }, select: { id: true } }))
       ?.id;
@@ -65,17 +65,19 @@ export const inAppData: PersonalDataArea = {
   },
   async erase({ db }, { externalId, appModeIds }) {
     const contactId = { in: await contactsOf(db, appModeIds, externalId) };
-    const [receipts, testPhones, testSends, checkins] = await Promise.all([
+    const [receipts, testPhones, testSends, checkins, workflowSends] = await Promise.all([
       db.inAppReceipt.deleteMany({ where: { contactId } }),
       db.inAppTestPhone.deleteMany({ where: { contactId } }),
       db.inAppTestSend.deleteMany({ where: { contactId } }),
       db.inAppCheckin.deleteMany({ where: { contactId } }),
+      db.inAppWorkflowSend.deleteMany({ where: { contactId } }),
     ]);
     return {
       inAppReceipts: receipts.count,
       inAppTestPhones: testPhones.count,
       inAppTestSends: testSends.count,
       inAppCheckins: checkins.count,
+      inAppWorkflowSends: workflowSends.count,
     };
   },
 };

@@ -9,20 +9,24 @@ import type { WorkflowGraph } from './definition.js';
 // app-mode holds (topics and the channels they go by, its emails) and what the providers take
 // (a push's size), each problem naming its member under `definition`.
 
-/** In-app send steps are read and saved in drafts, and refused on publishing until runs can send them (docs/areas/workflows.md). */
-export const CHANNEL_NOT_YET = 'in-app messages cannot be sent from a workflow yet: send a notice, a push or an email';
-
 /**
- * What a version's send steps could not send, each naming its member: in-app and email steps (not
- * yet), a topic that is not the app-mode's or does not go by the step's channel (the inbox is
+ * What a version's send steps could not send, each naming its member: an in-app message not of the
+ * app-mode, a topic that is not the app-mode's or does not go by the step's channel (the inbox is
  * in-app), words the notice's rules refuse, a push too large for a provider.
  */
 export async function sendProblems(ctx: Ctx, appModeId: string, w: WorkflowGraph): Promise<FieldError[]> {
   const sends = w.steps.flatMap((s, i) => (s.kind === 'send' ? [{ s, at: `definition.steps.${i}` }] : []));
   if (!sends.length) return [];
   const topics = await ctx.db.preferenceTopic.findMany({ where: { appModeId, archivedAt: null }, select: { key: true, channels: true } });
+  const inApp = sends.flatMap(({ s }) => (s.channel === 'inapp' ? [s.messageId] : []));
+  const messages = new Set(
+    inApp.length
+      ? (await ctx.db.inAppMessage.findMany({ where: { appModeId, id: { in: inApp } }, select: { id: true } })).map((m) => m.id)
+      : [],
+  );
   return sends.flatMap(({ s, at }) => {
-    if (s.channel === 'inapp') return [{ field: `${at}.channel`, message: CHANNEL_NOT_YET }];
+    if (s.channel === 'inapp')
+      return messages.has(s.messageId) ? [] : [{ field: `${at}.messageId`, message: 'is not an in-app message of this app' }];
     if (!('content' in s)) return [];
     const problems = noticeProblems(s.content).map((e) => ({ field: `${at}.content.${e.field}`, message: e.message }));
     if (s.channel === 'push' && !problems.length)

@@ -122,6 +122,9 @@ const InAppMessageRef = builder.prismaObject('InAppMessage', {
     variants: t.field({ type: [InAppVariant], resolve: (m) => m.variants as unknown as Variant[] }),
     controlWeight: t.exposeInt('controlWeight', { description: "The control group's weight beside the variants' (0: none)." }),
     audience: t.field({ type: JSONValue, nullable: true, description: 'The audience rule; null: everyone.', resolve: (m) => m.audience }),
+    workflowOnly: t.exposeBoolean('workflowOnly', {
+      description: 'Shown only to the people a workflow sends it to (its audience aside); false: to its audience and to them.',
+    }),
     screens: t.exposeStringList('screens', { description: 'Named screens it is for; empty: any.' }),
     topic: t.exposeString('topicKey', { nullable: true, description: 'The preference topic it goes under, by key.' }),
     show: t.expose('show', { type: InAppShow }),
@@ -208,6 +211,7 @@ const MessageInputRef = builder.inputType('InAppMessageInput', {
       description:
         'Rules over contact fields, attributes, events, language, platform, app version and the check-in’s screen in all/any groups (see README).',
     }),
+    workflowOnly: t.boolean({ description: 'Shown only to the people a workflow sends it to (false when left out).' }),
     screens: t.stringList(),
     topic: t.string({ description: "A topic's key (one that goes by in_app)." }),
     show: t.field({ type: InAppShow }),
@@ -228,6 +232,7 @@ const messageInput = (i: Given): MessageInput => ({
   variants: i.variants?.map((v) => ({ key: v.key, weight: v.weight, content: v.content })),
   controlWeight: orUndefined(i.controlWeight),
   audience: i.audience,
+  workflowOnly: orUndefined(i.workflowOnly),
   screens: orUndefined(i.screens),
   topic: i.topic,
   show: orUndefined(i.show),

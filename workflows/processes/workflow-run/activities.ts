@@ -2,6 +2,7 @@ import { systemContext, type Services } from '../../../src/domain/context.js';
 import { endRun, moveRun, takeStep } from '../../../src/domain/workflows/run-record.js';
 import { meetsCondition, setAttribute, tagPerson } from '../../../src/domain/workflows/step-effects.js';
 import { sendEmailStep } from '../../../src/domain/workflows/email-step.js';
+import { sendInAppStep } from '../../../src/domain/workflows/inapp-step.js';
 import { sendNoticeStep, sendPushStep } from '../../../src/domain/workflows/send-step.js';
 import { providerTokenStore } from '../../../src/domain/push/provider-tokens.js';
 import { PushSenders } from '../../../src/domain/push/senders.js';
@@ -59,12 +60,8 @@ export const workflowRunActivities = (svc: Services, opts: WebhookOptions = {}, 
       if (step.channel === 'notice') return sendNoticeStep(ctx, { ...call, step });
       if (step.channel === 'push') return sendPushStep(ctx, senders(), { ...call, step });
       if (step.channel === 'email') return sendEmailStep(ctx, { ...call, step });
-      // Publishing refuses in-app steps for now (CHANNEL_NOT_YET); a version from before that rule skips them, saying why.
-      return takeStep(ctx, call, async () => ({
-        outcome: 'skipped',
-        reason: 'not_available',
-        detail: 'sending an in-app message from a workflow is not built yet',
-      }));
+      if (step.channel === 'inapp') return sendInAppStep(ctx, { ...call, step });
+      throw new Error(`no channel ${String(step.channel)}`);
     },
     postWorkflowWebhook: (call) => {
       if (call.step.kind !== 'webhook') throw new Error('not a webhook step');
