@@ -173,6 +173,35 @@ describe.each(ENGINES)('workflow runs on the $engine engine', ({ engine, skip })
       ]);
     });
 
+    it('waits until a time of day on the person’s own clock', async () => {
+      const p = unique('tokyo');
+      await serverApi(t, app.live.server_key).identify(p, { time_zone: 'Asia/Tokyo' });
+      const id = await workflow('Morning', {
+        trigger: { kind: 'event', event: 'slept' },
+        steps: [
+          { key: 'morning', kind: 'wait_until', time: '09:00', next: 'done' },
+          { key: 'done', kind: 'end', outcome: 'woke' },
+        ],
+      });
+      await events([p, 'slept']);
+      await settle();
+      // 09:00 in Tokyo (UTC+9, no summer time) is 00:00 UTC: the next midnight UTC.
+      const now = t.clock.now();
+      const nine = new Date(now);
+      nine.setUTCHours(24, 0, 0, 0);
+      const [waiting] = await runsOf(p, id);
+      expect(waiting).toMatchObject({ state: 'waiting', step: 'morning' });
+      expect(new Date(waiting!.until!).toISOString()).toBe(nine.toISOString());
+      t.clock.advance(nine.getTime() - now.getTime() - 1000);
+      await settle();
+      expect((await runsOf(p, id))[0]).toMatchObject({ state: 'waiting', step: 'morning' });
+      t.clock.advance(2000);
+      await settle();
+      const [ended] = await runsOf(p, id);
+      expect(ended).toMatchObject({ state: 'ended', outcome: 'woke' });
+      expect(ended!.steps.map((s) => [s.step, s.outcome])).toEqual([['morning', 'waited']]);
+    });
+
     it('takes the timeout way when the event does not come, and ends a waiting run on the goal event', async () => {
       const [late, goal] = [unique('late'), unique('goal')];
       for (const p of [late, goal]) await serverApi(t, app.live.server_key).identify(p);
