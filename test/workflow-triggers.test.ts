@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sweepDateTriggers } from '../src/domain/workflows/date-trigger.js';
 import { serverApi, staffApp, unique, type StaffApp } from './support/factories.js';
 import { staffApi } from './support/graphql.js';
+import { workflowsIn } from './support/workflows.js';
 import { ownInAppApp } from './support/inapp.js';
 import { ENGINES, sayIfTemporalSkipped, startTestServer, type TestServer } from './support/server.js';
 
@@ -19,27 +20,13 @@ let t: TestServer;
 let app: StaffApp;
 let api: ReturnType<typeof staffApi>;
 
-const RUNS = `query($m: ID!, $x: String, $w: ID) { personWorkflowRuns(appModeId: $m, externalId: $x, workflowId: $w) {
-  edges { node { id state step outcome } } } }`;
-
-type Run = { id: string; state: string; step: string; outcome: string | null };
-
-async function runsOf(externalId: string, workflowId: string, mode = app.modes.live): Promise<Run[]> {
-  return (await api.ok(RUNS, { m: mode, x: externalId, w: workflowId })).personWorkflowRuns.edges.map((e: { node: Run }) => e.node);
-}
+const { runsOf, workflow } = workflowsIn(
+  () => api,
+  () => app.modes.live,
+);
 
 async function settle() {
   for (let i = 0; i < 6; i++) await t.engine.runDue();
-}
-
-async function workflow(name: string, definition: Record<string, unknown>, mode = app.modes.live): Promise<string> {
-  const made = await api.ok('mutation($m: ID!, $i: WorkflowInput!) { createWorkflow(appModeId: $m, input: $i) { id } }', {
-    m: mode,
-    i: { name, definition },
-  });
-  const id = made.createWorkflow.id as string;
-  await api.ok('mutation($id: ID!) { publishWorkflow(id: $id) { liveVersion } }', { id });
-  return id;
 }
 
 const HOUR = 3_600_000;
@@ -148,18 +135,17 @@ describe.each(ENGINES)('workflow triggers on the $engine engine', ({ engine, ski
 
     it('enters on an attribute a survey’s answer writes through the guest API', async () => {
       const inapp = await ownInAppApp(t);
-      const own = staffApi(
-        () => t.url,
-        () => inapp.own.owner,
+      const own = workflowsIn(
+        () =>
+          staffApi(
+            () => t.url,
+            () => inapp.own.owner,
+          ),
+        () => inapp.own.modes.live,
       );
       const sub = unique('guest');
       await inapp.server.identify(sub, { attributes: { nps_score: 5 } });
-      const made = await own.ok('mutation($m: ID!, $i: WorkflowInput!) { createWorkflow(appModeId: $m, input: $i) { id } }', {
-        m: inapp.own.modes.live,
-        i: { name: 'Scored', definition: { trigger: { kind: 'attribute_changed', attribute: 'nps_score' }, steps: HOLD } },
-      });
-      const id = made.createWorkflow.id as string;
-      await own.ok('mutation($id: ID!) { publishWorkflow(id: $id) { liveVersion } }', { id });
+      const id = await own.workflow('Scored', { trigger: { kind: 'attribute_changed', attribute: 'nps_score' }, steps: HOLD });
       const m = await inapp.staff.live(inapp.own.modes.live, 'survey', {
         content: {
           steps: [
@@ -176,8 +162,7 @@ describe.each(ENGINES)('workflow triggers on the $engine engine', ({ engine, ski
       });
       expect(submitted.status, submitted.text).toBe(204);
       await settle();
-      const runs = (await own.ok(RUNS, { m: inapp.own.modes.live, x: sub, w: id })).personWorkflowRuns.edges;
-      expect(runs).toHaveLength(1);
+      expect(await own.runsOf(sub, id)).toHaveLength(1);
     });
 
     it('enters a person who moves into the audience, once per move, and ends their run with left_audience when they leave', async () => {
