@@ -4,7 +4,7 @@ import type { Ctx } from '../context.js';
 import { peopleSql } from '../email/batch.js';
 import { handOver, type Claimed } from '../email/hand-over.js';
 import { INTERRUPTED } from '../email/record.js';
-import { stillToTake, takeStep, type Done, type Visit } from './run-record.js';
+import { recordStep, skipped, stillToTake, type Done, type Visit } from './run-record.js';
 
 // A workflow's email step, for one person: the email as it was when the workflow's version was
 // published (its own sending, src/domain/email/sending.ts workflowSending), sent through the mail
@@ -24,10 +24,8 @@ export interface EmailVisit extends Visit {
   at: string;
 }
 
-const skipped = (reason: string, detail?: string): Done => ({ outcome: 'skipped', reason, ...(detail && { detail }) });
-
 export async function sendEmailStep(ctx: Ctx, v: EmailVisit): Promise<Done> {
-  const record = (done: Done) => takeStep(ctx, v, async () => done);
+  const record = (done: Done) => recordStep(ctx, v, done);
   if (!(await stillToTake(ctx, v))) return record(skipped('erased'));
   const version = v.step.emailVersionId ? await ctx.db.emailVersion.findUnique({ where: { id: v.step.emailVersionId } }) : null;
   if (!version)

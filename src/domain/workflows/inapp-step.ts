@@ -1,7 +1,7 @@
 import { exec, rows, sql } from '../../db/sql.js';
 import type { Ctx } from '../context.js';
 import { whyNotHear } from '../preferences/hears.js';
-import { takeStep, type Done, type Visit } from './run-record.js';
+import { skipped, takeStep, type Done, type Visit } from './run-record.js';
 
 // A workflow's in-app step, for one person: the message is sent them (inapp_workflow_send), and their
 // check-ins show it as if they were in its audience, under its other rules (schedule, sending window
@@ -15,8 +15,6 @@ export interface InAppVisit extends Visit {
   appModeId: string;
   step: { key: string; kind: string; messageId: string };
 }
-
-const skipped = (reason: string, detail?: string): Done => ({ outcome: 'skipped', reason, ...(detail && { detail }) });
 
 export const sendInAppStep = (ctx: Ctx, v: InAppVisit): Promise<Done> =>
   takeStep(ctx, v, async ({ tx }) => {

@@ -144,6 +144,12 @@ export async function takeStep(
   });
 }
 
+/** A step skipped, with its reason code and, perhaps, a line of detail. */
+export const skipped = (reason: string, detail?: string): Done => ({ outcome: 'skipped', reason, ...(detail && { detail }) });
+
+/** Takes a step whose outcome was decided outside the transaction (after a post, a hand-over): its record alone. */
+export const recordStep = (ctx: Ctx, visit: Visit, done: Done) => takeStep(ctx, visit, async () => done);
+
 const doneOf = (d: { outcome: string; reason?: string | null; detail?: string | null }): Done => ({
   outcome: d.outcome,
   ...(d.reason && { reason: d.reason }),

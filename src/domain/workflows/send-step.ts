@@ -8,7 +8,7 @@ import { MESSAGE_SENT } from '../push/record.js';
 import type { PushSenders } from '../push/senders.js';
 import type { PushOutcome } from '../../lib/push/outcome.js';
 import type { SendContent } from './definition.js';
-import { stillToTake, takeStep, type Done, type Taking, type Visit } from './run-record.js';
+import { recordStep, skipped, stillToTake, takeStep, type Done, type Taking, type Visit } from './run-record.js';
 
 // A workflow's send step, for one person: a notice in their inbox, or a push to their devices (and,
 // as every push is, a notice too). Before anything goes, the person's preferences are asked by the
@@ -33,8 +33,6 @@ export interface SendVisit extends Visit {
 
 /** The notice's key for one visit of a step: a second take of the step finds it there. */
 const sendKeyOf = (v: SendVisit) => `${v.runKey}:${v.step.key}:${v.visit}`;
-
-const skipped = (reason: string, detail?: string): Done => ({ outcome: 'skipped', reason, ...(detail && { detail }) });
 
 /** The notice and the message.sent of a visit that reached the person, in the step's transaction. */
 async function reached(t: Taking, v: SendVisit, source: 'push' | 'workflow'): Promise<void> {
@@ -67,7 +65,7 @@ export const sendNoticeStep = (ctx: Ctx, v: SendVisit): Promise<Done> =>
 
 /** A push to the person's devices (at most MAX_STEP_DEVICES), with its notice. */
 export async function sendPushStep(ctx: Ctx, senders: PushSenders, v: SendVisit): Promise<Done> {
-  const record = (done: Done) => takeStep(ctx, v, async () => done);
+  const record = (done: Done) => recordStep(ctx, v, done);
   if (!(await stillToTake(ctx, v))) return record(skipped('erased'));
   const why = await whyNotHear(ctx, v.appModeId, v.contactId, v.step.topic ?? null, 'push');
   if (why) return record(skipped(why));

@@ -6,7 +6,7 @@ import { signAsApp } from '../webhooks/app-secret.js';
 import { webhookBody } from '../webhooks/body.js';
 import { postSignedAs } from '../webhooks/post.js';
 import { lastTry, MAX_TRIES, RETRY_WAITS_MS } from '../webhooks/schedule.js';
-import { stepBegun, stillToTake, takeStep, type Done, type Visit } from './run-record.js';
+import { recordStep, skipped, stepBegun, stillToTake, type Done, type Visit } from './run-record.js';
 
 // A workflow's webhook step: posts to the customer's server signed with the app's own webhook
 // secret (spec: Delivery rules 5), in the scheme and under the retry rules of every endpoint: one
@@ -37,14 +37,14 @@ const keyOf = (v: WebhookVisit) => `${v.runKey}\u0000${v.step.key}\u0000${v.visi
 
 /** One try: `sent`, `failed` with the receiver's answer, or (not recorded yet) another try after `retryInMs`. */
 export async function tryStepWebhook(ctx: Ctx, v: WebhookVisit, opts: WebhookOptions = {}): Promise<Done & { retryInMs?: number }> {
-  const record = (done: Done) => takeStep(ctx, v, async () => done);
-  // Erased, or tried and recorded before a restart: takeStep answers what stands.
-  if (!(await stillToTake(ctx, v))) return record({ outcome: 'skipped', reason: 'erased' });
+  const record = (done: Done) => recordStep(ctx, v, done);
+  // Erased, or tried and recorded before a restart: the record answers what stands.
+  if (!(await stillToTake(ctx, v))) return record(skipped('erased'));
   const mode = await one<{ appId: string; externalId: string }>(
     ctx,
     sql`SELECT m.app_id AS "appId", k.external_id AS "externalId" FROM app_mode m, contact k WHERE m.id = ${v.appModeId} AND k.id = ${v.contactId}`,
   );
-  if (!mode) return record({ outcome: 'skipped', reason: 'erased' });
+  if (!mode) return record(skipped('erased'));
   const id = ctx.svc.secrets.keyedHash('workflow-webhook', keyOf(v)).slice(0, 24);
   const body = webhookBody({
     id: `evt_${id}`,
