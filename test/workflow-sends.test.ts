@@ -84,7 +84,7 @@ describe.each(ENGINES)('send steps on the $engine engine', ({ engine, skip }) =>
     const draft = (definition: unknown) => wf.draft(unique('Sends'), definition);
     /** A person of the app with an iPhone registered (or none), as the app registers it. */
     const person = async (iphone = true) => {
-      const g = guestOf(t, app.live, unique('p'));
+      const g = guestOf(t, app.live, unique('p'), { exp: '100y' }); // the tests move the clock by days
       const token = apnsToken();
       await serverApi(t, app.live.server_key).identify(g.sub);
       if (iphone) expect((await g.send('PUT', '/guest/v1/devices', { platform: 'ios', token, app_version: '1.0' })).status).toBe(204);
@@ -335,6 +335,118 @@ describe.each(ENGINES)('send steps on the $engine engine', ({ engine, skip }) =>
       expect(await ids(off)).not.toContain(only.id);
       // Shown as any check-in shows a message: its receipt written.
       expect(await t.svc.db.inAppReceipt.count({ where: { messageId: only.id } })).toBe(1);
+    });
+
+    it('holds a send outside its window until the window opens on the person’s clock, and skips one told to, saying why', async () => {
+      // To 06:00 UTC, outside a window of 09:00 to 17:00 every day (the person has no zone: UTC).
+      const six = new Date(clock.now());
+      six.setUTCHours(6, 0, 0, 0);
+      if (six.getTime() <= clock.now().getTime()) six.setUTCDate(six.getUTCDate() + 1);
+      clock.advance(six.getTime() - clock.now().getTime());
+      const opens = new Date(clock.now().getTime() + 3 * 3_600_000);
+      const window = { days: [0, 1, 2, 3, 4, 5, 6], from: '09:00', to: '17:00' };
+      const id = await draft({
+        trigger: { kind: 'event', event: 'shipped' },
+        steps: [
+          {
+            key: 'soon',
+            kind: 'send',
+            channel: 'notice',
+            content: { title: 'Now or never' },
+            sendingWindow: window,
+            outsideWindow: 'skip',
+            next: 'card',
+          },
+          { key: 'card', kind: 'send', channel: 'notice', content: { title: 'In office hours' }, sendingWindow: window, next: 'done' },
+          { key: 'done', kind: 'end' },
+        ],
+      });
+      await api.ok(PUBLISH, { id });
+      const p = await person(false);
+      const sent = await serverApi(t, app.live.server_key).sendEvents([
+        { id: unique('ev'), external_id: p.sub, name: 'shipped', at: clock.now().toISOString() },
+      ]);
+      expect(sent.rejected).toEqual([]);
+      await settle();
+      const held = await stepsOf(p.sub, id);
+      expect(held).toMatchObject({ state: 'waiting', step: 'card', waitsFor: null });
+      expect(new Date(held.until!).toISOString()).toBe(opens.toISOString());
+      expect(held.steps.map((x) => [x.step, x.outcome, x.reason])).toEqual([['soon', 'skipped', 'outside_window']]);
+      expect(held.steps[0]!.detail).toMatch(/06:00 by the person’s clock \(UTC\)/);
+      clock.advance(opens.getTime() - clock.now().getTime() - 1000);
+      await settle();
+      expect(await stepsOf(p.sub, id)).toMatchObject({ state: 'waiting', step: 'card' });
+      clock.advance(2000);
+      await settle();
+      const ended = await stepsOf(p.sub, id);
+      expect(ended.state).toBe('ended');
+      expect(ended.steps.map((x) => [x.step, x.outcome, x.reason])).toEqual([
+        ['soon', 'skipped', 'outside_window'],
+        ['card', 'sent', null],
+      ]);
+      const inbox = (await p.g.send('GET', '/guest/v1/notices')).json;
+      expect(inbox.notices.map((n: { title: string }) => n.title)).toEqual(['In office hours']);
+    });
+
+    it('sends from test mode a push only to test phones and an email only to a team member’s address, skipping others as test mode', async () => {
+      const m = app.modes.test;
+      await api.ok(
+        `mutation($m: ID!, $p8: String!, $k: String!, $team: String!, $b: String!) {
+          setApnsCredentials(appModeId: $m, keyP8: $p8, keyId: $k, teamId: $team, bundleId: $b, production: true) { set } }`,
+        { m, p8: key.p8, k: key.keyId, team: key.teamId, b: BUNDLE },
+      );
+      const email = (
+        await api.ok('mutation($m: ID!, $i: EmailMessageInput!) { createEmailMessage(appModeId: $m, input: $i) { id } }', {
+          m,
+          i: { subject: 'Testing', topic: null, blocks: [{ type: 'paragraph', spans: [{ text: 'Only for us.' }] }] },
+        })
+      ).createEmailMessage.id as string;
+      const id = await wf.workflow(
+        unique('Test mode'),
+        {
+          trigger: { kind: 'event', event: 'tried' },
+          steps: [
+            { key: 'buzz', kind: 'send', channel: 'push', content: { title: 'Test push' }, next: 'mail' },
+            { key: 'mail', kind: 'send', channel: 'email', messageId: email, next: 'card' },
+            { key: 'card', kind: 'send', channel: 'notice', content: { title: 'Test card' }, next: 'done' },
+            { key: 'done', kind: 'end' },
+          ],
+        },
+        m,
+      );
+      const server = serverApi(t, app.test.server_key);
+      const people = [];
+      for (const [name, address] of [
+        ['phone', app.ownerEmail],
+        ['stranger', `stranger-${unique('x')}@example.com`],
+      ] as const) {
+        const g = guestOf(t, app.test, unique(name), { exp: '100y' });
+        const token = apnsToken();
+        await server.identify(g.sub, { email: address });
+        expect((await g.send('PUT', '/guest/v1/devices', { platform: 'ios', token, app_version: '1.0' })).status).toBe(204);
+        people.push({ sub: g.sub, token, address });
+      }
+      const [phone, stranger] = people as [(typeof people)[0], (typeof people)[0]];
+      await api.ok('mutation($m: ID!, $x: String!) { markTestPhone(appModeId: $m, externalId: $x) { externalId } }', { m, x: phone.sub });
+      const tried = await server.sendEvents(
+        people.map((p) => ({ id: unique('ev'), external_id: p.sub, name: 'tried', at: clock.now().toISOString() })),
+      );
+      expect(tried.rejected).toEqual([]);
+      await settle();
+      const why = async (sub: string) => (await wf.runOf(sub, id, m)).steps.map((x) => [x.step, x.outcome, x.reason]);
+      expect(await why(phone.sub)).toEqual([
+        ['buzz', 'sent', null],
+        ['mail', 'sent', null],
+        ['card', 'sent', null],
+      ]);
+      expect(await why(stranger.sub)).toEqual([
+        ['buzz', 'skipped', 'test_mode'],
+        ['mail', 'skipped', 'test_mode'],
+        ['card', 'sent', null],
+      ]);
+      expect(apns.received.filter((r) => r.token === phone.token || r.token === stranger.token).map((r) => r.token)).toEqual([phone.token]);
+      expect(smtp.received.filter((r) => r.envelope.to.includes(phone.address))).toHaveLength(1);
+      expect(smtp.received.filter((r) => r.envelope.to.includes(stranger.address))).toHaveLength(0);
     });
   });
 });

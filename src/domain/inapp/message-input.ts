@@ -4,7 +4,7 @@ import type { Ctx } from '../context.js';
 import { invalid, type FieldError } from '../errors.js';
 import { readContent, type Kind } from './content.js';
 import { declaredLinkRule, declaredPaths } from './links.js';
-import { isClock, minuteOf, type QuietHours, type SendingWindow } from './schedule.js';
+import { isClock, windowOf, windowProblems, type QuietHours, type SendingWindow } from './schedule.js';
 
 // What staff write about a message, read whole: every problem found is refused at once, each
 // naming its field (`variants.1.content.screens.3.buttons.0.screen`, `sendingWindow.days`).
@@ -173,14 +173,8 @@ export async function readMessageInput(
   if (startAt && stopAt && stopAt.getTime() <= startAt.getTime()) fail('stopAt', 'must be after startAt');
   if (input.sendingWindow !== undefined) {
     const w = input.sendingWindow;
-    if (w) {
-      if (!w.days.length || w.days.some((d) => !Number.isInteger(d) || d < 0 || d > 6))
-        fail('sendingWindow.days', 'must list days of the week, Sunday 0 to Saturday 6');
-      if (!isClock(w.from)) fail('sendingWindow.from', 'must be a time of day, HH:MM');
-      if (!isClock(w.to) && w.to !== '24:00') fail('sendingWindow.to', 'must be a time of day, HH:MM (24:00 for the end of the day)');
-      else if (isClock(w.from) && minuteOf(w.to) <= minuteOf(w.from)) fail('sendingWindow.to', 'must be after from');
-    }
-    data.sendingWindow = json(w ? { days: [...new Set(w.days)].sort(), from: w.from, to: w.to } : null);
+    if (w) for (const p of windowProblems(w)) fail(`sendingWindow.${p.member}`, p.message);
+    data.sendingWindow = json(w ? windowOf(w) : null);
   }
   if (input.quietHours !== undefined) {
     const q = input.quietHours;

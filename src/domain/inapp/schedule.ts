@@ -96,5 +96,20 @@ export function inWindow(window: SendingWindow | null, quiet: QuietHours | null,
   return true;
 }
 
+/** What is wrong with a sending window, by member (`days`, `from`, `to`): the one rule for messages' and workflows' windows. */
+export function windowProblems(w: { days: unknown; from: unknown; to: unknown }): { member: string; message: string }[] {
+  const problems: { member: string; message: string }[] = [];
+  if (!Array.isArray(w.days) || !w.days.length || w.days.length > 7 || w.days.some((d) => !Number.isInteger(d) || d < 0 || d > 6))
+    problems.push({ member: 'days', message: 'must list days of the week, Sunday 0 to Saturday 6' });
+  if (!isClock(w.from)) problems.push({ member: 'from', message: 'must be a time of day, HH:MM' });
+  if (!isClock(w.to) && w.to !== '24:00')
+    problems.push({ member: 'to', message: 'must be a time of day, HH:MM (24:00 for the end of the day)' });
+  else if (isClock(w.from) && minuteOf(w.to as string) <= minuteOf(w.from)) problems.push({ member: 'to', message: 'must be after from' });
+  return problems;
+}
+
+/** A window as kept: each day once, in order. */
+export const windowOf = (w: SendingWindow): SendingWindow => ({ days: [...new Set(w.days)].sort(), from: w.from, to: w.to });
+
 export const inSchedule = (m: { startAt: Date | null; stopAt: Date | null }, now: Date) =>
   (!m.startAt || m.startAt.getTime() <= now.getTime()) && (!m.stopAt || now.getTime() < m.stopAt.getTime());

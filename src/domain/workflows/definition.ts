@@ -1,5 +1,6 @@
 import type { FieldError } from '../errors.js';
 import { Reader } from '../inapp/reader.js';
+import { windowOf, windowProblems, type SendingWindow } from '../inapp/schedule.js';
 import { graphProblems, type CheckedStep } from './graph-check.js';
 
 // A workflow as staff write it: what starts a run for a person (its trigger), who may enter again,
@@ -38,17 +39,29 @@ export interface SendContent {
   link?: string;
 }
 
+/**
+ * When a send step may send, in the person's own time zone (their contact's, else UTC): its window's
+ * days and hours; outside them the run waits until the window next opens (`wait`, the default) or
+ * the step is skipped (`skip`, reason `outside_window`).
+ */
+export interface SendTiming {
+  sendingWindow?: SendingWindow;
+  outsideWindow?: 'wait' | 'skip';
+}
+
 /** A send step: a notice or a push written in the step (under a topic, or none), or an in-app message or an email by its id. */
-export type SendStep =
-  | { kind: 'send'; channel: 'notice' | 'push'; content: SendContent; topic?: string; next: string }
-  | {
-      kind: 'send';
-      channel: 'inapp' | 'email';
-      messageId: string;
-      next: string;
-      /** An email step's sending, made when the version is published (the email as it was then). */
-      emailVersionId?: string;
-    };
+export type SendStep = SendTiming &
+  (
+    | { kind: 'send'; channel: 'notice' | 'push'; content: SendContent; topic?: string; next: string }
+    | {
+        kind: 'send';
+        channel: 'inapp' | 'email';
+        messageId: string;
+        next: string;
+        /** An email step's sending, made when the version is published (the email as it was then). */
+        emailVersionId?: string;
+      }
+  );
 
 export type Step = { key: string } & (
   | { kind: 'wait'; seconds: number; next: string }
@@ -223,13 +236,14 @@ function readStep(r: Reader, value: unknown, path: string, readRule: RuleReader)
         ? (s.channel as Channel)
         : r.fail(`${path}.channel`, `must be ${CHANNELS.join(', ')}`);
       const next = to('next');
+      const timing = readTiming(r, s, path);
       if (channel === 'notice' || channel === 'push') {
         const content = readContent(r, s.content, `${path}.content`);
         const topic = s.topic === undefined || s.topic === null ? undefined : r.text(s.topic, `${path}.topic`, 100, { required: true });
-        return content && next ? { key, kind: 'send', channel, content, ...(topic && { topic }), next } : undefined;
+        return content && next && timing ? { key, kind: 'send', channel, content, ...(topic && { topic }), ...timing, next } : undefined;
       }
       const messageId = r.id(s.messageId, `${path}.messageId`);
-      return channel && messageId && next ? { key, kind: 'send', channel, messageId, next } : undefined;
+      return channel && messageId && next && timing ? { key, kind: 'send', channel, messageId, ...timing, next } : undefined;
     }
     case 'webhook': {
       const url =
@@ -267,6 +281,21 @@ function readStep(r: Reader, value: unknown, path: string, readRule: RuleReader)
     default:
       return r.fail(`${path}.kind`, `must be one of ${STEP_KINDS.join(', ')}`);
   }
+}
+
+/** A send step's window (the in-app messages' rule: days, from, to) and what a run does outside it. */
+function readTiming(r: Reader, s: Record<string, unknown>, path: string): SendTiming | undefined {
+  if (s.sendingWindow === undefined || s.sendingWindow === null) {
+    if (s.outsideWindow !== undefined && s.outsideWindow !== null) return r.fail(`${path}.outsideWindow`, 'needs a sendingWindow');
+    return {};
+  }
+  const w = r.object(s.sendingWindow, `${path}.sendingWindow`);
+  if (!w) return undefined;
+  const problems = windowProblems(w as { days: unknown; from: unknown; to: unknown });
+  for (const p of problems) r.fail(`${path}.sendingWindow.${p.member}`, p.message);
+  const outside = s.outsideWindow ?? 'wait';
+  if (outside !== 'wait' && outside !== 'skip') return r.fail(`${path}.outsideWindow`, 'must be wait or skip');
+  return problems.length ? undefined : { sendingWindow: windowOf(w as unknown as SendingWindow), outsideWindow: outside };
 }
 
 /** A notice's or a push's words as written in a send step; their rules (lengths, the link's form) are the notice's, checked on publishing. */

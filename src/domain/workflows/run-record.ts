@@ -157,17 +157,19 @@ const doneOf = (d: { outcome: string; reason?: string | null; detail?: string | 
 });
 
 /**
- * A step begun and not yet done (a webhook between its tries): the step left is closed and the run
- * shown at this step, active, from the step's first try; its visit is recorded when done (takeStep).
+ * A step begun and not yet done (a webhook between its tries; a send held until its window opens,
+ * `until`): the step left is closed and the run shown at this step, active (or waiting until then),
+ * from when it entered the step; its visit is recorded when done (takeStep).
  */
-export async function stepBegun(ctx: Ctx, visit: Visit & { at: string; workflowId: string }): Promise<void> {
+export async function stepBegun(ctx: Ctx, visit: Visit & { at: string; workflowId: string }, until?: Date): Promise<void> {
   const now = ctx.clock.now();
   const also = closing(visit.runKey, visit.workflowId, visit.from, now);
   await one(
     ctx,
     sql`
     ${also.length ? sql`WITH ${join(also)}` : sql``}
-    UPDATE person_run SET at_step = ${visit.step.key}, state = 'active', since = ${new Date(visit.at)}, until = NULL, waits_for = NULL
+    UPDATE person_run SET at_step = ${visit.step.key}, state = ${until ? 'waiting' : 'active'}::"PersonRunState", since = ${new Date(visit.at)},
+      until = ${until ?? null}, waits_for = NULL
     WHERE id = ${visit.runKey} AND state <> 'ended'
     RETURNING 1`,
   );

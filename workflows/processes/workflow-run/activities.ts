@@ -2,6 +2,7 @@ import { systemContext, type Services } from '../../../src/domain/context.js';
 import { endRun, moveRun, takeStep } from '../../../src/domain/workflows/run-record.js';
 import { meetsCondition, setAttribute, tagPerson } from '../../../src/domain/workflows/step-effects.js';
 import { sendEmailStep } from '../../../src/domain/workflows/email-step.js';
+import { sendGate } from '../../../src/domain/workflows/send-gate.js';
 import { sendInAppStep } from '../../../src/domain/workflows/inapp-step.js';
 import { sendNoticeStep, sendPushStep } from '../../../src/domain/workflows/send-step.js';
 import { providerTokenStore } from '../../../src/domain/push/provider-tokens.js';
@@ -54,9 +55,12 @@ export const workflowRunActivities = (svc: Services, opts: WebhookOptions = {}, 
       const done = await takeStep(ctx, call, async (t) => ((await meetsCondition(t, condition)) ? { outcome: 'yes' } : { outcome: 'no' }));
       return { matched: done.outcome === 'yes' };
     },
-    sendWorkflowMessage: (call) => {
+    sendWorkflowMessage: async (call) => {
       const step = call.step;
       if (step.kind !== 'send') throw new Error('not a send step');
+      const gate = await sendGate(ctx, { ...call, step });
+      if ('done' in gate) return gate.done;
+      if ('heldUntil' in gate) return { outcome: 'held', reason: 'outside_window', heldUntil: gate.heldUntil.toISOString() as Instant };
       if (step.channel === 'notice') return sendNoticeStep(ctx, { ...call, step });
       if (step.channel === 'push') return sendPushStep(ctx, senders(), { ...call, step });
       if (step.channel === 'email') return sendEmailStep(ctx, { ...call, step });

@@ -250,4 +250,22 @@ describe('a workflow run’s ways out and webhook tries', () => {
     );
     expect(sent.last).toMatchObject({ kind: 'call', activity: 'endWorkflowRun', input: { at: 'done', outcome: 'welcomed' } });
   });
+
+  it('waits at a send step held by its sending window, asks it again the same visit when the window opens, and hears the goal meanwhile', () => {
+    const toSend = toWebhook.slice(0, 4);
+    const opens = '2026-12-01T09:00:00.000Z';
+    const held = drive([...toSend, done('sendWorkflowMessage', { outcome: 'held', reason: 'outside_window', heldUntil: opens })]);
+    expect(held.last).toEqual({ kind: 'wait', until: opens, signals: ['event', 'exit', 'move'] });
+    expect(held.state).toMatchObject({ at: 'hello', retrying: true, unwaited: 0 });
+    const asked = drive([{ kind: 'timer_fired', at: opens }], held.state);
+    expect(asked.last).toMatchObject({ kind: 'call', activity: 'sendWorkflowMessage', input: { step: { key: 'hello' }, visit: 1, at } });
+    expect(asked.state.retrying).toBeUndefined();
+    const sent = drive([done('sendWorkflowMessage')], asked.state);
+    expect(sent.last).toMatchObject({ kind: 'call', activity: 'beginWorkflowWait', input: { step: { key: 'opened' } } });
+    // Held, the run still ends on its goal, and is not moved off the step it waits to take.
+    const goal = drive([signal('event', { name: 'order_paid' })], held.state);
+    expect(goal.last).toMatchObject({ kind: 'call', activity: 'endWorkflowRun', input: { outcome: 'goal', at: 'hello' } });
+    const move = drive([signal('move', { versionId: 'v2', steps })], held.state);
+    expect(move.last).toEqual({ kind: 'wait', until: opens, signals: ['event', 'exit', 'move'] });
+  });
 });

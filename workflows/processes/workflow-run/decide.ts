@@ -32,7 +32,7 @@ export interface RunState extends RunInput {
   enteredAt?: Instant;
   /** A webhook step's try under way (or, with `waiting`, the last made before the wait for the next). */
   tries?: number;
-  /** A webhook step waits to be tried again. */
+  /** The step waits to be asked again: a webhook's next try, a send held until its window opens. */
   retrying?: boolean;
   /** A move to a newer version, taken once its record is written (moveWorkflowRun). */
   moving?: VersionMove;
@@ -81,7 +81,8 @@ export type RunActivities = {
   /** The wait's end; none for a wait for an event alone (the run is parked). */
   beginWorkflowWait: (input: StepCall) => Promise<{ until?: Instant }>;
   checkWorkflowCondition: (input: StepCall) => Promise<{ matched: boolean }>;
-  sendWorkflowMessage: (input: StepCall) => Promise<StepOutcome>;
+  /** `heldUntil` when the step's sending window is shut: asked again then (the step not yet recorded). */
+  sendWorkflowMessage: (input: StepCall) => Promise<StepOutcome & { heldUntil?: Instant }>;
   /** One try; `retryInMs` when the post is to be tried again after that wait (the step not yet recorded). */
   postWorkflowWebhook: (input: StepCall) => Promise<StepOutcome & { retryInMs?: number }>;
   setWorkflowAttribute: (input: StepCall) => Promise<StepOutcome>;
@@ -190,12 +191,22 @@ const postWebhook = (state: RunState, input: StepCall): Decided => ({
   command: call('postWorkflowWebhook', input, RETRY),
 });
 
-/** The call of the step the run is at, again (a webhook's next try). */
-function again(state: RunState, attempt: number): Decided {
+/** The call of the step the run is at, again, the same visit: a webhook's next try, or a held send once its window opens. */
+function again(state: RunState): Decided {
   const { appModeId, workflowId, versionId, contactId, runKey } = state;
   const step = stepOf(state, state.at)!;
-  const at = state.enteredAt!;
-  return postWebhook(state, { appModeId, workflowId, versionId, contactId, runKey, step, visit: state.visits[state.at]!, at, attempt });
+  const input: StepCall = {
+    appModeId,
+    workflowId,
+    versionId,
+    contactId,
+    runKey,
+    step,
+    visit: state.visits[state.at]!,
+    at: state.enteredAt!,
+  };
+  if (step.kind === 'webhook') return postWebhook(state, { ...input, attempt: (state.tries ?? 1) + 1 });
+  return { state: { ...state, retrying: undefined }, command: call('sendWorkflowMessage', input, RETRY) };
 }
 
 /** Records the run's end (at its end step, or where an exit or a failure found it), then ends it. */
@@ -275,6 +286,10 @@ export const workflowRunProcess = define({
               return waiting({ ...state, retrying: true, until: addMs(event.at, event.result.retryInMs) });
             }
             return enter(state, wayOn(step!)!, event.at, event.result.outcome);
+          case 'sendWorkflowMessage':
+            if (event.result.heldUntil !== undefined)
+              return waiting({ ...state, retrying: true, until: event.result.heldUntil, unwaited: 0 });
+            return enter(state, wayOn(step!)!, event.at, event.result.outcome);
           default:
             return enter(state, wayOn(step!)!, event.at, event.result.outcome);
         }
@@ -285,7 +300,7 @@ export const workflowRunProcess = define({
           ? { state, command: { kind: 'end', outcome: { outcome: state.ended, at: state.at, unrecorded: true } } }
           : finish(state, 'failed', 'failed');
       case 'timer_fired':
-        if (state.retrying) return again({ ...state, until: undefined }, (state.tries ?? 1) + 1);
+        if (state.retrying) return again({ ...state, until: undefined });
         return step?.kind === 'wait_for_event'
           ? enter(state, step.timeout ?? step.next, event.at, 'timeout')
           : enter(state, wayOn(step!)!, event.at, 'waited');
