@@ -174,6 +174,22 @@ describe('workflows in the console', { timeout: 120_000 }, () => {
     expect(await seriousFindings(page)).toEqual([]);
     await tell.scrollIntoViewIfNeeded();
     await page.screenshot({ path: `${SHOTS}console-workflows-send.png` });
+    // Only in office hours on the person's clock, skipped outside them: a window ending before it starts is refused beside "Until".
+    await tell.getByLabel("Only on some days and hours, in the person's own time zone").check();
+    await tell.getByLabel('Outside them').selectOption('skip');
+    await tell.getByLabel('Until').fill('08:00');
+    await editor.getByRole('button', { name: 'Publish' }).click();
+    await tell.getByText('must be after from').waitFor();
+    expect(await tell.getByLabel('Until').getAttribute('aria-invalid')).toBe('true');
+    expect(((await draftOf()).draft as { steps: Record<string, unknown>[] }).steps[4]).toMatchObject({
+      sendingWindow: { days: [1, 2, 3, 4, 5], from: '09:00', to: '08:00' },
+      outsideWindow: 'skip',
+    });
+    await tell.getByLabel('Until').fill('17:00');
+    await tell.getByLabel('Sat').check();
+    expect(await seriousFindings(page)).toEqual([]);
+    await tell.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${SHOTS}console-workflows-window.png` });
     await tell.getByLabel('Channel').selectOption('email');
     await tell.getByLabel(/^Message id/).waitFor();
     expect(await tell.getByLabel('Title', { exact: true }).count()).toBe(0);

@@ -5,6 +5,8 @@ import { AudienceReach } from './messages-reach';
 import { useMessageChange } from './messages-change';
 import { audienceOf, modelOf, type Model } from './messages-content';
 import { FieldError, FormProblem, invalid } from './settings-common';
+import { WindowFields } from './sending-window-fields';
+import { WORKING_HOURS, type WindowValue } from './sending-window';
 
 // A message's audience, edited as conditions (audience-rules.tsx: on the person's attributes, own
 // fields and answers to a survey, all or any of them; a rule the rows cannot hold kept as written),
@@ -60,7 +62,6 @@ export function AudienceEditor(props: { m: InAppMessagePageFragment; onSaved(m: 
 // times) and its sending window (days of the week and hours, in the person's own time zone);
 // empty fields clear them. Refusals are shown beside the field they name (`stopAt`, `sendingWindow.to`).
 
-const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 const pad = (n: number) => String(n).padStart(2, '0');
 /** An ISO time as a datetime-local field's value, in this browser's zone. */
 const localField = (iso: string | null | undefined) => {
@@ -74,9 +75,7 @@ export function ScheduleEditor(props: { m: InAppMessagePageFragment; onSaved(m: 
   const [startAt, setStartAt] = useState(localField(props.m.startAt));
   const [stopAt, setStopAt] = useState(localField(props.m.stopAt));
   const [windowOn, setWindowOn] = useState(!!w);
-  const [days, setDays] = useState<number[]>(w?.days ?? [1, 2, 3, 4, 5]);
-  const [from, setFrom] = useState(w?.from ?? '09:00');
-  const [to, setTo] = useState(w?.to ?? '18:00');
+  const [window, setWindow] = useState<WindowValue>(w ? { days: w.days, from: w.from, to: w.to } : WORKING_HOURS);
   const { problem, busy, change } = useMessageChange(props.m.id, props.onSaved);
   const first = useRef<HTMLInputElement>(null);
   useEffect(() => first.current?.focus(), []);
@@ -90,7 +89,7 @@ export function ScheduleEditor(props: { m: InAppMessagePageFragment; onSaved(m: 
         await change(() => ({
           startAt: startAt ? new Date(startAt).toISOString() : null,
           stopAt: stopAt ? new Date(stopAt).toISOString() : null,
-          sendingWindow: windowOn ? { days, from, to } : null,
+          sendingWindow: windowOn ? window : null,
         }));
       }}
     >
@@ -121,42 +120,14 @@ export function ScheduleEditor(props: { m: InAppMessagePageFragment; onSaved(m: 
         Only on some days and hours, in the person's own time zone
       </label>
       {windowOn && (
-        <fieldset class="when-window">
-          <legend>Sending window</legend>
-          <span class="when-days" role="group" aria-label="Days">
-            {DAYS.map((d, i) => (
-              <label key={d} class="check">
-                <input
-                  type="checkbox"
-                  checked={days.includes(i)}
-                  onChange={(e) => setDays(e.currentTarget.checked ? [...days, i].sort() : days.filter((x) => x !== i))}
-                />
-                {d}
-              </label>
-            ))}
-          </span>
-          <FieldError problem={problem} field="sendingWindow.days" id="when-days" />
-          <span>
-            <label for="when-from">From</label>
-            <input
-              type="time"
-              {...invalid(problem, 'sendingWindow.from', 'when-from')}
-              value={from}
-              onInput={(e) => setFrom(e.currentTarget.value)}
-            />
-            <FieldError problem={problem} field="sendingWindow.from" id="when-from" />
-          </span>
-          <span>
-            <label for="when-to">Until</label>
-            <input
-              {...invalid(problem, 'sendingWindow.to', 'when-to')}
-              value={to}
-              placeholder="HH:MM (24:00 for midnight)"
-              onInput={(e) => setTo(e.currentTarget.value)}
-            />
-            <FieldError problem={problem} field="sendingWindow.to" id="when-to" />
-          </span>
-        </fieldset>
+        <WindowFields
+          id={(f) => `when-${f}`}
+          value={window}
+          field="sendingWindow"
+          problem={problem}
+          Said={FieldError}
+          onChange={setWindow}
+        />
       )}
       <div class="actions">
         <button type="submit" disabled={busy}>

@@ -21,6 +21,7 @@ import { navigate, surveyResultsPath } from '../router';
 import { MessageWords } from './messages-words';
 import { MessagePreview } from './messages-preview';
 import { AudienceReach } from './messages-reach';
+import { DAYS } from './sending-window';
 
 type Editor = typeof import('./messages-editor').MessageEditor;
 type SurveyEditor = typeof import('./messages-survey-editor').SurveyEditor;
@@ -28,14 +29,13 @@ type Audience = typeof import('./messages-audience').AudienceEditor;
 type Schedule = typeof import('./messages-audience').ScheduleEditor;
 let scheduleLoaded: Schedule | undefined;
 
-const DAY_NAMES = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 /** When a message is answered, in a few words. */
 function whenWords(m: InAppMessagePageFragment): string {
   const parts = [
     m.startAt && `from ${fullTime(m.startAt)}`,
     m.stopAt && `until ${fullTime(m.stopAt)}`,
     m.sendingWindow &&
-      `on ${m.sendingWindow.days.map((d) => DAY_NAMES[d]).join(', ')}, ${m.sendingWindow.from} to ${m.sendingWindow.to} in the person's time zone`,
+      `on ${m.sendingWindow.days.map((d) => DAYS[d]).join(', ')}, ${m.sendingWindow.from} to ${m.sendingWindow.to} in the person's time zone`,
   ].filter(Boolean);
   return parts.length ? `Shown ${parts.join(', ')}.` : 'Shown whenever it is live.';
 }

@@ -1,4 +1,5 @@
 import { audienceOf, modelOf, type Model } from './messages-content';
+import { WORKING_HOURS, type WindowValue } from './sending-window';
 import { STEP_KINDS, type StepKind } from './workflows-kinds';
 
 export { KIND_WORDS, STEP_KINDS, type StepKind } from './workflows-kinds';
@@ -74,6 +75,10 @@ export interface EditStep {
   body: string;
   link: string;
   topic: string;
+  /** A send step's sending window (on the person's clock), and what a run does outside it: wait or skip. */
+  windowOn: boolean;
+  window: WindowValue;
+  outside: string;
   url: string;
   attribute: string;
   valueType: ValueType;
@@ -143,6 +148,8 @@ const STEP_MEMBERS = [
   'messageId',
   'content',
   'topic',
+  'sendingWindow',
+  'outsideWindow',
   'url',
   'attribute',
   'value',
@@ -166,6 +173,7 @@ function stepOf(raw: unknown): EditStep {
   const s = isObj(raw) ? raw : {};
   const v = s.value;
   const content = isObj(s.content) ? s.content : {};
+  const w = isObj(s.sendingWindow) ? s.sendingWindow : undefined;
   const valueType: ValueType =
     v === null ? 'null' : v === true ? 'true' : v === false ? 'false' : typeof v === 'number' ? 'number' : 'string';
   return {
@@ -183,6 +191,11 @@ function stepOf(raw: unknown): EditStep {
     body: text(content.body),
     link: text(content.link),
     topic: text(s.topic),
+    windowOn: w !== undefined,
+    window: w
+      ? { days: Array.isArray(w.days) ? w.days.filter((d): d is number => typeof d === 'number') : [], from: text(w.from), to: text(w.to) }
+      : WORKING_HOURS,
+    outside: s.outsideWindow === undefined ? 'wait' : text(s.outsideWindow),
     url: text(s.url),
     attribute: text(s.attribute),
     valueType,
@@ -240,9 +253,12 @@ function fromStep(s: EditStep): Json {
     wait_until: { time: s.time },
     wait_for_event: { event: s.event, timeoutSeconds: secondsOf(s.timeout) },
     branch: { condition: audienceOf(s.condition) ?? undefined },
-    send: WRITTEN.includes(s.channel)
-      ? { channel: s.channel, content: present({ title: s.title, body: s.body, link: s.link.trim() }), topic: s.topic.trim() }
-      : { channel: s.channel, messageId: s.messageId.trim() },
+    send: {
+      ...(WRITTEN.includes(s.channel)
+        ? { channel: s.channel, content: present({ title: s.title, body: s.body, link: s.link.trim() }), topic: s.topic.trim() }
+        : { channel: s.channel, messageId: s.messageId.trim() }),
+      ...(s.windowOn && { sendingWindow: s.window, outsideWindow: s.outside }),
+    },
     webhook: { url: s.url.trim() },
     set_attribute: { attribute: s.attribute, value },
     tag: { action: s.action, tag: s.tag },

@@ -71,6 +71,8 @@ export const REASON_WORDS: Record<string, string> = {
   stopped: 'Staff stopped the workflow’s sending of this email',
   message_not_live: 'The in-app message is not live (a draft, paused or ended)',
   outside_schedule: 'The in-app message’s schedule is over',
+  outside_window: 'Outside the step’s sending window on the person’s clock (the step skips then)',
+  test_mode: 'Test mode: a workflow’s push goes only to test phones, its email only to the workspace’s members',
 };
 
 /** An ended run's outcome in words: an end step's own word, or the service's. */

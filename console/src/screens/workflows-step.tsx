@@ -1,5 +1,6 @@
 import { AudienceRules } from './audience-rules';
 import { FieldSaid, invalid, Said, TextField, type Problem } from './messages-survey-fields';
+import { WindowFields } from './sending-window-fields';
 import {
   KIND_WORDS,
   STEP_KINDS,
@@ -231,6 +232,44 @@ export function StepCard(props: StepProps) {
         )}
         {kind === 'end' && text('outcome', 'Outcome (a lowercase word the run ends with)', 'outcome', { max: 40 })}
       </div>
+      {kind === 'send' && (
+        <div class="workflow-window">
+          <label class="check">
+            <input
+              type="checkbox"
+              id={id('window-on')}
+              checked={s.windowOn}
+              onChange={(e) => onChange({ windowOn: e.currentTarget.checked })}
+            />
+            Only on some days and hours, in the person's own time zone
+          </label>
+          {s.windowOn && (
+            <>
+              <WindowFields
+                id={(f) => id(`window-${f}`)}
+                value={s.window}
+                field={`${at}.sendingWindow`}
+                problem={problem}
+                Said={FieldSaid}
+                onChange={(window) => onChange({ window })}
+              />
+              <span class="survey-field">
+                <label for={id('outside')}>Outside them</label>
+                <select
+                  {...invalid(problem, `${at}.outsideWindow`, id('outside'))}
+                  value={s.outside}
+                  onChange={(e) => onChange({ outside: e.currentTarget.value })}
+                >
+                  <option value="wait">Wait until they open, then send</option>
+                  <option value="skip">Skip the step (the person is not sent it)</option>
+                  {s.outside !== 'wait' && s.outside !== 'skip' && <option value={s.outside}>{s.outside} (unknown)</option>}
+                </select>
+                <FieldSaid problem={problem} field={`${at}.outsideWindow`} id={id('outside')} />
+              </span>
+            </>
+          )}
+        </div>
+      )}
       {kind === 'branch' && (
         <fieldset class="workflow-condition">
           <legend>Condition</legend>
