@@ -1,5 +1,6 @@
 // npx tsx scripts/record-histories.ts [process …]: records one real Temporal history per durable process
-// (the latest version of each) into test/fixtures/histories/<process>.v<version>.json, which test/temporal-replay.test.ts replays against the
+// (the latest version of each) into test/fixtures/histories/<process>.v<version>.json, and the further
+// runs MORE_RUNS names into <process>.v<version>.<name>.json, which test/temporal-replay.test.ts replays against the
 // workflow code of the day. Needs a Temporal server at TEMPORAL_ADDRESS (a dev server will do) and
 // nothing else: a worker in this process runs the service's workflows on a task queue of its own,
 // with stand-in activities that answer fixed results (the history records what the workflow did
@@ -10,7 +11,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
-import type { ActivitiesOf } from '../workflows/engine/types.js';
+import type { ActivitiesOf, Instant } from '../workflows/engine/types.js';
 import { processes, type Processes } from '../workflows/processes/registry.js';
 import type { DurableArgs } from '../workflows/temporal/definitions.js';
 import { historyToJson } from '../workflows/temporal/history-json.js';
@@ -67,6 +68,54 @@ const RUNS: { [Name in Processes['name']]: { input: unknown; says: string } } = 
   },
 };
 
+/** Further runs of a process, each recorded into <process>.v<version>.<name>.json: a run the first does not show, with what is done to it meanwhile. */
+const MORE_RUNS: { process: Processes['name']; name: string; input: unknown; says: string; meanwhile(signal: Signaller): Promise<void> }[] =
+  [
+    {
+      process: 'workflow-run',
+      name: 'sends',
+      input: {
+        appModeId: 'app-mode-1',
+        workflowId: 'workflow-1',
+        versionId: 'version-1',
+        runKey: 'wfr_recorded_sends',
+        contactId: 'contact-1',
+        goalEvent: 'bought',
+        steps: sendSteps('Welcome'),
+      },
+      says: 'a wait for an event, moved to version 2 while waiting, the event, a notice held by its sending window then sent, a push skipped, the end',
+      meanwhile: async (signal) => {
+        await sleep(500);
+        await signal('move', { versionId: 'version-2', steps: sendSteps('Welcome again'), goalEvent: 'bought' });
+        await sleep(500);
+        await signal('event', { name: 'opened' });
+      },
+    },
+  ];
+
+type Signaller = (name: string, payload: unknown) => Promise<void>;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function sendSteps(title: string) {
+  return [
+    { key: 'listen', kind: 'wait_for_event', event: 'opened', timeoutSeconds: 60, next: 'card', timeout: 'card' },
+    {
+      key: 'card',
+      kind: 'send',
+      channel: 'notice',
+      content: { title },
+      sendingWindow: { days: [0, 1, 2, 3, 4, 5, 6], from: '09:00', to: '17:00' },
+      outsideWindow: 'wait',
+      next: 'buzz',
+    },
+    { key: 'buzz', kind: 'send', channel: 'push', content: { title }, next: 'done' },
+    { key: 'done', kind: 'end', outcome: 'told' },
+  ];
+}
+
+/** Send steps held by their window once (the first ask of each visit), then sent; a push skipped as in test mode. */
+const heldOnce = new Set<string>();
+
 const stepsOfPush = new Map<string | null, () => { after: string | null; finished: boolean; waitUntil: string | null }>([
   [null, () => ({ after: 'contact-500', finished: false, waitUntil: null })],
   ['contact-500', () => ({ after: 'contact-1000', finished: false, waitUntil: inSeconds(2) })],
@@ -90,7 +139,15 @@ const activities: ActivitiesOf<Processes> = {
   mailSignup: async () => undefined,
   beginWorkflowWait: async () => ({ until: inSeconds(2) }),
   checkWorkflowCondition: async () => ({ matched: true }),
-  sendWorkflowMessage: async () => ({ outcome: 'skipped', reason: 'not_available' }),
+  sendWorkflowMessage: async ({ runKey, step, visit }) => {
+    if (step.kind !== 'send') return { outcome: 'skipped', reason: 'not_available' };
+    const key = `${runKey}:${step.key}:${visit}`;
+    if (step.sendingWindow && !heldOnce.has(key)) {
+      heldOnce.add(key);
+      return { outcome: 'held', reason: 'outside_window', heldUntil: inSeconds(2) as Instant };
+    }
+    return step.channel === 'push' ? { outcome: 'skipped', reason: 'test_mode' } : { outcome: 'sent' };
+  },
   postWorkflowWebhook: async ({ attempt }) => (attempt === 1 ? { outcome: 'retry', retryInMs: 1000 } : { outcome: 'sent' }),
   setWorkflowAttribute: async () => ({ outcome: 'passed' }),
   tagWorkflowPerson: async () => ({ outcome: 'passed' }),
@@ -126,6 +183,22 @@ await worker
       // A file per version: recording a new version keeps the older one's history, replayed as long as the code carries it.
       await writeFile(`${out}${name}.v${version}.json`, historyToJson(history));
       console.log(`${name} v${version}: ${run.says}; ${history.events?.length} events, outcome ${JSON.stringify(outcome)}`);
+    }
+    for (const run of MORE_RUNS.filter((r) => only.length === 0 || only.includes(r.process))) {
+      const { version } = processes.latest(run.process);
+      const args: DurableArgs = { version, input: run.input };
+      const handle = await client.workflow.start(run.process, {
+        taskQueue,
+        workflowId: `${run.process}-recorded-${randomUUID()}`,
+        args: [args],
+      });
+      await run.meanwhile((name, payload) => handle.signal(name, payload));
+      const outcome = await handle.result();
+      const history = await handle.fetchHistory();
+      await writeFile(`${out}${run.process}.v${version}.${run.name}.json`, historyToJson(history));
+      console.log(
+        `${run.process} v${version} (${run.name}): ${run.says}; ${history.events?.length} events, outcome ${JSON.stringify(outcome)}`,
+      );
     }
   })
   .catch((err: unknown) => {
