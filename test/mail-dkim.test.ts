@@ -1,9 +1,11 @@
-import { generateKeyPairSync } from 'node:crypto';
+import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { dkimVerify } from 'mailauth/lib/dkim/verify.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readConfig } from '../src/config.js';
 import { sendMail } from '../src/domain/mail/send.js';
+import { composeEmail } from '../src/domain/email/compose.js';
 import { personalise, renderEmail } from '../src/domain/email/render.js';
+import { emailTokenKey } from '../src/domain/email/tokens.js';
 import { startTestServer, testConfig, type TestServer } from './support/server.js';
 import { smtpServer } from './support/smtp.js';
 
@@ -95,6 +97,38 @@ describe('DKIM over SMTP', () => {
     expect((await dkimVerify(altered, { resolver })).results[0]!.status.result).toBe('fail');
     const unposted = Buffer.from(raw.toString('latin1').replace('List-Unsubscribe=One-Click', 'List-Unsubscribe=Two-Clicks'), 'latin1');
     expect((await dkimVerify(unposted, { resolver })).results[0]!.status.result).toBe('fail');
+  });
+
+  it('signs a sending’s email, made as MIME once and handed over as it is, with both List-Unsubscribe headers inside', async () => {
+    const rendered = await renderEmail({
+      subject: 'Spring news',
+      preheader: '',
+      blocks: [{ type: 'paragraph', spans: [{ text: 'Tulips — ' }, { text: 'see them', link: 'https://shop.example.com/tulips' }] }],
+      brand: { name: 'Garden Shop', color: '#2f9e44', logoUrl: null },
+      language: 'en',
+      topic: { name: 'Garden news' },
+    });
+    const version = {
+      ...rendered,
+      subject: 'Spring news — naïve café',
+      topicId: 'topic-1',
+      fromName: 'Garden Shöp',
+      fromAddress: null,
+      replyTo: null,
+    };
+    const at = { key: emailTokenKey(t.svc), baseUrl: 'https://crm.example.com', defaultFrom: 'Garden Shop <news@example.com>' };
+    const message = composeEmail(version, { sendId: randomUUID(), address: 'reader@example.org' }, at, new Date());
+    expect(message.mime).toBeDefined();
+    await t.svc.mail.send(message);
+    const { raw, mail } = smtp.received.splice(0)[0]!;
+    expect(mail.subject).toBe('Spring news — naïve café');
+    expect(mail.html).toBe(message.html);
+    const { results } = await dkimVerify(raw, { resolver });
+    expect(results[0]).toMatchObject({ signingDomain: 'example.com', status: { result: 'pass', aligned: 'example.com' } });
+    const h = tags(mail.headerLines.find((l) => l.key === 'dkim-signature')!.line)
+      .h!.toLowerCase()
+      .split(':');
+    expect(h).toEqual(expect.arrayContaining(['from', 'to', 'subject', 'date', 'message-id', 'list-unsubscribe', 'list-unsubscribe-post']));
   });
 });
 

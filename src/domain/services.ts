@@ -115,6 +115,8 @@ export interface OutgoingMessage {
   headers: { name: string; value: string }[];
   messageId: string;
   date: Date;
+  /** The whole message as MIME, made already (email/mime.ts), with its envelope's sender: SMTP hands it over as it is. */
+  mime?: { sender: string; raw: string };
 }
 
 /** The one way mail leaves (src/domain/mail/): SMTP, or nothing leaves and the outgoing_mail table keeps it. */

@@ -1,6 +1,8 @@
 import { messageIdDomain } from '../../lib/mail-domain.js';
 import type { OutgoingMessage } from '../mail/transport.js';
+import { plainAddress } from '../../lib/mime/encode.js';
 import { emailAddresses } from './addresses.js';
+import { mimeTemplate, personalMime, type MimeTemplate } from './mime.js';
 import { personalise } from './render.js';
 import { emailToken, type EmailTokenKey } from './tokens.js';
 
@@ -9,6 +11,8 @@ import { emailToken, type EmailTokenKey } from './tokens.js';
 // domain (bounces and replies come back by it), and for topic mail List-Unsubscribe with the https
 // address a one-click POST unsubscribes by and List-Unsubscribe-Post (RFC 8058; with DKIM they are
 // inside the signature), besides the visible link in the body. Pure and quick: it runs once per person.
+// The message is also made as MIME (mime.ts) from pieces encoded once per version, which the SMTP
+// transport hands over as it is.
 
 export interface VersionToSend {
   subject: string;
@@ -37,6 +41,14 @@ export function fromOf(version: Pick<VersionToSend, 'fromName' | 'fromAddress'>,
   return version.fromName ? `${quoted(version.fromName)} <${/<([^<>]*)>/.exec(address)?.[1] ?? address}>` : address;
 }
 
+/** Each version's MIME pieces, made at its first email (a step's emails share one version object). */
+const templates = new WeakMap<VersionToSend, { from: string; template: MimeTemplate | null }>();
+function templateOf(version: VersionToSend, from: string): MimeTemplate | null {
+  let made = templates.get(version);
+  if (!made || made.from !== from) templates.set(version, (made = { from, template: mimeTemplate(version, from) }));
+  return made.template;
+}
+
 export function composeEmail(
   version: VersionToSend,
   to: { sendId: string; address: string },
@@ -48,11 +60,12 @@ export function composeEmail(
   const go = emailAddresses(at.baseUrl);
   const topic = version.topicId !== null;
   const unsubscribe = topic ? go.unsubscribe(token('unsubscribe')) : undefined;
-  const body = personalise(version, {
+  const addresses = {
     links: version.links.map((_, i) => go.click(token('click', i))),
     open: go.open(token('open')),
     ...(topic ? { unsubscribe, preferences: go.preferencesPage(token('preferences')) } : {}),
-  });
+  };
+  const body = personalise(version, addresses);
   const from = fromOf(version, at.defaultFrom);
   const headers = [
     ...(version.replyTo ? [{ name: 'Reply-To', value: version.replyTo }] : []),
@@ -64,6 +77,20 @@ export function composeEmail(
       : []),
   ];
   const mailMessageId = `${to.sendId}@${messageIdDomain(at.defaultFrom)}`;
+  const template = templateOf(version, from);
+  const mime =
+    template && plainAddress(to.address)
+      ? {
+          sender: template.sender,
+          raw: personalMime(template, {
+            to: to.address,
+            messageId: `<${mailMessageId}>`,
+            date: now,
+            addresses,
+            listUnsubscribe: unsubscribe,
+          }),
+        }
+      : undefined;
   return {
     from,
     to: [to.address],
@@ -74,5 +101,6 @@ export function composeEmail(
     messageId: `<${mailMessageId}>`,
     date: now,
     mailMessageId,
+    ...(mime && { mime }),
   };
 }

@@ -160,7 +160,34 @@ const PLACEHOLDER = /&crm-(?:link-(\d+)|(open|unsubscribe|preferences|amp));/g;
 export function personalise(rendered: { html: string; text: string }, at: PersonalAddresses): { html: string; text: string } {
   const fill = (source: string, escape: (v: string) => string) =>
     source.replace(PLACEHOLDER, (_, link: string | undefined, what: 'open' | 'unsubscribe' | 'preferences' | 'amp' | undefined) =>
-      what === 'amp' ? '&' : escape((link !== undefined ? at.links[Number(link)] : at[what!]) ?? ''),
+      what === 'amp' ? '&' : escape(addressAt(at, link !== undefined ? Number(link) : what!)),
     );
   return { html: fill(rendered.html, escapeText), text: fill(rendered.text, (v) => v) };
 }
+
+/** A person's own place in the rendered email: a tracked link's address (by its index), or one of theirs. */
+export type Place = number | 'open' | 'unsubscribe' | 'preferences';
+
+/**
+ * The rendered email cut at each person's place: `parts` (the escaped ampersand already itself) one
+ * more than `places`, so that part 0, place 0's address, part 1, … is what personalise makes.
+ */
+export function placesOf(source: string): { parts: string[]; places: Place[] } {
+  const parts = [''];
+  const places: Place[] = [];
+  let from = 0;
+  for (const m of source.matchAll(PLACEHOLDER)) {
+    parts[parts.length - 1] += source.slice(from, m.index);
+    from = m.index + m[0].length;
+    if (m[2] === 'amp') parts[parts.length - 1] += '&';
+    else {
+      places.push(m[1] !== undefined ? Number(m[1]) : (m[2] as 'open' | 'unsubscribe' | 'preferences'));
+      parts.push('');
+    }
+  }
+  parts[parts.length - 1] += source.slice(from);
+  return { parts, places };
+}
+
+/** A person's address for a place (empty when they have none there, as personalise writes it). */
+export const addressAt = (at: PersonalAddresses, place: Place): string => (typeof place === 'number' ? at.links[place] : at[place]) ?? '';

@@ -9,6 +9,8 @@ import { MailNotSent, type MailTransport, type OutgoingMessage } from './transpo
 // With DKIM settings every message is signed (rsa-sha256, relaxed/relaxed) over nodemailer's
 // headers and List-Unsubscribe-Post too, which it leaves out: RFC 8058 wants both List-Unsubscribe
 // headers inside the signature, or a one-click unsubscribe is not honoured.
+// A message made as MIME already (a sending's email, email/mime.ts) is handed over as it is, with its
+// envelope: nodemailer does not build and encode it again (signed all the same).
 
 const TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 };
 /** Connections kept open and reused (an email sending hands many messages at once), and messages a connection carries before it is renewed. */
@@ -57,18 +59,19 @@ export function smtpMail(smtpUrl: string, from: string, dkim?: DkimSettings): Ma
     describe: dkim ? `${describe}, DKIM-signed as ${dkim.keySelector}._domainkey.${dkim.domainName}` : describe,
     async send(message: OutgoingMessage) {
       try {
-        await (
-          await transport()
-        ).sendMail({
-          from: message.from,
-          to: message.to,
-          subject: message.subject,
-          text: message.text,
-          html: message.html,
-          headers: message.headers.map(({ name, value }) => ({ key: name, value })),
-          messageId: message.messageId,
-          date: message.date,
-        });
+        const mailer = await transport();
+        if (message.mime) await mailer.sendMail({ envelope: { from: message.mime.sender, to: message.to }, raw: message.mime.raw });
+        else
+          await mailer.sendMail({
+            from: message.from,
+            to: message.to,
+            subject: message.subject,
+            text: message.text,
+            html: message.html,
+            headers: message.headers.map(({ name, value }) => ({ key: name, value })),
+            messageId: message.messageId,
+            date: message.date,
+          });
       } catch (err) {
         throw notSent(err);
       }
