@@ -26,6 +26,7 @@ import { createApp } from '../src/domain/apps/create-app.js';
 import { contextOf, systemContext } from '../src/domain/context.js';
 import { createEmailMessage } from '../src/domain/email/messages.js';
 import { EMAILS_AT_ONCE } from '../src/domain/email/schedule.js';
+import { mimeTemplate, personalMime } from '../src/domain/email/mime.js';
 import { sendEmailMessage } from '../src/domain/email/sending.js';
 import type { StaffUser } from '../src/generated/prisma/client.js';
 import { openServices, type OpenServices } from '../src/services.js';
@@ -56,6 +57,8 @@ export interface EmailBenchResult {
   people: number;
   seedMs: number;
   floorMs: number;
+  /** Bare SMTP: the same email made as MIME once and handed to nodemailer as it is (the cost left when nothing but SMTP is done). */
+  bareMs: number;
   /** The embedded engine's sending, then the Temporal engine's (when TEMPORAL_ADDRESS is set). */
   runs: EmailEngineRun[];
   /** Why the Temporal half did not run, when it did not. */
@@ -193,6 +196,7 @@ export async function benchEmail(
     svc.outbox.consume(PROCESS_STARTS, startProcesses(engine, svc));
     let seedMs: number;
     let floorMs: number;
+    let bareMs: number;
     let embedded: EmailEngineRun;
     let appModeId: string;
     let messageId: string;
@@ -265,6 +269,23 @@ export async function benchEmail(
         }),
       );
       floorMs = performance.now() - floorStart;
+
+      // Bare SMTP, to read the ratios by: the same email made as MIME once (as the service makes each
+      // person's, email/mime.ts), handed to nodemailer as it is, only its To changed per email.
+      const template = mimeTemplate(version, 'Bench <news@bench.test>')!;
+      const addresses = { links: version.links.map((l) => l), open: 'https://bench.test/o' };
+      const mime = personalMime(template, { to: 'TO', messageId: '<bare@bench.test>', date: new Date(), addresses });
+      const bareStart = performance.now();
+      next = 0;
+      await Promise.all(
+        Array.from({ length: EMAILS_AT_ONCE }, async () => {
+          while (next < people) {
+            const to = `bare-${next++}@example.com`;
+            await transport.sendMail({ envelope: { from: 'news@bench.test', to: [to] }, raw: mime.replace('To: TO\r\n', `To: ${to}\r\n`) });
+          }
+        }),
+      );
+      bareMs = performance.now() - bareStart;
       transport.close();
     } finally {
       // The embedded engine and its outbox consumer go before the Temporal half, which starts its runs from the same outbox.
@@ -272,9 +293,9 @@ export async function benchEmail(
       await svc.close();
     }
 
-    if (!temporalAddress) return { people, seedMs, floorMs, runs: [embedded], temporalSkipped: TEMPORAL_SKIPPED };
+    if (!temporalAddress) return { people, seedMs, floorMs, bareMs, runs: [embedded], temporalSkipped: TEMPORAL_SKIPPED };
     const temporal = await temporalRun({ url, secretKey, config, sink, people, appModeId, messageId, staffUser, address: temporalAddress });
-    return { people, seedMs, floorMs, runs: [embedded, temporal], temporalSkipped: null };
+    return { people, seedMs, floorMs, bareMs, runs: [embedded, temporal], temporalSkipped: null };
   } finally {
     await sink.close();
   }
@@ -349,9 +370,12 @@ export function printEmail(r: EmailBenchResult): void {
   console.log(
     `  floor    ${perSecond(r.floorMs).padStart(7)} emails/s (${s(r.floorMs)}: the same emails made once, nodemailer from a plain loop, ${EMAILS_AT_ONCE} at once, pooled)`,
   );
+  console.log(
+    `  bare     ${perSecond(r.bareMs).padStart(7)} emails/s (${s(r.bareMs)}: the same email made as MIME once, handed to nodemailer as it is; not the floor, a line to read the ratios by)`,
+  );
   for (const run of r.runs)
     console.log(
-      `  ratio    ${run.engine.padEnd(8)} ${(r.floorMs / run.serviceMs).toFixed(2)} of the floor; counted sent ${run.sent.toLocaleString('en')}, message.sent ${run.messageSent.toLocaleString('en')}`,
+      `  ratio    ${run.engine.padEnd(8)} ${(r.floorMs / run.serviceMs).toFixed(2)} of the floor (${(r.bareMs / run.serviceMs).toFixed(2)} of bare SMTP); counted sent ${run.sent.toLocaleString('en')}, message.sent ${run.messageSent.toLocaleString('en')}`,
     );
   if (r.temporalSkipped) console.warn(`\n*** SKIPPED the Temporal half of the email benchmark: ${r.temporalSkipped}. ***\n`);
 }
