@@ -1,6 +1,6 @@
 import { one, sql } from '../../db/sql.js';
 import type { Ctx } from '../context.js';
-import { inWindow, localTime } from '../inapp/schedule.js';
+import { inWindow, isTimeZone, localTime } from '../inapp/schedule.js';
 import type { Channel, SendTiming } from './definition.js';
 import { recordStep, skipped, stepBegun, stillToTake, type Done, type Visit } from './run-record.js';
 import { nextOpening } from './wait-until.js';
@@ -65,7 +65,10 @@ export async function sendGate(ctx: Ctx, v: GateVisit): Promise<Gate> {
       done: await recordStep(
         ctx,
         v,
-        skipped('outside_window', `it was ${DAYS[local.day]} ${clockOf(local.minute)} by the person’s clock (${person.timeZone ?? 'UTC'})`),
+        skipped(
+          'outside_window',
+          `it was ${DAYS[local.day]} ${clockOf(local.minute)} by the person’s clock (${person.timeZone && isTimeZone(person.timeZone) ? person.timeZone : 'UTC'})`,
+        ),
       ),
     };
   // A visit recorded already (the activity tried again) is answered by its channel, as recorded.
