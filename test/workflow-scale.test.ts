@@ -38,6 +38,7 @@ interface PlanNode {
   'Index Name'?: string;
   'Actual Rows'?: number;
   'Actual Loops'?: number;
+  'Rows Removed by Filter'?: number;
   Plans?: PlanNode[];
 }
 
@@ -61,9 +62,9 @@ async function planOf(statement: Sql, analyze = false): Promise<PlanNode[]> {
 const scansOf = (plan: PlanNode[], table: string) => plan.filter((n) => n['Relation Name'] === table && /Scan/.test(n['Node Type']));
 const seqScans = (plan: PlanNode[], tables: string[]) =>
   plan.filter((n) => n['Node Type'] === 'Seq Scan' && tables.includes(n['Relation Name'] ?? '')).map((n) => n['Relation Name']);
-/** Rows the plan's reads of `table` took, summed over their loops. */
+/** Rows the plan's reads of `table` took, those its filters passed over counted too, summed over their loops. */
 const rowsRead = (plan: PlanNode[], table: string) =>
-  scansOf(plan, table).reduce((n, s) => n + (s['Actual Rows'] ?? 0) * (s['Actual Loops'] ?? 1), 0);
+  scansOf(plan, table).reduce((n, s) => n + ((s['Actual Rows'] ?? 0) + (s['Rows Removed by Filter'] ?? 0)) * (s['Actual Loops'] ?? 1), 0);
 
 beforeAll(async () => {
   const url = await createTestDatabase();
@@ -139,7 +140,9 @@ describe(`${WAITING.toLocaleString('en')} waiting runs`, () => {
   it('wakes the due ones by the wake time’s index: the claim’s statements scan no table and read only what is due', async () => {
     const engine = new EmbeddedEngine(svc, processes, {} as never);
     const { lease, free } = engine.claimStatements(at);
-    for (const statement of [lease, free]) {
+    // The quick claims between full ones read a bounded window of the oldest due runs.
+    const quick = engine.claimStatements(at, 16, false);
+    for (const statement of [lease, free, quick.lease, quick.free]) {
       const plan = await planOf(statement, true);
       expect(seqScans(plan, ['workflow_run'])).toEqual([]);
       expect(scansOf(plan, 'workflow_run').length).toBeGreaterThan(0);
@@ -148,13 +151,15 @@ describe(`${WAITING.toLocaleString('en')} waiting runs`, () => {
       expect(rowsRead(plan, 'workflow_run')).toBeLessThan(1_000);
     }
     // And the wakes are found: the statement that takes them answers the due runs, as many as a claim takes.
-    await client.query('BEGIN');
-    try {
-      const { rows } = await client.query<{ id: string }>(free.text, free.values as unknown[]);
-      expect(rows).toHaveLength(16);
-      expect(rows.every((r) => Number(r.id.slice(4)) <= DUE)).toBe(true);
-    } finally {
-      await client.query('ROLLBACK');
+    for (const statement of [free, quick.free]) {
+      await client.query('BEGIN');
+      try {
+        const { rows } = await client.query<{ id: string }>(statement.text, statement.values as unknown[]);
+        expect(rows).toHaveLength(16);
+        expect(rows.every((r) => Number(r.id.slice(4)) <= DUE)).toBe(true);
+      } finally {
+        await client.query('ROLLBACK');
+      }
     }
   });
 
@@ -175,5 +180,39 @@ describe(`${WAITING.toLocaleString('en')} waiting runs`, () => {
     // Each person's two runs, and no one else's.
     const { rows } = await client.query<{ id: string }>(statement.text, statement.values as unknown[]);
     expect(rows.map((r) => r.id).sort()).toEqual([7, 12_345, 99_999].flatMap((i) => [`run-${i}`, `run-${i + PEOPLE}`]).sort());
+  });
+
+  it('claims quickly past one tenant’s due backlog while it holds its cap, and still finds another tenant’s run behind it', async () => {
+    const BACKLOG = 20_000;
+    const stamp = `'${at.toISOString()}'::timestamptz AT TIME ZONE 'UTC'`;
+    const call = `'{"kind": "call", "activity": "checkWorkflowCondition", "input": {}}'::jsonb`;
+    const engine = new EmbeddedEngine(svc, processes, {} as never);
+    await client.query('BEGIN');
+    try {
+      // Tenant A: 8 runs holding their activities (its cap) and 20,000 due to start one, older than tenant B's one.
+      await client.query(
+        `INSERT INTO workflow_run (id, process, process_version, status, state, command, wake_at, lease_until, started_at, fair_key)
+         SELECT 'held-' || g, 'workflow-run', 1, 'active'::"WorkflowRunStatus", '{}'::jsonb, ${call}, ${stamp} + interval '1 minute', ${stamp} + interval '1 minute', ${stamp}, 'tenant-a'
+         FROM generate_series(1, 8) g
+         UNION ALL
+         SELECT 'backlog-' || g, 'workflow-run', 1, 'active'::"WorkflowRunStatus", '{}'::jsonb, ${call}, ${stamp} - interval '1 hour' + g * interval '1 millisecond', NULL, ${stamp}, 'tenant-a'
+         FROM generate_series(1, ${BACKLOG}) g
+         UNION ALL
+         SELECT 'behind', 'workflow-run', 1, 'active'::"WorkflowRunStatus", '{}'::jsonb, ${call}, ${stamp} - interval '1 second', NULL, ${stamp}, 'tenant-b'`,
+      );
+      await client.query('ANALYZE workflow_run');
+      const quick = engine.claimStatements(at, 16, false).lease;
+      const { rows: plans } = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
+        `EXPLAIN (FORMAT JSON, ANALYZE) ${quick.text}`,
+        quick.values as unknown[],
+      );
+      // The window of the oldest due runs and the 8 leases: not the backlog.
+      expect(rowsRead(nodesOf(plans[0]!['QUERY PLAN'][0].Plan), 'workflow_run')).toBeLessThan(1_000);
+      const full = engine.claimStatements(at, 16, true).lease;
+      const { rows: leased } = await client.query<{ id: string | null }>(full.text, full.values as unknown[]);
+      expect(leased.map((r) => r.id)).toEqual(['behind']);
+    } finally {
+      await client.query('ROLLBACK');
+    }
   });
 });

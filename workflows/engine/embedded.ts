@@ -79,6 +79,15 @@ const MAX_CUT_BACKOFF_MS = 1_000;
 const STUCK_RETRY_MS = 60_000;
 /** The most due runs one claim reads before ranking them (the oldest first, tenants at their cap passed over). */
 const CANDIDATES_PER_SLOT = 8;
+/**
+ * How many of the oldest due runs a quick claim looks through for its candidates (per slot). A claim
+ * that passes over every due run of a tenant at its cap reads that tenant's whole due backlog (a
+ * wake shared by a large audience): only a full claim does, at most every FULL_CLAIM_MS (or ten
+ * times as long as the last one took), so another tenant's run behind such a backlog is still found
+ * within that time; the claims between, one per activity ended, look through this window alone.
+ */
+const WINDOW_PER_SLOT = 32;
+const FULL_CLAIM_MS = 250;
 
 /** A time for raw SQL on `timestamp(3)` columns, which hold UTC. */
 const utc = (at: Date) => sql`(${at.toISOString()}::timestamptz AT TIME ZONE 'UTC')`;
@@ -93,6 +102,8 @@ export class EmbeddedEngine<Def extends AnyProcess = AnyProcess> implements Dura
   /** Looked up by the name a call command carries. */
   private readonly activities: Activities;
   private readonly pollMs: number;
+  /** When the next claim reads past the due runs passed over (performance.now()). */
+  private nextFullClaim = 0;
   private readonly batchSize: number;
   private readonly keyCap: number;
   private readonly laneCap: number;
@@ -311,7 +322,10 @@ export class EmbeddedEngine<Def extends AnyProcess = AnyProcess> implements Dura
    */
   private async claimDue(room: number): Promise<{ claimed: number; calls: Claimed[] }> {
     const now = this.clock.now();
-    const answer = await rows<WorkflowRun & { freeDue: boolean }>(this.sqlOn, this.leaseStatement(room, now));
+    const started = performance.now();
+    const full = started >= this.nextFullClaim;
+    const answer = await rows<WorkflowRun & { freeDue: boolean }>(this.sqlOn, this.leaseStatement(room, now, full));
+    if (full) this.nextFullClaim = performance.now() + Math.max(FULL_CLAIM_MS, 10 * (performance.now() - started));
     const calls: Claimed[] = [];
     let claimed = 0;
     for (const { freeDue: _, ...run } of answer) {
@@ -322,7 +336,7 @@ export class EmbeddedEngine<Def extends AnyProcess = AnyProcess> implements Dura
       // This code cannot run it (a version it does not know): the run waits and says why, the attempt not counted.
       else await this.saveIfUnchanged(run, () => stepWithoutActivity(def, run, now, this.leaseMs), now, { attempts: run.attempts - 1 });
     }
-    if (answer[0]?.freeDue) claimed += await this.stepFree(now);
+    if (answer[0]?.freeDue) claimed += await this.stepFree(now, full);
     return { claimed, calls };
   }
 
@@ -333,7 +347,26 @@ export class EmbeddedEngine<Def extends AnyProcess = AnyProcess> implements Dura
    * leased, no cancel pending) for a key or lane already at its cap: what a claim reads does not
    * grow with the backlog, and one tenant's backlog does not hide another's runs behind it.
    */
-  private dueRuns(at: Sql): Sql {
+  private dueRuns(at: Sql, full: boolean): Sql {
+    const candidates = this.batchSize * CANDIDATES_PER_SLOT;
+    const atCap = (r: string) => sql`(
+      EXISTS (SELECT 1 FROM key_held k WHERE k.process = ${raw(r)}.process AND k.fair_key = ${raw(r)}.fair_key AND k.n >= ${this.keyCap})
+      OR EXISTS (SELECT 1 FROM lane_held l WHERE l.process = ${raw(r)}.process AND l.lane = ${raw(r)}.lane AND l.n >= ${this.laneCap}))`;
+    // Full: the oldest due runs not passed over, however many are passed over first. Quick: among the window's oldest due runs only.
+    const due = full
+      ? sql`
+        SELECT c.id, c.process, c.fair_key, c.lane, c.wake_at, ${needsSlot('c')} AS needs_slot
+        FROM workflow_run c
+        WHERE c.wake_at <= ${at} AND c.status IN ('active', 'waiting', 'parked') AND NOT (${needsSlot('c')} AND ${atCap('c')})
+        ORDER BY c.wake_at LIMIT ${candidates}`
+      : sql`
+        SELECT w.* FROM (
+          SELECT c.id, c.process, c.fair_key, c.lane, c.wake_at, ${needsSlot('c')} AS needs_slot
+          FROM workflow_run c
+          WHERE c.wake_at <= ${at} AND c.status IN ('active', 'waiting', 'parked')
+          ORDER BY c.wake_at LIMIT ${this.batchSize * WINDOW_PER_SLOT}) w
+        WHERE NOT (w.needs_slot AND ${atCap('w')})
+        ORDER BY w.wake_at LIMIT ${candidates}`;
     return sql`
       leased AS MATERIALIZED (
         SELECT process, fair_key, lane FROM workflow_run
@@ -341,15 +374,7 @@ export class EmbeddedEngine<Def extends AnyProcess = AnyProcess> implements Dura
       ),
       key_held AS MATERIALIZED (SELECT process, fair_key, count(*) AS n FROM leased WHERE fair_key IS NOT NULL GROUP BY 1, 2),
       lane_held AS MATERIALIZED (SELECT process, lane, count(*) AS n FROM leased WHERE lane IS NOT NULL GROUP BY 1, 2),
-      due AS MATERIALIZED (
-        SELECT c.id, c.process, c.fair_key, c.lane, c.wake_at, ${needsSlot('c')} AS needs_slot
-        FROM workflow_run c
-        WHERE c.wake_at <= ${at} AND c.status IN ('active', 'waiting', 'parked')
-          AND NOT (${needsSlot('c')} AND (
-            EXISTS (SELECT 1 FROM key_held k WHERE k.process = c.process AND k.fair_key = c.fair_key AND k.n >= ${this.keyCap})
-            OR EXISTS (SELECT 1 FROM lane_held l WHERE l.process = c.process AND l.lane = c.lane AND l.n >= ${this.laneCap})))
-        ORDER BY c.wake_at LIMIT ${this.batchSize * CANDIDATES_PER_SLOT}
-      )`;
+      due AS MATERIALIZED (${due})`;
   }
 
   /**
@@ -362,12 +387,12 @@ export class EmbeddedEngine<Def extends AnyProcess = AnyProcess> implements Dura
    * ends the attempt); the attempt is counted and the revision bumped, so a result saved after the
    * lease was lost is dropped.
    */
-  private leaseStatement(room: number, now: Date): Sql {
+  private leaseStatement(room: number, now: Date, full: boolean): Sql {
     const at = utc(now);
     const leaseMs = sql`LEAST(${this.leaseMs}, coalesce((r.command->>'timeoutMs')::int, ${defaultTimeoutMs}))`;
     const until = sql`${at} + ${leaseMs} * interval '1 millisecond'`;
     return sql`
-      WITH ${this.dueRuns(at)},
+      WITH ${this.dueRuns(at, full)},
       queued AS (
         SELECT d.id, d.wake_at, d.fair_key, d.lane,
           row_number() OVER (PARTITION BY d.process, d.fair_key ORDER BY d.wake_at, d.id) + coalesce(k.n, 0) AS key_n,
@@ -400,10 +425,10 @@ export class EmbeddedEngine<Def extends AnyProcess = AnyProcess> implements Dura
   }
 
   /** The due runs whose step needs no slot (a timer's wake, a signal, a cancel), oldest first, locked: up to `batchSize`. */
-  private freeStatement(now: Date): Sql {
+  private freeStatement(now: Date, full: boolean): Sql {
     const at = utc(now);
     return sql`
-      WITH ${this.dueRuns(at)}
+      WITH ${this.dueRuns(at, full)}
       SELECT f.id FROM workflow_run f
       JOIN due d ON d.id = f.id AND NOT d.needs_slot
       WHERE f.status IN ('active', 'waiting', 'parked') AND f.wake_at <= ${at}
@@ -416,14 +441,14 @@ export class EmbeddedEngine<Def extends AnyProcess = AnyProcess> implements Dura
    * and signals that need no slot), as they are sent: for EXPLAIN, so a test holds them to the
    * wake time's index however many runs wait.
    */
-  claimStatements(now: Date, room = this.batchSize): { lease: Sql; free: Sql } {
-    return { lease: this.leaseStatement(room, now), free: this.freeStatement(now) };
+  claimStatements(now: Date, room = this.batchSize, full = true): { lease: Sql; free: Sql } {
+    return { lease: this.leaseStatement(room, now, full), free: this.freeStatement(now, full) };
   }
 
   /** Takes up to `batchSize` due steps that need no slot (a timer's wake, a signal, a cancel, a lost worker's run), in one transaction. */
-  private stepFree(now: Date): Promise<number> {
+  private stepFree(now: Date, full: boolean): Promise<number> {
     return this.db.$transaction(async (tx) => {
-      const due = await rows<{ id: string }>({ db: tx, svc: this.sqlOn }, this.freeStatement(now));
+      const due = await rows<{ id: string }>({ db: tx, svc: this.sqlOn }, this.freeStatement(now, full));
       if (due.length === 0) return 0;
       const runs = await tx.workflowRun.findMany({ where: { id: { in: due.map((r) => r.id) } } });
       // Rechecked: another server may have made it a call to start meanwhile; it is then left for a claim with a slot.
