@@ -182,7 +182,7 @@ describe(`${WAITING.toLocaleString('en')} waiting runs`, () => {
     expect(rows.map((r) => r.id).sort()).toEqual([7, 12_345, 99_999].flatMap((i) => [`run-${i}`, `run-${i + PEOPLE}`]).sort());
   });
 
-  it('claims quickly past one tenant’s due backlog while it holds its cap, and still finds another tenant’s run behind it', async () => {
+  it('claims quickly past one tenant’s due backlog while it holds its cap, and still finds another tenant’s runs behind it', async () => {
     const BACKLOG = 20_000;
     const stamp = `'${at.toISOString()}'::timestamptz AT TIME ZONE 'UTC'`;
     const call = `'{"kind": "call", "activity": "checkWorkflowCondition", "input": {}}'::jsonb`;
@@ -211,6 +211,14 @@ describe(`${WAITING.toLocaleString('en')} waiting runs`, () => {
       const full = engine.claimStatements(at, 16, true).lease;
       const { rows: leased } = await client.query<{ id: string | null }>(full.text, full.values as unknown[]);
       expect(leased.map((r) => r.id)).toEqual(['behind']);
+      // Tenant B now holds an activity: a quick claim finds B's next due run behind A's backlog by B's key.
+      await client.query(
+        `INSERT INTO workflow_run (id, process, process_version, status, state, command, wake_at, started_at, fair_key)
+         VALUES ('behind-2', 'workflow-run', 1, 'active'::"WorkflowRunStatus", '{}'::jsonb, ${call}, ${stamp} - interval '1 second', ${stamp}, 'tenant-b')`,
+      );
+      const again = engine.claimStatements(at, 16, false).lease;
+      const { rows: next } = await client.query<{ id: string | null }>(again.text, again.values as unknown[]);
+      expect(next.map((r) => r.id)).toEqual(['behind-2']);
     } finally {
       await client.query('ROLLBACK');
     }

@@ -83,8 +83,9 @@ const CANDIDATES_PER_SLOT = 8;
  * How many of the oldest due runs a quick claim looks through for its candidates (per slot). A claim
  * that passes over every due run of a tenant at its cap reads that tenant's whole due backlog (a
  * wake shared by a large audience): only a full claim does, at most every FULL_CLAIM_MS (or ten
- * times as long as the last one took), so another tenant's run behind such a backlog is still found
- * within that time; the claims between, one per activity ended, look through this window alone.
+ * times as long as the last one took), so a tenant's first run behind such a backlog is still found
+ * within that time; the claims between, one per activity ended, look through this window and the
+ * due runs of the tenants already holding activities.
  */
 const WINDOW_PER_SLOT = 32;
 const FULL_CLAIM_MS = 250;
@@ -352,7 +353,9 @@ export class EmbeddedEngine<Def extends AnyProcess = AnyProcess> implements Dura
     const atCap = (r: string) => sql`(
       EXISTS (SELECT 1 FROM key_held k WHERE k.process = ${raw(r)}.process AND k.fair_key = ${raw(r)}.fair_key AND k.n >= ${this.keyCap})
       OR EXISTS (SELECT 1 FROM lane_held l WHERE l.process = ${raw(r)}.process AND l.lane = ${raw(r)}.lane AND l.n >= ${this.laneCap}))`;
-    // Full: the oldest due runs not passed over, however many are passed over first. Quick: among the window's oldest due runs only.
+    // Full: the oldest due runs not passed over, however many are passed over first. Quick: among the
+    // window's oldest due runs, and the oldest due runs of each key holding activities below its cap
+    // (by the key's index), so a tenant at work goes on at its pace behind another's backlog.
     const due = full
       ? sql`
         SELECT c.id, c.process, c.fair_key, c.lane, c.wake_at, ${needsSlot('c')} AS needs_slot
@@ -360,13 +363,21 @@ export class EmbeddedEngine<Def extends AnyProcess = AnyProcess> implements Dura
         WHERE c.wake_at <= ${at} AND c.status IN ('active', 'waiting', 'parked') AND NOT (${needsSlot('c')} AND ${atCap('c')})
         ORDER BY c.wake_at LIMIT ${candidates}`
       : sql`
-        SELECT w.* FROM (
-          SELECT c.id, c.process, c.fair_key, c.lane, c.wake_at, ${needsSlot('c')} AS needs_slot
-          FROM workflow_run c
-          WHERE c.wake_at <= ${at} AND c.status IN ('active', 'waiting', 'parked')
-          ORDER BY c.wake_at LIMIT ${this.batchSize * WINDOW_PER_SLOT}) w
-        WHERE NOT (w.needs_slot AND ${atCap('w')})
-        ORDER BY w.wake_at LIMIT ${candidates}`;
+        SELECT u.* FROM (
+          SELECT w.* FROM (
+            SELECT c.id, c.process, c.fair_key, c.lane, c.wake_at, ${needsSlot('c')} AS needs_slot
+            FROM workflow_run c
+            WHERE c.wake_at <= ${at} AND c.status IN ('active', 'waiting', 'parked')
+            ORDER BY c.wake_at LIMIT ${this.batchSize * WINDOW_PER_SLOT}) w
+          UNION
+          SELECT h.* FROM key_held k CROSS JOIN LATERAL (
+            SELECT c.id, c.process, c.fair_key, c.lane, c.wake_at, ${needsSlot('c')} AS needs_slot
+            FROM workflow_run c
+            WHERE c.process = k.process AND c.fair_key = k.fair_key AND c.wake_at <= ${at} AND c.status IN ('active', 'waiting', 'parked')
+            ORDER BY c.wake_at LIMIT ${this.keyCap}) h
+          WHERE k.n < ${this.keyCap}) u
+        WHERE NOT (u.needs_slot AND ${atCap('u')})
+        ORDER BY u.wake_at LIMIT ${candidates}`;
     return sql`
       leased AS MATERIALIZED (
         SELECT process, fair_key, lane FROM workflow_run
