@@ -1,8 +1,9 @@
 // Workflow runs at scale: N people (seeded in bulk by SQL, half of them plan=pro) enter a published
 // workflow by its trigger event (sent as a backend sends events, 500 a batch), then go through a wait
 // of 60 s on a controlled clock, a branch on `plan` (half each way) and a notice to each, and end.
-// The embedded engine is driven in this process by runDue, as the tests drive it, on the service's
-// clock facility (a ManualClock): every run is parked on its timer, the clock moved 61 s, and the
+// The embedded engine is driven in this process by runDue, as the tests drive it, on a clock that runs
+// as the real one does but can be moved on (so leases and wakes age as they do in use; a clock held
+// still kept every lease of the run in the lease index's range): every run is parked on its timer, the clock moved 61 s, and the
 // runs are timed from the wake to the last run ended, each step an activity that records it
 // (person_run, person_run_step, the step counters) with its effect. Beside it, in the same round, the
 // floor: the same state changes for as many runs (the wait's step closed, the branch's and the
@@ -21,7 +22,18 @@ import { ingestServerEvents, MAX_SERVER_BATCH } from '../src/domain/events/serve
 import { createWorkflow, publishWorkflow } from '../src/domain/workflows/workflows.js';
 import { createServerKey } from '../src/domain/apps/server-keys.js';
 import type { StaffUser } from '../src/generated/prisma/client.js';
-import { ManualClock } from '../src/lib/clock.js';
+import type { Clock } from '../src/lib/clock.js';
+
+/** The real clock, moved on by the bench (a wait passed at once). */
+class MovedClock implements Clock {
+  private offset = 0;
+  now(): Date {
+    return new Date(Date.now() + this.offset);
+  }
+  advance(ms: number): void {
+    this.offset += ms;
+  }
+}
 import { openServices, type OpenServices } from '../src/services.js';
 import { EmbeddedEngine } from '../workflows/engine/embedded.js';
 import { buildActivities } from '../workflows/processes/activities.js';
@@ -102,7 +114,7 @@ async function settle(
 }
 
 async function round(
-  o: { svc: OpenServices; clock: ManualClock; engine: Pick<EmbeddedEngine, 'runDue'>; staff: Ctx<StaffCaller>; server: Ctx<ServerCaller> },
+  o: { svc: OpenServices; clock: MovedClock; engine: Pick<EmbeddedEngine, 'runDue'>; staff: Ctx<StaffCaller>; server: Ctx<ServerCaller> },
   appModeId: string,
   people: number,
   r: number,
@@ -157,7 +169,7 @@ async function round(
  * The floor: as many runs, seeded as the engine leaves them at the wait (person_run waiting, the
  * wait's step open), taken to their end by the same changes as plain SQL, 1,000 runs a statement.
  */
-async function floor(svc: OpenServices, clock: ManualClock, staff: Ctx<StaffCaller>, appModeId: string, people: number, r: number) {
+async function floor(svc: OpenServices, clock: MovedClock, staff: Ctx<StaffCaller>, appModeId: string, people: number, r: number) {
   const w = await createWorkflow(staff, appModeId, { name: `Floor ${r}`, definition: definitionOf(r) });
   const at = clock.now();
   const since = new Date(at.getTime() - 61_000);
@@ -244,7 +256,7 @@ async function floor(svc: OpenServices, clock: ManualClock, staff: Ctx<StaffCall
 }
 
 export async function benchWorkflows(url: string, secretKey: string, people = PEOPLE, rounds = ROUNDS): Promise<WorkflowBenchResult> {
-  const clock = new ManualClock();
+  const clock = new MovedClock();
   const config = readConfig({ LOG_LEVEL: 'silent' } as NodeJS.ProcessEnv);
   const svc = await openServices({ config, url, secretKey, clock, listen: true });
   // Driven by runDue, as the tests drive it: no background loop.
