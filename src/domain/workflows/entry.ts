@@ -44,14 +44,24 @@ export interface Live {
   definition: WorkflowGraph;
 }
 
-/** The live workflows of an app-mode whose live version meets `where` (over `v.definition`). */
-export const liveWorkflows = (ctx: Ctx, appModeId: string, where: Sql) =>
-  rows<Live>(
+/** A published workflow as entering reads it, with its state (paused: takes no one new, its runs go on). */
+export type Published = Live & { state: 'live' | 'paused' };
+
+/** The live workflows of an app-mode (or those of `states`) whose live version meets `where` (over `v.definition`). */
+export const liveWorkflows = (ctx: Ctx, appModeId: string, where: Sql, states: readonly ('live' | 'paused')[] = ['live']) =>
+  rows<Published>(
     ctx,
-    sql`SELECT w.id, v.id AS version_id, v.number AS version_number, v.definition
+    sql`SELECT w.id, w.state::text AS state, v.id AS version_id, v.number AS version_number, v.definition
         FROM workflow w JOIN workflow_version v ON v.workflow_id = w.id AND v.number = w.live_version
-        WHERE w.app_mode_id = ${appModeId} AND w.state = 'live' AND ${where}`,
+        WHERE w.app_mode_id = ${appModeId} AND w.state::text = ANY(${states}::text[]) AND ${where}`,
   );
+
+/** Rows grouped by their app-mode. */
+export function byMode<T extends { appModeId: string }>(list: readonly T[]): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const r of list) out.set(r.appModeId, [...(out.get(r.appModeId) ?? []), r]);
+  return out;
+}
 
 /** A person a trigger would enter into a workflow: `key` names the trigger (an event's id, a change's row, a date) for entry again; `by` is the outbox row that brought it. */
 export interface Entering {
@@ -69,10 +79,8 @@ export type RunToStart = { runId: string; input: WorkflowRunInput };
 
 /** The runs the batch's events start: entry decided and each run's record made, in one transaction. */
 export async function enterOnEvents(ctx: Ctx, heard: readonly HeardEvent[]): Promise<RunToStart[]> {
-  const byMode = new Map<string, HeardEvent[]>();
-  for (const h of heard) if (h.externalId) byMode.set(h.appModeId, [...(byMode.get(h.appModeId) ?? []), h]);
   const starts: RunToStart[] = [];
-  for (const [appModeId, events] of byMode) starts.push(...(await enterMode(ctx, appModeId, events)));
+  for (const [appModeId, events] of byMode(heard.filter((h) => h.externalId))) starts.push(...(await enterMode(ctx, appModeId, events)));
   return starts;
 }
 

@@ -6,7 +6,16 @@ import type { Rule } from '../audiences/rules.js';
 import { CONTACT_CHANGED } from '../contacts/changes.js';
 import { sqlTransaction, type Ctx } from '../context.js';
 import { DATE_REACHED, enterOnDates } from './date-trigger.js';
-import { enterOnEvents, enterPeople, liveWorkflows, WORKFLOW_EVENT, type Entering, type Live, type RunToStart } from './entry.js';
+import {
+  byMode,
+  enterOnEvents,
+  enterPeople,
+  liveWorkflows,
+  WORKFLOW_EVENT,
+  type Entering,
+  type Published,
+  type RunToStart,
+} from './entry.js';
 import { ruleNames } from './workflows.js';
 
 // The triggers beside the event (entry.ts): a person's change (`workflow.change`, written with the
@@ -26,12 +35,6 @@ export const LEFT_AUDIENCE = 'left_audience';
 
 /** What a workflow.change row carries. */
 const changeOf = (row: OutboxRow) => ({ contactId: String(row.data.contact_id), names: (row.data.names as string[] | undefined) ?? [] });
-
-const byMode = (list: readonly OutboxRow[]) => {
-  const out = new Map<string, OutboxRow[]>();
-  for (const r of list) out.set(r.appModeId, [...(out.get(r.appModeId) ?? []), r]);
-  return out;
-};
 
 /** The runs a batch of the workflows' rows starts: event triggers, attribute changes, people entering an audience, and dates reached. */
 export async function enterOnTriggers(ctx: Ctx, batch: readonly OutboxRow[]): Promise<RunToStart[]> {
@@ -104,10 +107,6 @@ async function changedPeople(ctx: Ctx, appModeId: string, list: readonly OutboxR
 const audienceRows = (batch: readonly OutboxRow[]) =>
   batch.filter((r) => r.topic === CONTACT_CHANGED || (r.topic === WORKFLOW_EVENT && r.externalId));
 
-interface AudienceWorkflow extends Live {
-  state: 'live' | 'paused';
-}
-
 /** Who entered the workflows' audiences by the batch's changes and events (who left is read by runsLeaving). */
 interface Moves {
   /** By app-mode: people now inside a live workflow's audience who were not. */
@@ -126,18 +125,18 @@ export async function audienceMoves(ctx: Ctx, batch: readonly OutboxRow[]): Prom
     const names = [...new Set(list.flatMap((r) => (r.topic === CONTACT_CHANGED ? changeOf(r).names : [])))];
     const events = [...new Set(list.flatMap((r) => (r.topic === WORKFLOW_EVENT ? [String(r.data.name)] : [])))];
     // The audience workflows (live or paused: a paused one's runs still leave) that watch one of the names or count one of the events, by index.
-    const workflows = await rows<AudienceWorkflow>(
+    const workflows = await liveWorkflows(
       ctx,
-      sql`SELECT w.id, w.state, v.id AS version_id, v.number AS version_number, v.definition
-          FROM workflow w JOIN workflow_version v ON v.workflow_id = w.id AND v.number = w.live_version
-          WHERE w.app_mode_id = ${appModeId} AND w.state IN ('live', 'paused') AND v.definition->'trigger'->>'kind' = 'audience_entered'
-            AND (w.id IN (SELECT workflow_id FROM workflow_watch WHERE app_mode_id = ${appModeId} AND name = ANY(${names}::text[]))
-                 OR w.id IN (SELECT workflow_id FROM workflow_listen WHERE app_mode_id = ${appModeId} AND event = ANY(${events}::text[])))`,
+      appModeId,
+      sql`v.definition->'trigger'->>'kind' = 'audience_entered'
+          AND (w.id IN (SELECT workflow_id FROM workflow_watch WHERE app_mode_id = ${appModeId} AND name = ANY(${names}::text[]))
+               OR w.id IN (SELECT workflow_id FROM workflow_listen WHERE app_mode_id = ${appModeId} AND event = ANY(${events}::text[])))`,
+      ['live', 'paused'],
     );
     if (!workflows.length) continue;
     const seen = await changedPeople(ctx, appModeId, list);
-    const inside: { w: AudienceWorkflow; contactId: string }[] = [];
-    const outside: { w: AudienceWorkflow; contactId: string }[] = [];
+    const inside: { w: Published; contactId: string }[] = [];
+    const outside: { w: Published; contactId: string }[] = [];
     const now = ctx.clock.now();
     for (const w of workflows) {
       const rule = (w.definition.trigger as { audience: Rule }).audience;
