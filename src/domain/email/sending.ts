@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EmailVersion, Prisma } from '../../generated/prisma/client.js';
-import { one, sql } from '../../db/sql.js';
+import { one, sql, type Sql } from '../../db/sql.js';
 import { audienceSql, readAudience, type AudienceInput, type SendAudience } from '../audiences/send-audience.js';
 import { transaction, type Ctx, type StaffCaller, type TxCtx } from '../context.js';
 import { conflict, invalidField } from '../errors.js';
@@ -119,6 +119,11 @@ export async function sendEmailMessage(ctx: Ctx<StaffCaller>, messageId: string,
   });
 }
 
+/** Whether `address` is a member's of the workspace the app `appId` is in: where test copies, and test mode's workflow emails, may go. */
+export const teamAddress = (appId: Sql, address: Sql): Sql => sql`EXISTS (
+  SELECT 1 FROM app a JOIN membership ms ON ms.workspace_id = a.workspace_id JOIN staff_user u ON u.id = ms.staff_user_id
+  WHERE a.id = ${appId} AND lower(u.email) = lower(${address}))`;
+
 /**
  * Sends a test copy to a team member's address (the caller's own when none is given): only the
  * workspace's members' addresses, so the service never mails strangers on a staff member's word.
@@ -131,11 +136,9 @@ export async function sendTestEmail(ctx: Ctx<StaffCaller>, messageId: string, to
   if (problem) throw invalidField('to', problem);
   const member = await one<{ ok: boolean }>(
     ctx,
-    sql`SELECT true AS ok FROM app_mode m JOIN app a ON a.id = m.app_id
-        JOIN membership ms ON ms.workspace_id = a.workspace_id JOIN staff_user u ON u.id = ms.staff_user_id
-        WHERE m.id = ${appModeId} AND lower(u.email) = lower(${address})`,
+    sql`SELECT ${teamAddress(sql`m.app_id`, sql`${address}`)} AS ok FROM app_mode m WHERE m.id = ${appModeId}`,
   );
-  if (!member) throw invalidField('to', "is not a team member's address: test copies go to the workspace's members only");
+  if (!member?.ok) throw invalidField('to', "is not a team member's address: test copies go to the workspace's members only");
   const rendered = await renderedNow(ctx, messageId);
   return transaction(ctx, async (tx) => {
     await lock(tx, 'email-messages', appModeId);

@@ -1,5 +1,6 @@
 import { one, sql } from '../../db/sql.js';
 import type { Ctx } from '../context.js';
+import { teamAddress } from '../email/sending.js';
 import { inWindow, isTimeZone, localTime } from '../inapp/schedule.js';
 import type { Channel, SendTiming } from './definition.js';
 import { recordStep, skipped, stepBegun, stillToTake, type Done, type Visit } from './run-record.js';
@@ -37,9 +38,7 @@ export async function sendGate(ctx: Ctx, v: GateVisit): Promise<Gate> {
     sql`
     SELECT k.time_zone AS "timeZone", m.mode = 'test' AS test,
       m.mode = 'test' AND EXISTS (SELECT 1 FROM inapp_test_phone p WHERE p.contact_id = k.id) AS "testPhone",
-      m.mode = 'test' AND k.email IS NOT NULL AND EXISTS (
-        SELECT 1 FROM app a JOIN membership ms ON ms.workspace_id = a.workspace_id JOIN staff_user u ON u.id = ms.staff_user_id
-        WHERE a.id = m.app_id AND lower(u.email) = lower(k.email)) AS "teamAddress"
+      m.mode = 'test' AND k.email IS NOT NULL AND ${teamAddress(sql`m.app_id`, sql`k.email`)} AS "teamAddress"
     FROM contact k JOIN app_mode m ON m.id = k.app_mode_id
     WHERE k.id = ${v.contactId} AND k.app_mode_id = ${v.appModeId}`,
   );
