@@ -356,25 +356,19 @@ export class EmbeddedEngine<Def extends AnyProcess = AnyProcess> implements Dura
     // Full: the oldest due runs not passed over, however many are passed over first. Quick: among the
     // window's oldest due runs, and the oldest due runs of each key holding activities below its cap
     // (by the key's index), so a tenant at work goes on at its pace behind another's backlog.
+    /** The due runs (oldest first, at most `limit`) that also meet `where`, each saying whether it starts an activity. */
+    const dueWhere = (where: Sql, limit: number) => sql`
+      SELECT c.id, c.process, c.fair_key, c.lane, c.wake_at, ${needsSlot('c')} AS needs_slot
+      FROM workflow_run c
+      WHERE c.wake_at <= ${at} AND c.status IN ('active', 'waiting', 'parked') AND ${where}
+      ORDER BY c.wake_at LIMIT ${limit}`;
     const due = full
-      ? sql`
-        SELECT c.id, c.process, c.fair_key, c.lane, c.wake_at, ${needsSlot('c')} AS needs_slot
-        FROM workflow_run c
-        WHERE c.wake_at <= ${at} AND c.status IN ('active', 'waiting', 'parked') AND NOT (${needsSlot('c')} AND ${atCap('c')})
-        ORDER BY c.wake_at LIMIT ${candidates}`
+      ? dueWhere(sql`NOT (${needsSlot('c')} AND ${atCap('c')})`, candidates)
       : sql`
         SELECT u.* FROM (
-          SELECT w.* FROM (
-            SELECT c.id, c.process, c.fair_key, c.lane, c.wake_at, ${needsSlot('c')} AS needs_slot
-            FROM workflow_run c
-            WHERE c.wake_at <= ${at} AND c.status IN ('active', 'waiting', 'parked')
-            ORDER BY c.wake_at LIMIT ${this.batchSize * WINDOW_PER_SLOT}) w
+          SELECT w.* FROM (${dueWhere(sql`true`, this.batchSize * WINDOW_PER_SLOT)}) w
           UNION
-          SELECT h.* FROM key_held k CROSS JOIN LATERAL (
-            SELECT c.id, c.process, c.fair_key, c.lane, c.wake_at, ${needsSlot('c')} AS needs_slot
-            FROM workflow_run c
-            WHERE c.process = k.process AND c.fair_key = k.fair_key AND c.wake_at <= ${at} AND c.status IN ('active', 'waiting', 'parked')
-            ORDER BY c.wake_at LIMIT ${this.keyCap}) h
+          SELECT h.* FROM key_held k CROSS JOIN LATERAL (${dueWhere(sql`c.process = k.process AND c.fair_key = k.fair_key`, this.keyCap)}) h
           WHERE k.n < ${this.keyCap}) u
         WHERE NOT (u.needs_slot AND ${atCap('u')})
         ORDER BY u.wake_at LIMIT ${candidates}`;
