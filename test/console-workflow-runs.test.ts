@@ -4,6 +4,7 @@ import { seriousFindings } from './support/browser.js';
 import { consoleSuite, SHOTS, signedInConsole } from './support/console.js';
 import { serverApi, unique } from './support/factories.js';
 import { staffApi } from './support/graphql.js';
+import { settle } from './support/workflows.js';
 
 // The console's run views, over runs made for real: two workflows published through the staff API
 // ("Welcome": tag vip → wait an hour → end; "Tidy": remove a tag the person lacks → end), people
@@ -54,14 +55,14 @@ const suite = consoleSuite(async ({ t, app }) => {
       { id: unique('ev'), external_id: externalId, name: 'signed_up', at: t.clock.now().toISOString() },
     ]);
     expect(sent.rejected).toEqual([]);
-    for (let i = 0; i < 6; i++) await t.engine.runDue();
+    await settle(t);
   };
   await server.identify('ada', { display_name: 'Ada Lovelace', email: 'ada@example.com' });
   await server.identify('bo', { display_name: 'Bo Diddley', email: 'bo@example.com' });
   // Ada signs up and her hour passes: her Welcome ends. An hour later Bo signs up: his waits at `wait`.
   await signUp('ada');
   t.clock.advance((HOUR + 1) * 1000);
-  for (let i = 0; i < 6; i++) await t.engine.runDue();
+  await settle(t);
   t.clock.advance(60_000);
   await signUp('bo');
   const states = await api.ok('query($w: ID!) { workflowRuns(workflowId: $w) { edges { node { state step contact { externalId } } } } }', {

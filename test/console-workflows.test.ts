@@ -4,6 +4,7 @@ import { seriousFindings } from './support/browser.js';
 import { consoleSuite, SHOTS, signedInConsole } from './support/console.js';
 import { serverApi, unique } from './support/factories.js';
 import { staffApi } from './support/graphql.js';
+import { settle } from './support/workflows.js';
 
 // The console's workflows: one made from the list by its name and written in the step editor (an
 // event trigger, entry again after 30 days, a goal event; wait → branch on an attribute → end, the
@@ -270,9 +271,6 @@ describe('workflows in the console', { timeout: 120_000 }, () => {
       () => t.url,
       () => app.owner,
     );
-    const settle = async () => {
-      for (let i = 0; i < 6; i++) await t.engine.runDue();
-    };
     const event = unique('trial');
     const steps = (v: number) => [
       {
@@ -300,7 +298,7 @@ describe('workflows in the console', { timeout: 120_000 }, () => {
       [pro, free].map((external_id) => ({ id: unique('ev'), external_id, name: event, at: t.clock.now().toISOString() })),
     );
     expect(sent.rejected).toEqual([]);
-    await settle();
+    await settle(t);
     await api.ok('mutation($id: ID!, $i: WorkflowInput!) { changeWorkflow(id: $id, input: $i) { id } }', {
       id,
       i: { definition: { trigger: { kind: 'event', event }, steps: steps(2) } },
@@ -330,7 +328,7 @@ describe('workflows in the console', { timeout: 120_000 }, () => {
     await page.screenshot({ path: `${SHOTS}console-workflows-moved.png` });
 
     // The run moves; the runs, read again, show it on version 2 and the other on version 1.
-    await settle();
+    await settle(t);
     await expect
       .poll(async () =>
         (

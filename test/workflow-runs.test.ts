@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serverApi, staffApp, unique, type StaffApp } from './support/factories.js';
 import { staffApi, staffSocket } from './support/graphql.js';
-import { workflowsIn } from './support/workflows.js';
+import { settle, workflowsIn } from './support/workflows.js';
 import { makeTestCertificate, startReceiver, type Receiver } from './support/https-receiver.js';
 import { ENGINES, sayIfTemporalSkipped, startTestServer, testConfig, type TestServer } from './support/server.js';
 import { call } from './support/http.js';
@@ -28,11 +28,6 @@ let receiver: Receiver;
 let secret: string;
 /** What the receiver answers next (a status and headers), else 200. */
 const answers: { status: number; headers?: Record<string, string> }[] = [];
-
-/** Runs due process steps until nothing more is due now. */
-async function settle() {
-  for (let i = 0; i < 6; i++) await t.engine.runDue();
-}
 
 async function events(...list: [externalId: string, name: string, id?: string][]) {
   const sent = await serverApi(t, app.live.server_key).sendEvents(
@@ -90,7 +85,7 @@ describe.each(ENGINES)('workflow runs on the $engine engine', ({ engine, skip })
       });
       // The trigger sent twice (the same event id) and once more (another id): once-only entry starts one run each.
       await events([pro, 'signed_up', 'e-pro'], [pro, 'signed_up', 'e-pro'], [free, 'signed_up']);
-      await settle();
+      await settle(t);
       const [waiting] = await runsOf(pro, id);
       expect(await runsOf(pro, id)).toHaveLength(1);
       expect(waiting).toMatchObject({ state: 'waiting', step: 'pause', versionNumber: 1 });
@@ -99,13 +94,13 @@ describe.each(ENGINES)('workflow runs on the $engine engine', ({ engine, skip })
       // The receiver asks for a pause of 2 s first: the next try comes no sooner, with the same delivery id and body.
       answers.push({ status: 429, headers: { 'Retry-After': '2' } });
       t.clock.advance(61_000);
-      await settle();
+      await settle(t);
       expect(receiver.received.filter((r) => r.path === '/welcome')).toHaveLength(1);
       t.clock.advance(1_500);
-      await settle();
+      await settle(t);
       expect(receiver.received.filter((r) => r.path === '/welcome')).toHaveLength(1);
       t.clock.advance(1_000);
-      await settle();
+      await settle(t);
       const posts = receiver.received.filter((r) => r.path === '/welcome');
       expect(posts).toHaveLength(2);
       expect(posts[1]!.headers['x-crm-delivery']).toBe(posts[0]!.headers['x-crm-delivery']);
@@ -136,7 +131,7 @@ describe.each(ENGINES)('workflow runs on the $engine engine', ({ engine, skip })
 
       // The awaited event takes the run on by its `next` way.
       await events([pro, 'opened_app']);
-      await settle();
+      await settle(t);
       const [ended] = await runsOf(pro, id);
       expect(ended).toMatchObject({ state: 'ended', outcome: 'engaged', step: 'happy' });
       expect(ended!.steps.find((s) => s.step === 'opened')!.outcome).toBe('event');
@@ -184,7 +179,7 @@ describe.each(ENGINES)('workflow runs on the $engine engine', ({ engine, skip })
         ],
       });
       await events([p, 'slept']);
-      await settle();
+      await settle(t);
       // 09:00 in Tokyo (UTC+9, no summer time) is 00:00 UTC: the next midnight UTC.
       const now = t.clock.now();
       const nine = new Date(now);
@@ -193,10 +188,10 @@ describe.each(ENGINES)('workflow runs on the $engine engine', ({ engine, skip })
       expect(waiting).toMatchObject({ state: 'waiting', step: 'morning' });
       expect(new Date(waiting!.until!).toISOString()).toBe(nine.toISOString());
       t.clock.advance(nine.getTime() - now.getTime() - 1000);
-      await settle();
+      await settle(t);
       expect((await runsOf(p, id))[0]).toMatchObject({ state: 'waiting', step: 'morning' });
       t.clock.advance(2000);
-      await settle();
+      await settle(t);
       const [ended] = await runsOf(p, id);
       expect(ended).toMatchObject({ state: 'ended', outcome: 'woke' });
       expect(ended!.steps.map((s) => [s.step, s.outcome])).toEqual([['morning', 'waited']]);
@@ -224,16 +219,16 @@ describe.each(ENGINES)('workflow runs on the $engine engine', ({ engine, skip })
       await expect.poll(() => seen.length).toBe(1);
       expect(seen[0]!.find((s) => s.step === 'listen')!.waiting).toBe(0);
       await events([late, 'trial_started'], [goal, 'trial_started']);
-      await settle();
+      await settle(t);
       await expect.poll(() => seen.at(-1)!.find((s) => s.step === 'listen')!.waiting).toBe(2);
       stop();
       await client.dispose();
       await events([goal, 'upgraded']);
-      await settle();
+      await settle(t);
       expect((await runsOf(goal, id))[0]).toMatchObject({ state: 'ended', outcome: 'goal', step: 'listen' });
       expect((await runsOf(late, id))[0]).toMatchObject({ state: 'waiting', step: 'listen' });
       t.clock.advance(601_000);
-      await settle();
+      await settle(t);
       const [timedOut] = await runsOf(late, id);
       expect(timedOut).toMatchObject({ state: 'ended', outcome: 'nudged', step: 'nudge' });
       expect(timedOut!.steps[0]).toMatchObject({ step: 'listen', outcome: 'timeout' });
@@ -250,13 +245,13 @@ describe.each(ENGINES)('workflow runs on the $engine engine', ({ engine, skip })
         ],
       });
       await events([p, 'asked']);
-      await settle();
+      await settle(t);
       expect((await runsOf(p, id))[0]).toMatchObject({ state: 'parked', step: 'answer', waitsFor: 'answered', until: null });
       t.clock.advance(3_600_000);
-      await settle();
+      await settle(t);
       expect((await runsOf(p, id))[0]).toMatchObject({ state: 'parked', step: 'answer' });
       await events([p, 'answered']);
-      await settle();
+      await settle(t);
       const [run] = await runsOf(p, id);
       expect(run).toMatchObject({ state: 'ended', outcome: 'answered' });
       expect(run!.steps[0]).toMatchObject({ step: 'answer', outcome: 'event' });
@@ -271,13 +266,13 @@ describe.each(ENGINES)('workflow runs on the $engine engine', ({ engine, skip })
         steps: [{ key: 'done', kind: 'end' }],
       });
       await events([p, 'visited']);
-      await settle();
+      await settle(t);
       await events([p, 'visited']);
-      await settle();
+      await settle(t);
       expect(await runsOf(p, id)).toHaveLength(1);
       t.clock.advance(7 * 86_400_000 + 1000);
       await events([p, 'visited']);
-      await settle();
+      await settle(t);
       expect(await runsOf(p, id)).toHaveLength(2);
     });
 
@@ -292,7 +287,7 @@ describe.each(ENGINES)('workflow runs on the $engine engine', ({ engine, skip })
         ],
       });
       await Promise.all(Array.from({ length: 20 }, () => events([p, 'clicked'])));
-      await settle();
+      await settle(t);
       expect(await runsOf(p, id)).toHaveLength(1);
       expect(await t.svc.db.workflowEntry.count({ where: { workflowId: id } })).toBe(1);
     });
@@ -308,7 +303,7 @@ describe.each(ENGINES)('workflow runs on the $engine engine', ({ engine, skip })
         ],
       });
       await events([p, 'joined']);
-      await settle();
+      await settle(t);
       const [run] = await runsOf(p, id);
       expect(run).toMatchObject({ state: 'waiting', step: 'month' });
 
@@ -331,7 +326,7 @@ describe.each(ENGINES)('workflow runs on the $engine engine', ({ engine, skip })
         headers: { Authorization: `Bearer ${app.live.server_key}` },
       });
       expect(erased.status).toBeLessThan(300);
-      await settle();
+      await settle(t);
       await expect.poll(async () => (await t.engine.describe(run!.id))?.state).toBe('ended');
       expect(await t.svc.db.personRun.count({ where: { id: run!.id } })).toBe(0);
     });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ManualClock } from '../src/lib/clock.js';
 import { serverApi, staffApp, unique, type StaffApp } from './support/factories.js';
 import { staffApi } from './support/graphql.js';
-import { workflowsIn } from './support/workflows.js';
+import { settle, workflowsIn } from './support/workflows.js';
 import { makeTestCertificate } from './support/https-receiver.js';
 import { guestOf } from './support/messenger.js';
 import { apnsToken, makeApnsKey, startApnsStandin, type ApnsStandin } from './support/push-standins.js';
@@ -73,9 +73,6 @@ describe.each(ENGINES)('send steps on the $engine engine', ({ engine, skip }) =>
       await smtp?.close();
     });
 
-    const settle = async () => {
-      for (let i = 0; i < 8; i++) await t.engine.runDue();
-    };
     const wf = workflowsIn(
       () => api,
       () => app.modes.live,
@@ -148,7 +145,7 @@ describe.each(ENGINES)('send steps on the $engine engine', ({ engine, skip }) =>
         everyone.map((p) => ({ id: unique('ev'), external_id: p.sub, name: 'ordered', at: clock.now().toISOString() })),
       );
       expect(sent.rejected).toEqual([]);
-      await settle();
+      await settle(t, 8);
 
       const why = async (p: { sub: string }) => (await stepsOf(p.sub, id)).steps.map((s) => [s.step, s.outcome, s.reason ?? null]);
       expect(await why(hears)).toEqual([
@@ -251,7 +248,7 @@ describe.each(ENGINES)('send steps on the $engine engine', ({ engine, skip }) =>
           people.map((p) => ({ id: unique('ev'), external_id: p, name: 'paid', at: clock.now().toISOString() })),
         );
         expect(sent.rejected).toEqual([]);
-        await settle();
+        await settle(t, 8);
       };
       await paid(ann, bob, cy, dee);
       const why = async (p: string) => {
@@ -320,7 +317,7 @@ describe.each(ENGINES)('send steps on the $engine engine', ({ engine, skip }) =>
         [sent, off].map((u) => ({ id: unique('ev'), external_id: u.sub, name: 'joined', at: clock.now().toISOString() })),
       );
       expect(joined.rejected).toEqual([]);
-      await settle();
+      await settle(t, 8);
       const why = async (sub: string) => (await stepsOf(sub, id)).steps.map((x) => [x.step, x.outcome, x.reason]);
       expect(await why(sent.sub)).toEqual([
         ['show', 'sent', null],
@@ -367,17 +364,17 @@ describe.each(ENGINES)('send steps on the $engine engine', ({ engine, skip }) =>
         { id: unique('ev'), external_id: p.sub, name: 'shipped', at: clock.now().toISOString() },
       ]);
       expect(sent.rejected).toEqual([]);
-      await settle();
+      await settle(t, 8);
       const held = await stepsOf(p.sub, id);
       expect(held).toMatchObject({ state: 'waiting', step: 'card', waitsFor: null });
       expect(new Date(held.until!).toISOString()).toBe(opens.toISOString());
       expect(held.steps.map((x) => [x.step, x.outcome, x.reason])).toEqual([['soon', 'skipped', 'outside_window']]);
       expect(held.steps[0]!.detail).toMatch(/06:00 by the person’s clock \(UTC\)/);
       clock.advance(opens.getTime() - clock.now().getTime() - 1000);
-      await settle();
+      await settle(t, 8);
       expect(await stepsOf(p.sub, id)).toMatchObject({ state: 'waiting', step: 'card' });
       clock.advance(2000);
-      await settle();
+      await settle(t, 8);
       const ended = await stepsOf(p.sub, id);
       expect(ended.state).toBe('ended');
       expect(ended.steps.map((x) => [x.step, x.outcome, x.reason])).toEqual([
@@ -432,7 +429,7 @@ describe.each(ENGINES)('send steps on the $engine engine', ({ engine, skip }) =>
         people.map((p) => ({ id: unique('ev'), external_id: p.sub, name: 'tried', at: clock.now().toISOString() })),
       );
       expect(tried.rejected).toEqual([]);
-      await settle();
+      await settle(t, 8);
       const why = async (sub: string) => (await wf.runOf(sub, id, m)).steps.map((x) => [x.step, x.outcome, x.reason]);
       expect(await why(phone.sub)).toEqual([
         ['buzz', 'sent', null],

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sweepDateTriggers } from '../src/domain/workflows/date-trigger.js';
 import { serverApi, staffApp, unique, type StaffApp } from './support/factories.js';
 import { staffApi } from './support/graphql.js';
-import { workflowsIn } from './support/workflows.js';
+import { settle, workflowsIn } from './support/workflows.js';
 import { ownInAppApp } from './support/inapp.js';
 import { ENGINES, sayIfTemporalSkipped, startTestServer, type TestServer } from './support/server.js';
 
@@ -24,10 +24,6 @@ const { runsOf, workflow } = workflowsIn(
   () => api,
   () => app.modes.live,
 );
-
-async function settle() {
-  for (let i = 0; i < 6; i++) await t.engine.runDue();
-}
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -65,17 +61,17 @@ describe.each(ENGINES)('workflow triggers on the $engine engine', ({ engine, ski
       // Another attribute, and the same value again: no one enters.
       await identify(q, { seats: 4 });
       await identify(p, { plan: 'free' });
-      await settle();
+      await settle(t);
       expect(await runsOf(p, id)).toEqual([]);
       expect(await runsOf(q, id)).toEqual([]);
 
       await identify(p, { plan: 'pro' });
-      await settle();
+      await settle(t);
       expect(await runsOf(p, id)).toMatchObject([{ state: 'waiting', step: 'hold' }]);
       // Once only: a further change does not enter again.
       await identify(p, { plan: 'team' });
       await identify(p, { plan: null });
-      await settle();
+      await settle(t);
       expect(await runsOf(p, id)).toHaveLength(1);
       expect(await runsOf(q, id)).toEqual([]);
     });
@@ -89,13 +85,13 @@ describe.each(ENGINES)('workflow triggers on the $engine engine', ({ engine, ski
         steps: HOLD,
       });
       await identify(p, { stage: 'b' });
-      await settle();
+      await settle(t);
       await identify(p, { stage: 'c' });
-      await settle();
+      await settle(t);
       expect(await runsOf(p, id)).toHaveLength(1);
       t.clock.advance(86_400_000 + 1000);
       await identify(p, { stage: 'd' });
-      await settle();
+      await settle(t);
       expect(await runsOf(p, id)).toHaveLength(2);
     });
 
@@ -108,7 +104,7 @@ describe.each(ENGINES)('workflow triggers on the $engine engine', ({ engine, ski
         steps: HOLD,
       });
       await Promise.all(Array.from({ length: 20 }, () => identify(p, { colour: 'blue' })));
-      await settle();
+      await settle(t);
       expect(await runsOf(p, id)).toHaveLength(1);
       expect(await t.svc.db.workflowEntry.count({ where: { workflowId: id } })).toBe(1);
     });
@@ -128,7 +124,7 @@ describe.each(ENGINES)('workflow triggers on the $engine engine', ({ engine, ski
         { id: unique('ev'), external_id: p, name: 'onboarded', at: t.clock.now().toISOString() },
       ]);
       expect(sent.rejected).toEqual([]);
-      await settle();
+      await settle(t);
       expect(await runsOf(p, setter)).toMatchObject([{ state: 'ended' }]);
       expect(await runsOf(p, hearer)).toMatchObject([{ state: 'waiting', step: 'hold' }]);
     });
@@ -161,7 +157,7 @@ describe.each(ENGINES)('workflow triggers on the $engine engine', ({ engine, ski
         variant: 'a',
       });
       expect(submitted.status, submitted.text).toBe(204);
-      await settle();
+      await settle(t);
       expect(await own.runsOf(sub, id)).toHaveLength(1);
     });
 
@@ -176,26 +172,26 @@ describe.each(ENGINES)('workflow triggers on the $engine engine', ({ engine, ski
         steps: HOLD,
       });
       await identify(low, { score: 2 });
-      await settle();
+      await settle(t);
       expect(await runsOf(low, id)).toEqual([]);
 
       await identify(p, { score: 20 });
-      await settle();
+      await settle(t);
       expect(await runsOf(p, id)).toMatchObject([{ state: 'waiting', step: 'hold' }]);
       // Still inside: no move, no second run (though the entry rule's days have passed).
       t.clock.advance(86_400_000 + 1000);
       await identify(p, { score: 30 });
-      await settle();
+      await settle(t);
       expect(await runsOf(p, id)).toHaveLength(1);
 
       // Leaving ends the run where it waits.
       await identify(p, { score: 3 });
-      await settle();
+      await settle(t);
       expect(await runsOf(p, id)).toMatchObject([{ state: 'ended', outcome: 'left_audience', step: 'hold' }]);
 
       // Moving in again is a new entry (the entry rule allows it).
       await identify(p, { score: 40 });
-      await settle();
+      await settle(t);
       const runs = await runsOf(p, id);
       expect(runs).toHaveLength(2);
       expect(runs.map((r) => r.state).sort()).toEqual(['ended', 'waiting']);
@@ -228,7 +224,7 @@ describe.each(ENGINES)('workflow triggers on the $engine engine', ({ engine, ski
         { id: unique('ev'), external_id: buyer, name: 'bought', at: t.clock.now().toISOString() },
       ]);
       expect(sent.rejected).toEqual([]);
-      await settle();
+      await settle(t);
       expect(await runsOf(tagged, tagger)).toMatchObject([{ state: 'ended' }]);
       expect(await runsOf(tagged, vips)).toMatchObject([{ state: 'waiting' }]);
       expect(await runsOf(buyer, vips)).toEqual([]);
@@ -254,7 +250,7 @@ describe.each(ENGINES)('workflow triggers on the $engine engine', ({ engine, ski
         steps: HOLD,
       });
       await sweepDateTriggers(t.ctx);
-      await settle();
+      await settle(t);
       expect(await runsOf(soon, id)).toHaveLength(1);
       expect(await runsOf(east, id)).toHaveLength(1);
       expect(await runsOf(later, id)).toEqual([]);
@@ -262,14 +258,14 @@ describe.each(ENGINES)('workflow triggers on the $engine engine', ({ engine, ski
       // Another pass the same day enters no one twice.
       t.clock.advance(HOUR);
       await sweepDateTriggers(t.ctx);
-      await settle();
+      await settle(t);
       expect(await runsOf(soon, id)).toHaveLength(1);
       expect(await runsOf(east, id)).toHaveLength(1);
 
       // The next day: the later date is due; the others' dates are past.
       t.clock.advance(DAY - HOUR);
       await sweepDateTriggers(t.ctx);
-      await settle();
+      await settle(t);
       expect(await runsOf(later, id)).toHaveLength(1);
       expect(await runsOf(soon, id)).toHaveLength(1);
       expect(await runsOf(east, id)).toHaveLength(1);
@@ -278,7 +274,7 @@ describe.each(ENGINES)('workflow triggers on the $engine engine', ({ engine, ski
       t.clock.advance(HOUR);
       await identify(soon, { renewal: plusDays(t.clock.now().toISOString().slice(0, 10), 3) });
       await sweepDateTriggers(t.ctx);
-      await settle();
+      await settle(t);
       expect(await runsOf(soon, id)).toHaveLength(2);
     });
 
@@ -287,13 +283,13 @@ describe.each(ENGINES)('workflow triggers on the $engine engine', ({ engine, ski
       const id = await workflow('Live only', { trigger: { kind: 'attribute_changed', attribute: 'region' }, steps: HOLD });
       await identify(p, { region: 'north' }, app.test.server_key);
       await identify(p, { region: 'south' }, app.test.server_key);
-      await settle();
+      await settle(t);
       expect(await runsOf(p, id, app.modes.test)).toEqual([]);
       expect(await runsOf(p, id)).toEqual([]);
       expect(await t.svc.db.outboxEvent.count({ where: { appModeId: app.modes.test, topic: 'workflow.change' } })).toBe(0);
       // The same change in the live mode enters.
       await identify(p, { region: 'north' });
-      await settle();
+      await settle(t);
       expect(await runsOf(p, id)).toHaveLength(1);
     });
   });

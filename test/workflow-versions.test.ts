@@ -4,7 +4,7 @@ import { systemContext } from '../src/domain/context.js';
 import { MAX_MOVED, MOVE_PAGE, RUNS_MOVED, runsToMove } from '../src/domain/workflows/run-moves.js';
 import { serverApi, staffApp, unique, type StaffApp } from './support/factories.js';
 import { staffApi } from './support/graphql.js';
-import { workflowsIn } from './support/workflows.js';
+import { settle, workflowsIn } from './support/workflows.js';
 import { ENGINES, sayIfTemporalSkipped, startTestServer, type TestServer } from './support/server.js';
 
 // Versions of a workflow, black-box, on both engines: publishing makes a new version while a run
@@ -25,10 +25,6 @@ const { runOf, workflow } = workflowsIn(
 );
 
 const MOVE = `mutation($w: ID!) { moveWorkflowRuns(workflowId: $w) { versionNumber moving notYet staying stayingAt { versionNumber step runs } } }`;
-
-async function settle() {
-  for (let i = 0; i < 6; i++) await t.engine.runDue();
-}
 
 async function publish(id: string, definition?: unknown) {
   if (definition)
@@ -99,11 +95,11 @@ describe.each(ENGINES)('workflow versions on the $engine engine', ({ engine, ski
       const event = unique('joined');
       const id = await workflow('Kept', v1(event));
       await enter(app.live.server_key, event, p);
-      await settle();
+      await settle(t);
       expect(await runOf(p, id)).toMatchObject({ state: 'waiting', step: 'nap', versionNumber: 1 });
       await publish(id, v2(event));
       t.clock.advance(601_000);
-      await settle();
+      await settle(t);
       const run = await runOf(p, id);
       expect(run).toMatchObject({ state: 'ended', outcome: 'old', versionNumber: 1 });
       expect(run.steps.map((s) => s.step)).toEqual(['start', 'which', 'nap', 'old_tag']);
@@ -130,7 +126,7 @@ describe.each(ENGINES)('workflow versions on the $engine engine', ({ engine, ski
       await enter(app.live.server_key, event, napper, parked, gone);
       await enter(app.live.server_key, otherEvent, elsewhere);
       await enter(app.test.server_key, otherEvent, tester);
-      await settle();
+      await settle(t);
       const before = await runOf(napper, id);
       expect(before).toMatchObject({ state: 'waiting', step: 'nap', versionNumber: 1 });
       expect(await runOf(parked, id)).toMatchObject({ state: 'parked', step: 'listen', waitsFor: 'clicked', versionNumber: 1 });
@@ -147,7 +143,7 @@ describe.each(ENGINES)('workflow versions on the $engine engine', ({ engine, ski
         staying: 1,
         stayingAt: [{ versionNumber: 1, step: 'linger', runs: 1 }],
       });
-      await settle();
+      await settle(t);
       await expect.poll(async () => (await runOf(napper, id)).versionNumber).toBe(2);
       await expect.poll(async () => (await runOf(parked, id)).versionNumber).toBe(2);
       // Moved, each waits where it was, with the timer it had.
@@ -175,7 +171,7 @@ describe.each(ENGINES)('workflow versions on the $engine engine', ({ engine, ski
 
       // The timer fires as it was set (600 s from entry, not v2's 60 s), and the run walks v2 from `nap`.
       t.clock.advance(601_000);
-      await settle();
+      await settle(t);
       const moved = await runOf(napper, id);
       expect(moved).toMatchObject({ state: 'ended', outcome: 'new', versionNumber: 2 });
       expect(moved.steps.map((s) => [s.step, s.outcome])).toEqual([
@@ -193,7 +189,7 @@ describe.each(ENGINES)('workflow versions on the $engine engine', ({ engine, ski
 
       // The parked run's event takes it on by v2's way.
       await enter(app.live.server_key, 'clicked', parked);
-      await settle();
+      await settle(t);
       expect(await runOf(parked, id)).toMatchObject({ state: 'ended', outcome: 'new', versionNumber: 2 });
       expect(await tagsOf(parked)).toEqual(['v2']);
     });

@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import type { staffApi } from './graphql.js';
+import type { TestServer } from './server.js';
 
 // Workflows as the workflow tests make them and read their runs back: made and published in an
 // app-mode, and a person's runs as staff read them (personWorkflowRuns, the "why").
@@ -60,4 +61,9 @@ export function workflowsIn(api: () => Api, mode: () => string) {
     return id;
   };
   return { runsOf, runOf, draft, workflow, PUBLISH };
+}
+
+/** Runs the due process steps, `rounds` passes (each step of a run a pass or so): until nothing more is due now. */
+export async function settle(t: Pick<TestServer, 'engine'>, rounds = 6): Promise<void> {
+  for (let i = 0; i < rounds; i++) await t.engine.runDue();
 }
