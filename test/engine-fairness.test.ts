@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rows, sql } from '../src/db/sql.js';
 import { openServices, type OpenServices } from '../src/services.js';
 import { defineProcess } from '../workflows/engine/define.js';
 import { EmbeddedEngine } from '../workflows/engine/embedded.js';
@@ -55,6 +56,36 @@ const job = define({
 });
 const processes = new ProcessRegistry([job]);
 
+/** A run of `hops` activities one after another, then its end. */
+interface RelayState {
+  tenant: string;
+  run: string;
+  hops: number;
+  done: number;
+}
+/** Each hop says which it is, and how many leases its run holds in workflow_lease meanwhile. */
+const relayActivities = (seen: { hop: string; leases: number }[]) => ({
+  async hop(input: { run: string; hop: number }): Promise<null> {
+    const [row] = await rows<{ n: number }>(svc, sql`SELECT count(*)::int AS n FROM workflow_lease WHERE run_id = ${input.run}`);
+    seen.push({ hop: `${input.run}:${input.hop}`, leases: row!.n });
+    return null;
+  },
+});
+const relayKit = defineProcess<RelayState, RelayState, ReturnType<typeof relayActivities>>();
+const relay = relayKit.define({
+  name: 'relay',
+  version: 1,
+  signals: [],
+  initialState: (input) => input,
+  fairness: ({ tenant }) => ({ key: tenant }),
+  decide: (state, event) => {
+    const done = event.kind === 'activity_completed' ? state.done + 1 : state.done;
+    if (event.kind !== 'started' && event.kind !== 'activity_completed') return { state, command: { kind: 'end', outcome: null } };
+    if (done >= state.hops) return { state: { ...state, done }, command: { kind: 'end', outcome: null } };
+    return { state: { ...state, done }, command: relayKit.call('hop', { run: state.run, hop: done + 1 }, { timeoutMs: 60_000 }) };
+  },
+});
+
 let svc: OpenServices;
 beforeAll(async () => {
   svc = await openServices({ config: testConfig(), url: await createTestDatabase(), secretKey: TEST_SECRET_KEY });
@@ -89,6 +120,30 @@ async function closeAfter(engine: Pick<DurableEngine, 'cancel' | 'describe' | 'c
 const ids = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}-${i}`);
 
 describe('the embedded engine between tenants', () => {
+  it('keeps a run’s slot from one activity to the next: its next activity starts under the same lease, before a run of its tenant waiting for a slot', async () => {
+    const seen: { hop: string; leases: number }[] = [];
+    const engine = new EmbeddedEngine(svc, new ProcessRegistry([relay]), relayActivities(seen), { batchSize: 2, keyCap: 1, reserve: 0 });
+    try {
+      // Both due at once, the relay first (its id comes first); the tenant holds one slot at most.
+      await engine.start('relay', 'a-relay', { tenant: 'relay-tenant', run: 'a-relay', hops: 3, done: 0 });
+      await engine.start('relay', 'b-single', { tenant: 'relay-tenant', run: 'b-single', hops: 1, done: 0 });
+      await engine.runDue();
+      // Given back at each step and claimed again, the relay's second hop would come due after the single run's, and wait for it.
+      expect(seen).toEqual([
+        { hop: 'a-relay:1', leases: 1 },
+        { hop: 'a-relay:2', leases: 1 },
+        { hop: 'a-relay:3', leases: 1 },
+        { hop: 'b-single:1', leases: 1 },
+      ]);
+      expect(await engine.describe('a-relay')).toMatchObject({ state: 'ended' });
+      expect(await engine.describe('b-single')).toMatchObject({ state: 'ended' });
+      // Each lease given back with its run's end.
+      expect(await rows(svc, sql`SELECT run_id FROM workflow_lease WHERE run_id IN ('a-relay', 'b-single')`)).toEqual([]);
+    } finally {
+      await engine.close();
+    }
+  });
+
   it("takes tenant B's quick activity and timer at once while tenant A's slow activities fill its slots", async () => {
     const engine = new EmbeddedEngine(svc, processes, jobActivities()); // 16 slots, a poll every 300 ms
     engine.startWorker();

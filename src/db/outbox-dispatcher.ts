@@ -323,7 +323,7 @@ export class OutboxDispatcher {
 
   private async broadcast(): Promise<void> {
     for (;;) {
-      const { rows } = await this.pool.query(READ, [this.cursor!.txId, this.cursor!.id]);
+      const { rows } = await this.pool.query({ name: 'crm_outbox_read', text: READ, values: [this.cursor!.txId, this.cursor!.id] });
       if (rows.length && this.answering.size) await Promise.all(this.answering.values());
       for (const row of rows.map(fromPg)) {
         this.cursor = { txId: row.txId, id: row.id };
@@ -352,7 +352,7 @@ export class OutboxDispatcher {
       this.made.add(name);
       let at = { txId: BigInt(held.rows[0].txId), id: BigInt(held.rows[0].lastId) };
       for (;;) {
-        const rows = (await client.query(READ, [at.txId, at.id])).rows.map(fromPg);
+        const rows = (await client.query({ name: 'crm_outbox_read', text: READ, values: [at.txId, at.id] })).rows.map(fromPg);
         if (rows.length) {
           await consumer(rows);
           const last = rows[rows.length - 1]!;

@@ -25,7 +25,7 @@ export const emit = (ctx: TxCtx, topic: string, change: Emitted): Promise<void> 
 
 /** Writes one row per change (a batch's) and wakes every process's dispatcher, in one statement of the caller's transaction. */
 export async function emitMany(ctx: TxCtx, topic: string, changes: readonly Emitted[]): Promise<void> {
-  if (changes.length) await exec(ctx, emitting(ctx, topic, changes));
+  if (changes.length) await exec(ctx, emitting(ctx, topic, changes), { prepare: true });
 }
 
 /**

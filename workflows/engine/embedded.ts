@@ -18,7 +18,7 @@ import {
   stepWithoutActivity,
   type RunChange,
 } from './run-row.js';
-import type { ActivitiesOf, AnyProcess, CallCommand, DurableEngine, ProcessRef, RunDescription, StartInput } from './types.js';
+import type { ActivitiesOf, AnyProcess, CallCommand, Command, DurableEngine, ProcessRef, RunDescription, StartInput } from './types.js';
 import { exec, raw, rows, sql, type Sql } from '../../src/db/sql.js';
 import { isConnectionLost, isConnectionRefused, throughCuts } from '../../src/db/lost-connection.js';
 
@@ -87,7 +87,7 @@ const CANDIDATES_PER_SLOT = 8;
  * within that time; the claims between, one per activity ended, look through this window and the
  * due runs of the tenants already holding activities.
  */
-const WINDOW_PER_SLOT = 32;
+const WINDOW_PER_SLOT = 4;
 const FULL_CLAIM_MS = 250;
 
 /** A time for raw SQL on `timestamp(3)` columns, which hold UTC. */
@@ -244,10 +244,13 @@ export class EmbeddedEngine<Def extends AnyProcess = AnyProcess> implements Dura
         const performed: Promise<void> = this.perform(call).finally(() => this.running.delete(performed));
         this.running.add(performed);
       }
-      // More may be due: steps without a slot were taken, or activities and a slot is left, or an
-      // activity ended while claiming (its slot was not offered, and its run may be due again).
+      // More may be due: steps without a slot were taken (the calls they lead to came due after the
+      // lease was read), or every slot offered was leased, or an activity ended while claiming (its
+      // slot was not offered, and its run may be due again). A claim that leased fewer than it was
+      // offered found no more it may take now: the next looks when an activity ends.
       const freed = this.batchSize - this.running.size > room - calls.length;
-      if (claimed > calls.length || (claimed > 0 && this.running.size < this.batchSize) || freed) continue;
+      const filled = calls.length > 0 && calls.length >= room;
+      if (claimed > calls.length || filled || freed) continue;
       if (this.running.size === 0) return stepped;
       // Look again when an activity ends (its run may be due again), at a nudge, or at the next poll.
       const ended = Promise.race(this.running);
@@ -325,7 +328,7 @@ export class EmbeddedEngine<Def extends AnyProcess = AnyProcess> implements Dura
     const now = this.clock.now();
     const started = performance.now();
     const full = started >= this.nextFullClaim;
-    const answer = await rows<WorkflowRun & { freeDue: boolean }>(this.sqlOn, this.leaseStatement(room, now, full));
+    const answer = await rows<WorkflowRun & { freeDue: boolean }>(this.sqlOn, this.leaseStatement(room, now, full), { prepare: true });
     if (full) this.nextFullClaim = performance.now() + Math.max(FULL_CLAIM_MS, 10 * (performance.now() - started));
     const calls: Claimed[] = [];
     let claimed = 0;
@@ -335,15 +338,19 @@ export class EmbeddedEngine<Def extends AnyProcess = AnyProcess> implements Dura
       const def = this.registry.get(run.process, run.processVersion);
       if (def) calls.push({ def, run, call: commandOf(run) as CallCommand });
       // This code cannot run it (a version it does not know): the run waits and says why, the attempt not counted.
-      else await this.saveIfUnchanged(run, () => stepWithoutActivity(def, run, now, this.leaseMs), now, { attempts: run.attempts - 1 });
+      else
+        await this.saveIfUnchanged(run, () => stepWithoutActivity(def, run, now, this.leaseMs), now, {
+          also: { attempts: run.attempts - 1 },
+        });
     }
     if (answer[0]?.freeDue) claimed += await this.stepFree(now, full);
     return { claimed, calls };
   }
 
   /**
-   * Where a claim looks: the runs holding a lease counted by key and lane (read by the lease's
-   * index: as many as there are slots), and the due runs read oldest first by the wake time's
+   * Where a claim looks: the runs holding a lease counted by key and lane (workflow_lease, kept by
+   * a trigger: as many as there are slots; only a running activity's run has one, a cancelled
+   * run's until its cancel is taken, as its activity still runs), and the due runs read oldest first by the wake time's
    * index, a bounded number of them, passing over those that would start an activity (a call, not
    * leased, no cancel pending) for a key or lane already at its cap: what a claim reads does not
    * grow with the backlog, and one tenant's backlog does not hide another's runs behind it.
@@ -356,11 +363,15 @@ export class EmbeddedEngine<Def extends AnyProcess = AnyProcess> implements Dura
     // Full: the oldest due runs not passed over, however many are passed over first. Quick: among the
     // window's oldest due runs, and the oldest due runs of each key holding activities below its cap
     // (by the key's index), so a tenant at work goes on at its pace behind another's backlog.
-    /** The due runs (oldest first, at most `limit`) that also meet `where`, each saying whether it starts an activity. */
+    /**
+     * The due runs (oldest first, at most `limit`) that also meet `where`, each saying whether it
+     * starts an activity. A run with a wake time has not ended (an end clears it), so the wake
+     * time's own index answers in its order, whatever the statistics say of the runs' states.
+     */
     const dueWhere = (where: Sql, limit: number) => sql`
       SELECT c.id, c.process, c.fair_key, c.lane, c.wake_at, ${needsSlot('c')} AS needs_slot
       FROM workflow_run c
-      WHERE c.wake_at <= ${at} AND c.status IN ('active', 'waiting', 'parked') AND ${where}
+      WHERE c.wake_at <= ${at} AND ${where}
       ORDER BY c.wake_at LIMIT ${limit}`;
     const due = full
       ? dueWhere(sql`NOT (${needsSlot('c')} AND ${atCap('c')})`, candidates)
@@ -373,10 +384,7 @@ export class EmbeddedEngine<Def extends AnyProcess = AnyProcess> implements Dura
         WHERE NOT (u.needs_slot AND ${atCap('u')})
         ORDER BY u.wake_at LIMIT ${candidates}`;
     return sql`
-      leased AS MATERIALIZED (
-        SELECT process, fair_key, lane FROM workflow_run
-        WHERE lease_until > ${at} AND status = 'active' AND wake_at > ${at}
-      ),
+      leased AS MATERIALIZED (SELECT process, fair_key, lane FROM workflow_lease WHERE until > ${at}),
       key_held AS MATERIALIZED (SELECT process, fair_key, count(*) AS n FROM leased WHERE fair_key IS NOT NULL GROUP BY 1, 2),
       lane_held AS MATERIALIZED (SELECT process, lane, count(*) AS n FROM leased WHERE lane IS NOT NULL GROUP BY 1, 2),
       due AS MATERIALIZED (${due})`;
@@ -387,7 +395,9 @@ export class EmbeddedEngine<Def extends AnyProcess = AnyProcess> implements Dura
    * whose step needs no slot is due (a row with no run when none was leased). Each run that starts
    * an activity is ranked among its process's runs of its key (and of its lane), the leased ones
    * counted first, and is taken only while its rank is within the cap. Rows are locked and
-   * rechecked (another server may have stepped one meanwhile), SKIP LOCKED before the LIMIT. The
+   * rechecked (another server may have stepped one meanwhile) one by one by their id, in rank
+   * order, SKIP LOCKED, until the LIMIT (the ids drive the lookups: no plan reads the due runs
+   * again, however stale the statistics). The
    * lease is short, extended by this process's heartbeat while the activity runs (its own timeout
    * ends the attempt); the attempt is counted and the revision bumped, so a result saved after the
    * lease was lost is dropped.
@@ -414,11 +424,11 @@ export class EmbeddedEngine<Def extends AnyProcess = AnyProcess> implements Dura
         WHERE (q.fair_key IS NULL OR q.key_n <= ${this.keyCap}) AND (q.lane IS NULL OR q.lane_n <= ${this.laneCap})
       ),
       slot AS (
-        SELECT r.id FROM workflow_run r
-        JOIN within w ON w.id = r.id AND (w.first OR w.pos <= ${room - this.reserve})
-        WHERE r.wake_at <= ${at} AND ${needsSlot('r')}
-        ORDER BY w.pos LIMIT ${Math.max(room, 0)}
-        FOR UPDATE OF r SKIP LOCKED
+        SELECT r.id FROM (SELECT w.id, w.pos FROM within w WHERE w.first OR w.pos <= ${room - this.reserve} ORDER BY w.pos) w
+        CROSS JOIN LATERAL (
+          SELECT r.id FROM workflow_run r WHERE r.id = w.id AND r.wake_at <= ${at} AND ${needsSlot('r')}
+          FOR UPDATE OF r SKIP LOCKED) r
+        LIMIT ${Math.max(room, 0)}
       ),
       taken AS (
         UPDATE workflow_run r SET lease_until = ${until}, wake_at = ${until}, attempts = r.attempts + 1, revision = r.revision + 1
@@ -434,11 +444,11 @@ export class EmbeddedEngine<Def extends AnyProcess = AnyProcess> implements Dura
     const at = utc(now);
     return sql`
       WITH ${this.dueRuns(at, full)}
-      SELECT f.id FROM workflow_run f
-      JOIN due d ON d.id = f.id AND NOT d.needs_slot
-      WHERE f.status IN ('active', 'waiting', 'parked') AND f.wake_at <= ${at}
-      ORDER BY d.wake_at LIMIT ${this.batchSize}
-      FOR UPDATE OF f SKIP LOCKED`;
+      SELECT f.id FROM (SELECT d.id FROM due d WHERE NOT d.needs_slot ORDER BY d.wake_at) d
+      CROSS JOIN LATERAL (
+        SELECT f.id FROM workflow_run f WHERE f.id = d.id AND f.wake_at <= ${at}
+        FOR UPDATE OF f SKIP LOCKED) f
+      LIMIT ${this.batchSize}`;
   }
 
   /**
@@ -474,20 +484,29 @@ export class EmbeddedEngine<Def extends AnyProcess = AnyProcess> implements Dura
    * step it leads to, unless the lease was lost meanwhile. A lost connection does not lose the
    * result: it is saved again a few times over a few seconds (the heartbeat keeps the lease).
    */
-  private async perform({ def, run, call }: Claimed): Promise<void> {
-    this.leases.set(run.id, run.revision);
+  private async perform(claimed: Claimed): Promise<void> {
+    const runId = claimed.run.id;
     this.heartbeat ??= setInterval(() => void this.beat(), this.heartbeatMs).unref();
     try {
-      const result = await this.invoke(call).then(
-        (value) => ({ ok: true as const, value }),
-        (err: unknown) => ({ ok: false as const, error: messageOf(err), lost: isConnectionLost(err) }),
-      );
-      await throughCuts(
-        () => this.saveResult(def, run, call, result),
-        () => this.stopping,
-      ).catch((err: unknown) => this.log.error({ err, runId: run.id }, 'durable processes: an activity result was not saved'));
+      // The run keeps its slot while each step leads straight to another activity (its key's and
+      // lane's count unchanged), and gives it back at a wait, its end, a failure or a signal.
+      for (let next: Claimed | undefined = claimed; next;) {
+        const { def, run, call }: Claimed = next;
+        this.leases.set(runId, run.revision);
+        const result = await this.invoke(call).then(
+          (value) => ({ ok: true as const, value }),
+          (err: unknown) => ({ ok: false as const, error: messageOf(err), lost: isConnectionLost(err) }),
+        );
+        next = await throughCuts(
+          () => this.saveResult(def, run, call, result),
+          () => this.stopping,
+        ).catch((err: unknown): undefined => {
+          this.log.error({ err, runId }, 'durable processes: an activity result was not saved');
+          return undefined;
+        });
+      }
     } finally {
-      this.leases.delete(run.id);
+      this.leases.delete(runId);
       if (this.leases.size === 0) {
         clearInterval(this.heartbeat);
         this.heartbeat = undefined;
@@ -498,21 +517,26 @@ export class EmbeddedEngine<Def extends AnyProcess = AnyProcess> implements Dura
   /**
    * Saves what came of an activity with the step it leads to. Most often in one statement: the step
    * is taken from the row as it was leased, and written only if the row is still that (its
-   * revision, its inbox, no cancel since). Else (a signal or a cancel came meanwhile) in a
-   * transaction reading the row as it is now; nothing is saved when the lease was lost.
+   * revision, its inbox, no cancel since); a step that starts another activity is leased to this
+   * process by that statement, and answered to be run next. Else (a signal or a cancel came
+   * meanwhile) in a transaction reading the row as it is now; nothing is saved when the lease was lost.
    */
   private async saveResult(
     def: AnyProcess,
     run: WorkflowRun,
     call: CallCommand,
     result: { ok: true; value: unknown } | { ok: false; error: string; lost: boolean },
-  ): Promise<void> {
+  ): Promise<Claimed | undefined> {
     const step = (row: WorkflowRun, now: Date) => () =>
       result.ok
         ? advance(def, row, { kind: 'activity_completed', at: now.toISOString(), activity: call.activity, result: result.value }, now)
         : afterFailure(def, row, call, result.error, now, result.lost);
     const now = this.clock.now();
-    if (await this.saveIfUnchanged(run, step(run, now), now)) return;
+    const change = this.changeOrStuck(run, step(run, now), now);
+    const next = this.leasedOn(def, run, change);
+    if (next && (await this.saveIfUnchanged(run, () => next.change, now, { leased: true })))
+      return { def, run: { ...run, ...next.change, revision: run.revision + 1 } as WorkflowRun, call: next.call };
+    if (!next && (await this.saveIfUnchanged(run, () => change, now))) return undefined;
     await this.db.$transaction(async (tx) => {
       await rows({ db: tx, svc: this.sqlOn }, sql`SELECT 1 FROM workflow_run WHERE id = ${run.id} FOR UPDATE`);
       const current = await tx.workflowRun.findUnique({ where: { id: run.id } });
@@ -522,14 +546,37 @@ export class EmbeddedEngine<Def extends AnyProcess = AnyProcess> implements Dura
     });
   }
 
+  /**
+   * The change with the activity it starts kept under the lease the run holds (extended by this
+   * process's heartbeat as before), the attempt counted: none when the change starts none, or this
+   * process is closing or cannot run it. The run's key and lane hold as many activities as before.
+   * Its lease and wake time are left as they are, so no index of the row changes and the update
+   * stays on its page (a heap-only tuple): a run's steps leave no entries behind in the lease's index.
+   */
+  private leasedOn(def: AnyProcess, run: WorkflowRun, change: RunChange): { change: RunChange; call: CallCommand } | undefined {
+    const command = change.command as unknown as Command | undefined;
+    if (this.stopping || change.status !== 'active' || command?.kind !== 'call' || cancelPending(run)) return undefined;
+    if (!this.activities[command.activity] || this.registry.get(run.process, run.processVersion) !== def) return undefined;
+    const { wakeAt: _due, leaseUntil: _unleased, ...rest } = change;
+    return { change: { ...rest, attempts: 1 }, call: command };
+  }
+
   /** Saves a step taken from `run` as it was read, in one statement, only if the row is still that: whether it was. */
-  private async saveIfUnchanged(run: WorkflowRun, change: () => RunChange, now: Date, also: RunChange = {}): Promise<boolean> {
+  private async saveIfUnchanged(
+    run: WorkflowRun,
+    change: () => RunChange,
+    now: Date,
+    { also = {}, leased = false }: { also?: RunChange; leased?: boolean } = {},
+  ): Promise<boolean> {
+    // A step kept under the run's lease is saved only while the lease holds (else it is saved as any step, without it).
+    const held = leased ? sql`AND lease_until > ${utc(now)}` : sql``;
     const saved = await exec(
       this.sqlOn,
       sql`
       UPDATE workflow_run SET ${setsOf({ ...this.changeOrStuck(run, change, now), ...also })}
       WHERE id = ${run.id} AND revision = ${run.revision} AND inbox = ${JSON.stringify(run.inbox ?? [])}::jsonb
-        AND cancel_requested_at IS NOT DISTINCT FROM ${run.cancelRequestedAt}::timestamp(3)`,
+        AND cancel_requested_at IS NOT DISTINCT FROM ${run.cancelRequestedAt}::timestamp(3) ${held}`,
+      { prepare: true },
     );
     return saved === 1;
   }

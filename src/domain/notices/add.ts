@@ -89,6 +89,7 @@ export async function addNotices(tx: TxCtx, appModeId: string, notices: NewNotic
                 ${column('topicKey')}::text[], ${column('source')}::text[], ${column('sendKey')}::text[], ${column('postedBy')}::text[])
       AS x(id, contact_id, title, body, link, topic_key, source, send_key, posted_by)
     ON CONFLICT DO NOTHING`,
+    { prepare: true },
   );
 }
 

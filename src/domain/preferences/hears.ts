@@ -92,6 +92,7 @@ export async function whyNotHear(
             CROSS JOIN (SELECT ${channel}::"PreferenceChannel" AS ch) x
             ${JOINS}
             WHERE k.app_mode_id = ${appModeId} AND k.id = ${contactId}`,
+    { prepare: true },
   );
   return found?.why ?? null;
 }

@@ -56,6 +56,7 @@ export async function stillToTake(ctx: Ctx, visit: Pick<Visit, 'runKey' | 'step'
     ctx,
     sql`SELECT s.outcome FROM person_run r LEFT JOIN person_run_step s ON s.run_id = r.id AND s.step_key = ${visit.step.key} AND s.visit = ${visit.visit}
         WHERE r.id = ${visit.runKey}`,
+    { prepare: true },
   );
   return taken !== undefined && taken !== null && taken.outcome === null;
 }
@@ -108,6 +109,7 @@ export async function takeStep(
       LEFT JOIN person_run_step s ON s.run_id = r.id AND s.step_key = ${visit.step.key} AND s.visit = ${visit.visit}
       WHERE r.id = ${visit.runKey}
       FOR UPDATE OF r, k`,
+      { prepare: true },
     );
     if (!found) return { outcome: 'skipped', reason: 'erased' };
     if (found.done)
@@ -139,6 +141,7 @@ export async function takeStep(
         waits_for = ${standing.state === 'active' ? null : (standing.waitsFor ?? null)}
       WHERE id = ${visit.runKey}
       RETURNING 1`,
+      { prepare: true },
     );
     return { ...doneOf(done), ...(standing.state === 'waiting' && { until: standing.until }) };
   });
@@ -172,6 +175,7 @@ export async function stepBegun(ctx: Ctx, visit: Visit & { at: string; workflowI
       until = ${until ?? null}, waits_for = NULL
     WHERE id = ${visit.runKey} AND state <> 'ended'
     RETURNING 1`,
+    { prepare: true },
   );
 }
 
@@ -194,6 +198,7 @@ export async function endRun(
       counting('end_count', end.workflowId, sql`SELECT at_step, ${`end:${end.outcome}`}, 1 FROM ended`),
     ])}
     SELECT 1 FROM ended`,
+    { prepare: true },
   );
 }
 

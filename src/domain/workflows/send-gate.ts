@@ -41,6 +41,7 @@ export async function sendGate(ctx: Ctx, v: GateVisit): Promise<Gate> {
       m.mode = 'test' AND k.email IS NOT NULL AND ${teamAddress(sql`m.app_id`, sql`k.email`)} AS "teamAddress"
     FROM contact k JOIN app_mode m ON m.id = k.app_mode_id
     WHERE k.id = ${v.contactId} AND k.app_mode_id = ${v.appModeId}`,
+    { prepare: true },
   );
   // Gone (erased): the channel records it so.
   if (!person) return { go: true };

@@ -26,7 +26,7 @@ import type { Done, Taking } from './run-record.js';
 export async function meetsCondition({ tx, person }: Taking, condition: unknown): Promise<boolean> {
   const audience = compileAudience(condition as Rule);
   const { columns, factsOf } = peopleFacts(person.appModeId, audience, tx.clock.now());
-  const row = await one<PersonRow>(tx, sql`SELECT ${columns} FROM contact k WHERE k.id = ${person.id}`);
+  const row = await one<PersonRow>(tx, sql`SELECT ${columns} FROM contact k WHERE k.id = ${person.id}`, { prepare: true });
   return !!row && audience.test(factsOf(row));
 }
 
