@@ -1,7 +1,7 @@
 import { createClient, type Client } from 'graphql-ws';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { queriesDuring } from './support/db.js';
+import { notBackground, queriesDuring } from './support/db.js';
 import { memberOf, staffApp, unique, type StaffApp } from './support/factories.js';
 import { staffApi } from './support/graphql.js';
 import { guestOf } from './support/messenger.js';
@@ -329,12 +329,9 @@ describe('assigning and the inbox list', () => {
     const query = `query($m: ID!, $first: Int) { conversations(appModeId: $m, first: $first) { edges { node { id state preview lastActivityAt
       lastPart { seq kind text author { name } } contact { externalId displayName email } assignee { id name } team { id name } } } pageInfo { hasNextPage } } }`;
     let page: any;
-    // The request's statements (the outbox dispatcher's own passes run beside it and are not counted).
+    // The request's statements (the outbox dispatcher's passes and the engine's polls run beside it and are not counted).
     const statementsFor = (first: number) =>
-      queriesDuring(
-        async () => void (page = await ok(query, { m: own.modes.live, first }, own.owner)),
-        (text) => !/outbox_/.test(text),
-      );
+      queriesDuring(async () => void (page = await ok(query, { m: own.modes.live, first }, own.owner)), notBackground);
     // The fewest of five: the process's own background passes (sweeps, the engine's claims) may run
     // beside some of them on a busy machine (three were once not enough).
     const fewest = async (first: number) => {

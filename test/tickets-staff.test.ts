@@ -1,7 +1,7 @@
 import { createClient, type Client } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { queriesDuring } from './support/db.js';
+import { notBackground, queriesDuring } from './support/db.js';
 import { staffApp, unique, type StaffApp } from './support/factories.js';
 import { guestOf } from './support/messenger.js';
 import { startTestServer, type TestServer } from './support/server.js';
@@ -91,12 +91,9 @@ describe('the staff list', () => {
     const query = `query($m: ID!, $first: Int) { tickets(appModeId: $m, first: $first) { edges { node { id number title state
       currentState { label final } type { name } contact { externalId } conversation { id state lastPart { text } } history { edges { node { seq to byName } } } } } pageInfo { hasNextPage } } }`;
     let page: any;
-    // The request's statements (the outbox dispatcher's own passes run beside it and are not counted).
+    // The request's statements (the outbox dispatcher's passes and the engine's polls run beside it and are not counted).
     const statementsFor = (first: number) =>
-      queriesDuring(
-        async () => void (page = await api.ok(query, { m: own.modes.live, first })),
-        (text) => !/outbox_/.test(text),
-      );
+      queriesDuring(async () => void (page = await api.ok(query, { m: own.modes.live, first })), notBackground);
     await statementsFor(5); // the session's first use of the page's code paths
     // The fewest of three: a sweep of the process's own may run beside one of them.
     const fewest = async (first: number) => Math.min(await statementsFor(first), await statementsFor(first), await statementsFor(first));

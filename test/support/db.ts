@@ -25,6 +25,9 @@ export const createEmptyDatabase = () => createDatabase();
 export const adminUrl = () => inject('adminUrl');
 
 /** Statements this process sent to PostgreSQL while `fn` ran (the server runs in this process: every pg client's query is counted), or those `only` keeps. */
+/** Not a statement of the request's own: the outbox dispatcher's passes and the durable engine's polls run beside it. */
+export const notBackground = (text: string): boolean => !/outbox_|workflow_run|workflow_lease/.test(text);
+
 export async function queriesDuring(fn: () => Promise<void>, only: (text: string) => boolean = () => true): Promise<number> {
   const original = pg.Client.prototype.query;
   let sent = 0;
