@@ -161,6 +161,46 @@ describe.each(ENGINES)('workflow triggers on the $engine engine', ({ engine, ski
       expect(await own.runsOf(sub, id)).toHaveLength(1);
     });
 
+    it('reads an audience on a survey’s answers again when the person answers it, entering those its rule now finds', async () => {
+      const inapp = await ownInAppApp(t);
+      const own = workflowsIn(
+        () =>
+          staffApi(
+            () => t.url,
+            () => inapp.own.owner,
+          ),
+        () => inapp.own.modes.live,
+      );
+      const m = await inapp.staff.live(inapp.own.modes.live, 'survey', {
+        content: {
+          steps: [
+            { id: 'rate', questions: [{ id: 'score', type: 'nps', title: 'How likely?' }], next: 'thanks' },
+            { id: 'thanks', thankYou: true, blocks: [{ type: 'paragraph', spans: [{ text: 'Thanks' }] }] },
+          ],
+        },
+      });
+      const id = await own.workflow('Detractors', {
+        trigger: { kind: 'audience_entered', audience: { survey: m.id, question: 'score', range: { min: 0, max: 6 } } },
+        steps: HOLD,
+      });
+      const [unhappy, happy] = [unique('unhappy'), unique('happy')];
+      for (const [sub, number] of [
+        [unhappy, 2],
+        [happy, 9],
+      ] as const) {
+        const u = inapp.user(sub);
+        await u.checkedIn();
+        const submitted = await u.send('POST', `/guest/v1/surveys/${m.id}/submit`, {
+          answers: [{ question: 'score', number }],
+          variant: 'a',
+        });
+        expect(submitted.status, submitted.text).toBe(204);
+      }
+      await settle(t);
+      expect(await own.runsOf(unhappy, id)).toMatchObject([{ state: 'waiting', step: 'hold' }]);
+      expect(await own.runsOf(happy, id)).toEqual([]);
+    });
+
     it('enters a person who moves into the audience, once per move, and ends their run with left_audience when they leave', async () => {
       const [p, low] = [unique('score'), unique('low')];
       await identify(p, { score: 5 });

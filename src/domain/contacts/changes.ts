@@ -8,13 +8,16 @@ import { answerFirst, OUTBOX_CHANNEL } from '../outbox.js';
 // names a workflow watches are in workflow_watch (filled on publishing, over all its versions); an
 // app-mode without such workflows pays one index probe a change. Every writer of a person's
 // attributes, fields or tags calls `noteChanged`: identify (server API), a survey's answers written
-// to attributes (guest API), a workflow's set_attribute and tag steps.
+// to attributes (guest API), a workflow's set_attribute and tag steps; and a survey's answers
+// themselves (`survey:<message id>`), which an audience's survey conditions read.
 
 /** The outbox topic of a person's changes some workflow watches: `{ contact_id, names }`. */
 export const CONTACT_CHANGED = 'workflow.change';
 
 /** How a contact field is named among the watched names: never an attribute's name (those start with a letter). */
 export const fieldName = (field: string) => `#${field}`;
+/** The change of a person's answers to a survey (an in-app message's id), as a workflow's audience on them watches it. */
+export const surveyName = (messageId: string) => `survey:${messageId}`;
 
 /** Identify's fields by the name audience rules give them. */
 export const FIELD_NAMES: Record<string, string> = {

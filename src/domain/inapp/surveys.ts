@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { holdToType, type AttributeType, type AttributeValue } from '../contacts/attributes.js';
-import { noteChanged } from '../contacts/changes.js';
+import { noteChanged, surveyName } from '../contacts/changes.js';
 import { transaction, type Ctx, type GuestCaller, type TxCtx } from '../context.js';
 import { conflict, DomainError, notFound, type FieldError } from '../errors.js';
 import { liveMode } from './live-messages.js';
@@ -113,7 +113,11 @@ export async function answerSurvey(ctx: Ctx<GuestCaller>, input: SurveyRequest, 
             submitted_at = ${opts.submit ? now : null}
           WHERE message_id = ${input.messageId} AND contact_id = ${contact.id}`,
     );
-    if (!input.test) await surveyAnswered(tx, appModeId, input.messageId, opts.submit);
+    if (!input.test) {
+      await surveyAnswered(tx, appModeId, input.messageId, opts.submit);
+      // A workflow whose audience reads this survey's answers reads the person's again.
+      await noteChanged(tx, { appModeId, contactId: contact.id, externalId, names: [surveyName(input.messageId)] });
+    }
     if (!opts.submit) return;
     if (input.test) {
       await exec(tx, sql`UPDATE inapp_test_send SET completed_at = coalesce(completed_at, ${now}) WHERE id = ${input.messageId}`);

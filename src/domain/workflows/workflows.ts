@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { rows, sql } from '../../db/sql.js';
 import type { Prisma, Workflow } from '../../generated/prisma/client.js';
 import { readAudience, vocabularyOf, type Rule } from '../audiences/rules.js';
-import { fieldName } from '../contacts/changes.js';
+import { fieldName, surveyName } from '../contacts/changes.js';
 import { transaction, type Ctx, type StaffCaller } from '../context.js';
 import { conflict, DomainError, invalid, invalidField, notFound } from '../errors.js';
 import { workflowSending } from '../email/sending.js';
@@ -78,10 +78,18 @@ const audienceReader =
     }
   };
 
+/** The audience rules a draft writes (its trigger's audience, its branches' conditions), as one group: the surveys they name are read for them. */
+function rulesOf(draft: unknown): { all: unknown[] } {
+  const d = (typeof draft === 'object' && draft !== null ? draft : {}) as { trigger?: { audience?: unknown }; steps?: unknown };
+  const steps = Array.isArray(d.steps) ? d.steps.slice(0, 1000) : [];
+  const conditions = steps.map((s) => (typeof s === 'object' && s !== null ? (s as { condition?: unknown }).condition : undefined));
+  return { all: [d.trigger?.audience, ...conditions].filter((r) => r !== undefined) };
+}
+
 /** Publishes the draft as the next version, which new runs start on; refused naming each problem under `definition`. */
 export async function publishWorkflow(ctx: Ctx<StaffCaller>, id: string): Promise<Workflow> {
   const current = await workflowIn(ctx, id);
-  const vocabulary = await vocabularyOf(ctx, current.appModeId, current.draft);
+  const vocabulary = await vocabularyOf(ctx, current.appModeId, rulesOf(current.draft));
   const { workflow, errors } = readWorkflow(current.draft, audienceReader(vocabulary));
   if (!workflow) throw invalid(errors.map((e) => ({ ...e, field: `definition.${e.field}` })));
   const unsendable = await sendProblems(ctx, current.appModeId, workflow);
@@ -140,7 +148,7 @@ export function heardEvents(w: WorkflowGraph): string[] {
   return [...names];
 }
 
-/** The changes of a person a version watches (contacts/changes.ts): its trigger's attribute, and the attributes and fields its audience reads. */
+/** The changes of a person a version watches (contacts/changes.ts): its trigger's attribute, and the attributes, fields and surveys its audience reads. */
 export function watchedNames(w: WorkflowGraph): string[] {
   const names = new Set<string>();
   if (w.trigger.kind === 'attribute_changed') names.add(w.trigger.attribute);
@@ -148,7 +156,7 @@ export function watchedNames(w: WorkflowGraph): string[] {
   return [...names];
 }
 
-/** What an audience rule reads of a person: attributes and fields (as watched names), and events. */
+/** What an audience rule reads of a person: attributes, fields and survey answers (as watched names), and events. */
 export function ruleNames(rule: Rule | null): { watched?: string; event?: string }[] {
   if (!rule) return [];
   if ('all' in rule) return rule.all.flatMap(ruleNames);
@@ -156,6 +164,7 @@ export function ruleNames(rule: Rule | null): { watched?: string; event?: string
   if ('event' in rule) return [{ event: rule.event }];
   if ('attribute' in rule) return [{ watched: rule.attribute }];
   if ('field' in rule) return [{ watched: fieldName(rule.field) }];
+  if ('survey' in rule) return [{ watched: surveyName(rule.survey) }];
   return [];
 }
 
