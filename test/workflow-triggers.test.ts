@@ -35,6 +35,20 @@ const HOLD = [
   { key: 'done', kind: 'end' },
 ];
 
+/** An app of its own with in-app messages (surveys), and its workflows through its staff's API. */
+async function inAppWorkflows() {
+  const inapp = await ownInAppApp(t);
+  const own = workflowsIn(
+    () =>
+      staffApi(
+        () => t.url,
+        () => inapp.own.owner,
+      ),
+    () => inapp.own.modes.live,
+  );
+  return { inapp, own };
+}
+
 const identify = (externalId: string, attributes: Record<string, unknown>, key = app.live.server_key) =>
   serverApi(t, key).identify(externalId, { attributes });
 
@@ -130,15 +144,7 @@ describe.each(ENGINES)('workflow triggers on the $engine engine', ({ engine, ski
     });
 
     it('enters on an attribute a survey’s answer writes through the guest API', async () => {
-      const inapp = await ownInAppApp(t);
-      const own = workflowsIn(
-        () =>
-          staffApi(
-            () => t.url,
-            () => inapp.own.owner,
-          ),
-        () => inapp.own.modes.live,
-      );
+      const { inapp, own } = await inAppWorkflows();
       const sub = unique('guest');
       await inapp.server.identify(sub, { attributes: { nps_score: 5 } });
       const id = await own.workflow('Scored', { trigger: { kind: 'attribute_changed', attribute: 'nps_score' }, steps: HOLD });
@@ -162,15 +168,7 @@ describe.each(ENGINES)('workflow triggers on the $engine engine', ({ engine, ski
     });
 
     it('reads an audience on a survey’s answers again when the person answers it, entering those its rule now finds', async () => {
-      const inapp = await ownInAppApp(t);
-      const own = workflowsIn(
-        () =>
-          staffApi(
-            () => t.url,
-            () => inapp.own.owner,
-          ),
-        () => inapp.own.modes.live,
-      );
+      const { inapp, own } = await inAppWorkflows();
       const m = await inapp.staff.live(inapp.own.modes.live, 'survey', {
         content: {
           steps: [

@@ -350,8 +350,8 @@ export class EmbeddedEngine<Def extends AnyProcess = AnyProcess> implements Dura
   /**
    * Where a claim looks: the runs holding a lease counted by key and lane (workflow_lease, kept by
    * a trigger: as many as there are slots; only a running activity's run has one, a cancelled
-   * run's until its cancel is taken, as its activity still runs), and the due runs read oldest first by the wake time's
-   * index, a bounded number of them, passing over those that would start an activity (a call, not
+   * run's until its cancel is taken, as its activity still runs), and the due runs read oldest
+   * first by the wake time's index, a bounded number of them, passing over those that would start an activity (a call, not
    * leased, no cancel pending) for a key or lane already at its cap: what a claim reads does not
    * grow with the backlog, and one tenant's backlog does not hide another's runs behind it.
    */
@@ -551,7 +551,7 @@ export class EmbeddedEngine<Def extends AnyProcess = AnyProcess> implements Dura
    * process's heartbeat as before), the attempt counted: none when the change starts none, or this
    * process is closing or cannot run it. The run's key and lane hold as many activities as before.
    * Its lease and wake time are left as they are, so no index of the row changes and the update
-   * stays on its page (a heap-only tuple): a run's steps leave no entries behind in the lease's index.
+   * stays on its page (a heap-only tuple): the run's steps in a row add nothing to its indexes.
    */
   private leasedOn(def: AnyProcess, run: WorkflowRun, change: RunChange): { change: RunChange; call: CallCommand } | undefined {
     const command = change.command as unknown as Command | undefined;
