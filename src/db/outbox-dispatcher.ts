@@ -97,9 +97,6 @@ const READ = `
   WHERE (tx_id, id) > ($1::bigint, $2::bigint) AND tx_id < (SELECT crm_outbox_horizon())
   ORDER BY tx_id, id LIMIT ${BATCH}`;
 
-/** READ from `at`, named: each connection plans it once. */
-const readFrom = (at: Position) => ({ name: 'crm_outbox_read', text: READ, values: [at.txId, at.id] });
-
 const fromPg = (r: OutboxRow & { id: string; txId: string }): OutboxRow => ({ ...r, id: BigInt(r.id), txId: BigInt(r.txId) });
 
 export class OutboxDispatcher {
@@ -326,7 +323,7 @@ export class OutboxDispatcher {
 
   private async broadcast(): Promise<void> {
     for (;;) {
-      const { rows } = await this.pool.query(readFrom(this.cursor!));
+      const { rows } = await this.pool.query({ name: 'crm_outbox_read', text: READ, values: [this.cursor!.txId, this.cursor!.id] });
       if (rows.length && this.answering.size) await Promise.all(this.answering.values());
       for (const row of rows.map(fromPg)) {
         this.cursor = { txId: row.txId, id: row.id };
@@ -355,7 +352,7 @@ export class OutboxDispatcher {
       this.made.add(name);
       let at = { txId: BigInt(held.rows[0].txId), id: BigInt(held.rows[0].lastId) };
       for (;;) {
-        const rows = (await client.query(readFrom(at))).rows.map(fromPg);
+        const rows = (await client.query({ name: 'crm_outbox_read', text: READ, values: [at.txId, at.id] })).rows.map(fromPg);
         if (rows.length) {
           await consumer(rows);
           const last = rows[rows.length - 1]!;

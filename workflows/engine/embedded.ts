@@ -533,9 +533,10 @@ export class EmbeddedEngine<Def extends AnyProcess = AnyProcess> implements Dura
         : afterFailure(def, row, call, result.error, now, result.lost);
     const now = this.clock.now();
     const change = this.changeOrStuck(run, step(run, now), now);
-    const next = this.leasedOn(run, change);
-    if (await this.saveIfUnchanged(run, () => next?.change ?? change, now, { leased: next !== undefined }))
-      return next && { def, run: { ...run, ...next.change, revision: run.revision + 1 } as WorkflowRun, call: next.call };
+    const next = this.leasedOn(def, run, change);
+    if (next && (await this.saveIfUnchanged(run, () => next.change, now, { leased: true })))
+      return { def, run: { ...run, ...next.change, revision: run.revision + 1 } as WorkflowRun, call: next.call };
+    if (!next && (await this.saveIfUnchanged(run, () => change, now))) return undefined;
     await this.db.$transaction(async (tx) => {
       await rows({ db: tx, svc: this.sqlOn }, sql`SELECT 1 FROM workflow_run WHERE id = ${run.id} FOR UPDATE`);
       const current = await tx.workflowRun.findUnique({ where: { id: run.id } });
@@ -552,10 +553,10 @@ export class EmbeddedEngine<Def extends AnyProcess = AnyProcess> implements Dura
    * Its lease and wake time are left as they are, so no index of the row changes and the update
    * stays on its page (a heap-only tuple): the run's steps in a row add nothing to its indexes.
    */
-  private leasedOn(run: WorkflowRun, change: RunChange): { change: RunChange; call: CallCommand } | undefined {
+  private leasedOn(def: AnyProcess, run: WorkflowRun, change: RunChange): { change: RunChange; call: CallCommand } | undefined {
     const command = change.command as unknown as Command | undefined;
     if (this.stopping || change.status !== 'active' || command?.kind !== 'call' || cancelPending(run)) return undefined;
-    if (!this.activities[command.activity]) return undefined;
+    if (!this.activities[command.activity] || this.registry.get(run.process, run.processVersion) !== def) return undefined;
     const { wakeAt: _due, leaseUntil: _unleased, ...rest } = change;
     return { change: { ...rest, attempts: 1 }, call: command };
   }

@@ -7,7 +7,7 @@ import { transaction, type Ctx, type StaffCaller } from '../context.js';
 import { conflict, DomainError, invalid, invalidField, notFound } from '../errors.js';
 import { workflowSending } from '../email/sending.js';
 import { lock } from '../locks.js';
-import { MAX_STEPS, readWorkflow, type RuleReader, type WorkflowGraph } from './definition.js';
+import { readWorkflow, type RuleReader, type WorkflowGraph } from './definition.js';
 import { emailsOf, sendProblems } from './send-checks.js';
 
 // Workflows as staff keep them: a draft saved as written (so work in progress is never lost to a
@@ -78,15 +78,12 @@ const audienceReader =
     }
   };
 
-/**
- * The audience rules a draft writes (its trigger's audience; its branches' conditions, as many as a
- * workflow may have steps, in a group of their own), as one group: the surveys they name are read for them.
- */
+/** The audience rules a draft writes (its trigger's audience, its branches' conditions), as one group: the surveys they name are read for them. */
 function rulesOf(draft: unknown): { all: unknown[] } {
   const d = (typeof draft === 'object' && draft !== null ? draft : {}) as { trigger?: { audience?: unknown }; steps?: unknown };
-  const steps = Array.isArray(d.steps) ? d.steps.slice(0, MAX_STEPS) : [];
+  const steps = Array.isArray(d.steps) ? d.steps.slice(0, 1000) : [];
   const conditions = steps.map((s) => (typeof s === 'object' && s !== null ? (s as { condition?: unknown }).condition : undefined));
-  return { all: [d.trigger?.audience, { all: conditions.filter((r) => r !== undefined) }] };
+  return { all: [d.trigger?.audience, ...conditions].filter((r) => r !== undefined) };
 }
 
 /** Publishes the draft as the next version, which new runs start on; refused naming each problem under `definition`. */
