@@ -329,9 +329,11 @@ describe('assigning and the inbox list', () => {
     const query = `query($m: ID!, $first: Int) { conversations(appModeId: $m, first: $first) { edges { node { id state preview lastActivityAt
       lastPart { seq kind text author { name } } contact { externalId displayName email } assignee { id name } team { id name } } } pageInfo { hasNextPage } } }`;
     let page: any;
-    // The request's statements (the outbox dispatcher's passes and the engine's polls run beside it and are not counted).
+    // The request's statements, once the outbox's consumers have caught up (their passes and the engine's polls are not counted).
     const statementsFor = (first: number) =>
-      queriesDuring(async () => void (page = await ok(query, { m: own.modes.live, first }, own.owner)), notBackground);
+      t.svc.outbox
+        .drain()
+        .then(() => queriesDuring(async () => void (page = await ok(query, { m: own.modes.live, first }, own.owner)), notBackground));
     // The fewest of five: the process's own background passes (sweeps, the engine's claims) may run
     // beside some of them on a busy machine (three were once not enough).
     const fewest = async (first: number) => {

@@ -91,9 +91,11 @@ describe('the staff list', () => {
     const query = `query($m: ID!, $first: Int) { tickets(appModeId: $m, first: $first) { edges { node { id number title state
       currentState { label final } type { name } contact { externalId } conversation { id state lastPart { text } } history { edges { node { seq to byName } } } } } pageInfo { hasNextPage } } }`;
     let page: any;
-    // The request's statements (the outbox dispatcher's passes and the engine's polls run beside it and are not counted).
+    // The request's statements, once the outbox's consumers have caught up (their passes and the engine's polls are not counted).
     const statementsFor = (first: number) =>
-      queriesDuring(async () => void (page = await api.ok(query, { m: own.modes.live, first })), notBackground);
+      t.svc.outbox
+        .drain()
+        .then(() => queriesDuring(async () => void (page = await api.ok(query, { m: own.modes.live, first })), notBackground));
     await statementsFor(5); // the session's first use of the page's code paths
     // The fewest of three: a sweep of the process's own may run beside one of them.
     const fewest = async (first: number) => Math.min(await statementsFor(first), await statementsFor(first), await statementsFor(first));
